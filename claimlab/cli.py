@@ -1,0 +1,193 @@
+"""The ``claimlab`` command line: thin over the package. Every command takes ``--json``.
+
+Errors are one line on stderr and a non-zero exit (2 for bad input, 1 for a failed run);
+set ``CLAIMLAB_DEBUG=1`` to see a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from claimlab.errors import ClaimlabInputError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _emit_json(data: Any) -> None:
+    from claimlab.records import to_jsonable
+
+    json.dump(to_jsonable(data), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _ids(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()] if text else []
+
+
+# --- decomposition -------------------------------------------------------------------------
+
+
+def _cmd_decomposition(args: argparse.Namespace) -> int:
+    from claimlab.decomposition import METRIC_LABELS, METRICS, find_decomposition
+    from claimlab.fixtures import load_decomposition
+
+    fx = load_decomposition(args.file)
+    selection = fx.mode(args.mode) if args.mode is not None else _ids(args.select)
+    result = find_decomposition(fx, selection)
+    if args.json:
+        _emit_json({"file": args.file, "mode": args.mode, **result.to_dict()})
+        return 0
+    label = f"mode {args.mode}" if args.mode is not None else "selection"
+    print(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
+    for m in METRICS:
+        print(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
+    sc = result.status_counts
+    print(
+        f"  status (unique selection) SUPPORTED {sc['SUPPORTED']}, CONTRADICTED "
+        f"{sc['CONTRADICTED']}, NOT_IN_REFERENCE {sc['NOT_IN_REFERENCE']}"
+    )
+    for name, ids in (
+        ("missing units", result.missing_units),
+        ("duplicates", result.duplicates),
+        ("introduced", result.introduced),
+        ("non-atomic", result.non_atomic),
+        ("unfaithful", result.unfaithful),
+    ):
+        print(f"  {name:<24} {', '.join(ids) or '-'}")
+    print("  audit:")
+    for row in result.audit:
+        flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"
+        print(
+            f"    {row.id:<4} preserves={','.join(row.preserves) or '-'} faithful={row.faithful} "
+            f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "
+            f"{','.join(row.references) or '-'}{flag}"
+        )
+    return 0
+
+
+def _add_decomposition(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
+    p.add_argument("file", help="a claimlab/decomposition@1 file")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept)")
+    g.add_argument("--mode", help="a named selection from the file's modes")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_decomposition)
+
+
+# --- run -----------------------------------------------------------------------------------
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from claimlab.runner import absolutise_paths, parse_value, resolve_notebooks, run_notebook
+
+    params = absolutise_paths({name: parse_value(value) for name, value in args.parameter or []})
+    notebooks = resolve_notebooks(args.notebooks)
+    if not notebooks:
+        raise ClaimlabInputError("no notebooks registered", file="notebooks/")
+    results = []
+    failures = []
+    started = time.perf_counter()
+    for i, nb in enumerate(notebooks, 1):
+        prefix = f"[{i}/{len(notebooks)}] {nb.stem}"
+        if not args.json:
+            print(f"{prefix} ...", end="", flush=True)
+        try:
+            res = run_notebook(nb, parameters=params, output_dir=args.output, timeout=args.timeout)
+        except ClaimlabInputError as exc:
+            failures.append((nb.stem, str(exc)))
+            if not args.json:
+                print(f" FAILED: {exc}", flush=True)
+            continue
+        results.append(res)
+        if not args.json:
+            print(
+                f" ok {res.seconds:6.1f} s  {len(res.records)} records -> {res.notebook}",
+                flush=True,
+            )
+    total = time.perf_counter() - started
+    if args.json:
+        _emit_json(
+            {
+                "output": str(args.output),
+                "seconds": round(total, 3),
+                "notebooks": [
+                    {
+                        "stem": r.stem,
+                        "notebook": str(r.notebook),
+                        "records": str(r.records_path),
+                        "seconds": round(r.seconds, 3),
+                        "parameters": r.parameters,
+                    }
+                    for r in results
+                ],
+                "failed": [{"stem": s, "error": e} for s, e in failures],
+            }
+        )
+    else:
+        print(
+            f"summary: {len(results)} of {len(notebooks)} notebooks executed in {total:.1f} s"
+            + (f"; {len(failures)} failed: {', '.join(s for s, _ in failures)}" if failures else "")
+            + f"; outputs in {args.output}/"
+        )
+    return 1 if failures else 0
+
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="execute notebooks headless with papermill")
+    p.add_argument("notebooks", nargs="*", help="notebook paths or stems (default: all registered)")
+    p.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "VALUE"),
+        help="set a declared parameter (VALUE is parsed as JSON when it can be)",
+    )
+    p.add_argument("--output", default="outputs", help="output folder (default: outputs)")
+    p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default: 600)")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(handler=_cmd_run)
+
+
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_decomposition, _add_run]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``claimlab`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except ClaimlabInputError as exc:
+        print(f"claimlab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"claimlab {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # one line, no traceback, unless asked
+        if os.environ.get("CLAIMLAB_DEBUG"):
+            raise
+        print(f"claimlab {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

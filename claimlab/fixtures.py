@@ -1,0 +1,346 @@
+"""Load claimlab files into frozen, typed records, with every cross-check done once at the edge.
+
+Format ``claimlab/decomposition@1`` (see README, "File formats"): an original answer, its content
+units (spans in UTF-16 code units, end exclusive), reference documents, candidate subclaims with
+both layers kept apart (original -> subclaim: spans, preserves, faithful, errors; reference ->
+subclaim: evidence status and reference ids), and named selections (``modes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from claimlab._parse import Record, check_unique, read_json
+from claimlab.errors import FixtureError
+from claimlab.spans import utf16_len, utf16_slice
+
+DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
+SUPPORTED = "SUPPORTED"
+CONTRADICTED = "CONTRADICTED"
+NOT_IN_REFERENCE = "NOT_IN_REFERENCE"
+STATUSES = (SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE)
+ERROR_KINDS = ("introduced", "qualifier", "entity", "version")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A span into a text: UTF-16 ``start`` (inclusive), ``end`` (exclusive), and the quoted text."""
+
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"start": self.start, "end": self.end, "text": self.text}
+
+
+@dataclass(frozen=True)
+class EvidenceSpan:
+    """A span into a reference document."""
+
+    reference: str
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "reference": self.reference,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Original:
+    """The answer snapshot the candidates were split from."""
+
+    id: str
+    version: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A content unit of the original answer."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference document."""
+
+    id: str
+    title: str
+    version: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Reference -> subclaim layer: the status and the reference ids (and optional spans)."""
+
+    status: str
+    references: tuple[str, ...]
+    spans: tuple[EvidenceSpan, ...] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate subclaim with both layers kept apart."""
+
+    id: str
+    text: str
+    entity: str
+    version: str
+    predicate: str
+    qualifiers: tuple[str, ...]
+    source_spans: tuple[Span, ...]
+    fingerprint: str
+    preserves: tuple[str, ...]
+    faithful: bool
+    atomic: bool
+    errors: tuple[str, ...]
+    evidence: Evidence
+
+
+@dataclass(frozen=True)
+class DecompositionFixture:
+    """A loaded, checked decomposition file."""
+
+    source: str
+    original: Original
+    units: tuple[Unit, ...]
+    references: tuple[Reference, ...]
+    candidates: tuple[Candidate, ...]
+    modes: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def unit_ids(self) -> tuple[str, ...]:
+        """Unit ids in file order."""
+        return tuple(u.id for u in self.units)
+
+    @property
+    def candidate_ids(self) -> tuple[str, ...]:
+        """Candidate ids in file order."""
+        return tuple(c.id for c in self.candidates)
+
+    def candidate(self, cid: str) -> Candidate:
+        """The candidate with id ``cid``.
+
+        Raises:
+            FixtureError: naming the unknown id.
+        """
+        for c in self.candidates:
+            if c.id == cid:
+                return c
+        known = ", ".join(self.candidate_ids)
+        raise FixtureError(f"unknown candidate id (known: {known})", file=self.source, record=cid)
+
+    def mode(self, name: str) -> tuple[str, ...]:
+        """The candidate ids of a named selection."""
+        if name not in self.modes:
+            known = ", ".join(self.modes)
+            raise FixtureError(
+                f"unknown mode (known: {known})", file=self.source, field=f"modes.{name}"
+            )
+        return self.modes[name]
+
+
+def _span(rec: Record, name: str, text: str, *, against: str, where: str) -> Span:
+    start = rec.get("start", int)
+    end = rec.get("end", int)
+    quoted = rec.get("text", str)
+    field_path = f"{where}.text"
+    n = utf16_len(text)
+    hint = ""
+    if text[start:end] == quoted and quoted:
+        hint = "; the offsets look like code points, not UTF-16 units"
+    elif text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted and quoted:
+        hint = "; the offsets look like UTF-8 bytes, not UTF-16 units"
+    if not (0 <= start <= end <= n):
+        bad = f"{where}.start" if not (0 <= start <= n) or start > end else f"{where}.end"
+        raise rec.error(
+            f"span {start}..{end} is outside {against} (0..{n} UTF-16 units){hint}", field=bad
+        )
+    try:
+        actual = utf16_slice(text, start, end)
+    except ValueError as exc:
+        raise rec.error(f"{exc} of {against}", field=f"{where}.start") from None
+    if actual != quoted:
+        raise rec.error(
+            f"does not match the UTF-16 slice {start}..{end} of {against} "
+            f"(got {quoted!r}, slice is {actual!r}{hint})",
+            field=field_path,
+        )
+    return Span(start, end, quoted)
+
+
+def load_decomposition(path: str | Path) -> DecompositionFixture:
+    """Load and check a ``claimlab/decomposition@1`` file.
+
+    Checks: format and ``offset_unit``; required fields and types; unique ids; every referenced id
+    exists; every span's text equals the UTF-16 slice of the original; a faithful candidate
+    preserves at least one unit; a candidate with errors is not faithful; SUPPORTED and
+    CONTRADICTED cite at least one reference.
+
+    Raises:
+        FixtureError: naming the file, the record id and the field.
+    """
+    source = str(path)
+    top = Record(read_json(path), file=source)
+    fmt = top.get("format", str)
+    if fmt != DECOMPOSITION_FORMAT:
+        raise top.error(f"expected {DECOMPOSITION_FORMAT!r}, got {fmt!r}", field="format")
+    unit_kind = top.get("offset_unit", str)
+    if unit_kind != "utf16":
+        raise top.error(
+            f"must be 'utf16' (UTF-16 code units, end exclusive), got {unit_kind!r}",
+            field="offset_unit",
+        )
+
+    o = top.sub("original")
+    original = Original(o.get("id", str), o.get("version", str), o.get("text", str))
+    o.record = original.id
+
+    units = []
+    for _, u in top.records("units"):
+        units.append(
+            Unit(
+                u.get("id", str),
+                _span(u.sub("span"), "span", original.text, against="original.text", where="span"),
+            )
+        )
+    check_unique([u.id for u in units], file=source, field="units")
+
+    references = []
+    for _, r in top.records("references"):
+        references.append(
+            Reference(
+                r.get("id", str), r.get("title", str), r.get("version", str), r.get("text", str)
+            )
+        )
+    check_unique([r.id for r in references], file=source, field="references")
+    ref_text = {r.id: r.text for r in references}
+    unit_set = {u.id for u in units}
+
+    candidates = []
+    for _, c in top.records("candidates"):
+        cid = c.get("id", str)
+        spans = []
+        for j, s in c.records("source_spans", id_field=None):
+            s.record = cid
+            spans.append(
+                _span(
+                    s,
+                    "source_spans",
+                    original.text,
+                    against="original.text",
+                    where=f"source_spans[{j}]",
+                )
+            )
+        preserves = c.str_list("preserves")
+        for j, uid in enumerate(preserves):
+            if uid not in unit_set:
+                raise c.error(f"unknown unit id {uid!r}", field=f"preserves[{j}]")
+        errors = c.str_list("errors")
+        for j, e in enumerate(errors):
+            if e not in ERROR_KINDS:
+                raise c.error(
+                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
+                    field=f"errors[{j}]",
+                )
+        faithful = c.get("faithful", bool)
+        if faithful and errors:
+            raise c.error(
+                f"a candidate with errors {list(errors)} cannot be faithful", field="faithful"
+            )
+        if faithful and not preserves:
+            raise c.error("a faithful candidate must preserve at least one unit", field="preserves")
+        ev = c.sub("evidence")
+        status = ev.get("status", str)
+        if status not in STATUSES:
+            raise ev.error(
+                f"unknown status {status!r} (one of {', '.join(STATUSES)})", field="evidence.status"
+            )
+        refs = ev.str_list("references")
+        for j, rid in enumerate(refs):
+            if rid not in ref_text:
+                raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
+        if status in (SUPPORTED, CONTRADICTED) and not refs:
+            raise ev.error(
+                f"status {status} must cite at least one reference", field="evidence.references"
+            )
+        ev_spans = []
+        for j, s in ev.records("spans", id_field=None) if "spans" in ev.data else ():
+            s.record = cid
+            rid = s.get("reference", str)
+            if rid not in refs:
+                raise s.error(
+                    f"reference {rid!r} is not among evidence.references",
+                    field=f"evidence.spans[{j}].reference",
+                )
+            sp = _span(
+                s,
+                "spans",
+                ref_text[rid],
+                against=f"reference {rid} text",
+                where=f"evidence.spans[{j}]",
+            )
+            ev_spans.append(EvidenceSpan(rid, sp.start, sp.end, sp.text))
+        candidates.append(
+            Candidate(
+                id=cid,
+                text=c.get("text", str),
+                entity=c.get("entity", str),
+                version=c.get("version", str),
+                predicate=c.get("predicate", str),
+                qualifiers=c.str_list("qualifiers"),
+                source_spans=tuple(spans),
+                fingerprint=c.get("fingerprint", str),
+                preserves=preserves,
+                faithful=faithful,
+                atomic=c.get("atomic", bool),
+                errors=errors,
+                evidence=Evidence(status, refs, tuple(ev_spans)),
+            )
+        )
+    check_unique([c.id for c in candidates], file=source, field="candidates")
+    cand_set = {c.id for c in candidates}
+
+    modes: dict[str, tuple[str, ...]] = {}
+    raw_modes = top.get("modes", dict, {})
+    for name, ids in raw_modes.items():
+        if not isinstance(ids, list):
+            raise FixtureError(
+                f"must be a list of candidate ids, got {ids!r}",
+                file=source,
+                record=name,
+                field=f"modes.{name}",
+            )
+        for j, cid in enumerate(ids):
+            if cid not in cand_set:
+                raise FixtureError(
+                    f"unknown candidate id {cid!r}",
+                    file=source,
+                    record=name,
+                    field=f"modes.{name}[{j}]",
+                )
+        modes[name] = tuple(ids)
+
+    return DecompositionFixture(
+        source=source,
+        original=original,
+        units=tuple(units),
+        references=tuple(references),
+        candidates=tuple(candidates),
+        modes=MappingProxyType(modes),
+    )

@@ -1,0 +1,49 @@
+"""Where claimlab finds its own fixtures and the shared real data.
+
+A notebook runs with its own folder as working directory in JupyterLab and with whatever folder
+the user chose under ``claimlab run``; names such as ``fixtures/atlas_nova.json`` are resolved
+against the working directory first, then against the project root.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from claimlab.errors import ClaimlabInputError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+FIXTURES_DIR = PROJECT_ROOT / "fixtures"
+NOTEBOOKS_DIR = PROJECT_ROOT / "notebooks"
+OUTPUTS_DIR = PROJECT_ROOT / "outputs"
+DATA_ENV = "CLAIMLAB_DATA"
+
+
+def default_data_dir() -> Path:
+    """The real-data folder: ``$CLAIMLAB_DATA`` if set, else ``../shared/data`` beside the project."""
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    return PROJECT_ROOT.parent / "shared" / "data"
+
+
+def resolve_path(value: str | os.PathLike, *, what: str = "file") -> Path:
+    """Find ``value`` relative to the working directory, then the project root.
+
+    Args:
+        value: A path as a user or a notebook parameter gives it.
+        what: What the path is for, used in the error message.
+
+    Raises:
+        ClaimlabInputError: when no candidate location exists.
+    """
+    p = Path(value).expanduser()
+    if p.is_absolute():
+        candidates = [p]
+    else:
+        candidates = [Path.cwd() / p, PROJECT_ROOT / p, FIXTURES_DIR / p]
+    for c in candidates:
+        if c.exists():
+            return c.resolve()
+    tried = ", ".join(str(c) for c in candidates)
+    raise ClaimlabInputError(f"{what} not found (looked in: {tried})", file=str(value))

@@ -1,0 +1,47 @@
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+DATA = Path(os.environ.get("CLAIMLAB_DATA", ROOT.parent / "shared" / "data"))
+
+
+def load_json(name):
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def write_variant(tmp_path):
+    """Write a modified copy of a fixture: write_variant("atlas_nova.json", fn) -> path."""
+
+    def make(name, mutate, filename=None):
+        data = copy.deepcopy(load_json(name))
+        mutate(data)
+        path = tmp_path / (filename or name)
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    return make
+
+
+def run_cli(*args, cwd=ROOT, check=False):
+    """Run the installed command as a user would."""
+    exe = Path(sys.executable).parent / "claimlab"
+    proc = subprocess.run([str(exe), *map(str, args)], cwd=cwd, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"claimlab {args} failed: {proc.stderr}")
+    return proc
+
+
+def require_data(*parts):
+    """The path of a shared data file, or skip with a clear message when it is absent."""
+    path = DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"real data not found at {path} (set CLAIMLAB_DATA or place ../shared/data)")
+    return path

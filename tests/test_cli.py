@@ -1,0 +1,92 @@
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def cli_json(*args):
+    proc = run_cli(*args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("fixture", ["fixtures/atlas_nova.json", "fixtures/atlas_nova_th.json"])
+def test_decomposition_baseline_json(fixture):
+    out = cli_json("decomposition", fixture, "--mode", "baseline")
+    assert out["preservation"]["display"] == "100.0% (5/5)"
+    assert out["coverage"]["display"] == "100.0% (5/5)"
+    assert out["confirmed_support"] == {"numerator": 3, "denominator": 5, "value": 0.6, "display": "60.0% (3/5)"}
+    assert out["raw_support"]["display"] == "60.0% (3/5)"
+    assert out["status_counts"] == {"SUPPORTED": 3, "CONTRADICTED": 1, "NOT_IN_REFERENCE": 1}
+    for key in ("duplicates", "introduced", "missing_units", "non_atomic", "audit"):
+        assert key in out
+
+
+@pytest.mark.parametrize("fixture", ["fixtures/atlas_nova.json", "fixtures/atlas_nova_th.json"])
+def test_decomposition_empty_supported_only_duplicate(fixture):
+    empty = cli_json("decomposition", fixture, "--mode", "empty")
+    for key in ("preservation", "confirmed_support", "raw_support"):
+        assert empty[key] == {"numerator": 0, "denominator": 0, "value": None, "display": "N/A (0/0)"}
+    assert empty["coverage"]["display"] == "0.0% (0/5)"
+    so = cli_json("decomposition", fixture, "--mode", "supported_only")
+    assert so["confirmed_support"]["display"] == "100.0% (3/3)"
+    assert so["coverage"]["display"] == "60.0% (3/5)"
+    dup = cli_json("decomposition", fixture, "--mode", "duplicate")
+    assert dup["raw_support"]["display"] == "66.7% (4/6)"
+    assert dup["confirmed_support"]["display"] == "60.0% (3/5)"
+    assert dup["coverage"]["display"] == "100.0% (5/5)"
+
+
+def test_decomposition_select_matches_mode():
+    a = cli_json("decomposition", "fixtures/atlas_nova.json", "--select", "C1,C2,C3,C4,C5")
+    b = cli_json("decomposition", "fixtures/atlas_nova.json", "--mode", "baseline")
+    assert {k: a[k] for k in ("preservation", "coverage", "confirmed_support", "raw_support")} == {
+        k: b[k] for k in ("preservation", "coverage", "confirmed_support", "raw_support")
+    }
+
+
+def test_decomposition_text_output_shows_counts():
+    proc = run_cli("decomposition", "fixtures/atlas_nova.json", "--mode", "empty")
+    assert proc.returncode == 0
+    assert "N/A (0/0)" in proc.stdout and "0.0% (0/5)" in proc.stdout
+
+
+def _broken(tmp_path, text):
+    p = tmp_path / "bad.json"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--mode", "nope"], "modes.nope: unknown mode"),
+        (["--select", "C1,C77"], "C77: unknown candidate id"),
+    ],
+)
+def test_cli_errors_are_one_line_without_traceback(args, fragment):
+    proc = run_cli("decomposition", "fixtures/atlas_nova.json", *args)
+    assert proc.returncode == 2
+    assert fragment in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_cli_bad_file_names_file_record_field(tmp_path):
+    data = json.loads(open("fixtures/atlas_nova.json", encoding="utf-8").read())
+    data["candidates"][3]["evidence"]["status"] = "PROBABLY"
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    proc = run_cli("decomposition", p, "--mode", "baseline")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        f"claimlab decomposition: error: {p}: C4: evidence.status: unknown status 'PROBABLY' "
+        "(one of SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE)"
+    )
+
+
+def test_cli_missing_file_is_one_line(tmp_path):
+    proc = run_cli("decomposition", tmp_path / "nope.json", "--mode", "baseline")
+    assert proc.returncode == 2 and "cannot read file" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -1,0 +1,117 @@
+import pytest
+
+from claimlab.decomposition import explain_mode, find_decomposition
+from claimlab.fixtures import load_decomposition
+from tests.conftest import FIXTURES
+
+FIXTURE_NAMES = ["atlas_nova.json", "atlas_nova_th.json"]
+
+# mode: (preservation, coverage, confirmed_support, raw_support, CONTRADICTED, NOT_IN_REFERENCE)
+EXPECTED = {
+    "baseline": ("5/5", "5/5", "3/5", "3/5", 1, 1),  # C1-C5: U1..U5 kept; C1-C3 supported
+    "supported_only": ("3/3", "3/5", "3/3", "3/3", 0, 0),  # U4, U5 dropped
+    "introduced": ("5/6", "5/5", "4/6", "4/6", 1, 1),  # C8 unfaithful but supported by R5
+    "qualifier": ("4/5", "4/5", "2/5", "2/5", 2, 1),  # C7 contradicted by R1, U1 lost
+    "entity": ("4/5", "4/5", "2/5", "2/5", 1, 2),  # C9 not in reference, U1 lost
+    "version": ("4/5", "4/5", "2/5", "2/5", 1, 2),  # C10 not in reference, U1 lost
+    "duplicate": ("5/5", "5/5", "3/5", "4/6", 1, 1),  # C6 = C1 by fingerprint: D* = 5, D = 6
+    "compound": ("4/4", "5/5", "2/4", "2/4", 1, 1),  # C11 covers U1+U3
+    "empty": ("0/0", "0/5", "0/0", "0/0", 0, 0),
+}
+
+
+@pytest.fixture(scope="module", params=FIXTURE_NAMES)
+def fixture(request):
+    return load_decomposition(FIXTURES / request.param)
+
+
+@pytest.mark.parametrize("mode", list(EXPECTED))
+def test_every_mode_gives_the_worked_values(fixture, mode):
+    r = find_decomposition(fixture, fixture.mode(mode))
+    pres, cov, conf, raw, contradicted, nir = EXPECTED[mode]
+    assert r.preservation.counts == pres
+    assert r.coverage.counts == cov
+    assert r.confirmed_support.counts == conf
+    assert r.raw_support.counts == raw
+    assert r.status_counts["CONTRADICTED"] == contradicted
+    assert r.status_counts["NOT_IN_REFERENCE"] == nir
+
+
+def test_baseline_display_strings(fixture):
+    r = find_decomposition(fixture, fixture.mode("baseline"))
+    assert r.confirmed_support.display == "60.0% (3/5)"
+    assert r.confirmed_support.value == 0.6
+
+
+def test_empty_selection_is_na_not_zero_or_full(fixture):
+    r = find_decomposition(fixture, [])
+    for m in ("preservation", "confirmed_support", "raw_support"):
+        assert getattr(r, m).value is None
+        assert getattr(r, m).display == "N/A (0/0)"
+    assert r.coverage.display == "0.0% (0/5)"
+    assert r.missing_units == ("U1", "U2", "U3", "U4", "U5")
+
+
+@pytest.mark.parametrize(
+    ("mode", "field", "ids"),
+    [
+        ("supported_only", "missing_units", ("U4", "U5")),
+        ("introduced", "introduced", ("C8",)),
+        ("duplicate", "duplicates", ("C6",)),
+        ("compound", "non_atomic", ("C11",)),
+        ("qualifier", "unfaithful", ("C7",)),
+        ("qualifier", "missing_units", ("U1",)),
+        ("entity", "unfaithful", ("C9",)),
+        ("version", "unfaithful", ("C10",)),
+        ("baseline", "duplicates", ()),
+    ],
+)
+def test_ids_behind_the_counts(fixture, mode, field, ids):
+    assert getattr(find_decomposition(fixture, fixture.mode(mode)), field) == ids
+
+
+def test_same_id_twice_is_a_duplicate(fixture):
+    r = find_decomposition(fixture, ["C1", "C1"])
+    assert r.duplicates == ("C1",)
+    assert r.raw_support.counts == "2/2" and r.confirmed_support.counts == "1/1"
+
+
+def test_audit_row_keeps_the_two_layers_apart(fixture):
+    r = find_decomposition(fixture, fixture.mode("introduced"))
+    row = next(a for a in r.audit if a.id == "C8").to_dict()
+    assert row["original_to_subclaim"] == {
+        "source_spans": "(no source span)",
+        "preserves": [],
+        "faithful": False,
+        "atomic": True,
+        "errors": ["introduced"],
+    }
+    assert row["reference_to_subclaim"] == {"status": "SUPPORTED", "references": ["R5"]}
+
+
+def test_duplicate_audit_row_names_what_it_duplicates(fixture):
+    r = find_decomposition(fixture, fixture.mode("duplicate"))
+    c6 = next(a for a in r.audit if a.id == "C6")
+    assert (c6.counted, c6.duplicate_of) == (False, "C1")
+
+
+def test_unknown_candidate_is_an_error(fixture):
+    with pytest.raises(Exception, match="C42: unknown candidate id"):
+        find_decomposition(fixture, ["C42"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "fragment"),
+    [
+        ("empty", "N/A"),
+        ("supported_only", "Support looks perfect (100.0% (3/3)) while coverage is only 60.0% (3/5)"),
+        ("introduced", "Introduced claim C8"),
+        ("qualifier", "Qualifier error in C7"),
+        ("duplicate", "Duplicate C6"),
+        ("compound", "Compound claim C11"),
+        ("baseline", "Faithful baseline"),
+    ],
+)
+def test_explanations_use_the_computed_numbers(fixture, mode, fragment):
+    r = find_decomposition(fixture, fixture.mode(mode))
+    assert fragment in explain_mode(mode, r)

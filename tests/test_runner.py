@@ -1,0 +1,84 @@
+import pytest
+
+from claimlab.errors import ClaimlabInputError
+from claimlab.runner import (
+    absolutise_paths,
+    declared_parameters,
+    parse_value,
+    registered_notebooks,
+    resolve_notebooks,
+)
+from tests.conftest import ROOT, run_cli
+
+
+def test_every_registered_notebook_declares_literal_parameters():
+    nbs = registered_notebooks()
+    assert nbs, "no notebooks registered"
+    for nb in nbs:
+        params = declared_parameters(nb)
+        assert params, nb
+
+
+def test_notebooks_are_committed_without_outputs():
+    import json
+
+    for nb in registered_notebooks():
+        data = json.loads(nb.read_text(encoding="utf-8"))
+        for cell in data["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, nb.name
+
+
+def test_notebooks_define_no_functions_or_classes():
+    import json
+
+    for nb in registered_notebooks():
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "code":
+                assert "def " not in src and "class " not in src, nb.name
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("3", 3), ("true", True), ('["a", "b"]', ["a", "b"]), ("my.json", "my.json"), ("all", "all")],
+)
+def test_parse_value(text, value):
+    assert parse_value(text) == value
+
+
+def test_absolutise_paths_only_touches_existing_relative_files(tmp_path):
+    (tmp_path / "my.json").write_text("{}")
+    out = absolutise_paths({"FIXTURE": "my.json", "MODES": "all", "N": 3}, cwd=tmp_path)
+    assert out == {"FIXTURE": str(tmp_path / "my.json"), "MODES": "all", "N": 3}
+
+
+def test_resolve_unknown_notebook_names_the_registered_ones():
+    with pytest.raises(ClaimlabInputError, match="unknown notebook .registered: 01_decomposition_pitfalls"):
+        resolve_notebooks(["99_nothing"])
+
+
+def test_cli_run_refuses_undeclared_parameter(tmp_path):
+    proc = run_cli("run", "01", "-p", "NOPE", "1", "--output", tmp_path)
+    assert proc.returncode == 1
+    assert "undeclared parameter(s) NOPE" in proc.stdout
+    assert not list(tmp_path.glob("*.ipynb"))
+
+
+def test_cli_run_with_users_own_file_and_parameters(tmp_path):
+    import shutil
+
+    shutil.copy(ROOT / "fixtures" / "atlas_nova_th.json", tmp_path / "mine.json")
+    proc = run_cli(
+        "run", ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
+        "-p", "FIXTURE", "mine.json", "-p", "MODES", '["empty"]',
+        "--output", tmp_path / "out", cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "[1/1] 01_decomposition_pitfalls ... ok" in proc.stdout
+    assert "summary: 1 of 1 notebooks executed" in proc.stdout
+    from claimlab.records import read_records
+
+    rec = read_records(tmp_path / "out" / "01_decomposition_pitfalls.records.json")
+    assert rec["fixture"] == str(tmp_path / "mine.json")
+    assert rec["results"]["empty"]["coverage"]["display"] == "0.0% (0/5)"
