@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from claimlab.errors import ClaimlabInputError
@@ -79,6 +80,114 @@ def _add_decomposition(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--mode", help="a named selection from the file's modes")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_decomposition)
+
+
+# --- sufficiency ---------------------------------------------------------------------------
+
+
+def _cmd_sufficiency(args: argparse.Namespace) -> int:
+    from claimlab.sufficiency import find_fixture_sufficiency, load_sufficiency
+
+    fx = load_sufficiency(args.file)
+    context = _ids(args.context)
+    result = find_fixture_sufficiency(
+        fx, args.question, context, ignore_metadata=args.ignore_metadata
+    )
+    if args.json:
+        _emit_json(
+            {
+                "file": args.file,
+                "question": args.question,
+                "context": context,
+                "ignore_metadata": args.ignore_metadata,
+                **result.to_dict(),
+            }
+        )
+        return 0
+    q = fx.question(args.question)
+    print(f"{args.file}: question {args.question}: {q.text}")
+    print(
+        f"  context: {', '.join(context) or '(empty)'} "
+        f"({result.context_raw} raw, {result.context_unique} unique)"
+    )
+    print(f"  status: {result.status}")
+    print(f"  {result.explanation}")
+    for b in result.branches:
+        state = "complete" if b.complete else "missing " + (", ".join(b.missing) or "-")
+        print(f"  branch {{{', '.join(b.alternative)}}}: {state}")
+        for e in b.link_errors:
+            print(f"    link error: {e.explanation}")
+    for r in result.rejected:
+        print(f"  rejected {r.id} ({r.reason}): {r.detail}")
+    for r in result.unsafe_candidates:
+        print(f"  UNSAFE CANDIDATE {r.id}: {r.detail}")
+    return 0
+
+
+def _add_sufficiency(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sufficiency", help="is the selected evidence enough for a question?")
+    p.add_argument("file", help="a claimlab/sufficiency@1 file")
+    p.add_argument("--question", required=True, help="question name from the file")
+    p.add_argument("--context", default="", help="evidence ids, comma-separated (repeats kept)")
+    p.add_argument(
+        "--ignore-metadata",
+        action="store_true",
+        help="demo mode: list records failing the metadata rules as unsafe candidates",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_sufficiency)
+
+
+# --- fever ---------------------------------------------------------------------------------
+
+
+def _cmd_fever(args: argparse.Namespace) -> int:
+    from claimlab.fever import load_gold, load_predictions, pair_by_id, score_fever
+    from claimlab.records import to_jsonable
+    from claimlab.runner import atomic_write
+
+    gold = load_gold(args.gold)
+    preds = load_predictions(args.predictions)
+    pairs = pair_by_id(gold, preds, gold_file=args.gold, pred_file=args.predictions)
+    result = score_fever(pairs, max_evidence=args.max_evidence)
+    if args.details:
+        atomic_write(
+            Path(args.details),
+            "".join(json.dumps(to_jsonable(c), ensure_ascii=False) + "\n" for c in result.claims),
+        )
+    if args.json:
+        _emit_json({"gold": args.gold, "predictions": args.predictions, **result.to_dict()})
+        return 0
+    c = result.to_dict()["counts"]
+    print(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
+    print(f"  strict score     {result.strict_score!r:<22} {result.strict}")
+    print(f"  label accuracy   {result.label_accuracy!r:<22} {result.label}")
+    print(
+        f"  precision        {result.precision!r:<22} macro over {c['verifiable']} verifiable claims"
+    )
+    print(f"  recall           {result.recall.value_or(0.0)!r:<22} {result.recall}")
+    print(f"  f1               {result.f1!r}")
+    print(
+        f"  one sentence away from a witness: {c['one_sentence_away']} of {c['verifiable']} "
+        "verifiable claims"
+    )
+    if args.details:
+        print(f"  per-claim details written to {args.details}")
+    return 0
+
+
+def _add_fever(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("fever", help="FEVER scores (official conventions, paired by id)")
+    p.add_argument("gold", help="gold JSONL (id, label, evidence)")
+    p.add_argument(
+        "predictions", help="predictions JSONL (id, predicted_label, predicted_evidence)"
+    )
+    p.add_argument(
+        "--max-evidence", type=int, default=5, help="predicted sentences used (default 5)"
+    )
+    p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_fever)
 
 
 # --- run -----------------------------------------------------------------------------------
@@ -156,7 +265,12 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_run)
 
 
-COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_decomposition, _add_run]
+COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_decomposition,
+    _add_sufficiency,
+    _add_fever,
+    _add_run,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

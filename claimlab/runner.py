@@ -96,7 +96,8 @@ class NotebookFailed(ClaimlabInputError):
     """A notebook raised while executing; the message carries the error the cell raised."""
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
+    """Write text to a temporary file beside ``path``, then rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -189,7 +190,7 @@ def run_notebook(
         "records": records,
     }
     os.replace(tmp_nb, final_nb)
-    _atomic_write(final_rec, json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n")
+    atomic_write(final_rec, json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n")
     stale = out_dir / f"{stem}.failed.ipynb"
     if stale.exists():
         stale.unlink()

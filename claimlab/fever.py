@@ -1,0 +1,414 @@
+"""FEVER-format scoring on top of the witness core, reproducing the official scorer's figures.
+
+Metric card (conventions of the official FEVER scorer, Thorne et al. 2018, kept exactly):
+    label accuracy = correct labels / claims.
+    strict (FEVER score) = claims with the right label and, unless the gold label is NOT ENOUGH
+        INFO, at least one complete gold evidence group among the first ``max_evidence``
+        predicted sentences; NOT ENOUGH INFO is strict on the label alone.
+    precision (macro over verifiable gold claims) = mean over those claims of the share of the first
+        ``max_evidence`` predicted sentences that occur in any gold group; a claim with no
+        predicted sentence counts as precision 1.
+    recall (macro over verifiable gold claims) = share of those claims with a complete gold group.
+    F1 = 2PR / (P + R); defined as 0.0 when P = R = 0 (the official scorer divides by zero).
+    Differences from the official scorer: gold and predictions are paired by ``id`` (it pairs by
+    position), inputs are never mutated, malformed lines are errors naming file, line and field,
+    and an empty gold evidence group is an error (it would count as complete: ``all([])``).
+    Beyond it: per claim, which gold group was complete and what each incomplete group misses;
+    the count of claims one sentence away from a witness.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from claimlab.errors import ClaimlabInputError
+from claimlab.jsonl import iter_jsonl, where
+from claimlab.ratio import Ratio
+from claimlab.sufficiency import find_sufficiency
+
+LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+NEI = "NOT ENOUGH INFO"
+Sentence = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class GoldClaim:
+    """A gold FEVER claim: label and alternative evidence groups of (page, line) sentences."""
+
+    id: int
+    label: str
+    claim: str
+    groups: tuple[tuple[Sentence, ...], ...]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A system's label and ranked predicted evidence sentences."""
+
+    id: int
+    label: str
+    evidence: tuple[Sentence, ...]
+
+
+def _label(value, *, file: str, rec: str, field: str) -> str:
+    if not isinstance(value, str) or value.upper() not in LABELS:
+        raise ClaimlabInputError(
+            f"unknown label {value!r} (one of {', '.join(LABELS)})",
+            file=file,
+            record=rec,
+            field=field,
+        )
+    return value.upper()
+
+
+def _id(obj: dict, *, file: str, n: int) -> int:
+    if "id" not in obj:
+        raise ClaimlabInputError("missing required field", file=file, record=where(n), field="id")
+    v = obj["id"]
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise ClaimlabInputError(
+            f"must be an integer or string id, got {v!r}", file=file, record=where(n), field="id"
+        )
+    return v
+
+
+def load_gold(path: str | Path) -> list[GoldClaim]:
+    """Load FEVER gold claims.
+
+    Each line holds ``id``, ``label``, ``claim`` and ``evidence``: groups of
+    ``[annotation_id, evidence_id, page, line]``.
+
+    Raises:
+        ClaimlabInputError: naming file, line (and id) and field.
+    """
+    source = str(path)
+    out: list[GoldClaim] = []
+    seen: set = set()
+    for n, obj in iter_jsonl(path):
+        if not isinstance(obj, dict):
+            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+        cid = _id(obj, file=source, n=n)
+        rec = where(n, cid)
+        if cid in seen:
+            raise ClaimlabInputError("duplicate id", file=source, record=rec, field="id")
+        seen.add(cid)
+        if "label" not in obj:
+            raise ClaimlabInputError(
+                "missing required field", file=source, record=rec, field="label"
+            )
+        label = _label(obj["label"], file=source, rec=rec, field="label")
+        if "evidence" not in obj:
+            raise ClaimlabInputError(
+                "missing required field", file=source, record=rec, field="evidence"
+            )
+        ev = obj["evidence"]
+        if not isinstance(ev, list):
+            raise ClaimlabInputError(
+                f"must be a list of groups, got {ev!r}", file=source, record=rec, field="evidence"
+            )
+        groups = []
+        for gi, group in enumerate(ev):
+            f = f"evidence[{gi}]"
+            if not isinstance(group, list):
+                raise ClaimlabInputError(
+                    f"must be a list, got {group!r}", file=source, record=rec, field=f
+                )
+            if label != NEI and not group:
+                raise ClaimlabInputError(
+                    "empty evidence group (the official scorer would count it as complete)",
+                    file=source,
+                    record=rec,
+                    field=f,
+                )
+            sents = []
+            for si, item in enumerate(group):
+                fi = f"{f}[{si}]"
+                if not isinstance(item, list) or len(item) != 4:
+                    raise ClaimlabInputError(
+                        f"must be [annotation_id, evidence_id, page, line], got {item!r}",
+                        file=source,
+                        record=rec,
+                        field=fi,
+                    )
+                page, line = item[2], item[3]
+                if label == NEI and page is None:
+                    continue
+                if not isinstance(page, str) or not page:
+                    raise ClaimlabInputError(
+                        f"page must be a non-empty string, got {page!r}",
+                        file=source,
+                        record=rec,
+                        field=f"{fi}[2]",
+                    )
+                if isinstance(line, bool) or not isinstance(line, int):
+                    raise ClaimlabInputError(
+                        f"line must be an integer, got {line!r}",
+                        file=source,
+                        record=rec,
+                        field=f"{fi}[3]",
+                    )
+                sents.append((page, line))
+            if sents:
+                groups.append(tuple(sents))
+        out.append(GoldClaim(cid, label, str(obj.get("claim", "")), tuple(groups)))
+    return out
+
+
+def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list[Prediction]:
+    """Load predictions (``id``, ``predicted_label``, ``predicted_evidence``: ``[[page, line], ...]``).
+
+    Raises:
+        ClaimlabInputError: naming file, line (and id) and field.
+    """
+    source = str(path)
+    out = []
+    seen: set = set()
+    for n, obj in iter_jsonl(path):
+        if not isinstance(obj, dict):
+            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+        cid = _id(obj, file=source, n=n)
+        rec = where(n, cid)
+        if cid in seen:
+            raise ClaimlabInputError("duplicate id", file=source, record=rec, field="id")
+        seen.add(cid)
+        if "predicted_label" not in obj:
+            raise ClaimlabInputError(
+                "missing required field", file=source, record=rec, field="predicted_label"
+            )
+        label = _label(obj["predicted_label"], file=source, rec=rec, field="predicted_label")
+        if "predicted_evidence" not in obj:
+            if require_evidence:
+                raise ClaimlabInputError(
+                    "missing required field", file=source, record=rec, field="predicted_evidence"
+                )
+            out.append(Prediction(cid, label, ()))
+            continue
+        pe = obj["predicted_evidence"]
+        if not isinstance(pe, list):
+            raise ClaimlabInputError(
+                f"must be a list, got {pe!r}", file=source, record=rec, field="predicted_evidence"
+            )
+        sents = []
+        for i, item in enumerate(pe):
+            f = f"predicted_evidence[{i}]"
+            if not isinstance(item, list) or len(item) != 2:
+                raise ClaimlabInputError(
+                    f"must be [page, line], got {item!r}", file=source, record=rec, field=f
+                )
+            page, line = item
+            if not isinstance(page, str) or not page:
+                raise ClaimlabInputError(
+                    f"page must be a non-empty string, got {page!r}",
+                    file=source,
+                    record=rec,
+                    field=f"{f}[0]",
+                )
+            if isinstance(line, bool) or not isinstance(line, int):
+                raise ClaimlabInputError(
+                    f"line must be an integer, got {line!r}",
+                    file=source,
+                    record=rec,
+                    field=f"{f}[1]",
+                )
+            sents.append((page, line))
+        out.append(Prediction(cid, label, tuple(sents)))
+    return out
+
+
+def pair_by_id(
+    gold: Sequence[GoldClaim],
+    predictions: Sequence[Prediction],
+    *,
+    gold_file: str = "gold",
+    pred_file: str = "predictions",
+) -> list[tuple[GoldClaim, Prediction]]:
+    """Pair gold and predictions by id, in prediction order (the official scorer's order).
+
+    Raises:
+        ClaimlabInputError: naming the first id missing on either side.
+    """
+    by_id = {g.id: g for g in gold}
+    pairs = []
+    for p in predictions:
+        g = by_id.get(p.id)
+        if g is None:
+            raise ClaimlabInputError(
+                f"prediction for id {p.id} has no gold claim in {gold_file}",
+                file=pred_file,
+                record=f"id {p.id}",
+                field="id",
+            )
+        pairs.append((g, p))
+    if len(pairs) != len(gold):
+        pred_ids = {p.id for p in predictions}
+        missing = [g.id for g in gold if g.id not in pred_ids]
+        raise ClaimlabInputError(
+            f"{len(missing)} gold claim(s) have no prediction, first id {missing[0]}",
+            file=pred_file,
+            record=f"id {missing[0]}",
+            field="id",
+        )
+    return pairs
+
+
+def _key(s: Sentence) -> str:
+    return f"{s[0]}#{s[1]}"
+
+
+@dataclass(frozen=True)
+class ClaimScore:
+    """One claim's official figures and its witness details."""
+
+    id: int
+    label: str
+    predicted_label: str
+    label_correct: bool
+    strict_correct: bool
+    precision: float | None
+    recall_hit: bool | None
+    complete_groups: tuple[int, ...]
+    missing: tuple[tuple[str, ...], ...]
+
+    @property
+    def one_away(self) -> bool:
+        """A verifiable claim without a complete group, but with a group missing one sentence."""
+        return self.recall_hit is False and any(len(m) == 1 for m in self.missing)
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "label": self.label,
+            "predicted_label": self.predicted_label,
+            "label_correct": self.label_correct,
+            "strict_correct": self.strict_correct,
+            "precision": self.precision,
+            "recall_hit": self.recall_hit,
+            "complete_groups": list(self.complete_groups),
+            "missing_per_group": [list(m) for m in self.missing],
+            "one_sentence_away": self.one_away,
+        }
+
+
+@dataclass(frozen=True)
+class FeverResult:
+    """Corpus figures as the official scorer defines them, each with its counts."""
+
+    strict: Ratio
+    label: Ratio
+    precision_sum: float
+    recall: Ratio
+    max_evidence: int | None
+    claims: tuple[ClaimScore, ...]
+
+    @property
+    def strict_score(self) -> float | None:
+        """Strict (FEVER) score."""
+        return self.strict.value
+
+    @property
+    def label_accuracy(self) -> float | None:
+        """Label accuracy."""
+        return self.label.value
+
+    @property
+    def precision(self) -> float:
+        """Macro precision over verifiable gold claims; 1.0 when there are none (official)."""
+        return self.precision_sum / self.recall.denominator if self.recall.denominator else 1.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall; 0.0 when both are 0."""
+        p, r = self.precision, self.recall.value_or(0.0)
+        return 0.0 if p + r == 0 else 2.0 * p * r / (p + r)
+
+    @property
+    def one_sentence_away(self) -> tuple[int, ...]:
+        """Ids of verifiable claims one predicted sentence away from a complete witness."""
+        return tuple(c.id for c in self.claims if c.one_away)
+
+    def to_dict(self, *, details: bool = False) -> dict:
+        """JSON form: the five official figures, their counts, and optionally every claim."""
+        out = {
+            "strict_score": self.strict_score,
+            "label_accuracy": self.label_accuracy,
+            "precision": self.precision,
+            "recall": self.recall.value_or(0.0),
+            "f1": self.f1,
+            "max_evidence": self.max_evidence,
+            "counts": {
+                "strict": self.strict.to_dict(),
+                "label": self.label.to_dict(),
+                "recall": self.recall.to_dict(),
+                "precision": {
+                    "mean_of": self.recall.denominator,
+                    "sum": self.precision_sum,
+                    "note": "macro over verifiable gold claims; no predicted sentence counts as 1",
+                },
+                "claims": len(self.claims),
+                "verifiable": self.recall.denominator,
+                "one_sentence_away": len(self.one_sentence_away),
+            },
+        }
+        if details:
+            out["claims"] = [c.to_dict() for c in self.claims]
+        return out
+
+
+def score_fever(
+    pairs: Sequence[tuple[GoldClaim, Prediction]], *, max_evidence: int | None = 5
+) -> FeverResult:
+    """Score paired claims with the official conventions, using the witness core per claim.
+
+    Examples:
+        >>> g = GoldClaim(1, "SUPPORTS", "c", ((("P", 0),), (("P", 1), ("Q", 2))))
+        >>> p = Prediction(1, "SUPPORTS", (("Q", 2), ("X", 0)))
+        >>> r = score_fever([(g, p)])
+        >>> r.strict.display, r.precision, r.recall.display, r.one_sentence_away
+        ('0.0% (0/1)', 0.5, '0.0% (0/1)', (1,))
+        >>> score_fever([]).f1
+        0.0
+    """
+    strict = label_ok = verifiable = recall_hits = 0
+    precision_sum = 0.0
+    claims = []
+    for g, p in pairs:
+        predicted = p.evidence if max_evidence is None else p.evidence[:max_evidence]
+        correct = g.label == p.label
+        label_ok += correct
+        if g.label == NEI:
+            strict += correct
+            claims.append(ClaimScore(g.id, g.label, p.label, correct, correct, None, None, (), ()))
+            continue
+        verifiable += 1
+        gold_sents = {s for group in g.groups for s in group}
+        hits = sum(1 for s in predicted if s in gold_sents)
+        precision = hits / len(predicted) if predicted else 1.0
+        precision_sum += precision
+        if g.groups:
+            result = find_sufficiency(
+                [[_key(s) for s in group] for group in g.groups], [_key(s) for s in predicted]
+            )
+            complete = tuple(i for i, b in enumerate(result.branches) if b.complete)
+            missing = tuple(b.missing for b in result.branches if not b.complete)
+            hit = bool(complete)
+        else:  # a verifiable claim with no gold group: the official recall counts it as found
+            complete, missing, hit = (), (), True
+        recall_hits += hit
+        strict += correct and hit
+        claims.append(
+            ClaimScore(
+                g.id, g.label, p.label, correct, correct and hit, precision, hit, complete, missing
+            )
+        )
+    total = len(claims)
+    return FeverResult(
+        strict=Ratio(strict, total),
+        label=Ratio(label_ok, total),
+        precision_sum=precision_sum,
+        recall=Ratio(recall_hits, verifiable),
+        max_evidence=max_evidence,
+        claims=tuple(claims),
+    )

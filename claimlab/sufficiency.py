@@ -1,0 +1,602 @@
+"""Evidence sufficiency: is the selected evidence enough for *this* question?
+
+Metric card:
+    Alternatives P(Q) are evidence sets, OR across sets and AND inside a set; where a set is a
+    chain, each member's end must be the next member's start. ``Sufficient(Q, C)`` holds when some
+    set S in P(Q) has every member in the context C (ids made unique), every link holds, and
+    every member passes the scope/metadata rules.
+    Result states: SUFFICIENT (with every complete witness), INSUFFICIENT (with, per branch, the
+    missing premises and link errors) and UNKNOWN (a context item could not be mapped to any
+    premise and no witness is complete: it might be the missing premise). No witness means
+    "this selection is not enough", never "the claim is false".
+    Reference: the sufficiency lab's source notes (AND/OR alternatives, chain links, metadata
+    rules, UNKNOWN for unmapped records). Relations are fixture labels, never inferred from
+    word similarity.
+
+The core works on plain ids so it serves fixtures and real data (FEVER, WiCE) alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from types import MappingProxyType
+
+from claimlab._parse import Record, check_unique, read_json
+from claimlab.errors import ClaimlabInputError, FixtureError
+from claimlab.ratio import Ratio
+
+SUFFICIENT = "SUFFICIENT"
+INSUFFICIENT = "INSUFFICIENT"
+UNKNOWN = "UNKNOWN"
+SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
+
+LinkCheck = Callable[[str, str], "LinkError | None"]
+
+
+@dataclass(frozen=True)
+class LinkError:
+    """Two consecutive chain members that do not join: ``left`` ends where ``right`` does not start."""
+
+    left: str
+    right: str
+    left_end: str | None = None
+    right_start: str | None = None
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "from": self.left,
+            "to": self.right,
+            "from_ends_at": self.left_end,
+            "to_starts_at": self.right_start,
+            "explanation": self.explanation,
+        }
+
+    @property
+    def explanation(self) -> str:
+        """Plain words."""
+        if self.left_end is None:
+            return f"{self.left} does not lead to {self.right}"
+        return (
+            f"{self.left} ends at {self.left_end!r} but {self.right} starts at "
+            f"{self.right_start!r}: they do not link"
+        )
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One alternative evidence set and how far the context gets with it."""
+
+    alternative: tuple[str, ...]
+    present: tuple[str, ...]
+    missing: tuple[str, ...]
+    link_errors: tuple[LinkError, ...]
+
+    @property
+    def complete(self) -> bool:
+        """Every member present and every link holds."""
+        return not self.missing and not self.link_errors
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "alternative": list(self.alternative),
+            "complete": self.complete,
+            "present": list(self.present),
+            "missing": list(self.missing),
+            "link_errors": [e.to_dict() for e in self.link_errors],
+        }
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A context item that cannot serve as a premise, and why."""
+
+    id: str
+    reason: str
+    detail: str
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {"id": self.id, "reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class SufficiencyResult:
+    """Status, witnesses, per-branch gaps and rejections, with the raw and unique context sizes."""
+
+    status: str
+    witnesses: tuple[tuple[str, ...], ...]
+    branches: tuple[Branch, ...]
+    rejected: tuple[Rejection, ...]
+    unsafe_candidates: tuple[Rejection, ...]
+    unknown: tuple[str, ...]
+    context_raw: int
+    context_unique: int
+    explanation: str
+
+    @property
+    def sufficient(self) -> bool:
+        """Whether some alternative is complete."""
+        return self.status == SUFFICIENT
+
+    @property
+    def closest_missing(self) -> int | None:
+        """Fewest premises missing over the branches (0 when sufficient); None without branches."""
+        counts = [len(b.missing) + len(b.link_errors) for b in self.branches]
+        return min(counts) if counts else None
+
+    def to_dict(self) -> dict:
+        """JSON form with the keys of the command line."""
+        return {
+            "status": self.status,
+            "witnesses": [list(w) for w in self.witnesses],
+            "branches": [b.to_dict() for b in self.branches],
+            "rejected": [r.to_dict() for r in self.rejected],
+            "unsafe_candidates": [r.to_dict() for r in self.unsafe_candidates],
+            "unknown": list(self.unknown),
+            "context_raw": self.context_raw,
+            "context_unique": self.context_unique,
+            "explanation": self.explanation,
+        }
+
+
+def check_alternatives(
+    alternatives: Sequence[Sequence[str]], *, where: str = "alternatives"
+) -> None:
+    """Reject degenerate structures: no alternative at all, or an empty group.
+
+    The official FEVER scorer counts an empty group as complete (``all([])`` is True); here it is
+    an error at load time.
+
+    Raises:
+        ClaimlabInputError: naming the empty group.
+    """
+    if not alternatives:
+        raise ClaimlabInputError(
+            "no alternative evidence set: nothing could ever be sufficient", field=where
+        )
+    for i, group in enumerate(alternatives):
+        if not group:
+            raise ClaimlabInputError(
+                "empty evidence group (it would count as complete with no evidence)",
+                field=f"{where}[{i}]",
+            )
+
+
+def find_sufficiency(
+    alternatives: Sequence[Sequence[str]],
+    context: Sequence[str],
+    *,
+    known: Callable[[str], bool] | None = None,
+    reject: Callable[[str], Rejection | None] | None = None,
+    unsafe: Callable[[str], Rejection | None] | None = None,
+    link: LinkCheck | None = None,
+) -> SufficiencyResult:
+    """Decide whether ``context`` holds a complete alternative, and say what is missing.
+
+    Args:
+        alternatives: Evidence sets (chains in order where ``link`` is given). OR across, AND inside.
+        context: Selected ids as given; repeats are kept for the raw count only.
+        known: Whether an id can be mapped to a premise; unmapped ids make an otherwise
+            insufficient result UNKNOWN. Default: every id is known.
+        reject: Why an id cannot serve (off-topic, metadata rule), or None when it can.
+        unsafe: In "metadata ignored" mode: an id listed apart as an unsafe candidate, never
+            used in a witness.
+        link: Checks that a chain member leads to the next one; None when order does not matter.
+
+    Returns:
+        A SufficiencyResult; ``witnesses`` lists every complete alternative.
+
+    Examples:
+        >>> r = find_sufficiency([["a", "b"], ["c"]], ["a", "a"])
+        >>> r.status, r.context_raw, r.context_unique, [b.missing for b in r.branches]
+        ('INSUFFICIENT', 2, 1, [('b',), ('c',)])
+        >>> find_sufficiency([["a", "b"], ["c"]], ["c"]).witnesses
+        (('c',),)
+        >>> find_sufficiency([["a"]], []).status
+        'INSUFFICIENT'
+    """
+    check_alternatives(alternatives)
+    seen: dict[str, None] = {}
+    rejected: list[Rejection] = []
+    unsafe_list: list[Rejection] = []
+    unknown: list[str] = []
+    for cid in context:
+        if cid in seen:
+            rejected.append(
+                Rejection(
+                    cid, "duplicate", f"{cid} is already in the context: a copy adds no premise"
+                )
+            )
+            continue
+        seen[cid] = None
+    usable: set[str] = set()
+    for cid in seen:
+        if known is not None and not known(cid):
+            unknown.append(cid)
+            continue
+        if unsafe is not None:
+            u = unsafe(cid)
+            if u is not None:
+                unsafe_list.append(u)
+                continue
+        if reject is not None:
+            r = reject(cid)
+            if r is not None:
+                rejected.append(r)
+                continue
+        usable.add(cid)
+
+    branches = []
+    for alt in alternatives:
+        alt_t = tuple(alt)
+        present = tuple(m for m in alt_t if m in usable)
+        missing = tuple(m for m in alt_t if m not in usable)
+        errors: list[LinkError] = []
+        if link is not None and len(alt_t) > 1:
+            # links inside the branch
+            for a, b in pairwise(alt_t):
+                if a in usable and b in usable:
+                    e = link(a, b)
+                    if e is not None:
+                        errors.append(e)
+            # a context item from another branch standing in for a missing member
+            for i, m in enumerate(alt_t):
+                if m in usable:
+                    continue
+                stand_ins = [
+                    other[i]
+                    for other in alternatives
+                    if len(other) == len(alt_t) and tuple(other) != alt_t and other[i] in usable
+                ]
+                for s in dict.fromkeys(stand_ins):
+                    if i > 0 and alt_t[i - 1] in usable:
+                        e = link(alt_t[i - 1], s)
+                        if e is not None:
+                            errors.append(e)
+                    if i + 1 < len(alt_t) and alt_t[i + 1] in usable:
+                        e = link(s, alt_t[i + 1])
+                        if e is not None:
+                            errors.append(e)
+        branches.append(Branch(alt_t, present, missing, tuple(dict.fromkeys(errors))))
+
+    # stand-in link errors arise only where a member is missing: complete means witness
+    witnesses = tuple(b.alternative for b in branches if b.complete)
+    if witnesses:
+        status = SUFFICIENT
+        explanation = "complete witness: " + "; ".join("{" + ", ".join(w) + "}" for w in witnesses)
+    elif unknown:
+        status = UNKNOWN
+        explanation = (
+            f"no complete witness, and {', '.join(unknown)} could not be mapped to any premise: "
+            "it might be the missing one, so the result is UNKNOWN, not INSUFFICIENT"
+        )
+    else:
+        status = INSUFFICIENT
+        gaps = "; ".join(
+            "{" + ", ".join(b.alternative) + "} missing " + (", ".join(b.missing) or "a link")
+            for b in branches
+        )
+        explanation = f"this selection is not enough (not: the claim is false). {gaps}"
+    return SufficiencyResult(
+        status=status,
+        witnesses=witnesses,
+        branches=tuple(branches),
+        rejected=tuple(rejected),
+        unsafe_candidates=tuple(unsafe_list),
+        unknown=tuple(unknown),
+        context_raw=len(context),
+        context_unique=len(seen),
+        explanation=explanation,
+    )
+
+
+# --- the fixture format ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EvidenceItem:
+    """An evidence record: a relation ``subject -relation-> object`` with its metadata."""
+
+    id: str
+    text: str
+    subject: str
+    relation: str
+    object: str
+    status: str
+    current: bool
+    topic: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with what its answer must name and its alternative evidence chains."""
+
+    name: str
+    text: str
+    asks: tuple[str, ...]
+    topic: str
+    alternatives: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Scope/metadata rules every witness member must pass."""
+
+    required_status: str
+    require_current: bool
+
+
+@dataclass(frozen=True)
+class SufficiencyFixture:
+    """A loaded, checked ``claimlab/sufficiency@1`` file."""
+
+    source: str
+    evidence: tuple[EvidenceItem, ...]
+    rules: Rules
+    questions: Mapping[str, Question] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def evidence_ids(self) -> tuple[str, ...]:
+        """Evidence ids in file order."""
+        return tuple(e.id for e in self.evidence)
+
+    def item(self, eid: str) -> EvidenceItem | None:
+        """The evidence item with id ``eid``, or None."""
+        for e in self.evidence:
+            if e.id == eid:
+                return e
+        return None
+
+    def question(self, name: str) -> Question:
+        """A question by name."""
+        if name not in self.questions:
+            raise FixtureError(
+                f"unknown question (known: {', '.join(self.questions)})",
+                file=self.source,
+                field=f"questions.{name}",
+            )
+        return self.questions[name]
+
+
+def load_sufficiency(path: str | Path) -> SufficiencyFixture:
+    """Load and check a ``claimlab/sufficiency@1`` file.
+
+    Checks: format; required fields and types; unique evidence ids; every alternative member
+    exists; no empty alternative list and no empty group.
+
+    Raises:
+        FixtureError: naming the file, the record id and the field.
+    """
+    source = str(path)
+    top = Record(read_json(path), file=source)
+    fmt = top.get("format", str)
+    if fmt != SUFFICIENCY_FORMAT:
+        raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
+    evidence = []
+    for _, e in top.records("evidence"):
+        evidence.append(
+            EvidenceItem(
+                id=e.get("id", str),
+                text=e.get("text", str),
+                subject=e.get("subject", str),
+                relation=e.get("relation", str),
+                object=e.get("object", str),
+                status=e.get("status", str),
+                current=e.get("current", bool),
+                topic=e.get("topic", str),
+            )
+        )
+    check_unique([e.id for e in evidence], file=source, field="evidence")
+    ids = {e.id for e in evidence}
+    r = top.sub("rules")
+    rules = Rules(r.get("required_status", str), r.get("require_current", bool))
+    questions: dict[str, Question] = {}
+    raw_q = top.get("questions", dict)
+    if not raw_q:
+        raise top.error("at least one question is required", field="questions")
+    for name, q in raw_q.items():
+        qr = Record(q, file=source, record=name, path=f"questions.{name}")
+        alts_raw = qr.get("alternatives", list)
+        if not alts_raw:
+            raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
+        alts = []
+        for i, group in enumerate(alts_raw):
+            where = f"questions.{name}.alternatives[{i}]"
+            if not isinstance(group, list):
+                raise qr.error(f"must be a list of evidence ids, got {group!r}", field=where)
+            if not group:
+                raise qr.error(
+                    "empty evidence group (it would count as complete with no evidence)",
+                    field=where,
+                )
+            for j, eid in enumerate(group):
+                if eid not in ids:
+                    raise qr.error(f"unknown evidence id {eid!r}", field=f"{where}[{j}]")
+            alts.append(tuple(group))
+        questions[name] = Question(
+            name=name,
+            text=qr.get("text", str),
+            asks=qr.str_list("asks"),
+            topic=qr.get("topic", str),
+            alternatives=tuple(alts),
+        )
+    return SufficiencyFixture(source, tuple(evidence), rules, MappingProxyType(questions))
+
+
+def find_fixture_sufficiency(
+    fixture: SufficiencyFixture,
+    question: str,
+    context: Sequence[str],
+    *,
+    ignore_metadata: bool = False,
+) -> SufficiencyResult:
+    """Run the witness core on a fixture question, with its topic, metadata and link rules.
+
+    With ``ignore_metadata`` a record failing the metadata rules is listed as an *unsafe
+    candidate* (clearly apart), never used in a witness.
+
+    Examples:
+        >>> from claimlab.paths import FIXTURES_DIR
+        >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
+        >>> find_fixture_sufficiency(fx, "room", ["E1"]).branches[1].missing
+        ('E2',)
+    """
+    q = fixture.question(question)
+    items = {e.id: e for e in fixture.evidence}
+
+    def metadata_problem(eid: str) -> Rejection | None:
+        e = items[eid]
+        problems = []
+        if e.status != fixture.rules.required_status:
+            problems.append(f"status {e.status} (needs {fixture.rules.required_status})")
+        if fixture.rules.require_current and not e.current:
+            problems.append("not CURRENT")
+        if problems:
+            return Rejection(
+                eid, "metadata", f"{eid} fails the metadata rules: {', '.join(problems)}"
+            )
+        return None
+
+    def reject(eid: str) -> Rejection | None:
+        e = items[eid]
+        if e.topic != q.topic:
+            return Rejection(
+                eid, "off-topic", f"{eid} is about {e.topic!r}, the question about {q.topic!r}"
+            )
+        return metadata_problem(eid)
+
+    def unsafe(eid: str) -> Rejection | None:
+        if items[eid].topic != q.topic:
+            return None
+        m = metadata_problem(eid)
+        if m is None:
+            return None
+        return Rejection(
+            eid,
+            "unsafe: metadata ignored",
+            m.detail + " (shown because metadata rules are ignored; never a witness)",
+        )
+
+    def link(a: str, b: str) -> LinkError | None:
+        ea, eb = items[a], items[b]
+        if ea.object == eb.subject:
+            return None
+        return LinkError(a, b, ea.object, eb.subject)
+
+    return find_sufficiency(
+        q.alternatives,
+        context,
+        known=lambda eid: eid in items,
+        reject=reject,
+        unsafe=unsafe if ignore_metadata else None,
+        link=link,
+    )
+
+
+def answer_from_witness(fixture: SufficiencyFixture, witness: Sequence[str]) -> dict[str, str]:
+    """What a witness chain lets one answer: the final object, and the intermediates in order."""
+    items = [fixture.item(i) for i in witness]
+    chain = [i for i in items if i is not None]
+    out = {"answer": chain[-1].object} if chain else {}
+    if len(chain) > 1:
+        out["intermediate"] = chain[0].object
+    return out
+
+
+# --- selective answering -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SelectiveItem:
+    """One question: whether it was answered, whether correctly, and whether evidence was complete."""
+
+    id: str
+    answered: bool
+    correct: bool | None
+    evidence_complete: bool
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class SelectiveResult:
+    """Accuracy on answered, coverage (answered/total), and the two kinds of mismatch apart."""
+
+    accuracy: Ratio
+    coverage: Ratio
+    abstained_with_complete_evidence: tuple[str, ...]
+    answered_with_gaps: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "accuracy_on_answered": self.accuracy.to_dict(),
+            "answered": self.coverage.to_dict(),
+            "abstained_with_complete_evidence": list(self.abstained_with_complete_evidence),
+            "answered_with_gaps": list(self.answered_with_gaps),
+        }
+
+
+def find_selective(items: Sequence[SelectiveItem]) -> SelectiveResult:
+    """Accuracy on answered questions with answered/total; N/A when nothing is answered.
+
+    Examples:
+        >>> r = find_selective([SelectiveItem("q1", False, None, True)])
+        >>> r.accuracy.display, r.coverage.display, r.abstained_with_complete_evidence
+        ('N/A (0/0)', '0.0% (0/1)', ('q1',))
+    """
+    answered = [i for i in items if i.answered]
+    correct = sum(1 for i in answered if i.correct)
+    return SelectiveResult(
+        accuracy=Ratio(correct, len(answered)),
+        coverage=Ratio(len(answered), len(items)),
+        abstained_with_complete_evidence=tuple(
+            i.id for i in items if not i.answered and i.evidence_complete
+        ),
+        answered_with_gaps=tuple(i.id for i in answered if not i.evidence_complete),
+    )
+
+
+@dataclass(frozen=True)
+class RiskCoverageRow:
+    """At one confidence threshold: answered/total, accuracy on answered and risk."""
+
+    threshold: float
+    coverage: Ratio
+    accuracy: Ratio
+
+    @property
+    def risk(self) -> Ratio:
+        """Errors among answered."""
+        return Ratio(self.accuracy.denominator - self.accuracy.numerator, self.accuracy.denominator)
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "threshold": self.threshold,
+            "coverage": self.coverage.to_dict(),
+            "accuracy": self.accuracy.to_dict(),
+            "risk": self.risk.to_dict(),
+        }
+
+
+def risk_coverage(
+    items: Sequence[SelectiveItem], thresholds: Sequence[float]
+) -> list[RiskCoverageRow]:
+    """Answer only when ``confidence >= threshold``; one row per threshold.
+
+    Items without a confidence are never answered. A threshold above every confidence gives
+    coverage 0/N and accuracy N/A (0/0), not 100%.
+    """
+    rows = []
+    for t in thresholds:
+        answered = [i for i in items if i.confidence is not None and i.confidence >= t]
+        correct = sum(1 for i in answered if i.correct)
+        rows.append(
+            RiskCoverageRow(t, Ratio(len(answered), len(items)), Ratio(correct, len(answered)))
+        )
+    return rows
