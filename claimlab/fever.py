@@ -20,13 +20,15 @@ Metric card (conventions of the official FEVER scorer, Thorne et al. 2018, kept 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from claimlab.errors import ClaimlabInputError
 from claimlab.jsonl import iter_jsonl, where
 from claimlab.ratio import Ratio
-from claimlab.sufficiency import find_sufficiency
+from claimlab.sufficiency import any_group_complete, find_group_gaps
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
 NEI = "NOT ENOUGH INFO"
@@ -41,6 +43,10 @@ class GoldClaim:
     label: str
     claim: str
     groups: tuple[tuple[Sentence, ...], ...]
+    sentences: frozenset[Sentence] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sentences", frozenset(s for g in self.groups for s in g))
 
 
 @dataclass(frozen=True)
@@ -257,8 +263,7 @@ def _key(s: Sentence) -> str:
     return f"{s[0]}#{s[1]}"
 
 
-@dataclass(frozen=True)
-class ClaimScore:
+class ClaimScore(NamedTuple):
     """One claim's official figures and its witness details."""
 
     id: int
@@ -269,7 +274,7 @@ class ClaimScore:
     precision: float | None
     recall_hit: bool | None
     complete_groups: tuple[int, ...]
-    missing: tuple[tuple[str, ...], ...]
+    missing: tuple[tuple[Sentence, ...], ...]
 
     @property
     def one_away(self) -> bool:
@@ -287,21 +292,24 @@ class ClaimScore:
             "precision": self.precision,
             "recall_hit": self.recall_hit,
             "complete_groups": list(self.complete_groups),
-            "missing_per_group": [list(m) for m in self.missing],
+            "missing_per_group": [[_key(s) for s in m] for m in self.missing],
             "one_sentence_away": self.one_away,
         }
 
 
 @dataclass(frozen=True)
 class FeverResult:
-    """Corpus figures as the official scorer defines them, each with its counts."""
+    """Corpus figures as the official scorer defines them, each with its counts.
+
+    Per-claim witness details (``claims``) are worked out by the witness core on first use.
+    """
 
     strict: Ratio
     label: Ratio
     precision_sum: float
     recall: Ratio
     max_evidence: int | None
-    claims: tuple[ClaimScore, ...]
+    pairs: tuple[tuple[GoldClaim, Prediction], ...] = field(repr=False, compare=False)
 
     @property
     def strict_score(self) -> float | None:
@@ -323,6 +331,11 @@ class FeverResult:
         """Harmonic mean of precision and recall; 0.0 when both are 0."""
         p, r = self.precision, self.recall.value_or(0.0)
         return 0.0 if p + r == 0 else 2.0 * p * r / (p + r)
+
+    @cached_property
+    def claims(self) -> tuple[ClaimScore, ...]:
+        """Per claim: the official checks, the complete gold groups and what each other misses."""
+        return tuple(claim_score(g, p, max_evidence=self.max_evidence) for g, p in self.pairs)
 
     @property
     def one_sentence_away(self) -> tuple[int, ...]:
@@ -347,7 +360,7 @@ class FeverResult:
                     "sum": self.precision_sum,
                     "note": "macro over verifiable gold claims; no predicted sentence counts as 1",
                 },
-                "claims": len(self.claims),
+                "claims": self.strict.denominator,
                 "verifiable": self.recall.denominator,
                 "one_sentence_away": len(self.one_sentence_away),
             },
@@ -357,10 +370,40 @@ class FeverResult:
         return out
 
 
+def _precision(g: GoldClaim, predicted: tuple[Sentence, ...]) -> float:
+    # the share of predicted sentences found in any gold group; none predicted counts as 1
+    return sum(map(g.sentences.__contains__, predicted)) / len(predicted) if predicted else 1.0
+
+
+def claim_score(g: GoldClaim, p: Prediction, *, max_evidence: int | None = 5) -> ClaimScore:
+    """One claim's official checks and its witness details (complete groups, missing sentences)."""
+    predicted = p.evidence if max_evidence is None else p.evidence[:max_evidence]
+    correct = g.label == p.label
+    if g.label == NEI:
+        return ClaimScore(g.id, g.label, p.label, correct, correct, None, None, (), ())
+    if g.groups:
+        complete, gaps = find_group_gaps(g.groups, frozenset(predicted))
+        missing = () if complete else gaps
+        hit = bool(complete)
+    else:  # a verifiable claim with no gold group: the official recall counts it as found
+        complete, missing, hit = (), (), True
+    return ClaimScore(
+        g.id,
+        g.label,
+        p.label,
+        correct,
+        correct and hit,
+        _precision(g, predicted),
+        hit,
+        complete,
+        missing,
+    )
+
+
 def score_fever(
     pairs: Sequence[tuple[GoldClaim, Prediction]], *, max_evidence: int | None = 5
 ) -> FeverResult:
-    """Score paired claims with the official conventions, using the witness core per claim.
+    """Score paired claims with the official conventions (counts first, then divide).
 
     Examples:
         >>> g = GoldClaim(1, "SUPPORTS", "c", ((("P", 0),), (("P", 1), ("Q", 2))))
@@ -371,44 +414,92 @@ def score_fever(
         >>> score_fever([]).f1
         0.0
     """
+    pairs = tuple(pairs)
     strict = label_ok = verifiable = recall_hits = 0
     precision_sum = 0.0
-    claims = []
     for g, p in pairs:
         predicted = p.evidence if max_evidence is None else p.evidence[:max_evidence]
         correct = g.label == p.label
         label_ok += correct
         if g.label == NEI:
             strict += correct
-            claims.append(ClaimScore(g.id, g.label, p.label, correct, correct, None, None, (), ()))
             continue
         verifiable += 1
-        gold_sents = {s for group in g.groups for s in group}
-        hits = sum(1 for s in predicted if s in gold_sents)
-        precision = hits / len(predicted) if predicted else 1.0
-        precision_sum += precision
-        if g.groups:
-            result = find_sufficiency(
-                [[_key(s) for s in group] for group in g.groups], [_key(s) for s in predicted]
-            )
-            complete = tuple(i for i, b in enumerate(result.branches) if b.complete)
-            missing = tuple(b.missing for b in result.branches if not b.complete)
-            hit = bool(complete)
-        else:  # a verifiable claim with no gold group: the official recall counts it as found
-            complete, missing, hit = (), (), True
+        precision_sum += _precision(g, predicted)
+        hit = any_group_complete(g.groups, frozenset(predicted)) if g.groups else True
         recall_hits += hit
         strict += correct and hit
-        claims.append(
-            ClaimScore(
-                g.id, g.label, p.label, correct, correct and hit, precision, hit, complete, missing
-            )
-        )
-    total = len(claims)
     return FeverResult(
-        strict=Ratio(strict, total),
-        label=Ratio(label_ok, total),
+        strict=Ratio(strict, len(pairs)),
+        label=Ratio(label_ok, len(pairs)),
         precision_sum=precision_sum,
         recall=Ratio(recall_hits, verifiable),
         max_evidence=max_evidence,
-        claims=tuple(claims),
+        pairs=pairs,
     )
+
+
+def group_size_counts(gold: Sequence[GoldClaim]) -> dict[int, int]:
+    """How many gold evidence groups have 1, 2, ... sentences (verifiable claims only)."""
+    counts: dict[int, int] = {}
+    for g in gold:
+        if g.label == NEI:
+            continue
+        for group in g.groups:
+            counts[len(group)] = counts.get(len(group), 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def alternatives_counts(gold: Sequence[GoldClaim]) -> dict[int, int]:
+    """How many verifiable claims have 1, 2, ... alternative gold groups."""
+    counts: dict[int, int] = {}
+    for g in gold:
+        if g.label != NEI:
+            counts[len(g.groups)] = counts.get(len(g.groups), 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def missing_premise_counts(result: FeverResult) -> dict[int, int]:
+    """For verifiable claims: fewest sentences missing from any gold group (0 = witness found)."""
+    counts: dict[int, int] = {}
+    for c in result.claims:
+        if c.recall_hit is None:
+            continue
+        k = 0 if c.recall_hit else min((len(m) for m in c.missing), default=0)
+        counts[k] = counts.get(k, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def near_misses(
+    result: FeverResult, pairs: Sequence[tuple[GoldClaim, Prediction]], *, limit: int = 5
+) -> list[dict]:
+    """Claims one predicted sentence away from a witness, with what was predicted and what is missing."""
+    by_id = {g.id: (g, p) for g, p in pairs}
+    out = []
+    for c in result.claims:
+        if not c.one_away:
+            continue
+        g, p = by_id[c.id]
+        missing = min((m for m in c.missing if len(m) == 1), key=len)
+        out.append(
+            {
+                "id": c.id,
+                "claim": g.claim,
+                "label": g.label,
+                "predicted_label": p.label,
+                "predicted (first 5)": ", ".join(
+                    _key(s) for s in p.evidence[: result.max_evidence or None]
+                ),
+                "missing sentence": _key(missing[0]),
+            }
+        )
+        if len(out) >= limit:
+            break
+    return out
+
+
+def sweep_max_evidence(
+    pairs: Sequence[tuple[GoldClaim, Prediction]], values: Sequence[int]
+) -> dict[int, FeverResult]:
+    """Score with several ``max_evidence`` values (how much the cut-off moves the figures)."""
+    return {k: score_fever(pairs, max_evidence=k) for k in values}

@@ -47,3 +47,12 @@ def resolve_path(value: str | os.PathLike, *, what: str = "file") -> Path:
             return c.resolve()
     tried = ", ".join(str(c) for c in candidates)
     raise ClaimlabInputError(f"{what} not found (looked in: {tried})", file=str(value))
+
+
+def find_data(value: str | os.PathLike) -> Path | None:
+    """A real-data file: as given (cwd, project root), else under the data folder; None if absent."""
+    try:
+        return resolve_path(value)
+    except ClaimlabInputError:
+        p = default_data_dir() / value
+        return p.resolve() if p.exists() else None

@@ -15,6 +15,8 @@ from claimlab.ratio import Ratio
 
 NA_STYLE = {"facecolor": "white", "edgecolor": "#777777", "hatch": "//", "linewidth": 1.0}
 COLORS = {
+    "coverage_answered": "#8172B3",
+    "accuracy": "#C44E52",
     "preservation": "#4C72B0",
     "coverage": "#55A868",
     "confirmed_support": "#C44E52",
@@ -183,4 +185,169 @@ def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
         "under each mode: C = CONTRADICTED count, N = NOT_IN_REFERENCE count (unique selection)",
         fontsize=8,
     )
+    return ax
+
+
+PRESENT = {"facecolor": "#55A868", "edgecolor": "#2d6b3c", "linewidth": 1.2}
+MISSING = {"facecolor": "white", "edgecolor": "#C44E52", "linewidth": 1.2, "linestyle": "--"}
+
+
+def plot_chains(
+    fixture, question: str, result, *, title: str | None = None, ax: Axes | None = None
+) -> Axes:
+    """One row per alternative: members present (filled), missing (dashed), link errors in red.
+
+    Rejected context items and unsafe candidates are listed under the chains.
+    """
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    use_house_style()
+    rows = result.branches
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(
+                9,
+                1.1
+                + 0.9 * len(rows)
+                + 0.25 * (len(result.rejected) + len(result.unsafe_candidates)),
+            )
+        )
+    w, h, gap = 3.3, 0.55, 0.7
+    for r, b in enumerate(rows):
+        y = -r
+        status = "complete witness" if b.complete else f"missing {len(b.missing)}"
+        ax.text(
+            -0.3,
+            y,
+            status,
+            ha="right",
+            va="center",
+            fontsize=9,
+            color="#2d6b3c" if b.complete else "#C44E52",
+        )
+        for i, m in enumerate(b.alternative):
+            x = i * (w + gap)
+            e = fixture.item(m)
+            style = PRESENT if m in b.present else MISSING
+            ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
+            label = f"{m}: {e.subject} → {e.object}" if e else m
+            if len(label) > 40:
+                label = label[:39] + "…"
+            ax.text(
+                x + w / 2,
+                y,
+                label,
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if m in b.present else "#333333",
+            )
+            if i + 1 < len(b.alternative):
+                ax.add_patch(
+                    FancyArrowPatch(
+                        (x + w, y),
+                        (x + w + gap, y),
+                        arrowstyle="-|>",
+                        mutation_scale=10,
+                        color="#555555",
+                    )
+                )
+        if b.link_errors:
+            x = len(b.alternative) * (w + gap)
+            msg = "; ".join(
+                f"✗ {le.left}→{le.right}: {le.left_end} ≠ {le.right_start}" for le in b.link_errors
+            )
+            ax.text(x - gap / 2, y, msg, ha="left", va="center", fontsize=7.5, color="#C44E52")
+    y = -len(rows) + 0.2
+    for rej in result.rejected:
+        ax.text(
+            -0.3,
+            y,
+            f"rejected {rej.id} ({rej.reason})",
+            ha="left",
+            va="center",
+            fontsize=8,
+            color="#777777",
+        )
+        y -= 0.3
+    for u in result.unsafe_candidates:
+        ax.text(
+            -0.3,
+            y,
+            f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness",
+            ha="left",
+            va="center",
+            fontsize=8,
+            color="#b8860b",
+        )
+        y -= 0.3
+    ax.set_xlim(-2.4, 3 * (w + gap) + 3.5)
+    ax.set_ylim(min(y, -len(rows) + 0.5) - 0.2, 0.7)
+    ax.axis("off")
+    ctx = ", ".join(_context_labels(result))
+    ax.set_title(
+        title
+        or f"{question}: {result.status} · context {ctx} ({result.context_raw} raw / {result.context_unique} unique)",
+        fontsize=10,
+    )
+    legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
+    ax.legend(handles=legend, loc="upper right", fontsize=7, frameon=False)
+    return ax
+
+
+def _context_labels(result) -> list[str]:
+    """Context ids for a caption (unique, in order)."""
+    ids = [p for b in result.branches for p in b.present]
+    ids += [r.id for r in result.rejected if r.reason != "duplicate"]
+    ids += [u.id for u in result.unsafe_candidates] + list(result.unknown)
+    return list(dict.fromkeys(ids)) or ["(empty)"]
+
+
+def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Coverage and accuracy on answered per threshold, each bar with n/d; N/A hatched."""
+    data = {f"≥ {r.threshold:g}": {"coverage": r.coverage, "accuracy": r.accuracy} for r in rows}
+    ax = plot_grouped_ratios(
+        data,
+        series_labels={"coverage": "answered / total", "accuracy": "accuracy on answered"},
+        ax=ax,
+        title=title or "Selective answering: coverage and accuracy per confidence threshold",
+    )
+    ax.set_xlabel("confidence threshold", fontsize=9)
+    return ax
+
+
+def plot_count_bars(
+    counts: Mapping,
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    xlabel: str = "",
+    highlight=None,
+) -> Axes:
+    """A distribution as bars, each labelled with its count and share of the total."""
+    use_house_style()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.2))
+    keys = list(counts)
+    total = sum(counts.values())
+    for i, k in enumerate(keys):
+        v = counts[k]
+        color = "#C44E52" if highlight is not None and k == highlight else DEFAULT_COLOR
+        ax.bar(i, v, color=color)
+        ax.text(
+            i,
+            v,
+            f"{v}/{total}",
+            ha="center",
+            va="bottom",
+            fontsize=7,
+            rotation=90 if len(keys) > 8 else 0,
+        )
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([str(k) for k in keys], fontsize=8)
+    ax.set_ylabel("count")
+    ax.set_xlabel(xlabel)
+    ax.margins(y=0.2)
+    if title:
+        ax.set_title(title, fontsize=10)
     return ax

@@ -18,11 +18,13 @@ The core works on plain ids so it serves fixtures and real data (FEVER, WiCE) al
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 from types import MappingProxyType
+from typing import NamedTuple
 
 from claimlab._parse import Record, check_unique, read_json
 from claimlab.errors import ClaimlabInputError, FixtureError
@@ -34,6 +36,10 @@ UNKNOWN = "UNKNOWN"
 SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
 
 LinkCheck = Callable[[str, str], "LinkError | None"]
+
+
+def _ids(ids) -> str:
+    return ", ".join(str(i) for i in ids)
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,7 @@ class LinkError:
         )
 
 
-@dataclass(frozen=True)
-class Branch:
+class Branch(NamedTuple):
     """One alternative evidence set and how far the context gets with it."""
 
     alternative: tuple[str, ...]
@@ -104,8 +109,7 @@ class Rejection:
         return {"id": self.id, "reason": self.reason, "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class SufficiencyResult:
+class SufficiencyResult(NamedTuple):
     """Status, witnesses, per-branch gaps and rejections, with the raw and unique context sizes."""
 
     status: str
@@ -116,7 +120,22 @@ class SufficiencyResult:
     unknown: tuple[str, ...]
     context_raw: int
     context_unique: int
-    explanation: str
+
+    @property
+    def explanation(self) -> str:
+        """The result in plain words (built on demand)."""
+        if self.witnesses:
+            return "complete witness: " + "; ".join("{" + _ids(w) + "}" for w in self.witnesses)
+        if self.unknown:
+            return (
+                f"no complete witness, and {_ids(self.unknown)} could not be mapped to any "
+                "premise: it might be the missing one, so the result is UNKNOWN, not INSUFFICIENT"
+            )
+        gaps = "; ".join(
+            "{" + _ids(b.alternative) + "} missing " + (_ids(b.missing) or "a link")
+            for b in self.branches
+        )
+        return f"this selection is not enough (not: the claim is false). {gaps}"
 
     @property
     def sufficient(self) -> bool:
@@ -167,6 +186,45 @@ def check_alternatives(
             )
 
 
+def any_group_complete(groups: Sequence[Sequence[Hashable]], usable: AbstractSet[Hashable]) -> bool:
+    """Whether some group has every member in ``usable`` (OR across groups, AND inside).
+
+    Examples:
+        >>> any_group_complete([("a", "b"), ("c",)], {"c"}), any_group_complete([("a", "b")], {"a"})
+        (True, False)
+    """
+    return any(map(usable.issuperset, groups))
+
+
+def find_group_gaps(
+    groups: Sequence[Sequence[Hashable]], usable: AbstractSet[Hashable]
+) -> tuple[tuple[int, ...], tuple[tuple[Hashable, ...], ...]]:
+    """The AND/OR primitive of the core: which groups are complete, and what each one misses.
+
+    Args:
+        groups: Alternative evidence groups (AND inside a group, OR across groups).
+        usable: The context ids that may serve as premises.
+
+    Returns:
+        ``(complete, missing)``: indices of complete groups, and per group the members not in
+        ``usable`` in group order (empty for a complete group).
+
+    Examples:
+        >>> find_group_gaps([("a", "b"), ("c",)], {"a", "c"})
+        ((1,), (('b',), ()))
+    """
+    complete = []
+    missing = []
+    covers = usable.issuperset
+    for i, g in enumerate(groups):
+        if covers(g):
+            complete.append(i)
+            missing.append(())
+        else:
+            missing.append(tuple(x for x in g if x not in usable))
+    return tuple(complete), tuple(missing)
+
+
 def find_sufficiency(
     alternatives: Sequence[Sequence[str]],
     context: Sequence[str],
@@ -179,7 +237,8 @@ def find_sufficiency(
     """Decide whether ``context`` holds a complete alternative, and say what is missing.
 
     Args:
-        alternatives: Evidence sets (chains in order where ``link`` is given). OR across, AND inside.
+        alternatives: Evidence sets (chains in order where ``link`` is given). OR across, AND
+            inside. Ids may be any hashable values (strings, (page, line) pairs, ...).
         context: Selected ids as given; repeats are kept for the raw count only.
         known: Whether an id can be mapped to a premise; unmapped ids make an otherwise
             insufficient result UNKNOWN. Default: every id is known.
@@ -214,28 +273,31 @@ def find_sufficiency(
             )
             continue
         seen[cid] = None
-    usable: set[str] = set()
-    for cid in seen:
-        if known is not None and not known(cid):
-            unknown.append(cid)
-            continue
-        if unsafe is not None:
-            u = unsafe(cid)
-            if u is not None:
-                unsafe_list.append(u)
+    if known is None and unsafe is None and reject is None:
+        usable = set(seen)
+    else:
+        usable = set()
+        for cid in seen:
+            if known is not None and not known(cid):
+                unknown.append(cid)
                 continue
-        if reject is not None:
-            r = reject(cid)
-            if r is not None:
-                rejected.append(r)
-                continue
-        usable.add(cid)
+            if unsafe is not None:
+                u = unsafe(cid)
+                if u is not None:
+                    unsafe_list.append(u)
+                    continue
+            if reject is not None:
+                r = reject(cid)
+                if r is not None:
+                    rejected.append(r)
+                    continue
+            usable.add(cid)
 
+    _, gaps = find_group_gaps(alternatives, usable)
     branches = []
-    for alt in alternatives:
+    for alt, missing in zip(alternatives, gaps, strict=True):
         alt_t = tuple(alt)
-        present = tuple(m for m in alt_t if m in usable)
-        missing = tuple(m for m in alt_t if m not in usable)
+        present = tuple(m for m in alt_t if m in usable) if missing else alt_t
         errors: list[LinkError] = []
         if link is not None and len(alt_t) > 1:
             # links inside the branch
@@ -266,22 +328,7 @@ def find_sufficiency(
 
     # stand-in link errors arise only where a member is missing: complete means witness
     witnesses = tuple(b.alternative for b in branches if b.complete)
-    if witnesses:
-        status = SUFFICIENT
-        explanation = "complete witness: " + "; ".join("{" + ", ".join(w) + "}" for w in witnesses)
-    elif unknown:
-        status = UNKNOWN
-        explanation = (
-            f"no complete witness, and {', '.join(unknown)} could not be mapped to any premise: "
-            "it might be the missing one, so the result is UNKNOWN, not INSUFFICIENT"
-        )
-    else:
-        status = INSUFFICIENT
-        gaps = "; ".join(
-            "{" + ", ".join(b.alternative) + "} missing " + (", ".join(b.missing) or "a link")
-            for b in branches
-        )
-        explanation = f"this selection is not enough (not: the claim is false). {gaps}"
+    status = SUFFICIENT if witnesses else UNKNOWN if unknown else INSUFFICIENT
     return SufficiencyResult(
         status=status,
         witnesses=witnesses,
@@ -291,7 +338,6 @@ def find_sufficiency(
         unknown=tuple(unknown),
         context_raw=len(context),
         context_unique=len(seen),
-        explanation=explanation,
     )
 
 
@@ -332,6 +378,19 @@ class Rules:
 
 
 @dataclass(frozen=True)
+class Scenario:
+    """A named walk-through step: a question, a context, and a simulated system's answer."""
+
+    name: str
+    question: str
+    context: tuple[str, ...]
+    ignore_metadata: bool
+    note: str
+    system_answer: str | None
+    system_confidence: float | None
+
+
+@dataclass(frozen=True)
 class SufficiencyFixture:
     """A loaded, checked ``claimlab/sufficiency@1`` file."""
 
@@ -339,6 +398,10 @@ class SufficiencyFixture:
     evidence: tuple[EvidenceItem, ...]
     rules: Rules
     questions: Mapping[str, Question] = field(default_factory=lambda: MappingProxyType({}))
+    scenarios: Mapping[str, Scenario] = field(default_factory=lambda: MappingProxyType({}))
+    answer_key: Mapping[str, Mapping[str, object]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     @property
     def evidence_ids(self) -> tuple[str, ...]:
@@ -425,7 +488,55 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
             topic=qr.get("topic", str),
             alternatives=tuple(alts),
         )
-    return SufficiencyFixture(source, tuple(evidence), rules, MappingProxyType(questions))
+    scenarios: dict[str, Scenario] = {}
+    for name, sc in top.get("scenarios", dict, {}).items():
+        sr = Record(sc, file=source, record=name, path=f"scenarios.{name}")
+        qname = sr.get("question", str)
+        if qname not in questions:
+            raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
+        system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
+        conf = system.get("confidence", (int, float), None) if system else None
+        scenarios[name] = Scenario(
+            name=name,
+            question=qname,
+            context=sr.str_list("context"),
+            ignore_metadata=sr.get("ignore_metadata", bool, False),
+            note=sr.get("note", str, ""),
+            system_answer=system.get("answer", (str, type(None)), None) if system else None,
+            system_confidence=None if conf is None else float(conf),
+        )
+    answer_key = top.get("answer_key", dict, {})
+    for qname in answer_key:
+        if qname not in questions:
+            raise top.error(f"unknown question {qname!r}", field=f"answer_key.{qname}")
+    return SufficiencyFixture(
+        source,
+        tuple(evidence),
+        rules,
+        MappingProxyType(questions),
+        MappingProxyType(scenarios),
+        MappingProxyType(answer_key),
+    )
+
+
+def selective_items(fixture: SufficiencyFixture) -> list[SelectiveItem]:
+    """The fixture's scenarios as selective-answering items (simulated system vs. computed evidence).
+
+    ``evidence_complete`` comes from the witness core; ``correct`` compares the simulated answer
+    with the fixture's answer key (the room).
+    """
+    items = []
+    for sc in fixture.scenarios.values():
+        result = find_fixture_sufficiency(
+            fixture, sc.question, sc.context, ignore_metadata=sc.ignore_metadata
+        )
+        answered = sc.system_answer is not None
+        key = fixture.answer_key.get(sc.question, {})
+        correct = (sc.system_answer == key.get("room")) if answered else None
+        items.append(
+            SelectiveItem(sc.name, answered, correct, result.sufficient, sc.system_confidence)
+        )
+    return items
 
 
 def find_fixture_sufficiency(
@@ -589,12 +700,20 @@ def risk_coverage(
 ) -> list[RiskCoverageRow]:
     """Answer only when ``confidence >= threshold``; one row per threshold.
 
-    Items without a confidence are never answered. A threshold above every confidence gives
+    An item is answered at threshold ``t`` when it has an answer and its confidence is at least
+    ``t``; items without a confidence are never answered. A threshold above every confidence gives
     coverage 0/N and accuracy N/A (0/0), not 100%.
+
+    Examples:
+        >>> items = [SelectiveItem("a", True, True, True, 0.9), SelectiveItem("b", True, False, False, 0.4)]
+        >>> [(r.coverage.counts, r.accuracy.display) for r in risk_coverage(items, [0.0, 0.5, 0.95])]
+        [('2/2', '50.0% (1/2)'), ('1/2', '100.0% (1/1)'), ('0/2', 'N/A (0/0)')]
     """
     rows = []
     for t in thresholds:
-        answered = [i for i in items if i.confidence is not None and i.confidence >= t]
+        answered = [
+            i for i in items if i.answered and i.confidence is not None and i.confidence >= t
+        ]
         correct = sum(1 for i in answered if i.correct)
         rows.append(
             RiskCoverageRow(t, Ratio(len(answered), len(items)), Ratio(correct, len(answered)))

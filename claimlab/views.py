@@ -159,3 +159,265 @@ def show_decomposition_mode(fixture: DecompositionFixture, name: str) -> Decompo
     show(audit_table(result))
     show_figure(plot_decomposition(result, title=f"mode: {name}"))
     return result
+
+
+# --- sufficiency ---------------------------------------------------------------------------
+
+
+def evidence_table(fixture):
+    """The evidence records with their relation and metadata."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "id": e.id,
+                "text": e.text,
+                "relation": f"{e.subject} —{e.relation}→ {e.object}",
+                "status": e.status,
+                "current": e.current,
+                "topic": e.topic,
+            }
+            for e in fixture.evidence
+        ]
+    ).set_index("id")
+
+
+def branches_table(result):
+    """Per alternative: complete?, present, missing premises, link errors."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "alternative": "{" + ", ".join(b.alternative) + "}",
+                "complete witness": "yes" if b.complete else "no",
+                "present": ", ".join(b.present) or "-",
+                "missing premises": ", ".join(b.missing) or "-",
+                "link errors": "; ".join(e.explanation for e in b.link_errors) or "-",
+            }
+            for b in result.branches
+        ]
+    )
+
+
+def rejected_table(result):
+    """Rejected items and unsafe candidates with their reasons (empty frame when none)."""
+    import pandas as pd
+
+    rows = [
+        {"id": r.id, "kind": "rejected", "reason": r.reason, "detail": r.detail}
+        for r in result.rejected
+    ]
+    rows += [
+        {
+            "id": u.id,
+            "kind": "UNSAFE CANDIDATE (never a witness)",
+            "reason": u.reason,
+            "detail": u.detail,
+        }
+        for u in result.unsafe_candidates
+    ]
+    rows += [
+        {
+            "id": i,
+            "kind": "unknown",
+            "reason": "cannot be mapped",
+            "detail": "not a record of this fixture",
+        }
+        for i in result.unknown
+    ]
+    return pd.DataFrame(rows, columns=["id", "kind", "reason", "detail"])
+
+
+def show_sufficiency(
+    fixture,
+    question: str,
+    context,
+    *,
+    ignore_metadata: bool = False,
+    heading: str = "",
+    note: str = "",
+):
+    """Show one sufficiency check: heading, status, chain figure, branch and rejection tables."""
+    from claimlab.plotting import plot_chains
+    from claimlab.sufficiency import find_fixture_sufficiency
+
+    result = find_fixture_sufficiency(
+        fixture, question, list(context), ignore_metadata=ignore_metadata
+    )
+    q = fixture.question(question)
+    mode = " · **metadata rules ignored (demo)**" if ignore_metadata else ""
+    text = f"### {md_text(heading)}\n\n" if heading else ""
+    if note:
+        text += md_text(note) + "\n\n"
+    text += (
+        f"Question `{md_text(question)}`: {md_text(q.text)} · context {md_ids(context)} "
+        f"({result.context_raw} raw, {result.context_unique} unique){mode}\n\n"
+        f"**{result.status}**: {md_text(result.explanation)}"
+    )
+    show_markdown(text)
+    show_figure(plot_chains(fixture, question, result))
+    show(branches_table(result))
+    if result.rejected or result.unsafe_candidates or result.unknown:
+        show(rejected_table(result))
+    return result
+
+
+def selective_table(items):
+    """Selective-answering items with evidence completeness computed by the witness core."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "scenario": i.id,
+                "answered": i.answered,
+                "correct": "-" if i.correct is None else i.correct,
+                "evidence complete": i.evidence_complete,
+                "confidence": i.confidence,
+                "kind": (
+                    "answered with gaps"
+                    if i.answered and not i.evidence_complete
+                    else "abstained with complete evidence"
+                    if not i.answered and i.evidence_complete
+                    else "-"
+                ),
+            }
+            for i in items
+        ]
+    ).set_index("scenario")
+
+
+def risk_coverage_table(rows):
+    """Threshold, answered/total, accuracy and risk on answered, as displays."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        [
+            {
+                "threshold": r.threshold,
+                "answered / total": r.coverage.display,
+                "accuracy on answered": r.accuracy.display,
+                "risk on answered": r.risk.display,
+            }
+            for r in rows
+        ]
+    ).set_index("threshold")
+
+
+# --- real data -----------------------------------------------------------------------------
+
+
+def fever_table(result):
+    """The five official figures with their counts."""
+    import pandas as pd
+
+    c = result.to_dict()["counts"]
+    rows = [
+        ("strict score (FEVER score)", result.strict_score, result.strict.display),
+        ("label accuracy", result.label_accuracy, result.label.display),
+        (
+            "evidence precision (macro)",
+            result.precision,
+            f"mean over {c['verifiable']} verifiable claims",
+        ),
+        ("evidence recall (macro)", result.recall.value_or(0.0), result.recall.display),
+        ("evidence F1", result.f1, "harmonic mean of the two above"),
+    ]
+    return pd.DataFrame(rows, columns=["figure", "value", "counts"]).set_index("figure")
+
+
+def show_fever_study(study) -> None:
+    """Everything the real-data notebook shows about FEVER, or the reason it is skipped."""
+    from claimlab.fever import near_misses
+    from claimlab.plotting import plot_count_bars
+
+    if isinstance(study, str):
+        show_markdown(f"**Skipped:** {md_text(study)}")
+        return
+    import pandas as pd
+
+    r = study.result
+    show_markdown(
+        f"**{len(r.claims)} claims** from `{md_text(study.predictions_path.name)}` scored against "
+        f"`{md_text(study.gold_path.name)}` (paired by id; first {r.max_evidence} predicted sentences)."
+    )
+    show(fever_table(r))
+    c = r.to_dict()["counts"]
+    show_markdown(
+        f"Beyond the official figures: **{c['one_sentence_away']} of {c['verifiable']}** verifiable "
+        "claims are one predicted sentence away from a complete gold group."
+    )
+    show(
+        pd.DataFrame(
+            [
+                {
+                    "max evidence": k,
+                    "strict score": f"{x.strict_score:.4f} ({x.strict.counts})",
+                    "recall": x.recall.display,
+                    "precision": f"{x.precision:.4f}",
+                }
+                for k, x in study.sweep.items()
+            ]
+        ).set_index("max evidence")
+    )
+    show_figure(
+        plot_count_bars(
+            study.group_sizes,
+            title="Sentences per gold evidence group",
+            xlabel="sentences in the group",
+        )
+    )
+    show_figure(
+        plot_count_bars(
+            study.alternatives,
+            title="Alternative gold groups per verifiable claim",
+            xlabel="alternative groups",
+        )
+    )
+    show_figure(
+        plot_count_bars(
+            study.missing,
+            title="Fewest sentences missing from any gold group (0 = witness found)",
+            xlabel="missing sentences",
+            highlight=1,
+        )
+    )
+    show_markdown("**Near misses**: claims one sentence away from a witness (first five).")
+    show(pd.DataFrame(near_misses(r, study.pairs, limit=5)))
+
+
+def show_wice_study(study) -> None:
+    """WiCE through the witness core, or the reason it is skipped."""
+    from claimlab.plotting import plot_count_bars
+
+    if isinstance(study, str):
+        show_markdown(f"**Skipped:** {md_text(study)}")
+        return
+    import pandas as pd
+
+    labels = ", ".join(f"{md_text(k)} {v}" for k, v in study.labels.items())
+    empty = ", ".join(f"{md_text(k)} {v}" for k, v in study.empty_group_claims.items()) or "none"
+    show_markdown(
+        f"**{len(study.claims)} WiCE claims** ({labels}). The release lists an **empty supporting "
+        f"set** {study.empty_groups} times (claims by label: {empty}); a scorer testing `all(...)` "
+        "over an empty set would call those claims fully supported by no sentence. They are left "
+        "out here and counted."
+    )
+    show_figure(
+        plot_count_bars(
+            study.alternatives,
+            title="Alternative supporting sets per claim",
+            xlabel="alternative sets",
+        )
+    )
+    show_figure(
+        plot_count_bars(
+            study.set_sizes, title="Sentences per supporting set", xlabel="sentences in the set"
+        )
+    )
+    show_markdown(
+        "Sufficiency when the context is the first *k* sentences of the evidence article:"
+    )
+    show(pd.DataFrame(study.lead_k).T)

@@ -120,3 +120,29 @@ def find_wice_sufficiency(claim: WiceClaim, context: list[int]) -> SufficiencyRe
     return find_sufficiency(
         [[str(s) for s in g] for g in claim.alternatives], [str(s) for s in context]
     )
+
+
+def lead_k_status(claims: list[WiceClaim], ks: list[int | None]) -> dict[str, dict[str, int]]:
+    """Status counts when the context is the first k sentences (None = every sentence).
+
+    Claims without any supporting set are counted as ``no supporting set`` rather than scored.
+    """
+    out: dict[str, dict[str, int]] = {}
+    for k in ks:
+        name = "all" if k is None else f"first {k}"
+        counts = {"SUFFICIENT": 0, "INSUFFICIENT": 0, "no supporting set": 0}
+        for c in claims:
+            n = c.sentences if k is None else min(k, c.sentences)
+            r = find_wice_sufficiency(c, list(range(n)))
+            counts["no supporting set" if r is None else r.status] += 1
+        out[name] = counts
+    return out
+
+
+def set_size_counts(claims: list[WiceClaim]) -> dict[int, int]:
+    """How many supporting sets have 1, 2, ... sentences."""
+    counts: dict[int, int] = {}
+    for c in claims:
+        for g in c.alternatives:
+            counts[len(g)] = counts.get(len(g), 0) + 1
+    return dict(sorted(counts.items()))

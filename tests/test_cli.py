@@ -90,3 +90,34 @@ def test_cli_missing_file_is_one_line(tmp_path):
     proc = run_cli("decomposition", tmp_path / "nope.json", "--mode", "baseline")
     assert proc.returncode == 2 and "cannot read file" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def suff(*args):
+    return cli_json("sufficiency", "fixtures/aurora.json", *args)
+
+
+def test_sufficiency_acceptance():
+    r = suff("--question", "room", "--context", "E1")
+    assert r["status"] == "INSUFFICIENT"
+    solar = next(b for b in r["branches"] if b["alternative"] == ["E1", "E2"])
+    assert solar["missing"] == ["E2"] and solar["complete"] is False
+    r = suff("--question", "room", "--context", "E1,E4")
+    assert r["status"] == "INSUFFICIENT"
+    assert any(e["from"] == "E1" and e["to"] == "E4" for b in r["branches"] for e in b["link_errors"])
+    assert suff("--question", "room", "--context", "E1,E2")["status"] == "SUFFICIENT"
+    assert suff("--question", "room", "--context", "E5")["witnesses"] == [["E5"]]
+    assert suff("--question", "route_and_room", "--context", "E5")["status"] == "INSUFFICIENT"
+    r = suff("--question", "room", "--context", "E1,E1")
+    assert (r["context_raw"], r["context_unique"]) == (2, 1)
+    r = suff("--question", "room", "--context", "E8")
+    assert r["status"] == "INSUFFICIENT"
+    assert r["rejected"][0]["id"] == "E8" and r["rejected"][0]["reason"] == "metadata"
+    r = suff("--question", "room", "--context", "E8", "--ignore-metadata")
+    assert [u["id"] for u in r["unsafe_candidates"]] == ["E8"]
+    assert r["rejected"] == [] and r["witnesses"] == []
+
+
+def test_sufficiency_unknown_question_is_one_line():
+    proc = run_cli("sufficiency", "fixtures/aurora.json", "--question", "colour", "--context", "E1")
+    assert proc.returncode == 2
+    assert "questions.colour: unknown question (known: room, route_and_room)" in proc.stderr

@@ -1,0 +1,144 @@
+import pytest
+
+from claimlab.errors import ClaimlabInputError, FixtureError
+from claimlab.sufficiency import (
+    Rejection,
+    SelectiveItem,
+    find_fixture_sufficiency,
+    find_selective,
+    find_sufficiency,
+    load_sufficiency,
+    risk_coverage,
+    selective_items,
+)
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module", params=["aurora.json", "aurora_th.json"])
+def fx(request):
+    return load_sufficiency(FIXTURES / request.param)
+
+
+# (question, context, ignore_metadata, status, witnesses, missing per branch, raw, unique)
+CASES = [
+    ("room", ["E1"], False, "INSUFFICIENT", [], [["E5"], ["E2"], ["E3", "E4"]], 1, 1),
+    ("room", ["E1", "E4"], False, "INSUFFICIENT", [], [["E5"], ["E2"], ["E3"]], 2, 2),
+    ("room", ["E1", "E2"], False, "SUFFICIENT", [["E1", "E2"]], [["E5"], [], ["E3", "E4"]], 2, 2),
+    ("room", ["E3", "E4"], False, "SUFFICIENT", [["E3", "E4"]], [["E5"], ["E1", "E2"], []], 2, 2),
+    ("room", ["E5"], False, "SUFFICIENT", [["E5"]], [[], ["E1", "E2"], ["E3", "E4"]], 1, 1),
+    ("route_and_room", ["E5"], False, "INSUFFICIENT", [], [["E1", "E2"], ["E3", "E4"]], 1, 1),
+    ("room", ["E1", "E1"], False, "INSUFFICIENT", [], [["E5"], ["E2"], ["E3", "E4"]], 2, 1),
+    ("room", ["E8"], False, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 1, 1),
+    ("room", ["E8"], True, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 1, 1),
+    ("room", ["E6", "E7"], False, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 2, 2),
+    ("room", ["E9"], False, "UNKNOWN", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 1, 1),
+    ("room", ["E9", "E5"], False, "SUFFICIENT", [["E5"]], [[], ["E1", "E2"], ["E3", "E4"]], 2, 2),
+    ("room", ["E5", "E1", "E2"], False, "SUFFICIENT", [["E5"], ["E1", "E2"]], [[], [], ["E3", "E4"]], 3, 3),
+    ("room", [], False, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 0, 0),
+]
+
+
+@pytest.mark.parametrize(("q", "ctx", "ignore", "status", "witnesses", "missing", "raw", "unique"), CASES)
+def test_fixture_scenarios(fx, q, ctx, ignore, status, witnesses, missing, raw, unique):
+    r = find_fixture_sufficiency(fx, q, ctx, ignore_metadata=ignore)
+    assert r.status == status
+    assert [list(w) for w in r.witnesses] == witnesses
+    assert [list(b.missing) for b in r.branches] == missing
+    assert (r.context_raw, r.context_unique) == (raw, unique)
+
+
+def test_e1_e4_names_the_link_error(fx):
+    r = find_fixture_sufficiency(fx, "room", ["E1", "E4"])
+    errors = {(e.left, e.right) for b in r.branches for e in b.link_errors}
+    assert errors == {("E1", "E4")}
+    e = r.branches[1].link_errors[0]
+    assert e.left_end == fx.item("E1").object and e.right_start == fx.item("E4").subject
+    assert "do not link" in e.explanation
+
+
+def test_rejections_and_unsafe_candidates(fx):
+    r = find_fixture_sufficiency(fx, "room", ["E1", "E1", "E6", "E7", "E8"])
+    assert [(x.id, x.reason) for x in r.rejected] == [
+        ("E1", "duplicate"), ("E6", "off-topic"), ("E7", "off-topic"), ("E8", "metadata")
+    ]
+    assert r.unsafe_candidates == ()
+    ig = find_fixture_sufficiency(fx, "room", ["E8"], ignore_metadata=True)
+    assert [u.id for u in ig.unsafe_candidates] == ["E8"] and ig.rejected == ()
+    assert all("E8" not in w for w in ig.witnesses)
+
+
+def test_unsafe_candidate_is_never_a_witness_even_inside_an_alternative():
+    # a stale member of an alternative stays out of the witness in "metadata ignored" mode
+    r = find_sufficiency(
+        [["a", "b"]], ["a", "b"],
+        unsafe=lambda i: None if i == "a" else Rejection(i, "unsafe", "stale"),
+    )
+    assert r.status == "INSUFFICIENT" and [u.id for u in r.unsafe_candidates] == ["b"]
+
+
+def test_no_witness_is_not_false(fx):
+    r = find_fixture_sufficiency(fx, "room", ["E1"])
+    assert "not enough" in r.explanation and "not: the claim is false" in r.explanation
+
+
+def test_inputs_are_not_mutated(fx):
+    ctx = ["E1", "E1", "E4"]
+    before = list(ctx)
+    find_fixture_sufficiency(fx, "room", ctx)
+    assert ctx == before
+
+
+@pytest.mark.parametrize(("alts", "field"), [([], "alternatives"), ([["a"], []], "alternatives[1]")])
+def test_degenerate_alternatives_are_rejected(alts, field):
+    with pytest.raises(ClaimlabInputError) as info:
+        find_sufficiency(alts, ["a"])
+    assert info.value.field == field
+
+
+def _q(d, name="room"):
+    return d["questions"][name]
+
+
+LOADER_CASES = [
+    ("empty group", lambda d: _q(d)["alternatives"].append([]), "room", "questions.room.alternatives[3]", "empty evidence group"),
+    ("no alternatives", lambda d: _q(d).__setitem__("alternatives", []), "room", "questions.room.alternatives", "no alternative"),
+    ("dangling id", lambda d: _q(d)["alternatives"][1].append("E42"), "room", "questions.room.alternatives[1][2]", "unknown evidence id 'E42'"),
+    ("duplicate id", lambda d: d["evidence"][1].__setitem__("id", "E1"), "E1", "id", "duplicate id"),
+    ("missing field", lambda d: d["evidence"][2].pop("object"), "E3", "object", "missing required field"),
+    ("wrong type", lambda d: d["evidence"][2].__setitem__("current", "yes"), "E3", "current", "true or false"),
+    ("scenario question", lambda d: d["scenarios"]["start_e1"].__setitem__("question", "colour"), "start_e1", "scenarios.start_e1.question", "unknown question"),
+]
+
+
+@pytest.mark.parametrize(("case", "mutate", "record", "field", "fragment"), LOADER_CASES, ids=[c[0] for c in LOADER_CASES])
+def test_loader_errors(write_variant, case, mutate, record, field, fragment):
+    path = write_variant("aurora.json", mutate, filename="bad.json")
+    with pytest.raises(FixtureError) as info:
+        load_sufficiency(path)
+    assert (info.value.file, info.value.record, info.value.field) == (str(path), record, field)
+    assert fragment in str(info.value)
+
+
+def test_selective_answering_counts(fx):
+    items = selective_items(fx)
+    s = find_selective(items)
+    assert s.coverage.counts == "6/10"
+    assert s.accuracy.counts == "4/6"  # E8 answers (Room B2) are wrong
+    assert s.abstained_with_complete_evidence == ("orbit_e3_e4",)
+    assert s.answered_with_gaps == ("mixed_e1_e4", "map_e5_route", "draft_e8", "draft_e8_ignored")
+
+
+def test_nothing_answered_is_na():
+    s = find_selective([SelectiveItem("q", False, None, False, 0.1)])
+    assert s.accuracy.display == "N/A (0/0)" and s.coverage.display == "0.0% (0/1)"
+    assert find_selective([]).coverage.display == "N/A (0/0)"
+
+
+def test_risk_coverage_rows(fx):
+    rows = risk_coverage(selective_items(fx), [0.0, 0.9, 0.99])
+    assert [(r.coverage.counts, r.accuracy.counts, r.risk.counts) for r in rows] == [
+        ("6/10", "4/6", "2/6"),  # answered: e1_e4, e1_e2, e5 room, e5 route, e8 twice
+        ("2/10", "2/2", "0/2"),  # 0.91 and 0.95
+        ("0/10", "0/0", "0/0"),
+    ]
+    assert rows[2].accuracy.display == "N/A (0/0)"

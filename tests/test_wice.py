@@ -1,0 +1,49 @@
+import json
+
+import pytest
+
+from claimlab.errors import ClaimlabInputError
+from claimlab.wice import find_wice_sufficiency, lead_k_status, load_wice
+from tests.conftest import require_data
+
+REC = {"label": "supported", "supporting_sentences": [[1, 2], [4]], "claim": "c",
+       "evidence": ["s0", "s1", "s2", "s3", "s4"], "meta": {"id": "t1"}}
+
+
+def test_alternative_sets_through_the_core(tmp_path):
+    p = tmp_path / "w.jsonl"
+    p.write_text(json.dumps(REC) + "\n")
+    (c,) = load_wice(p)
+    assert c.alternatives == ((1, 2), (4,))
+    assert find_wice_sufficiency(c, [0, 1]).status == "INSUFFICIENT"
+    assert find_wice_sufficiency(c, [0, 1, 2]).witnesses == (("1", "2"),)
+    assert lead_k_status([c], [2, 3, None]) == {
+        "first 2": {"SUFFICIENT": 0, "INSUFFICIENT": 1, "no supporting set": 0},
+        "first 3": {"SUFFICIENT": 1, "INSUFFICIENT": 0, "no supporting set": 0},
+        "all": {"SUFFICIENT": 1, "INSUFFICIENT": 0, "no supporting set": 0},
+    }
+
+
+def test_empty_supporting_set_is_refused_or_dropped_and_counted(tmp_path):
+    p = tmp_path / "w.jsonl"
+    p.write_text(json.dumps({**REC, "supporting_sentences": [[], [4]]}) + "\n")
+    with pytest.raises(ClaimlabInputError, match=r"line 1 \(id t1\): supporting_sentences\[0\]: empty"):
+        load_wice(p)
+    (c,) = load_wice(p, empty_groups="drop")
+    assert (c.alternatives, c.empty_groups) == (((4,),), 1)
+
+
+def test_index_out_of_range(tmp_path):
+    p = tmp_path / "w.jsonl"
+    p.write_text(json.dumps({**REC, "supporting_sentences": [[9]]}) + "\n")
+    with pytest.raises(ClaimlabInputError, match=r"supporting_sentences\[0\]\[0\]: sentence index 9 outside 0..4"):
+        load_wice(p)
+
+
+@pytest.mark.realdata
+def test_real_wice_file():
+    claims = load_wice(require_data("wice", "wice_claim_test.jsonl"), empty_groups="drop")
+    assert len(claims) == 358
+    assert sum(c.empty_groups for c in claims) == 32
+    status = lead_k_status(claims, [None])["all"]
+    assert status == {"SUFFICIENT": 328, "INSUFFICIENT": 0, "no supporting set": 30}
