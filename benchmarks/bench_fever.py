@@ -11,7 +11,11 @@ from pathlib import Path
 
 from claimlab.fever import load_gold, load_predictions, pair_by_id, score_fever
 
-DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = (
+    Path(sys.argv[1])
+    if len(sys.argv) > 1
+    else Path(__file__).resolve().parents[2] / "shared" / "data"
+)
 GOLD = DATA / "fever" / "paper_dev.jsonl"
 PRED = DATA / "fever" / "fever_scorer_tests_baseline_predictions.jsonl"
 
@@ -121,13 +125,21 @@ def main():
     details_min, _ = best_of(lambda: score_fever(pairs, max_evidence=5).claims)
     load_min, _ = best_of(lambda: pair_by_id(load_gold(GOLD), load_predictions(PRED)), repeat=3)
     print(f"claims: {len(pairs)}")
-    print(f"claimlab score_fever (official figures): best {ours_min * 1000:.1f} ms, median {ours_med * 1000:.1f} ms")
-    print(f"straightforward per-claim loop (three checks a claim):  best {loop_min * 1000:.1f} ms, median {loop_med * 1000:.1f} ms")
-    print(f"hand-fused single pass (four scores, no details):       best {fused_min * 1000:.1f} ms, median {fused_med * 1000:.1f} ms")
+    print(
+        f"claimlab score_fever (official figures): best {ours_min * 1000:.1f} ms, median {ours_med * 1000:.1f} ms"
+    )
+    print(
+        f"straightforward per-claim loop (three checks a claim):  best {loop_min * 1000:.1f} ms, median {loop_med * 1000:.1f} ms"
+    )
+    print(
+        f"hand-fused single pass (four scores, no details):       best {fused_min * 1000:.1f} ms, median {fused_med * 1000:.1f} ms"
+    )
     print(f"ratio straightforward loop / claimlab (best of 5): {loop_min / ours_min:.2f}x")
     print(f"ratio hand-fused pass / claimlab (best of 5):      {fused_min / ours_min:.2f}x")
     print(f"all three agree on the four scores: {same}")
-    print(f"claimlab figures + every claim's witness details (groups complete, sentences missing): best {details_min * 1000:.1f} ms")
+    print(
+        f"claimlab figures + every claim's witness details (groups complete, sentences missing): best {details_min * 1000:.1f} ms"
+    )
     print(f"claimlab load + validate + pair both files: best {load_min * 1000:.1f} ms")
 
 

@@ -190,6 +190,60 @@ def _add_fever(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_fever)
 
 
+# --- factscore -----------------------------------------------------------------------------
+
+
+def _cmd_factscore(args: argparse.Namespace) -> int:
+    from claimlab.factscore import find_factscore, load_labelled
+
+    results = []
+    for f in args.files:
+        r = find_factscore(
+            load_labelled(f), name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma
+        )
+        results.append((f, r))
+    if args.json:
+        _emit_json(
+            {
+                "gamma": args.gamma,
+                "irrelevant": args.irrelevant,
+                "files": [
+                    {
+                        "file": f,
+                        **r.to_dict(),
+                        "factscore_percent": None if r.factscore is None else 100 * r.factscore,
+                        "init_score_percent": None if r.init_score is None else 100 * r.init_score,
+                    }
+                    for f, r in results
+                ],
+            }
+        )
+        return 0
+    print(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
+    for _, r in results:
+        init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
+        print(f"  {r.name:<16} {r.display}  init_score {init}")
+    return 0
+
+
+def _add_factscore(sub: argparse._SubParsersAction) -> None:
+    from claimlab.factscore import DEFAULT_GAMMA, POLICIES
+
+    p = sub.add_parser("factscore", help="FActScore of human-labelled responses, with its counts")
+    p.add_argument("files", nargs="+", help="labelled JSONL files (one subject model each)")
+    p.add_argument(
+        "--gamma", type=int, default=DEFAULT_GAMMA, help="length penalty (0 = off; default 10)"
+    )
+    p.add_argument(
+        "--irrelevant",
+        choices=POLICIES,
+        default="paper",
+        help="irrelevant-fact policy (default paper; always reported)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_factscore)
+
+
 # --- run -----------------------------------------------------------------------------------
 
 
@@ -269,6 +323,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_decomposition,
     _add_sufficiency,
     _add_fever,
+    _add_factscore,
     _add_run,
 ]
 

@@ -103,17 +103,19 @@ def plot_ratios(
     return ax
 
 
-def plot_grouped_ratios(
-    rows: Mapping[str, Mapping[str, Ratio]],
+def plot_grouped_values(
+    rows: Mapping[str, Mapping[str, tuple[float | None, str]]],
     *,
     series_labels: Mapping[str, str] | None = None,
     ax: Axes | None = None,
     title: str | None = None,
     row_notes: Mapping[str, str] | None = None,
+    na_label: str = "N/A (0/0)",
 ) -> Axes:
-    """Grouped bars: one group per row (e.g. a mode), one bar per series (e.g. a metric).
+    """Grouped bars of values in 0..1: one group per row, one bar per series.
 
-    Every bar carries its n/d; undefined values are hatched bars labelled N/A.
+    Each cell is ``(value, label)``; the label (counts) is written on the bar. A value of None
+    is a hatched full-height bar labelled ``na_label``, never a zero-height bar.
     """
     use_house_style()
     row_names = list(rows)
@@ -122,29 +124,28 @@ def plot_grouped_ratios(
         _, ax = plt.subplots(figsize=(max(7, 1.6 * len(row_names)), 4.2))
     k = max(len(series), 1)
     width = 0.8 / k
+    palette = ["#4C72B0", "#55A868", "#C44E52", "#DD8452", "#8172B3", "#937860"]
+    colors = {s: COLORS.get(s, palette[j % len(palette)]) for j, s in enumerate(series)}
     for i, row in enumerate(row_names):
         for j, s in enumerate(series):
             x = i - 0.4 + width * (j + 0.5)
-            r = rows[row][s]
-            if r.value is None:
+            value, label = rows[row][s]
+            if value is None:
                 ax.bar(x, 1.0, width=width, **NA_STYLE)
-                ax.text(x, 0.5, "N/A (0/0)", rotation=90, ha="center", va="center", fontsize=7)
-            else:
-                ax.bar(x, r.value, width=width, color=COLORS.get(s, DEFAULT_COLOR))
                 ax.text(
-                    x, r.value + 0.015, r.counts, rotation=90, ha="center", va="bottom", fontsize=7
+                    x, 0.5, label or na_label, rotation=90, ha="center", va="center", fontsize=7
                 )
+            else:
+                ax.bar(x, value, width=width, color=colors[s])
+                ax.text(x, value + 0.015, label, rotation=90, ha="center", va="bottom", fontsize=7)
     ax.set_xticks(range(len(row_names)))
     ticks = [f"{r}\n{(row_notes or {}).get(r, '')}".strip() for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
-    ax.set_ylim(0, 1.25)
+    ax.set_ylim(0, 1.3)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
-    handles = [
-        Patch(color=COLORS.get(s, DEFAULT_COLOR), label=(series_labels or {}).get(s, s))
-        for s in series
-    ]
-    handles.append(Patch(**NA_STYLE, label="N/A (0/0)"))
+    handles = [Patch(color=colors[s], label=(series_labels or {}).get(s, s)) for s in series]
+    handles.append(Patch(**NA_STYLE, label=na_label))
     ax.legend(
         handles=handles,
         loc="upper center",
@@ -156,6 +157,27 @@ def plot_grouped_ratios(
     if title:
         ax.set_title(title, fontsize=11, pad=18)
     return ax
+
+
+def plot_grouped_ratios(
+    rows: Mapping[str, Mapping[str, Ratio]],
+    *,
+    series_labels: Mapping[str, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    row_notes: Mapping[str, str] | None = None,
+) -> Axes:
+    """Grouped bars of Ratios: every bar carries its n/d; undefined ones are hatched N/A bars."""
+    values = {
+        row: {
+            s: (r.value, r.counts if r.value is not None else f"N/A ({r.counts})")
+            for s, r in cells.items()
+        }
+        for row, cells in rows.items()
+    }
+    return plot_grouped_values(
+        values, series_labels=series_labels, ax=ax, title=title, row_notes=row_notes
+    )
 
 
 def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = None) -> Axes:
@@ -350,4 +372,68 @@ def plot_count_bars(
     ax.margins(y=0.2)
     if title:
         ax.set_title(title, fontsize=10)
+    return ax
+
+
+def plot_factscore_table(
+    results: Mapping[str, Mapping[str, object]], *, title: str, value: str = "factscore"
+) -> Axes:
+    """FActScore per subject (rows) and setting (series); each bar says n scored and respond n/N.
+
+    ``results[row][series]`` is a FactscoreResult; N/A when no response could be scored.
+    """
+    rows = {}
+    for row, cells in results.items():
+        rows[row] = {}
+        for series, r in cells.items():
+            v = getattr(r, value)
+            if v is None:
+                rows[row][series] = (None, f"N/A · respond {r.respond.counts}")
+            else:
+                rows[row][series] = (v, f"{100 * v:.1f} · n={r.scored} · resp {r.respond.counts}")
+    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
+    ax.set_ylabel("FActScore")
+    return ax
+
+
+def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None = None) -> Axes:
+    """The length-penalty multiplier against the number of facts, with the pinned points marked."""
+    from claimlab.factscore import length_penalty
+
+    use_house_style()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.4))
+    ns = list(range(1, max_facts + 1))
+    ax.plot(ns, [length_penalty(n, gamma) for n in ns], marker="o", color="#4C72B0")
+    for n in (1, gamma - 1, gamma, gamma + 1):
+        if 1 <= n <= max_facts:
+            v = length_penalty(n, gamma)
+            ax.annotate(
+                f"n={n}: ×{v:.4g}", (n, v), textcoords="offset points", xytext=(4, 8), fontsize=8
+            )
+    ax.axvline(gamma, color="#999999", linestyle=":", linewidth=1)
+    ax.set_xlabel("atomic facts in the response (n)")
+    ax.set_ylabel("multiplier exp(1 − γ/n)")
+    ax.set_title(
+        f"Length penalty, γ = {gamma}: only responses with fewer than γ facts are scaled",
+        fontsize=10,
+    )
+    ax.set_ylim(-0.05, 1.15)
+    return ax
+
+
+def plot_score_vs_init(
+    results: Mapping[str, object], *, title: str = "score (penalised) vs init_score"
+) -> Axes:
+    """Per subject: init_score and the penalised score side by side, with n scored on each bar."""
+    rows = {}
+    for name, r in results.items():
+        rows[name] = {}
+        for key, v in (
+            ("init_score (no penalty)", r.init_score),
+            (f"score (γ = {r.gamma})", r.factscore),
+        ):
+            rows[name][key] = (v, "N/A" if v is None else f"{100 * v:.1f} · n={r.scored}")
+    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
+    ax.set_ylabel("FActScore")
     return ax

@@ -421,3 +421,54 @@ def show_wice_study(study) -> None:
         "Sufficiency when the context is the first *k* sentences of the evidence article:"
     )
     show(pd.DataFrame(study.lead_k).T)
+
+
+# --- FActScore -----------------------------------------------------------------------------
+
+
+def factscore_table(results):
+    """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
+    import pandas as pd
+
+    def pct(v):
+        return "N/A" if v is None else f"{100 * v:.1f}"
+
+    rows = []
+    for key, r in results.items():
+        fpr = r.facts_per_response
+        rows.append(
+            {
+                "subject": key if isinstance(key, str) else " · ".join(map(str, key)),
+                "FActScore": pct(r.factscore),
+                "init_score": pct(r.init_score),
+                "respond": r.respond.display,
+                "scored": r.scored,
+                "responding without facts": r.undefined,
+                "facts/response": "N/A" if fpr is None else f"{fpr:.1f}",
+                "supported/facts": f"{r.supported}/{r.facts}",
+                "policy": r.policy,
+                "gamma": r.gamma,
+            }
+        )
+    return pd.DataFrame(rows).set_index("subject")
+
+
+def show_skip(message: str) -> None:
+    """Say that a section is skipped and why."""
+    show_markdown(f"**Skipped:** {md_text(message)}")
+
+
+def estimator_table(checks):
+    """One row per flip share: error per subject and whether the ranking is kept."""
+    import pandas as pd
+
+    rows = []
+    for share, c in checks.items():
+        row = {"flipped share (SIMULATED)": share}
+        for k, e in c.error.items():
+            row[f"error {k}"] = "N/A" if e is None else f"{100 * e:.1f} pts"
+        row["human ranking"] = " > ".join(c.human_ranking)
+        row["estimated ranking"] = " > ".join(c.estimated_ranking)
+        row["ranking kept"] = c.ranking_kept
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("flipped share (SIMULATED)")

@@ -16,7 +16,12 @@ def test_decomposition_baseline_json(fixture):
     out = cli_json("decomposition", fixture, "--mode", "baseline")
     assert out["preservation"]["display"] == "100.0% (5/5)"
     assert out["coverage"]["display"] == "100.0% (5/5)"
-    assert out["confirmed_support"] == {"numerator": 3, "denominator": 5, "value": 0.6, "display": "60.0% (3/5)"}
+    assert out["confirmed_support"] == {
+        "numerator": 3,
+        "denominator": 5,
+        "value": 0.6,
+        "display": "60.0% (3/5)",
+    }
     assert out["raw_support"]["display"] == "60.0% (3/5)"
     assert out["status_counts"] == {"SUPPORTED": 3, "CONTRADICTED": 1, "NOT_IN_REFERENCE": 1}
     for key in ("duplicates", "introduced", "missing_units", "non_atomic", "audit"):
@@ -27,7 +32,12 @@ def test_decomposition_baseline_json(fixture):
 def test_decomposition_empty_supported_only_duplicate(fixture):
     empty = cli_json("decomposition", fixture, "--mode", "empty")
     for key in ("preservation", "confirmed_support", "raw_support"):
-        assert empty[key] == {"numerator": 0, "denominator": 0, "value": None, "display": "N/A (0/0)"}
+        assert empty[key] == {
+            "numerator": 0,
+            "denominator": 0,
+            "value": None,
+            "display": "N/A (0/0)",
+        }
     assert empty["coverage"]["display"] == "0.0% (0/5)"
     so = cli_json("decomposition", fixture, "--mode", "supported_only")
     assert so["confirmed_support"]["display"] == "100.0% (3/3)"
@@ -103,7 +113,9 @@ def test_sufficiency_acceptance():
     assert solar["missing"] == ["E2"] and solar["complete"] is False
     r = suff("--question", "room", "--context", "E1,E4")
     assert r["status"] == "INSUFFICIENT"
-    assert any(e["from"] == "E1" and e["to"] == "E4" for b in r["branches"] for e in b["link_errors"])
+    assert any(
+        e["from"] == "E1" and e["to"] == "E4" for b in r["branches"] for e in b["link_errors"]
+    )
     assert suff("--question", "room", "--context", "E1,E2")["status"] == "SUFFICIENT"
     assert suff("--question", "room", "--context", "E5")["witnesses"] == [["E5"]]
     assert suff("--question", "route_and_room", "--context", "E5")["status"] == "INSUFFICIENT"

@@ -104,7 +104,10 @@ def test_unknown_candidate_is_an_error(fixture):
     ("mode", "fragment"),
     [
         ("empty", "N/A"),
-        ("supported_only", "Support looks perfect (100.0% (3/3)) while coverage is only 60.0% (3/5)"),
+        (
+            "supported_only",
+            "Support looks perfect (100.0% (3/3)) while coverage is only 60.0% (3/5)",
+        ),
         ("introduced", "Introduced claim C8"),
         ("qualifier", "Qualifier error in C7"),
         ("duplicate", "Duplicate C6"),

@@ -64,20 +64,83 @@ def P(cid, label, *sents):
 
 # (case, gold, prediction, strict, label, precision, recall_hit)
 CASES = [
-    ("NEI strict on label alone", G(1, "NOT ENOUGH INFO"), P(1, "NOT ENOUGH INFO", ("X", 1)), 1, 1, None, None),
-    ("complete group", G(2, "SUPPORTS", [("A", 0)]), P(2, "SUPPORTS", ("A", 0), ("B", 1)), 1, 1, 0.5, True),
-    ("right label, incomplete group", G(3, "REFUTES", [("A", 0), ("A", 1)]), P(3, "REFUTES", ("A", 0)), 0, 1, 1.0, False),
-    ("wrong label, complete group", G(4, "SUPPORTS", [("A", 0)]), P(4, "REFUTES", ("A", 0)), 0, 0, 1.0, True),
-    ("empty prediction has precision 1", G(5, "SUPPORTS", [("A", 0)]), P(5, "SUPPORTS"), 0, 1, 1.0, False),
-    ("sixth sentence is cut off", G(6, "SUPPORTS", [("F", 5)]), P(6, "SUPPORTS", *[("X", i) for i in range(5)], ("F", 5)), 0, 1, 0.0, False),
-    ("second alternative complete", G(7, "SUPPORTS", [("A", 0), ("B", 0)], [("C", 3)]), P(7, "SUPPORTS", ("C", 3)), 1, 1, 1.0, True),
+    (
+        "NEI strict on label alone",
+        G(1, "NOT ENOUGH INFO"),
+        P(1, "NOT ENOUGH INFO", ("X", 1)),
+        1,
+        1,
+        None,
+        None,
+    ),
+    (
+        "complete group",
+        G(2, "SUPPORTS", [("A", 0)]),
+        P(2, "SUPPORTS", ("A", 0), ("B", 1)),
+        1,
+        1,
+        0.5,
+        True,
+    ),
+    (
+        "right label, incomplete group",
+        G(3, "REFUTES", [("A", 0), ("A", 1)]),
+        P(3, "REFUTES", ("A", 0)),
+        0,
+        1,
+        1.0,
+        False,
+    ),
+    (
+        "wrong label, complete group",
+        G(4, "SUPPORTS", [("A", 0)]),
+        P(4, "REFUTES", ("A", 0)),
+        0,
+        0,
+        1.0,
+        True,
+    ),
+    (
+        "empty prediction has precision 1",
+        G(5, "SUPPORTS", [("A", 0)]),
+        P(5, "SUPPORTS"),
+        0,
+        1,
+        1.0,
+        False,
+    ),
+    (
+        "sixth sentence is cut off",
+        G(6, "SUPPORTS", [("F", 5)]),
+        P(6, "SUPPORTS", *[("X", i) for i in range(5)], ("F", 5)),
+        0,
+        1,
+        0.0,
+        False,
+    ),
+    (
+        "second alternative complete",
+        G(7, "SUPPORTS", [("A", 0), ("B", 0)], [("C", 3)]),
+        P(7, "SUPPORTS", ("C", 3)),
+        1,
+        1,
+        1.0,
+        True,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "g", "p", "strict", "label", "precision", "hit"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("case", "g", "p", "strict", "label", "precision", "hit"), CASES, ids=[c[0] for c in CASES]
+)
 def test_official_conventions(case, g, p, strict, label, precision, hit):
     c = score_fever([(g, p)]).claims[0]
-    assert (int(c.strict_correct), int(c.label_correct), c.precision, c.recall_hit) == (strict, label, precision, hit)
+    assert (int(c.strict_correct), int(c.label_correct), c.precision, c.recall_hit) == (
+        strict,
+        label,
+        precision,
+        hit,
+    )
 
 
 def test_missing_sentences_per_group_and_one_away():
@@ -110,7 +173,9 @@ def test_pairs_by_id_not_position():
 
 def test_missing_and_extra_ids_are_named():
     gold = [G(1, "SUPPORTS", [("A", 0)]), G(2, "REFUTES", [("B", 0)])]
-    with pytest.raises(ClaimlabInputError, match="id 2: id: 1 gold claim.s. have no prediction, first id 2"):
+    with pytest.raises(
+        ClaimlabInputError, match="id 2: id: 1 gold claim.s. have no prediction, first id 2"
+    ):
         pair_by_id(gold, [P(1, "SUPPORTS")], pred_file="p.jsonl")
     with pytest.raises(ClaimlabInputError, match="id 3: id: prediction for id 3 has no gold claim"):
         pair_by_id(gold, [P(1, "SUPPORTS"), P(2, "REFUTES"), P(3, "REFUTES")])
@@ -133,19 +198,63 @@ def _edit(base, path, value):
 
 
 BAD_LINES = [
-    ("gold missing page", "gold", _edit(GOOD_GOLD, ["evidence", 0, 0, 2], None), "evidence[0][0][2]", "page must be"),
-    ("gold non-integer line", "gold", _edit(GOOD_GOLD, ["evidence", 0, 0, 3], "0"), "evidence[0][0][3]", "line must be an integer"),
-    ("gold unknown label", "gold", _edit(GOOD_GOLD, ["label"], "TRUE"), "label", "unknown label 'TRUE'"),
+    (
+        "gold missing page",
+        "gold",
+        _edit(GOOD_GOLD, ["evidence", 0, 0, 2], None),
+        "evidence[0][0][2]",
+        "page must be",
+    ),
+    (
+        "gold non-integer line",
+        "gold",
+        _edit(GOOD_GOLD, ["evidence", 0, 0, 3], "0"),
+        "evidence[0][0][3]",
+        "line must be an integer",
+    ),
+    (
+        "gold unknown label",
+        "gold",
+        _edit(GOOD_GOLD, ["label"], "TRUE"),
+        "label",
+        "unknown label 'TRUE'",
+    ),
     ("gold missing id", "gold", _edit(GOOD_GOLD, ["id"], KeyError), "id", "missing required field"),
-    ("gold empty group", "gold", _edit(GOOD_GOLD, ["evidence"], [[]]), "evidence[0]", "empty evidence group"),
-    ("pred non-integer line", "pred", _edit(GOOD_PRED, ["predicted_evidence", 0, 1], 1.5), "predicted_evidence[0][1]", "line must be an integer"),
-    ("pred missing page", "pred", _edit(GOOD_PRED, ["predicted_evidence", 0], [None, 0]), "predicted_evidence[0][0]", "page must be"),
-    ("pred unknown label", "pred", _edit(GOOD_PRED, ["predicted_label"], "MAYBE"), "predicted_label", "unknown label"),
+    (
+        "gold empty group",
+        "gold",
+        _edit(GOOD_GOLD, ["evidence"], [[]]),
+        "evidence[0]",
+        "empty evidence group",
+    ),
+    (
+        "pred non-integer line",
+        "pred",
+        _edit(GOOD_PRED, ["predicted_evidence", 0, 1], 1.5),
+        "predicted_evidence[0][1]",
+        "line must be an integer",
+    ),
+    (
+        "pred missing page",
+        "pred",
+        _edit(GOOD_PRED, ["predicted_evidence", 0], [None, 0]),
+        "predicted_evidence[0][0]",
+        "page must be",
+    ),
+    (
+        "pred unknown label",
+        "pred",
+        _edit(GOOD_PRED, ["predicted_label"], "MAYBE"),
+        "predicted_label",
+        "unknown label",
+    ),
     ("pred missing id", "pred", _edit(GOOD_PRED, ["id"], KeyError), "id", "missing required field"),
 ]
 
 
-@pytest.mark.parametrize(("case", "kind", "bad", "field", "fragment"), BAD_LINES, ids=[c[0] for c in BAD_LINES])
+@pytest.mark.parametrize(
+    ("case", "kind", "bad", "field", "fragment"), BAD_LINES, ids=[c[0] for c in BAD_LINES]
+)
 def test_malformed_lines_name_file_line_and_field(tmp_path, case, kind, bad, field, fragment):
     good = GOOD_GOLD if kind == "gold" else GOOD_PRED
     path = tmp_path / f"{kind}.jsonl"

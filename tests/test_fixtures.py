@@ -14,8 +14,15 @@ def test_shipped_fixtures_load(name):
     assert fx.candidate_ids == tuple(f"C{i}" for i in range(1, 12))
     assert [r.id for r in fx.references] == ["R1", "R2", "R3", "R4", "R5"]
     assert set(fx.modes) == {
-        "baseline", "supported_only", "introduced", "qualifier", "entity", "version",
-        "duplicate", "compound", "empty",
+        "baseline",
+        "supported_only",
+        "introduced",
+        "qualifier",
+        "entity",
+        "version",
+        "duplicate",
+        "compound",
+        "empty",
     }
 
 
@@ -38,7 +45,9 @@ def test_fixture_relations_match_the_spec_table(name):
     }
     for cid, (pres, faithful, atomic, errors, status, refs) in expected.items():
         c = fx.candidate(cid)
-        assert (c.preserves, c.faithful, c.atomic, c.errors) == (pres, faithful, atomic, errors), cid
+        assert (c.preserves, c.faithful, c.atomic, c.errors) == (pres, faithful, atomic, errors), (
+            cid
+        )
         assert (c.evidence.status, c.evidence.references) == (status, refs), cid
     assert fx.candidate("C6").fingerprint == fx.candidate("C1").fingerprint
     assert fx.candidate("C8").source_spans == ()
@@ -72,26 +81,124 @@ def as_utf8_bytes(data):
 CASES = [
     # (id, mutate, record, field, message fragment)
     ("code-point offsets", as_code_points, "C2", "source_spans[0].text", "look like code points"),
-    ("utf-8 byte offsets", as_utf8_bytes, "U3", ("span.text", "span.start", "span.end"), "look like UTF-8 bytes"),
-    ("dangling unit", lambda d: _cand(d, "C3")["preserves"].append("U9"), "C3", "preserves[1]", "unknown unit id 'U9'"),
-    ("dangling reference", lambda d: _cand(d, "C5")["evidence"]["references"].__setitem__(0, "R9"), "C5", "evidence.references[0]", "unknown reference id 'R9'"),
-    ("duplicate candidate id", lambda d: _cand(d, "C7").__setitem__("id", "C1"), "C1", "id", "duplicate id"),
-    ("duplicate unit id", lambda d: d["units"][1].__setitem__("id", "U1"), "U1", "id", "duplicate id"),
-    ("missing field", lambda d: _cand(d, "C4").pop("fingerprint"), "C4", "fingerprint", "missing required field"),
-    ("unknown status", lambda d: _cand(d, "C4")["evidence"].__setitem__("status", "MAYBE"), "C4", "evidence.status", "unknown status 'MAYBE'"),
-    ("faithful with errors", lambda d: _cand(d, "C7").__setitem__("faithful", True), "C7", "faithful", "cannot be faithful"),
-    ("faithful without units", lambda d: _cand(d, "C2").__setitem__("preserves", []), "C2", "preserves", "at least one unit"),
-    ("unknown error kind", lambda d: _cand(d, "C9")["errors"].append("tone"), "C9", "errors[1]", "unknown error kind 'tone'"),
-    ("supported without reference", lambda d: _cand(d, "C2")["evidence"].__setitem__("references", []), "C2", "evidence.references", "at least one reference"),
-    ("wrong type", lambda d: _cand(d, "C2").__setitem__("atomic", "yes"), "C2", "atomic", "must be true or false"),
-    ("span out of range", lambda d: _unit_span(d, "U5").__setitem__("end", 10_000), "U5", "span.end", "outside original.text"),
-    ("mode with unknown id", lambda d: d["modes"]["baseline"].append("C99"), "baseline", "modes.baseline[5]", "unknown candidate id 'C99'"),
-    ("wrong format", lambda d: d.__setitem__("format", "claimlab/decomposition@2"), None, "format", "expected 'claimlab/decomposition@1'"),
-    ("offset unit not utf16", lambda d: d.__setitem__("offset_unit", "codepoint"), None, "offset_unit", "must be 'utf16'"),
+    (
+        "utf-8 byte offsets",
+        as_utf8_bytes,
+        "U3",
+        ("span.text", "span.start", "span.end"),
+        "look like UTF-8 bytes",
+    ),
+    (
+        "dangling unit",
+        lambda d: _cand(d, "C3")["preserves"].append("U9"),
+        "C3",
+        "preserves[1]",
+        "unknown unit id 'U9'",
+    ),
+    (
+        "dangling reference",
+        lambda d: _cand(d, "C5")["evidence"]["references"].__setitem__(0, "R9"),
+        "C5",
+        "evidence.references[0]",
+        "unknown reference id 'R9'",
+    ),
+    (
+        "duplicate candidate id",
+        lambda d: _cand(d, "C7").__setitem__("id", "C1"),
+        "C1",
+        "id",
+        "duplicate id",
+    ),
+    (
+        "duplicate unit id",
+        lambda d: d["units"][1].__setitem__("id", "U1"),
+        "U1",
+        "id",
+        "duplicate id",
+    ),
+    (
+        "missing field",
+        lambda d: _cand(d, "C4").pop("fingerprint"),
+        "C4",
+        "fingerprint",
+        "missing required field",
+    ),
+    (
+        "unknown status",
+        lambda d: _cand(d, "C4")["evidence"].__setitem__("status", "MAYBE"),
+        "C4",
+        "evidence.status",
+        "unknown status 'MAYBE'",
+    ),
+    (
+        "faithful with errors",
+        lambda d: _cand(d, "C7").__setitem__("faithful", True),
+        "C7",
+        "faithful",
+        "cannot be faithful",
+    ),
+    (
+        "faithful without units",
+        lambda d: _cand(d, "C2").__setitem__("preserves", []),
+        "C2",
+        "preserves",
+        "at least one unit",
+    ),
+    (
+        "unknown error kind",
+        lambda d: _cand(d, "C9")["errors"].append("tone"),
+        "C9",
+        "errors[1]",
+        "unknown error kind 'tone'",
+    ),
+    (
+        "supported without reference",
+        lambda d: _cand(d, "C2")["evidence"].__setitem__("references", []),
+        "C2",
+        "evidence.references",
+        "at least one reference",
+    ),
+    (
+        "wrong type",
+        lambda d: _cand(d, "C2").__setitem__("atomic", "yes"),
+        "C2",
+        "atomic",
+        "must be true or false",
+    ),
+    (
+        "span out of range",
+        lambda d: _unit_span(d, "U5").__setitem__("end", 10_000),
+        "U5",
+        "span.end",
+        "outside original.text",
+    ),
+    (
+        "mode with unknown id",
+        lambda d: d["modes"]["baseline"].append("C99"),
+        "baseline",
+        "modes.baseline[5]",
+        "unknown candidate id 'C99'",
+    ),
+    (
+        "wrong format",
+        lambda d: d.__setitem__("format", "claimlab/decomposition@2"),
+        None,
+        "format",
+        "expected 'claimlab/decomposition@1'",
+    ),
+    (
+        "offset unit not utf16",
+        lambda d: d.__setitem__("offset_unit", "codepoint"),
+        None,
+        "offset_unit",
+        "must be 'utf16'",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "mutate", "record", "field", "fragment"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("case", "mutate", "record", "field", "fragment"), CASES, ids=[c[0] for c in CASES]
+)
 @pytest.mark.parametrize("fixture_name", ["atlas_nova.json", "atlas_nova_th.json"])
 def test_loader_rejects_bad_input_naming_file_record_and_field(
     write_variant, fixture_name, case, mutate, record, field, fragment

@@ -54,7 +54,9 @@ def test_absolutise_paths_only_touches_existing_relative_files(tmp_path):
 
 
 def test_resolve_unknown_notebook_names_the_registered_ones():
-    with pytest.raises(ClaimlabInputError, match="unknown notebook .registered: 01_decomposition_pitfalls"):
+    with pytest.raises(
+        ClaimlabInputError, match="unknown notebook .registered: 01_decomposition_pitfalls"
+    ):
         resolve_notebooks(["99_nothing"])
 
 
@@ -70,9 +72,17 @@ def test_cli_run_with_users_own_file_and_parameters(tmp_path):
 
     shutil.copy(ROOT / "fixtures" / "atlas_nova_th.json", tmp_path / "mine.json")
     proc = run_cli(
-        "run", ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
-        "-p", "FIXTURE", "mine.json", "-p", "MODES", '["empty"]',
-        "--output", tmp_path / "out", cwd=tmp_path,
+        "run",
+        ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
+        "-p",
+        "FIXTURE",
+        "mine.json",
+        "-p",
+        "MODES",
+        '["empty"]',
+        "--output",
+        tmp_path / "out",
+        cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "[1/1] 01_decomposition_pitfalls ... ok" in proc.stdout

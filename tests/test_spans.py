@@ -2,7 +2,7 @@ import pytest
 
 from claimlab.spans import find_utf16, utf16_len, utf16_offset, utf16_slice
 
-BOOK = "\U0001F4D8"
+BOOK = "\U0001f4d8"
 
 
 @pytest.mark.parametrize(

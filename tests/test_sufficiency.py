@@ -33,12 +33,23 @@ CASES = [
     ("room", ["E6", "E7"], False, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 2, 2),
     ("room", ["E9"], False, "UNKNOWN", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 1, 1),
     ("room", ["E9", "E5"], False, "SUFFICIENT", [["E5"]], [[], ["E1", "E2"], ["E3", "E4"]], 2, 2),
-    ("room", ["E5", "E1", "E2"], False, "SUFFICIENT", [["E5"], ["E1", "E2"]], [[], [], ["E3", "E4"]], 3, 3),
+    (
+        "room",
+        ["E5", "E1", "E2"],
+        False,
+        "SUFFICIENT",
+        [["E5"], ["E1", "E2"]],
+        [[], [], ["E3", "E4"]],
+        3,
+        3,
+    ),
     ("room", [], False, "INSUFFICIENT", [], [["E5"], ["E1", "E2"], ["E3", "E4"]], 0, 0),
 ]
 
 
-@pytest.mark.parametrize(("q", "ctx", "ignore", "status", "witnesses", "missing", "raw", "unique"), CASES)
+@pytest.mark.parametrize(
+    ("q", "ctx", "ignore", "status", "witnesses", "missing", "raw", "unique"), CASES
+)
 def test_fixture_scenarios(fx, q, ctx, ignore, status, witnesses, missing, raw, unique):
     r = find_fixture_sufficiency(fx, q, ctx, ignore_metadata=ignore)
     assert r.status == status
@@ -59,7 +70,10 @@ def test_e1_e4_names_the_link_error(fx):
 def test_rejections_and_unsafe_candidates(fx):
     r = find_fixture_sufficiency(fx, "room", ["E1", "E1", "E6", "E7", "E8"])
     assert [(x.id, x.reason) for x in r.rejected] == [
-        ("E1", "duplicate"), ("E6", "off-topic"), ("E7", "off-topic"), ("E8", "metadata")
+        ("E1", "duplicate"),
+        ("E6", "off-topic"),
+        ("E7", "off-topic"),
+        ("E8", "metadata"),
     ]
     assert r.unsafe_candidates == ()
     ig = find_fixture_sufficiency(fx, "room", ["E8"], ignore_metadata=True)
@@ -70,7 +84,8 @@ def test_rejections_and_unsafe_candidates(fx):
 def test_unsafe_candidate_is_never_a_witness_even_inside_an_alternative():
     # a stale member of an alternative stays out of the witness in "metadata ignored" mode
     r = find_sufficiency(
-        [["a", "b"]], ["a", "b"],
+        [["a", "b"]],
+        ["a", "b"],
         unsafe=lambda i: None if i == "a" else Rejection(i, "unsafe", "stale"),
     )
     assert r.status == "INSUFFICIENT" and [u.id for u in r.unsafe_candidates] == ["b"]
@@ -88,7 +103,9 @@ def test_inputs_are_not_mutated(fx):
     assert ctx == before
 
 
-@pytest.mark.parametrize(("alts", "field"), [([], "alternatives"), ([["a"], []], "alternatives[1]")])
+@pytest.mark.parametrize(
+    ("alts", "field"), [([], "alternatives"), ([["a"], []], "alternatives[1]")]
+)
 def test_degenerate_alternatives_are_rejected(alts, field):
     with pytest.raises(ClaimlabInputError) as info:
         find_sufficiency(alts, ["a"])
@@ -100,17 +117,63 @@ def _q(d, name="room"):
 
 
 LOADER_CASES = [
-    ("empty group", lambda d: _q(d)["alternatives"].append([]), "room", "questions.room.alternatives[3]", "empty evidence group"),
-    ("no alternatives", lambda d: _q(d).__setitem__("alternatives", []), "room", "questions.room.alternatives", "no alternative"),
-    ("dangling id", lambda d: _q(d)["alternatives"][1].append("E42"), "room", "questions.room.alternatives[1][2]", "unknown evidence id 'E42'"),
-    ("duplicate id", lambda d: d["evidence"][1].__setitem__("id", "E1"), "E1", "id", "duplicate id"),
-    ("missing field", lambda d: d["evidence"][2].pop("object"), "E3", "object", "missing required field"),
-    ("wrong type", lambda d: d["evidence"][2].__setitem__("current", "yes"), "E3", "current", "true or false"),
-    ("scenario question", lambda d: d["scenarios"]["start_e1"].__setitem__("question", "colour"), "start_e1", "scenarios.start_e1.question", "unknown question"),
+    (
+        "empty group",
+        lambda d: _q(d)["alternatives"].append([]),
+        "room",
+        "questions.room.alternatives[3]",
+        "empty evidence group",
+    ),
+    (
+        "no alternatives",
+        lambda d: _q(d).__setitem__("alternatives", []),
+        "room",
+        "questions.room.alternatives",
+        "no alternative",
+    ),
+    (
+        "dangling id",
+        lambda d: _q(d)["alternatives"][1].append("E42"),
+        "room",
+        "questions.room.alternatives[1][2]",
+        "unknown evidence id 'E42'",
+    ),
+    (
+        "duplicate id",
+        lambda d: d["evidence"][1].__setitem__("id", "E1"),
+        "E1",
+        "id",
+        "duplicate id",
+    ),
+    (
+        "missing field",
+        lambda d: d["evidence"][2].pop("object"),
+        "E3",
+        "object",
+        "missing required field",
+    ),
+    (
+        "wrong type",
+        lambda d: d["evidence"][2].__setitem__("current", "yes"),
+        "E3",
+        "current",
+        "true or false",
+    ),
+    (
+        "scenario question",
+        lambda d: d["scenarios"]["start_e1"].__setitem__("question", "colour"),
+        "start_e1",
+        "scenarios.start_e1.question",
+        "unknown question",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("case", "mutate", "record", "field", "fragment"), LOADER_CASES, ids=[c[0] for c in LOADER_CASES])
+@pytest.mark.parametrize(
+    ("case", "mutate", "record", "field", "fragment"),
+    LOADER_CASES,
+    ids=[c[0] for c in LOADER_CASES],
+)
 def test_loader_errors(write_variant, case, mutate, record, field, fragment):
     path = write_variant("aurora.json", mutate, filename="bad.json")
     with pytest.raises(FixtureError) as info:

@@ -6,8 +6,13 @@ from claimlab.errors import ClaimlabInputError
 from claimlab.wice import find_wice_sufficiency, lead_k_status, load_wice
 from tests.conftest import require_data
 
-REC = {"label": "supported", "supporting_sentences": [[1, 2], [4]], "claim": "c",
-       "evidence": ["s0", "s1", "s2", "s3", "s4"], "meta": {"id": "t1"}}
+REC = {
+    "label": "supported",
+    "supporting_sentences": [[1, 2], [4]],
+    "claim": "c",
+    "evidence": ["s0", "s1", "s2", "s3", "s4"],
+    "meta": {"id": "t1"},
+}
 
 
 def test_alternative_sets_through_the_core(tmp_path):
@@ -27,7 +32,9 @@ def test_alternative_sets_through_the_core(tmp_path):
 def test_empty_supporting_set_is_refused_or_dropped_and_counted(tmp_path):
     p = tmp_path / "w.jsonl"
     p.write_text(json.dumps({**REC, "supporting_sentences": [[], [4]]}) + "\n")
-    with pytest.raises(ClaimlabInputError, match=r"line 1 \(id t1\): supporting_sentences\[0\]: empty"):
+    with pytest.raises(
+        ClaimlabInputError, match=r"line 1 \(id t1\): supporting_sentences\[0\]: empty"
+    ):
         load_wice(p)
     (c,) = load_wice(p, empty_groups="drop")
     assert (c.alternatives, c.empty_groups) == (((4,),), 1)
@@ -36,7 +43,9 @@ def test_empty_supporting_set_is_refused_or_dropped_and_counted(tmp_path):
 def test_index_out_of_range(tmp_path):
     p = tmp_path / "w.jsonl"
     p.write_text(json.dumps({**REC, "supporting_sentences": [[9]]}) + "\n")
-    with pytest.raises(ClaimlabInputError, match=r"supporting_sentences\[0\]\[0\]: sentence index 9 outside 0..4"):
+    with pytest.raises(
+        ClaimlabInputError, match=r"supporting_sentences\[0\]\[0\]: sentence index 9 outside 0..4"
+    ):
         load_wice(p)
 
 

@@ -31,7 +31,10 @@ def test_notebook_records_every_metric_of_every_mode(tmp_path, fixture, modes):
         pres, cov, conf, raw, contradicted, nir = EXPECTED[mode]
         assert f"{got['preservation']['numerator']}/{got['preservation']['denominator']}" == pres
         assert f"{got['coverage']['numerator']}/{got['coverage']['denominator']}" == cov
-        assert f"{got['confirmed_support']['numerator']}/{got['confirmed_support']['denominator']}" == conf
+        assert (
+            f"{got['confirmed_support']['numerator']}/{got['confirmed_support']['denominator']}"
+            == conf
+        )
         assert f"{got['raw_support']['numerator']}/{got['raw_support']['denominator']}" == raw
         assert got["status_counts"]["CONTRADICTED"] == contradicted
         assert got["status_counts"]["NOT_IN_REFERENCE"] == nir

@@ -21,16 +21,31 @@ WALK = {  # scenario: (status, witnesses)
 
 GRID = [
     ("aurora.json", "room", ["E1", "E4"], False, "INSUFFICIENT", [], 2),
-    ("aurora_th.json", "route_and_room", ["E3", "E4", "E3"], False, "SUFFICIENT", [["E3", "E4"]], 3),
+    (
+        "aurora_th.json",
+        "route_and_room",
+        ["E3", "E4", "E3"],
+        False,
+        "SUFFICIENT",
+        [["E3", "E4"]],
+        3,
+    ),
     ("aurora.json", "room", ["E8"], True, "INSUFFICIENT", [], 1),
 ]
 
 
-@pytest.mark.parametrize(("fixture", "question", "context", "ignore", "status", "witnesses", "raw"), GRID)
+@pytest.mark.parametrize(
+    ("fixture", "question", "context", "ignore", "status", "witnesses", "raw"), GRID
+)
 def test_notebook_records(tmp_path, fixture, question, context, ignore, status, witnesses, raw):
     res = run_notebook(
         NB,
-        parameters={"FIXTURE": str(FIXTURES / fixture), "QUESTION": question, "CONTEXT": context, "IGNORE_METADATA": ignore},
+        parameters={
+            "FIXTURE": str(FIXTURES / fixture),
+            "QUESTION": question,
+            "CONTEXT": context,
+            "IGNORE_METADATA": ignore,
+        },
         output_dir=tmp_path,
     )
     rec = res.records
@@ -44,4 +59,8 @@ def test_notebook_records(tmp_path, fixture, question, context, ignore, status, 
     assert rec["selective"]["accuracy_on_answered"]["display"] == "66.7% (4/6)"
     assert rec["selective"]["answered"]["display"] == "60.0% (6/10)"
     last = rec["risk_coverage"][-1]
-    assert (last["threshold"], last["accuracy"]["display"], last["coverage"]["display"]) == (0.99, "N/A (0/0)", "0.0% (0/10)")
+    assert (last["threshold"], last["accuracy"]["display"], last["coverage"]["display"]) == (
+        0.99,
+        "N/A (0/0)",
+        "0.0% (0/10)",
+    )

@@ -28,14 +28,18 @@ def test_default_run_reproduces_official_fever_and_reads_wice(tmp_path):
 @pytest.mark.realdata
 def test_limit_scores_the_first_claims(tmp_path):
     require_data("fever", "paper_dev.jsonl")
-    rec = run_notebook(NB, parameters={"LIMIT": 100, "MAX_EVIDENCE": 3}, output_dir=tmp_path).records
+    rec = run_notebook(
+        NB, parameters={"LIMIT": 100, "MAX_EVIDENCE": 3}, output_dir=tmp_path
+    ).records
     assert rec["fever"]["counts"]["claims"] == 100
     assert rec["fever"]["max_evidence"] == 3
 
 
 def test_absent_data_is_skipped_with_a_message(tmp_path):
     rec = run_notebook(
-        NB, parameters={"GOLD": "nowhere/gold.jsonl", "WICE": "nowhere/wice.jsonl"}, output_dir=tmp_path
+        NB,
+        parameters={"GOLD": "nowhere/gold.jsonl", "WICE": "nowhere/wice.jsonl"},
+        output_dir=tmp_path,
     ).records
     assert "FEVER gold: 'nowhere/gold.jsonl' not found" in rec["fever"]["skipped"]
     assert "this part is skipped" in rec["wice"]["skipped"]

@@ -1,0 +1,40 @@
+import pytest
+
+from claimlab.runner import run_notebook
+from tests.conftest import ROOT, require_data
+
+NB = ROOT / "notebooks" / "04_factscore.ipynb"
+pytestmark = pytest.mark.notebook
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(("gamma", "policy"), [(10, "paper"), (0, "exclude")])
+def test_notebook_records(tmp_path, gamma, policy):
+    require_data("factscore", "ChatGPT.jsonl")
+    rec = run_notebook(
+        NB, parameters={"GAMMA": gamma, "IRRELEVANT_POLICY": policy}, output_dir=tmp_path
+    ).records
+    for name, paper in (("InstructGPT", 42.5), ("ChatGPT", 58.3), ("PerplexityAI", 71.5)):
+        assert abs(100 * rec["human"][f"{name}|paper|0"]["factscore"] - paper) <= 0.15
+        assert rec["chosen"][name]["policy"] == policy and rec["chosen"][name]["gamma"] == gamma
+    assert rec["human"]["ChatGPT|paper|0"]["respond_ratio"]["display"] == "85.8% (157/183)"
+    assert (
+        rec["simulated"]["silent"]["γ = 0"]["display"]
+        == "N/A (no scored response; respond 0.0% (0/10))"
+    )
+    assert rec["penalty"]["10"] == 1.0 and rec["penalty"]["11"] == 1.0
+    very_rare = rec["rarity"]["ChatGPT"]["very rare"]["respond_ratio"]
+    assert very_rare["denominator"] > 0
+    assert rec["factcheck_gpt"]["counts"] == {"true": 472, "false": 159, "unknown": 47}
+    assert set(rec["estimators"]) == {"0.05", "0.2", "0.4"}
+
+
+def test_absent_data_still_runs_the_simulated_parts(tmp_path):
+    rec = run_notebook(
+        NB,
+        parameters={"DATA_DIR": "nowhere", "FACTCHECK_GPT": "nowhere.jsonl"},
+        output_dir=tmp_path,
+    ).records
+    assert rec["human"] == {} and rec["chosen"] == {}
+    assert rec["simulated"]["abstainer"]["γ = 0"]["respond_ratio"]["display"] == "20.0% (2/10)"
+    assert "not found" in rec["factcheck_gpt"]["skipped"]
