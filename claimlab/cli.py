@@ -244,6 +244,88 @@ def _add_factscore(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_factscore)
 
 
+# --- pack and citations --------------------------------------------------------------------
+
+
+def _cmd_pack(args: argparse.Namespace) -> int:
+    from claimlab.context_budget import load_chunks, pack
+
+    chunks = load_chunks(args.chunks)
+    result = pack(
+        chunks, max_chunks=args.max_chunks, max_tokens=args.max_tokens, question=args.question
+    )
+    if args.json:
+        _emit_json({"chunks_file": args.chunks, **result.to_dict()})
+        return 0
+    print(
+        f"{args.chunks}: {len(chunks)} candidate chunks, budget {args.max_chunks} chunks / {args.max_tokens} tokens"
+    )
+    print(f"  chunks used  {result.chunks_used.display}")
+    print(f"  tokens used  {result.tokens_used.display}  ({result.token_counter})")
+    print(f"  all candidates would need {result.candidates_tokens.display}")
+    print(
+        f"  kept (prompt order): {', '.join(result.kept) or '(none: abstain, do not call the model)'}"
+    )
+    for d in result.dropped:
+        print(f"  dropped #{d.rank} {d.id}: {d.reason}")
+    if args.show_prompt:
+        print()
+        print(result.prompt)
+    return 0
+
+
+def _add_pack(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pack", help="pack ranked chunks under a chunk and a token budget")
+    p.add_argument("chunks", help="JSON list of {id, document, version, score, text}")
+    p.add_argument("--max-chunks", type=int, required=True, help="chunk budget")
+    p.add_argument("--max-tokens", type=int, required=True, help="token budget")
+    p.add_argument("--question", default="", help="question to put in the prompt")
+    p.add_argument("--show-prompt", action="store_true", help="print the rendered prompt")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_pack)
+
+
+def _cmd_citations(args: argparse.Namespace) -> int:
+    from claimlab._parse import read_json
+    from claimlab.citations import parse_answer, validate_citations
+    from claimlab.context_budget import load_chunks
+
+    data = read_json(args.answer, error=ClaimlabInputError)
+    if args.name is not None:
+        answers = data.get("answers") if isinstance(data, dict) else None
+        if not isinstance(answers, dict) or args.name not in answers:
+            known = ", ".join(answers) if isinstance(answers, dict) else "none"
+            raise ClaimlabInputError(
+                f"unknown answer (known: {known})", file=args.answer, field=f"answers.{args.name}"
+            )
+        data = answers[args.name]
+    answer = parse_answer(data, source=args.answer)
+    sent = load_chunks(args.context)
+    report = validate_citations(answer, sent, allow_unsourced=args.allow_unsourced)
+    if args.json:
+        _emit_json({"answer_file": args.answer, "context_file": args.context, **report.to_dict()})
+        return 0
+    print(f"{args.answer}: {report.verdict} ({len(answer.claims)} claims, {len(sent)} chunks sent)")
+    for p in report.problems:
+        print(f"  {p.code}: {p.explanation}")
+    print(f"  message: {report.message}")
+    return 0
+
+
+def _add_citations(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("citations", help="validate an answer's claim-to-chunk citations")
+    p.add_argument(
+        "answer", help="answer JSON (Turkish or English keys), or a context-lab fixture with --name"
+    )
+    p.add_argument("--context", required=True, help="JSON list of the chunks that were sent")
+    p.add_argument("--name", help="pick one of a fixture's named answers")
+    p.add_argument(
+        "--allow-unsourced", action="store_true", help="accept claims flagged as unsourced"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_citations)
+
+
 # --- run -----------------------------------------------------------------------------------
 
 
@@ -324,6 +406,8 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_sufficiency,
     _add_fever,
     _add_factscore,
+    _add_pack,
+    _add_citations,
     _add_run,
 ]
 

@@ -437,3 +437,119 @@ def plot_score_vs_init(
     ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
     ax.set_ylabel("FActScore")
     return ax
+
+
+def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
+    use_house_style()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.8))
+    kept = set(result.kept)
+    total = 0
+    limit_t = result.tokens_used.limit
+    limit_c = result.chunks_used.limit
+    for rank, cid in enumerate(result.ranking, 1):
+        t = result.tokens[cid]
+        style = (
+            {"color": "#55A868"}
+            if cid in kept
+            else {"facecolor": "white", "edgecolor": "#C44E52", "hatch": "//"}
+        )
+        ax.bar(rank, t, bottom=total, width=0.7, **style)
+        ax.text(rank, total + t / 2, f"{t}", ha="center", va="center", fontsize=7)
+        total += t
+    ax.axhline(limit_t, color="#C44E52", linestyle="--", linewidth=1)
+    ax.text(0.55, limit_t, f" token budget {limit_t}", va="bottom", fontsize=8, color="#C44E52")
+    ax.axvline(limit_c + 0.5, color="#4C72B0", linestyle=":", linewidth=1)
+    ax.text(
+        limit_c + 0.55,
+        ax.get_ylim()[1] * 0.02,
+        f"chunk budget {limit_c}",
+        rotation=90,
+        va="bottom",
+        fontsize=8,
+        color="#4C72B0",
+    )
+    ax.set_xticks(range(1, len(result.ranking) + 1))
+    ax.set_xticklabels(
+        [f"#{i}\n{cid.split('#')[-1]}" for i, cid in enumerate(result.ranking, 1)], fontsize=7
+    )
+    ax.set_ylabel("cumulative tokens")
+    ax.legend(
+        handles=[
+            Patch(color="#55A868", label=f"kept ({result.chunks_used.display} chunks)"),
+            Patch(facecolor="white", edgecolor="#C44E52", hatch="//", label="dropped whole"),
+        ],
+        loc="upper left",
+        fontsize=8,
+        frameon=False,
+    )
+    ax.set_title(
+        title or f"Packing by relevance rank: tokens {result.tokens_used.display}", fontsize=10
+    )
+    return ax
+
+
+def plot_calibration(
+    items, calibration, fixed: Sequence[float] = (), *, ax: Axes | None = None
+) -> Axes:
+    """Precision and recall of 'score >= t' over thresholds; calibrated and fixed thresholds marked."""
+    from claimlab.context_budget import threshold_counts
+
+    use_house_style()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.6))
+    ts = sorted({s for s, _ in items} | set(fixed))
+    prec, rec = [], []
+    for t in ts:
+        p, r = threshold_counts(items, t)
+        prec.append(p.value)
+        rec.append(r.value)
+    ax.plot(
+        ts,
+        [v if v is not None else float("nan") for v in prec],
+        marker="o",
+        label="precision (passed that are relevant)",
+        color="#C44E52",
+    )
+    ax.plot(
+        ts,
+        [v if v is not None else float("nan") for v in rec],
+        marker="s",
+        label="recall (relevant that pass)",
+        color="#4C72B0",
+    )
+    for t in ts:
+        p, _ = threshold_counts(items, t)
+        if p.value is None:
+            ax.text(
+                t,
+                0.5,
+                "precision N/A (0/0)",
+                rotation=90,
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="#777777",
+            )
+    if calibration.threshold is not None:
+        ax.axvline(calibration.threshold, color="#55A868", linewidth=2)
+        ax.text(
+            calibration.threshold,
+            1.07,
+            f"calibrated {calibration.threshold:g}",
+            ha="center",
+            fontsize=8,
+            color="#55A868",
+        )
+    for f in fixed:
+        ax.axvline(f, color="#777777", linestyle="--", linewidth=1)
+        ax.text(f, -0.12, f"fixed {f:g}", ha="center", fontsize=8, color="#555555")
+    ax.set_ylim(-0.18, 1.15)
+    ax.set_xlabel("relevance threshold (raw retriever score)")
+    ax.legend(fontsize=8, loc="lower left", frameon=False)
+    ax.set_title(
+        f"Threshold calibrated on {len(items)} labelled candidates (target precision {calibration.target_precision:g})",
+        fontsize=10,
+    )
+    return ax

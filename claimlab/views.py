@@ -472,3 +472,98 @@ def estimator_table(checks):
         row["ranking kept"] = c.ranking_kept
         rows.append(row)
     return pd.DataFrame(rows).set_index("flipped share (SIMULATED)")
+
+
+# --- context budget and citations -----------------------------------------------------------
+
+
+def chunks_table(chunks, result=None):
+    """Chunks with score, rank, tokens and (after packing) kept/dropped with the reason."""
+    import pandas as pd
+
+    dropped = {d.id: d.reason for d in result.dropped} if result else {}
+    ranks = {cid: i for i, cid in enumerate(result.ranking, 1)} if result else {}
+    rows = []
+    for c in chunks:
+        row = {
+            "id": c.id,
+            "document": c.document,
+            "version": c.version,
+            "score": c.score,
+            "text": c.text,
+        }
+        if result:
+            row["rank"] = ranks[c.id]
+            row["tokens"] = result.tokens[c.id]
+            row["packed"] = "kept" if c.id in result.kept else "dropped"
+            row["reason"] = dropped.get(c.id, "-")
+        rows.append(row)
+    df = pd.DataFrame(rows).set_index("id")
+    return df.sort_values("rank") if result else df
+
+
+def show_prompt(prompt: str) -> None:
+    """Show the rendered prompt as preformatted, escaped text."""
+    from IPython.display import HTML
+
+    show(HTML(f"<pre style='white-space: pre-wrap; font-size: 85%'>{html.escape(prompt)}</pre>"))
+
+
+def citations_table(reports):
+    """One row per named answer: verdict and the problem codes with explanations."""
+    import pandas as pd
+
+    rows = []
+    for name, rep in reports.items():
+        rows.append(
+            {
+                "answer": name,
+                "verdict": rep.verdict,
+                "problems": "; ".join(f"{p.code}: {p.explanation}" for p in rep.problems) or "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("answer")
+
+
+def thresholds_table(lab, calibration):
+    """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
+    import pandas as pd
+
+    from claimlab.context_budget import threshold_counts
+
+    rows = []
+    candidates = [(f"fixed {t:g}", t) for t in lab.fixed_thresholds]
+    if calibration.threshold is not None:
+        candidates.append((f"calibrated {calibration.threshold:g}", calibration.threshold))
+    for name, t in candidates:
+        p, r = threshold_counts(lab.calibration_items, t)
+        abstained = [q.id for q in lab.queries if not any(s >= t for s, _ in q.candidates)]
+        rows.append(
+            {
+                "threshold": name,
+                "precision": p.display,
+                "recall": r.display,
+                "queries abstained": f"{len(abstained)}/{len(lab.queries)}: "
+                + (", ".join(abstained) or "-"),
+            }
+        )
+    return pd.DataFrame(rows).set_index("threshold")
+
+
+def score_ranges_table(lab):
+    """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
+    import pandas as pd
+
+    rows = []
+    for q in lab.queries:
+        scores = [s for s, _ in q.candidates]
+        rel = [s for s, r in q.candidates if r]
+        rows.append(
+            {
+                "query": q.id,
+                "score range": f"{min(scores):.2f}–{max(scores):.2f}",
+                "relevant candidates": len(rel),
+                "lowest relevant score": f"{min(rel):.2f}" if rel else "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("query")

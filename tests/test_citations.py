@@ -1,0 +1,152 @@
+import json
+import unicodedata
+
+import pytest
+
+from claimlab.citations import find_quote, load_answer, normalise, parse_answer, validate_citations
+from claimlab.context_budget import load_context_lab
+from claimlab.errors import ClaimlabInputError
+from tests.conftest import FIXTURES, run_cli
+
+EXPECTED = {
+    "seed": ("ACCEPT", []),
+    "fabricated_id": ("REJECT", ["FABRICATED_ID"]),
+    "quote_from_other_chunk": ("REJECT", ["QUOTE_NOT_FOUND"]),
+    "flag_wrong": ("REJECT", ["FLAG_MISMATCH"]),
+    "nfd_and_spaces": ("ACCEPT", []),
+    "ellipsis_out_of_order": ("REJECT", ["QUOTE_NOT_FOUND"]),
+    "unsourced_claim": ("REJECT", ["UNSOURCED_CLAIM"]),
+}
+
+
+@pytest.fixture(scope="module", params=["leave_policy_tr.json", "leave_policy_en.json"])
+def lab(request):
+    return load_context_lab(FIXTURES / request.param)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_named_answers(lab, name):
+    rep = validate_citations(parse_answer(lab.answers[name], source="x"), lab.chunks)
+    verdict, codes = EXPECTED[name]
+    assert rep.verdict == verdict
+    assert [p.code for p in rep.problems] == codes
+
+
+def test_quote_from_other_chunk_says_where_it_is(lab):
+    rep = validate_citations(
+        parse_answer(lab.answers["quote_from_other_chunk"], source="x"), lab.chunks
+    )
+    assert (
+        "instead" in rep.problems[0].explanation
+        and "#" in rep.problems[0].explanation.split("instead")[0]
+    )
+
+
+def test_seed_answer_rejected_when_its_chunk_was_not_sent(lab):
+    sent = [c for c in lab.chunks if "7b" not in c.id]
+    rep = validate_citations(parse_answer(lab.answers["seed"], source="x"), sent)
+    assert [p.code for p in rep.problems] == ["FABRICATED_ID"]
+
+
+def test_reject_message_names_documents_and_what_was_missing(lab):
+    rep = validate_citations(parse_answer(lab.answers["fabricated_id"], source="x"), lab.chunks)
+    for doc in {f"{c.document} ({c.version})" for c in lab.chunks}:
+        assert doc in rep.message
+    assert "v4" in rep.message
+    assert f"{len(lab.chunks)}" in rep.message
+
+
+def test_unsourced_allowed_when_asked(lab):
+    rep = validate_citations(
+        parse_answer(lab.answers["unsourced_claim"], source="x"), lab.chunks, allow_unsourced=True
+    )
+    assert rep.verdict == "ACCEPT"
+
+
+@pytest.mark.parametrize(
+    ("quote", "text", "found"),
+    [
+        (unicodedata.normalize("NFD", "gün önce"), "yedi gün önce", True),  # NFD vs NFC
+        ("yedi   gün\n önce", "yedi gün önce", True),  # runs of white space
+        ("yedi ... önce", "yedi gün önce", True),
+        ("yedi … önce", "yedi gün önce", True),
+        ("önce ... yedi", "yedi gün önce", False),  # pieces out of order
+        ("Yedi gün", "yedi gün önce", False),  # case kept: quotes are verbatim
+        ("...", "yedi gün önce", False),  # nothing but an ellipsis quotes nothing
+    ],
+)
+def test_find_quote(quote, text, found):
+    assert find_quote(quote, text) is found
+
+
+def test_normalise():
+    assert normalise(" a \t b\n") == "a b"
+
+
+@pytest.mark.parametrize(
+    ("data", "record", "field", "fragment"),
+    [
+        ({"cevap": "x", "iddialar": []}, None, "kaynaksiz_iddia_var", "missing required field"),
+        (
+            {"answer": "x", "claims": "none", "has_unsourced_claim": False},
+            None,
+            "claims",
+            "must be a list",
+        ),
+        (
+            {"answer": "x", "claims": [{"chunk_id": "a"}], "has_unsourced_claim": False},
+            "claims[0]",
+            "text",
+            "missing or not a string",
+        ),
+        (
+            {
+                "cevap": "x",
+                "iddialar": [{"metin": "m", "parca_kimligi": 7}],
+                "kaynaksiz_iddia_var": False,
+            },
+            "iddialar[0]",
+            "parca_kimligi",
+            "must be a string or null",
+        ),
+        (
+            {"answer": "x", "claims": [], "has_unsourced_claim": "no"},
+            None,
+            "has_unsourced_claim",
+            "must be true or false",
+        ),
+    ],
+)
+def test_malformed_answers_name_the_field(data, record, field, fragment):
+    with pytest.raises(ClaimlabInputError) as info:
+        parse_answer(data, source="a.json")
+    assert (info.value.record, info.value.field) == (record, field)
+    assert fragment in str(info.value)
+
+
+def test_cli_citations(tmp_path):
+    lab = json.loads((FIXTURES / "leave_policy_tr.json").read_text(encoding="utf-8"))
+    sent = tmp_path / "sent.json"
+    sent.write_text(json.dumps(lab["chunks"][:3], ensure_ascii=False), encoding="utf-8")
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(lab["answers"]["seed"], ensure_ascii=False), encoding="utf-8")
+    assert load_answer(answer).language == "tr"
+    out = json.loads(run_cli("citations", answer, "--context", sent, "--json").stdout)
+    assert out["verdict"] == "ACCEPT" and out["problems"] == []
+    proc = run_cli(
+        "citations",
+        FIXTURES / "leave_policy_tr.json",
+        "--name",
+        "fabricated_id",
+        "--context",
+        sent,
+        "--json",
+    )
+    out = json.loads(proc.stdout)
+    assert out["verdict"] == "REJECT"
+    assert out["problems"][0]["code"] == "FABRICATED_ID"
+    assert "İzin Prosedürü (v3)" in out["message"]
+    bad = run_cli(
+        "citations", FIXTURES / "leave_policy_tr.json", "--name", "nope", "--context", sent
+    )
+    assert bad.returncode == 2 and "answers.nope: unknown answer" in bad.stderr
