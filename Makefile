@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 
 run: setup
 	$(VENV)/bin/claimlab run --output outputs
-
+	$(VENV)/bin/claimlab handouts --from outputs --to outputs/handouts
 
 test: setup
 	$(VENV)/bin/python -m pytest -n 2

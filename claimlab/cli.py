@@ -326,6 +326,53 @@ def _add_citations(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_citations)
 
 
+# --- handouts ------------------------------------------------------------------------------
+
+
+def _cmd_handouts(args: argparse.Namespace) -> int:
+    from claimlab.handouts import VARIANTS, build_handouts
+
+    variants = VARIANTS if args.variant == "both" else (args.variant,)
+    formats = ("html", "pdf") if args.format == "both" else (args.format,)
+    run = build_handouts(args.source, args.target, variants=variants, formats=formats)
+    if args.json:
+        _emit_json(
+            {
+                "index": str(run.index),
+                "seconds": round(run.seconds, 3),
+                "handouts": [
+                    {
+                        "stem": h.stem,
+                        "variant": h.variant,
+                        "html": str(h.html) if "html" in formats else None,
+                        "pdf": None if h.pdf is None else str(h.pdf),
+                    }
+                    for h in run.handouts
+                ],
+            }
+        )
+        return 0
+    for h in run.handouts:
+        parts = ([str(h.html)] if "html" in formats else []) + ([str(h.pdf)] if h.pdf else [])
+        print(f"  {h.stem} ({h.variant}): {', '.join(parts)}")
+    print(f"handouts: {len(run.handouts)} written in {run.seconds:.1f} s; index {run.index}")
+    return 0
+
+
+def _add_handouts(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("handouts", help="export executed notebooks as HTML/PDF handouts")
+    p.add_argument(
+        "--from", dest="source", default="outputs", help="executed notebooks (default outputs/)"
+    )
+    p.add_argument(
+        "--to", dest="target", default=None, help="handout folder (default FROM/handouts/)"
+    )
+    p.add_argument("--variant", choices=("student", "instructor", "both"), default="both")
+    p.add_argument("--format", choices=("html", "pdf", "both"), default="both")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_handouts)
+
+
 # --- run -----------------------------------------------------------------------------------
 
 
@@ -409,6 +456,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_pack,
     _add_citations,
     _add_run,
+    _add_handouts,
 ]
 
 

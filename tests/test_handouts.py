@@ -1,0 +1,138 @@
+"""Handouts: variants, embedded figures, N/A shown, PDF pages, and escaping checked in a real browser."""
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from claimlab.handouts import build_handouts, find_chromium
+from claimlab.runner import run_notebook
+from tests.conftest import FIXTURES, ROOT
+
+NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
+HOSTILE_TEXT = "<img src=x onerror=\"document.title='pwned-img'\">"
+HOSTILE_REF = "<script>document.title='pwned-script'</script>"
+HOSTILE_MODE = "<b onmouseover=alert(1)>mode</b>"
+
+pytestmark = pytest.mark.notebook
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("exec")
+    run_notebook(NB01, parameters={"MODES": ["baseline", "empty"]}, output_dir=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def handouts(executed):
+    if find_chromium() is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    return build_handouts(executed, executed / "handouts")
+
+
+def test_index_links_every_variant_and_format(handouts):
+    index = handouts.index.read_text(encoding="utf-8")
+    for variant in ("student", "instructor"):
+        for ext in ("html", "pdf"):
+            name = f"01_decomposition_pitfalls.{variant}.{ext}"
+            assert f'href="{name}"' in index
+            assert (handouts.index.parent / name).exists()
+
+
+def test_student_hides_code_and_solutions_instructor_shows_solutions(handouts):
+    student = (handouts.index.parent / "01_decomposition_pitfalls.student.html").read_text(
+        encoding="utf-8"
+    )
+    instructor = (handouts.index.parent / "01_decomposition_pitfalls.instructor.html").read_text(
+        encoding="utf-8"
+    )
+    for page in (student, instructor):
+        assert '<div class="jp-InputArea-editor' not in page and "hl-ipython3" not in page
+        assert "from claimlab import" not in page and "load_decomposition(" not in page
+        assert "record(" not in page  # the remove-cell record cell never shows
+        assert "Exercises" in page
+    assert "Solutions." not in student
+    assert "Solutions." in instructor
+
+
+def test_figures_are_data_uris_and_na_is_shown(handouts):
+    page = (handouts.index.parent / "01_decomposition_pitfalls.student.html").read_text(
+        encoding="utf-8"
+    )
+    imgs = re.findall(r"<img [^>]*src=\"([^\"]+)\"", page)
+    assert imgs and all(src.startswith("data:image/png;base64,") for src in imgs)
+    assert "N/A (0/0)" in page
+    assert (
+        "claimlab 0.1.0" in page and "&quot;empty&quot;" in page
+    )  # stamped with version and parameters
+
+
+def test_pdf_has_title_page_and_numbered_pages(handouts):
+    pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    assert pages >= 4
+    first = subprocess.run(
+        ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Claim decomposition pitfalls" in first and "student handout" in first
+    assert f"page 1 of {pages}" in first
+    second = subprocess.run(
+        ["pdftotext", "-f", "2", "-l", "2", str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "01 · Claim decomposition pitfalls" in second
+
+
+def hostile(data):
+    next(c for c in data["candidates"] if c["id"] == "C2")["text"] = HOSTILE_TEXT
+    data["references"][0]["title"] = HOSTILE_REF
+    data["modes"] = {HOSTILE_MODE: ["C1", "C2"], "empty": []}
+
+
+@pytest.mark.browser
+def test_hostile_fixture_is_escaped_and_fires_no_script(tmp_path, write_variant):
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    path = write_variant("atlas_nova.json", hostile, filename="hostile.json")
+    run_notebook(NB01, parameters={"FIXTURE": str(path)}, output_dir=tmp_path)
+    run = build_handouts(tmp_path, tmp_path / "handouts", formats=("html",))
+    page_file = tmp_path / "handouts" / "01_decomposition_pitfalls.student.html"
+    raw = page_file.read_text(encoding="utf-8")
+    assert HOSTILE_TEXT not in raw and "<script>document.title" not in raw
+    assert run.handouts
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page()
+        dialogs = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(page_file.as_uri())
+        page.wait_for_load_state("load")
+        text = page.inner_text("body")
+        for el in page.query_selector_all("b"):
+            el.hover()
+        assert page.title().startswith("Claim decomposition pitfalls")
+        assert "pwned" not in page.title()
+        assert dialogs == []
+        assert HOSTILE_TEXT in text  # shown as text
+        assert HOSTILE_MODE in text
+        assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
+        browser.close()
+    assert (
+        json.loads((tmp_path / "01_decomposition_pitfalls.records.json").read_text())["records"][
+            "modes"
+        ][0]
+        == HOSTILE_MODE
+    )
