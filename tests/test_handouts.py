@@ -8,7 +8,7 @@ import pytest
 
 from claimlab.handouts import build_handouts, find_chromium
 from claimlab.runner import run_notebook
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import ROOT
 
 NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
 HOSTILE_TEXT = "<img src=x onerror=\"document.title='pwned-img'\">"
