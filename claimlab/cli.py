@@ -373,6 +373,39 @@ def _add_handouts(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_handouts)
 
 
+# --- serve ---------------------------------------------------------------------------------
+
+GAME_NOTEBOOKS = ("06_decomposition_game.ipynb", "07_sufficiency_game.ipynb")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import subprocess
+
+    from claimlab.paths import NOTEBOOKS_DIR
+
+    base = f"http://{args.ip}:{args.port}"
+    print("claimlab serve: the games as standalone pages (Voila); Ctrl-C stops the server")
+    for nb in GAME_NOTEBOOKS:
+        print(f"  {base}/voila/render/{nb}")
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        "--no-browser",
+        f"--port={args.port}",
+        f"--Voila.ip={args.ip}",
+        str(NOTEBOOKS_DIR),
+    ]
+    return subprocess.call(cmd)
+
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="serve the games as standalone pages (Voila) for a classroom")
+    p.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    p.add_argument("--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.set_defaults(handler=_cmd_serve, json=False)
+
+
 # --- run -----------------------------------------------------------------------------------
 
 
@@ -457,6 +490,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_citations,
     _add_run,
     _add_handouts,
+    _add_serve,
 ]
 
 

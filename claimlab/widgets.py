@@ -202,6 +202,7 @@ class SufficiencyExplorer(_View):
         self.ignore = W.Checkbox(
             value=ignore_metadata, description="ignore metadata (demo: unsafe)"
         )
+        self.ignore.add_class("claimlab-ignore")
         self.ignore.observe(self._changed, names="value")
         self.status = W.HTML()
         self.status.add_class("claimlab-sufficiency-box")

@@ -1,0 +1,190 @@
+"""Real servers on 127.0.0.1 (JupyterLab, Voila) and a real Debian chromium driven by Playwright."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from claimlab.handouts import find_chromium
+from tests.conftest import ROOT
+
+SCREENSHOTS = ROOT / "outputs" / "screenshots"
+TIMINGS = SCREENSHOTS / "timings.json"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url, proc, timeout=120):
+    """Poll until the server answers (bounded), failing early if it died."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return
+        except OSError as exc:
+            last = exc
+        time.sleep(0.25)
+    raise TimeoutError(f"{url} not ready after {timeout}s: {last}")
+
+
+def stop(proc):
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    path = find_chromium()
+    if path is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def workdir(tmp_path_factory):
+    """A copy of the notebooks, so a browser session never writes into the repository."""
+    d = tmp_path_factory.mktemp("lab")
+    for nb in (ROOT / "notebooks").glob("*.ipynb"):
+        shutil.copy(nb, d / nb.name)
+    return d
+
+
+def server_env(home):
+    env = dict(os.environ)
+    env.update(
+        {
+            "JUPYTER_CONFIG_DIR": str(home / "config"),
+            "JUPYTER_DATA_DIR": str(home / "data"),
+            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+            "IPYTHONDIR": str(home / "ipython"),
+        }
+    )
+    env.pop("JUPYTER_PATH", None)
+    # every cell stays in the DOM (no windowing), so tests can read any output
+    settings = home / "lab-settings"
+    (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True, exist_ok=True)
+    (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
+        json.dumps({"windowingMode": "none"})
+    )
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "workspaces")
+    return env
+
+
+@pytest.fixture(scope="session")
+def lab_server(workdir, tmp_path_factory):
+    home = tmp_path_factory.mktemp("lab-home")
+    port = free_port()
+    token = "claimlab-test"
+    log = open(home / "lab.log", "w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            "--allow-root",
+            "--ip=127.0.0.1",
+            f"--port={port}",
+            f"--ServerApp.token={token}",
+            f"--ServerApp.root_dir={workdir}",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.news_url=",
+            "--ServerApp.disable_check_xsrf=True",
+        ],
+        cwd=workdir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=server_env(home),
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
+        yield f"http://127.0.0.1:{port}", token
+    finally:
+        stop(proc)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def voila_server(workdir, tmp_path_factory):
+    home = tmp_path_factory.mktemp("voila-home")
+    port = free_port()
+    log = open(home / "voila.log", "w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "voila",
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--show_tracebacks=True",
+            str(workdir),
+        ],
+        cwd=workdir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=server_env(home),
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/", proc)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(proc)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    yield pg
+    ctx.close()
+
+
+def record_timing(name, ms):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data.setdefault(name, []).append(round(ms, 1))
+    TIMINGS.write_text(json.dumps(data, indent=2))
+    print(f"{name}: {ms:.1f} ms")

@@ -1,0 +1,164 @@
+"""JupyterLab and Voila in Debian chromium: run the interactive notebooks, click, and read the page."""
+
+import time
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS, record_timing
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebook]
+
+
+def metric(page, name):
+    return page.locator(f'[data-metric="{name}"]').first.inner_text()
+
+
+def open_and_run_all(page, base, token, notebook):
+    # a workspace of its own, reset, so no earlier notebook is restored beside this one
+    workspace = notebook.split(".")[0]
+    page.goto(f"{base}/lab/workspaces/{workspace}/tree/{notebook}?token={token}&reset")
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").first
+    panel.wait_for()
+    # the kernel is really ready when this notebook's execution indicator says idle
+    panel.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').first.wait_for()
+    # and its debugger button is enabled (the kernel answered its info request): clicks are not lost
+    panel.locator('.jp-DebuggerBugButton[aria-disabled="false"]').first.wait_for(state="attached")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    # every cell has run when each code cell shows an execution count and the kernel is idle
+    page.wait_for_function(
+        "() => { const cells = [...document.querySelectorAll("
+        "'.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')];"
+        " return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.textContent)); }"
+    )
+    panel.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').first.wait_for()
+
+
+def click_and_time(page, locator, metric_name, expected):
+    """Click, then wait until the metric shows the expected text; return milliseconds."""
+    started = time.perf_counter()
+    locator.click()
+    page.wait_for_function(
+        "([name, want]) => { const el = document.querySelector(`[data-metric='${name}']`); return el && el.textContent.trim() === want; }",
+        arg=[metric_name, expected],
+    )
+    return (time.perf_counter() - started) * 1000
+
+
+def test_decomposition_explorer_and_game_in_jupyterlab(lab_server, page):
+    base, token = lab_server
+    open_and_run_all(page, base, token, "06_decomposition_game.ipynb")
+    c4 = page.locator("button.claimlab-cand-C4").first
+    c4.wait_for()
+    page.wait_for_function(
+        "document.querySelector(`[data-metric='confirmed_support']`)?.textContent.trim() === '60.0% (3/5)'"
+    )
+    assert metric(page, "coverage") == "100.0% (5/5)"
+    ms = click_and_time(page, c4, "confirmed_support", "75.0% (3/4)")
+    record_timing("lab: toggle C4 -> metrics updated", ms)
+    assert metric(page, "coverage") == "80.0% (4/5)"
+    # empty the selection: N/A shown as such
+    for cid in ("C1", "C2", "C3", "C5"):
+        page.locator(f"button.claimlab-cand-{cid}").first.click()
+    page.wait_for_function(
+        "document.querySelector(`[data-metric='preservation']`)?.textContent.trim() === 'N/A (0/0)'"
+    )
+    assert metric(page, "coverage") == "0.0% (0/5)"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".claimlab-metrics").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lab_decomposition_explorer_empty.png"))
+    # win the game: supported_only -> add C4 and C5, annotate, Check
+    for cid in ("C4", "C5"):
+        page.locator(f"button.claimlab-game-{cid}").first.click()
+    truth = {
+        "C1": "SUPPORTED",
+        "C2": "SUPPORTED",
+        "C3": "SUPPORTED",
+        "C4": "NOT_IN_REFERENCE",
+        "C5": "CONTRADICTED",
+    }
+    for cid, status in truth.items():
+        page.locator(f".claimlab-annot-{cid} select").first.select_option(status)
+    page.wait_for_function(
+        "document.querySelector('.claimlab-message')?.textContent.includes('C5 annotated CONTRADICTED')"
+    )
+    page.locator("button.claimlab-check").first.click()
+    page.wait_for_function("document.querySelector('.claimlab-board')?.textContent.includes('WON')")
+    page.locator(".claimlab-board").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lab_decomposition_game_won.png"))
+
+
+def test_sufficiency_explorer_in_jupyterlab(lab_server, page):
+    base, token = lab_server
+    open_and_run_all(page, base, token, "07_sufficiency_game.ipynb")
+    page.locator(".claimlab-sufficiency-box .claimlab-status").first.wait_for()
+    page.wait_for_function(
+        "document.querySelector('.claimlab-sufficiency-box .claimlab-status')?.textContent === 'INSUFFICIENT'"
+    )
+    started = time.perf_counter()
+    page.locator("button.claimlab-ev-E2").first.click()
+    page.wait_for_function(
+        "document.querySelector('.claimlab-sufficiency-box .claimlab-status')?.textContent === 'SUFFICIENT'"
+    )
+    record_timing("lab: toggle E2 -> status updated", (time.perf_counter() - started) * 1000)
+    page.locator("button.claimlab-ev-E8").first.click()
+    page.wait_for_function(
+        "document.querySelector('.claimlab-sufficiency-box')?.textContent.includes('E8 (metadata)')"
+    )
+    page.locator(".claimlab-ignore input").first.check()
+    page.wait_for_function(
+        "document.querySelector('.claimlab-sufficiency-box')?.textContent.includes('UNSAFE CANDIDATE')"
+    )
+    page.locator(".claimlab-sufficiency-box").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "lab_sufficiency_explorer.png"))
+
+
+def test_sufficiency_game_won_in_voila(voila_server, page):
+    page.goto(f"{voila_server}/voila/render/07_sufficiency_game.ipynb")
+    page.locator("button.claimlab-search-E2").first.wait_for()
+    page.locator("button.claimlab-search-E2").first.click()
+    page.wait_for_function("document.querySelector('.claimlab-budget')?.textContent === '5'")
+    page.locator(".claimlab-proof select").first.select_option(["E1", "E2"])
+    page.locator(".claimlab-room select").first.select_option("Room A3")
+    page.locator("button.claimlab-submit").first.click()
+    page.wait_for_function("document.querySelector('.claimlab-board')?.textContent.includes('WON')")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "voila_sufficiency_game_won.png"), full_page=True)
+
+
+def test_decomposition_explorer_in_voila(voila_server, page):
+    page.goto(f"{voila_server}/voila/render/06_decomposition_game.ipynb")
+    c6 = page.locator("button.claimlab-cand-C6").first
+    c6.wait_for()
+    ms = click_and_time(page, c6, "raw_support", "66.7% (4/6)")
+    record_timing("voila: toggle C6 -> metrics updated", ms)
+    assert metric(page, "confirmed_support") == "60.0% (3/5)"
+    page.screenshot(path=str(SCREENSHOTS / "voila_decomposition_explorer.png"), full_page=True)
+
+
+def test_claimlab_serve_renders_a_game(page, chromium):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.browser.conftest import free_port, stop, wait_http
+
+    port = free_port()
+    exe = Path(sys.executable).parent / "claimlab"
+    proc = subprocess.Popen(
+        [str(exe), "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/", proc)
+        page.goto(f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb")
+        page.locator("button.claimlab-game-C4").first.wait_for()
+        page.locator("button.claimlab-check").first.click()
+        page.wait_for_function(
+            "document.querySelector('.claimlab-board')?.textContent.includes('not yet')"
+        )
+        assert "UNCOVERED_UNITS" in page.locator(".claimlab-board").first.inner_text()
+    finally:
+        stop(proc)
