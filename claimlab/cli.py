@@ -406,6 +406,76 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_cmd_serve, json=False)
 
 
+# --- ledger --------------------------------------------------------------------------------
+
+
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from claimlab.ledger import METRIC_NAMES, score_ledger, write_answers
+
+    result = score_ledger(
+        args.candidates,
+        args.units,
+        by=args.by,
+        on_error=args.on_error,
+        progress=args.progress or sys.stderr.isatty(),
+    )
+    if args.out:
+        write_answers(result, args.out)
+    if args.json:
+        _emit_json(
+            {
+                "candidates": args.candidates,
+                "units": args.units,
+                "by": args.by,
+                "out": args.out,
+                **result.to_dict(),
+            }
+        )
+        return 0
+    if result.counts.skipped_rows:
+        print(f"skipped {result.counts.skipped_rows} bad rows (--on-error skip):")
+        for issue in result.counts.issues:
+            print(
+                f"  {issue}"
+                if issue.row >= 0
+                else f"  {issue.file}: {issue.field}: {issue.message}"
+            )
+    groups = [result.corpus, *result.groups.values()]
+    for g in groups:
+        print(
+            f"{g.group}: {g.answers} answers ({g.empty_answers} without candidates, scored as empty selections)"
+        )
+        for m in METRIC_NAMES:
+            print(f"  {m:<18} micro {g.micro[m].display:<22} macro {g.macro[m].display}")
+        sc = g.status_counts
+        print(
+            f"  status (unique)    SUPPORTED {sc['SUPPORTED']}, CONTRADICTED {sc['CONTRADICTED']}, "
+            f"NOT_IN_REFERENCE {sc['NOT_IN_REFERENCE']}; duplicates {g.duplicates}; missing units {g.missing_units}"
+        )
+    if args.out:
+        print(f"per-answer rows written to {args.out}")
+    return 0
+
+
+def _add_ledger(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ledger", help="score a claim ledger (many models x answers) fast")
+    p.add_argument("candidates", help="candidates table (.csv, .jsonl or .parquet)")
+    p.add_argument("--units", required=True, help="units table (answer_id, unit_id)")
+    p.add_argument("--by", help="column to compare side by side (e.g. model)")
+    p.add_argument("--out", help="write per-answer rows here (.csv, .jsonl or .parquet)")
+    p.add_argument(
+        "--on-error",
+        choices=("stop", "skip"),
+        default="stop",
+        help="bad rows: stop (default) or skip and count",
+    )
+    p.add_argument(
+        "--progress", action="store_true", help="show a progress bar even when not on a terminal"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=_cmd_ledger)
+
+
 # --- run -----------------------------------------------------------------------------------
 
 
@@ -488,6 +558,7 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_factscore,
     _add_pack,
     _add_citations,
+    _add_ledger,
     _add_run,
     _add_handouts,
     _add_serve,

@@ -1,0 +1,660 @@
+"""Claim ledgers at scale: the decomposition lab's four Toy metrics over many models and answers.
+
+A ledger is two tables (CSV, JSONL or Parquet alike):
+
+* candidates, one row per candidate subclaim: ``answer_id, candidate_id, fingerprint, preserves``
+  (unit ids; ``;``-separated in CSV), ``faithful, atomic, status`` (SUPPORTED | CONTRADICTED |
+  NOT_IN_REFERENCE), optional ``model`` (the decomposer, for side-by-side comparison);
+* units, one row per content unit of an original answer: ``answer_id, unit_id``.
+
+Definitions are the fixture scorer's (:mod:`claimlab.decomposition`), counted with vectorised
+array operations: per (model, answer) D = its rows in file order, D* = D unique by fingerprint
+(first kept), P = faithful members of D*; preservation |P|/|D*|, coverage |units preserved by
+P|/|A|, confirmed support #SUPPORTED in D*/|D*|, raw support #SUPPORTED in D/|D|. An answer of the
+units table that a model left without any candidate row is scored as an empty selection
+(preservation N/A, coverage 0/|A|), so omitting hard answers cannot raise a model's figures.
+Corpus figures are micro (summed counts) and macro (mean over answers where the ratio is
+defined), with the number of undefined answers stated.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from claimlab.errors import ClaimlabInputError
+from claimlab.fixtures import STATUSES
+from claimlab.ratio import MeanOfDefined, Ratio
+
+CANDIDATE_COLUMNS = (
+    "answer_id",
+    "candidate_id",
+    "fingerprint",
+    "preserves",
+    "faithful",
+    "atomic",
+    "status",
+)
+UNIT_COLUMNS = ("answer_id", "unit_id")
+ROW = "_row"
+NO_MODEL = "(all)"
+OnError = Literal["stop", "skip"]
+
+
+class LedgerError(ClaimlabInputError):
+    """A ledger row or column that cannot be scored."""
+
+
+def _kind(path: Path) -> str:
+    name = path.name.lower()
+    for ext, kind in (
+        (".parquet", "parquet"),
+        (".pq", "parquet"),
+        (".csv", "csv"),
+        (".jsonl", "jsonl"),
+        (".json", "jsonl"),
+    ):
+        if name.endswith(ext):
+            return kind
+    raise LedgerError("unknown file type (use .csv, .jsonl or .parquet)", file=str(path))
+
+
+def row_label(path: str | Path, row: int) -> str:
+    """How a row is named in messages: CSV rows carry their line, JSONL lines are lines."""
+    kind = _kind(Path(path))
+    if kind == "csv":
+        return f"row {row} (line {row + 1})"
+    if kind == "jsonl":
+        return f"line {row}"
+    return f"row {row}"
+
+
+def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.Table:
+    """Read a CSV, JSONL or Parquet table and add a 1-based ``_row`` column.
+
+    Raises:
+        LedgerError: unreadable file.
+    """
+    p = Path(path)
+    kind = _kind(p)
+    try:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(p, columns=list(columns) if columns else None)
+        elif kind == "csv":
+            import pyarrow.csv as pcsv
+
+            table = pcsv.read_csv(
+                p,
+                convert_options=pcsv.ConvertOptions(
+                    column_types={
+                        "answer_id": pa.string(),
+                        "candidate_id": pa.string(),
+                        "unit_id": pa.string(),
+                        "preserves": pa.string(),
+                        "fingerprint": pa.string(),
+                        "model": pa.string(),
+                    },
+                    strings_can_be_null=False,
+                ),
+            )
+        else:
+            import pyarrow.json as pjson
+
+            table = pjson.read_json(p)
+    except FileNotFoundError:
+        raise LedgerError("file not found", file=str(p)) from None
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise LedgerError(f"cannot read {kind}: {str(exc).splitlines()[0]}", file=str(p)) from None
+    return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One bad row: where, which field, what."""
+
+    file: str
+    row: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {row_label(self.file, self.row)}: {self.field}: {self.message}"
+
+
+def _require(table: pa.Table, names: Sequence[str], source: str) -> None:
+    for name in names:
+        if name not in table.column_names:
+            raise LedgerError(
+                f"missing required column (has: {', '.join(c for c in table.column_names if c != ROW)})",
+                file=source,
+                field=name,
+            )
+
+
+def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
+    col = table.column(name)
+    if table.num_rows == 0 or pa.types.is_null(col.type):
+        col = col.cast(pa.string()) if pa.types.is_null(col.type) else col
+    if (
+        pa.types.is_dictionary(col.type)
+        or pa.types.is_integer(col.type)
+        or pa.types.is_large_string(col.type)
+    ):
+        col = col.cast(pa.string())
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        raise LedgerError(f"must hold strings, found {col.type}", file=source, field=name)
+    if col.null_count:
+        row = int(pc.index(pc.is_null(col), True).as_py())
+        raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
+    return col
+
+
+def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
+    col = table.column(name)
+    if table.num_rows == 0:
+        return np.zeros(0, dtype=bool)
+    if pa.types.is_string(col.type):
+        low = pc.utf8_lower(col)
+        ok = pc.is_in(low, pa.array(["true", "false", "1", "0"]))
+        if not pc.all(ok).as_py():
+            row = int(pc.index(ok, False).as_py())
+            raise LedgerError(
+                f"must be true or false, got {col[row].as_py()!r}",
+                file=source,
+                record=row_label(source, row + 1),
+                field=name,
+            )
+        col = pc.is_in(low, pa.array(["true", "1"]))
+    elif pa.types.is_integer(col.type):
+        col = pc.not_equal(col, 0)
+    if not pa.types.is_boolean(col.type):
+        raise LedgerError(f"must be true or false, found {col.type}", file=source, field=name)
+    if col.null_count:
+        row = int(pc.index(pc.is_null(col), True).as_py())
+        raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
+    return col.to_numpy(zero_copy_only=False).astype(bool)
+
+
+def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
+    col = table.column("preserves")
+    if pa.types.is_null(col.type):
+        col = col.cast(pa.list_(pa.string())) if table.num_rows == 0 else col
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        filled = pc.fill_null(col.cast(pa.string()), "")
+        lists = pc.split_pattern(filled, ";")
+        # "" means no unit; strip blanks around ids
+        flat = pc.utf8_trim_whitespace(pc.list_flatten(lists))
+        offsets = (
+            lists.combine_chunks().offsets if isinstance(lists, pa.ChunkedArray) else lists.offsets
+        )
+        arr = pa.ListArray.from_arrays(
+            offsets, flat.combine_chunks() if isinstance(flat, pa.ChunkedArray) else flat
+        )
+        keep = pc.not_equal(pc.list_flatten(arr), "")
+        parents = pc.list_parent_indices(arr)
+        values = pc.filter(pc.list_flatten(arr), keep)
+        parents = pc.filter(parents, keep).to_numpy()
+        counts = np.bincount(parents, minlength=len(arr))
+        new_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+        return pa.chunked_array([pa.ListArray.from_arrays(pa.array(new_offsets), values)])
+    if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
+        if not (
+            pa.types.is_string(col.type.value_type) or pa.types.is_large_string(col.type.value_type)
+        ):
+            raise LedgerError(
+                f"must be a list of unit ids, found {col.type}", file=source, field="preserves"
+            )
+        return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
+    raise LedgerError(
+        f"must be unit ids (a list, or ';'-separated text), found {col.type}",
+        file=source,
+        field="preserves",
+    )
+
+
+@dataclass(frozen=True)
+class LedgerCounts:
+    """Per (model, answer): every count behind the four ratios."""
+
+    table: Any  # pandas.DataFrame
+    issues: tuple[Issue, ...]
+    skipped_rows: int
+    empty_answers: int
+
+    def to_pandas(self):
+        """The per-answer counts with the four ratios' values (NaN where undefined)."""
+        return self.table
+
+
+def _uniq(values) -> pa.Array:
+    u = pc.unique(values)
+    return u.combine_chunks() if isinstance(u, pa.ChunkedArray) else u
+
+
+def _codes(values: pa.ChunkedArray, dictionary: pa.Array) -> np.ndarray:
+    return (
+        pc.fill_null(pc.index_in(values, value_set=dictionary), -1)
+        .to_numpy(zero_copy_only=False)
+        .astype(np.int64)
+    )
+
+
+def count_ledger(
+    candidates: pa.Table,
+    units: pa.Table,
+    *,
+    candidates_file: str = "candidates",
+    units_file: str = "units",
+    by: str | None = None,
+    on_error: OnError = "stop",
+    models: Sequence[str] | None = None,
+) -> LedgerCounts:
+    """Count everything behind the four Toy ratios per (model, answer), vectorised.
+
+    ``models`` fixes the list of models (default: those in the table), so that a partition of a
+    larger ledger scores the same empty selections as the whole would.
+
+    Raises:
+        LedgerError: on the first bad row (``on_error="stop"``), naming file, row and field.
+    """
+    import pandas as pd
+
+    src_c, src_u = candidates_file, units_file
+    _require(candidates, CANDIDATE_COLUMNS, src_c)
+    _require(units, UNIT_COLUMNS, src_u)
+    if by is not None and by not in candidates.column_names:
+        raise LedgerError("the --by column is not in the candidates table", file=src_c, field=by)
+    if ROW not in candidates.column_names:
+        candidates = candidates.append_column(
+            ROW, pa.array(np.arange(1, candidates.num_rows + 1, dtype=np.int64))
+        )
+    if ROW not in units.column_names:
+        units = units.append_column(ROW, pa.array(np.arange(1, units.num_rows + 1, dtype=np.int64)))
+    rows = candidates.column(ROW).to_numpy()
+    ans_c = _as_string(candidates, "answer_id", src_c)
+    cid = _as_string(candidates, "candidate_id", src_c)
+    fp = _as_string(candidates, "fingerprint", src_c)
+    status = _as_string(candidates, "status", src_c)
+    faithful = _as_bool(candidates, "faithful", src_c)
+    atomic = _as_bool(candidates, "atomic", src_c)
+    del atomic  # checked for type; atomicity is reported per row, not part of the four ratios
+    preserves = _preserves(candidates, src_c)
+    ans_u = _as_string(units, "answer_id", src_u)
+    unit_id = _as_string(units, "unit_id", src_u)
+    urows = units.column(ROW).to_numpy()
+    model = _as_string(candidates, by, src_c) if by else None
+
+    answers = _uniq(pa.chunked_array(ans_c.chunks + ans_u.chunks, type=pa.string()))
+    a_c = _codes(ans_c, answers)
+    a_u = _codes(ans_u, answers)
+    n_ans = len(answers)
+
+    issues: list[Issue] = []
+    bad = np.zeros(len(a_c), dtype=bool)
+    checks: list[tuple[np.ndarray, str, Any]] = []
+
+    def flag(mask: np.ndarray, field: str, message_for) -> None:
+        checks.append((mask, field, message_for))
+
+    # units table: duplicate (answer, unit) rows are refused
+    units_all = _uniq(
+        pa.chunked_array(unit_id.chunks + list(pc.list_flatten(preserves).chunks), type=pa.string())
+    )
+    u_codes = _codes(unit_id, units_all)
+    n_units = max(len(units_all), 1)
+    ukey = a_u * n_units + u_codes
+    udup = pd.Series(ukey).duplicated().to_numpy()
+    if udup.any():
+        i = int(np.flatnonzero(udup)[0])
+        raise LedgerError(
+            f"unit {unit_id[i].as_py()!r} listed twice for answer {ans_u[i].as_py()!r}",
+            file=src_u,
+            record=row_label(src_u, int(urows[i])),
+            field="unit_id",
+        )
+
+    # status
+    st = _codes(status, pa.array(list(STATUSES)))
+    flag(
+        st < 0,
+        "status",
+        lambda i: f"unknown status {status[int(i)].as_py()!r} (one of {', '.join(STATUSES)})",
+    )
+
+    # model per row (answers are scored per model)
+    if model is not None:
+        model_names = sorted(models) if models is not None else sorted(pc.unique(model).to_pylist())
+        m_c = _codes(model, pa.array(model_names, type=pa.string()))
+    else:
+        m_c = np.zeros(len(a_c), dtype=np.int64)
+        model_names = [NO_MODEL]
+    n_models = len(model_names)
+    group = m_c * n_ans + a_c  # (model, answer)
+
+    # duplicate candidate id within one (model, answer)
+    cids = _uniq(cid)
+    ckey = group * len(cids) + _codes(cid, cids)
+    cdup = pd.Series(ckey).duplicated().to_numpy()
+    flag(
+        cdup,
+        "candidate_id",
+        lambda i: (
+            f"candidate id {cid[int(i)].as_py()!r} appears twice in answer {ans_c[int(i)].as_py()!r}"
+        ),
+    )
+
+    # every preserved unit must be a unit of the answer
+    flat_units = pc.list_flatten(preserves)
+    parent = pc.list_parent_indices(preserves).to_numpy()
+    fkey = a_c[parent] * n_units + _codes(flat_units, units_all)
+    known = pd.Index(ukey).get_indexer(fkey) >= 0 if len(ukey) else np.zeros(len(fkey), dtype=bool)
+    unknown_rows = np.zeros(len(a_c), dtype=bool)
+    unknown_rows[parent[~known]] = True
+    first_unknown = {}
+    for j in np.flatnonzero(~known)[:1000]:
+        first_unknown.setdefault(int(parent[j]), flat_units[int(j)].as_py())
+    flag(
+        unknown_rows,
+        "preserves",
+        lambda i: (
+            f"unit {first_unknown.get(int(i), '?')!r} is not in the units table for answer {ans_c[int(i)].as_py()!r}"
+        ),
+    )
+
+    # the first bad row in file order stops the run; --on-error skip drops every bad row
+    firsts = [(int(np.flatnonzero(m)[0]), f, fn) for m, f, fn in checks if m.any()]
+    if firsts and on_error == "stop":
+        i, field, fn = min(firsts, key=lambda t: t[0])
+        raise LedgerError(fn(i), file=src_c, record=row_label(src_c, int(rows[i])), field=field)
+    for mask, field, fn in checks:
+        idx = np.flatnonzero(mask & ~bad)
+        for i in idx[:20]:
+            issues.append(Issue(src_c, int(rows[i]), field, fn(i)))
+        if len(idx) > 20:
+            issues.append(Issue(src_c, -1, field, f"... and {len(idx) - 20} more rows like these"))
+        bad |= mask
+    issues.sort(key=lambda x: (x.row < 0, x.row))
+    keep = ~bad
+    skipped = int(bad.sum())
+    # D* by fingerprint within (model, answer), first occurrence in file order
+    fps = _uniq(fp)
+    fkey2 = group * len(fps) + _codes(fp, fps)
+    fkey2 = np.where(keep, fkey2, -1 - np.arange(len(fkey2)))  # skipped rows never count
+    dup = pd.Series(fkey2).duplicated().to_numpy() & keep
+    uniq = keep & ~dup
+    size = n_models * n_ans
+
+    def count(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(group[mask], minlength=size)
+
+    sup, con, nir = st == 0, st == 1, st == 2
+    raw_n = count(keep)
+    uniq_n = count(uniq)
+    faithful_n = count(uniq & faithful)
+    sup_u, con_u, nir_u = count(uniq & sup), count(uniq & con), count(uniq & nir)
+    sup_raw = count(keep & sup)
+    dup_n = count(dup)
+    # coverage: distinct (model, answer, unit) among faithful unique rows
+    p_rows = (uniq & faithful)[parent] & known
+    cover_key = pd.unique(group[parent[p_rows]] * n_units + (fkey[p_rows] % n_units))
+    covered = np.bincount((cover_key // n_units).astype(np.int64), minlength=size)
+    units_per_answer = np.bincount(a_u, minlength=n_ans)
+
+    present = raw_n > 0
+    if model is None:
+        include = present | (units_per_answer > 0)
+    else:
+        # every answer of the units table for every model; candidate-less answers are empty selections
+        include = present | np.tile(units_per_answer > 0, n_models)
+    idx = np.flatnonzero(include)
+    m_idx, a_idx = idx // n_ans, idx % n_ans
+    df = pd.DataFrame(
+        {
+            "model": pd.Categorical.from_codes(m_idx, categories=model_names),
+            "answer_id": answers.take(pa.array(a_idx)).to_pandas(),
+            "raw": raw_n[idx],
+            "unique": uniq_n[idx],
+            "faithful": faithful_n[idx],
+            "covered": covered[idx],
+            "units": units_per_answer[a_idx],
+            "supported_unique": sup_u[idx],
+            "contradicted_unique": con_u[idx],
+            "not_in_reference_unique": nir_u[idx],
+            "supported_raw": sup_raw[idx],
+            "duplicates": dup_n[idx],
+        }
+    )
+    df["missing_units"] = df["units"] - df["covered"]
+    df = df.sort_values(["model", "answer_id"], ignore_index=True)
+    return LedgerCounts(df, tuple(issues), skipped, int((df["raw"] == 0).sum()))
+
+
+METRIC_NAMES = ("preservation", "coverage", "confirmed_support", "raw_support")
+RATIO_DEFS = {
+    "preservation": ("faithful", "unique"),
+    "coverage": ("covered", "units"),
+    "confirmed_support": ("supported_unique", "unique"),
+    "raw_support": ("supported_raw", "raw"),
+}
+
+
+@dataclass(frozen=True)
+class CorpusFigures:
+    """Micro (summed counts) and macro (mean over defined answers) figures for one group."""
+
+    group: str
+    answers: int
+    empty_answers: int
+    micro: dict[str, Ratio]
+    macro: dict[str, MeanOfDefined]
+    status_counts: dict[str, int]
+    duplicates: int
+    missing_units: int
+
+    def to_dict(self) -> dict:
+        """JSON form."""
+        return {
+            "group": self.group,
+            "answers": self.answers,
+            "answers_without_candidates": self.empty_answers,
+            "micro": {k: v.to_dict() for k, v in self.micro.items()},
+            "macro": {k: v.to_dict() for k, v in self.macro.items()},
+            "status_counts_unique": self.status_counts,
+            "duplicates": self.duplicates,
+            "missing_units": self.missing_units,
+        }
+
+
+def corpus_figures(table, *, group: str) -> CorpusFigures:
+    """Micro and macro figures from per-answer counts."""
+    micro = {}
+    macro = {}
+    for name, (num, den) in RATIO_DEFS.items():
+        n = int(table[num].sum())
+        d = int(table[den].sum())
+        micro[name] = Ratio(n, d)
+        dens = table[den].to_numpy()
+        defined = dens > 0
+        vals = table[num].to_numpy()[defined] / dens[defined]
+        macro[name] = MeanOfDefined(
+            float(vals.mean()) if defined.any() else None, int(defined.sum()), int((~defined).sum())
+        )
+    return CorpusFigures(
+        group=group,
+        answers=len(table),
+        empty_answers=int((table["raw"] == 0).sum()),
+        micro=micro,
+        macro=macro,
+        status_counts={
+            "SUPPORTED": int(table["supported_unique"].sum()),
+            "CONTRADICTED": int(table["contradicted_unique"].sum()),
+            "NOT_IN_REFERENCE": int(table["not_in_reference_unique"].sum()),
+        },
+        duplicates=int(table["duplicates"].sum()),
+        missing_units=int(table["missing_units"].sum()),
+    )
+
+
+def per_answer_ratios(table):
+    """Add value and display columns for the four ratios (NaN / "N/A (0/0)" where undefined)."""
+    out = table.copy()
+    for name, (num, den) in RATIO_DEFS.items():
+        n, d = out[num].to_numpy(), out[den].to_numpy()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[name] = np.where(d > 0, n / np.where(d > 0, d, 1), np.nan)
+        disp = np.where(
+            d > 0, np.char.mod("%.1f%%", 100 * np.nan_to_num(out[name].to_numpy())), "N/A"
+        )
+        out[f"{name}_display"] = np.char.add(
+            np.char.add(disp, " ("),
+            np.char.add(np.char.add(n.astype(str), "/"), np.char.add(d.astype(str), ")")),
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class LedgerResult:
+    """Per-answer counts, corpus figures overall and per group, and what was skipped."""
+
+    counts: LedgerCounts
+    corpus: CorpusFigures
+    groups: dict[str, CorpusFigures]
+
+    def to_dict(self) -> dict:
+        """JSON form (corpus figures; per-answer rows go to ``--out``)."""
+        return {
+            "corpus": self.corpus.to_dict(),
+            "by_group": {k: v.to_dict() for k, v in self.groups.items()},
+            "skipped_rows": self.counts.skipped_rows,
+            "issues": [str(i) for i in self.counts.issues],
+        }
+
+
+def summarise(counts: LedgerCounts, *, by: str | None) -> LedgerResult:
+    """Corpus figures overall and per model."""
+    table = counts.table
+    groups = {}
+    if by is not None:
+        for name, sub in table.groupby("model", observed=True):
+            groups[str(name)] = corpus_figures(sub, group=str(name))
+    return LedgerResult(counts, corpus_figures(table, group="all"), groups)
+
+
+def score_ledger(
+    candidates: str | Path,
+    units: str | Path,
+    *,
+    by: str | None = None,
+    on_error: OnError = "stop",
+    progress: bool = False,
+) -> LedgerResult:
+    """Read both tables and score them (see the module's definitions)."""
+    from tqdm import tqdm
+
+    steps = tqdm(total=3, desc="ledger", unit="step", disable=not progress)
+    steps.set_postfix_str("reading candidates")
+    cand = read_table(candidates)
+    steps.update()
+    steps.set_postfix_str("reading units")
+    unit_table = read_table(units)
+    steps.update()
+    steps.set_postfix_str("scoring")
+    counts = count_ledger(
+        cand,
+        unit_table,
+        candidates_file=str(candidates),
+        units_file=str(units),
+        by=by,
+        on_error=on_error,
+    )
+    steps.update()
+    steps.close()
+    return summarise(counts, by=by)
+
+
+def write_answers(result: LedgerResult, path: str | Path) -> Path:
+    """Write the per-answer rows (counts, values, displays) to CSV, JSONL or Parquet atomically."""
+    out = Path(path)
+    kind = _kind(out)
+    table = per_answer_ratios(result.counts.table)
+    tmp = out.with_name(f".{out.name}.tmp")
+    if kind == "csv":
+        table.to_csv(tmp, index=False)
+    elif kind == "jsonl":
+        table.to_json(tmp, orient="records", lines=True, force_ascii=False)
+    else:
+        table.to_parquet(tmp, index=False)
+    os.replace(tmp, out)
+    return out
+
+
+# --- partition-wise scoring (Dask) -----------------------------------------------------------
+
+
+def empty_candidates(by: str | None = None) -> pa.Table:
+    """A zero-row candidates table with the ledger's column types."""
+    fields = [
+        ("answer_id", pa.string()),
+        ("candidate_id", pa.string()),
+        ("fingerprint", pa.string()),
+        ("preserves", pa.list_(pa.string())),
+        ("faithful", pa.bool_()),
+        ("atomic", pa.bool_()),
+        ("status", pa.string()),
+        (ROW, pa.int64()),
+    ]
+    if by:
+        fields.append((by, pa.string()))
+    return pa.table({n: pa.array([], type=t) for n, t in fields})
+
+
+def count_partition(
+    part, units_table: pa.Table, *, by: str | None, models: Sequence[str] | None
+) -> Any:
+    """Score one pandas partition (all rows of each of its answers) against the units table."""
+    cand = pa.Table.from_pandas(part, preserve_index=False) if len(part) else empty_candidates(by)
+    answers = pc.unique(cand.column("answer_id"))
+    sub_units = units_table.filter(pc.is_in(units_table.column("answer_id"), value_set=answers))
+    return count_ledger(cand, sub_units, by=by, on_error="stop", models=models).table
+
+
+def score_ledger_dask(ddf, units_table: pa.Table, *, by: str | None = None) -> LedgerResult:
+    """Score a Dask DataFrame partition-wise; the same definitions as :func:`score_ledger`.
+
+    Dask turns object columns into text, so ``preserves`` must be ``;``-separated unit ids here
+    (as in CSV). The frame is shuffled on ``answer_id`` so every answer sits in one partition; each partition
+    is counted by :func:`count_ledger`, and corpus figures come from the summed counts. Answers of
+    the units table without any candidate row are added as empty selections.
+    """
+    import pandas as pd
+
+    if ROW not in ddf.columns:
+        raise LedgerError("add a _row column (1-based row numbers) before partitioning", field=ROW)
+    sample = ddf["preserves"].head(20)
+    if any(isinstance(v, str) and v.startswith("[") for v in sample):
+        raise LedgerError(
+            "looks like a list turned into text; in a Dask frame keep unit ids ';'-separated",
+            field="preserves",
+        )
+    models = sorted(ddf[by].unique().compute().tolist()) if by else None
+    meta = count_ledger(empty_candidates(by), units_table.slice(0, 0), by=by, models=models).table
+    shuffled = ddf.shuffle(on="answer_id")
+    per_answer = shuffled.map_partitions(
+        count_partition, units_table, by=by, models=models, meta=meta
+    ).compute()
+    seen = pa.array(per_answer["answer_id"].unique().tolist(), type=pa.string())
+    rest = units_table.filter(pc.invert(pc.is_in(units_table.column("answer_id"), value_set=seen)))
+    if rest.num_rows:
+        extra = count_ledger(empty_candidates(by), rest, by=by, models=models).table
+        per_answer = pd.concat([per_answer, extra], ignore_index=True)
+    per_answer = per_answer.sort_values(["model", "answer_id"], ignore_index=True)
+    return summarise(LedgerCounts(per_answer, (), 0, int((per_answer["raw"] == 0).sum())), by=by)

@@ -1,0 +1,348 @@
+"""Ledger scorer: same definitions as the fixture scorer (property test), bad rows, formats, Dask."""
+
+import json
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claimlab.decomposition import find_decomposition
+from claimlab.fixtures import (
+    STATUSES,
+    Candidate,
+    DecompositionFixture,
+    Evidence,
+    Original,
+    Span,
+    Unit,
+)
+from claimlab.ledger import LedgerError, count_ledger, per_answer_ratios, score_ledger
+from tests.conftest import run_cli
+
+METRICS = {
+    "preservation": ("faithful", "unique"),
+    "coverage": ("covered", "units"),
+    "confirmed_support": ("supported_unique", "unique"),
+    "raw_support": ("supported_raw", "raw"),
+}
+
+
+@st.composite
+def ledgers(draw):
+    n_answers = draw(st.integers(1, 4))
+    models = draw(st.sampled_from([["m1"], ["m1", "m2"]]))
+    units, rows = [], []
+    for a in range(n_answers):
+        k = draw(st.integers(0, 4))
+        unit_ids = [f"U{j}" for j in range(1, k + 1)]
+        units += [{"answer_id": f"a{a}", "unit_id": u} for u in unit_ids]
+        for m in models:
+            for c in range(draw(st.integers(0, 6))):
+                rows.append(
+                    {
+                        "model": m,
+                        "answer_id": f"a{a}",
+                        "candidate_id": f"C{c}",
+                        "fingerprint": f"f{draw(st.integers(0, 3))}",
+                        "preserves": draw(
+                            st.lists(st.sampled_from(unit_ids), max_size=3, unique=True)
+                        )
+                        if unit_ids
+                        else [],
+                        "faithful": draw(st.booleans()),
+                        "atomic": draw(st.booleans()),
+                        "status": draw(st.sampled_from(STATUSES)),
+                    }
+                )
+    draw(st.randoms()).shuffle(rows)
+    return rows, units
+
+
+def fixture_scorer(rows, units, model, answer):
+    """The lab's own scorer on an in-memory fixture made of one answer's rows."""
+    mine = [r for r in rows if r["model"] == model and r["answer_id"] == answer]
+    fx = DecompositionFixture(
+        "generated",
+        Original("A", "v", ""),
+        tuple(Unit(u["unit_id"], Span(0, 0, "")) for u in units if u["answer_id"] == answer),
+        (),
+        tuple(
+            Candidate(
+                r["candidate_id"],
+                "",
+                "",
+                "",
+                "",
+                (),
+                (),
+                r["fingerprint"],
+                tuple(r["preserves"]),
+                r["faithful"],
+                r["atomic"],
+                (),
+                Evidence(r["status"], ()),
+            )
+            for r in mine
+        ),
+    )
+    return find_decomposition(fx, [r["candidate_id"] for r in mine])
+
+
+def tables(rows, units):
+    cand = pa.Table.from_pylist(
+        rows,
+        schema=pa.schema(
+            [
+                ("model", pa.string()),
+                ("answer_id", pa.string()),
+                ("candidate_id", pa.string()),
+                ("fingerprint", pa.string()),
+                ("preserves", pa.list_(pa.string())),
+                ("faithful", pa.bool_()),
+                ("atomic", pa.bool_()),
+                ("status", pa.string()),
+            ]
+        ),
+    )
+    unit_table = pa.Table.from_pylist(
+        units, schema=pa.schema([("answer_id", pa.string()), ("unit_id", pa.string())])
+    )
+    return cand, unit_table
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ledgers())
+def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
+    rows, units = data
+    cand, unit_table = tables(rows, units)
+    table = count_ledger(cand, unit_table, by="model").table
+    answers_with_units = {u["answer_id"] for u in units}
+    expected_pairs = {(r["model"], r["answer_id"]) for r in rows} | {
+        (m, a) for m in {r["model"] for r in rows} for a in answers_with_units
+    }
+    assert {
+        (m, a) for m, a in zip(table["model"], table["answer_id"], strict=True)
+    } == expected_pairs
+    for rec in table.to_dict("records"):
+        ref = fixture_scorer(rows, units, rec["model"], rec["answer_id"])
+        for name, (num, den) in METRICS.items():
+            r = getattr(ref, name)
+            assert (rec[num], rec[den]) == (r.numerator, r.denominator), (name, rec)
+        assert rec["contradicted_unique"] == ref.status_counts["CONTRADICTED"]
+        assert rec["not_in_reference_unique"] == ref.status_counts["NOT_IN_REFERENCE"]
+        assert rec["duplicates"] == len(ref.duplicates)
+        assert rec["missing_units"] == len(ref.missing_units)
+
+
+def write_all(tmp_path, rows, units):
+    cand, unit_table = tables(rows, units)
+    pq.write_table(cand, tmp_path / "c.parquet")
+    pq.write_table(unit_table, tmp_path / "u.parquet")
+    csv_rows = [
+        {
+            **r,
+            "preserves": ";".join(r["preserves"]),
+            "faithful": str(r["faithful"]).lower(),
+            "atomic": str(r["atomic"]).lower(),
+        }
+        for r in rows
+    ]
+    pd.DataFrame(csv_rows).to_csv(tmp_path / "c.csv", index=False)
+    pd.DataFrame(units).to_csv(tmp_path / "u.csv", index=False)
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "u.jsonl").write_text("".join(json.dumps(u) + "\n" for u in units))
+
+
+ROWS = [
+    {
+        "model": "m1",
+        "answer_id": "a1",
+        "candidate_id": "C1",
+        "fingerprint": "f1",
+        "preserves": ["U1"],
+        "faithful": True,
+        "atomic": True,
+        "status": "SUPPORTED",
+    },
+    {
+        "model": "m1",
+        "answer_id": "a1",
+        "candidate_id": "C6",
+        "fingerprint": "f1",
+        "preserves": ["U1"],
+        "faithful": True,
+        "atomic": True,
+        "status": "SUPPORTED",
+    },
+    {
+        "model": "m1",
+        "answer_id": "a1",
+        "candidate_id": "C4",
+        "fingerprint": "f4",
+        "preserves": ["U2", "U3"],
+        "faithful": True,
+        "atomic": False,
+        "status": "NOT_IN_REFERENCE",
+    },
+    {
+        "model": "m2",
+        "answer_id": "a1",
+        "candidate_id": "C8",
+        "fingerprint": "f8",
+        "preserves": [],
+        "faithful": False,
+        "atomic": True,
+        "status": "SUPPORTED",
+    },
+]
+UNITS = [{"answer_id": "a1", "unit_id": f"U{i}"} for i in range(1, 5)] + [
+    {"answer_id": "a2", "unit_id": "U1"}
+]
+
+
+@pytest.mark.parametrize("ext", ["csv", "jsonl", "parquet"])
+def test_formats_give_identical_results(tmp_path, ext):
+    write_all(tmp_path, ROWS, UNITS)
+    r = score_ledger(tmp_path / f"c.{ext}", tmp_path / f"u.{ext}", by="model")
+    assert r.groups["m1"].micro["coverage"].counts == "3/5"  # a1: U1-U3 of 4; a2 empty: 0/1
+    assert r.groups["m1"].micro["raw_support"].counts == "2/3"
+    assert r.groups["m1"].macro["preservation"].undefined == 1  # a2 has no candidate: N/A
+    assert r.groups["m2"].micro["preservation"].counts == "0/1"
+    assert r.corpus.empty_answers == 2 and r.corpus.answers == 4
+    table = per_answer_ratios(r.counts.table)
+    assert (
+        table.loc[(table.model == "m1") & (table.answer_id == "a2"), "preservation_display"].item()
+        == "N/A (0/0)"
+    )
+
+
+BAD = [
+    (
+        "status",
+        lambda rows, units: rows[2].update(status="PROBABLY"),
+        "row 3 (line 4): status: unknown status 'PROBABLY'",
+    ),
+    (
+        "unit",
+        lambda rows, units: rows[1].update(preserves=["U9"]),
+        "row 2 (line 3): preserves: unit 'U9' is not in the units table for answer 'a1'",
+    ),
+    (
+        "duplicate id",
+        lambda rows, units: rows[1].update(candidate_id="C1"),
+        "row 2 (line 3): candidate_id: candidate id 'C1' appears twice in answer 'a1'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("case", "edit", "message"), BAD, ids=[b[0] for b in BAD])
+def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, message):
+    rows = json.loads(json.dumps(ROWS))
+    units = list(UNITS)
+    edit(rows, units)
+    write_all(tmp_path, rows, units)
+    with pytest.raises(LedgerError) as info:
+        score_ledger(tmp_path / "c.csv", tmp_path / "u.csv")
+    assert str(info.value) == f"{tmp_path / 'c.csv'}: {message}" or str(info.value).startswith(
+        f"{tmp_path / 'c.csv'}: {message}"
+    )
+    r = score_ledger(tmp_path / "c.csv", tmp_path / "u.csv", on_error="skip")
+    assert r.counts.skipped_rows == 1 and len(r.counts.issues) == 1
+    proc = run_cli(
+        "ledger", tmp_path / "c.csv", "--units", tmp_path / "u.csv", "--on-error", "skip"
+    )
+    assert proc.returncode == 0 and "skipped 1 bad rows" in proc.stdout
+    proc = run_cli("ledger", tmp_path / "c.csv", "--units", tmp_path / "u.csv")
+    assert (
+        proc.returncode == 2
+        and len(proc.stderr.strip().splitlines()) == 1
+        and message.split(":")[0] in proc.stderr
+    )
+
+
+def test_missing_column_and_unknown_file_type(tmp_path):
+    pd.DataFrame([{"answer_id": "a", "unit_id": "U1"}]).to_csv(tmp_path / "u.csv", index=False)
+    pd.DataFrame([{"answer_id": "a"}]).to_csv(tmp_path / "c.csv", index=False)
+    with pytest.raises(LedgerError, match="c.csv: candidate_id: missing required column"):
+        score_ledger(tmp_path / "c.csv", tmp_path / "u.csv")
+    with pytest.raises(LedgerError, match="unknown file type"):
+        score_ledger(tmp_path / "c.txt", tmp_path / "u.csv")
+
+
+def test_cli_json_and_out(tmp_path):
+    write_all(tmp_path, ROWS, UNITS)
+    out = tmp_path / "answers.parquet"
+    proc = run_cli(
+        "ledger",
+        tmp_path / "c.parquet",
+        "--units",
+        tmp_path / "u.parquet",
+        "--by",
+        "model",
+        "--out",
+        out,
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)
+    assert d["by_group"]["m1"]["micro"]["confirmed_support"]["display"] == "50.0% (1/2)"
+    assert d["corpus"]["macro"]["preservation"]["undefined"] == 2
+    back = pd.read_parquet(out)
+    assert len(back) == 4 and "coverage_display" in back.columns
+
+
+@pytest.mark.slow
+def test_dask_two_workers_identical_to_single_machine(tmp_path):
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    from claimlab.ledger import ROW, score_ledger_dask
+
+    rng = __import__("random").Random(7)
+    rows, units = [], []
+    for a in range(60):
+        k = rng.randint(0, 5)
+        units += [{"answer_id": f"a{a:03d}", "unit_id": f"U{j}"} for j in range(1, k + 1)]
+        for m in ("m1", "m2"):
+            if rng.random() < 0.15:
+                continue  # this model skipped this answer: an empty selection
+            for c in range(rng.randint(0, 7)):
+                pres = [f"U{j}" for j in range(1, k + 1) if rng.random() < 0.3]
+                rows.append(
+                    {
+                        "model": m,
+                        "answer_id": f"a{a:03d}",
+                        "candidate_id": f"C{c}",
+                        "fingerprint": f"f{rng.randint(0, 4)}",
+                        "preserves": pres,
+                        "faithful": rng.random() < 0.7,
+                        "atomic": rng.random() < 0.9,
+                        "status": rng.choice(STATUSES),
+                    }
+                )
+    cand, unit_table = tables(rows, units)
+    single = count_ledger(cand, unit_table, by="model")
+    df = cand.to_pandas()
+    df["preserves"] = df["preserves"].map(
+        ";".join
+    )  # Dask turns object columns into text: keep units ';'-joined
+    df[ROW] = range(1, len(df) + 1)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster),
+    ):
+        ddf = dd.from_pandas(df, npartitions=4)
+        distributed = score_ledger_dask(ddf, unit_table, by="model")
+    a = single.table.assign(model=single.table["model"].astype(str)).reset_index(drop=True)
+    b = distributed.counts.table.reset_index(drop=True)
+    cols = [c for c in a.columns if c not in ("model", "answer_id")]
+    assert list(a["model"]) == list(b["model"]) and list(a["answer_id"]) == list(b["answer_id"])
+    assert (a[cols].to_numpy() == b[cols].to_numpy()).all()
+    from claimlab.ledger import summarise
+
+    assert summarise(single, by="model").to_dict()["by_group"] == distributed.to_dict()["by_group"]
