@@ -88,7 +88,13 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
         if kind == "parquet":
             import pyarrow.parquet as pq
 
-            table = pq.read_table(p, columns=list(columns) if columns else None)
+            names = set(pq.read_schema(p).names)
+            dict_cols = [
+                c for c in ("model", "answer_id", "candidate_id", "status", "unit_id") if c in names
+            ]
+            table = pq.read_table(
+                p, columns=list(columns) if columns else None, read_dictionary=dict_cols
+            )
         elif kind == "csv":
             import pyarrow.csv as pcsv
 
@@ -150,7 +156,7 @@ def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
         or pa.types.is_large_string(col.type)
     ):
         col = col.cast(pa.string())
-    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+    if not (pa.types.is_string(col.type) or pa.types.is_dictionary(col.type)):
         raise LedgerError(f"must hold strings, found {col.type}", file=source, field=name)
     if col.null_count:
         row = int(pc.index(pc.is_null(col), True).as_py())
@@ -240,6 +246,35 @@ def _uniq(values) -> pa.Array:
     return u.combine_chunks() if isinstance(u, pa.ChunkedArray) else u
 
 
+def _encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Integer codes and the string dictionary of a column, in one pass (dictionary columns for free)."""
+    if not pa.types.is_dictionary(values.type):
+        values = pc.dictionary_encode(values)  # chunk by chunk with one shared memo
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
+    first = chunks[0].dictionary
+
+    def same(d: pa.Array) -> bool:  # the shared memo hands every chunk the same dictionary buffers
+        return len(d) == len(first) and all(
+            (a is None and b is None)
+            or (a is not None and b is not None and a.address == b.address)
+            for a, b in zip(d.buffers(), first.buffers(), strict=True)
+        )
+
+    if not all(same(c.dictionary) for c in chunks[1:]):
+        chunks = values.unify_dictionaries().chunks
+        first = chunks[0].dictionary
+    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]).astype(
+        np.int64
+    )
+    return codes, first
+
+
+def _decoded(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    return values.cast(pa.string()) if pa.types.is_dictionary(values.type) else values
+
+
 def _codes(values: pa.ChunkedArray, dictionary: pa.Array) -> np.ndarray:
     return (
         pc.fill_null(pc.index_in(values, value_set=dictionary), -1)
@@ -293,9 +328,12 @@ def count_ledger(
     urows = units.column(ROW).to_numpy()
     model = _as_string(candidates, by, src_c) if by else None
 
-    answers = _uniq(pa.chunked_array(ans_c.chunks + ans_u.chunks, type=pa.string()))
-    a_c = _codes(ans_c, answers)
-    a_u = _codes(ans_u, answers)
+    a_c, answers = _encode(ans_c)
+    a_u = _codes(_decoded(ans_u), answers)
+    if (a_u < 0).any():  # answers with units but no candidate row at all
+        extra = _uniq(pc.filter(_decoded(ans_u), pa.array(a_u < 0)))
+        a_u = np.where(a_u < 0, _codes(_decoded(ans_u), extra) + len(answers), a_u)
+        answers = pa.concat_arrays([answers.cast(pa.string()), extra.cast(pa.string())])
     n_ans = len(answers)
 
     issues: list[Issue] = []
@@ -306,10 +344,12 @@ def count_ledger(
         checks.append((mask, field, message_for))
 
     # units table: duplicate (answer, unit) rows are refused
-    units_all = _uniq(
-        pa.chunked_array(unit_id.chunks + list(pc.list_flatten(preserves).chunks), type=pa.string())
+    unit_codes, units_all = _encode(
+        pa.chunked_array(
+            _decoded(unit_id).chunks + list(pc.list_flatten(preserves).chunks), type=pa.string()
+        )
     )
-    u_codes = _codes(unit_id, units_all)
+    u_codes = unit_codes[: len(unit_id)]
     n_units = max(len(units_all), 1)
     ukey = a_u * n_units + u_codes
     udup = pd.Series(ukey).duplicated().to_numpy()
@@ -323,7 +363,8 @@ def count_ledger(
         )
 
     # status
-    st = _codes(status, pa.array(list(STATUSES)))
+    st_codes, st_dict = _encode(status)
+    st = _codes(st_dict, pa.array(list(STATUSES)))[st_codes] if len(st_codes) else st_codes
     flag(
         st < 0,
         "status",
@@ -333,7 +374,8 @@ def count_ledger(
     # model per row (answers are scored per model)
     if model is not None:
         model_names = sorted(models) if models is not None else sorted(pc.unique(model).to_pylist())
-        m_c = _codes(model, pa.array(model_names, type=pa.string()))
+        mc, mdict = _encode(model)
+        m_c = _codes(mdict, pa.array(model_names, type=pa.string()))[mc] if len(mc) else mc
     else:
         m_c = np.zeros(len(a_c), dtype=np.int64)
         model_names = [NO_MODEL]
@@ -341,8 +383,8 @@ def count_ledger(
     group = m_c * n_ans + a_c  # (model, answer)
 
     # duplicate candidate id within one (model, answer)
-    cids = _uniq(cid)
-    ckey = group * len(cids) + _codes(cid, cids)
+    cid_codes, cids = _encode(cid)
+    ckey = group * len(cids) + cid_codes
     cdup = pd.Series(ckey).duplicated().to_numpy()
     flag(
         cdup,
@@ -355,7 +397,7 @@ def count_ledger(
     # every preserved unit must be a unit of the answer
     flat_units = pc.list_flatten(preserves)
     parent = pc.list_parent_indices(preserves).to_numpy()
-    fkey = a_c[parent] * n_units + _codes(flat_units, units_all)
+    fkey = a_c[parent] * n_units + unit_codes[len(unit_id) :]
     known = pd.Index(ukey).get_indexer(fkey) >= 0 if len(ukey) else np.zeros(len(fkey), dtype=bool)
     unknown_rows = np.zeros(len(a_c), dtype=bool)
     unknown_rows[parent[~known]] = True
@@ -386,23 +428,26 @@ def count_ledger(
     keep = ~bad
     skipped = int(bad.sum())
     # D* by fingerprint within (model, answer), first occurrence in file order
-    fps = _uniq(fp)
-    fkey2 = group * len(fps) + _codes(fp, fps)
-    fkey2 = np.where(keep, fkey2, -1 - np.arange(len(fkey2)))  # skipped rows never count
-    dup = pd.Series(fkey2).duplicated().to_numpy() & keep
+    fp_codes, fps = _encode(fp)
+    fkey2 = group * len(fps) + fp_codes
+    if keep.all():
+        dup = pd.Series(fkey2).duplicated().to_numpy()
+    else:  # skipped rows never count, not even as the first occurrence
+        dup = np.zeros(len(fkey2), dtype=bool)
+        dup[keep] = pd.Series(fkey2[keep]).duplicated().to_numpy()
     uniq = keep & ~dup
     size = n_models * n_ans
 
-    def count(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(group[mask], minlength=size)
-
-    sup, con, nir = st == 0, st == 1, st == 2
-    raw_n = count(keep)
-    uniq_n = count(uniq)
-    faithful_n = count(uniq & faithful)
-    sup_u, con_u, nir_u = count(uniq & sup), count(uniq & con), count(uniq & nir)
-    sup_raw = count(keep & sup)
-    dup_n = count(dup)
+    # three bincounts give every count: (group, status) over kept rows and over unique rows
+    st_safe = np.where(st >= 0, st, 0)
+    by_status_raw = np.bincount((group * 3 + st_safe)[keep], minlength=size * 3).reshape(size, 3)
+    by_status_uniq = np.bincount((group * 3 + st_safe)[uniq], minlength=size * 3).reshape(size, 3)
+    raw_n = by_status_raw.sum(axis=1)
+    uniq_n = by_status_uniq.sum(axis=1)
+    sup_u, con_u, nir_u = by_status_uniq[:, 0], by_status_uniq[:, 1], by_status_uniq[:, 2]
+    sup_raw = by_status_raw[:, 0]
+    faithful_n = np.bincount(group[uniq & faithful], minlength=size)
+    dup_n = raw_n - uniq_n
     # coverage: distinct (model, answer, unit) among faithful unique rows
     p_rows = (uniq & faithful)[parent] & known
     cover_key = pd.unique(group[parent[p_rows]] * n_units + (fkey[p_rows] % n_units))

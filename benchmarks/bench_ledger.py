@@ -1,0 +1,182 @@
+"""Ledger scoring speed and memory, from 100k to 10M candidate rows (prints figures, asserts nothing).
+
+Usage: .venv/bin/python benchmarks/bench_ledger.py [--sizes 100000,1000000,10000000] [--loop-rows 1000000]
+
+For each size a synthetic ledger (about 33 candidates per answer, 3 models, 1-8 units per answer,
+~6 % duplicate fingerprints) is written as Parquet, then scored in a fresh process that reports wall
+time and peak resident memory. The per-answer Python loop over the fixture scorer runs on the
+`--loop-rows` ledger, beside the vectorised scorer on the same in-memory data.
+"""
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+ROWS_PER_ANSWER = 33.3
+STATUSES = ["SUPPORTED", "CONTRADICTED", "NOT_IN_REFERENCE"]
+
+
+def make_ledger(rows: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    n_answers = max(1, int(rows / ROWS_PER_ANSWER))
+    counts = rng.integers(20, 47, size=n_answers)
+    counts = np.maximum(1, np.round(counts * rows / counts.sum()).astype(np.int64))
+    n = int(counts.sum())
+    ans = np.repeat(np.arange(n_answers), counts)
+    pos = np.arange(n) - np.repeat(np.cumsum(counts) - counts, counts)
+    answer_ids = pa.array([f"a{i:07d}" for i in range(n_answers)])
+    units_per_answer = rng.integers(1, 9, size=n_answers)
+    a_col = answer_ids.take(pa.array(ans))
+    cand_ids = pa.array([f"C{k}" for k in range(int(counts.max()))]).take(pa.array(pos))
+    fp_num = np.where(
+        rng.random(n) < 0.06, np.maximum(pos - 1, 0), pos
+    )  # ~6% repeat the previous claim
+    fp = pc.binary_join_element_wise(a_col, pc.cast(pa.array(fp_num), pa.string()), "-")
+    k = rng.integers(0, 3, size=n)  # 0-2 preserved units
+    k = np.minimum(k, units_per_answer[ans])
+    offsets = np.concatenate([[0], np.cumsum(k)]).astype(np.int32)
+    unit_pick = (rng.random(int(k.sum())) * np.repeat(units_per_answer[ans], k)).astype(np.int64)
+    unit_names = pa.array([f"U{j}" for j in range(1, 9)])
+    preserves = pa.ListArray.from_arrays(pa.array(offsets), unit_names.take(pa.array(unit_pick)))
+    model = pa.array(["model-a", "model-b", "model-c"]).take(pa.array(ans % 3))
+    cand = pa.table(
+        {
+            "model": model,
+            "answer_id": a_col,
+            "candidate_id": cand_ids,
+            "fingerprint": fp,
+            "preserves": preserves,
+            "faithful": pa.array(rng.random(n) < 0.85),
+            "atomic": pa.array(rng.random(n) < 0.9),
+            "status": pa.array(STATUSES).take(pa.array(rng.choice(3, size=n, p=[0.6, 0.15, 0.25]))),
+        }
+    )
+    u_ans = np.repeat(np.arange(n_answers), units_per_answer)
+    u_pos = np.arange(len(u_ans)) - np.repeat(
+        np.cumsum(units_per_answer) - units_per_answer, units_per_answer
+    )
+    units = pa.table(
+        {"answer_id": answer_ids.take(pa.array(u_ans)), "unit_id": unit_names.take(pa.array(u_pos))}
+    )
+    return cand, units
+
+
+def score_in_child(cand_path: Path, units_path: Path) -> dict:
+    code = (
+        "import json, resource, time, sys\n"
+        "t = time.perf_counter()\n"
+        "from claimlab.ledger import score_ledger\n"
+        f"r = score_ledger({str(cand_path)!r}, {str(units_path)!r}, by='model')\n"
+        "wall = time.perf_counter() - t\n"
+        "print(json.dumps({'wall': wall, 'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,"
+        " 'answers': r.corpus.answers, 'coverage': r.corpus.micro['coverage'].display}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> int:
+    """The straightforward way: group rows per (model, answer), build a fixture, call the lab scorer."""
+    from claimlab.decomposition import find_decomposition
+    from claimlab.fixtures import Candidate, DecompositionFixture, Evidence, Original, Span, Unit
+
+    unit_map: dict[str, list[str]] = {}
+    for a, u in zip(
+        units.column("answer_id").to_pylist(), units.column("unit_id").to_pylist(), strict=True
+    ):
+        unit_map.setdefault(a, []).append(u)
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in cand.to_pylist():
+        groups.setdefault((row["model"], row["answer_id"]), []).append(row)
+    n = 0
+    for (_, answer), rows in groups.items():
+        fx = DecompositionFixture(
+            "loop",
+            Original("A", "v", ""),
+            tuple(Unit(u, Span(0, 0, "")) for u in unit_map.get(answer, [])),
+            (),
+            tuple(
+                Candidate(
+                    r["candidate_id"],
+                    "",
+                    "",
+                    "",
+                    "",
+                    (),
+                    (),
+                    r["fingerprint"],
+                    tuple(r["preserves"]),
+                    r["faithful"],
+                    r["atomic"],
+                    (),
+                    Evidence(r["status"], ()),
+                )
+                for r in rows
+            ),
+        )
+        find_decomposition(fx, [r["candidate_id"] for r in rows])
+        n += 1
+    return n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="100000,1000000,3000000,10000000")
+    ap.add_argument("--loop-rows", type=int, default=1_000_000)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tmp = Path(tempfile.mkdtemp(prefix="claimlab-bench-"))
+    print(
+        f"{'rows':>10} {'answers':>9} {'generate s':>10} {'score s':>8} {'peak MB':>8}  corpus coverage (micro)"
+    )
+    for rows in sizes:
+        t = time.perf_counter()
+        cand, units = make_ledger(rows)
+        cp, up = tmp / f"cand_{rows}.parquet", tmp / f"units_{rows}.parquet"
+        pq.write_table(cand, cp)
+        pq.write_table(units, up)
+        gen = time.perf_counter() - t
+        del cand, units
+        r = score_in_child(cp, up)
+        print(
+            f"{rows:>10} {r['answers']:>9} {gen:>10.1f} {r['wall']:>8.2f} {r['peak_mb']:>8.0f}  {r['coverage']}"
+        )
+    print(
+        "(score s = read both Parquet files + validate + score, in a fresh process; peak MB = its max RSS)"
+    )
+
+    from claimlab.ledger import count_ledger, read_table, summarise
+
+    cand, units = make_ledger(args.loop_rows, seed=1)
+    pq.write_table(cand, tmp / "loop_cand.parquet")
+    pq.write_table(units, tmp / "loop_units.parquet")
+    # both sides start from the same tables as read from Parquet (id columns dictionary-encoded)
+    cand, units = read_table(tmp / "loop_cand.parquet"), read_table(tmp / "loop_units.parquet")
+    summarise(count_ledger(cand, units, by="model"), by="model")  # warm-up
+    t = time.perf_counter()
+    summarise(count_ledger(cand, units, by="model"), by="model")
+    fast = time.perf_counter() - t
+    t = time.perf_counter()
+    n = loop_over_fixture_scorer(cand, units)
+    slow = time.perf_counter() - t
+    print(
+        f"same {cand.num_rows} rows in memory ({n} answers): vectorised {fast:.2f} s, per-answer loop over the "
+        f"fixture scorer {slow:.2f} s, ratio {slow / fast:.0f}x"
+    )
+    print(
+        f"this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()
