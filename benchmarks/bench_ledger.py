@@ -2,7 +2,8 @@
 
 Usage: .venv/bin/python benchmarks/bench_ledger.py [--sizes 100000,1000000,10000000] [--loop-rows 1000000]
 
-For each size a synthetic ledger (about 33 candidates per answer, 3 models, 1-8 units per answer,
+For each size a synthetic ledger (three decomposers each splitting every original answer into
+about 33 candidates, so 10M rows make about 300,000 (decomposer, answer) pairs; 1-8 units per answer;
 ~6 % duplicate fingerprints) is written as Parquet, then scored in a fresh process that reports wall
 time and peak resident memory. The per-answer Python loop over the fixture scorer runs on the
 `--loop-rows` ledger, beside the vectorised scorer on the same in-memory data.
@@ -27,28 +28,33 @@ STATUSES = ["SUPPORTED", "CONTRADICTED", "NOT_IN_REFERENCE"]
 
 
 def make_ledger(rows: int, seed: int = 0):
+    """About ``rows`` candidates: three decomposers each split every one of rows/100 original answers."""
     rng = np.random.default_rng(seed)
-    n_answers = max(1, int(rows / ROWS_PER_ANSWER))
-    counts = rng.integers(20, 47, size=n_answers)
+    n_pairs = max(3, int(rows / ROWS_PER_ANSWER) // 3 * 3)  # (model, answer) pairs
+    n_orig = n_pairs // 3
+    counts = rng.integers(20, 47, size=n_pairs)
     counts = np.maximum(1, np.round(counts * rows / counts.sum()).astype(np.int64))
     n = int(counts.sum())
-    ans = np.repeat(np.arange(n_answers), counts)
+    pair = np.repeat(np.arange(n_pairs), counts)
+    orig, model_idx = pair // 3, pair % 3
     pos = np.arange(n) - np.repeat(np.cumsum(counts) - counts, counts)
-    answer_ids = pa.array([f"a{i:07d}" for i in range(n_answers)])
-    units_per_answer = rng.integers(1, 9, size=n_answers)
-    a_col = answer_ids.take(pa.array(ans))
+    answer_ids = pa.array([f"a{i:07d}" for i in range(n_orig)])
+    units_per_answer = rng.integers(1, 9, size=n_orig)
+    a_col = answer_ids.take(pa.array(orig))
     cand_ids = pa.array([f"C{k}" for k in range(int(counts.max()))]).take(pa.array(pos))
     fp_num = np.where(
         rng.random(n) < 0.06, np.maximum(pos - 1, 0), pos
     )  # ~6% repeat the previous claim
-    fp = pc.binary_join_element_wise(a_col, pc.cast(pa.array(fp_num), pa.string()), "-")
+    fp = pc.binary_join_element_wise(
+        a_col, pc.cast(pa.array(model_idx * 1000 + fp_num), pa.string()), "-"
+    )
     k = rng.integers(0, 3, size=n)  # 0-2 preserved units
-    k = np.minimum(k, units_per_answer[ans])
+    k = np.minimum(k, units_per_answer[orig])
     offsets = np.concatenate([[0], np.cumsum(k)]).astype(np.int32)
-    unit_pick = (rng.random(int(k.sum())) * np.repeat(units_per_answer[ans], k)).astype(np.int64)
+    unit_pick = (rng.random(int(k.sum())) * np.repeat(units_per_answer[orig], k)).astype(np.int64)
     unit_names = pa.array([f"U{j}" for j in range(1, 9)])
     preserves = pa.ListArray.from_arrays(pa.array(offsets), unit_names.take(pa.array(unit_pick)))
-    model = pa.array(["model-a", "model-b", "model-c"]).take(pa.array(ans % 3))
+    model = pa.array(["model-a", "model-b", "model-c"]).take(pa.array(model_idx))
     cand = pa.table(
         {
             "model": model,
@@ -61,7 +67,7 @@ def make_ledger(rows: int, seed: int = 0):
             "status": pa.array(STATUSES).take(pa.array(rng.choice(3, size=n, p=[0.6, 0.15, 0.25]))),
         }
     )
-    u_ans = np.repeat(np.arange(n_answers), units_per_answer)
+    u_ans = np.repeat(np.arange(n_orig), units_per_answer)
     u_pos = np.arange(len(u_ans)) - np.repeat(
         np.cumsum(units_per_answer) - units_per_answer, units_per_answer
     )

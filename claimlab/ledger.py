@@ -703,3 +703,82 @@ def score_ledger_dask(ddf, units_table: pa.Table, *, by: str | None = None) -> L
         per_answer = pd.concat([per_answer, extra], ignore_index=True)
     per_answer = per_answer.sort_values(["model", "answer_id"], ignore_index=True)
     return summarise(LedgerCounts(per_answer, (), 0, int((per_answer["raw"] == 0).sum())), by=by)
+
+
+# --- a demo ledger ------------------------------------------------------------------------------
+
+
+def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Table]:
+    """A SIMULATED ledger of three decomposers over the same answers, each with a known habit.
+
+    * ``faithful``: keeps every unit, some claims unsupported or contradicted, a few duplicates;
+    * ``drops-hard``: leaves out the claims it cannot support: support looks perfect, coverage falls;
+    * ``adds-claims``: adds supported claims the answers never made (unfaithful, no unit).
+    Each answer has 3-7 units; a few answers are left out by ``drops-hard`` entirely.
+    """
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {
+        k: []
+        for k in (
+            "model",
+            "answer_id",
+            "candidate_id",
+            "fingerprint",
+            "preserves",
+            "faithful",
+            "atomic",
+            "status",
+        )
+    }
+    unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
+
+    def add(model, a, c, fp, pres, faithful, status):
+        for k, v in zip(rows, (model, a, c, fp, pres, faithful, True, status), strict=True):
+            rows[k].append(v)
+
+    for i in range(answers):
+        a = f"answer-{i:04d}"
+        k = int(rng.integers(3, 8))
+        units = [f"U{j}" for j in range(1, k + 1)]
+        unit_rows["answer_id"] += [a] * k
+        unit_rows["unit_id"] += units
+        truth = rng.choice(STATUSES, size=k, p=[0.65, 0.15, 0.2])
+        for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+            add("faithful", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        if rng.random() < 0.2:
+            add("faithful", a, "Cdup", f"{a}/U1", ["U1"], True, truth[0])
+        if rng.random() > 0.05:  # drops-hard skips a few answers entirely
+            for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+                if st == "SUPPORTED":
+                    add("drops-hard", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+            add("adds-claims", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        for x in range(int(rng.integers(0, 4))):
+            add("adds-claims", a, f"X{x}", f"{a}/extra{x}", [], False, "SUPPORTED")
+    cand = pa.table({**rows, "preserves": pa.array(rows["preserves"], type=pa.list_(pa.string()))})
+    return cand, pa.table(unit_rows)
+
+
+def write_demo_ledger(
+    folder: str | Path, *, answers: int = 400, seed: int = 0
+) -> tuple[Path, Path]:
+    """Write the demo ledger as Parquet files in ``folder``; returns (candidates, units)."""
+    import pyarrow.parquet as pq
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    cand, units = demo_ledger(answers, seed=seed)
+    cp, up = out / "demo_candidates.parquet", out / "demo_units.parquet"
+    pq.write_table(cand, cp)
+    pq.write_table(units, up)
+    return cp, up
+
+
+def perfect_support_low_coverage(
+    result: LedgerResult, *, coverage_below: float = 0.6, limit: int = 10
+):
+    """Answers whose confirmed support is 100 % while coverage is below a share: dropped claims."""
+    t = per_answer_ratios(result.counts.table)
+    hit = t[(t["confirmed_support"] == 1.0) & (t["coverage"] < coverage_below)]
+    cols = ["model", "answer_id", "confirmed_support_display", "coverage_display", "missing_units"]
+    return hit[cols].head(limit), int(len(hit))

@@ -553,3 +553,49 @@ def plot_calibration(
         fontsize=10,
     )
     return ax
+
+
+def plot_ledger_models(
+    groups: Mapping[str, object], *, kind: str = "micro", title: str | None = None
+) -> Axes:
+    """Per model: the four Toy ratios (micro, n/d on each bar; macro with its defined count)."""
+    from claimlab.ledger import METRIC_NAMES
+
+    rows = {}
+    for name, g in groups.items():
+        rows[name] = {}
+        for m in METRIC_NAMES:
+            if kind == "micro":
+                r = g.micro[m]
+                rows[name][m] = (r.value, r.counts if r.value is not None else f"N/A ({r.counts})")
+            else:
+                mm = g.macro[m]
+                rows[name][m] = (mm.value, f"{mm.defined} def., {mm.undefined} N/A")
+    ax = plot_grouped_values(rows, title=title or f"Toy metrics per decomposer ({kind})")
+    return ax
+
+
+def plot_coverage_distribution(table, *, ax: Axes | None = None) -> Axes:
+    """Histogram of per-answer coverage per model; answers with no unit (N/A) counted in the legend."""
+    import numpy as np
+
+    use_house_style()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.6))
+    bins = np.linspace(0, 1, 11)
+    for name, sub in table.groupby("model", observed=True):
+        d = sub["units"].to_numpy()
+        vals = sub["covered"].to_numpy()[d > 0] / d[d > 0]
+        na = int((d == 0).sum())
+        ax.hist(
+            vals,
+            bins=bins,
+            histtype="step",
+            linewidth=1.8,
+            label=f"{name} (n={len(vals)}, N/A {na})",
+        )
+    ax.set_xlabel("per-answer Toy Original Coverage")
+    ax.set_ylabel("answers")
+    ax.legend(fontsize=8, frameon=False)
+    ax.set_title("Distribution of per-answer coverage", fontsize=10)
+    return ax

@@ -567,3 +567,21 @@ def score_ranges_table(lab):
             }
         )
     return pd.DataFrame(rows).set_index("query")
+
+
+def ledger_table(groups):
+    """Per group: micro and macro displays of the four ratios, answers and empty answers."""
+    import pandas as pd
+
+    from claimlab.ledger import METRIC_NAMES
+
+    rows = []
+    for name, g in groups.items():
+        row = {"group": name, "answers": g.answers, "without candidates": g.empty_answers}
+        for m in METRIC_NAMES:
+            row[f"{m} (micro)"] = g.micro[m].display
+            row[f"{m} (macro)"] = g.macro[m].display
+        row["duplicates"] = g.duplicates
+        row["missing units"] = g.missing_units
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("group")
