@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint lab handouts clean
+.PHONY: setup run test lint lab bench clean
 
 setup: $(STAMP)
 
@@ -24,6 +24,10 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check claimlab tests benchmarks
 	$(VENV)/bin/ruff format --check claimlab tests benchmarks
+
+bench: setup
+	$(VENV)/bin/python benchmarks/bench_fever.py
+	$(VENV)/bin/python benchmarks/bench_ledger.py
 
 lab: setup
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -318,6 +319,9 @@ def count_ledger(
     ans_c = _as_string(candidates, "answer_id", src_c)
     cid = _as_string(candidates, "candidate_id", src_c)
     fp = _as_string(candidates, "fingerprint", src_c)
+    # the costliest step (hashing every fingerprint) runs on the second core meanwhile
+    pool = ThreadPoolExecutor(max_workers=1)
+    fp_future = pool.submit(_encode, fp)
     status = _as_string(candidates, "status", src_c)
     faithful = _as_bool(candidates, "faithful", src_c)
     atomic = _as_bool(candidates, "atomic", src_c)
@@ -428,7 +432,8 @@ def count_ledger(
     keep = ~bad
     skipped = int(bad.sum())
     # D* by fingerprint within (model, answer), first occurrence in file order
-    fp_codes, fps = _encode(fp)
+    fp_codes, fps = fp_future.result()
+    pool.shutdown()
     fkey2 = group * len(fps) + fp_codes
     if keep.all():
         dup = pd.Series(fkey2).duplicated().to_numpy()
