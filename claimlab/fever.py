@@ -80,6 +80,21 @@ def _id(obj: dict, *, file: str, n: int) -> int:
     return v
 
 
+def _unique_records(path: str | Path):
+    """Yield ``(line, object, id, record label)`` per line, refusing non-objects and repeated ids."""
+    source = str(path)
+    seen: set = set()
+    for n, obj in iter_jsonl(path):
+        if not isinstance(obj, dict):
+            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+        cid = _id(obj, file=source, n=n)
+        rec = where(n, cid)
+        if cid in seen:
+            raise ClaimlabInputError("duplicate id", file=source, record=rec, field="id")
+        seen.add(cid)
+        yield n, obj, cid, rec
+
+
 def load_gold(path: str | Path) -> list[GoldClaim]:
     """Load FEVER gold claims.
 
@@ -91,15 +106,7 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
     """
     source = str(path)
     out: list[GoldClaim] = []
-    seen: set = set()
-    for n, obj in iter_jsonl(path):
-        if not isinstance(obj, dict):
-            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
-        cid = _id(obj, file=source, n=n)
-        rec = where(n, cid)
-        if cid in seen:
-            raise ClaimlabInputError("duplicate id", file=source, record=rec, field="id")
-        seen.add(cid)
+    for _, obj, cid, rec in _unique_records(path):
         if "label" not in obj:
             raise ClaimlabInputError(
                 "missing required field", file=source, record=rec, field="label"
@@ -170,15 +177,7 @@ def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list
     """
     source = str(path)
     out = []
-    seen: set = set()
-    for n, obj in iter_jsonl(path):
-        if not isinstance(obj, dict):
-            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
-        cid = _id(obj, file=source, n=n)
-        rec = where(n, cid)
-        if cid in seen:
-            raise ClaimlabInputError("duplicate id", file=source, record=rec, field="id")
-        seen.add(cid)
+    for _, obj, cid, rec in _unique_records(path):
         if "predicted_label" not in obj:
             raise ClaimlabInputError(
                 "missing required field", file=source, record=rec, field="predicted_label"

@@ -722,19 +722,7 @@ def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Tabl
     Each answer has 3-7 units; a few answers are left out by ``drops-hard`` entirely.
     """
     rng = np.random.default_rng(seed)
-    rows: dict[str, list] = {
-        k: []
-        for k in (
-            "model",
-            "answer_id",
-            "candidate_id",
-            "fingerprint",
-            "preserves",
-            "faithful",
-            "atomic",
-            "status",
-        )
-    }
+    rows: dict[str, list] = {k: [] for k in ("model", *CANDIDATE_COLUMNS)}
     unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
 
     def add(model, a, c, fp, pres, faithful, status):
