@@ -28,7 +28,12 @@ def test_own_ledger_without_grouping(tmp_path):
     pq.write_table(one, tmp_path / "c.parquet")
     pq.write_table(units, tmp_path / "u.parquet")
     rec = run_notebook(
-        NB, parameters={"CANDIDATES": str(tmp_path / "c.parquet"), "UNITS": str(tmp_path / "u.parquet"), "BY": ""},
+        NB,
+        parameters={
+            "CANDIDATES": str(tmp_path / "c.parquet"),
+            "UNITS": str(tmp_path / "u.parquet"),
+            "BY": "",
+        },
         output_dir=tmp_path / "out",
     ).records
     assert rec["result"]["by_group"] == {}
