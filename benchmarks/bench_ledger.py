@@ -143,7 +143,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="claimlab-bench-"))
     print(
-        f"{'rows':>10} {'answers':>9} {'generate s':>10} {'score s':>8} {'peak MB':>8}  corpus coverage (micro)"
+        f"{'rows':>10} {'answers*':>9} {'generate s':>10} {'score s':>8} {'peak MB':>8}  corpus coverage (micro)"
     )
     for rows in sizes:
         t = time.perf_counter()
@@ -158,7 +158,8 @@ def main():
             f"{rows:>10} {r['answers']:>9} {gen:>10.1f} {r['wall']:>8.2f} {r['peak_mb']:>8.0f}  {r['coverage']}"
         )
     print(
-        "(score s = read both Parquet files + validate + score, in a fresh process; peak MB = its max RSS)"
+        "(answers* = scored (decomposer, answer) pairs; score s = read both Parquet files, validate and\n"
+        " score in a fresh process, imports included; peak MB = that process's max RSS)"
     )
 
     from claimlab.ledger import count_ledger, read_table, summarise
