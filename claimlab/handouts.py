@@ -54,9 +54,10 @@ PRINT_CSS = """
   .claimlab-variant { display: inline-block; padding: 2px 8px; border: 1px solid #555; border-radius: 4px; }
   img, table, pre, .jp-RenderedImage, .jp-OutputArea-output { break-inside: avoid; page-break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
-  table { font-size: 0.78em; }
-  td, th { word-break: normal; overflow-wrap: break-word; hyphens: auto; }
-  .jp-RenderedHTMLCommon table { table-layout: auto; }
+  table { font-size: 0.74em; }
+  td, th { word-break: normal; overflow-wrap: anywhere; hyphens: auto; white-space: normal !important; }
+  .jp-RenderedHTMLCommon table { table-layout: auto; max-width: 100%; }
+  .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { padding: 2px 4px; }
   .jp-OutputArea-output { overflow-x: visible; }
   .jp-Cell-outputWrapper, .jp-OutputArea-child { padding-left: 0; }
   .jp-OutputArea-prompt { display: none; }

@@ -38,6 +38,14 @@ def md_ids(ids: Iterable[str]) -> str:
     return ", ".join(md_text(i) for i in ids) if ids else "(none)"
 
 
+def _pd():
+    """pandas, set to show whole cell texts (a handout must not cut a claim short)."""
+    import pandas as pd
+
+    pd.set_option("display.max_colwidth", None)
+    return pd
+
+
 def show(obj: object) -> None:
     """Display an object (imports IPython lazily)."""
     from IPython.display import display
@@ -63,7 +71,7 @@ def show_figure(ax) -> None:
 
 def units_table(fixture: DecompositionFixture):
     """The original's units with their UTF-16 spans."""
-    import pandas as pd
+    pd = _pd()
 
     return pd.DataFrame(
         [
@@ -75,7 +83,7 @@ def units_table(fixture: DecompositionFixture):
 
 def candidates_table(fixture: DecompositionFixture):
     """All candidates with their labels (both layers)."""
-    import pandas as pd
+    pd = _pd()
 
     rows = []
     for c in fixture.candidates:
@@ -96,7 +104,7 @@ def candidates_table(fixture: DecompositionFixture):
 
 def audit_table(result: DecompositionResult):
     """The audit rows with the two layers under separate column headings."""
-    import pandas as pd
+    pd = _pd()
 
     columns = pd.MultiIndex.from_tuples(
         [
@@ -134,7 +142,7 @@ def audit_table(result: DecompositionResult):
 
 def metrics_table(results: dict[str, DecompositionResult]):
     """One row per selection: the four ratios as displays, plus status counts and problems."""
-    import pandas as pd
+    pd = _pd()
 
     rows = []
     for name, r in results.items():
@@ -166,7 +174,7 @@ def show_decomposition_mode(fixture: DecompositionFixture, name: str) -> Decompo
 
 def evidence_table(fixture):
     """The evidence records with their relation and metadata."""
-    import pandas as pd
+    pd = _pd()
 
     return pd.DataFrame(
         [
@@ -185,7 +193,7 @@ def evidence_table(fixture):
 
 def branches_table(result):
     """Per alternative: complete?, present, missing premises, link errors."""
-    import pandas as pd
+    pd = _pd()
 
     return pd.DataFrame(
         [
@@ -203,7 +211,7 @@ def branches_table(result):
 
 def rejected_table(result):
     """Rejected items and unsafe candidates with their reasons (empty frame when none)."""
-    import pandas as pd
+    pd = _pd()
 
     rows = [
         {"id": r.id, "kind": "rejected", "reason": r.reason, "detail": r.detail}
@@ -266,7 +274,7 @@ def show_sufficiency(
 
 def selective_table(items):
     """Selective-answering items with evidence completeness computed by the witness core."""
-    import pandas as pd
+    pd = _pd()
 
     return pd.DataFrame(
         [
@@ -291,7 +299,7 @@ def selective_table(items):
 
 def risk_coverage_table(rows):
     """Threshold, answered/total, accuracy and risk on answered, as displays."""
-    import pandas as pd
+    pd = _pd()
 
     return pd.DataFrame(
         [
@@ -311,7 +319,7 @@ def risk_coverage_table(rows):
 
 def fever_table(result):
     """The five official figures with their counts."""
-    import pandas as pd
+    pd = _pd()
 
     c = result.to_dict()["counts"]
     rows = [
@@ -336,7 +344,7 @@ def show_fever_study(study) -> None:
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
         return
-    import pandas as pd
+    pd = _pd()
 
     r = study.result
     show_markdown(
@@ -395,7 +403,7 @@ def show_wice_study(study) -> None:
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
         return
-    import pandas as pd
+    pd = _pd()
 
     labels = ", ".join(f"{md_text(k)} {v}" for k, v in study.labels.items())
     empty = ", ".join(f"{md_text(k)} {v}" for k, v in study.empty_group_claims.items()) or "none"
@@ -428,7 +436,7 @@ def show_wice_study(study) -> None:
 
 def factscore_table(results):
     """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
-    import pandas as pd
+    pd = _pd()
 
     def pct(v):
         return "N/A" if v is None else f"{100 * v:.1f}"
@@ -460,7 +468,7 @@ def show_skip(message: str) -> None:
 
 def estimator_table(checks):
     """One row per flip share: error per subject and whether the ranking is kept."""
-    import pandas as pd
+    pd = _pd()
 
     rows = []
     for share, c in checks.items():
@@ -479,7 +487,7 @@ def estimator_table(checks):
 
 def chunks_table(chunks, result=None):
     """Chunks with score, rank, tokens and (after packing) kept/dropped with the reason."""
-    import pandas as pd
+    pd = _pd()
 
     dropped = {d.id: d.reason for d in result.dropped} if result else {}
     ranks = {cid: i for i, cid in enumerate(result.ranking, 1)} if result else {}
@@ -511,7 +519,7 @@ def show_prompt(prompt: str) -> None:
 
 def citations_table(reports):
     """One row per named answer: verdict and the problem codes with explanations."""
-    import pandas as pd
+    pd = _pd()
 
     rows = []
     for name, rep in reports.items():
@@ -527,7 +535,7 @@ def citations_table(reports):
 
 def thresholds_table(lab, calibration):
     """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
-    import pandas as pd
+    pd = _pd()
 
     from claimlab.context_budget import threshold_counts
 
@@ -552,7 +560,7 @@ def thresholds_table(lab, calibration):
 
 def score_ranges_table(lab):
     """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
-    import pandas as pd
+    pd = _pd()
 
     rows = []
     for q in lab.queries:
@@ -571,7 +579,7 @@ def score_ranges_table(lab):
 
 def ledger_table(groups):
     """Per group: micro and macro displays of the four ratios, answers and empty answers."""
-    import pandas as pd
+    pd = _pd()
 
     from claimlab.ledger import METRIC_NAMES
 
