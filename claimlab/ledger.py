@@ -319,9 +319,6 @@ def count_ledger(
     ans_c = _as_string(candidates, "answer_id", src_c)
     cid = _as_string(candidates, "candidate_id", src_c)
     fp = _as_string(candidates, "fingerprint", src_c)
-    # the costliest step (hashing every fingerprint) runs on the second core meanwhile
-    pool = ThreadPoolExecutor(max_workers=1)
-    fp_future = pool.submit(_encode, fp)
     status = _as_string(candidates, "status", src_c)
     faithful = _as_bool(candidates, "faithful", src_c)
     atomic = _as_bool(candidates, "atomic", src_c)
@@ -339,6 +336,27 @@ def count_ledger(
         a_u = np.where(a_u < 0, _codes(_decoded(ans_u), extra) + len(answers), a_u)
         answers = pa.concat_arrays([answers.cast(pa.string()), extra.cast(pa.string())])
     n_ans = len(answers)
+
+    # model per row (answers are scored per model)
+    if model is not None:
+        model_names = sorted(models) if models is not None else sorted(pc.unique(model).to_pylist())
+        mc, mdict = _encode(model)
+        m_c = _codes(mdict, pa.array(model_names, type=pa.string()))[mc] if len(mc) else mc
+    else:
+        m_c = np.zeros(len(a_c), dtype=np.int64)
+        model_names = [NO_MODEL]
+    n_models = len(model_names)
+    group = m_c * n_ans + a_c  # (model, answer)
+
+    # the costliest step, hashing every fingerprint and finding its repeats within each
+    # (model, answer), runs on the second core while the rows are checked
+    def fingerprint_repeats() -> tuple[np.ndarray, np.ndarray]:
+        codes, dictionary = _encode(fp)
+        key = group * len(dictionary) + codes
+        return key, pd.Series(key).duplicated().to_numpy()
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    fp_future = pool.submit(fingerprint_repeats)
 
     issues: list[Issue] = []
     bad = np.zeros(len(a_c), dtype=bool)
@@ -374,17 +392,6 @@ def count_ledger(
         "status",
         lambda i: f"unknown status {status[int(i)].as_py()!r} (one of {', '.join(STATUSES)})",
     )
-
-    # model per row (answers are scored per model)
-    if model is not None:
-        model_names = sorted(models) if models is not None else sorted(pc.unique(model).to_pylist())
-        mc, mdict = _encode(model)
-        m_c = _codes(mdict, pa.array(model_names, type=pa.string()))[mc] if len(mc) else mc
-    else:
-        m_c = np.zeros(len(a_c), dtype=np.int64)
-        model_names = [NO_MODEL]
-    n_models = len(model_names)
-    group = m_c * n_ans + a_c  # (model, answer)
 
     # duplicate candidate id within one (model, answer)
     cid_codes, cids = _encode(cid)
@@ -432,11 +439,10 @@ def count_ledger(
     keep = ~bad
     skipped = int(bad.sum())
     # D* by fingerprint within (model, answer), first occurrence in file order
-    fp_codes, fps = fp_future.result()
+    fkey2, dup_all = fp_future.result()
     pool.shutdown()
-    fkey2 = group * len(fps) + fp_codes
     if keep.all():
-        dup = pd.Series(fkey2).duplicated().to_numpy()
+        dup = dup_all
     else:  # skipped rows never count, not even as the first occurrence
         dup = np.zeros(len(fkey2), dtype=bool)
         dup[keep] = pd.Series(fkey2[keep]).duplicated().to_numpy()
