@@ -106,17 +106,19 @@ def _strip_widgets(nb) -> int:
 
 
 def _data_files(parameters: dict) -> list[tuple[str, str, str]]:
+    """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
     rows = []
     for name, value in parameters.items():
+        if not isinstance(value, str):
+            continue
+        parts = value.replace("\\", "/").split("/")
+        key = next((k for k in PROVENANCE if k in parts), None)
         if (
-            not isinstance(value, str)
-            or not value.endswith((".json", ".jsonl", ".csv", ".parquet"))
+            key is None
             and "/" not in value
+            and not value.endswith((".json", ".jsonl", ".csv", ".parquet"))
         ):
             continue
-        key = next((k for k in PROVENANCE if k in value.replace("\\", "/").split("/")), None)
-        if key is None and value.startswith(("fever", "wice", "factscore", "factcheck_gpt")):
-            key = value.split("/")[0]
         rows.append(
             (
                 name,

@@ -136,3 +136,24 @@ def test_hostile_fixture_is_escaped_and_fires_no_script(tmp_path, write_variant)
         ][0]
         == HOSTILE_MODE
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "provenance"),
+    [
+        ("factscore", "FActScore human annotations"),
+        ("fever/paper_dev.jsonl", "FEVER (Thorne et al., 2018), CC BY-SA 3.0"),
+        ("fixtures/aurora.json", "SIMULATION"),
+        ("/home/me/ledger.parquet", "user-supplied file"),
+        ("all", None),
+        (10, None),
+    ],
+)
+def test_stamp_names_data_files_with_provenance(value, provenance):
+    from claimlab.handouts import _data_files
+
+    rows = _data_files({"P": value})
+    if provenance is None:
+        assert rows == []
+    else:
+        assert provenance in rows[0][2]
