@@ -94,7 +94,7 @@ def score_in_child(cand_path: Path, units_path: Path) -> dict:
 def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> int:
     """The straightforward way: group rows per (model, answer), build a fixture, call the lab scorer."""
     from claimlab.decomposition import find_decomposition
-    from claimlab.fixtures import Candidate, DecompositionFixture, Evidence, Original, Span, Unit
+    from claimlab.ledger import fixture_from_rows
 
     unit_map: dict[str, list[str]] = {}
     for a, u in zip(
@@ -106,30 +106,7 @@ def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> int:
         groups.setdefault((row["model"], row["answer_id"]), []).append(row)
     n = 0
     for (_, answer), rows in groups.items():
-        fx = DecompositionFixture(
-            "loop",
-            Original("A", "v", ""),
-            tuple(Unit(u, Span(0, 0, "")) for u in unit_map.get(answer, [])),
-            (),
-            tuple(
-                Candidate(
-                    r["candidate_id"],
-                    "",
-                    "",
-                    "",
-                    "",
-                    (),
-                    (),
-                    r["fingerprint"],
-                    tuple(r["preserves"]),
-                    r["faithful"],
-                    r["atomic"],
-                    (),
-                    Evidence(r["status"], ()),
-                )
-                for r in rows
-            ),
-        )
+        fx = fixture_from_rows(rows, unit_map.get(answer, []))
         find_decomposition(fx, [r["candidate_id"] for r in rows])
         n += 1
     return n

@@ -653,6 +653,40 @@ def write_answers(result: LedgerResult, path: str | Path) -> Path:
     return out
 
 
+def fixture_from_rows(rows: Sequence[dict], unit_ids: Sequence[str]):
+    """One answer's ledger rows as an in-memory decomposition fixture (for the lab's own scorer).
+
+    ``rows`` are dicts with the candidates columns, in file order; the fixture scorer then scores
+    ``[row["candidate_id"] for row in rows]`` with the same definitions the ledger scorer counts.
+    """
+    from claimlab.fixtures import Candidate, DecompositionFixture, Evidence, Original, Span, Unit
+
+    return DecompositionFixture(
+        "ledger rows",
+        Original("answer", "ledger", ""),
+        tuple(Unit(u, Span(0, 0, "")) for u in unit_ids),
+        (),
+        tuple(
+            Candidate(
+                id=r["candidate_id"],
+                text="",
+                entity="",
+                version="",
+                predicate="",
+                qualifiers=(),
+                source_spans=(),
+                fingerprint=r["fingerprint"],
+                preserves=tuple(r["preserves"]),
+                faithful=r["faithful"],
+                atomic=r["atomic"],
+                errors=(),
+                evidence=Evidence(r["status"], ()),
+            )
+            for r in rows
+        ),
+    )
+
+
 # --- partition-wise scoring (Dask) -----------------------------------------------------------
 
 

@@ -86,6 +86,24 @@ def sufficiency_html(result: SufficiencyResult) -> str:
     )
 
 
+def _toggles(
+    items, *, selected: Sequence[str], css_prefix: str, on_change
+) -> dict[str, W.ToggleButton]:
+    """One toggle button per ``(id, tooltip)``, tagged with a CSS class ``<prefix>-<id>``."""
+    out = {}
+    for item_id, tooltip in items:
+        t = W.ToggleButton(
+            value=item_id in selected,
+            description=item_id,
+            tooltip=tooltip,
+            layout=W.Layout(width="64px"),
+        )
+        t.add_class(f"{css_prefix}-{item_id}")
+        t.observe(on_change, names="value")
+        out[item_id] = t
+    return out
+
+
 class _View:
     """Common part: the widget tree and a static snapshot for non-widget front ends."""
 
@@ -106,17 +124,12 @@ class DecompositionExplorer(_View):
 
     def __init__(self, fixture: DecompositionFixture, selection: Sequence[str] = ()) -> None:
         self.fixture = fixture
-        self.toggles = {}
-        for c in fixture.candidates:
-            t = W.ToggleButton(
-                value=c.id in selection,
-                description=c.id,
-                tooltip=c.text,
-                layout=W.Layout(width="64px"),
-            )
-            t.add_class(f"claimlab-cand-{c.id}")
-            t.observe(self._changed, names="value")
-            self.toggles[c.id] = t
+        self.toggles = _toggles(
+            ((c.id, c.text) for c in fixture.candidates),
+            selected=selection,
+            css_prefix="claimlab-cand",
+            on_change=self._changed,
+        )
         self.mode = W.Dropdown(options=["(choose a mode)", *fixture.modes], description="mode")
         self.mode.observe(self._mode, names="value")
         self.metrics = W.HTML()
@@ -182,17 +195,12 @@ class SufficiencyExplorer(_View):
         ignore_metadata: bool = False,
     ) -> None:
         self.fixture = fixture
-        self.toggles = {}
-        for ev in fixture.evidence:
-            t = W.ToggleButton(
-                value=ev.id in context,
-                description=ev.id,
-                tooltip=ev.text,
-                layout=W.Layout(width="64px"),
-            )
-            t.add_class(f"claimlab-ev-{ev.id}")
-            t.observe(self._changed, names="value")
-            self.toggles[ev.id] = t
+        self.toggles = _toggles(
+            ((ev.id, ev.text) for ev in fixture.evidence),
+            selected=context,
+            css_prefix="claimlab-ev",
+            on_change=self._changed,
+        )
         self.copies = W.BoundedIntText(value=0, min=0, max=5, description="copies of E1")
         self.copies.observe(self._changed, names="value")
         self.question = W.Dropdown(

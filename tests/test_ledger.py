@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 from claimlab.decomposition import find_decomposition
 from claimlab.fixtures import (
     STATUSES,
-    Candidate,
-    DecompositionFixture,
-    Evidence,
-    Original,
-    Span,
-    Unit,
 )
-from claimlab.ledger import LedgerError, count_ledger, per_answer_ratios, score_ledger
+from claimlab.ledger import (
+    LedgerError,
+    count_ledger,
+    fixture_from_rows,
+    per_answer_ratios,
+    score_ledger,
+)
 from tests.conftest import run_cli
 
 METRICS = {
@@ -64,30 +64,7 @@ def ledgers(draw):
 def fixture_scorer(rows, units, model, answer):
     """The lab's own scorer on an in-memory fixture made of one answer's rows."""
     mine = [r for r in rows if r["model"] == model and r["answer_id"] == answer]
-    fx = DecompositionFixture(
-        "generated",
-        Original("A", "v", ""),
-        tuple(Unit(u["unit_id"], Span(0, 0, "")) for u in units if u["answer_id"] == answer),
-        (),
-        tuple(
-            Candidate(
-                r["candidate_id"],
-                "",
-                "",
-                "",
-                "",
-                (),
-                (),
-                r["fingerprint"],
-                tuple(r["preserves"]),
-                r["faithful"],
-                r["atomic"],
-                (),
-                Evidence(r["status"], ()),
-            )
-            for r in mine
-        ),
-    )
+    fx = fixture_from_rows(mine, [u["unit_id"] for u in units if u["answer_id"] == answer])
     return find_decomposition(fx, [r["candidate_id"] for r in mine])
 
 
