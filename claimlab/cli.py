@@ -1,4 +1,4 @@
-"""The ``claimlab`` command line: thin over the package. Every command takes ``--json``.
+"""The ``claimlab`` command line: thin over the package. Every command but ``serve`` takes ``--json``.
 
 Errors are one line on stderr and a non-zero exit (2 for bad input, 1 for a failed run);
 set ``CLAIMLAB_DEBUG=1`` to see a traceback.
@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.errors import ClaimlabInputError
-
-Handler = Callable[[argparse.Namespace], int]
 
 
 def _emit_json(data: Any) -> None:
