@@ -242,6 +242,20 @@ class LedgerCounts:
         return self.table
 
 
+def _repeats(keys: np.ndarray, *, dense_limit: int = 64_000_000) -> np.ndarray:
+    """True for every key that already occurred earlier (first occurrences are False).
+
+    Small key ranges are counted first (a bincount), so the usual case without repeats costs a
+    few milliseconds; otherwise, or when there are repeats, a hash table finds them.
+    """
+    if len(keys) and 0 <= keys.min() and keys.max() < dense_limit:
+        if not (np.bincount(keys) > 1).any():
+            return np.zeros(len(keys), dtype=bool)
+    import pandas as pd
+
+    return pd.Series(keys).duplicated().to_numpy()
+
+
 def _uniq(values) -> pa.Array:
     u = pc.unique(values)
     return u.combine_chunks() if isinstance(u, pa.ChunkedArray) else u
@@ -339,8 +353,12 @@ def count_ledger(
 
     # model per row (answers are scored per model)
     if model is not None:
-        model_names = sorted(models) if models is not None else sorted(pc.unique(model).to_pylist())
         mc, mdict = _encode(model)
+        if models is not None:
+            model_names = sorted(models)
+        else:  # the models that occur (a dictionary read from Parquet may hold unused values)
+            used = np.flatnonzero(np.bincount(mc, minlength=len(mdict)))
+            model_names = sorted(mdict.take(pa.array(used)).to_pylist())
         m_c = _codes(mdict, pa.array(model_names, type=pa.string()))[mc] if len(mc) else mc
     else:
         m_c = np.zeros(len(a_c), dtype=np.int64)
@@ -396,7 +414,7 @@ def count_ledger(
     # duplicate candidate id within one (model, answer)
     cid_codes, cids = _encode(cid)
     ckey = group * len(cids) + cid_codes
-    cdup = pd.Series(ckey).duplicated().to_numpy()
+    cdup = _repeats(ckey)
     flag(
         cdup,
         "candidate_id",
