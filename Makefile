@@ -3,10 +3,25 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Debian packages: chromium (PDF handouts, browser tests), poppler-utils (PDF checks),
+# libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji
+DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
 
-.PHONY: setup run test lint lab bench clean
+.PHONY: setup system run test lint lab bench clean
 
-setup: $(STAMP)
+setup: system $(STAMP)
+
+system:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1 \
+	    || [ ! -f /usr/share/javascript/mathjax/MathJax.js ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages: $(DEBS)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null; \
+	  else \
+	    echo "please install the Debian packages: $(DEBS) (PDF handouts and browser tests need them)" >&2; \
+	  fi; \
+	fi
 
 $(STAMP): pyproject.toml
 	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet uv
