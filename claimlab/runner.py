@@ -166,6 +166,7 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             report_mode=False,
+            kernel_manager_class="claimlab._kernel.IPCKernelManager",
         )
     except PapermillExecutionError as exc:
         failed = out_dir / f"{stem}.failed.ipynb"
