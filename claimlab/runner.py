@@ -166,7 +166,9 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             report_mode=False,
-            kernel_manager_class="claimlab._kernel.IPCKernelManager",
+            # the kernel's own warnings (e.g. about unencrypted local TCP) would break the
+            # one-line-per-notebook progress; cell errors still come back as messages
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except PapermillExecutionError as exc:
         failed = out_dir / f"{stem}.failed.ipynb"
