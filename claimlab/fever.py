@@ -80,6 +80,22 @@ def _id(obj: dict, *, file: str, n: int) -> int:
     return v
 
 
+def _sentence(page, line, source: str, rec: str, page_field: str, line_field: str) -> Sentence:
+    """A (page, line) evidence sentence, checked: a non-empty page name and an integer line."""
+    if not isinstance(page, str) or not page:
+        raise ClaimlabInputError(
+            f"page must be a non-empty string, got {page!r}",
+            file=source,
+            record=rec,
+            field=page_field,
+        )
+    if isinstance(line, bool) or not isinstance(line, int):
+        raise ClaimlabInputError(
+            f"line must be an integer, got {line!r}", file=source, record=rec, field=line_field
+        )
+    return (page, line)
+
+
 def _unique_records(path: str | Path):
     """Yield ``(line, object, id, record label)`` per line, refusing non-objects and repeated ids."""
     source = str(path)
@@ -145,24 +161,9 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
                         record=rec,
                         field=fi,
                     )
-                page, line = item[2], item[3]
-                if label == NEI and page is None:
+                if label == NEI and item[2] is None:
                     continue
-                if not isinstance(page, str) or not page:
-                    raise ClaimlabInputError(
-                        f"page must be a non-empty string, got {page!r}",
-                        file=source,
-                        record=rec,
-                        field=f"{fi}[2]",
-                    )
-                if isinstance(line, bool) or not isinstance(line, int):
-                    raise ClaimlabInputError(
-                        f"line must be an integer, got {line!r}",
-                        file=source,
-                        record=rec,
-                        field=f"{fi}[3]",
-                    )
-                sents.append((page, line))
+                sents.append(_sentence(item[2], item[3], source, rec, f"{fi}[2]", f"{fi}[3]"))
             if sents:
                 groups.append(tuple(sents))
         out.append(GoldClaim(cid, label, str(obj.get("claim", "")), tuple(groups)))
@@ -202,22 +203,7 @@ def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list
                 raise ClaimlabInputError(
                     f"must be [page, line], got {item!r}", file=source, record=rec, field=f
                 )
-            page, line = item
-            if not isinstance(page, str) or not page:
-                raise ClaimlabInputError(
-                    f"page must be a non-empty string, got {page!r}",
-                    file=source,
-                    record=rec,
-                    field=f"{f}[0]",
-                )
-            if isinstance(line, bool) or not isinstance(line, int):
-                raise ClaimlabInputError(
-                    f"line must be an integer, got {line!r}",
-                    file=source,
-                    record=rec,
-                    field=f"{f}[1]",
-                )
-            sents.append((page, line))
+            sents.append(_sentence(item[0], item[1], source, rec, f"{f}[0]", f"{f}[1]"))
         out.append(Prediction(cid, label, tuple(sents)))
     return out
 

@@ -44,6 +44,18 @@ CANDIDATE_COLUMNS = (
     "status",
 )
 UNIT_COLUMNS = ("answer_id", "unit_id")
+CANDIDATE_SCHEMA = pa.schema(
+    [
+        ("answer_id", pa.string()),
+        ("candidate_id", pa.string()),
+        ("fingerprint", pa.string()),
+        ("preserves", pa.list_(pa.string())),
+        ("faithful", pa.bool_()),
+        ("atomic", pa.bool_()),
+        ("status", pa.string()),
+    ]
+)
+UNIT_SCHEMA = pa.schema([("answer_id", pa.string()), ("unit_id", pa.string())])
 ROW = "_row"
 NO_MODEL = "(all)"
 OnError = Literal["stop", "skip"]
@@ -710,16 +722,7 @@ def fixture_from_rows(rows: Sequence[dict], unit_ids: Sequence[str]):
 
 def empty_candidates(by: str | None = None) -> pa.Table:
     """A zero-row candidates table with the ledger's column types."""
-    fields = [
-        ("answer_id", pa.string()),
-        ("candidate_id", pa.string()),
-        ("fingerprint", pa.string()),
-        ("preserves", pa.list_(pa.string())),
-        ("faithful", pa.bool_()),
-        ("atomic", pa.bool_()),
-        ("status", pa.string()),
-        (ROW, pa.int64()),
-    ]
+    fields = [*((f.name, f.type) for f in CANDIDATE_SCHEMA), (ROW, pa.int64())]
     if by:
         fields.append((by, pa.string()))
     return pa.table({n: pa.array([], type=t) for n, t in fields})

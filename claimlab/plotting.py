@@ -281,27 +281,13 @@ def plot_chains(
             )
             ax.text(x - gap / 2, y, msg, ha="left", va="center", fontsize=7.5, color="#C44E52")
     y = -len(rows) + 0.2
-    for rej in result.rejected:
-        ax.text(
-            -0.3,
-            y,
-            f"rejected {rej.id} ({rej.reason})",
-            ha="left",
-            va="center",
-            fontsize=8,
-            color="#777777",
-        )
-        y -= 0.3
-    for u in result.unsafe_candidates:
-        ax.text(
-            -0.3,
-            y,
-            f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness",
-            ha="left",
-            va="center",
-            fontsize=8,
-            color="#b8860b",
-        )
+    notes = [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
+    notes += [
+        (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
+        for u in result.unsafe_candidates
+    ]
+    for text, color in notes:
+        ax.text(-0.3, y, text, ha="left", va="center", fontsize=8, color=color)
         y -= 0.3
     ax.set_xlim(-2.4, 3 * (w + gap) + 3.5)
     ax.set_ylim(min(y, -len(rows) + 0.5) - 0.2, 0.7)

@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from claimlab.decomposition import METRIC_LABELS, METRICS, DecompositionResult, find_decomposition
 from claimlab.fixtures import STATUSES, DecompositionFixture
-from claimlab.games import DecompositionGame, SufficiencyGame
+from claimlab.games import BUDGET, MAX_SLOTS, DecompositionGame, SufficiencyGame
 from claimlab.sufficiency import SufficiencyFixture, SufficiencyResult, find_fixture_sufficiency
 
 NO_STATUS = "(not annotated)"
@@ -84,6 +84,16 @@ def sufficiency_html(result: SufficiencyResult) -> str:
         + (f"<ul>{unsafe}</ul>" if unsafe else "")
         + "</div>"
     )
+
+
+def verdict_html(result, *, not_won: str) -> str:
+    """The end of a round: WON, or the named reasons it is not won (empty before the round ends)."""
+    if result is None:
+        return ""
+    if result.won:
+        return '<p class="claimlab-verdict"><strong>WON</strong></p>'
+    reasons = "".join(f"<li>{e(x.code)}: {e(x.message)}</li>" for x in result.reasons)
+    return f'<p class="claimlab-verdict"><strong>{e(not_won)}</strong>:</p><ul>{reasons}</ul>'
 
 
 def _toggles(
@@ -306,18 +316,9 @@ class DecompositionGameView(_View):
             self._syncing = False
         self.message.value = f"<p>{e(message)}</p>"
         m = self.game.metrics()
-        verdict = ""
-        if self.game.last_check is not None:
-            r = self.game.last_check
-            verdict = (
-                '<p class="claimlab-verdict"><strong>WON</strong></p>'
-                if r.won
-                else '<p class="claimlab-verdict"><strong>not yet</strong>:</p><ul>'
-                + "".join(f"<li>{e(x.code)}: {e(x.message)}</li>" for x in r.reasons)
-                + "</ul>"
-            )
+        verdict = verdict_html(self.game.last_check, not_won="not yet")
         self.board.value = (
-            f"<p>slots left: {self.game.slots_left} of 7</p>{verdict}{metrics_html(m)}"
+            f"<p>slots left: {self.game.slots_left} of {MAX_SLOTS}</p>{verdict}{metrics_html(m)}"
         )
 
     def check(self):
@@ -396,18 +397,9 @@ class SufficiencyGameView(_View):
         self.proof.options = ids
         self.proof.value = tuple(keep)
         self.message.value = f"<p>{e(message)}</p>"
-        verdict = ""
-        if self.game.last_submit is not None:
-            r = self.game.last_submit
-            verdict = (
-                '<p class="claimlab-verdict"><strong>WON</strong></p>'
-                if r.won
-                else '<p class="claimlab-verdict"><strong>not won</strong>:</p><ul>'
-                + "".join(f"<li>{e(x.code)}: {e(x.message)}</li>" for x in r.reasons)
-                + "</ul>"
-            )
+        verdict = verdict_html(self.game.last_submit, not_won="not won")
         self.board.value = (
-            f'<p>budget left: <span class="claimlab-budget">{self.game.budget_left}</span> of 6 · '
+            f'<p>budget left: <span class="claimlab-budget">{self.game.budget_left}</span> of {BUDGET} · '
             f"context: {e(', '.join(self.game.context))}</p>{verdict}"
         )
 

@@ -14,6 +14,8 @@ from claimlab.fixtures import (
     STATUSES,
 )
 from claimlab.ledger import (
+    CANDIDATE_SCHEMA,
+    UNIT_SCHEMA,
     LedgerError,
     count_ledger,
     fixture_from_rows,
@@ -69,24 +71,8 @@ def fixture_scorer(rows, units, model, answer):
 
 
 def tables(rows, units):
-    cand = pa.Table.from_pylist(
-        rows,
-        schema=pa.schema(
-            [
-                ("model", pa.string()),
-                ("answer_id", pa.string()),
-                ("candidate_id", pa.string()),
-                ("fingerprint", pa.string()),
-                ("preserves", pa.list_(pa.string())),
-                ("faithful", pa.bool_()),
-                ("atomic", pa.bool_()),
-                ("status", pa.string()),
-            ]
-        ),
-    )
-    unit_table = pa.Table.from_pylist(
-        units, schema=pa.schema([("answer_id", pa.string()), ("unit_id", pa.string())])
-    )
+    cand = pa.Table.from_pylist(rows, schema=pa.schema([("model", pa.string()), *CANDIDATE_SCHEMA]))
+    unit_table = pa.Table.from_pylist(units, schema=UNIT_SCHEMA)
     return cand, unit_table
 
 
