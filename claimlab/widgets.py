@@ -255,7 +255,40 @@ class SufficiencyExplorer(_View):
         return sufficiency_html(self.result)
 
 
-class DecompositionGameView(_View):
+def _button(description: str, css: str, on_click, **kwargs) -> W.Button:
+    b = W.Button(description=description, **kwargs)
+    b.add_class(css)
+    b.on_click(lambda _b: on_click())
+    return b
+
+
+class _GameView(_View):
+    """What both game views share: the round's main action, Reset, the message and the board."""
+
+    game: DecompositionGame | SufficiencyGame
+
+    def _controls(self, label: str, css: str, action) -> W.Button:
+        """Build Reset, the message and the board; return the main action's button."""
+        self.reset_button = _button("Reset", "claimlab-reset", self.reset)
+        self.message = W.HTML()
+        self.message.add_class("claimlab-message")
+        self.board = W.HTML()
+        self.board.add_class("claimlab-board")
+        return _button(label, css, action, button_style="primary")
+
+    def sync(self, message: str) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def reset(self):
+        """Press Reset."""
+        self.sync(self.game.reset().message)
+
+    def snapshot_html(self) -> str:
+        """Static rendering of the current state."""
+        return self.message.value + self.board.value
+
+
+class DecompositionGameView(_GameView):
     """Select candidates (slots), annotate statuses, Check, Reset."""
 
     def __init__(self, game: DecompositionGame) -> None:
@@ -272,16 +305,7 @@ class DecompositionGameView(_View):
             d.observe(self._annotate(c.id), names="value")
             self.toggles[c.id], self.status_pickers[c.id] = t, d
             rows.append(W.HBox([t, d, W.HTML(f"<span>{e(c.text)}</span>")]))
-        self.check_button = W.Button(description="Check", button_style="primary")
-        self.check_button.add_class("claimlab-check")
-        self.check_button.on_click(lambda _b: self.check())
-        self.reset_button = W.Button(description="Reset")
-        self.reset_button.add_class("claimlab-reset")
-        self.reset_button.on_click(lambda _b: self.reset())
-        self.message = W.HTML()
-        self.message.add_class("claimlab-message")
-        self.board = W.HTML()
-        self.board.add_class("claimlab-board")
+        self.check_button = self._controls("Check", "claimlab-check", self.check)
         self.widget = W.VBox(
             [*rows, W.HBox([self.check_button, self.reset_button]), self.message, self.board]
         )
@@ -327,16 +351,8 @@ class DecompositionGameView(_View):
         self.sync("round over: " + ("you won" if r.won else "not won yet"))
         return r
 
-    def reset(self):
-        """Press Reset."""
-        self.sync(self.game.reset().message)
 
-    def snapshot_html(self) -> str:
-        """Static rendering of the current state."""
-        return self.message.value + self.board.value
-
-
-class SufficiencyGameView(_View):
+class SufficiencyGameView(_GameView):
     """Search with a budget, pick a proof set, answer, Submit, Reset."""
 
     def __init__(self, game: SufficiencyGame) -> None:
@@ -360,16 +376,7 @@ class SufficiencyGameView(_View):
         self.room.add_class("claimlab-room")
         self.route = W.Dropdown(options=["", *objects], description="route")
         self.route.add_class("claimlab-route")
-        self.submit_button = W.Button(description="Submit", button_style="primary")
-        self.submit_button.add_class("claimlab-submit")
-        self.submit_button.on_click(lambda _b: self.submit())
-        self.reset_button = W.Button(description="Reset")
-        self.reset_button.add_class("claimlab-reset")
-        self.reset_button.on_click(lambda _b: self.reset())
-        self.message = W.HTML()
-        self.message.add_class("claimlab-message")
-        self.board = W.HTML()
-        self.board.add_class("claimlab-board")
+        self.submit_button = self._controls("Submit", "claimlab-submit", self.submit)
         q = fx.question(game.question)
         self.widget = W.VBox(
             [
@@ -411,11 +418,3 @@ class SufficiencyGameView(_View):
         r = self.game.submit(list(self.proof.value), answer)
         self.sync("round over: " + ("you won" if r.won else "not won"))
         return r
-
-    def reset(self):
-        """Press Reset."""
-        self.sync(self.game.reset().message)
-
-    def snapshot_html(self) -> str:
-        """Static rendering of the current state."""
-        return self.message.value + self.board.value
