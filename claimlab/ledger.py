@@ -163,11 +163,10 @@ def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
     col = table.column(name)
     if table.num_rows == 0 or pa.types.is_null(col.type):
         col = col.cast(pa.string()) if pa.types.is_null(col.type) else col
-    if (
-        pa.types.is_dictionary(col.type)
-        or pa.types.is_integer(col.type)
-        or pa.types.is_large_string(col.type)
-    ):
+    if pa.types.is_dictionary(col.type):  # as read from Parquet: codes come for free
+        if not pa.types.is_string(col.type.value_type):
+            col = col.cast(pa.string())
+    elif pa.types.is_integer(col.type) or pa.types.is_large_string(col.type):
         col = col.cast(pa.string())
     if not (pa.types.is_string(col.type) or pa.types.is_dictionary(col.type)):
         raise LedgerError(f"must hold strings, found {col.type}", file=source, field=name)
@@ -266,6 +265,84 @@ def _repeats(keys: np.ndarray, *, dense_limit: int = 64_000_000) -> np.ndarray:
     import pandas as pd
 
     return pd.Series(keys).duplicated().to_numpy()
+
+
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xBF58476D1CE4E5B9)
+_K3 = np.uint64(0x94D049BB133111EB)
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """A 64-bit finaliser (the splitmix64 constants), in place on an array."""
+    x ^= x >> np.uint64(30)
+    x *= _K2
+    x ^= x >> np.uint64(27)
+    x *= _K3
+    x ^= x >> np.uint64(31)
+    return x
+
+
+def _string_hash(arr: pa.Array) -> np.ndarray:
+    """A 64-bit hash of every string of a (non-null) string array, eight bytes per step.
+
+    Equal strings always hash equal; callers confirm every match on the strings themselves, so
+    a collision can cost time but never change a result.
+    """
+    n = len(arr)
+    offsets = np.frombuffer(
+        arr.buffers()[1], dtype=np.int32, count=n + 1, offset=arr.offset * 4
+    ).astype(np.int64)
+    buf = arr.buffers()[2]
+    data = np.frombuffer(buf, dtype=np.uint8) if buf is not None else np.zeros(0, np.uint8)
+    padded = np.zeros((len(data) + 7) // 8 * 8 + 16, dtype=np.uint8)
+    padded[: len(data)] = data
+    words = padded.view(np.uint64)
+    start, lens = offsets[:-1], np.diff(offsets)
+    h = _mix(lens.astype(np.uint64) * _K1 + _K2)
+    n_words = (lens + 7) // 8
+    active = np.flatnonzero(n_words > 0)
+    j = 0
+    while len(active):  # word j of every string that has one (an unaligned 8-byte load)
+        every = len(active) == n
+        pos = (start if every else start[active]) + 8 * j
+        q, shift = pos >> 3, ((pos & 7) * 8).astype(np.uint64)
+        w = words[q] >> shift
+        w |= np.where(shift > 0, words[q + 1] << ((np.uint64(64) - shift) & np.uint64(63)), 0)
+        w &= _LOW_BYTES[np.minimum((lens if every else lens[active]) - 8 * j, 8)]
+        if every:
+            h = _mix((h ^ w) * _K1)
+        else:
+            h[active] = _mix((h[active] ^ w) * _K1)
+        j += 1
+        active = active[n_words[active] > j]
+    return h
+
+
+def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
+    """True for every row whose value already occurred earlier in the same group (exact).
+
+    Strings are hashed with their group and factorised; each row that looks like a repeat is
+    then compared with its first occurrence, string to string. Should any pair differ (a hash
+    collision), the whole column is dictionary-encoded instead.
+    """
+    import pandas as pd
+
+    n = len(group)
+    if n and not pa.types.is_dictionary(values.type):
+        h = np.concatenate([_string_hash(c) for c in values.chunks if len(c)])
+        codes = pd.factorize(_mix(h ^ (group.astype(np.uint64) * _K1)).view(np.int64))[0]
+        first = np.empty(n, dtype=bool)
+        first[0] = True
+        first[1:] = codes[1:] > np.maximum.accumulate(codes)[:-1]  # codes number keys as seen
+        later = np.flatnonzero(~first)
+        earlier = np.flatnonzero(first)[codes[later]]
+        if (group[later] == group[earlier]).all() and (
+            not len(later) or pc.all(pc.equal(values.take(later), values.take(earlier))).as_py()
+        ):
+            return ~first
+    codes, dictionary = _encode(values)
+    return pd.Series(group * len(dictionary) + codes).duplicated().to_numpy()
 
 
 def _uniq(values) -> pa.Array:
@@ -378,15 +455,10 @@ def count_ledger(
     n_models = len(model_names)
     group = m_c * n_ans + a_c  # (model, answer)
 
-    # the costliest step, hashing every fingerprint and finding its repeats within each
-    # (model, answer), runs on the second core while the rows are checked
-    def fingerprint_repeats() -> tuple[np.ndarray, np.ndarray]:
-        codes, dictionary = _encode(fp)
-        key = group * len(dictionary) + codes
-        return key, pd.Series(key).duplicated().to_numpy()
-
+    # the costliest step, finding repeated fingerprints within each (model, answer), overlaps
+    # with the row checks on a second thread (both mostly run outside the GIL)
     pool = ThreadPoolExecutor(max_workers=1)
-    fp_future = pool.submit(fingerprint_repeats)
+    fp_future = pool.submit(_repeats_within, group, fp)
 
     issues: list[Issue] = []
     bad = np.zeros(len(a_c), dtype=bool)
@@ -469,13 +541,11 @@ def count_ledger(
     keep = ~bad
     skipped = int(bad.sum())
     # D* by fingerprint within (model, answer), first occurrence in file order
-    fkey2, dup_all = fp_future.result()
+    dup = fp_future.result()
     pool.shutdown()
-    if keep.all():
-        dup = dup_all
-    else:  # skipped rows never count, not even as the first occurrence
-        dup = np.zeros(len(fkey2), dtype=bool)
-        dup[keep] = pd.Series(fkey2[keep]).duplicated().to_numpy()
+    if not keep.all():  # skipped rows never count, not even as the first occurrence
+        dup = np.zeros(len(keep), dtype=bool)
+        dup[keep] = _repeats_within(group[keep], fp.filter(pa.array(keep)))
     uniq = keep & ~dup
     size = n_models * n_ans
 
@@ -491,7 +561,13 @@ def count_ledger(
     dup_n = raw_n - uniq_n
     # coverage: distinct (model, answer, unit) among faithful unique rows
     p_rows = (uniq & faithful)[parent] & known
-    cover_key = pd.unique(group[parent[p_rows]] * n_units + (fkey[p_rows] % n_units))
+    cover_key = group[parent[p_rows]] * n_units + (fkey[p_rows] % n_units)
+    if size * n_units <= 1 << 26:  # a flag per possible (model, answer, unit): no hashing
+        seen = np.zeros(size * n_units, dtype=bool)
+        seen[cover_key] = True
+        cover_key = np.flatnonzero(seen)
+    else:
+        cover_key = pd.unique(cover_key)
     covered = np.bincount((cover_key // n_units).astype(np.int64), minlength=size)
     units_per_answer = np.bincount(a_u, minlength=n_ans)
 

@@ -1,6 +1,9 @@
 """Ledger scorer: same definitions as the fixture scorer (property test), bad rows, formats, Dask."""
 
 import json
+import re
+import tempfile
+from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -98,6 +101,13 @@ def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
         assert rec["not_in_reference_unique"] == ref.status_counts["NOT_IN_REFERENCE"]
         assert rec["duplicates"] == len(ref.duplicates)
         assert rec["missing_units"] == len(ref.missing_units)
+    # the same through Parquet, in row groups of three rows: every chunk has its own dictionaries
+    with tempfile.TemporaryDirectory() as folder:
+        cp, up = Path(folder) / "c.parquet", Path(folder) / "u.parquet"
+        pq.write_table(cand, cp, row_group_size=3)
+        pq.write_table(unit_table, up, row_group_size=3)
+        via_parquet = score_ledger(cp, up, by="model").counts.table
+    pd.testing.assert_frame_equal(via_parquet, table)
 
 
 def write_all(tmp_path, rows, units):
@@ -201,24 +211,26 @@ BAD = [
 ]
 
 
+@pytest.mark.parametrize("ext", ["csv", "parquet"])
 @pytest.mark.parametrize(("case", "edit", "message"), BAD, ids=[b[0] for b in BAD])
-def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, message):
+def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, message, ext):
     rows = json.loads(json.dumps(ROWS))
     units = list(UNITS)
     edit(rows, units)
     write_all(tmp_path, rows, units)
+    if ext == "parquet":  # Parquet rows have no line of their own
+        message = re.sub(r" \(line \d+\)", "", message)
+    cand, unit_file = tmp_path / f"c.{ext}", tmp_path / f"u.{ext}"
     with pytest.raises(LedgerError) as info:
-        score_ledger(tmp_path / "c.csv", tmp_path / "u.csv")
-    assert str(info.value) == f"{tmp_path / 'c.csv'}: {message}" or str(info.value).startswith(
-        f"{tmp_path / 'c.csv'}: {message}"
+        score_ledger(cand, unit_file)
+    assert str(info.value) == f"{cand}: {message}" or str(info.value).startswith(
+        f"{cand}: {message}"
     )
-    r = score_ledger(tmp_path / "c.csv", tmp_path / "u.csv", on_error="skip")
+    r = score_ledger(cand, unit_file, on_error="skip")
     assert r.counts.skipped_rows == 1 and len(r.counts.issues) == 1
-    proc = run_cli(
-        "ledger", tmp_path / "c.csv", "--units", tmp_path / "u.csv", "--on-error", "skip"
-    )
+    proc = run_cli("ledger", cand, "--units", unit_file, "--on-error", "skip")
     assert proc.returncode == 0 and "skipped 1 bad rows" in proc.stdout
-    proc = run_cli("ledger", tmp_path / "c.csv", "--units", tmp_path / "u.csv")
+    proc = run_cli("ledger", cand, "--units", unit_file)
     assert (
         proc.returncode == 2
         and len(proc.stderr.strip().splitlines()) == 1
@@ -309,3 +321,39 @@ def test_dask_two_workers_identical_to_single_machine(tmp_path):
     from claimlab.ledger import summarise
 
     assert summarise(single, by="model").to_dict()["by_group"] == distributed.to_dict()["by_group"]
+
+
+HASH_CASES = [
+    ["", "", "a", "a", "ab"],  # empty strings and one-byte strings
+    ["abcdefgh", "abcdefgh", "abcdefghi", "abcdefg"],  # around one eight-byte word
+    ["x" * 15, "x" * 16, "x" * 17, "x" * 16, "x" * 100, "x" * 100],  # word boundaries, long
+    ["é" * 9, "e\u0301" * 9, "é" * 9, "ş|ğ|ı", "ş|ğ|ı"],  # multi-byte UTF-8, NFC vs NFD differ
+    ["a\x00", "a", "a\x00"],  # a NUL byte is a byte, not padding
+]
+
+
+@pytest.mark.parametrize("values", HASH_CASES)
+def test_string_hash_equal_strings_equal_hashes_also_in_slices(values):
+    from claimlab.ledger import _string_hash
+
+    for arr in (pa.array(values), pa.array(["padding", *values]).slice(1)):
+        h = _string_hash(arr)
+        assert len(h) == len(values)
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                assert (h[i] == h[j]) == (a == b), (a, b)
+
+
+@pytest.mark.parametrize("collide", [False, True], ids=["hashed", "every-hash-collides"])
+def test_repeats_within_groups_exact_even_when_hashes_collide(monkeypatch, collide):
+    import numpy as np
+
+    from claimlab import ledger
+
+    if collide:  # every string hashes the same: the string check must catch it and fall back
+        monkeypatch.setattr(ledger, "_string_hash", lambda arr: np.zeros(len(arr), np.uint64))
+    values = pa.chunked_array([["f1", "f2", "f1"], ["f1", "f3", "f2", "f2"]])
+    group = np.array([0, 0, 0, 1, 1, 0, 1])
+    got = ledger._repeats_within(group, values)
+    assert got.tolist() == [False, False, True, False, False, True, False]
+    assert ledger._repeats_within(group[:0], values.slice(0, 0)).tolist() == []
