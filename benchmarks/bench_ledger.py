@@ -13,7 +13,6 @@ run) on the same in-memory tables, and the counts of both are compared answer by
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -172,9 +171,16 @@ def main():
     ap.add_argument("--repeats", type=int, default=5, help="timed runs of the vectorised scorer")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
-    tmp = Path(tempfile.mkdtemp(prefix="claimlab-bench-"))
-    if args.loop_rows:
-        compare_with_loop(args.loop_rows, tmp, args.repeats)
+    with tempfile.TemporaryDirectory(prefix="claimlab-bench-") as folder:
+        tmp = Path(folder)
+        if args.loop_rows:
+            compare_with_loop(args.loop_rows, tmp, args.repeats)
+        if sizes:
+            growth(sizes, tmp)
+
+
+def growth(sizes: list[int], tmp: Path) -> None:
+    """Wall time and peak memory of scoring ledgers of each size from Parquet, fresh processes."""
     print(
         f"\n{'rows':>10} {'answers*':>9} {'generate s':>10} {'import s':>8} {'score s':>8} {'peak MB':>8}  corpus coverage (micro)"
     )
@@ -194,9 +200,6 @@ def main():
         "(answers* = scored (decomposer, answer) pairs; import s = a fresh process importing claimlab,\n"
         " pandas and pyarrow; score s = then reading both Parquet files, validating and scoring;\n"
         " peak MB = that process's peak resident memory, VmHWM)"
-    )
-    print(
-        f"this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
 
 

@@ -79,12 +79,8 @@ def tables(rows, units):
     return cand, unit_table
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ledgers())
-def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
-    rows, units = data
-    cand, unit_table = tables(rows, units)
-    table = count_ledger(cand, unit_table, by="model").table
+def assert_fixture_scorer_agrees(table, rows, units):
+    """Every (model, answer) row of a ledger table against the lab's fixture scorer."""
     answers_with_units = {u["answer_id"] for u in units}
     expected_pairs = {(r["model"], r["answer_id"]) for r in rows} | {
         (m, a) for m in {r["model"] for r in rows} for a in answers_with_units
@@ -101,6 +97,15 @@ def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
         assert rec["not_in_reference_unique"] == ref.status_counts["NOT_IN_REFERENCE"]
         assert rec["duplicates"] == len(ref.duplicates)
         assert rec["missing_units"] == len(ref.missing_units)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ledgers())
+def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
+    rows, units = data
+    cand, unit_table = tables(rows, units)
+    table = count_ledger(cand, unit_table, by="model").table
+    assert_fixture_scorer_agrees(table, rows, units)
     # the same through Parquet, in row groups of three rows: every chunk has its own dictionaries
     with tempfile.TemporaryDirectory() as folder:
         cp, up = Path(folder) / "c.parquet", Path(folder) / "u.parquet"
@@ -269,12 +274,62 @@ def test_cli_json_and_out(tmp_path):
     assert len(back) == 4 and "coverage_display" in back.columns
 
 
-@pytest.mark.slow
-def test_dask_two_workers_identical_to_single_machine(tmp_path):
+def dask_frame(cand, npartitions):
+    """A candidates table as a Dask frame: ``;``-joined units (Dask turns lists into text)."""
     import dask.dataframe as dd
+
+    from claimlab.ledger import ROW
+
+    df = cand.to_pandas()
+    df["preserves"] = df["preserves"].map(";".join)
+    df[ROW] = range(1, len(df) + 1)
+    return dd.from_pandas(df, npartitions=npartitions)
+
+
+@pytest.fixture(scope="module")
+def two_workers():
+    """A local Dask cluster of two worker processes, shared by the module's Dask tests."""
+    pytest.importorskip("dask.dataframe")
     from distributed import Client, LocalCluster
 
-    from claimlab.ledger import ROW, score_ledger_dask
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=ledgers(), npartitions=st.integers(1, 3))
+def test_dask_equals_ledger_scorer_equals_fixture_scorer(two_workers, data, npartitions):
+    from claimlab.ledger import score_ledger_dask
+
+    rows, units = data
+    cand, unit_table = tables(rows, units)
+    single = count_ledger(cand, unit_table, by="model").table
+    distributed = score_ledger_dask(dask_frame(cand, npartitions), unit_table, by="model")
+    assert_fixture_scorer_agrees(distributed.counts.table, rows, units)
+    pd.testing.assert_frame_equal(plain(distributed.counts.table), plain(single))
+
+
+def plain(table):
+    """Id columns as plain Python strings (Dask and Arrow choose their own string dtypes)."""
+    return table.assign(
+        model=table["model"].astype(str).astype(object),
+        answer_id=table["answer_id"].astype(str).astype(object),
+    ).reset_index(drop=True)
+
+
+@pytest.mark.slow
+def test_dask_two_workers_identical_to_single_machine(two_workers):
+    from claimlab.ledger import score_ledger_dask
 
     rng = __import__("random").Random(7)
     rows, units = [], []
@@ -300,19 +355,8 @@ def test_dask_two_workers_identical_to_single_machine(tmp_path):
                 )
     cand, unit_table = tables(rows, units)
     single = count_ledger(cand, unit_table, by="model")
-    df = cand.to_pandas()
-    df["preserves"] = df["preserves"].map(
-        ";".join
-    )  # Dask turns object columns into text: keep units ';'-joined
-    df[ROW] = range(1, len(df) + 1)
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        Client(cluster),
-    ):
-        ddf = dd.from_pandas(df, npartitions=4)
-        distributed = score_ledger_dask(ddf, unit_table, by="model")
+    distributed = score_ledger_dask(dask_frame(cand, 4), unit_table, by="model")
+    assert len(two_workers.scheduler_info()["workers"]) == 2
     a = single.table.assign(model=single.table["model"].astype(str)).reset_index(drop=True)
     b = distributed.counts.table.reset_index(drop=True)
     cols = [c for c in a.columns if c not in ("model", "answer_id")]
