@@ -457,92 +457,95 @@ def count_ledger(
 
     # the costliest step, finding repeated fingerprints within each (model, answer), overlaps
     # with the row checks on a second thread (both mostly run outside the GIL)
-    pool = ThreadPoolExecutor(max_workers=1)
-    fp_future = pool.submit(_repeats_within, group, fp)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # joined even when a row check raises
+        fp_future = pool.submit(_repeats_within, group, fp)
 
-    issues: list[Issue] = []
-    bad = np.zeros(len(a_c), dtype=bool)
-    checks: list[tuple[np.ndarray, str, Any]] = []
+        issues: list[Issue] = []
+        bad = np.zeros(len(a_c), dtype=bool)
+        checks: list[tuple[np.ndarray, str, Any]] = []
 
-    def flag(mask: np.ndarray, field: str, message_for) -> None:
-        checks.append((mask, field, message_for))
+        def flag(mask: np.ndarray, field: str, message_for) -> None:
+            checks.append((mask, field, message_for))
 
-    # units table: duplicate (answer, unit) rows are refused
-    unit_codes, units_all = _encode(
-        pa.chunked_array(
-            _decoded(unit_id).chunks + list(pc.list_flatten(preserves).chunks), type=pa.string()
+        # units table: duplicate (answer, unit) rows are refused
+        unit_codes, units_all = _encode(
+            pa.chunked_array(
+                _decoded(unit_id).chunks + list(pc.list_flatten(preserves).chunks), type=pa.string()
+            )
         )
-    )
-    u_codes = unit_codes[: len(unit_id)]
-    n_units = max(len(units_all), 1)
-    ukey = a_u * n_units + u_codes
-    udup = pd.Series(ukey).duplicated().to_numpy()
-    if udup.any():
-        i = int(np.flatnonzero(udup)[0])
-        raise LedgerError(
-            f"unit {unit_id[i].as_py()!r} listed twice for answer {ans_u[i].as_py()!r}",
-            file=src_u,
-            record=row_label(src_u, int(urows[i])),
-            field="unit_id",
+        u_codes = unit_codes[: len(unit_id)]
+        n_units = max(len(units_all), 1)
+        ukey = a_u * n_units + u_codes
+        udup = pd.Series(ukey).duplicated().to_numpy()
+        if udup.any():
+            i = int(np.flatnonzero(udup)[0])
+            raise LedgerError(
+                f"unit {unit_id[i].as_py()!r} listed twice for answer {ans_u[i].as_py()!r}",
+                file=src_u,
+                record=row_label(src_u, int(urows[i])),
+                field="unit_id",
+            )
+
+        # status
+        st_codes, st_dict = _encode(status)
+        st = _codes(st_dict, pa.array(list(STATUSES)))[st_codes] if len(st_codes) else st_codes
+        flag(
+            st < 0,
+            "status",
+            lambda i: f"unknown status {status[int(i)].as_py()!r} (one of {', '.join(STATUSES)})",
         )
 
-    # status
-    st_codes, st_dict = _encode(status)
-    st = _codes(st_dict, pa.array(list(STATUSES)))[st_codes] if len(st_codes) else st_codes
-    flag(
-        st < 0,
-        "status",
-        lambda i: f"unknown status {status[int(i)].as_py()!r} (one of {', '.join(STATUSES)})",
-    )
+        # duplicate candidate id within one (model, answer)
+        cid_codes, cids = _encode(cid)
+        ckey = group * len(cids) + cid_codes
+        cdup = _repeats(ckey)
+        flag(
+            cdup,
+            "candidate_id",
+            lambda i: (
+                f"candidate id {cid[int(i)].as_py()!r} appears twice in answer {ans_c[int(i)].as_py()!r}"
+            ),
+        )
 
-    # duplicate candidate id within one (model, answer)
-    cid_codes, cids = _encode(cid)
-    ckey = group * len(cids) + cid_codes
-    cdup = _repeats(ckey)
-    flag(
-        cdup,
-        "candidate_id",
-        lambda i: (
-            f"candidate id {cid[int(i)].as_py()!r} appears twice in answer {ans_c[int(i)].as_py()!r}"
-        ),
-    )
+        # every preserved unit must be a unit of the answer
+        flat_units = pc.list_flatten(preserves)
+        parent = pc.list_parent_indices(preserves).to_numpy()
+        fkey = a_c[parent] * n_units + unit_codes[len(unit_id) :]
+        known = (
+            pd.Index(ukey).get_indexer(fkey) >= 0 if len(ukey) else np.zeros(len(fkey), dtype=bool)
+        )
+        unknown_rows = np.zeros(len(a_c), dtype=bool)
+        unknown_rows[parent[~known]] = True
+        first_unknown = {}
+        for j in np.flatnonzero(~known)[:1000]:
+            first_unknown.setdefault(int(parent[j]), flat_units[int(j)].as_py())
+        flag(
+            unknown_rows,
+            "preserves",
+            lambda i: (
+                f"unit {first_unknown.get(int(i), '?')!r} is not in the units table for answer {ans_c[int(i)].as_py()!r}"
+            ),
+        )
 
-    # every preserved unit must be a unit of the answer
-    flat_units = pc.list_flatten(preserves)
-    parent = pc.list_parent_indices(preserves).to_numpy()
-    fkey = a_c[parent] * n_units + unit_codes[len(unit_id) :]
-    known = pd.Index(ukey).get_indexer(fkey) >= 0 if len(ukey) else np.zeros(len(fkey), dtype=bool)
-    unknown_rows = np.zeros(len(a_c), dtype=bool)
-    unknown_rows[parent[~known]] = True
-    first_unknown = {}
-    for j in np.flatnonzero(~known)[:1000]:
-        first_unknown.setdefault(int(parent[j]), flat_units[int(j)].as_py())
-    flag(
-        unknown_rows,
-        "preserves",
-        lambda i: (
-            f"unit {first_unknown.get(int(i), '?')!r} is not in the units table for answer {ans_c[int(i)].as_py()!r}"
-        ),
-    )
-
-    # the first bad row in file order stops the run; --on-error skip drops every bad row
-    firsts = [(int(np.flatnonzero(m)[0]), f, fn) for m, f, fn in checks if m.any()]
-    if firsts and on_error == "stop":
-        i, field, fn = min(firsts, key=lambda t: t[0])
-        raise LedgerError(fn(i), file=src_c, record=row_label(src_c, int(rows[i])), field=field)
-    for mask, field, fn in checks:
-        idx = np.flatnonzero(mask & ~bad)
-        for i in idx[:20]:
-            issues.append(Issue(src_c, int(rows[i]), field, fn(i)))
-        if len(idx) > 20:
-            issues.append(Issue(src_c, -1, field, f"... and {len(idx) - 20} more rows like these"))
-        bad |= mask
-    issues.sort(key=lambda x: (x.row < 0, x.row))
-    keep = ~bad
-    skipped = int(bad.sum())
-    # D* by fingerprint within (model, answer), first occurrence in file order
-    dup = fp_future.result()
-    pool.shutdown()
+        # the first bad row in file order stops the run; --on-error skip drops every bad row
+        firsts = [(int(np.flatnonzero(m)[0]), f, fn) for m, f, fn in checks if m.any()]
+        if firsts and on_error == "stop":
+            i, field, fn = min(firsts, key=lambda t: t[0])
+            raise LedgerError(fn(i), file=src_c, record=row_label(src_c, int(rows[i])), field=field)
+        for mask, field, fn in checks:
+            idx = np.flatnonzero(mask & ~bad)
+            for i in idx[:20]:
+                issues.append(Issue(src_c, int(rows[i]), field, fn(i)))
+            if len(idx) > 20:
+                issues.append(
+                    Issue(src_c, -1, field, f"... and {len(idx) - 20} more rows like these")
+                )
+            bad |= mask
+        issues.sort(key=lambda x: (x.row < 0, x.row))
+        keep = ~bad
+        skipped = int(bad.sum())
+        # D* by fingerprint within (model, answer), first occurrence in file order
+        dup = fp_future.result()
     if not keep.all():  # skipped rows never count, not even as the first occurrence
         dup = np.zeros(len(keep), dtype=bool)
         dup[keep] = _repeats_within(group[keep], fp.filter(pa.array(keep)))
@@ -807,11 +810,25 @@ def empty_candidates(by: str | None = None) -> pa.Table:
 def count_partition(
     part, units_table: pa.Table, *, by: str | None, models: Sequence[str] | None
 ) -> Any:
-    """Score one pandas partition (all rows of each of its answers) against the units table."""
+    """Score one pandas partition (all rows of each of its answers) against the units table.
+
+    Rows are put back in file order (``_row``) first: a shuffle need not keep it, and the first
+    of two duplicates is the one that counts.
+    """
+    part = part.sort_values(ROW, kind="stable")
     cand = pa.Table.from_pandas(part, preserve_index=False) if len(part) else empty_candidates(by)
     answers = pc.unique(cand.column("answer_id"))
     sub_units = units_table.filter(pc.is_in(units_table.column("answer_id"), value_set=answers))
     return count_ledger(cand, sub_units, by=by, on_error="stop", models=models).table
+
+
+def with_row_numbers(ddf):
+    """Add ``_row``, 1-based row numbers in file order across all partitions.
+
+    Messages name rows by it, and it decides which of two duplicates comes first.
+    """
+    ddf = ddf.assign(**{ROW: 1})
+    return ddf.assign(**{ROW: ddf[ROW].cumsum()})
 
 
 def score_ledger_dask(ddf, units_table: pa.Table, *, by: str | None = None) -> LedgerResult:
@@ -825,7 +842,9 @@ def score_ledger_dask(ddf, units_table: pa.Table, *, by: str | None = None) -> L
     import pandas as pd
 
     if ROW not in ddf.columns:
-        raise LedgerError("add a _row column (1-based row numbers) before partitioning", field=ROW)
+        raise LedgerError(
+            "add row numbers in file order first: ddf = with_row_numbers(ddf)", field=ROW
+        )
     sample = ddf["preserves"].head(20)
     if any(isinstance(v, str) and v.startswith("[") for v in sample):
         raise LedgerError(

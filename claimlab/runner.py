@@ -166,9 +166,10 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             report_mode=False,
-            # the kernel's own warnings (e.g. about unencrypted local TCP) would break the
-            # one-line-per-notebook progress; cell errors still come back as messages
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            # the kernel's own log (a warning about unencrypted local TCP; an error when the
+            # interrupt the client sends before every shutdown lands inside a message handler)
+            # would break the one-line-per-notebook progress; cell errors come back as messages
+            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
     except PapermillExecutionError as exc:
         failed = out_dir / f"{stem}.failed.ipynb"

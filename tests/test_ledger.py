@@ -274,16 +274,23 @@ def test_cli_json_and_out(tmp_path):
     assert len(back) == 4 and "coverage_display" in back.columns
 
 
-def dask_frame(cand, npartitions):
-    """A candidates table as a Dask frame: ``;``-joined units (Dask turns lists into text)."""
+def dask_frame(cand, npartitions, *, scramble=False):
+    """A candidates table as a Dask frame: ``;``-joined units (Dask turns lists into text).
+
+    ``scramble`` numbers the rows first and then stores them in another order: the row numbers,
+    not where a row sits, must decide which of two duplicates comes first.
+    """
     import dask.dataframe as dd
 
-    from claimlab.ledger import ROW
+    from claimlab.ledger import ROW, with_row_numbers
 
     df = cand.to_pandas()
     df["preserves"] = df["preserves"].map(";".join)
-    df[ROW] = range(1, len(df) + 1)
-    return dd.from_pandas(df, npartitions=npartitions)
+    if scramble:
+        df[ROW] = range(1, len(df) + 1)
+        scrambled = df.sample(frac=1, random_state=3).reset_index(drop=True)
+        return dd.from_pandas(scrambled, npartitions=npartitions)
+    return with_row_numbers(dd.from_pandas(df, npartitions=npartitions, sort=False))
 
 
 @pytest.fixture(scope="module")
@@ -357,6 +364,8 @@ def test_dask_two_workers_identical_to_single_machine(two_workers):
     single = count_ledger(cand, unit_table, by="model")
     distributed = score_ledger_dask(dask_frame(cand, 4), unit_table, by="model")
     assert len(two_workers.scheduler_info()["workers"]) == 2
+    scrambled = score_ledger_dask(dask_frame(cand, 4, scramble=True), unit_table, by="model")
+    pd.testing.assert_frame_equal(plain(scrambled.counts.table), plain(single.table))
     a = single.table.assign(model=single.table["model"].astype(str)).reset_index(drop=True)
     b = distributed.counts.table.reset_index(drop=True)
     cols = [c for c in a.columns if c not in ("model", "answer_id")]
