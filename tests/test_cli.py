@@ -1,8 +1,11 @@
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 
 def cli_json(*args):
@@ -133,3 +136,21 @@ def test_sufficiency_unknown_question_is_one_line():
     proc = run_cli("sufficiency", "fixtures/aurora.json", "--question", "colour", "--context", "E1")
     assert proc.returncode == 2
     assert "questions.colour: unknown question (known: room, route_and_room)" in proc.stderr
+
+
+def test_output_cut_short_by_the_reader_is_quiet():
+    """`claimlab ... | true`: no error line when the reader has closed the pipe already."""
+    exe = Path(sys.executable).parent / "claimlab"
+    proc = subprocess.run(
+        [
+            "bash",
+            "-o",
+            "pipefail",
+            "-c",
+            f"'{exe}' decomposition fixtures/atlas_nova.json --mode baseline | true",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.stderr == "" and proc.returncode == 141
