@@ -431,7 +431,8 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         )
         return 0
     if result.counts.skipped_rows:
-        print(f"skipped {result.counts.skipped_rows} bad rows (--on-error skip):")
+        n = result.counts.skipped_rows
+        print(f"skipped {n} bad row{'' if n == 1 else 's'} (--on-error skip):")
         for issue in result.counts.issues:
             print(
                 f"  {issue}"

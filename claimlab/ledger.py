@@ -499,11 +499,17 @@ def count_ledger(
         cid_codes, cids = _encode(cid)
         ckey = group * len(cids) + cid_codes
         cdup = _repeats(ckey)
+        hint = (
+            " (the table has a 'model' column: score each decomposer apart with --by model)"
+            if by is None and "model" in candidates.column_names
+            else ""
+        )
         flag(
             cdup,
             "candidate_id",
             lambda i: (
                 f"candidate id {cid[int(i)].as_py()!r} appears twice in answer {ans_c[int(i)].as_py()!r}"
+                + hint
             ),
         )
 

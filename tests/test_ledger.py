@@ -234,7 +234,7 @@ def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, 
     r = score_ledger(cand, unit_file, on_error="skip")
     assert r.counts.skipped_rows == 1 and len(r.counts.issues) == 1
     proc = run_cli("ledger", cand, "--units", unit_file, "--on-error", "skip")
-    assert proc.returncode == 0 and "skipped 1 bad rows" in proc.stdout
+    assert proc.returncode == 0 and "skipped 1 bad row (--on-error skip)" in proc.stdout
     proc = run_cli("ledger", cand, "--units", unit_file)
     assert (
         proc.returncode == 2
@@ -410,3 +410,22 @@ def test_repeats_within_groups_exact_even_when_hashes_collide(monkeypatch, colli
     got = ledger._repeats_within(group, values)
     assert got.tolist() == [False, False, True, False, False, True, False]
     assert ledger._repeats_within(group[:0], values.slice(0, 0)).tolist() == []
+
+
+def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
+    """Three decomposers of one answer reuse candidate ids: without --by they collide, and the
+    message says what to do; with --by model they are three separate selections."""
+    rows = [dict(r) for r in ROWS if r["model"] == "m1"]
+    rows += [{**r, "model": "m2"} for r in rows]
+    write_all(tmp_path, rows, UNITS)
+    with pytest.raises(LedgerError, match="appears twice.*score each decomposer apart with --by"):
+        score_ledger(tmp_path / "c.parquet", tmp_path / "u.parquet")
+    both = score_ledger(tmp_path / "c.parquet", tmp_path / "u.parquet", by="model")
+    assert both.groups["m1"].to_dict()["micro"] == both.groups["m2"].to_dict()["micro"]
+    no_model = tmp_path / "one.csv"
+    pd.DataFrame([{**r, "preserves": ";".join(r["preserves"])} for r in rows]).drop(
+        columns="model"
+    ).to_csv(no_model, index=False)
+    with pytest.raises(LedgerError) as info:
+        score_ledger(no_model, tmp_path / "u.csv")
+    assert "appears twice" in str(info.value) and "--by" not in str(info.value)
