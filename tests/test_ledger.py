@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,6 +36,18 @@ METRICS = {
 }
 
 
+# short and long (several eight-byte words), multi-byte, empty, and pairs that differ in one byte
+FINGERPRINTS = [
+    "f0",
+    "f1",
+    "",
+    "atlas nova|release|2.1|offline maps",
+    "atlas nova|release|2.1|offline mapz",
+    "ร้านเปิด 9 โมง|เวลา",
+    "회의실 B|수용 인원|12",
+]
+
+
 @st.composite
 def ledgers(draw):
     n_answers = draw(st.integers(1, 4))
@@ -51,7 +64,7 @@ def ledgers(draw):
                         "model": m,
                         "answer_id": f"a{a}",
                         "candidate_id": f"C{c}",
-                        "fingerprint": f"f{draw(st.integers(0, 3))}",
+                        "fingerprint": draw(st.sampled_from(FINGERPRINTS)),
                         "preserves": draw(
                             st.lists(st.sampled_from(unit_ids), max_size=3, unique=True)
                         )
@@ -106,13 +119,17 @@ def test_ledger_scorer_equals_fixture_scorer_on_every_answer(data):
     cand, unit_table = tables(rows, units)
     table = count_ledger(cand, unit_table, by="model").table
     assert_fixture_scorer_agrees(table, rows, units)
-    # the same through Parquet, in row groups of three rows: every chunk has its own dictionaries
-    with tempfile.TemporaryDirectory() as folder:
-        cp, up = Path(folder) / "c.parquet", Path(folder) / "u.parquet"
-        pq.write_table(cand, cp, row_group_size=3)
-        pq.write_table(unit_table, up, row_group_size=3)
-        via_parquet = score_ledger(cp, up, by="model").counts.table
-    pd.testing.assert_frame_equal(via_parquet, table)
+    # the same through Parquet, in row groups of three rows: every chunk has its own dictionaries;
+    # and once more with the fingerprints stored dictionary-encoded (as pandas categoricals are)
+    i = cand.column_names.index("fingerprint")
+    as_dictionary = cand.set_column(i, "fingerprint", pc.dictionary_encode(cand.column(i)))
+    for variant in (cand, as_dictionary):
+        with tempfile.TemporaryDirectory() as folder:
+            cp, up = Path(folder) / "c.parquet", Path(folder) / "u.parquet"
+            pq.write_table(variant, cp, row_group_size=3)
+            pq.write_table(unit_table, up, row_group_size=3)
+            via_parquet = score_ledger(cp, up, by="model").counts.table
+        pd.testing.assert_frame_equal(via_parquet, table)
 
 
 def write_all(tmp_path, rows, units):
