@@ -126,6 +126,7 @@ def plot_grouped_values(
     width = 0.8 / k
     palette = ["#4C72B0", "#55A868", "#C44E52", "#DD8452", "#8172B3", "#937860"]
     colors = {s: COLORS.get(s, palette[j % len(palette)]) for j, s in enumerate(series)}
+    above = []  # labels standing on top of their bars
     for i, row in enumerate(row_names):
         for j, s in enumerate(series):
             x = i - 0.4 + width * (j + 0.5)
@@ -137,26 +138,51 @@ def plot_grouped_values(
                 )
             else:
                 ax.bar(x, value, width=width, color=colors[s])
-                ax.text(x, value + 0.015, label, rotation=90, ha="center", va="bottom", fontsize=7)
+                above.append(
+                    ax.text(
+                        x, value + 0.015, label, rotation=90, ha="center", va="bottom", fontsize=7
+                    )
+                )
     ax.set_xticks(range(len(row_names)))
     ticks = [f"{r}\n{(row_notes or {}).get(r, '')}".strip() for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
-    ax.set_ylim(0, 1.3)
+    ax.set_ylim(0, 1.05)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
     handles = [Patch(color=colors[s], label=(series_labels or {}).get(s, s)) for s in series]
     handles.append(Patch(**NA_STYLE, label=na_label))
-    ax.legend(
+    ax.legend(  # above the axes, so no bar or label can run into it
         handles=handles,
-        loc="upper center",
+        loc="lower center",
         ncol=len(handles),
         fontsize=8,
         frameon=False,
         bbox_to_anchor=(0.5, 1.0),
     )
+    _make_room_above(ax, above)
     if title:
-        ax.set_title(title, fontsize=11, pad=18)
+        ax.set_title(title, fontsize=11, pad=24)
     return ax
+
+
+def _make_room_above(ax: Axes, labels: Sequence, *, margin: float = 0.02) -> None:
+    """Raise the top of the y axis until every label standing on a bar ends inside the axes.
+
+    A label's height is fixed in points while its foot sits at a data value, so one rendering
+    gives each label's share of the axes height, and the top follows from it.
+    """
+    if not labels:
+        return
+    renderer = ax.figure.canvas.get_renderer()
+    axes_height = ax.get_window_extent(renderer).height
+    bottom, top = ax.get_ylim()
+    needed = top
+    for text in labels:
+        share = text.get_window_extent(renderer).height / axes_height
+        foot = text.get_position()[1]
+        if share < 1 - margin:
+            needed = max(needed, bottom + (foot - bottom) / (1 - margin - share))
+    ax.set_ylim(bottom, needed)
 
 
 def plot_grouped_ratios(

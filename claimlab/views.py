@@ -1,7 +1,8 @@
 """Notebook views: tables and figures for one lab step, shown with ``IPython.display``.
 
 Every string that comes from a fixture or a data file reaches HTML escaped: tables go through
-pandas (which escapes cell text) and Markdown goes through :func:`md_text`.
+pandas (which escapes cell text) and Markdown goes through :func:`md_text` (or
+:func:`md_code` for a code span).
 """
 
 from __future__ import annotations
@@ -30,6 +31,28 @@ def md_text(text: object) -> str:
         '&lt;img src=x onerror=alert\\(1\\)&gt; \\*bold\\*'
     """
     return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=True))
+
+
+def md_code(text: object) -> str:
+    r"""Untrusted text as a Markdown code span: shown literally, escaped by the renderer.
+
+    Inside a code span backslash escapes and entities stay literal, so :func:`md_text` would
+    show its escapes there; the fence is one backtick longer than any run of backticks in the
+    text, and line breaks become spaces.
+
+    Examples:
+        >>> md_code("demo_candidates.parquet")
+        '`demo_candidates.parquet`'
+        >>> md_code("a `b` <i>")
+        '``a `b` <i>``'
+        >>> md_code("`x")
+        '`` `x ``'
+    """
+    body = " ".join(str(text).splitlines())
+    runs = [len(m) for m in re.findall(r"`+", body)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
 
 
 def md_ids(ids: Iterable[str]) -> str:
@@ -162,7 +185,7 @@ def show_decomposition_mode(fixture: DecompositionFixture, name: str) -> Decompo
 
     result = find_decomposition(fixture, fixture.mode(name))
     show_markdown(
-        f"### Mode `{md_text(name)}`: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
+        f"### Mode {md_code(name)}: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
     )
     show(audit_table(result))
     show_figure(plot_decomposition(result, title=f"mode: {name}"))
@@ -260,7 +283,7 @@ def show_sufficiency(
     if note:
         text += md_text(note) + "\n\n"
     text += (
-        f"Question `{md_text(question)}`: {md_text(q.text)} · context {md_ids(context)} "
+        f"Question {md_code(question)}: {md_text(q.text)} · context {md_ids(context)} "
         f"({result.context_raw} raw, {result.context_unique} unique){mode}\n\n"
         f"**{result.status}**: {md_text(result.explanation)}"
     )
@@ -348,8 +371,8 @@ def show_fever_study(study) -> None:
 
     r = study.result
     show_markdown(
-        f"**{len(r.claims)} claims** from `{md_text(study.predictions_path.name)}` scored against "
-        f"`{md_text(study.gold_path.name)}` (paired by id; first {r.max_evidence} predicted sentences)."
+        f"**{len(r.claims)} claims** from {md_code(study.predictions_path.name)} scored against "
+        f"{md_code(study.gold_path.name)} (paired by id; first {r.max_evidence} predicted sentences)."
     )
     show(fever_table(r))
     c = r.to_dict()["counts"]

@@ -1,0 +1,38 @@
+"""Text from fixtures and files reaches Markdown escaped, and reads as it was written."""
+
+import pytest
+from nbconvert.filters.markdown_mistune import markdown2html_mistune as render
+
+from claimlab.views import md_code, md_text
+
+HOSTILE = "<img src=x onerror=alert(1)> *bold* demo_file [link](javascript:x) `tick`"
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("demo_candidates.parquet", "<code>demo_candidates.parquet</code>"),  # no stray backslash
+        (
+            "<img src=x onerror=alert(1)> *b*",
+            "<code>&lt;img src=x onerror=alert(1)&gt; *b*</code>",
+        ),
+        ("a `b` c", "<code>a `b` c</code>"),
+        ("`x", "<code>`x</code>"),
+        ("line1\nline2 & co", "<code>line1 line2 &amp; co</code>"),
+        ("Ürün “X” ร้าน 회의실", "<code>Ürün “X” ร้าน 회의실</code>"),
+    ],
+)
+def test_md_code_is_a_literal_escaped_code_span(text, html):
+    assert render(f"see {md_code(text)} here") == f"<p>see {html} here</p>\n"
+
+
+@pytest.mark.parametrize("wrap", [md_text, md_code], ids=["md_text", "md_code"])
+def test_hostile_text_renders_as_text(wrap):
+    out = render(wrap(HOSTILE))
+    assert "<img" not in out and "<a " not in out and "<em>" not in out and "<strong>" not in out
+    assert "alert(1)" in out
+
+
+def test_md_text_keeps_the_words_as_written():
+    out = render(md_text("demo_file *not bold* (a) #1"))
+    assert out == "<p>demo_file *not bold* (a) #1</p>\n"
