@@ -601,18 +601,27 @@ def score_ranges_table(lab):
 
 
 def ledger_table(groups):
-    """Per group: micro and macro displays of the four ratios, answers and empty answers."""
+    """One column per group: answers, micro and macro displays of the four ratios, status counts.
+
+    Groups are columns (there are few decomposers and many measures), so the table stays narrow
+    enough for a printed page.
+    """
     pd = _pd()
 
     from claimlab.ledger import METRIC_NAMES
 
-    rows = []
+    columns = {}
     for name, g in groups.items():
-        row = {"group": name, "answers": g.answers, "without candidates": g.empty_answers}
+        col = {"answers": str(g.answers), "without candidates": str(g.empty_answers)}
         for m in METRIC_NAMES:
-            row[f"{m} (micro)"] = g.micro[m].display
-            row[f"{m} (macro)"] = g.macro[m].display
-        row["duplicates"] = g.duplicates
-        row["missing units"] = g.missing_units
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("group")
+            col[f"{m}: micro"] = g.micro[m].display
+            col[f"{m}: macro"] = g.macro[m].display
+        col["SUPPORTED · CONTRADICTED · NOT_IN_REFERENCE (unique)"] = " · ".join(
+            str(g.status_counts[k]) for k in ("SUPPORTED", "CONTRADICTED", "NOT_IN_REFERENCE")
+        )
+        col["duplicates"] = str(g.duplicates)
+        col["missing units"] = str(g.missing_units)
+        columns[str(name)] = col
+    table = pd.DataFrame(columns)
+    table.index.name = "measure"
+    return table

@@ -36,3 +36,21 @@ def test_hostile_text_renders_as_text(wrap):
 def test_md_text_keeps_the_words_as_written():
     out = render(md_text("demo_file *not bold* (a) #1"))
     assert out == "<p>demo_file *not bold* (a) #1</p>\n"
+
+
+def test_ledger_table_has_a_column_per_group_and_every_count():
+    from claimlab import ledger, views
+
+    cand, units = ledger.demo_ledger(40, seed=1)
+    counts = ledger.count_ledger(cand, units, by="model")
+    result = ledger.summarise(counts, by="model")
+    table = views.ledger_table(result.groups)
+    assert list(table.columns) == ["adds-claims", "drops-hard", "faithful"]
+    drops = result.groups["drops-hard"]
+    col = table["drops-hard"]
+    assert col["answers"] == str(drops.answers)
+    assert col["preservation: micro"] == drops.micro["preservation"].display
+    assert col["preservation: macro"] == drops.macro["preservation"].display
+    assert drops.empty_answers > 0
+    assert f"{drops.empty_answers} N/A" in col["preservation: macro"]  # skipped answers: N/A
+    assert col["coverage: micro"].endswith(f"/{drops.micro['coverage'].denominator})")
