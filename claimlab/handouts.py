@@ -54,11 +54,14 @@ PRINT_CSS = """
   .claimlab-variant { display: inline-block; padding: 2px 8px; border: 1px solid #555; border-radius: 4px; }
   img, table, pre, .jp-RenderedImage, .jp-OutputArea-output { break-inside: avoid; page-break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
-  table { font-size: 0.74em; }
-  td, th { word-break: normal; overflow-wrap: anywhere; hyphens: auto; white-space: normal !important; }
+  table, .jp-RenderedHTMLCommon table { font-size: 8.5pt !important; }
+  /* cells keep whole words (break-word does not let a column shrink below its longest word);
+     column headers such as NOT_IN_REFERENCE over short numbers may break anywhere */
+  td, th { word-break: normal; overflow-wrap: break-word; hyphens: manual; white-space: normal !important; }
+  thead th { overflow-wrap: anywhere; }
   .jp-RenderedHTMLCommon table { table-layout: auto; max-width: 100%; }
   .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { padding: 2px 4px; }
-  .jp-OutputArea-output { overflow-x: visible; }
+  .jp-OutputArea-output, .jp-RenderedHTMLCommon { overflow: visible !important; }
   .jp-Cell-outputWrapper, .jp-OutputArea-child { padding-left: 0; }
   .jp-OutputArea-prompt { display: none; }
   @page { size: A4; margin: 16mm 12mm 18mm 12mm;

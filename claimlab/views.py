@@ -160,7 +160,9 @@ def audit_table(result: DecompositionResult):
         ]
         for r in result.audit
     ]
-    return pd.DataFrame(rows, columns=columns)
+    table = pd.DataFrame(rows, columns=columns).set_index(("selection", "#"))
+    table.index.name = "#"  # the position in the selection, not a second row number
+    return table
 
 
 def metrics_table(results: dict[str, DecompositionResult]):
