@@ -157,3 +157,23 @@ def test_stamp_names_data_files_with_provenance(value, provenance):
         assert rows == []
     else:
         assert provenance in rows[0][2]
+
+
+def test_pdf_tables_keep_every_cell_word_whole_and_on_the_page(handouts):
+    """Every word of every table cell is in the PDF text as it is in the HTML: no word split
+    letter by letter to squeeze a column, no column cut off at the page edge."""
+    from html import unescape
+
+    page = (handouts.index.parent / "01_decomposition_pitfalls.student.html").read_text(
+        encoding="utf-8"
+    )
+    cells = [unescape(re.sub(r"<[^>]+>", " ", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", page)]
+    words = {w for cell in cells for w in cell.split()}
+    assert {"SUPPORTED", "NOT_IN_REFERENCE", "CONTRADICTED", "(0/0)"} <= words
+    pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    printed = set(text.split())
+    missing = sorted(words - printed)
+    assert not missing, f"table words not printed whole: {missing[:12]}"
