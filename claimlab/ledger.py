@@ -322,25 +322,43 @@ def _string_hash(arr: pa.Array) -> np.ndarray:
 def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
     """True for every row whose value already occurred earlier in the same group (exact).
 
-    Strings are hashed with their group and factorised; each row that looks like a repeat is
-    then compared with its first occurrence, string to string. Should any pair differ (a hash
-    collision), the whole column is dictionary-encoded instead.
+    Each string is hashed; rows are sorted (stably, so file order survives among equals) by
+    their group, then by the hash, and a row equal to its predecessor is a repeat of the first
+    row of its run. When the rows of every group are contiguous, as ledgers are usually written,
+    the sort key uses the run number and the data is nearly sorted already. Every repeat found
+    is then compared with its first occurrence, string to string; should any pair differ (a
+    hash collision), the whole column is dictionary-encoded instead.
     """
     import pandas as pd
 
     n = len(group)
     if n and not pa.types.is_dictionary(values.type):
         h = np.concatenate([_string_hash(c) for c in values.chunks if len(c)])
-        codes = pd.factorize(_mix(h ^ (group.astype(np.uint64) * _K1)).view(np.int64))[0]
-        first = np.empty(n, dtype=bool)
-        first[0] = True
-        first[1:] = codes[1:] > np.maximum.accumulate(codes)[:-1]  # codes number keys as seen
-        later = np.flatnonzero(~first)
-        earlier = np.flatnonzero(first)[codes[later]]
-        if (group[later] == group[earlier]).all() and (
-            not len(later) or pc.all(pc.equal(values.take(later), values.take(earlier))).as_py()
-        ):
-            return ~first
+        change = np.empty(n, dtype=bool)
+        change[0] = True
+        np.not_equal(group[1:], group[:-1], out=change[1:])
+        runs = np.cumsum(change) - 1
+        distinct = (
+            np.count_nonzero(np.bincount(group)) if group.max() <= 4 * n else len(pd.unique(group))
+        )
+        contiguous = runs[-1] + 1 == distinct
+        ids = runs if contiguous else group
+        bits = max(int(ids.max()).bit_length(), 1)
+        if bits <= 40:  # at least 24 bits of hash beside the group
+            key = (ids.astype(np.uint64) << np.uint64(64 - bits)) | (h >> np.uint64(bits))
+            order = np.argsort(key, kind="stable")
+            ordered = key[order]
+            repeat = np.empty(n, dtype=bool)
+            repeat[0] = False
+            np.equal(ordered[1:], ordered[:-1], out=repeat[1:])
+            run_start = np.maximum.accumulate(np.where(repeat, 0, np.arange(n)))
+            later, earlier = order[repeat], order[run_start[repeat]]
+            if (group[later] == group[earlier]).all() and (
+                not len(later) or pc.all(pc.equal(values.take(later), values.take(earlier))).as_py()
+            ):
+                dup = np.zeros(n, dtype=bool)
+                dup[later] = True
+                return dup
     codes, dictionary = _encode(values)
     return pd.Series(group * len(dictionary) + codes).duplicated().to_numpy()
 

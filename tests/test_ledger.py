@@ -414,19 +414,32 @@ def test_string_hash_equal_strings_equal_hashes_also_in_slices(values):
                 assert (h[i] == h[j]) == (a == b), (a, b)
 
 
+REPEAT_CASES = [
+    # (groups, values, repeats): a repeat is a value seen earlier in the same group
+    ([0, 0, 0, 1, 1, 0, 1], ["f1", "f2", "f1", "f1", "f3", "f2", "f2"], [0, 0, 1, 0, 0, 1, 0]),
+    ([5, 5, 5, 2, 2, 2], ["a", "b", "a", "a", "a", "a"], [0, 0, 1, 0, 1, 1]),  # contiguous runs
+    ([0, 1, 0, 1, 0, 1], ["x", "x", "x", "y", "y", "x"], [0, 0, 1, 0, 0, 1]),  # interleaved
+    ([7, 10**6, 7, 10**6], ["a", "a", "a", "a"], [0, 0, 1, 1]),  # sparse group numbers
+    ([2**41, 0, 2**41, 0], ["a", "a", "a", "b"], [0, 0, 1, 0]),  # too wide for the sort key
+    ([3, 3, 3], ["", "", "é"], [0, 1, 0]),  # empty strings repeat too
+]
+
+
 @pytest.mark.parametrize("collide", [False, True], ids=["hashed", "every-hash-collides"])
-def test_repeats_within_groups_exact_even_when_hashes_collide(monkeypatch, collide):
+@pytest.mark.parametrize(("groups", "values", "repeats"), REPEAT_CASES)
+def test_repeats_within_groups_exact_even_when_hashes_collide(
+    monkeypatch, collide, groups, values, repeats
+):
     import numpy as np
 
     from claimlab import ledger
 
     if collide:  # every string hashes the same: the string check must catch it and fall back
         monkeypatch.setattr(ledger, "_string_hash", lambda arr: np.zeros(len(arr), np.uint64))
-    values = pa.chunked_array([["f1", "f2", "f1"], ["f1", "f3", "f2", "f2"]])
-    group = np.array([0, 0, 0, 1, 1, 0, 1])
-    got = ledger._repeats_within(group, values)
-    assert got.tolist() == [False, False, True, False, False, True, False]
-    assert ledger._repeats_within(group[:0], values.slice(0, 0)).tolist() == []
+    chunked = pa.chunked_array([values[:2], values[2:]])  # two chunks, as files are read
+    got = ledger._repeats_within(np.array(groups, dtype=np.int64), chunked)
+    assert got.astype(int).tolist() == repeats
+    assert ledger._repeats_within(np.zeros(0, np.int64), chunked.slice(0, 0)).tolist() == []
 
 
 def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
