@@ -717,6 +717,7 @@ class LedgerResult:
     counts: LedgerCounts
     corpus: CorpusFigures
     groups: dict[str, CorpusFigures]
+    by: str | None = None  # the candidates column the groups come from
 
     def to_dict(self) -> dict:
         """JSON form (corpus figures; per-answer rows go to ``--out``)."""
@@ -735,7 +736,7 @@ def summarise(counts: LedgerCounts, *, by: str | None) -> LedgerResult:
     if by is not None:
         for name, sub in table.groupby("model", observed=True):
             groups[str(name)] = corpus_figures(sub, group=str(name))
-    return LedgerResult(counts, corpus_figures(table, group="all"), groups)
+    return LedgerResult(counts, corpus_figures(table, group="all"), groups, by)
 
 
 def score_ledger(
@@ -771,10 +772,17 @@ def score_ledger(
 
 
 def write_answers(result: LedgerResult, path: str | Path) -> Path:
-    """Write the per-answer rows (counts, values, displays) to CSV, JSONL or Parquet atomically."""
+    """Write the per-answer rows (counts, values, displays) to CSV, JSONL or Parquet atomically.
+
+    The group column is named after the ``--by`` column it came from, and left out without one.
+    """
     out = Path(path)
     kind = _kind(out)
     table = per_answer_ratios(result.counts.table)
+    if result.by is None:
+        table = table.drop(columns="model")
+    elif result.by != "model":
+        table = table.rename(columns={"model": result.by})
     tmp = out.with_name(f".{out.name}.tmp")
     if kind == "csv":
         table.to_csv(tmp, index=False)

@@ -289,6 +289,24 @@ def test_cli_json_and_out(tmp_path):
     assert d["corpus"]["macro"]["preservation"]["undefined"] == 2
     back = pd.read_parquet(out)
     assert len(back) == 4 and "coverage_display" in back.columns
+    assert sorted(back["model"].unique()) == ["m1", "m2"]
+
+
+@pytest.mark.parametrize(
+    ("by", "column"), [("dataset", "dataset"), (None, None)], ids=["by-dataset", "no-by"]
+)
+def test_out_file_names_the_group_column_after_by(tmp_path, by, column):
+    rows = [{**r, "dataset": "news"} for r in ROWS if r["model"] == "m1"]
+    write_all(tmp_path, rows, UNITS)
+    out = tmp_path / "answers.csv"
+    args = ["--by", by] if by else []
+    proc = run_cli("ledger", tmp_path / "c.csv", "--units", tmp_path / "u.csv", *args, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    back = pd.read_csv(out)
+    assert "model" not in back.columns
+    if column:
+        assert back[column].unique().tolist() == ["news"]
+    assert back["answer_id"].tolist() == ["a1", "a2"]
 
 
 def dask_frame(cand, npartitions, *, scramble=False):
