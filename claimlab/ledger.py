@@ -962,4 +962,4 @@ def perfect_support_low_coverage(
     t = per_answer_ratios(result.counts.table)
     hit = t[(t["confirmed_support"] == 1.0) & (t["coverage"] < coverage_below)]
     cols = ["model", "answer_id", "confirmed_support_display", "coverage_display", "missing_units"]
-    return hit[cols].head(limit), int(len(hit))
+    return hit[cols].head(limit).reset_index(drop=True), int(len(hit))

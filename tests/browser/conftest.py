@@ -94,6 +94,11 @@ def server_env(home):
     (settings / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
         json.dumps({"windowingMode": "none"})
     )
+    # no prompt about fetching news from the internet over the page (nothing leaves this machine)
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
+    (
+        settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    ).write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
     env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
     env["JUPYTERLAB_WORKSPACES_DIR"] = str(home / "workspaces")
     return env
