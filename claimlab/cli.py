@@ -194,12 +194,13 @@ def _add_fever(sub: argparse._SubParsersAction) -> None:
 def _cmd_factscore(args: argparse.Namespace) -> int:
     from claimlab.factscore import find_factscore, load_labelled
 
-    results = []
+    results, ledgers = [], []
     for f in args.files:
-        r = find_factscore(
-            load_labelled(f), name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma
-        )
+        responses = load_labelled(f)
+        r = find_factscore(responses, name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma)
         results.append((f, r))
+        if args.ledger_dir:
+            ledgers.append(_write_factscore_ledger(responses, Path(f).stem, args))
     if args.json:
         _emit_json(
             {
@@ -214,6 +215,7 @@ def _cmd_factscore(args: argparse.Namespace) -> int:
                     }
                     for f, r in results
                 ],
+                "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
             }
         )
         return 0
@@ -221,7 +223,29 @@ def _cmd_factscore(args: argparse.Namespace) -> int:
     for _, r in results:
         init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
         print(f"  {r.name:<16} {r.display}  init_score {init}")
+    for c, u in ledgers:
+        print(f"ledger written: {c} --units {u}")
     return 0
+
+
+def _write_factscore_ledger(responses, stem: str, args: argparse.Namespace) -> tuple[Path, Path]:
+    """The responses as a claim ledger (Parquet), each file written whole or not at all."""
+    import pyarrow.parquet as pq
+
+    from claimlab.ledger import factscore_ledger
+
+    folder = Path(args.ledger_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for kind, table in zip(
+        ("candidates", "units"), factscore_ledger(responses, policy=args.irrelevant), strict=True
+    ):
+        path = folder / f"{stem}.{kind}.parquet"
+        tmp = path.with_name(f".{path.name}.tmp")
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+        paths.append(path)
+    return paths[0], paths[1]
 
 
 def _add_factscore(sub: argparse._SubParsersAction) -> None:
@@ -237,6 +261,12 @@ def _add_factscore(sub: argparse._SubParsersAction) -> None:
         choices=POLICIES,
         default="paper",
         help="irrelevant-fact policy (default paper; always reported)",
+    )
+    p.add_argument(
+        "--ledger-dir",
+        metavar="DIR",
+        help="also write each file as a claim ledger (DIR/<stem>.candidates.parquet and"
+        " .units.parquet, same policy) for `claimlab ledger`",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_factscore)

@@ -898,6 +898,61 @@ def score_ledger_dask(ddf, units_table: pa.Table, *, by: str | None = None) -> L
     return summarise(LedgerCounts(per_answer, (), 0, int((per_answer["raw"] == 0).sum())), by=by)
 
 
+# --- FActScore's human annotations as a ledger ------------------------------------------------
+
+
+def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, pa.Table]:
+    """FActScore's human-labelled responses as a claim ledger (candidates, units).
+
+    Each responding response is an answer (``<line>:<topic>``), its sentences are the units
+    (``S1``, ``S2``, ...) and each human-labelled atomic fact is a candidate that preserves its
+    sentence, fingerprinted by its text: S is SUPPORTED, NS is NOT_IN_REFERENCE (the knowledge
+    source does not support it; FActScore does not tell contradiction apart). IR facts follow
+    ``policy`` as in :mod:`claimlab.factscore`: ``exclude`` leaves them out, ``unsupported``
+    counts them as NOT_IN_REFERENCE, ``paper`` also adds the model facts of sentences marked not
+    relevant. Abstentions are left out, as FActScore leaves them out of its mean.
+
+    Scored without ``--by``, the macro raw support of the ledger is FActScore's ``init_score``
+    under the same policy; the ledger adds what the score leaves unsaid: coverage (the share of
+    sentences with a checked fact) and repeated facts.
+    """
+    from claimlab.factscore import POLICIES
+
+    if policy not in POLICIES:
+        raise ValueError(
+            f"unknown irrelevant-fact policy {policy!r} (one of {', '.join(POLICIES)})"
+        )
+    status_of = {"S": "SUPPORTED", "NS": "NOT_IN_REFERENCE", "IR": "NOT_IN_REFERENCE"}
+    cand: dict[str, list] = {k: [] for k in CANDIDATE_COLUMNS}
+    unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
+    for r in responses:
+        if r.sentences is None:
+            continue
+        answer = f"{r.line}:{r.topic}"
+        k = 0
+        for j, sentence in enumerate(r.sentences, start=1):
+            unit = f"S{j}"
+            unit_rows["answer_id"].append(answer)
+            unit_rows["unit_id"].append(unit)
+            facts = list(sentence.human_facts or ())
+            if policy == "paper" and not sentence.relevant and sentence.human_facts is None:
+                facts = [(text, "IR") for text in sentence.model_facts]
+            for text, label in facts:
+                if label == "IR" and policy == "exclude":
+                    continue
+                k += 1
+                for column, value in zip(
+                    CANDIDATE_COLUMNS,
+                    (answer, f"F{k}", text, [unit], True, True, status_of[label]),
+                    strict=True,
+                ):
+                    cand[column].append(value)
+    candidates = pa.table(
+        {c: pa.array(cand[c], type=CANDIDATE_SCHEMA.field(c).type) for c in CANDIDATE_COLUMNS}
+    )
+    return candidates, pa.table(unit_rows, schema=UNIT_SCHEMA)
+
+
 # --- a demo ledger ------------------------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from claimlab.ledger import (
     per_answer_ratios,
     score_ledger,
 )
-from tests.conftest import run_cli
+from tests.conftest import require_data, run_cli
 
 METRICS = {
     "preservation": ("faithful", "unique"),
@@ -477,3 +477,62 @@ def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
     with pytest.raises(LedgerError) as info:
         score_ledger(no_model, tmp_path / "u.csv")
     assert "appears twice" in str(info.value) and "--by" not in str(info.value)
+
+
+def factscore_parity(responses, policy):
+    """(ledger macro raw support, defined, undefined, answers) and FActScore's own figures."""
+    from claimlab.factscore import find_factscore
+    from claimlab.ledger import factscore_ledger, summarise
+
+    cand, units = factscore_ledger(responses, policy=policy)
+    corpus = summarise(count_ledger(cand, units), by=None).corpus
+    macro = corpus.macro["raw_support"]
+    fs = find_factscore(responses, name="x", policy=policy, gamma=0)
+    return (macro.value, macro.defined, macro.undefined, corpus.answers), (
+        fs.init_score,
+        fs.scored,
+        fs.undefined,
+        fs.respond.numerator,
+    )
+
+
+@pytest.mark.parametrize("subject", ["thorough", "brief", "abstainer", "silent"])
+def test_factscore_as_a_ledger_gives_init_score_as_macro_raw_support(subject):
+    from claimlab.factscore import simulated_subjects
+
+    ledger_side, factscore_side = factscore_parity(simulated_subjects()[subject], "exclude")
+    if factscore_side[0] is None:  # nobody responded: no answer, both N/A
+        assert ledger_side == (None, 0, 0, 0) and factscore_side[1:] == (0, 0, 0)
+    else:
+        assert ledger_side[0] == pytest.approx(factscore_side[0], abs=1e-12)
+        assert ledger_side[1:] == factscore_side[1:]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("policy", ["exclude", "unsupported", "paper"])
+@pytest.mark.parametrize("subject", ["InstructGPT", "ChatGPT", "PerplexityAI"])
+def test_factscore_human_annotations_as_a_ledger(subject, policy):
+    """On the paper's human annotations the ledger's macro raw support is FActScore's
+    init_score under every policy, with the same scored and undefined counts."""
+    from claimlab.factscore import load_labelled
+
+    responses = load_labelled(require_data("factscore", f"{subject}.jsonl"))
+    ledger_side, factscore_side = factscore_parity(responses, policy)
+    assert ledger_side[0] == pytest.approx(factscore_side[0], abs=1e-12)
+    assert ledger_side[1:] == factscore_side[1:]
+
+
+@pytest.mark.realdata
+def test_cli_factscore_ledger_dir_then_ledger(tmp_path):
+    path = require_data("factscore", "ChatGPT.jsonl")
+    proc = run_cli("factscore", path, "--irrelevant", "exclude", "--ledger-dir", tmp_path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    init = out["files"][0]["init_score"]
+    (paths,) = out["ledgers"]
+    proc = run_cli("ledger", paths["candidates"], "--units", paths["units"], "--json")
+    assert proc.returncode == 0, proc.stderr
+    corpus = json.loads(proc.stdout)["corpus"]
+    assert corpus["macro"]["raw_support"]["value"] == pytest.approx(init, abs=1e-12)
+    assert corpus["answers"] == 157  # the responding responses (26 of 183 abstained)
+    assert corpus["micro"]["coverage"]["display"] == "97.4% (1209/1241)"  # sentences checked
