@@ -953,6 +953,15 @@ def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, p
     return candidates, pa.table(unit_rows, schema=UNIT_SCHEMA)
 
 
+def factscore_ledgers(subjects, *, policy: str = "exclude") -> dict[str, CorpusFigures]:
+    """Each subject's FActScore responses scored as a ledger of its own (corpus figures)."""
+    out = {}
+    for name, responses in subjects.items():
+        candidates, units = factscore_ledger(responses, policy=policy)
+        out[name] = summarise(count_ledger(candidates, units), by=None).corpus
+    return out
+
+
 # --- a demo ledger ------------------------------------------------------------------------------
 
 

@@ -486,6 +486,30 @@ def factscore_table(results):
     return pd.DataFrame(rows).set_index("subject")
 
 
+def factscore_ledger_table(subjects, ledgers, *, policy: str):
+    """One column per subject: FActScore's init_score beside the responses scored as a ledger."""
+    from claimlab.factscore import find_factscore
+
+    pd = _pd()
+    columns = {}
+    for name, corpus in ledgers.items():
+        fs = find_factscore(subjects[name], name=name, policy=policy, gamma=0)
+        raw = corpus.macro["raw_support"]
+        columns[name] = {
+            "FActScore init_score": "N/A"
+            if fs.init_score is None
+            else f"{100 * fs.init_score:.1f}",
+            "ledger raw support (macro)": raw.display,
+            "ledger raw support (micro)": corpus.micro["raw_support"].display,
+            "sentences with a checked fact (coverage, micro)": corpus.micro["coverage"].display,
+            "repeated facts": str(corpus.duplicates),
+            "responding responses": str(corpus.answers),
+        }
+    table = pd.DataFrame(columns)
+    table.index.name = "measure"
+    return table
+
+
 def show_skip(message: str) -> None:
     """Say that a section is skipped and why."""
     show_markdown(f"**Skipped:** {md_text(message)}")

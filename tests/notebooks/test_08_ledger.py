@@ -3,7 +3,7 @@ import pytest
 
 from claimlab.ledger import demo_ledger
 from claimlab.runner import run_notebook
-from tests.conftest import ROOT
+from tests.conftest import ROOT, require_data
 
 NB = ROOT / "notebooks" / "08_your_ledger.ipynb"
 pytestmark = pytest.mark.notebook
@@ -38,3 +38,27 @@ def test_own_ledger_without_grouping(tmp_path):
     ).records
     assert rec["result"]["by_group"] == {}
     assert rec["result"]["corpus"]["answers"] == 20
+
+
+@pytest.mark.realdata
+def test_factscore_annotations_as_ledgers_reproduce_init_scores(tmp_path):
+    require_data("factscore", "ChatGPT.jsonl")
+    rec = run_notebook(NB, parameters={"FACTSCORE_POLICY": "paper"}, output_dir=tmp_path).records
+    real = rec["factscore_ledgers"]
+    # FActScore init_score under the paper's IR convention (the human table, without the penalty)
+    expected = {
+        "InstructGPT": 0.425758336465452,
+        "ChatGPT": 0.582771523739219,
+        "PerplexityAI": 0.7161602306474767,
+    }
+    for name, value in expected.items():
+        assert abs(real[name]["macro"]["raw_support"]["value"] - value) <= 1e-12, name
+    assert real["PerplexityAI"]["micro"]["coverage"]["display"] == "99.9% (1623/1625)"
+    assert real["ChatGPT"]["answers"] == 157  # 26 of 183 prompts abstained: not answers
+
+
+def test_factscore_section_skips_when_the_data_is_absent(tmp_path):
+    result = run_notebook(NB, parameters={"FACTSCORE": "no/such/folder"}, output_dir=tmp_path)
+    assert result.records["factscore_ledgers"] == {}
+    executed = (tmp_path / "08_your_ledger.ipynb").read_text(encoding="utf-8")
+    assert "Skipped:" in executed and "no/such/folder" in executed
