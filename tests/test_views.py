@@ -54,3 +54,20 @@ def test_ledger_table_has_a_column_per_group_and_every_count():
     assert drops.empty_answers > 0
     assert f"{drops.empty_answers} N/A" in col["preservation: macro"]  # skipped answers: N/A
     assert col["coverage: micro"].endswith(f"/{drops.micro['coverage'].denominator})")
+
+
+def test_factscore_ledger_table_puts_init_score_beside_the_ledger():
+    from claimlab import factscore, ledger, views
+
+    subjects = factscore.simulated_subjects()
+    table = views.factscore_ledger_table(
+        subjects, ledger.factscore_ledgers(subjects), policy="exclude"
+    )
+    assert list(table.columns) == ["thorough", "brief", "abstainer", "silent"]
+    thorough = table["thorough"]
+    assert thorough["FActScore init_score"] == "70.0"  # 21 of 30 facts in each response
+    assert thorough["ledger raw support (macro)"] == "70.0% (mean of 10 defined; 0 N/A)"
+    assert thorough["ledger raw support (micro)"] == "70.0% (210/300)"
+    assert table["silent"]["FActScore init_score"] == "N/A"
+    assert table["silent"]["ledger raw support (micro)"] == "N/A (0/0)"
+    assert table["abstainer"]["responding responses"] == "2"
