@@ -407,8 +407,6 @@ GAME_NOTEBOOKS = ("06_decomposition_game.ipynb", "07_sufficiency_game.ipynb")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import subprocess
-
     from claimlab.paths import NOTEBOOKS_DIR
 
     base = f"http://{args.ip}:{args.port}"
@@ -424,7 +422,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         f"--Voila.ip={args.ip}",
         str(NOTEBOOKS_DIR),
     ]
-    return subprocess.call(cmd)
+    # become the server (no parent left between it and the signals): a stop or kill of this
+    # command stops Voila and its kernels instead of leaving them running behind
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, cmd)
+    return 0  # not reached
 
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:

@@ -160,8 +160,45 @@ def test_claimlab_serve_renders_a_game(page, chromium):
             "document.querySelector('.claimlab-board')?.textContent.includes('not yet')"
         )
         assert "UNCOVERED_UNITS" in page.locator(".claimlab-board").first.inner_text()
+        kernels = children_of(proc.pid)
+        assert kernels  # the game's kernel
     finally:
         stop(proc)
+    # stopping the command stops the server and its kernels: nothing is left running behind
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (alive(kernels) or serving(port)):
+        time.sleep(0.25)
+    assert not alive(kernels) and not serving(port)
+
+
+def _processes():
+    """(pid, parent pid, command line) of every process, read from /proc."""
+    from pathlib import Path
+
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        out.append((int(d.name), ppid, cmd))
+    return out
+
+
+def children_of(pid):
+    return [p for p, parent, _ in _processes() if parent == pid]
+
+
+def alive(pids):
+    return [p for p, _, cmd in _processes() if p in pids and cmd]
+
+
+def serving(port):
+    return [p for p, _, cmd in _processes() if f"--port={port}" in cmd]
 
 
 # (notebook, text its first output must show once run): every other notebook, as a researcher
