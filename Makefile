@@ -48,8 +48,12 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_fever.py
 	$(VENV)/bin/python benchmarks/bench_ledger.py
 
+# no update checks, news feeds or extension searches: the lab reaches nothing outside this
+# machine; as root (containers, CI machines) JupyterLab wants --allow-root
 lab: setup
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1 \
+	  --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.news_url=None \
+	  --LabApp.extension_manager=readonly $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 clean:
 	rm -rf outputs/*.ipynb outputs/*.json outputs/handouts outputs/screenshots
