@@ -225,3 +225,40 @@ def test_every_notebook_runs_all_in_jupyterlab_without_errors(lab_server, page, 
     assert panel.locator(".jp-RenderedImage img").count() >= 1  # the figures are drawn
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"lab_{notebook.split('.')[0]}.png"))
+
+
+def test_make_lab_starts_jupyterlab_offline(tmp_path):
+    """`make lab` serves JupyterLab (as root too) with no update check or PyPI extension search."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import urllib.request
+
+    from tests.browser.conftest import server_env
+    from tests.conftest import ROOT
+
+    log = tmp_path / "lab.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            ["make", "--no-print-directory", "lab"],
+            cwd=ROOT,
+            env=server_env(tmp_path),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # make and the server in one group, stopped together
+        )
+    try:
+        deadline = time.monotonic() + 120
+        url = None
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            found = re.search(r"(http://127\.0\.0\.1:\d+/lab\?token=\w+)", log.read_text())
+            url = found.group(1) if found else time.sleep(0.5)
+        assert url, log.read_text()[-2000:]
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200
+        text = log.read_text()
+        assert "Extension Manager is 'readonly'" in text and "Running as root" not in text
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
