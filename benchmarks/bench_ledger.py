@@ -1,14 +1,15 @@
 """Ledger scoring speed and memory, from 100k to 10M candidate rows (prints figures, asserts nothing).
 
 Usage: .venv/bin/python benchmarks/bench_ledger.py [--sizes 100000,1000000,10000000]
-       [--loop-rows 1000000] [--repeats 5]
+       [--loop-rows 1000000] [--repeats 5] [--formats-rows 1000000]
 
 For each size a synthetic ledger (three decomposers each splitting every original answer into
 about 33 candidates, so 10M rows make about 300,000 (decomposer, answer) pairs; 1-8 units per answer;
 ~6 % duplicate fingerprints) is written as Parquet, then scored in a fresh process that reports wall
 time and peak resident memory. First, on the `--loop-rows` ledger, the vectorised scorer (timed
 `--repeats` times, median) is compared with a per-answer Python loop over the fixture scorer (one
-run) on the same in-memory tables, and the counts of both are compared answer by answer.
+run) on the same in-memory tables, and the counts of both are compared answer by answer. Last,
+one `--formats-rows` ledger is scored from CSV, JSONL and Parquet.
 """
 
 import argparse
@@ -177,6 +178,9 @@ def main():
     ap.add_argument("--sizes", default="100000,1000000,3000000,10000000")
     ap.add_argument("--loop-rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=5, help="timed runs of the vectorised scorer")
+    ap.add_argument(
+        "--formats-rows", type=int, default=1_000_000, help="one ledger in CSV, JSONL and Parquet"
+    )
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     with tempfile.TemporaryDirectory(prefix="claimlab-bench-") as folder:
@@ -185,6 +189,41 @@ def main():
             compare_with_loop(args.loop_rows, tmp, args.repeats)
         if sizes:
             growth(sizes, tmp)
+        if args.formats_rows:
+            formats(args.formats_rows, tmp)
+
+
+def formats(rows: int, tmp: Path) -> None:
+    """The same ledger read from CSV (units ';'-joined), JSONL and Parquet, fresh processes."""
+    import pyarrow.csv as pcsv
+
+    cand, units = make_ledger(rows, seed=2)
+    joined = cand.set_column(
+        cand.column_names.index("preserves"),
+        "preserves",
+        pc.binary_join(cand.column("preserves"), ";"),
+    )
+    paths = {}
+    for kind in ("csv", "jsonl", "parquet"):
+        cp, up = tmp / f"formats_cand.{kind}", tmp / f"formats_units.{kind}"
+        if kind == "csv":
+            pcsv.write_csv(joined, cp)
+            pcsv.write_csv(units, up)
+        elif kind == "jsonl":
+            for table, path in ((cand, cp), (units, up)):
+                table.to_pandas().to_json(path, orient="records", lines=True)
+        else:
+            pq.write_table(cand, cp)
+            pq.write_table(units, up)
+        paths[kind] = (cp, up)
+    print(f"\nthe same {cand.num_rows} rows by file format (fresh process each):")
+    print(f"{'format':>8} {'size MB':>8} {'score s':>8} {'peak MB':>8}  corpus coverage (micro)")
+    for kind, (cp, up) in paths.items():
+        r = score_in_child(cp, up)
+        size = (cp.stat().st_size + up.stat().st_size) / 2**20
+        print(
+            f"{kind:>8} {size:>8.0f} {r['wall'] - r['imports']:>8.2f} {r['peak_mb']:>8.0f}  {r['coverage']}"
+        )
 
 
 def growth(sizes: list[int], tmp: Path) -> None:
