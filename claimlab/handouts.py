@@ -54,6 +54,7 @@ PRINT_CSS = """
   .claimlab-variant { display: inline-block; padding: 2px 8px; border: 1px solid #555; border-radius: 4px; }
   img, table, pre, .jp-RenderedImage, .jp-OutputArea-output { break-inside: avoid; page-break-inside: avoid; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
+  ol, ul, li { break-inside: avoid; page-break-inside: avoid; }  /* an exercise list stays whole */
   table, .jp-RenderedHTMLCommon table { font-size: 8.5pt !important; }
   /* cells keep whole words (break-word does not let a column shrink below its longest word);
      column headers such as NOT_IN_REFERENCE over short numbers may break anywhere */
