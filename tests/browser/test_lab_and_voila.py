@@ -250,11 +250,12 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
         )
     try:
         deadline = time.monotonic() + 120
-        url = None
-        while url is None and time.monotonic() < deadline and proc.poll() is None:
-            found = re.search(r"(http://127\.0\.0\.1:\d+/lab\?token=\w+)", log.read_text())
-            url = found.group(1) if found else time.sleep(0.5)
-        assert url, log.read_text()[-2000:]
+        found = None
+        while not found and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            found = re.search(r"http://127\.0\.0\.1:\d+/lab\?token=\w+", log.read_text())
+        assert found, log.read_text()[-2000:]
+        url = found.group(0)
         with urllib.request.urlopen(url, timeout=30) as page:
             assert page.status == 200
         text = log.read_text()
