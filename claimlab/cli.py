@@ -233,17 +233,15 @@ def _write_factscore_ledger(responses, stem: str, args: argparse.Namespace) -> t
     import pyarrow.parquet as pq
 
     from claimlab.ledger import factscore_ledger
+    from claimlab.paths import replacing
 
-    folder = Path(args.ledger_dir)
-    folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for kind, table in zip(
         ("candidates", "units"), factscore_ledger(responses, policy=args.irrelevant), strict=True
     ):
-        path = folder / f"{stem}.{kind}.parquet"
-        tmp = path.with_name(f".{path.name}.tmp")
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
+        path = Path(args.ledger_dir) / f"{stem}.{kind}.parquet"
+        with replacing(path) as tmp:
+            pq.write_table(table, tmp)
         paths.append(path)
     return paths[0], paths[1]
 

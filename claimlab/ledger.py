@@ -19,7 +19,6 @@ defined), with the number of undefined answers stated.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ import pyarrow.compute as pc
 
 from claimlab.errors import ClaimlabInputError
 from claimlab.fixtures import STATUSES
+from claimlab.paths import replacing
 from claimlab.ratio import MeanOfDefined, Ratio
 
 CANDIDATE_COLUMNS = (
@@ -783,14 +783,13 @@ def write_answers(result: LedgerResult, path: str | Path) -> Path:
         table = table.drop(columns="model")
     elif result.by != "model":
         table = table.rename(columns={"model": result.by})
-    tmp = out.with_name(f".{out.name}.tmp")
-    if kind == "csv":
-        table.to_csv(tmp, index=False)
-    elif kind == "jsonl":
-        table.to_json(tmp, orient="records", lines=True, force_ascii=False)
-    else:
-        table.to_parquet(tmp, index=False)
-    os.replace(tmp, out)
+    with replacing(out) as tmp:
+        if kind == "csv":
+            table.to_csv(tmp, index=False)
+        elif kind == "jsonl":
+            table.to_json(tmp, orient="records", lines=True, force_ascii=False)
+        else:
+            table.to_parquet(tmp, index=False)
     return out
 
 

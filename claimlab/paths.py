@@ -8,6 +8,9 @@ against the working directory first, then against the project root.
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from claimlab.errors import ClaimlabInputError
@@ -56,3 +59,23 @@ def find_data(value: str | os.PathLike) -> Path | None:
     except ClaimlabInputError:
         p = default_data_dir() / value
         return p.resolve() if p.exists() else None
+
+
+@contextmanager
+def replacing(path: str | os.PathLike) -> Iterator[Path]:
+    """Write through a temporary file beside ``path``; rename it into place only on success.
+
+    The file already at ``path`` stays as it was until the new one is complete, and a failed
+    write leaves no temporary file behind.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)

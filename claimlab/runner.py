@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.errors import ClaimlabInputError
-from claimlab.paths import NOTEBOOKS_DIR
+from claimlab.paths import NOTEBOOKS_DIR, replacing
 from claimlab.records import records_from_notebook
 
 KERNEL = "python3"
@@ -98,17 +98,8 @@ class NotebookFailed(ClaimlabInputError):
 
 def atomic_write(path: Path, text: str) -> None:
     """Write text to a temporary file beside ``path``, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with replacing(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def run_notebook(
