@@ -360,7 +360,7 @@ def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
                 dup[later] = True
                 return dup
     codes, dictionary = _encode(values)
-    return pd.Series(group * len(dictionary) + codes).duplicated().to_numpy()
+    return _repeats(group * len(dictionary) + codes)
 
 
 def _uniq(values) -> pa.Array:
@@ -494,7 +494,7 @@ def count_ledger(
         u_codes = unit_codes[: len(unit_id)]
         n_units = max(len(units_all), 1)
         ukey = a_u * n_units + u_codes
-        udup = pd.Series(ukey).duplicated().to_numpy()
+        udup = _repeats(ukey)
         if udup.any():
             i = int(np.flatnonzero(udup)[0])
             raise LedgerError(

@@ -512,11 +512,9 @@ def plot_calibration(
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
     ts = sorted({s for s, _ in items} | set(fixed))
-    prec, rec = [], []
-    for t in ts:
-        p, r = threshold_counts(items, t)
-        prec.append(p.value)
-        rec.append(r.value)
+    counts = [threshold_counts(items, t) for t in ts]  # (precision, recall) per threshold
+    prec = [p.value for p, _ in counts]
+    rec = [r.value for _, r in counts]
     ax.plot(
         ts,
         [v if v is not None else float("nan") for v in prec],
@@ -531,8 +529,7 @@ def plot_calibration(
         label="recall (relevant that pass)",
         color="#4C72B0",
     )
-    for t in ts:
-        p, _ = threshold_counts(items, t)
+    for t, (p, _) in zip(ts, counts, strict=True):
         if p.value is None:
             ax.text(
                 t,
