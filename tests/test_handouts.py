@@ -69,25 +69,22 @@ def test_figures_are_data_uris_and_na_is_shown(handouts):
     )  # stamped with version and parameters
 
 
+def pdf_text(pdf, *options):
+    """The text poppler reads from a PDF (options such as ``-f 1 -l 1`` or ``-raw``)."""
+    return subprocess.run(
+        ["pdftotext", *options, str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+
+
 def test_pdf_has_title_page_and_numbered_pages(handouts):
     pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
     assert pages >= 4
-    first = subprocess.run(
-        ["pdftotext", "-f", "1", "-l", "1", str(pdf), "-"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    first = pdf_text(pdf, "-f", "1", "-l", "1")
     assert "Claim decomposition pitfalls" in first and "student handout" in first
     assert f"page 1 of {pages}" in first
-    second = subprocess.run(
-        ["pdftotext", "-f", "2", "-l", "2", str(pdf), "-"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    second = pdf_text(pdf, "-f", "2", "-l", "2")
     assert "01 · Claim decomposition pitfalls" in second
 
 
@@ -171,9 +168,6 @@ def test_pdf_tables_keep_every_cell_word_whole_and_on_the_page(handouts):
     words = {w for cell in cells for w in cell.split()}
     assert {"SUPPORTED", "NOT_IN_REFERENCE", "CONTRADICTED", "(0/0)"} <= words
     pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
-    text = subprocess.run(
-        ["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    printed = set(text.split())
+    printed = set(pdf_text(pdf, "-raw").split())
     missing = sorted(words - printed)
     assert not missing, f"table words not printed whole: {missing[:12]}"
