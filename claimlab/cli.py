@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -16,13 +17,36 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.errors import ClaimlabInputError
+from claimlab.text import json_safe, one_line, terminal
+
+
+def say(*parts: object, file: Any = None, end: str = "\n", flush: bool = False) -> None:
+    """Print for a person: every control character from a file's text is shown, not obeyed."""
+    print(terminal(" ".join(str(p) for p in parts)), file=file, end=end, flush=flush)
 
 
 def _emit_json(data: Any) -> None:
     from claimlab.records import to_jsonable
 
-    json.dump(to_jsonable(data), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    text = json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)
+    sys.stdout.write(json_safe(text) + "\n")
+
+
+def _count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer within bounds (one-line error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
 
 
 def _ids(text: str) -> list[str]:
@@ -43,11 +67,11 @@ def _cmd_decomposition(args: argparse.Namespace) -> int:
         _emit_json({"file": args.file, "mode": args.mode, **result.to_dict()})
         return 0
     label = f"mode {args.mode}" if args.mode is not None else "selection"
-    print(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
+    say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
     for m in METRICS:
-        print(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
+        say(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
     sc = result.status_counts
-    print(
+    say(
         f"  status (unique selection) SUPPORTED {sc['SUPPORTED']}, CONTRADICTED "
         f"{sc['CONTRADICTED']}, NOT_IN_REFERENCE {sc['NOT_IN_REFERENCE']}"
     )
@@ -58,11 +82,11 @@ def _cmd_decomposition(args: argparse.Namespace) -> int:
         ("non-atomic", result.non_atomic),
         ("unfaithful", result.unfaithful),
     ):
-        print(f"  {name:<24} {', '.join(ids) or '-'}")
-    print("  audit:")
+        say(f"  {name:<24} {', '.join(ids) or '-'}")
+    say("  audit:")
     for row in result.audit:
         flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"
-        print(
+        say(
             f"    {row.id:<4} preserves={','.join(row.preserves) or '-'} faithful={row.faithful} "
             f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "
             f"{','.join(row.references) or '-'}{flag}"
@@ -103,22 +127,22 @@ def _cmd_sufficiency(args: argparse.Namespace) -> int:
         )
         return 0
     q = fx.question(args.question)
-    print(f"{args.file}: question {args.question}: {q.text}")
-    print(
+    say(f"{args.file}: question {args.question}: {q.text}")
+    say(
         f"  context: {', '.join(context) or '(empty)'} "
         f"({result.context_raw} raw, {result.context_unique} unique)"
     )
-    print(f"  status: {result.status}")
-    print(f"  {result.explanation}")
+    say(f"  status: {result.status}")
+    say(f"  {result.explanation}")
     for b in result.branches:
         state = "complete" if b.complete else "missing " + (", ".join(b.missing) or "-")
-        print(f"  branch {{{', '.join(b.alternative)}}}: {state}")
+        say(f"  branch {{{', '.join(b.alternative)}}}: {state}")
         for e in b.link_errors:
-            print(f"    link error: {e.explanation}")
+            say(f"    link error: {e.explanation}")
     for r in result.rejected:
-        print(f"  rejected {r.id} ({r.reason}): {r.detail}")
+        say(f"  rejected {r.id} ({r.reason}): {r.detail}")
     for r in result.unsafe_candidates:
-        print(f"  UNSAFE CANDIDATE {r.id}: {r.detail}")
+        say(f"  UNSAFE CANDIDATE {r.id}: {r.detail}")
     return 0
 
 
@@ -157,20 +181,24 @@ def _cmd_fever(args: argparse.Namespace) -> int:
         _emit_json({"gold": args.gold, "predictions": args.predictions, **result.to_dict()})
         return 0
     c = result.to_dict()["counts"]
-    print(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
-    print(f"  strict score     {result.strict_score!r:<22} {result.strict}")
-    print(f"  label accuracy   {result.label_accuracy!r:<22} {result.label}")
-    print(
-        f"  precision        {result.precision!r:<22} macro over {c['verifiable']} verifiable claims"
+
+    def fig(value: float | None) -> str:
+        return "N/A (no verifiable claim)" if value is None else repr(value)
+
+    say(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
+    say(f"  strict score     {fig(result.strict_score):<22} {result.strict}")
+    say(f"  label accuracy   {fig(result.label_accuracy):<22} {result.label}")
+    say(
+        f"  precision        {fig(result.precision):<22} macro over {c['verifiable']} verifiable claims"
     )
-    print(f"  recall           {result.recall.value_or(0.0)!r:<22} {result.recall}")
-    print(f"  f1               {result.f1!r}")
-    print(
+    say(f"  recall           {fig(result.recall.value):<22} {result.recall}")
+    say(f"  f1               {fig(result.f1)}")
+    say(
         f"  one sentence away from a witness: {c['one_sentence_away']} of {c['verifiable']} "
         "verifiable claims"
     )
     if args.details:
-        print(f"  per-claim details written to {args.details}")
+        say(f"  per-claim details written to {args.details}")
     return 0
 
 
@@ -181,7 +209,7 @@ def _add_fever(sub: argparse._SubParsersAction) -> None:
         "predictions", help="predictions JSONL (id, predicted_label, predicted_evidence)"
     )
     p.add_argument(
-        "--max-evidence", type=int, default=5, help="predicted sentences used (default 5)"
+        "--max-evidence", type=_count(1), default=5, help="predicted sentences used (default 5)"
     )
     p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -194,13 +222,23 @@ def _add_fever(sub: argparse._SubParsersAction) -> None:
 def _cmd_factscore(args: argparse.Namespace) -> int:
     from claimlab.factscore import find_factscore, load_labelled
 
-    results, ledgers = [], []
+    stems: dict[str, str] = {}
+    for f in args.files:  # one ledger per stem: two files may not write the same one
+        stem = Path(f).stem
+        if args.ledger_dir and stem in stems:
+            raise ClaimlabInputError(
+                f"same file name as {stems[stem]}: both would write the ledger {stem}.*.parquet"
+                " (rename one)",
+                file=f,
+            )
+        stems[stem] = f
+    results, loaded = [], []
     for f in args.files:
         responses = load_labelled(f)
         r = find_factscore(responses, name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma)
         results.append((f, r))
-        if args.ledger_dir:
-            ledgers.append(_write_factscore_ledger(responses, Path(f).stem, args))
+        loaded.append((Path(f).stem, responses))
+    ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []
     if args.json:
         _emit_json(
             {
@@ -219,31 +257,40 @@ def _cmd_factscore(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
+    say(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
     for _, r in results:
         init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
-        print(f"  {r.name:<16} {r.display}  init_score {init}")
+        say(f"  {r.name:<16} {r.display}  init_score {init}")
     for c, u in ledgers:
-        print(f"ledger written: {c} --units {u}")
+        say(f"ledger written: {c} --units {u}")
     return 0
 
 
-def _write_factscore_ledger(responses, stem: str, args: argparse.Namespace) -> tuple[Path, Path]:
-    """The responses as a claim ledger (Parquet), each file written whole or not at all."""
+def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Path, Path]]:
+    """Every file's responses as a claim ledger (Parquet): all files are replaced together.
+
+    A candidates file and its units file belong together, and so do the subjects of one run;
+    every table is written to a temporary file first and only then are all renamed, so a full
+    disk or an interrupt leaves every old ledger as it was.
+    """
     import pyarrow.parquet as pq
 
     from claimlab.ledger import factscore_ledger
-    from claimlab.paths import replacing
+    from claimlab.paths import replacing_all
 
-    paths = []
-    for kind, table in zip(
-        ("candidates", "units"), factscore_ledger(responses, policy=args.irrelevant), strict=True
-    ):
-        path = Path(args.ledger_dir) / f"{stem}.{kind}.parquet"
-        with replacing(path) as tmp:
+    tables, paths = [], []
+    for stem, responses in loaded:
+        for kind, table in zip(
+            ("candidates", "units"),
+            factscore_ledger(responses, policy=args.irrelevant),
+            strict=True,
+        ):
+            tables.append(table)
+            paths.append(Path(args.ledger_dir) / f"{stem}.{kind}.parquet")
+    with replacing_all(paths) as temps:
+        for table, tmp in zip(tables, temps, strict=True):
             pq.write_table(table, tmp)
-        paths.append(path)
-    return paths[0], paths[1]
+    return [(paths[i], paths[i + 1]) for i in range(0, len(paths), 2)]
 
 
 def _add_factscore(sub: argparse._SubParsersAction) -> None:
@@ -252,7 +299,10 @@ def _add_factscore(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("factscore", help="FActScore of human-labelled responses, with its counts")
     p.add_argument("files", nargs="+", help="labelled JSONL files (one subject model each)")
     p.add_argument(
-        "--gamma", type=int, default=DEFAULT_GAMMA, help="length penalty (0 = off; default 10)"
+        "--gamma",
+        type=_count(0),
+        default=DEFAULT_GAMMA,
+        help="length penalty (0 = off; default 10)",
     )
     p.add_argument(
         "--irrelevant",
@@ -283,28 +333,28 @@ def _cmd_pack(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json({"chunks_file": args.chunks, **result.to_dict()})
         return 0
-    print(
+    say(
         f"{args.chunks}: {len(chunks)} candidate chunks, budget {args.max_chunks} chunks / {args.max_tokens} tokens"
     )
-    print(f"  chunks used  {result.chunks_used.display}")
-    print(f"  tokens used  {result.tokens_used.display}  ({result.token_counter})")
-    print(f"  all candidates would need {result.candidates_tokens.display}")
-    print(
+    say(f"  chunks used  {result.chunks_used.display}")
+    say(f"  tokens used  {result.tokens_used.display}  ({result.token_counter})")
+    say(f"  all candidates would need {result.candidates_tokens.display}")
+    say(
         f"  kept (prompt order): {', '.join(result.kept) or '(none: abstain, do not call the model)'}"
     )
     for d in result.dropped:
-        print(f"  dropped #{d.rank} {d.id}: {d.reason}")
+        say(f"  dropped #{d.rank} {d.id}: {d.reason}")
     if args.show_prompt:
-        print()
-        print(result.prompt)
+        say()
+        say(result.prompt)
     return 0
 
 
 def _add_pack(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pack", help="pack ranked chunks under a chunk and a token budget")
     p.add_argument("chunks", help="JSON list of {id, document, version, score, text}")
-    p.add_argument("--max-chunks", type=int, required=True, help="chunk budget")
-    p.add_argument("--max-tokens", type=int, required=True, help="token budget")
+    p.add_argument("--max-chunks", type=_count(0), required=True, help="chunk budget")
+    p.add_argument("--max-tokens", type=_count(0), required=True, help="token budget")
     p.add_argument("--question", default="", help="question to put in the prompt")
     p.add_argument("--show-prompt", action="store_true", help="print the rendered prompt")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -331,10 +381,10 @@ def _cmd_citations(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json({"answer_file": args.answer, "context_file": args.context, **report.to_dict()})
         return 0
-    print(f"{args.answer}: {report.verdict} ({len(answer.claims)} claims, {len(sent)} chunks sent)")
+    say(f"{args.answer}: {report.verdict} ({len(answer.claims)} claims, {len(sent)} chunks sent)")
     for p in report.problems:
-        print(f"  {p.code}: {p.explanation}")
-    print(f"  message: {report.message}")
+        say(f"  {p.code}: {p.explanation}")
+    say(f"  message: {report.message}")
     return 0
 
 
@@ -380,8 +430,8 @@ def _cmd_handouts(args: argparse.Namespace) -> int:
         return 0
     for h in run.handouts:
         parts = ([str(h.html)] if "html" in formats else []) + ([str(h.pdf)] if h.pdf else [])
-        print(f"  {h.stem} ({h.variant}): {', '.join(parts)}")
-    print(f"handouts: {len(run.handouts)} written in {run.seconds:.1f} s; index {run.index}")
+        say(f"  {h.stem} ({h.variant}): {', '.join(parts)}")
+    say(f"handouts: {len(run.handouts)} written in {run.seconds:.1f} s; index {run.index}")
     return 0
 
 
@@ -401,25 +451,34 @@ def _add_handouts(sub: argparse._SubParsersAction) -> None:
 
 # --- serve ---------------------------------------------------------------------------------
 
-GAME_NOTEBOOKS = ("06_decomposition_game.ipynb", "07_sufficiency_game.ipynb")
-
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from claimlab.paths import NOTEBOOKS_DIR
+    from claimlab.paths import NOTEBOOKS_DIR, temp_dir
+    from claimlab.serve import check_port, prepare_games_folder, voila_command
 
-    base = f"http://{args.ip}:{args.port}"
-    print("claimlab serve: the games as standalone pages (Voila); Ctrl-C stops the server")
-    for nb in GAME_NOTEBOOKS:
-        print(f"  {base}/voila/render/{nb}")
-    cmd = [
-        sys.executable,
-        "-m",
-        "voila",
-        "--no-browser",
-        f"--port={args.port}",
-        f"--Voila.ip={args.ip}",
-        str(NOTEBOOKS_DIR),
-    ]
+    check_port(args.ip, args.port)
+    # a folder named with this process's pid: Voila keeps the pid, and the next run of any
+    # claimlab command that needs one removes it once the server has stopped
+    folder = temp_dir("serve")
+    games = prepare_games_folder(NOTEBOOKS_DIR, folder)
+    host = f"[{args.ip}]" if ":" in args.ip else args.ip
+    base = f"http://{host}:{args.port}"
+    query = f"?token={args.token}" if args.token else ""
+    say("claimlab serve: the games as standalone pages (Voila); Ctrl-C stops the server")
+    for nb in games:
+        say(f"  {base}/voila/render/{nb.name}{query}")
+    say(
+        f"  at most {args.max_kernels} games at once; a closed page's kernel stops after "
+        f"{args.cull_idle} s"
+    )
+    cmd = voila_command(
+        folder,
+        ip=args.ip,
+        port=args.port,
+        token=args.token,
+        max_kernels=args.max_kernels,
+        cull_idle=args.cull_idle,
+    )
     # become the server (no parent left between it and the signals): a stop or kill of this
     # command stops Voila and its kernels instead of leaving them running behind
     sys.stdout.flush()
@@ -430,8 +489,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _add_serve(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="serve the games as standalone pages (Voila) for a classroom")
-    p.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    p.add_argument("--port", type=_count(1, 65535), default=8866, help="port (default 8866)")
     p.add_argument("--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--token", default=None, help="require this token in every URL (set it on a shared network)"
+    )
+    p.add_argument(
+        "--max-kernels",
+        type=_count(1),
+        default=40,
+        help="most games running at once (default 40)",
+    )
+    p.add_argument(
+        "--cull-idle",
+        type=_count(1),
+        default=600,
+        help="seconds before a closed page's kernel is stopped (default 600)",
+    )
     p.set_defaults(handler=_cmd_serve, json=False)
 
 
@@ -463,27 +537,27 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
         return 0
     if result.counts.skipped_rows:
         n = result.counts.skipped_rows
-        print(f"skipped {n} bad row{'' if n == 1 else 's'} (--on-error skip):")
+        say(f"skipped {n} bad row{'' if n == 1 else 's'} (--on-error skip):")
         for issue in result.counts.issues:
-            print(
+            say(
                 f"  {issue}"
                 if issue.row >= 0
                 else f"  {issue.file}: {issue.field}: {issue.message}"
             )
     groups = [result.corpus, *result.groups.values()]
     for g in groups:
-        print(
+        say(
             f"{g.group}: {g.answers} answers ({g.empty_answers} without candidates, scored as empty selections)"
         )
         for m in METRIC_NAMES:
-            print(f"  {m:<18} micro {g.micro[m].display:<22} macro {g.macro[m].display}")
+            say(f"  {m:<18} micro {g.micro[m].display:<22} macro {g.macro[m].display}")
         sc = g.status_counts
-        print(
+        say(
             f"  status (unique)    SUPPORTED {sc['SUPPORTED']}, CONTRADICTED {sc['CONTRADICTED']}, "
             f"NOT_IN_REFERENCE {sc['NOT_IN_REFERENCE']}; duplicates {g.duplicates}; missing units {g.missing_units}"
         )
     if args.out:
-        print(f"per-answer rows written to {args.out}")
+        say(f"per-answer rows written to {args.out}")
     return 0
 
 
@@ -510,29 +584,40 @@ def _add_ledger(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from claimlab.runner import absolutise_paths, parse_value, resolve_notebooks, run_notebook
+    from claimlab.runner import (
+        NotebookFailed,
+        absolutise_paths,
+        parse_value,
+        resolve_notebooks,
+        run_notebook,
+    )
 
     params = absolutise_paths({name: parse_value(value) for name, value in args.parameter or []})
     notebooks = resolve_notebooks(args.notebooks)
     if not notebooks:
         raise ClaimlabInputError("no notebooks registered", file="notebooks/")
     results = []
-    failures = []
+    failures: list[tuple[str, str, bool]] = []
     started = time.perf_counter()
     for i, nb in enumerate(notebooks, 1):
         prefix = f"[{i}/{len(notebooks)}] {nb.stem}"
         if not args.json:
-            print(f"{prefix} ...", end="", flush=True)
+            say(f"{prefix} ...", end="", flush=True)
         try:
             res = run_notebook(nb, parameters=params, output_dir=args.output, timeout=args.timeout)
-        except ClaimlabInputError as exc:
-            failures.append((nb.stem, str(exc)))
+        except NotebookFailed as exc:
+            failures.append((nb.stem, str(exc), exc.input_error))
             if not args.json:
-                print(f" FAILED: {exc}", flush=True)
+                say(" FAILED", flush=True)
+            say(f"claimlab run: error: {one_line(exc)}", file=sys.stderr, flush=True)
             continue
+        except ClaimlabInputError:
+            if not args.json:
+                say(" refused", flush=True)
+            raise
         results.append(res)
         if not args.json:
-            print(
+            say(
                 f" ok {res.seconds:6.1f} s  {len(res.records)} records -> {res.notebook}",
                 flush=True,
             )
@@ -552,16 +637,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
                     }
                     for r in results
                 ],
-                "failed": [{"stem": s, "error": e} for s, e in failures],
+                "failed": [{"stem": s, "error": e, "input": bad} for s, e, bad in failures],
             }
         )
     else:
-        print(
+        say(
             f"summary: {len(results)} of {len(notebooks)} notebooks executed in {total:.1f} s"
-            + (f"; {len(failures)} failed: {', '.join(s for s, _ in failures)}" if failures else "")
+            + (
+                f"; {len(failures)} failed: {', '.join(s for s, _, _ in failures)}"
+                if failures
+                else ""
+            )
             + f"; outputs in {args.output}/"
         )
-    return 1 if failures else 0
+    if not failures:
+        return 0
+    # refused input is the user's to fix (2); any other failure is a failed run (1)
+    return 2 if all(bad for _, _, bad in failures) else 1
 
 
 def _add_run(sub: argparse._SubParsersAction) -> None:
@@ -576,7 +668,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
         help="set a declared parameter (VALUE is parsed as JSON when it can be)",
     )
     p.add_argument("--output", default="outputs", help="output folder (default: outputs)")
-    p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default: 600)")
+    p.add_argument("--timeout", type=_count(1), default=600, help="seconds per cell (default: 600)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(handler=_cmd_run)
 
@@ -595,15 +687,39 @@ COMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``claimlab CMD: error: ...``) and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        """Print one line naming the option and where to read more, then exit 2."""
+        self.exit(
+            2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
+        )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"claimlab {_version()}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
     for add in COMMANDS:
         add(sub)
     return parser
+
+
+def _version() -> str:
+    from claimlab import __version__
+
+    return __version__
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM ends a command the way Ctrl-C does: clean-up runs, temporary files go."""
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -611,21 +727,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        previous = None
+    try:
         return args.handler(args)
     except ClaimlabInputError as exc:
-        print(f"claimlab {args.command}: error: {exc}", file=sys.stderr)
+        say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"claimlab {args.command}: interrupted", file=sys.stderr)
+        say(f"claimlab {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader stopped early (`| head`): stop quietly, as Unix tools do
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:  # a file the command had to read or write: name it, one line
+        if os.environ.get("CLAIMLAB_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        say(
+            f"claimlab {args.command}: error: {one_line(where)}{exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 2
     except Exception as exc:  # one line, no traceback, unless asked
         if os.environ.get("CLAIMLAB_DEBUG"):
             raise
-        print(f"claimlab {args.command}: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(
+            f"claimlab {args.command}: error: {type(exc).__name__}: {one_line(exc)}",
+            file=sys.stderr,
+        )
         return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from claimlab.errors import FixtureError
 from claimlab.fixtures import (
     CONTRADICTED,
     NOT_IN_REFERENCE,
@@ -28,6 +29,7 @@ from claimlab.fixtures import (
     DecompositionFixture,
 )
 from claimlab.ratio import Ratio
+from claimlab.text import md_ids
 
 METRICS = ("preservation", "coverage", "confirmed_support", "raw_support")
 METRIC_LABELS = {
@@ -218,6 +220,47 @@ def find_decomposition(
     )
 
 
+ALL_CANDIDATES = "all candidates"
+
+
+def named_selections(
+    fixture: DecompositionFixture, modes: str | Sequence[str] = "all"
+) -> dict[str, tuple[str, ...]]:
+    """The selections a lab walks through: ``"all"`` of the file's modes, one name, or a list.
+
+    A file without modes (they are optional) gives one selection, every candidate in file
+    order, named ``"all candidates"``.
+
+    Raises:
+        FixtureError: an unknown mode name, or a name that is not a string.
+
+    Examples:
+        >>> from claimlab.paths import FIXTURES_DIR
+        >>> from claimlab.fixtures import load_decomposition
+        >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
+        >>> list(named_selections(fx, "baseline")), len(named_selections(fx))
+        (['baseline'], 9)
+    """
+    if isinstance(modes, str):
+        if modes == "all":
+            if not fixture.modes:
+                return {ALL_CANDIDATES: fixture.candidate_ids}
+            return dict(fixture.modes)
+        names: list[str] = [modes]
+    else:
+        names = list(modes)
+    out = {}
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise FixtureError(
+                f"a mode name must be a string, got {name!r}",
+                file=fixture.source,
+                field=f"MODES[{i}]",
+            )
+        out[name] = fixture.mode(name)
+    return out
+
+
 def summary_line(result: DecompositionResult) -> str:
     """One line with the four ratios and the status counts, for a terminal or a caption."""
     parts = [f"{METRIC_LABELS[m]} {getattr(result, m)}" for m in METRICS]
@@ -229,7 +272,8 @@ def summary_line(result: DecompositionResult) -> str:
 def explain_mode(name: str, result: DecompositionResult) -> str:
     """A short, plain explanation of the pitfall a selection shows, with its own numbers.
 
-    Written for a student reading a handout; every number comes from ``result``.
+    Written for a student reading a handout; every number comes from ``result``. Returns
+    Markdown in which every id from the file is escaped.
     """
     r = result
     sc = r.status_counts
@@ -248,12 +292,12 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
     if r.missing_units and r.confirmed_support.value == 1.0:
         notes.append(
             f"**Support looks perfect ({r.confirmed_support}) while coverage is only "
-            f"{r.coverage}.** Units {', '.join(r.missing_units)} were dropped; dropping hard "
+            f"{r.coverage}.** Units {md_ids(r.missing_units)} were dropped; dropping hard "
             "claims makes support look better without checking more."
         )
     if r.introduced:
         notes.append(
-            f"**Introduced claim {', '.join(r.introduced)}.** It may be supported by a reference, "
+            f"**Introduced claim {md_ids(r.introduced)}.** It may be supported by a reference, "
             "but the original answer never said it (no source span): it raises support without "
             "preserving anything."
         )
@@ -264,19 +308,19 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
     ):
         if r.error_ids[kind]:
             notes.append(
-                f"**{kind.capitalize()} error in {', '.join(r.error_ids[kind])}:** {what}. The "
+                f"**{kind.capitalize()} error in {md_ids(r.error_ids[kind])}:** {what}. The "
                 "subclaim no longer says what the answer said, so it preserves no unit and "
                 "whatever the references say about it is about a different claim."
             )
     if r.duplicates:
         notes.append(
-            f"**Duplicate {', '.join(r.duplicates)}.** Same fingerprint as an earlier candidate: "
+            f"**Duplicate {md_ids(r.duplicates)}.** Same fingerprint as an earlier candidate: "
             f"the raw list grows (raw support {r.raw_support}) but the unique selection, confirmed "
             f"support ({r.confirmed_support}) and coverage ({r.coverage}) do not change."
         )
     if r.non_atomic:
         notes.append(
-            f"**Compound claim {', '.join(r.non_atomic)}.** It preserves its units but is not "
+            f"**Compound claim {md_ids(r.non_atomic)}.** It preserves its units but is not "
             "atomic: one verdict now covers two statements, so a partial failure would be hidden."
         )
     if not notes:

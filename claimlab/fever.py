@@ -10,9 +10,13 @@ Metric card (conventions of the official FEVER scorer, Thorne et al. 2018, kept 
         predicted sentence counts as precision 1.
     recall (macro over verifiable gold claims) = share of those claims with a complete gold group.
     F1 = 2PR / (P + R); defined as 0.0 when P = R = 0 (the official scorer divides by zero).
+    Undefined: with no verifiable gold claim there is nothing to find evidence for, so
+    precision, recall and F1 are N/A (None); the official scorer prints precision 1.0, recall
+    0.0 and F1 0.0 there. With no claim at all, strict score and label accuracy are N/A too.
     Differences from the official scorer: gold and predictions are paired by ``id`` (it pairs by
     position), inputs are never mutated, malformed lines are errors naming file, line and field,
-    and an empty gold evidence group is an error (it would count as complete: ``all([])``).
+    an empty gold evidence group is an error (it would count as complete: ``all([])``), and
+    ``max_evidence`` must be at least 1 (a negative slice would silently drop sentences).
     Beyond it: per claim, which gold group was complete and what each incomplete group misses;
     the count of claims one sentence away from a witness.
 """
@@ -25,8 +29,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
+from claimlab._parse import iter_jsonl, where
 from claimlab.errors import ClaimlabInputError
-from claimlab.jsonl import iter_jsonl, where
 from claimlab.ratio import Ratio
 from claimlab.sufficiency import any_group_complete, find_group_gaps
 
@@ -307,14 +311,16 @@ class FeverResult:
         return self.label.value
 
     @property
-    def precision(self) -> float:
-        """Macro precision over verifiable gold claims; 1.0 when there are none (official)."""
-        return self.precision_sum / self.recall.denominator if self.recall.denominator else 1.0
+    def precision(self) -> float | None:
+        """Macro precision over verifiable gold claims; None (N/A) when there are none."""
+        return self.precision_sum / self.recall.denominator if self.recall.denominator else None
 
     @property
-    def f1(self) -> float:
-        """Harmonic mean of precision and recall; 0.0 when both are 0."""
-        p, r = self.precision, self.recall.value_or(0.0)
+    def f1(self) -> float | None:
+        """Harmonic mean of precision and recall; 0.0 when both are 0; None without a verifiable claim."""
+        p, r = self.precision, self.recall.value
+        if p is None or r is None:
+            return None
         return 0.0 if p + r == 0 else 2.0 * p * r / (p + r)
 
     @cached_property
@@ -333,7 +339,7 @@ class FeverResult:
             "strict_score": self.strict_score,
             "label_accuracy": self.label_accuracy,
             "precision": self.precision,
-            "recall": self.recall.value_or(0.0),
+            "recall": self.recall.value,
             "f1": self.f1,
             "max_evidence": self.max_evidence,
             "counts": {
@@ -358,6 +364,20 @@ class FeverResult:
 def _precision(g: GoldClaim, predicted: tuple[Sentence, ...]) -> float:
     # the share of predicted sentences found in any gold group; none predicted counts as 1
     return sum(map(g.sentences.__contains__, predicted)) / len(predicted) if predicted else 1.0
+
+
+def check_max_evidence(max_evidence: int | None) -> None:
+    """``max_evidence`` is None (every sentence) or an integer of at least 1.
+
+    Raises:
+        ClaimlabInputError: naming the option.
+    """
+    if max_evidence is None:
+        return
+    if isinstance(max_evidence, bool) or not isinstance(max_evidence, int) or max_evidence < 1:
+        raise ClaimlabInputError(
+            f"must be an integer of at least 1, got {max_evidence!r}", field="max_evidence"
+        )
 
 
 def claim_score(g: GoldClaim, p: Prediction, *, max_evidence: int | None = 5) -> ClaimScore:
@@ -396,9 +416,10 @@ def score_fever(
         >>> r = score_fever([(g, p)])
         >>> r.strict.display, r.precision, r.recall.display, r.one_sentence_away
         ('0.0% (0/1)', 0.5, '0.0% (0/1)', (1,))
-        >>> score_fever([]).f1
-        0.0
+        >>> score_fever([]).f1 is None  # no verifiable claim: N/A, not 0.0
+        True
     """
+    check_max_evidence(max_evidence)
     pairs = tuple(pairs)
     strict = label_ok = verifiable = recall_hits = 0
     precision_sum = 0.0

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from claimlab._parse import Record, check_unique, read_json
+from claimlab._parse import Record, check_unique, describe, read_json
 from claimlab.errors import FixtureError
 from claimlab.spans import utf16_len, utf16_slice
 
@@ -122,6 +122,10 @@ class DecompositionFixture:
     references: tuple[Reference, ...]
     candidates: tuple[Candidate, ...]
     modes: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.candidates}))
 
     @property
     def unit_ids(self) -> tuple[str, ...]:
@@ -139,16 +143,19 @@ class DecompositionFixture:
         Raises:
             FixtureError: naming the unknown id.
         """
-        for c in self.candidates:
-            if c.id == cid:
-                return c
-        known = ", ".join(self.candidate_ids)
-        raise FixtureError(f"unknown candidate id (known: {known})", file=self.source, record=cid)
+        found = self._by_id.get(cid) if isinstance(cid, str) else None
+        if found is not None:
+            return found
+        ids = self.candidate_ids
+        known = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
+        raise FixtureError(
+            f"unknown candidate id (known: {known})", file=self.source, record=str(cid)
+        )
 
     def mode(self, name: str) -> tuple[str, ...]:
         """The candidate ids of a named selection."""
         if name not in self.modes:
-            known = ", ".join(self.modes)
+            known = ", ".join(self.modes) or "none: the file has no modes"
             raise FixtureError(
                 f"unknown mode (known: {known})", file=self.source, field=f"modes.{name}"
             )
@@ -174,7 +181,13 @@ def _span(rec: Record, name: str, text: str, *, against: str, where: str) -> Spa
     try:
         actual = utf16_slice(text, start, end)
     except ValueError as exc:
-        raise rec.error(f"{exc} of {against}", field=f"{where}.start") from None
+        # name the offset that falls inside a surrogate pair
+        try:
+            utf16_slice(text, 0, start)
+            bad = f"{where}.end"
+        except ValueError:
+            bad = f"{where}.start"
+        raise rec.error(f"{exc} of {against}", field=bad) from None
     if actual != quoted:
         raise rec.error(
             f"does not match the UTF-16 slice {start}..{end} of {against} "
@@ -231,6 +244,7 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     check_unique([r.id for r in references], file=source, field="references")
     ref_text = {r.id: r.text for r in references}
     unit_set = {u.id for u in units}
+    unit_span = {u.id: u.span for u in units}
 
     candidates = []
     for _, c in top.records("candidates"):
@@ -265,6 +279,21 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
             )
         if faithful and not preserves:
             raise c.error("a faithful candidate must preserve at least one unit", field="preserves")
+        if faithful and not spans:
+            raise c.error(
+                "a faithful candidate needs a source span in the original (where does the answer"
+                " say it?)",
+                field="source_spans",
+            )
+        if faithful:
+            kept = [unit_span[u] for u in preserves]
+            for j, sp in enumerate(spans):
+                if not any(sp.start < u.end and u.start < sp.end for u in kept):
+                    raise c.error(
+                        f"span {sp.start}..{sp.end} lies outside every unit it preserves "
+                        f"({', '.join(preserves)})",
+                        field=f"source_spans[{j}]",
+                    )
         ev = c.sub("evidence")
         status = ev.get("status", str)
         if status not in STATUSES:
@@ -317,16 +346,22 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     cand_set = {c.id for c in candidates}
 
     modes: dict[str, tuple[str, ...]] = {}
-    raw_modes = top.get("modes", dict, {})
-    for name, ids in raw_modes.items():
+    for name, ids in top.mapping("modes", {}):
         if not isinstance(ids, list):
             raise FixtureError(
-                f"must be a list of candidate ids, got {ids!r}",
+                f"must be a list of candidate ids, got {describe(ids)}",
                 file=source,
                 record=name,
                 field=f"modes.{name}",
             )
         for j, cid in enumerate(ids):
+            if not isinstance(cid, str):
+                raise FixtureError(
+                    f"must be a candidate id (a string), got {describe(cid)}",
+                    file=source,
+                    record=name,
+                    field=f"modes.{name}[{j}]",
+                )
             if cid not in cand_set:
                 raise FixtureError(
                     f"unknown candidate id {cid!r}",

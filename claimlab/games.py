@@ -349,7 +349,7 @@ class SufficiencyGame:
         if absent:
             reasons.append(Reason("NOT_IN_CONTEXT", f"cited but never found: {', '.join(absent)}"))
         check = find_fixture_sufficiency(fx, self.question, [p for p in proof if p in self.context])
-        bad = [r for r in check.rejected if r.reason != "duplicate"]
+        bad = [r for r in check.rejected if r.reason in ("off-topic", "metadata")]
         if bad:
             reasons.append(Reason("REJECTED_EVIDENCE", "; ".join(r.detail for r in bad)))
         witness = next((w for w in check.witnesses if set(w) <= set(proof)), None)
@@ -361,10 +361,11 @@ class SufficiencyGame:
                 )
             )
         expected = answer_from_witness(fx, witness) if witness else {}
-        key = fx.answer_key.get(self.question, {})
         room = answer.get("room")
-        true_room = expected.get("answer") or key.get("room")
-        if room != true_room:
+        accepted = (
+            (expected["answer"],) if "answer" in expected else fx.accepted(self.question, "room")
+        )
+        if room not in accepted:
             reasons.append(
                 Reason(
                     "WRONG_ROOM", f"the answer names {room!r}, the evidence does not support that"

@@ -13,15 +13,15 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from claimlab import __version__
 from claimlab.errors import ClaimlabInputError
@@ -162,6 +162,98 @@ def _stamp(
 """
 
 
+ALLOWED_TAGS = frozenset(
+    {
+        "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del",
+        "details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
+        "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "section",
+        "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th",
+        "thead", "tr", "u", "ul",
+    }
+)  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "*": ["class", "id", "title", "lang", "dir", "data-metric"],
+    "a": ["href", "title"],
+    "img": ["src", "alt", "width", "height"],
+    "td": ["colspan", "rowspan", "style"],
+    "th": ["colspan", "rowspan", "style"],
+    "tr": ["style"],
+    "table": ["border"],
+}
+
+
+def clean_html(fragment: object) -> str:
+    """The handouts' HTML sanitiser: an allowlist of tags and attributes, no script of any kind.
+
+    nbconvert's own ``clean_html`` (used when ``sanitize_html`` is on) also drops headings,
+    paragraphs and table headers; this one keeps what notebooks and pandas tables need and
+    still removes ``<script>``, ``<svg>``, ``<style>``, event handlers and ``javascript:`` URLs
+    (links may point to http, https, mailto or within the page; images only to data URIs).
+    """
+    import bleach
+    from bleach.css_sanitizer import CSSSanitizer
+
+    text = fragment.decode() if isinstance(fragment, bytes) else str(fragment)
+    text = _DROPPED.sub("", text)  # pandas' scoped styles and any script: gone, not shown
+    return bleach.clean(
+        text,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        protocols=["http", "https", "mailto", "data"],
+        css_sanitizer=CSSSanitizer(allowed_css_properties=["text-align", "white-space"]),
+        strip=False,
+        strip_comments=True,
+    )
+
+
+_DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+MATHJAX_CONFIG = """window.MathJax = {
+  extensions: ["tex2jax.js", "Safe.js"],
+  jax: ["input/TeX", "output/CommonHTML"],
+  tex2jax: {
+    inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
+    displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]],
+    processEscapes: true,
+    processEnvironments: false,
+    ignoreClass: "claimlab-nomath",
+    processClass: "claimlab-math"
+  },
+  TeX: { extensions: ["AMSmath.js", "AMSsymbols.js"] },
+  Safe: { allow: { URLs: "none", classes: "none", cssIDs: "none", styles: "none" } },
+  messageStyle: "none",
+  showMathMenu: false,
+  CommonHTML: { linebreaks: { automatic: true } }
+};"""
+
+
+def _script_hash(source: str) -> str:
+    import base64
+    import hashlib
+
+    return "sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode()
+
+
+def content_security_policy(inline_scripts: Sequence[str]) -> str:
+    """The handout's policy: scripts only from files (MathJax) and the listed inline scripts.
+
+    No inline event handler, ``javascript:`` URL or injected ``<script>`` can run; nothing is
+    fetched from the network.
+    """
+    hashes = " ".join(f"'{_script_hash(src)}'" for src in inline_scripts)
+    return (
+        "default-src 'none'; "
+        f"script-src file: {hashes}; "
+        "style-src 'unsafe-inline' file:; img-src data: file:; font-src data: file:; "
+        "connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+
+
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTALL)
+_MARKDOWN_CELL = re.compile(r'(<div\b[^>]*class="[^"]*\bjp-MarkdownCell\b)')
+
+
 def render_html(
     notebook: Path,
     variant: Variant,
@@ -169,7 +261,14 @@ def render_html(
     parameters: dict | None = None,
     records_file: Path | None = None,
 ) -> str:
-    """The handout HTML of one executed notebook."""
+    """The handout HTML of one executed notebook.
+
+    Safety: every output and Markdown cell goes through :func:`clean_html`; every script the
+    template adds is removed; MathJax (Debian's, offline) typesets only the notebook's own
+    Markdown cells, with its Safe extension on; and a Content-Security-Policy lets no other
+    script run, so nothing from a data file can execute, in a browser or in the chromium that
+    prints the PDF.
+    """
     import nbformat
     from nbconvert import HTMLExporter
     from traitlets.config import Config
@@ -185,20 +284,28 @@ def render_html(
     c.HTMLExporter.exclude_input_prompt = True
     c.HTMLExporter.exclude_output_prompt = True
     c.HTMLExporter.embed_images = True
-    c.HTMLExporter.sanitize_html = False  # fixture text is escaped where it is displayed
-    c.HTMLExporter.mathjax_url = (
-        MATHJAX_FILE.as_uri() + "?config=TeX-AMS_CHTML" if MATHJAX_FILE.exists() else ""
-    )
+    c.HTMLExporter.sanitize_html = True
+    c.HTMLExporter.filters = {"clean_html": clean_html}
+    c.HTMLExporter.mathjax_url = ""
     exporter = HTMLExporter(config=c, template_name="lab")
     body, _ = exporter.from_notebook_node(nb)
+    body = _SCRIPT.sub("", body)
     title = nb.metadata.get("claimlab", {}).get("title") or notebook.stem
     stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
+    head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
+    if MATHJAX_FILE.exists():
+        head += f"<script>{MATHJAX_CONFIG}</script>\n"
+        head += f'<script src="{MATHJAX_FILE.as_uri()}"></script>\n'
     body = body.replace(
         "<title>Notebook</title>", f"<title>{html.escape(title)} ({variant})</title>", 1
     )
+    body = body.replace("<head>", "<head>\n" + head, 1)
     body = body.replace("</head>", PRINT_CSS + "</head>", 1)
     # no external fetches: drop links to web fonts or CDNs the template might add
     body = body.replace("https://cdnjs.cloudflare.com", "about:blank#")
+    # maths only in the notebook's own Markdown cells: never in outputs (data) or the stamp
+    body = re.sub(r"<body\b([^>]*)>", _mark_body, body, count=1)
+    body = _MARKDOWN_CELL.sub(r"\1 claimlab-math", body)
     i = body.find("<main>")
     if i < 0:
         i = body.find("<body") + body[body.find("<body") :].find(">") + 1
@@ -207,11 +314,40 @@ def render_html(
     return body[:i] + stamp + body[i:]
 
 
-def print_pdf(html_file: Path, pdf_file: Path, *, chromium: str, timeout: int = 120) -> None:
-    """Print an HTML file to PDF with headless chromium (temporary file, then rename)."""
-    tmp_dir = Path(tempfile.mkdtemp(prefix="claimlab-chromium-"))
-    tmp_pdf = pdf_file.with_name(f".{pdf_file.name}.tmp")
-    cmd = [
+def _mark_body(match: re.Match[str]) -> str:
+    attrs = match.group(1)
+    if 'class="' in attrs:
+        return "<body" + attrs.replace('class="', 'class="claimlab-nomath ', 1) + ">"
+    return f'<body class="claimlab-nomath"{attrs}>'
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill a process and everything it started (its own process group)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
+        pass
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: its own process group, and SIGKILL when the parent dies."""
+    os.setsid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the process group still lets us kill it
+        pass
+
+
+def _chromium_command(chromium: str, profile: Path, html_file: Path, pdf: Path) -> list[str]:
+    return [
         chromium,
         "--headless",
         "--no-sandbox",
@@ -222,25 +358,79 @@ def print_pdf(html_file: Path, pdf_file: Path, *, chromium: str, timeout: int = 
         "--disable-component-update",
         "--disable-sync",
         "--disable-extensions",
-        f"--user-data-dir={tmp_dir}",
+        f"--user-data-dir={profile}",
         "--no-pdf-header-footer",
         "--run-all-compositor-stages-before-draw",
         "--virtual-time-budget=15000",
-        f"--print-to-pdf={tmp_pdf}",
+        f"--print-to-pdf={pdf}",
         html_file.resolve().as_uri(),
     ]
+
+
+def print_pdfs(
+    jobs: Sequence[tuple[Path, Path]], *, chromium: str, timeout: int = 120, parallel: int = 2
+) -> None:
+    """Print HTML files to PDF with headless chromium, ``parallel`` at a time.
+
+    Every chromium runs in a process group of its own that is killed when this process stops
+    (an error, Ctrl-C, SIGTERM) and dies with it when it is killed outright; each one's profile
+    folder is removed afterwards (or, after a kill -9, by the next run). Each PDF is written to
+    a temporary file and renamed.
+
+    Raises:
+        ClaimlabInputError: chromium failed or timed out on a file, naming it.
+    """
+    from claimlab.paths import replacing, temp_dir
+
+    pending = list(jobs)
+    running: list[tuple[subprocess.Popen, float, Path, Path, Path, Any]] = []
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        if proc.returncode != 0 or not tmp_pdf.exists():
-            raise ClaimlabInputError(
-                f"chromium could not print the PDF: {proc.stderr.strip()[-300:]}",
-                file=str(html_file),
-            )
-        os.replace(tmp_pdf, pdf_file)
+        while pending or running:
+            while pending and len(running) < parallel:
+                html_file, pdf_file = pending.pop(0)
+                profile = temp_dir("chromium")
+                writer = replacing(pdf_file)
+                tmp_pdf = writer.__enter__()
+                proc = subprocess.Popen(
+                    _chromium_command(chromium, profile, html_file, tmp_pdf),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    preexec_fn=_die_with_parent,  # noqa: PLW1509 - before exec, no threads
+                )
+                running.append((proc, time.monotonic(), html_file, profile, tmp_pdf, writer))
+            time.sleep(0.05)
+            for job in list(running):
+                proc, started, html_file, profile, tmp_pdf, writer = job
+                code = proc.poll()
+                late = time.monotonic() - started > timeout
+                if code is None and not late:
+                    continue
+                running.remove(job)
+                _kill_group(proc)
+                err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+                shutil.rmtree(profile, ignore_errors=True)
+                ok = code == 0 and tmp_pdf.exists() and tmp_pdf.stat().st_size > 0
+                if ok:
+                    writer.__exit__(None, None, None)
+                    continue
+                failure = ClaimlabInputError(
+                    "chromium timed out printing the PDF"
+                    if late
+                    else f"chromium could not print the PDF: {err.strip()[-300:]}",
+                    file=str(html_file),
+                )
+                writer.__exit__(type(failure), failure, None)
+                raise failure
     finally:
-        shutil.rmtree(tmp_dir, ignore_errors=True)
-        if tmp_pdf.exists():
-            tmp_pdf.unlink()
+        for proc, _, _, profile, _, writer in running:
+            _kill_group(proc)
+            shutil.rmtree(profile, ignore_errors=True)
+            writer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+
+
+def print_pdf(html_file: Path, pdf_file: Path, *, chromium: str, timeout: int = 120) -> None:
+    """Print one HTML file to PDF with headless chromium (temporary file, then rename)."""
+    print_pdfs([(html_file, pdf_file)], chromium=chromium, timeout=timeout, parallel=1)
 
 
 @dataclass(frozen=True)
@@ -310,8 +500,7 @@ def build_handouts(
                 jobs.append((html_file, pdf_file))
             written.append(Handout(nb.stem, variant, html_file, pdf_file))
     if jobs:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(lambda job: print_pdf(job[0], job[1], chromium=chromium), jobs))
+        print_pdfs(jobs, chromium=chromium)
     if "html" not in formats:
         for h in written:
             h.html.unlink(missing_ok=True)

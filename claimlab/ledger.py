@@ -109,22 +109,7 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
                 p, columns=list(columns) if columns else None, read_dictionary=dict_cols
             )
         elif kind == "csv":
-            import pyarrow.csv as pcsv
-
-            table = pcsv.read_csv(
-                p,
-                convert_options=pcsv.ConvertOptions(
-                    column_types={
-                        "answer_id": pa.string(),
-                        "candidate_id": pa.string(),
-                        "unit_id": pa.string(),
-                        "preserves": pa.string(),
-                        "fingerprint": pa.string(),
-                        "model": pa.string(),
-                    },
-                    strings_can_be_null=False,
-                ),
-            )
+            table = _read_csv(p)
         else:
             import pyarrow.json as pjson
 
@@ -134,6 +119,36 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
     except (pa.ArrowInvalid, OSError) as exc:
         raise LedgerError(f"cannot read {kind}: {str(exc).splitlines()[0]}", file=str(p)) from None
     return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def _read_csv(p: Path) -> pa.Table:
+    """Read a CSV ledger; quoted values may hold line breaks.
+
+    The fast parser splits the file into blocks at line breaks, which breaks a quoted value
+    holding one ("CSV parser got out of sync"); such a file is read again with line breaks
+    allowed inside values (slower, but correct).
+    """
+    import pyarrow.csv as pcsv
+
+    convert = pcsv.ConvertOptions(
+        column_types={
+            "answer_id": pa.string(),
+            "candidate_id": pa.string(),
+            "unit_id": pa.string(),
+            "preserves": pa.string(),
+            "fingerprint": pa.string(),
+            "model": pa.string(),
+        },
+        strings_can_be_null=False,
+    )
+    try:
+        return pcsv.read_csv(p, convert_options=convert)
+    except pa.ArrowInvalid as exc:
+        if "out of sync" not in str(exc) and "newline" not in str(exc).lower():
+            raise
+    return pcsv.read_csv(
+        p, convert_options=convert, parse_options=pcsv.ParseOptions(newlines_in_values=True)
+    )
 
 
 @dataclass(frozen=True)
@@ -193,6 +208,15 @@ def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
             )
         col = pc.is_in(low, pa.array(["true", "1"]))
     elif pa.types.is_integer(col.type):
+        ok = pc.is_in(col, pa.array([0, 1], type=col.type))
+        if not pc.all(pc.fill_null(ok, True)).as_py():
+            row = int(pc.index(pc.fill_null(ok, True), False).as_py())
+            raise LedgerError(
+                f"must be true or false (or 1 / 0), got {col[row].as_py()!r}",
+                file=source,
+                record=row_label(source, row + 1),
+                field=name,
+            )
         col = pc.not_equal(col, 0)
     if not pa.types.is_boolean(col.type):
         raise LedgerError(f"must be true or false, found {col.type}", file=source, field=name)
@@ -225,12 +249,15 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
         new_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
         return pa.chunked_array([pa.ListArray.from_arrays(pa.array(new_offsets), values)])
     if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
-        if not (
-            pa.types.is_string(col.type.value_type) or pa.types.is_large_string(col.type.value_type)
-        ):
+        value_type = col.type.value_type
+        if pa.types.is_dictionary(value_type):
+            value_type = value_type.value_type
+        if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)):
             raise LedgerError(
                 f"must be a list of unit ids, found {col.type}", file=source, field="preserves"
             )
+        if col.type != pa.list_(pa.string()):  # large lists, large strings: one shape inside
+            col = col.cast(pa.list_(pa.string()))
         return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
     raise LedgerError(
         f"must be unit ids (a list, or ';'-separated text), found {col.type}",

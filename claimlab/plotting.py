@@ -5,7 +5,10 @@ Imported lazily (never by the metric modules), so ``import claimlab`` stays ligh
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -23,21 +26,40 @@ COLORS = {
     "raw_support": "#DD8452",
 }
 DEFAULT_COLOR = "#4C72B0"
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def use_house_style() -> None:
-    """Deterministic, readable defaults (fixed font family, fixed hash salt, no timestamps)."""
-    plt.rcParams.update(
-        {
-            "font.family": "DejaVu Sans",
-            "svg.hashsalt": "claimlab",
-            "figure.dpi": 100,
-            "savefig.dpi": 100,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "figure.autolayout": True,
-        }
-    )
+HOUSE_STYLE = {
+    "font.family": "DejaVu Sans",
+    "svg.hashsalt": "claimlab",
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.autolayout": True,
+    # a file's text is never mathematics: a "$" in an id or a model name is a dollar sign
+    "text.parse_math": False,
+    "text.usetex": False,
+}
+
+
+@contextmanager
+def house_style() -> Iterator[None]:
+    """Deterministic, readable defaults for the figures made inside (nothing changed outside)."""
+    with plt.rc_context(HOUSE_STYLE):
+        yield
+
+
+def styled(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run a plotting function inside :func:`house_style`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with house_style():
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 def _bar(ax: Axes, x: float, r: Ratio, *, width: float, color: str, label_fmt: str = "pct") -> None:
@@ -59,6 +81,7 @@ def _bar(ax: Axes, x: float, r: Ratio, *, width: float, color: str, label_fmt: s
     )
 
 
+@styled
 def plot_ratios(
     ratios: Mapping[str, Ratio],
     *,
@@ -79,7 +102,6 @@ def plot_ratios(
     Returns:
         The Axes drawn on.
     """
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.4))
     names = list(ratios)
@@ -103,6 +125,7 @@ def plot_ratios(
     return ax
 
 
+@styled
 def plot_grouped_values(
     rows: Mapping[str, Mapping[str, tuple[float | None, str]]],
     *,
@@ -117,7 +140,6 @@ def plot_grouped_values(
     Each cell is ``(value, label)``; the label (counts) is written on the bar. A value of None
     is a hatched full-height bar labelled ``na_label``, never a zero-height bar.
     """
-    use_house_style()
     row_names = list(rows)
     series: Sequence[str] = list(next(iter(rows.values()))) if rows else []
     if ax is None:
@@ -185,6 +207,7 @@ def _make_room_above(ax: Axes, labels: Sequence, *, margin: float = 0.02) -> Non
     ax.set_ylim(bottom, needed)
 
 
+@styled
 def plot_grouped_ratios(
     rows: Mapping[str, Mapping[str, Ratio]],
     *,
@@ -206,6 +229,7 @@ def plot_grouped_ratios(
     )
 
 
+@styled
 def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = None) -> Axes:
     """The four Toy metrics of one selection, with CONTRADICTED / NOT_IN_REFERENCE beside support."""
     from claimlab.decomposition import METRIC_LABELS
@@ -219,6 +243,7 @@ def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = No
     return plot_ratios(result.ratios(), labels=labels, ax=ax, title=title, note=note)
 
 
+@styled
 def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
     """All selections side by side: four metrics per mode, n/d on every bar."""
     from claimlab.decomposition import METRIC_LABELS
@@ -240,6 +265,7 @@ PRESENT = {"facecolor": "#55A868", "edgecolor": "#2d6b3c", "linewidth": 1.2}
 MISSING = {"facecolor": "white", "edgecolor": "#C44E52", "linewidth": 1.2, "linestyle": "--"}
 
 
+@styled
 def plot_chains(
     fixture, question: str, result, *, title: str | None = None, ax: Axes | None = None
 ) -> Axes:
@@ -249,7 +275,6 @@ def plot_chains(
     """
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-    use_house_style()
     rows = result.branches
     if ax is None:
         _, ax = plt.subplots(
@@ -330,13 +355,11 @@ def plot_chains(
 
 
 def _context_labels(result) -> list[str]:
-    """Context ids for a caption (unique, in order)."""
-    ids = [p for b in result.branches for p in b.present]
-    ids += [r.id for r in result.rejected if r.reason != "duplicate"]
-    ids += [u.id for u in result.unsafe_candidates] + list(result.unknown)
-    return list(dict.fromkeys(ids)) or ["(empty)"]
+    """Context ids for a caption (unique, in the order given)."""
+    return [str(c) for c in result.context] or ["(empty)"]
 
 
+@styled
 def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Coverage and accuracy on answered per threshold, each bar with n/d; N/A hatched."""
     data = {f"≥ {r.threshold:g}": {"coverage": r.coverage, "accuracy": r.accuracy} for r in rows}
@@ -350,6 +373,7 @@ def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None
     return ax
 
 
+@styled
 def plot_count_bars(
     counts: Mapping,
     *,
@@ -359,7 +383,6 @@ def plot_count_bars(
     highlight=None,
 ) -> Axes:
     """A distribution as bars, each labelled with its count and share of the total."""
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.2))
     keys = list(counts)
@@ -387,6 +410,7 @@ def plot_count_bars(
     return ax
 
 
+@styled
 def plot_factscore_table(
     results: Mapping[str, Mapping[str, object]], *, title: str, value: str = "factscore"
 ) -> Axes:
@@ -408,11 +432,11 @@ def plot_factscore_table(
     return ax
 
 
+@styled
 def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None = None) -> Axes:
     """The length-penalty multiplier against the number of facts, with the pinned points marked."""
     from claimlab.factscore import length_penalty
 
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.4))
     ns = list(range(1, max_facts + 1))
@@ -434,6 +458,7 @@ def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None 
     return ax
 
 
+@styled
 def plot_score_vs_init(
     results: Mapping[str, object], *, title: str = "score (penalised) vs init_score"
 ) -> Axes:
@@ -451,9 +476,9 @@ def plot_score_vs_init(
     return ax
 
 
+@styled
 def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.8))
     kept = set(result.kept)
@@ -502,13 +527,13 @@ def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) ->
     return ax
 
 
+@styled
 def plot_calibration(
     items, calibration, fixed: Sequence[float] = (), *, ax: Axes | None = None
 ) -> Axes:
     """Precision and recall of 'score >= t' over thresholds; calibrated and fixed thresholds marked."""
     from claimlab.context_budget import threshold_counts
 
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
     ts = sorted({s for s, _ in items} | set(fixed))
@@ -564,6 +589,7 @@ def plot_calibration(
     return ax
 
 
+@styled
 def plot_ledger_models(
     groups: Mapping[str, object], *, kind: str = "micro", title: str | None = None
 ) -> Axes:
@@ -584,11 +610,11 @@ def plot_ledger_models(
     return ax
 
 
+@styled
 def plot_coverage_distribution(table, *, ax: Axes | None = None) -> Axes:
     """Histogram of per-answer coverage per model; answers with no unit (N/A) counted in the legend."""
     import numpy as np
 
-    use_house_style()
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 3.6))
     bins = np.linspace(0, 1, 11)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.errors import ClaimlabInputError
-from claimlab.paths import NOTEBOOKS_DIR, replacing
+from claimlab.paths import NOTEBOOKS_DIR, remove_leftovers, replacing, temp_path
 from claimlab.records import records_from_notebook
 
 KERNEL = "python3"
@@ -29,8 +28,90 @@ def registered_notebooks() -> list[Path]:
     return sorted(p for p in NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 
 
-def declared_parameters(path: str | Path) -> dict[str, Any]:
-    """Parameter names and default values from the cell tagged ``parameters``.
+JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "None": (type(None),),
+}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A declared notebook parameter: its default and the JSON types a value may have."""
+
+    name: str
+    default: Any
+    types: tuple[str, ...]  # empty: any value
+
+    def check(self, value: Any, *, file: str) -> None:
+        """Raise a one-line error when ``value`` has none of the declared types."""
+        if not self.types:
+            return
+        for t in self.types:
+            kinds = JSON_TYPES[t]
+            if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+                return
+        want = " or ".join(_TYPE_WORDS[t] for t in self.types)
+        hint = ""
+        if "list" in self.types and isinstance(value, str):
+            hint = f" (write a JSON list, e.g. -p {self.name} '[\"{value}\"]')"
+        raise ClaimlabInputError(
+            f"must be {want}, got {json.dumps(value, ensure_ascii=False)}{hint}",
+            file=file,
+            field=f"-p {self.name}",
+        )
+
+
+_TYPE_WORDS = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "list": "a JSON list",
+    "dict": "a JSON object",
+    "None": "null",
+}
+
+
+def _annotation_types(node: Any, *, file: str) -> tuple[str, ...]:
+    """``list[str] | str`` -> ("list", "str"); the names JSON values can have."""
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _annotation_types(node.left, file=file) + _annotation_types(node.right, file=file)
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Constant) and node.value is None:
+        return ("None",)
+    if isinstance(node, ast.Name) and node.id in JSON_TYPES:
+        return (node.id,)
+    raise ClaimlabInputError(
+        f"parameter annotations may name only {', '.join(JSON_TYPES)}",
+        file=file,
+        field="parameters",
+    )
+
+
+def _default_types(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, bool):
+        return ("bool",)
+    if isinstance(value, float):
+        return ("float",)
+    return (type(value).__name__,) if type(value).__name__ in JSON_TYPES else ()
+
+
+def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
+    """The parameters declared in the cell tagged ``parameters``, with their types.
+
+    Each line is ``NAME = literal`` or ``NAME: TYPES = literal`` (``TYPES`` such as
+    ``list[str] | str``); without an annotation the default's type is the only one accepted
+    (an integer is accepted for a float; a None default accepts anything).
 
     Raises:
         ClaimlabInputError: when the notebook has no such cell or it holds anything but literals.
@@ -42,19 +123,39 @@ def declared_parameters(path: str | Path) -> dict[str, Any]:
     nb = nbformat.read(str(path), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
-            out: dict[str, Any] = {}
+            out: dict[str, Parameter] = {}
             tree = ast.parse(cell.source)
             for node in tree.body:
-                if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target, annotation = node.targets[0], None
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    target, annotation = node.target, node.annotation
+                else:
                     raise ClaimlabInputError(
                         "the parameters cell may only hold NAME = literal lines",
                         file=str(path),
                         field="parameters",
                     )
-                name = node.targets[0].id  # type: ignore[attr-defined]
-                out[name] = ast.literal_eval(node.value)
+                if not isinstance(target, ast.Name):
+                    raise ClaimlabInputError(
+                        "the parameters cell may only hold NAME = literal lines",
+                        file=str(path),
+                        field="parameters",
+                    )
+                default = ast.literal_eval(node.value)  # type: ignore[arg-type]
+                types = (
+                    _annotation_types(annotation, file=str(path))
+                    if annotation is not None
+                    else _default_types(default)
+                )
+                out[target.id] = Parameter(target.id, default, types)
             return out
     raise ClaimlabInputError("no cell tagged 'parameters'", file=str(path))
+
+
+def declared_parameters(path: str | Path) -> dict[str, Any]:
+    """Parameter names and default values from the cell tagged ``parameters``."""
+    return {name: p.default for name, p in notebook_parameters(path).items()}
 
 
 def parse_value(text: str) -> Any:
@@ -92,8 +193,19 @@ class RunResult:
     parameters: dict[str, Any]
 
 
+INPUT_ERRORS = frozenset({"ClaimlabInputError", "FixtureError", "LedgerError", "NotebookFailed"})
+
+
 class NotebookFailed(ClaimlabInputError):
-    """A notebook raised while executing; the message carries the error the cell raised."""
+    """A notebook raised while executing; the message carries the error the cell raised.
+
+    ``input_error`` is True when the cell refused the user's input (a claimlab input error,
+    whose message names file, record and field), False for any other exception.
+    """
+
+    def __init__(self, problem: str, *, file: str | None = None, input_error: bool = False):
+        super().__init__(problem, file=file)
+        self.input_error = input_error
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -128,7 +240,8 @@ def run_notebook(
     nb_path = Path(path)
     if not nb_path.exists():
         raise ClaimlabInputError("notebook not found", file=str(path))
-    declared = declared_parameters(nb_path)
+    declared_types = notebook_parameters(nb_path)
+    declared = {name: p.default for name, p in declared_types.items()}
     params = dict(parameters or {})
     unknown = sorted(set(params) - set(declared))
     if unknown:
@@ -138,13 +251,22 @@ def run_notebook(
             file=str(nb_path),
             field="parameters",
         )
+    for name, value in params.items():
+        declared_types[name].check(value, file=str(nb_path))
     out_dir = Path(output_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ClaimlabInputError("is a file, not a folder", file=str(out_dir), field="--output")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClaimlabInputError(
+            f"cannot create the output folder ({exc.strerror})", file=str(out_dir)
+        ) from None
     stem = nb_path.stem
     final_nb = out_dir / f"{stem}.ipynb"
     final_rec = out_dir / f"{stem}.records.json"
-    fd, tmp_nb = tempfile.mkstemp(dir=out_dir, prefix=f".{stem}.", suffix=".ipynb")
-    os.close(fd)
+    remove_leftovers(out_dir)
+    tmp_nb = str(temp_path(final_nb, suffix=".ipynb"))
     started = time.perf_counter()
     try:
         papermill.execute_notebook(
@@ -170,6 +292,8 @@ def run_notebook(
             f"cell {exc.exec_count} raised {exc.ename}: {last[-1] if last else ''} "
             f"(partial run kept in {failed})",
             file=str(nb_path),
+            # the user's input was refused: its own message names file, record and field
+            input_error=exc.ename in INPUT_ERRORS,
         ) from None
     except BaseException:
         if os.path.exists(tmp_nb):

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
-from claimlab._parse import Record, check_unique, read_json
+from claimlab._parse import Record, check_unique, describe, read_json
 from claimlab.errors import ClaimlabInputError, FixtureError
 from claimlab.ratio import Ratio
 
@@ -120,6 +120,7 @@ class SufficiencyResult(NamedTuple):
     unknown: tuple[str, ...]
     context_raw: int
     context_unique: int
+    context: tuple[str, ...] = ()  # the context's unique ids, in the order given
 
     @property
     def explanation(self) -> str:
@@ -159,20 +160,22 @@ class SufficiencyResult(NamedTuple):
             "unknown": list(self.unknown),
             "context_raw": self.context_raw,
             "context_unique": self.context_unique,
+            "context_ids": [str(c) for c in self.context],
             "explanation": self.explanation,
         }
 
 
 def check_alternatives(
-    alternatives: Sequence[Sequence[str]], *, where: str = "alternatives"
+    alternatives: Sequence[Sequence[str]], *, where: str = "alternatives", chains: bool = False
 ) -> None:
-    """Reject degenerate structures: no alternative at all, or an empty group.
+    """Reject degenerate structures: no alternative at all, an empty group, a cyclic chain.
 
     The official FEVER scorer counts an empty group as complete (``all([])`` is True); here it is
-    an error at load time.
+    an error at load time. In a chain (``chains``) a member may occur once: a chain that comes
+    back to a member (a -> b -> a -> b) is a cycle and proves nothing.
 
     Raises:
-        ClaimlabInputError: naming the empty group.
+        ClaimlabInputError: naming the group.
     """
     if not alternatives:
         raise ClaimlabInputError(
@@ -182,6 +185,12 @@ def check_alternatives(
         if not group:
             raise ClaimlabInputError(
                 "empty evidence group (it would count as complete with no evidence)",
+                field=f"{where}[{i}]",
+            )
+        if chains and len(set(group)) != len(group):
+            again = next(m for j, m in enumerate(group) if m in group[:j])
+            raise ClaimlabInputError(
+                f"{again} occurs twice in one chain (a cycle is not a chain of evidence)",
                 field=f"{where}[{i}]",
             )
 
@@ -259,7 +268,7 @@ def find_sufficiency(
         >>> find_sufficiency([["a"]], []).status
         'INSUFFICIENT'
     """
-    check_alternatives(alternatives)
+    check_alternatives(alternatives, chains=link is not None)
     seen: dict[str, None] = {}
     rejected: list[Rejection] = []
     unsafe_list: list[Rejection] = []
@@ -294,6 +303,14 @@ def find_sufficiency(
             usable.add(cid)
 
     _, gaps = find_group_gaps(alternatives, usable)
+    # members in context at each (chain length, position): the stand-ins a branch may meet
+    at_position: dict[tuple[int, int], dict[Hashable, None]] = {}
+    if link is not None:
+        for alt in alternatives:
+            for i, m in enumerate(alt):
+                if m in usable:
+                    at_position.setdefault((len(alt), i), {})[m] = None
+    reported: set[LinkError] = set()  # a link error is listed under the first branch meeting it
     branches = []
     for alt, missing in zip(alternatives, gaps, strict=True):
         alt_t = tuple(alt)
@@ -307,15 +324,13 @@ def find_sufficiency(
                     if e is not None:
                         errors.append(e)
             # a context item from another branch standing in for a missing member
+            members = set(alt_t)
             for i, m in enumerate(alt_t):
                 if m in usable:
                     continue
-                stand_ins = [
-                    other[i]
-                    for other in alternatives
-                    if len(other) == len(alt_t) and tuple(other) != alt_t and other[i] in usable
-                ]
-                for s in dict.fromkeys(stand_ins):
+                for s in at_position.get((len(alt_t), i), ()):
+                    if s in members:
+                        continue
                     if i > 0 and alt_t[i - 1] in usable:
                         e = link(alt_t[i - 1], s)
                         if e is not None:
@@ -324,7 +339,9 @@ def find_sufficiency(
                         e = link(s, alt_t[i + 1])
                         if e is not None:
                             errors.append(e)
-        branches.append(Branch(alt_t, present, missing, tuple(dict.fromkeys(errors))))
+        own = [e for e in dict.fromkeys(errors) if e not in reported]
+        reported.update(own)
+        branches.append(Branch(alt_t, present, missing, tuple(own)))
 
     # stand-in link errors arise only where a member is missing: complete means witness
     witnesses = tuple(b.alternative for b in branches if b.complete)
@@ -338,6 +355,7 @@ def find_sufficiency(
         unknown=tuple(unknown),
         context_raw=len(context),
         context_unique=len(seen),
+        context=tuple(seen),
     )
 
 
@@ -379,15 +397,24 @@ class Rules:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A named walk-through step: a question, a context, and a simulated system's answer."""
+    """A named walk-through step: a question, a context, and a simulated system's answer.
+
+    ``system_answer`` maps each asked item the simulated system named to its value (empty when
+    it abstained); ``answered`` says whether it answered at all.
+    """
 
     name: str
     question: str
     context: tuple[str, ...]
     ignore_metadata: bool
     note: str
-    system_answer: str | None
+    system_answer: Mapping[str, str] | None
     system_confidence: float | None
+
+    @property
+    def answered(self) -> bool:
+        """Whether the simulated system gave an answer (it may still leave an item out)."""
+        return self.system_answer is not None
 
 
 @dataclass(frozen=True)
@@ -403,6 +430,11 @@ class SufficiencyFixture:
         default_factory=lambda: MappingProxyType({})
     )
 
+    _by_id: Mapping[str, EvidenceItem] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", MappingProxyType({e.id: e for e in self.evidence}))
+
     @property
     def evidence_ids(self) -> tuple[str, ...]:
         """Evidence ids in file order."""
@@ -410,10 +442,14 @@ class SufficiencyFixture:
 
     def item(self, eid: str) -> EvidenceItem | None:
         """The evidence item with id ``eid``, or None."""
-        for e in self.evidence:
-            if e.id == eid:
-                return e
-        return None
+        return self._by_id.get(eid) if isinstance(eid, str) else None
+
+    def accepted(self, question: str, item: str) -> tuple[str, ...]:
+        """The values the answer key accepts for one asked item of a question (empty: no key)."""
+        value = self.answer_key.get(question, {}).get(item)
+        if value is None:
+            return ()
+        return (value,) if isinstance(value, str) else tuple(value)
 
     def question(self, name: str) -> Question:
         """A question by name."""
@@ -459,10 +495,9 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     r = top.sub("rules")
     rules = Rules(r.get("required_status", str), r.get("require_current", bool))
     questions: dict[str, Question] = {}
-    raw_q = top.get("questions", dict)
-    if not raw_q:
+    if not top.get("questions", dict):
         raise top.error("at least one question is required", field="questions")
-    for name, q in raw_q.items():
+    for name, q in top.mapping("questions"):
         qr = Record(q, file=source, record=name, path=f"questions.{name}")
         alts_raw = qr.get("alternatives", list)
         if not alts_raw:
@@ -478,8 +513,18 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
                     field=where,
                 )
             for j, eid in enumerate(group):
+                if not isinstance(eid, str):
+                    raise qr.error(
+                        f"must be an evidence id (a string), got {describe(eid)}",
+                        field=f"{where}[{j}]",
+                    )
                 if eid not in ids:
                     raise qr.error(f"unknown evidence id {eid!r}", field=f"{where}[{j}]")
+                if eid in group[:j]:
+                    raise qr.error(
+                        f"{eid} occurs twice in one chain (a cycle is not a chain of evidence)",
+                        field=f"{where}[{j}]",
+                    )
             alts.append(tuple(group))
         questions[name] = Question(
             name=name,
@@ -488,27 +533,48 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
             topic=qr.get("topic", str),
             alternatives=tuple(alts),
         )
+    answer_key: dict[str, Mapping[str, object]] = {}
+    for qname, key in top.mapping("answer_key", {}):
+        if qname not in questions:
+            raise top.error(f"unknown question {qname!r}", field=f"answer_key.{qname}")
+        kr = Record(key, file=source, record=qname, path=f"answer_key.{qname}")
+        values: dict[str, object] = {}
+        for item, value in kr.data.items():
+            accepted = [value] if isinstance(value, str) else value
+            if (
+                not isinstance(accepted, list)
+                or not accepted
+                or not all(isinstance(v, str) for v in accepted)
+            ):
+                raise kr.error(
+                    f"must be a value or a non-empty list of accepted values, got {describe(value)}",
+                    field=kr.field(item),
+                )
+            values[item] = value if isinstance(value, str) else tuple(value)
+        answer_key[qname] = MappingProxyType(values)
     scenarios: dict[str, Scenario] = {}
-    for name, sc in top.get("scenarios", dict, {}).items():
+    for name, sc in top.mapping("scenarios", {}):
         sr = Record(sc, file=source, record=name, path=f"scenarios.{name}")
         qname = sr.get("question", str)
         if qname not in questions:
             raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
+        context = sr.str_list("context")
+        for j, eid in enumerate(context):
+            if eid not in ids:
+                raise sr.error(f"unknown evidence id {eid!r}", field=sr.field(f"context[{j}]"))
         system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
-        conf = system.get("confidence", (int, float), None) if system else None
+        conf = (
+            system.number("confidence", minimum=0.0, maximum=1.0, default=None) if system else None
+        )
         scenarios[name] = Scenario(
             name=name,
             question=qname,
-            context=sr.str_list("context"),
+            context=context,
             ignore_metadata=sr.get("ignore_metadata", bool, False),
             note=sr.get("note", str, ""),
-            system_answer=system.get("answer", (str, type(None)), None) if system else None,
+            system_answer=_system_answer(system, questions[qname]) if system else None,
             system_confidence=None if conf is None else float(conf),
         )
-    answer_key = top.get("answer_key", dict, {})
-    for qname in answer_key:
-        if qname not in questions:
-            raise top.error(f"unknown question {qname!r}", field=f"answer_key.{qname}")
     return SufficiencyFixture(
         source,
         tuple(evidence),
@@ -519,22 +585,68 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     )
 
 
+def _system_answer(system: Record, question: Question) -> Mapping[str, str] | None:
+    """A simulated answer: null (abstained), a value (a question asking one item) or an object.
+
+    A plain value answers the question's only asked item; for a question asking several items
+    it must be an object naming each (an item left out counts as not answered).
+    """
+    value = system.get("answer", (str, dict, type(None)), None)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if len(question.asks) != 1:
+            raise system.error(
+                f"question {question.name!r} asks {', '.join(question.asks)}: give the answer "
+                'as an object naming each, e.g. {"' + question.asks[0] + '": "..."}',
+                field=system.field("answer"),
+            )
+        return MappingProxyType({question.asks[0]: value})
+    out: dict[str, str] = {}
+    for item, v in value.items():
+        if item not in question.asks:
+            raise system.error(
+                f"question {question.name!r} does not ask for {item!r} (asks: "
+                f"{', '.join(question.asks)})",
+                field=system.field(f"answer.{item}"),
+            )
+        if not isinstance(v, str):
+            raise system.error(
+                f"must be a string, got {describe(v)}", field=system.field(f"answer.{item}")
+            )
+        out[item] = v
+    return MappingProxyType(out)
+
+
+def answer_is_correct(
+    fixture: SufficiencyFixture, question: str, answer: Mapping[str, str]
+) -> bool:
+    """Whether an answer names every item the question asks with a value the key accepts.
+
+    An answer that leaves an asked item out is not correct, however right the rest is.
+    """
+    q = fixture.question(question)
+    return all(answer.get(item) in fixture.accepted(question, item) for item in q.asks)
+
+
 def selective_items(fixture: SufficiencyFixture) -> list[SelectiveItem]:
     """The fixture's scenarios as selective-answering items (simulated system vs. computed evidence).
 
-    ``evidence_complete`` comes from the witness core; ``correct`` compares the simulated answer
-    with the fixture's answer key (the room).
+    ``evidence_complete`` comes from the witness core; ``correct`` checks the simulated answer
+    against the file's answer key for **every** item the question asks.
     """
     items = []
     for sc in fixture.scenarios.values():
         result = find_fixture_sufficiency(
             fixture, sc.question, sc.context, ignore_metadata=sc.ignore_metadata
         )
-        answered = sc.system_answer is not None
-        key = fixture.answer_key.get(sc.question, {})
-        correct = (sc.system_answer == key.get("room")) if answered else None
+        correct = (
+            answer_is_correct(fixture, sc.question, sc.system_answer)
+            if sc.system_answer is not None
+            else None
+        )
         items.append(
-            SelectiveItem(sc.name, answered, correct, result.sufficient, sc.system_confidence)
+            SelectiveItem(sc.name, sc.answered, correct, result.sufficient, sc.system_confidence)
         )
     return items
 
@@ -558,7 +670,8 @@ def find_fixture_sufficiency(
         ('E2',)
     """
     q = fixture.question(question)
-    items = {e.id: e for e in fixture.evidence}
+    items = fixture._by_id
+    premises = {m for alt in q.alternatives for m in alt}
 
     def metadata_problem(eid: str) -> Rejection | None:
         e = items[eid]
@@ -579,7 +692,15 @@ def find_fixture_sufficiency(
             return Rejection(
                 eid, "off-topic", f"{eid} is about {e.topic!r}, the question about {q.topic!r}"
             )
-        return metadata_problem(eid)
+        problem = metadata_problem(eid)
+        if problem is None and eid not in premises:
+            return Rejection(
+                eid,
+                "not a premise",
+                f"{eid} is in no alternative of {question!r} (it asks for "
+                f"{', '.join(q.asks)}): on its own it cannot answer this question",
+            )
+        return problem
 
     def unsafe(eid: str) -> Rejection | None:
         if items[eid].topic != q.topic:

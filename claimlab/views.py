@@ -7,9 +7,10 @@ pandas (which escapes cell text) and Markdown goes through :func:`md_text` (or
 
 from __future__ import annotations
 
+import functools
 import html
-import re
-from collections.abc import Iterable
+from collections.abc import Sequence
+from typing import Any
 
 from claimlab.decomposition import (
     METRIC_LABELS,
@@ -19,54 +20,44 @@ from claimlab.decomposition import (
     find_decomposition,
 )
 from claimlab.fixtures import DecompositionFixture
+from claimlab.text import md_code, md_ids, md_text  # noqa: F401  (views.md_* for notebooks)
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|>~-])")
-
-
-def md_text(text: object) -> str:
-    r"""Escape untrusted text for Markdown that is rendered to HTML (tags and Markdown syntax).
-
-    Examples:
-        >>> md_text("<img src=x onerror=alert(1)> *bold*")
-        '&lt;img src=x onerror=alert\\(1\\)&gt; \\*bold\\*'
-    """
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=True))
+NO_MATH = "tex2jax_ignore mathjax_ignore"  # MathJax 2 and 3: never typeset inside
 
 
-def md_code(text: object) -> str:
-    r"""Untrusted text as a Markdown code span: shown literally, escaped by the renderer.
-
-    Inside a code span backslash escapes and entities stay literal, so :func:`md_text` would
-    show its escapes there; the fence is one backtick longer than any run of backticks in the
-    text, and line breaks become spaces.
-
-    Examples:
-        >>> md_code("demo_candidates.parquet")
-        '`demo_candidates.parquet`'
-        >>> md_code("a `b` <i>")
-        '``a `b` <i>``'
-        >>> md_code("`x")
-        '`` `x ``'
-    """
-    body = " ".join(str(text).splitlines())
-    runs = [len(m) for m in re.findall(r"`+", body)]
-    fence = "`" * (max(runs, default=0) + 1)
-    pad = " " if body.startswith("`") or body.endswith("`") else ""
-    return f"{fence}{pad}{body}{pad}{fence}"
-
-
-def md_ids(ids: Iterable[str]) -> str:
-    """Comma-separated escaped ids, or a dash."""
-    ids = list(ids)
-    return ", ".join(md_text(i) for i in ids) if ids else "(none)"
-
-
-def _pd():
-    """pandas, set to show whole cell texts (a handout must not cut a claim short)."""
+@functools.cache
+def _table_class():
     import pandas as pd
 
-    pd.set_option("display.max_colwidth", None)
-    return pd
+    class Table(pd.DataFrame):
+        r"""A DataFrame shown with whole cell texts and never typeset as maths.
+
+        Its HTML carries MathJax's ignore classes, so a ``$`` or ``\(`` in a file's text
+        stays text in JupyterLab and in handouts; the options apply while rendering only.
+        """
+
+        @property
+        def _constructor(self):
+            return Table
+
+        def _repr_html_(self):
+            with pd.option_context("display.max_colwidth", None, "display.html.use_mathjax", False):
+                return super()._repr_html_()
+
+    return Table
+
+
+class _Pandas:
+    """pandas, with ``DataFrame`` replaced by the table that is never typeset (no global options)."""
+
+    def __getattr__(self, name: str):
+        import pandas as pd
+
+        return _table_class() if name == "DataFrame" else getattr(pd, name)
+
+
+def _pd() -> Any:
+    return _Pandas()
 
 
 def show(obj: object) -> None:
@@ -87,8 +78,11 @@ def show_figure(ax) -> None:
     """Display the figure of ``ax`` once and close it (no duplicate inline output)."""
     import matplotlib.pyplot as plt
 
+    from claimlab.plotting import house_style
+
     fig = ax.figure
-    show(fig)
+    with house_style():
+        show(fig)
     plt.close(fig)
 
 
@@ -181,11 +175,14 @@ def metrics_table(results: dict[str, DecompositionResult]):
     return pd.DataFrame(rows).set_index("mode")
 
 
-def show_decomposition_mode(fixture: DecompositionFixture, name: str) -> DecompositionResult:
+def show_decomposition_mode(
+    fixture: DecompositionFixture, name: str, selection: Sequence[str] | None = None
+) -> DecompositionResult:
     """Show one named selection: explanation, audit table and the four-metric figure."""
     from claimlab.plotting import plot_decomposition
 
-    result = find_decomposition(fixture, fixture.mode(name))
+    ids = fixture.mode(name) if selection is None else selection
+    result = find_decomposition(fixture, ids)
     show_markdown(
         f"### Mode {md_code(name)}: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
     )
@@ -347,6 +344,10 @@ def fever_table(result):
     pd = _pd()
 
     c = result.to_dict()["counts"]
+
+    def na(value):
+        return "N/A" if value is None else value
+
     rows = [
         ("strict score (FEVER score)", result.strict_score, result.strict.display),
         ("label accuracy", result.label_accuracy, result.label.display),
@@ -355,9 +356,10 @@ def fever_table(result):
             result.precision,
             f"mean over {c['verifiable']} verifiable claims",
         ),
-        ("evidence recall (macro)", result.recall.value_or(0.0), result.recall.display),
+        ("evidence recall (macro)", result.recall.value, result.recall.display),
         ("evidence F1", result.f1, "harmonic mean of the two above"),
     ]
+    rows = [(name, na(value), counts) for name, value, counts in rows]
     return pd.DataFrame(rows, columns=["figure", "value", "counts"]).set_index("figure")
 
 
@@ -389,7 +391,7 @@ def show_fever_study(study) -> None:
                     "max evidence": k,
                     "strict score": f"{x.strict_score:.4f} ({x.strict.counts})",
                     "recall": x.recall.display,
-                    "precision": f"{x.precision:.4f}",
+                    "precision": "N/A" if x.precision is None else f"{x.precision:.4f}",
                 }
                 for k, x in study.sweep.items()
             ]
@@ -563,7 +565,12 @@ def show_prompt(prompt: str) -> None:
     """Show the rendered prompt as preformatted, escaped text."""
     from IPython.display import HTML
 
-    show(HTML(f"<pre style='white-space: pre-wrap; font-size: 85%'>{html.escape(prompt)}</pre>"))
+    show(
+        HTML(
+            f"<pre class='{NO_MATH}' style='white-space: pre-wrap; font-size: 85%'>"
+            f"{html.escape(prompt)}</pre>"
+        )
+    )
 
 
 def citations_table(reports):

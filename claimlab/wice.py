@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from claimlab._parse import iter_jsonl, where
 from claimlab.errors import ClaimlabInputError
-from claimlab.jsonl import iter_jsonl, where
 from claimlab.sufficiency import SufficiencyResult, find_sufficiency
 
 WICE_LABELS = ("supported", "partially_supported", "not_supported")
@@ -122,16 +122,28 @@ def find_wice_sufficiency(claim: WiceClaim, context: list[int]) -> SufficiencyRe
     )
 
 
+PARTIAL = "partial support only"
+
+
 def lead_k_status(claims: list[WiceClaim], ks: list[int | None]) -> dict[str, dict[str, int]]:
     """Status counts when the context is the first k sentences (None = every sentence).
 
-    Claims without any supporting set are counted as ``no supporting set`` rather than scored.
+    Only a ``supported`` claim can be SUFFICIENT: WiCE's sets for a ``partially_supported``
+    claim support part of it, and a ``not_supported`` claim is not supported by the article at
+    all, so those are counted as ``partial support only`` whatever the context holds. Claims
+    without any supporting set are counted as ``no supporting set`` rather than scored.
     """
     out: dict[str, dict[str, int]] = {}
     for k in ks:
         name = "all" if k is None else f"first {k}"
-        counts = {"SUFFICIENT": 0, "INSUFFICIENT": 0, "no supporting set": 0}
+        counts = {"SUFFICIENT": 0, "INSUFFICIENT": 0, PARTIAL: 0, "no supporting set": 0}
         for c in claims:
+            if not c.alternatives:
+                counts["no supporting set"] += 1
+                continue
+            if c.label != "supported":
+                counts[PARTIAL] += 1
+                continue
             n = c.sentences if k is None else min(k, c.sentences)
             r = find_wice_sufficiency(c, list(range(n)))
             counts["no supporting set" if r is None else r.status] += 1

@@ -155,7 +155,9 @@ def test_f1_is_defined_when_precision_and_recall_are_zero():
     r = score_fever([(G(1, "SUPPORTS", [("A", 0)]), P(1, "SUPPORTS", ("Z", 9)))])
     assert (r.precision, r.recall.value, r.f1) == (0.0, 0.0, 0.0)
     empty = score_fever([])
-    assert empty.strict.display == "N/A (0/0)" and empty.f1 == 0.0
+    # no verifiable claim: precision, recall and F1 are N/A, not 1.0 / 0.0 / 0.0
+    assert empty.strict.display == "N/A (0/0)" and empty.f1 is None
+    assert (empty.precision, empty.recall.value) == (None, None)
 
 
 def test_inputs_are_not_mutated():

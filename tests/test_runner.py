@@ -62,8 +62,9 @@ def test_resolve_unknown_notebook_names_the_registered_ones():
 
 def test_cli_run_refuses_undeclared_parameter(tmp_path):
     proc = run_cli("run", "01", "-p", "NOPE", "1", "--output", tmp_path)
-    assert proc.returncode == 1
-    assert "undeclared parameter(s) NOPE" in proc.stdout
+    assert proc.returncode == 2  # refused input: one line on stderr
+    assert "undeclared parameter(s) NOPE" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
     assert not list(tmp_path.glob("*.ipynb"))
 
 

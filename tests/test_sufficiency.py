@@ -186,7 +186,8 @@ def test_selective_answering_counts(fx):
     items = selective_items(fx)
     s = find_selective(items)
     assert s.coverage.counts == "6/10"
-    assert s.accuracy.counts == "4/6"  # E8 answers (Room B2) are wrong
+    # wrong: the E8 answers (Room B2) and the route question answered without a route
+    assert s.accuracy.counts == "3/6"
     assert s.abstained_with_complete_evidence == ("orbit_e3_e4",)
     assert s.answered_with_gaps == ("mixed_e1_e4", "map_e5_route", "draft_e8", "draft_e8_ignored")
 
@@ -200,7 +201,7 @@ def test_nothing_answered_is_na():
 def test_risk_coverage_rows(fx):
     rows = risk_coverage(selective_items(fx), [0.0, 0.9, 0.99])
     assert [(r.coverage.counts, r.accuracy.counts, r.risk.counts) for r in rows] == [
-        ("6/10", "4/6", "2/6"),  # answered: e1_e4, e1_e2, e5 room, e5 route, e8 twice
+        ("6/10", "3/6", "3/6"),  # answered: e1_e4, e1_e2, e5 room, e5 route (no route), e8 twice
         ("2/10", "2/2", "0/2"),  # 0.91 and 0.95
         ("0/10", "0/0", "0/0"),
     ]

@@ -56,7 +56,7 @@ def test_notebook_records(tmp_path, fixture, question, context, ignore, status, 
         assert [u["id"] for u in rec["chosen"]["unsafe_candidates"]] == ["E8"]
     for name, (st, wit) in WALK.items():
         assert (rec["walk"][name]["status"], rec["walk"][name]["witnesses"]) == (st, wit), name
-    assert rec["selective"]["accuracy_on_answered"]["display"] == "66.7% (4/6)"
+    assert rec["selective"]["accuracy_on_answered"]["display"] == "50.0% (3/6)"
     assert rec["selective"]["answered"]["display"] == "60.0% (6/10)"
     last = rec["risk_coverage"][-1]
     assert (last["threshold"], last["accuracy"]["display"], last["coverage"]["display"]) == (
