@@ -15,6 +15,7 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
 from claimlab.ratio import Ratio
+from claimlab.text import terminal
 
 NA_STYLE = {"facecolor": "white", "edgecolor": "#777777", "hatch": "//", "linewidth": 1.0}
 COLORS = {
@@ -51,13 +52,50 @@ def house_style() -> Iterator[None]:
         yield
 
 
+def label(text: object, limit: int = 32) -> str:
+    r"""A label from a file's text for a figure: control characters visible, each line shortened.
+
+    Examples:
+        >>> label("a\x1bb"), label("x" * 40, 10)
+        ('a\\x1bb', 'xxxxxxxxx…')
+    """
+    lines = terminal(text).split("\n")
+    return "\n".join(line if len(line) <= limit else line[: limit - 1] + "…" for line in lines)
+
+
+def visible_text(ax: Axes) -> None:
+    """Show every control character in the figure's texts as an escape (``\\x1b``).
+
+    Titles, tick labels, legends and bar labels may hold ids and names from a file; a
+    control character has no glyph and an escape sequence must not reach a terminal-like
+    renderer, so each is drawn as its escape instead. Line breaks stay.
+    """
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter
+
+    for axes in ax.figure.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            fmt = axis.get_major_formatter()
+            if isinstance(fmt, FixedFormatter):  # tick labels are drawn from it later
+                fmt.seq = [label(x) for x in fmt.seq]
+    titles = {id(a.title) for a in ax.figure.axes}
+    for t in ax.figure.findobj(Text):
+        s = t.get_text()
+        safe = label(s, 110 if id(t) in titles else 60)
+        if safe != s:
+            t.set_text(safe)
+
+
 def styled(fn: Callable[P, R]) -> Callable[P, R]:
-    """Run a plotting function inside :func:`house_style`."""
+    """Run a plotting function inside :func:`house_style`; its texts made visible."""
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         with house_style():
-            return fn(*args, **kwargs)
+            ax = fn(*args, **kwargs)
+            if isinstance(ax, Axes):
+                visible_text(ax)
+            return ax
 
     return wrapper
 
@@ -152,26 +190,40 @@ def plot_grouped_values(
     for i, row in enumerate(row_names):
         for j, s in enumerate(series):
             x = i - 0.4 + width * (j + 0.5)
-            value, label = rows[row][s]
+            value, cell_label = rows[row][s]
             if value is None:
                 ax.bar(x, 1.0, width=width, **NA_STYLE)
                 ax.text(
-                    x, 0.5, label or na_label, rotation=90, ha="center", va="center", fontsize=7
+                    x,
+                    0.5,
+                    label(cell_label or na_label),
+                    rotation=90,
+                    ha="center",
+                    va="center",
+                    fontsize=7,
                 )
             else:
                 ax.bar(x, value, width=width, color=colors[s])
                 above.append(
                     ax.text(
-                        x, value + 0.015, label, rotation=90, ha="center", va="bottom", fontsize=7
+                        x,
+                        value + 0.015,
+                        label(cell_label),
+                        rotation=90,
+                        ha="center",
+                        va="bottom",
+                        fontsize=7,
                     )
                 )
     ax.set_xticks(range(len(row_names)))
-    ticks = [f"{r}\n{(row_notes or {}).get(r, '')}".strip() for r in row_names]
+    # texts are made visible before _make_room_above measures them (a glyph-less control
+    # character would be measured, and warned about, first)
+    ticks = [label(f"{r}\n{(row_notes or {}).get(r, '')}".strip()) for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
     ax.set_ylim(0, 1.05)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
-    handles = [Patch(color=colors[s], label=(series_labels or {}).get(s, s)) for s in series]
+    handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
     handles.append(Patch(**NA_STYLE, label=na_label))
     ax.legend(  # above the axes, so no bar or label can run into it
         handles=handles,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from claimlab.fixtures import DecompositionFixture
 from claimlab.text import md_code, md_ids, md_text  # noqa: F401  (views.md_* for notebooks)
 
 NO_MATH = "tex2jax_ignore mathjax_ignore"  # MathJax 2 and 3: never typeset inside
+_SCOPED_STYLE = re.compile(r"<style scoped>.*?</style>\s*", re.DOTALL)
 
 
 @functools.cache
@@ -42,9 +44,16 @@ def _table_class():
 
         def _repr_html_(self):
             with pd.option_context("display.max_colwidth", None, "display.html.use_mathjax", False):
-                return super()._repr_html_()
+                html_text = super()._repr_html_()
+            # pandas' own scoped style block: not needed, and no output carries a <style>
+            return _SCOPED_STYLE.sub("", html_text or "", count=1)
 
     return Table
+
+
+def table(frame: Any) -> Any:
+    """Any DataFrame as a table that shows whole cell texts and is never typeset as maths."""
+    return _table_class()(frame)
 
 
 class _Pandas:
@@ -68,10 +77,14 @@ def show(obj: object) -> None:
 
 
 def show_markdown(text: str) -> None:
-    """Display Markdown built by claimlab (untrusted parts already escaped)."""
+    """Display Markdown built by claimlab (untrusted parts already escaped), never typeset.
+
+    The Markdown sits in a block that MathJax (JupyterLab's and the handouts') skips, so a
+    backslash or dollar sign from a file's text can never start mathematics.
+    """
     from IPython.display import Markdown, display
 
-    display(Markdown(text))
+    display(Markdown(f'<div class="{NO_MATH}">\n\n{text}\n\n</div>'))
 
 
 def show_figure(ax) -> None:

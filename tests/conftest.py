@@ -45,3 +45,20 @@ def require_data(*parts):
     if not path.exists():
         pytest.skip(f"real data not found at {path} (set CLAIMLAB_DATA or place ../shared/data)")
     return path
+
+
+@pytest.fixture(scope="session")
+def hostile_files(tmp_path_factory):
+    """The hostile corpus as input files (tests/hostile/corpus.py), written once per process."""
+    from tests.hostile.files import write_hostile_files
+
+    return write_hostile_files(tmp_path_factory.mktemp("hostile-files"))
+
+
+@pytest.fixture(scope="session")
+def hostile_runs(hostile_files, tmp_path_factory):
+    """Every notebook executed on the hostile corpus once: (folder, {stem: result or error})."""
+    from tests.hostile.files import run_hostile_notebooks
+
+    out = tmp_path_factory.mktemp("hostile-runs")
+    return out, run_hostile_notebooks(hostile_files, out)

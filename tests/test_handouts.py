@@ -1,6 +1,5 @@
 """Handouts: variants, embedded figures, N/A shown, PDF pages, and escaping checked in a real browser."""
 
-import json
 import re
 import subprocess
 
@@ -11,9 +10,6 @@ from claimlab.runner import run_notebook
 from tests.conftest import ROOT
 
 NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
-HOSTILE_TEXT = "<img src=x onerror=\"document.title='pwned-img'\">"
-HOSTILE_REF = "<script>document.title='pwned-script'</script>"
-HOSTILE_MODE = "<b onmouseover=alert(1)>mode</b>"
 
 pytestmark = pytest.mark.notebook
 
@@ -86,53 +82,6 @@ def test_pdf_has_title_page_and_numbered_pages(handouts):
     assert f"page 1 of {pages}" in first
     second = pdf_text(pdf, "-f", "2", "-l", "2")
     assert "01 · Claim decomposition pitfalls" in second
-
-
-def hostile(data):
-    next(c for c in data["candidates"] if c["id"] == "C2")["text"] = HOSTILE_TEXT
-    data["references"][0]["title"] = HOSTILE_REF
-    data["modes"] = {HOSTILE_MODE: ["C1", "C2"], "empty": []}
-
-
-@pytest.mark.browser
-def test_hostile_fixture_is_escaped_and_fires_no_script(tmp_path, write_variant):
-    chromium = find_chromium()
-    if chromium is None:
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    path = write_variant("atlas_nova.json", hostile, filename="hostile.json")
-    run_notebook(NB01, parameters={"FIXTURE": str(path)}, output_dir=tmp_path)
-    run = build_handouts(tmp_path, tmp_path / "handouts", formats=("html",))
-    page_file = tmp_path / "handouts" / "01_decomposition_pitfalls.student.html"
-    raw = page_file.read_text(encoding="utf-8")
-    assert HOSTILE_TEXT not in raw and "<script>document.title" not in raw
-    assert run.handouts
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=chromium, args=["--no-sandbox", "--disable-gpu"]
-        )
-        page = browser.new_page()
-        dialogs = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.goto(page_file.as_uri())
-        page.wait_for_load_state("load")
-        text = page.inner_text("body")
-        for el in page.query_selector_all("b"):
-            el.hover()
-        assert page.title().startswith("Claim decomposition pitfalls")
-        assert "pwned" not in page.title()
-        assert dialogs == []
-        assert HOSTILE_TEXT in text  # shown as text
-        assert HOSTILE_MODE in text
-        assert page.evaluate("document.querySelectorAll('img[src=x]').length") == 0
-        browser.close()
-    assert (
-        json.loads((tmp_path / "01_decomposition_pitfalls.records.json").read_text())["records"][
-            "modes"
-        ][0]
-        == HOSTILE_MODE
-    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,113 @@
+"""The hostile corpus written to files, and every notebook executed on it (fixtures in tests/conftest.py)."""
+
+import json
+
+from claimlab.runner import run_notebook
+from tests.conftest import ROOT
+from tests.hostile import corpus
+
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def _factscore_dir(folder):
+    """A FActScore subject file with hostile topics, categories and fact texts."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for i in range(8):
+        facts = [
+            {"text": corpus.hostile(i + k, f"fact {k}"), "label": "S" if k % 3 else "NS"}
+            for k in range(4)
+        ]
+        lines.append(
+            {
+                "topic": corpus.hostile(i, f"topic {i}"),
+                "cat": [corpus.hostile(i + 1, "rare")],
+                "annotations": None
+                if i == 5
+                else [
+                    {
+                        "text": corpus.hostile(i + 2, "sentence"),
+                        "is-relevant": True,
+                        "model-atomic-facts": [{"text": f["text"]} for f in facts],
+                        "human-atomic-facts": facts,
+                    }
+                ],
+            }
+        )
+    (folder / "ChatGPT.jsonl").write_text(
+        "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8"
+    )
+    return folder
+
+
+def write_hostile_files(d):
+    """Every hostile input file in folder ``d``: {name: path}."""
+    files = {
+        "decomposition": corpus.write_json(
+            d / "decomposition.json", corpus.hostile_decomposition()
+        ),
+        "decomposition_th": corpus.write_json(
+            d / "decomposition_th.json", corpus.hostile_decomposition("atlas_nova_th.json")
+        ),
+        "sufficiency": corpus.write_json(d / "sufficiency.json", corpus.hostile_sufficiency()),
+        # the games still name the shipped fixtures' ids: hostile texts, plain ids
+        "decomposition_texts": corpus.write_json(
+            d / "decomposition_texts.json", corpus.hostile_decomposition(keep_ids=True)
+        ),
+        "sufficiency_texts": corpus.write_json(
+            d / "sufficiency_texts.json", corpus.hostile_sufficiency(keep_ids=True)
+        ),
+        "context_tr": corpus.write_json(d / "context_tr.json", corpus.hostile_context_lab()),
+        "context_en": corpus.write_json(
+            d / "context_en.json", corpus.hostile_context_lab("leave_policy_en.json")
+        ),
+    }
+    files["candidates"], files["units"] = corpus.hostile_ledger(d / "ledger")
+    files["gold"], files["predictions"] = corpus.hostile_fever(d / "fever")
+    files["factscore"] = _factscore_dir(d / "factscore")
+    return files
+
+
+def hostile_parameters(files):
+    """Per notebook, the parameters that point it at the hostile corpus."""
+    suff = json.loads(files["sufficiency"].read_text(encoding="utf-8"))
+    question = next(iter(suff["questions"]))
+    context = suff["questions"][question]["alternatives"][1][:1]
+    return {
+        "01_decomposition_pitfalls": {"FIXTURE": str(files["decomposition"])},
+        "02_evidence_sufficiency": {
+            "FIXTURE": str(files["sufficiency"]),
+            "QUESTION": question,
+            "CONTEXT": context,
+        },
+        "03_witnesses_on_real_data": {
+            "GOLD": str(files["gold"]),
+            "PREDICTIONS": str(files["predictions"]),
+            "WICE": "absent/wice.jsonl",
+        },
+        "04_factscore": {"DATA_DIR": str(files["factscore"]), "FACTCHECK_GPT": "absent.jsonl"},
+        "05_context_and_citations": {
+            "FIXTURE": str(files["context_tr"]),
+            "ANSWER": next(iter(json.loads(files["context_tr"].read_text("utf-8"))["answers"])),
+        },
+        "06_decomposition_game": {"FIXTURE": str(files["decomposition_texts"])},
+        "07_sufficiency_game": {"FIXTURE": str(files["sufficiency_texts"])},
+        "08_your_ledger": {
+            "CANDIDATES": str(files["candidates"]),
+            "UNITS": str(files["units"]),
+            "FACTSCORE": str(files["factscore"]),
+        },
+    }
+
+
+def run_hostile_notebooks(hostile_files, out):
+    """Every notebook executed on the hostile corpus: {stem: RunResult or the error raised}."""
+    results = {}
+    for stem, params in hostile_parameters(hostile_files).items():
+        try:
+            results[stem] = run_notebook(
+                NOTEBOOKS / f"{stem}.ipynb", parameters=params, output_dir=out
+            )
+        except Exception as exc:  # reported by the test, not here
+            results[stem] = exc
+    return results
