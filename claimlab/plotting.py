@@ -64,7 +64,7 @@ def label(text: object, limit: int = 32) -> str:
 
 
 def visible_text(ax: Axes) -> None:
-    """Show every control character in the figure's texts as an escape (``\\x1b``).
+    r"""Show every control character in the figure's texts as an escape (``\x1b``).
 
     Titles, tick labels, legends and bar labels may hold ids and names from a file; a
     control character has no glyph and an escape sequence must not reach a terminal-like
