@@ -268,6 +268,55 @@ def _trigrams(text: str) -> set[str]:
     return {t[i : i + 3] for i in range(max(len(t) - 2, 0))}
 
 
+def best_matches(
+    claims: Sequence[str], sentences: Sequence[str], *, least: int = 3
+) -> list[int | None]:
+    """For each claim, the sentence it shares the most character trigrams with (None below ``least``).
+
+    Ties go to the earlier sentence. Small inputs are compared pair by pair; large ones (a
+    hostile answer of thousands of sentences and claims) through a sparse matrix product, in
+    batches, with the same result.
+    """
+    claim_grams = [_trigrams(c) for c in claims]
+    sentence_grams = [_trigrams(s) for s in sentences]
+    if len(claims) * len(sentences) <= 40_000:
+        out: list[int | None] = []
+        for g in claim_grams:
+            best, best_n = None, least - 1
+            for i, sg in enumerate(sentence_grams):
+                n = len(g & sg)
+                if n > best_n:
+                    best, best_n = i, n
+            out.append(best)
+        return out
+    return _best_matches_sparse(claim_grams, sentence_grams, least=least)
+
+
+def _best_matches_sparse(
+    claim_grams: Sequence[set[str]], sentence_grams: Sequence[set[str]], *, least: int
+) -> list[int | None]:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    vocab: dict[str, int] = {}
+
+    def matrix(grams: Sequence[set[str]]) -> csr_matrix:
+        cols = [vocab.setdefault(g, len(vocab)) for gs in grams for g in gs]
+        indptr = np.cumsum([0, *(len(gs) for gs in grams)])
+        data = np.ones(len(cols), dtype=np.int32)
+        return csr_matrix((data, cols, indptr), shape=(len(grams), 1 << 24))
+
+    s = matrix(sentence_grams).T.tocsc()
+    c = matrix(claim_grams)
+    out: list[int | None] = []
+    for start in range(0, c.shape[0], 256):
+        shared = (c[start : start + 256] @ s).toarray()
+        best = shared.argmax(axis=1)  # the first of equal counts: the earlier sentence
+        top = shared[np.arange(len(best)), best]
+        out.extend(int(b) if t >= least else None for b, t in zip(best, top, strict=True))
+    return out
+
+
 def uncovered_sentences(answer: Answer) -> list[tuple[int, str]]:
     """The answer's sentences (1-based, text) that no claim covers.
 
@@ -276,17 +325,8 @@ def uncovered_sentences(answer: Answer) -> list[tuple[int, str]]:
     and Thai alike. A claim sharing fewer than 3 trigrams with every sentence covers none.
     """
     sentences = split_sentences(answer.answer)
-    grams = [_trigrams(s.text) for s in sentences]
-    covered: set[int] = set()
-    for claim in answer.claims:
-        g = _trigrams(claim.text)
-        best, best_n = None, 2
-        for i, sg in enumerate(grams):
-            n = len(g & sg)
-            if n > best_n:
-                best, best_n = i, n
-        if best is not None:
-            covered.add(best)
+    best = best_matches([c.text for c in answer.claims], [s.text for s in sentences])
+    covered = {b for b in best if b is not None}
     return [(i + 1, s.text) for i, s in enumerate(sentences) if i not in covered]
 
 

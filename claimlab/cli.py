@@ -50,6 +50,12 @@ def _count(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
 
 
 def _ids(text: str) -> list[str]:
+    """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
+    if text.startswith("@"):
+        from claimlab._parse import decode_utf8, read_bytes
+
+        path = text[1:]
+        text = decode_utf8(read_bytes(path), file=path).replace("\n", ",")
     return [s.strip() for s in text.split(",") if s.strip()] if text else []
 
 
@@ -98,7 +104,7 @@ def _add_decomposition(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
     p.add_argument("file", help="a claimlab/decomposition@1 file")
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept)")
+    g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
     g.add_argument("--mode", help="a named selection from the file's modes")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=_cmd_decomposition)
@@ -150,7 +156,11 @@ def _add_sufficiency(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sufficiency", help="is the selected evidence enough for a question?")
     p.add_argument("file", help="a claimlab/sufficiency@1 file")
     p.add_argument("--question", required=True, help="question name from the file")
-    p.add_argument("--context", default="", help="evidence ids, comma-separated (repeats kept)")
+    p.add_argument(
+        "--context",
+        default="",
+        help="evidence ids, comma-separated (repeats kept), or @FILE with one id per line",
+    )
     p.add_argument(
         "--ignore-metadata",
         action="store_true",

@@ -15,7 +15,6 @@ from types import MappingProxyType
 
 from claimlab._parse import Record, check_unique, describe, read_json
 from claimlab.errors import FixtureError
-from claimlab.spans import utf16_len, utf16_slice
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
 SUPPORTED = "SUPPORTED"
@@ -162,28 +161,48 @@ class DecompositionFixture:
         return self.modes[name]
 
 
-def _span(rec: Record, name: str, text: str, *, against: str, where: str) -> Span:
+class _Utf16:
+    """A text encoded once as UTF-16, so that every span is checked in time proportional to itself."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.raw = text.encode("utf-16-le")
+        self.n = len(self.raw) // 2
+
+    def slice(self, start: int, end: int) -> str:
+        """The UTF-16 slice; ValueError when an offset splits a surrogate pair."""
+        try:
+            return self.raw[2 * start : 2 * end].decode("utf-16-le", errors="strict")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"span {start}..{end} splits a surrogate pair") from exc
+
+    def hint(self, start: int, end: int, quoted: str) -> str:
+        """Why the offsets may be wrong (computed only for an error message)."""
+        if quoted and self.text[start:end] == quoted:
+            return "; the offsets look like code points, not UTF-16 units"
+        if quoted and self.text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted:
+            return "; the offsets look like UTF-8 bytes, not UTF-16 units"
+        return ""
+
+
+def _span(rec: Record, name: str, text: _Utf16, *, against: str, where: str) -> Span:
     start = rec.get("start", int)
     end = rec.get("end", int)
     quoted = rec.get("text", str)
-    field_path = f"{where}.text"
-    n = utf16_len(text)
-    hint = ""
-    if text[start:end] == quoted and quoted:
-        hint = "; the offsets look like code points, not UTF-16 units"
-    elif text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted and quoted:
-        hint = "; the offsets look like UTF-8 bytes, not UTF-16 units"
+    n = text.n
     if not (0 <= start <= end <= n):
         bad = f"{where}.start" if not (0 <= start <= n) or start > end else f"{where}.end"
         raise rec.error(
-            f"span {start}..{end} is outside {against} (0..{n} UTF-16 units){hint}", field=bad
+            f"span {start}..{end} is outside {against} (0..{n} UTF-16 units)"
+            + text.hint(start, end, quoted),
+            field=bad,
         )
     try:
-        actual = utf16_slice(text, start, end)
+        actual = text.slice(start, end)
     except ValueError as exc:
         # name the offset that falls inside a surrogate pair
         try:
-            utf16_slice(text, 0, start)
+            text.slice(0, start)
             bad = f"{where}.end"
         except ValueError:
             bad = f"{where}.start"
@@ -191,8 +210,8 @@ def _span(rec: Record, name: str, text: str, *, against: str, where: str) -> Spa
     if actual != quoted:
         raise rec.error(
             f"does not match the UTF-16 slice {start}..{end} of {against} "
-            f"(got {quoted!r}, slice is {actual!r}{hint})",
-            field=field_path,
+            f"(got {quoted!r}, slice is {actual!r}{text.hint(start, end, quoted)})",
+            field=f"{where}.text",
         )
     return Span(start, end, quoted)
 
@@ -223,13 +242,14 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     o = top.sub("original")
     original = Original(o.get("id", str), o.get("version", str), o.get("text", str))
     o.record = original.id
+    encoded = _Utf16(original.text)
 
     units = []
     for _, u in top.records("units"):
         units.append(
             Unit(
                 u.get("id", str),
-                _span(u.sub("span"), "span", original.text, against="original.text", where="span"),
+                _span(u.sub("span"), "span", encoded, against="original.text", where="span"),
             )
         )
     check_unique([u.id for u in units], file=source, field="units")
@@ -243,6 +263,7 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
         )
     check_unique([r.id for r in references], file=source, field="references")
     ref_text = {r.id: r.text for r in references}
+    ref_encoded: dict[str, _Utf16] = {}
     unit_set = {u.id for u in units}
     unit_span = {u.id: u.span for u in units}
 
@@ -256,7 +277,7 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
                 _span(
                     s,
                     "source_spans",
-                    original.text,
+                    encoded,
                     against="original.text",
                     where=f"source_spans[{j}]",
                 )
@@ -317,10 +338,12 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
                     f"reference {rid!r} is not among evidence.references",
                     field=f"evidence.spans[{j}].reference",
                 )
+            if rid not in ref_encoded:
+                ref_encoded[rid] = _Utf16(ref_text[rid])
             sp = _span(
                 s,
                 "spans",
-                ref_text[rid],
+                ref_encoded[rid],
                 against=f"reference {rid} text",
                 where=f"evidence.spans[{j}]",
             )

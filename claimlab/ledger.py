@@ -113,12 +113,36 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
         else:
             import pyarrow.json as pjson
 
+            _check_first_object(p)
             table = pjson.read_json(p)
+        _ = table.column_names  # a header that is not UTF-8 is only found when names are read
     except FileNotFoundError:
         raise LedgerError("file not found", file=str(p)) from None
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise LedgerError(f"cannot read {kind}: {str(exc).splitlines()[0]}", file=str(p)) from None
+    except IsADirectoryError:
+        raise LedgerError("is a folder, not a file", file=str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise LedgerError(
+            f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} (save the file as UTF-8)",
+            file=str(p),
+        ) from None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise LedgerError(f"cannot read {kind}: {first}", file=str(p)) from None
     return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def _check_first_object(p: Path) -> None:
+    """A JSON Lines ledger starts with an object (pyarrow's reader crashes on a first ``null``)."""
+    with open(p, "rb") as f:
+        head = f.read(1 << 16)
+    text = head.lstrip(b"\xef\xbb\xbf")
+    stripped = text.lstrip()
+    if stripped and not stripped.startswith(b"{"):
+        line = text[: len(text) - len(stripped)].count(b"\n") + 1
+        got = stripped[:20].split(b"\n")[0].decode("utf-8", "replace")
+        raise LedgerError(
+            f"must hold one JSON object per line, got {got!r}", file=str(p), record=f"line {line}"
+        )
 
 
 def _read_csv(p: Path) -> pa.Table:
@@ -164,6 +188,12 @@ class Issue:
         return f"{self.file}: {row_label(self.file, self.row)}: {self.field}: {self.message}"
 
 
+def _type(t: pa.DataType) -> str:
+    """A column type for a message, shortened (a deeply nested list names itself at length)."""
+    text = str(t)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _require(table: pa.Table, names: Sequence[str], source: str) -> None:
     for name in names:
         if name not in table.column_names:
@@ -184,7 +214,7 @@ def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
     elif pa.types.is_integer(col.type) or pa.types.is_large_string(col.type):
         col = col.cast(pa.string())
     if not (pa.types.is_string(col.type) or pa.types.is_dictionary(col.type)):
-        raise LedgerError(f"must hold strings, found {col.type}", file=source, field=name)
+        raise LedgerError(f"must hold strings, found {_type(col.type)}", file=source, field=name)
     if col.null_count:
         row = int(pc.index(pc.is_null(col), True).as_py())
         raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
@@ -219,7 +249,9 @@ def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
             )
         col = pc.not_equal(col, 0)
     if not pa.types.is_boolean(col.type):
-        raise LedgerError(f"must be true or false, found {col.type}", file=source, field=name)
+        raise LedgerError(
+            f"must be true or false, found {_type(col.type)}", file=source, field=name
+        )
     if col.null_count:
         row = int(pc.index(pc.is_null(col), True).as_py())
         raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
@@ -254,13 +286,15 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
             value_type = value_type.value_type
         if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)):
             raise LedgerError(
-                f"must be a list of unit ids, found {col.type}", file=source, field="preserves"
+                f"must be a list of unit ids, found {_type(col.type)}",
+                file=source,
+                field="preserves",
             )
         if col.type != pa.list_(pa.string()):  # large lists, large strings: one shape inside
             col = col.cast(pa.list_(pa.string()))
         return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
     raise LedgerError(
-        f"must be unit ids (a list, or ';'-separated text), found {col.type}",
+        f"must be unit ids (a list, or ';'-separated text), found {_type(col.type)}",
         file=source,
         field="preserves",
     )

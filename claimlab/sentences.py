@@ -62,7 +62,7 @@ def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
     mark = text[dot_start]
     if mark != ".":
         return True  # ! ? … end a sentence before any word
-    word = _WORD_BEFORE.search(text[:dot_start])
+    word = _WORD_BEFORE.search(text, max(0, dot_start - 40), dot_start)  # a bounded look back
     before = word.group(1) if word else ""
     if before.lower().rstrip(".") in ABBREVIATIONS:
         return False

@@ -36,6 +36,10 @@ UNKNOWN = "UNKNOWN"
 SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
 
 LinkCheck = Callable[[str, str], "LinkError | None"]
+# how many context items from other branches are tried in the place of one missing member (and
+# reported when they do not link): a few explain the gap; thousands would make the report,
+# and the time to build it, grow with the square of the alternatives
+MAX_STAND_INS = 3
 
 
 def _ids(ids) -> str:
@@ -328,9 +332,13 @@ def find_sufficiency(
             for i, m in enumerate(alt_t):
                 if m in usable:
                     continue
+                shown = 0
                 for s in at_position.get((len(alt_t), i), ()):
                     if s in members:
                         continue
+                    if shown == MAX_STAND_INS:  # enough to explain the gap; the rest adds nothing
+                        break
+                    shown += 1
                     if i > 0 and alt_t[i - 1] in usable:
                         e = link(alt_t[i - 1], s)
                         if e is not None:

@@ -263,3 +263,53 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path):
+    """Only the game notebooks render; a third page view past --max-kernels 2 is refused (503);
+    a closed page's kernel is stopped after --cull-idle; a taken port is an error up front."""
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+    from pathlib import Path
+
+    from tests.browser.conftest import free_port, stop, wait_http
+
+    port = free_port()
+    exe = Path(sys.executable).parent / "claimlab"
+    proc = subprocess.Popen(
+        [str(exe), "serve", "--port", str(port), "--max-kernels", "2", "--cull-idle", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+    def status(path):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as r:
+                return r.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    try:
+        wait_http(f"http://127.0.0.1:{port}/", proc)
+        assert status("/voila/render/01_decomposition_pitfalls.ipynb") == 404
+        assert status("/voila/render/05_context_and_citations.ipynb") == 404
+        assert status("/voila/render/06_decomposition_game.ipynb") == 200
+        assert status("/voila/render/07_sufficiency_game.ipynb") == 200
+        assert status("/voila/render/06_decomposition_game.ipynb") == 503  # the cap: 2 kernels
+        assert len(children_of(proc.pid)) == 2
+        # both pages are closed (no websocket ever opened): culled after 3 s idle
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and children_of(proc.pid):
+            time.sleep(0.5)
+        assert children_of(proc.pid) == []
+        assert status("/voila/render/06_decomposition_game.ipynb") == 200  # room again
+        taken = subprocess.run(
+            [str(exe), "serve", "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
+        assert taken.returncode == 2 and f"port {port}" in taken.stderr
+        assert taken.stdout == ""  # no address printed for a server that never listens
+    finally:
+        stop(proc)

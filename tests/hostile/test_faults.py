@@ -1,0 +1,216 @@
+"""Killed, interrupted and out of space: good outputs survive, nothing is left behind for long.
+
+Real processes, real signals and a real write limit (RLIMIT_FSIZE: the kernel refuses to let
+the file grow, as a full disk would); no mocks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from claimlab.handouts import find_chromium
+from tests.conftest import FIXTURES, ROOT
+
+EXE = Path(sys.executable).parent / "claimlab"
+pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("faults")]
+
+
+def start(*args, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(EXE), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kwargs,
+    )
+
+
+def wait_for(condition, timeout: float = 60.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} not seen within {timeout} s")
+
+
+def temps(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.claimlab-tmp*"))
+
+
+def processes_with(marker: str) -> list[int]:
+    out = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_kill_9_during_a_run_keeps_the_good_output_and_the_next_run_clears_the_leftover(tmp_path):
+    subprocess.run([EXE, "run", "01", "--output", tmp_path], check=True, capture_output=True)
+    good = (tmp_path / "01_decomposition_pitfalls.ipynb").read_bytes()
+    proc = start("run", "01", "--output", tmp_path)
+    wait_for(lambda: temps(tmp_path), what="the run's temporary notebook")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert temps(tmp_path), "kill -9 leaves the temporary file (nothing can remove it then)"
+    assert (tmp_path / "01_decomposition_pitfalls.ipynb").read_bytes() == good
+    subprocess.run([EXE, "run", "01", "--output", tmp_path], check=True, capture_output=True)
+    assert temps(tmp_path) == []
+
+
+def test_sigterm_during_a_run_is_handled_like_ctrl_c(tmp_path):
+    proc = start("run", "01", "--output", tmp_path)
+    wait_for(lambda: temps(tmp_path), what="the run's temporary notebook")
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted" in err
+    assert time.monotonic() - started < 30
+    assert temps(tmp_path) == []
+    assert not (tmp_path / "01_decomposition_pitfalls.ipynb").exists()
+
+
+def test_a_killed_writers_leftover_is_removed_by_the_next_write(tmp_path):
+    rows = {"answer_id": "a", "candidate_id": "c", "fingerprint": "f", "preserves": ["U1"],
+            "faithful": True, "atomic": True, "status": "SUPPORTED"}  # fmt: skip
+    (tmp_path / "c.jsonl").write_text(json.dumps(rows) + "\n")
+    (tmp_path / "u.jsonl").write_text(json.dumps({"answer_id": "a", "unit_id": "U1"}) + "\n")
+    pid = dead_pid()
+    leftover = tmp_path / f".out.csv.{pid}-0badf00d.claimlab-tmp"
+    leftover.write_text("half a file")
+    alive = tmp_path / f".out.csv.{os.getpid()}-0badf00d.claimlab-tmp"  # a writer still running
+    alive.write_text("being written")
+    subprocess.run(
+        [EXE, "ledger", tmp_path / "c.jsonl", "--units", tmp_path / "u.jsonl", "--out",
+         tmp_path / "out.csv"], check=True, capture_output=True,
+    )  # fmt: skip
+    assert not leftover.exists() and alive.exists()
+    assert (tmp_path / "out.csv").read_text().startswith("model,") or (
+        tmp_path / "out.csv"
+    ).exists()
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    if find_chromium() is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    out = tmp_path_factory.mktemp("executed")
+    subprocess.run([EXE, "run", "01", "04", "--output", out], check=True, capture_output=True)
+    return out
+
+
+def _printing(proc: subprocess.Popen) -> list[int]:
+    return processes_with(f".claimlab-chromium.{proc.pid}-")
+
+
+def test_a_killed_handout_run_takes_its_chromium_with_it(executed, tmp_path):
+    target = tmp_path / "handouts"
+    proc = start("handouts", "--from", executed, "--to", target, "--format", "pdf")
+    wait_for(lambda: _printing(proc), what="a printing chromium")
+    os.kill(proc.pid, signal.SIGKILL)  # the command only: its chromium must notice alone
+    proc.wait()
+    wait_for(lambda: not _printing(proc), timeout=15, what="chromium gone after its parent")
+    profiles = sorted(Path("/tmp").glob(f".claimlab-chromium.{proc.pid}-*"))
+    assert profiles, "kill -9 leaves the profile folder for the next run"
+    subprocess.run(
+        [EXE, "handouts", "--from", executed, "--to", target, "--format", "pdf"],
+        check=True,
+        capture_output=True,
+    )
+    assert not any(p.exists() for p in profiles)
+    assert temps(target) == []
+    assert sorted(p.name for p in target.glob("*.pdf")) == [
+        "01_decomposition_pitfalls.instructor.pdf",
+        "01_decomposition_pitfalls.student.pdf",
+        "04_factscore.instructor.pdf",
+        "04_factscore.student.pdf",
+    ]
+
+
+def test_ctrl_c_while_printing_returns_within_seconds_and_leaves_nothing(executed, tmp_path):
+    target = tmp_path / "handouts"
+    proc = start("handouts", "--from", executed, "--to", target, "--format", "pdf")
+    wait_for(lambda: _printing(proc), what="a printing chromium")
+    started = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    elapsed = time.monotonic() - started
+    assert proc.returncode == 130 and "interrupted" in err
+    assert elapsed < 10, f"Ctrl-C took {elapsed:.1f} s"
+    assert _printing(proc) == []
+    assert not sorted(Path("/tmp").glob(f".claimlab-chromium.{proc.pid}-*"))
+    assert temps(target) == []
+
+
+def _limit_file_size(limit: int):
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_full_disk_replaces_neither_file_of_a_ledger(tmp_path):
+    responses = []
+    for i in range(300):
+        facts = [
+            {"text": f"fact {i}.{k} " + "x" * 40, "label": "S" if k % 3 else "NS"}
+            for k in range(30)
+        ]
+        responses.append(
+            {
+                "topic": f"t{i}",
+                "cat": ["rare"],
+                "annotations": [
+                    {
+                        "text": "s",
+                        "is-relevant": True,
+                        "model-atomic-facts": facts,
+                        "human-atomic-facts": facts,
+                    }
+                ],
+            }  # fmt: skip
+        )
+    src = tmp_path / "ChatGPT.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in responses))
+    out = tmp_path / "ledgers"
+    out.mkdir()
+    old = {
+        name: f"old {name}".encode()
+        for name in ("ChatGPT.candidates.parquet", "ChatGPT.units.parquet")
+    }
+    for name, content in old.items():
+        (out / name).write_bytes(content)
+    proc = subprocess.run(
+        [EXE, "factscore", src, "--irrelevant", "exclude", "--ledger-dir", out],
+        capture_output=True,
+        text=True,
+        preexec_fn=_limit_file_size(16_384),
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "cannot write" in proc.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == old
+
+
+def test_the_serve_folder_holds_the_games_only(tmp_path):
+    from claimlab.serve import GAME_NOTEBOOKS, prepare_games_folder
+
+    copies = prepare_games_folder(ROOT / "notebooks", tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(GAME_NOTEBOOKS)
+    assert all(p.exists() for p in copies)
+    assert FIXTURES.exists()

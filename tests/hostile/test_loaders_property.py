@@ -1,0 +1,338 @@
+"""Generated bad structures for every loader: one line on stderr, exit 2, never a traceback.
+
+Each case starts from a valid file, changes one place in it (a value of another type, a huge
+or non-finite number, deep nesting, a missing field, broken bytes), and runs the command a
+user would run. The command either still works (exit 0: the change was harmless) or refuses
+in one line naming the file (exit 2). Exit 1, a second line or a traceback fails the test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from claimlab.cli import main
+from claimlab.errors import ClaimlabInputError
+from tests.conftest import FIXTURES
+
+DEEP = "[" * 3000 + "]" * 3000
+BAD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.just([[]]),
+    st.just({}),
+    st.just("RAW:" + DEEP),
+    st.just("RAW:1" + "0" * 400),
+    st.just("RAW:NaN"),
+    st.just("RAW:-Infinity"),
+)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:6]):
+            yield from _paths(v, (*prefix, i))
+
+
+def _set(doc, path, value, delete):
+    if not path:
+        return value
+    target = doc
+    for p in path[:-1]:
+        target = target[p]
+    if delete and isinstance(target, dict):
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return doc
+
+
+RAW_MARK = "\x00RAW\x00"
+
+
+def mutated_json(data, data_strategy):
+    """A strategy for the text of ``data`` with one place changed."""
+    paths = list(_paths(data))
+
+    @st.composite
+    def build(draw):
+        path = draw(st.sampled_from(paths))
+        value = draw(BAD_VALUES)
+        delete = draw(st.booleans())
+        doc = _set(copy.deepcopy(data), path, value, delete)
+        raw = None
+        if isinstance(value, str) and value.startswith("RAW:"):
+            raw = value[4:]
+            doc = _set(copy.deepcopy(data), path, RAW_MARK, False)
+        text = json.dumps(doc, ensure_ascii=False, allow_nan=True)
+        if raw is not None:
+            text = text.replace(json.dumps(RAW_MARK), raw, 1)
+        return text.encode("utf-8")
+
+    return build()
+
+
+@st.composite
+def broken_bytes(draw, data: bytes):
+    """The file with bytes inserted (not UTF-8, control bytes) or cut short."""
+    at = draw(st.integers(min_value=0, max_value=len(data)))
+    kind = draw(st.sampled_from(["insert", "truncate", "bom", "nul"]))
+    if kind == "insert":
+        junk = draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80\x80"]))
+        return data[:at] + junk + data[at:]
+    if kind == "truncate":
+        return data[:at]
+    if kind == "bom":
+        return b"\xef\xbb\xbf" + data
+    return data[:at] + b"\x00" + data[at:]
+
+
+def run(args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def assert_refused_or_fine(args, command, file):
+    code, out, err = run(args)
+    assert code in (0, 2), f"exit {code}: {err}"
+    assert "Traceback" not in err and "\x1b" not in out + err
+    if code == 2:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert lines[0].startswith(f"claimlab {command}: error: "), lines[0]
+        assert Path(file).name in lines[0] or "--" in lines[0], lines[0]
+    return code
+
+
+def _write(folder: Path, name: str, data: bytes) -> Path:
+    p = folder / name
+    p.write_bytes(data)
+    return p
+
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FX = {
+    name: json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    for name in ("atlas_nova.json", "aurora.json", "leave_policy_tr.json")
+}
+SEED = FX["leave_policy_tr.json"]["answers"]["seed"]
+CHUNKS = FX["leave_policy_tr.json"]["chunks"]
+
+
+def _tmp() -> Path:
+    return Path(tempfile.mkdtemp(prefix="claimlab-prop-"))
+
+
+@SETTINGS
+@given(mutated_json(FX["atlas_nova.json"], None))
+def test_decomposition_loader(data):
+    f = _write(_tmp(), "d.json", data)
+    assert_refused_or_fine(["decomposition", f, "--mode", "baseline", "--json"], "decomposition", f)
+
+
+@SETTINGS
+@given(broken_bytes((FIXTURES / "atlas_nova.json").read_bytes()))
+def test_decomposition_loader_bytes(data):
+    f = _write(_tmp(), "d.json", data)
+    assert_refused_or_fine(["decomposition", f, "--mode", "baseline"], "decomposition", f)
+
+
+@SETTINGS
+@given(mutated_json(FX["aurora.json"], None))
+def test_sufficiency_loader(data):
+    f = _write(_tmp(), "s.json", data)
+    args = ["sufficiency", f, "--question", "room", "--context", "E1,E2"]
+    assert_refused_or_fine(args, "sufficiency", f)
+
+
+@SETTINGS
+@given(mutated_json(CHUNKS, None))
+def test_chunks_loader(data):
+    f = _write(_tmp(), "c.json", data)
+    args = ["pack", f, "--max-chunks", "4", "--max-tokens", "120", "--show-prompt"]
+    assert_refused_or_fine(args, "pack", f)
+
+
+@SETTINGS
+@given(mutated_json(SEED, None))
+def test_answer_loader(data):
+    d = _tmp()
+    f = _write(d, "a.json", data)
+    sent = _write(d, "sent.json", json.dumps(CHUNKS).encode())
+    assert_refused_or_fine(["citations", f, "--context", sent], "citations", f)
+
+
+@SETTINGS
+@given(mutated_json(FX["leave_policy_tr.json"], None))
+def test_context_lab_loader(data):
+    from claimlab.context_budget import load_context_lab
+
+    f = _write(_tmp(), "lab.json", data)
+    with contextlib.suppress(ClaimlabInputError):
+        load_context_lab(f)
+
+
+GOLD = [
+    {"id": 1, "label": "SUPPORTS", "claim": "c", "evidence": [[[1, 2, "P", 0]]]},
+    {"id": 2, "label": "NOT ENOUGH INFO", "claim": "d", "evidence": [[[3, None, None, None]]]},
+]
+PRED = [
+    {"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["P", 0]]},
+    {"id": 2, "predicted_label": "REFUTES", "predicted_evidence": []},
+]
+
+
+def _jsonl(rows) -> bytes:
+    return b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+
+
+def _records(data: bytes):
+    """The mutated list as records, or None when it is no longer a list (or too deep to read)."""
+    try:
+        rows = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return rows if isinstance(rows, list) else None
+
+
+@SETTINGS
+@given(mutated_json(GOLD, None), st.booleans())
+def test_fever_loaders(data, mutate_gold):
+    d = _tmp()
+    rows = _records(data)
+    body = _jsonl(rows) if rows is not None else data
+    g = _write(d, "g.jsonl", body if mutate_gold else _jsonl(GOLD))
+    p = _write(d, "p.jsonl", _jsonl(PRED) if mutate_gold else body)
+    assert_refused_or_fine(["fever", g, p], "fever", g if mutate_gold else p)
+
+
+FACTSCORE = [
+    {
+        "topic": "t",
+        "cat": ["rare"],
+        "annotations": [
+            {
+                "text": "s",
+                "is-relevant": True,
+                "model-atomic-facts": [{"text": "a"}],
+                "human-atomic-facts": [{"text": "a", "label": "S"}],
+            }
+        ],
+    },
+    {"topic": "u", "cat": ["freq"], "annotations": None},
+]
+
+
+@SETTINGS
+@given(mutated_json(FACTSCORE, None))
+def test_factscore_loader(data):
+    rows = _records(data)
+    f = _write(_tmp(), "ChatGPT.jsonl", _jsonl(rows) if rows is not None else data)
+    assert_refused_or_fine(["factscore", f], "factscore", f)
+
+
+LEDGER = [
+    {
+        "answer_id": "a",
+        "candidate_id": "c1",
+        "fingerprint": "f",
+        "preserves": ["U1"],
+        "faithful": True,
+        "atomic": True,
+        "status": "SUPPORTED",
+    },
+    {
+        "answer_id": "a",
+        "candidate_id": "c2",
+        "fingerprint": "g",
+        "preserves": [],
+        "faithful": False,
+        "atomic": True,
+        "status": "CONTRADICTED",
+    },
+]
+UNITS = [{"answer_id": "a", "unit_id": "U1"}, {"answer_id": "a", "unit_id": "U2"}]
+
+
+@SETTINGS
+@given(mutated_json(LEDGER, None), st.booleans())
+def test_ledger_loaders(data, mutate_candidates):
+    d = _tmp()
+    rows = _records(data)
+    body = _jsonl(rows) if rows is not None else data
+    c = _write(d, "c.jsonl", body if mutate_candidates else _jsonl(LEDGER))
+    u = _write(d, "u.jsonl", _jsonl(UNITS) if mutate_candidates else body)
+    args = ["ledger", c, "--units", u, "--out", d / "out.csv"]
+    assert_refused_or_fine(args, "ledger", c if mutate_candidates else u)
+
+
+@SETTINGS
+@given(
+    broken_bytes(
+        b"answer_id,candidate_id,fingerprint,preserves,faithful,atomic,status\n"
+        b'a,c1,f,U1,true,true,SUPPORTED\na,c2,"g\nh",,false,true,CONTRADICTED\n'
+    )
+)
+def test_ledger_csv_bytes(data):
+    d = _tmp()
+    c = _write(d, "c.csv", data)
+    u = _write(d, "u.csv", b"answer_id,unit_id\na,U1\na,U2\n")
+    assert_refused_or_fine(["ledger", c, "--units", u], "ledger", c)
+
+
+WICE = {
+    "label": "supported",
+    "supporting_sentences": [[1, 2], [0]],
+    "claim": "c",
+    "evidence": ["s0", "s1", "s2"],
+    "meta": {"id": "w1"},
+}
+
+
+@SETTINGS
+@given(mutated_json(WICE, None))
+def test_wice_loader(data):
+    from claimlab.wice import load_wice
+
+    f = _write(_tmp(), "w.jsonl", data.replace(b"\n", b" ") + b"\n")
+    for mode in ("error", "drop"):
+        with contextlib.suppress(ClaimlabInputError):
+            load_wice(f, empty_groups=mode)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["ledger", "x.csv"], "the following arguments are required: --units"),
+        (["fever", "g.jsonl", "p.jsonl", "--max-evidence", "-1"], "--max-evidence"),
+        (["pack", "c.json", "--max-chunks", "x", "--max-tokens", "1"], "--max-chunks"),
+        (["serve", "--port", "99999"], "--port"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_usage_errors_are_one_line_with_exit_2(args, needle):
+    code, _, err = run(args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and needle in err

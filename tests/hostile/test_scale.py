@@ -1,0 +1,67 @@
+"""The inputs that once took quadratic time, run for their results (timings: benchmarks/bench_scale.py)."""
+
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from scale_inputs import citation_files, decomposition_file, sufficiency_file  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def test_100k_candidates_load_and_score(tmp_path):
+    from claimlab.decomposition import find_decomposition
+    from claimlab.fixtures import load_decomposition
+
+    fx = load_decomposition(decomposition_file(tmp_path))
+    r = find_decomposition(fx, fx.mode("all"))
+    assert r.raw_support.counts == "100000/100000"
+    assert len(r.unique_ids) == 50_000 and len(r.duplicates) == 50_000  # fp{i % 50000}
+    assert r.coverage.counts == "1000/1000"
+
+
+def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
+    from claimlab.sufficiency import MAX_STAND_INS, find_fixture_sufficiency, load_sufficiency
+
+    path, context = sufficiency_file(tmp_path)
+    r = find_fixture_sufficiency(load_sufficiency(path), "q", context.split(","))
+    assert r.status == "SUFFICIENT" and len(r.witnesses) == 10_000
+    incomplete = [b for b in r.branches if not b.complete]
+    assert len(incomplete) == 10_000 and all(len(b.missing) == 1 for b in incomplete)
+    assert max(len(b.link_errors) for b in r.branches) <= 2 * MAX_STAND_INS
+
+
+def test_3000_claims_over_3000_chunks(tmp_path):
+    from claimlab.citations import load_answer, validate_citations
+    from claimlab.context_budget import load_chunks
+
+    a, c = citation_files(tmp_path)
+    report = validate_citations(load_answer(a), load_chunks(c))
+    codes = [p.code for p in report.problems]
+    assert codes.count("QUOTE_NOT_FOUND") == 3000
+    # trigram sets cannot tell "type 1111" from "type 111": two claims fall on an earlier twin
+    assert codes.count("UNCOVERED_SENTENCE") == 2
+    assert "it occurs in doc#1 instead" in report.problems[0].explanation
+
+
+def test_sparse_and_pairwise_sentence_matching_agree():
+    import random
+
+    from claimlab.citations import _best_matches_sparse, _trigrams, best_matches
+
+    rng = random.Random(4)
+    words = ["izin", "talebi", "gün", "önce", "leave", "request", "days", "ahead", "ลา", "พักร้อน"]
+    sentences = [" ".join(rng.choices(words, k=rng.randint(1, 6))) for _ in range(120)]
+    claims = [" ".join(rng.choices(words, k=rng.randint(1, 5))) for _ in range(80)]
+    small = best_matches(claims[:10], sentences[:10])
+    assert small == _best_matches_sparse(
+        [_trigrams(c) for c in claims[:10]], [_trigrams(s) for s in sentences[:10]], least=3
+    )
+    pairwise = [
+        best_matches([c], sentences)[0]
+        for c in claims  # 1 x 120: the pair-by-pair path
+    ]
+    assert best_matches(claims, sentences) == pairwise  # 80 x 120: the sparse path
