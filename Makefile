@@ -41,8 +41,10 @@ test: setup
 	$(VENV)/bin/python -m pytest -n 2
 
 lint: setup
-	$(VENV)/bin/ruff check claimlab tests benchmarks
-	$(VENV)/bin/ruff format --check claimlab tests benchmarks
+	$(VENV)/bin/ruff check claimlab tests benchmarks notebooks
+	$(VENV)/bin/ruff format --check claimlab tests benchmarks notebooks
+	$(VENV)/bin/mypy claimlab
+	$(VENV)/bin/lint-imports
 
 bench: setup
 	$(VENV)/bin/python benchmarks/bench_fever.py

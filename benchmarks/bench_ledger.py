@@ -85,7 +85,7 @@ def score_in_child(cand_path: Path, units_path: Path) -> dict:
     code = (
         "import json, re, time\n"
         "t = time.perf_counter()\n"
-        "from claimlab.ledger import score_ledger\n"
+        "from claimlab.metrics.ledger import score_ledger\n"
         "import pandas, pyarrow.parquet, tqdm\n"
         "imports = time.perf_counter() - t\n"
         f"r = score_ledger({str(cand_path)!r}, {str(units_path)!r}, by='model')\n"
@@ -104,8 +104,8 @@ def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> tuple[dict, flo
     Returns the results per (model, answer) and the seconds spent turning the tables into
     Python rows and groups (the rest of the time is building fixtures and scoring them).
     """
-    from claimlab.decomposition import find_decomposition
-    from claimlab.ledger import fixture_from_rows
+    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.ledger import fixture_from_rows
 
     t = time.perf_counter()
     unit_map: dict[str, list[str]] = {}
@@ -126,7 +126,7 @@ def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> tuple[dict, flo
 
 def same_counts(table, results: dict) -> int:
     """How many answers the vectorised table and the loop's results disagree on (any count)."""
-    from claimlab.ledger import RATIO_DEFS
+    from claimlab.metrics.ledger import RATIO_DEFS
 
     differ = 0
     for rec in table.to_dict("records"):
@@ -144,7 +144,8 @@ def same_counts(table, results: dict) -> int:
 
 def compare_with_loop(rows: int, tmp: Path, repeats: int) -> None:
     """Vectorised scorer against the per-answer loop, on the same tables read from Parquet."""
-    from claimlab.ledger import count_ledger, read_table, summarise
+    from claimlab.io.ledger import read_table
+    from claimlab.metrics.ledger import count_ledger, summarise
 
     cand, units = make_ledger(rows, seed=1)
     pq.write_table(cand, tmp / "loop_cand.parquet")

@@ -3,9 +3,9 @@ import unicodedata
 
 import pytest
 
-from claimlab.citations import find_quote, load_answer, normalise, parse_answer, validate_citations
-from claimlab.context_budget import load_context_lab
-from claimlab.errors import ClaimlabInputError
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.context_lab import load_answer, load_context_lab, parse_answer
+from claimlab.metrics.citations import find_quote, normalise, validate_citations
 from tests.conftest import FIXTURES, run_cli
 
 EXPECTED = {
@@ -26,16 +26,14 @@ def lab(request):
 
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_named_answers(lab, name):
-    rep = validate_citations(parse_answer(lab.answers[name], source="x"), lab.chunks)
+    rep = validate_citations(lab.answers[name], lab.chunks)
     verdict, codes = EXPECTED[name]
     assert rep.verdict == verdict
     assert [p.code for p in rep.problems] == codes
 
 
 def test_quote_from_other_chunk_says_where_it_is(lab):
-    rep = validate_citations(
-        parse_answer(lab.answers["quote_from_other_chunk"], source="x"), lab.chunks
-    )
+    rep = validate_citations(lab.answers["quote_from_other_chunk"], lab.chunks)
     assert (
         "instead" in rep.problems[0].explanation
         and "#" in rep.problems[0].explanation.split("instead")[0]
@@ -44,12 +42,12 @@ def test_quote_from_other_chunk_says_where_it_is(lab):
 
 def test_seed_answer_rejected_when_its_chunk_was_not_sent(lab):
     sent = [c for c in lab.chunks if "7b" not in c.id]
-    rep = validate_citations(parse_answer(lab.answers["seed"], source="x"), sent)
+    rep = validate_citations(lab.answers["seed"], sent)
     assert [p.code for p in rep.problems] == ["FABRICATED_ID"]
 
 
 def test_reject_message_names_documents_and_what_was_missing(lab):
-    rep = validate_citations(parse_answer(lab.answers["fabricated_id"], source="x"), lab.chunks)
+    rep = validate_citations(lab.answers["fabricated_id"], lab.chunks)
     for doc in {f"{c.document} ({c.version})" for c in lab.chunks}:
         assert doc in rep.message
     assert "v4" in rep.message
@@ -57,9 +55,7 @@ def test_reject_message_names_documents_and_what_was_missing(lab):
 
 
 def test_unsourced_allowed_when_asked(lab):
-    rep = validate_citations(
-        parse_answer(lab.answers["unsourced_claim"], source="x"), lab.chunks, allow_unsourced=True
-    )
+    rep = validate_citations(lab.answers["unsourced_claim"], lab.chunks, allow_unsourced=True)
     assert rep.verdict == "ACCEPT"
 
 

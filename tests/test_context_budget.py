@@ -2,20 +2,17 @@ import json
 
 import pytest
 
-from claimlab.context_budget import (
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.context_lab import Chunk, load_chunks, load_context_lab, parse_chunks
+from claimlab.metrics.context_budget import (
     BudgetUsage,
-    Chunk,
     approx_word_tokens,
     calibrate_threshold,
-    load_chunks,
-    load_context_lab,
     pack,
-    parse_chunks,
     prompt_order,
     should_abstain,
     threshold_counts,
 )
-from claimlab.errors import ClaimlabInputError
 from tests.conftest import FIXTURES, run_cli
 
 

@@ -1,7 +1,8 @@
 import pytest
 
-from claimlab.decomposition import explain_mode, find_decomposition
-from claimlab.fixtures import load_decomposition
+from claimlab.io.decomposition import load_decomposition
+from claimlab.labs.explain import explain_mode
+from claimlab.metrics.decomposition import find_decomposition
 from tests.conftest import FIXTURES
 
 FIXTURE_NAMES = ["atlas_nova.json", "atlas_nova_th.json"]

@@ -3,20 +3,21 @@ import math
 
 import pytest
 
-from claimlab.errors import ClaimlabInputError
-from claimlab.factscore import (
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.factscore import (
     LabelledResponse,
     LabelledSentence,
+    load_factcheck_gpt,
+    load_labelled,
+)
+from claimlab.labs.simulations import simulate_estimator, simulated_subjects
+from claimlab.metrics.factscore import (
     by_category,
     check_estimator,
     claim_precision,
     fact_labels,
     find_factscore,
     length_penalty,
-    load_factcheck_gpt,
-    load_labelled,
-    simulate_estimator,
-    simulated_subjects,
 )
 from tests.conftest import require_data, run_cli
 

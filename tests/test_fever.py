@@ -3,15 +3,9 @@ import json
 
 import pytest
 
-from claimlab.errors import ClaimlabInputError
-from claimlab.fever import (
-    GoldClaim,
-    Prediction,
-    load_gold,
-    load_predictions,
-    pair_by_id,
-    score_fever,
-)
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.fever import GoldClaim, Prediction, load_gold, load_predictions, pair_by_id
+from claimlab.metrics.fever import score_fever
 from tests.conftest import require_data, run_cli
 
 OFFICIAL = {  # the FEVER scorer's own test expectations for these files

@@ -2,8 +2,8 @@
 
 import pytest
 
-from claimlab.errors import ClaimlabInputError, FixtureError
-from claimlab.fixtures import load_decomposition
+from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.io.decomposition import load_decomposition
 from tests.conftest import FIXTURES
 
 

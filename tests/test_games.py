@@ -2,13 +2,8 @@
 
 import pytest
 
-from claimlab.games import (
-    MAX_SLOTS,
-    DecompositionGame,
-    SufficiencyGame,
-    play_script,
-)
-from claimlab.sufficiency import load_sufficiency
+from claimlab.io.sufficiency import load_sufficiency
+from claimlab.labs.games import MAX_SLOTS, DecompositionGame, SufficiencyGame, play_script
 from tests.conftest import FIXTURES
 
 DX = FIXTURES / "atlas_nova.json"

@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from claimlab.handouts import build_handouts, find_chromium
-from claimlab.runner import run_notebook
+from claimlab.tooling.handouts import build_handouts, find_chromium
+from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT
 
 NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
@@ -96,7 +96,7 @@ def test_pdf_has_title_page_and_numbered_pages(handouts):
     ],
 )
 def test_stamp_names_data_files_with_provenance(value, provenance):
-    from claimlab.handouts import _data_files
+    from claimlab.tooling.handouts import _data_files
 
     rows = _data_files({"P": value})
     if provenance is None:

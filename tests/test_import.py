@@ -4,7 +4,7 @@ import sys
 
 def test_import_claimlab_is_light():
     code = (
-        "import sys, claimlab, claimlab.decomposition, claimlab.fixtures, claimlab.ratio;"
+        "import sys, claimlab, claimlab.metrics.decomposition, claimlab.io.decomposition, claimlab.core.ratio;"
         "heavy = [m for m in ('matplotlib', 'papermill', 'ipywidgets', 'nbconvert', 'pandas') if m in sys.modules];"
         "print(','.join(heavy))"
     )

@@ -13,19 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimlab.decomposition import find_decomposition
-from claimlab.fixtures import (
-    STATUSES,
-)
-from claimlab.ledger import (
-    CANDIDATE_SCHEMA,
-    UNIT_SCHEMA,
-    LedgerError,
-    count_ledger,
-    fixture_from_rows,
-    per_answer_ratios,
-    score_ledger,
-)
+from claimlab.core.errors import LedgerError
+from claimlab.core.vocab import STATUSES
+from claimlab.io.ledger import CANDIDATE_SCHEMA, UNIT_SCHEMA
+from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.ledger import count_ledger, fixture_from_rows, per_answer_ratios, score_ledger
 from tests.conftest import require_data, run_cli
 
 METRICS = {
@@ -317,7 +309,8 @@ def dask_frame(cand, npartitions, *, scramble=False):
     """
     import dask.dataframe as dd
 
-    from claimlab.ledger import ROW, with_row_numbers
+    from claimlab.io.ledger import ROW
+    from claimlab.metrics.ledger_dask import with_row_numbers
 
     df = cand.to_pandas()
     df["preserves"] = df["preserves"].map(";".join)
@@ -351,7 +344,7 @@ def two_workers():
 )
 @given(data=ledgers(), npartitions=st.integers(1, 3))
 def test_dask_equals_ledger_scorer_equals_fixture_scorer(two_workers, data, npartitions):
-    from claimlab.ledger import score_ledger_dask
+    from claimlab.metrics.ledger_dask import score_ledger_dask
 
     rows, units = data
     cand, unit_table = tables(rows, units)
@@ -371,7 +364,7 @@ def plain(table):
 
 @pytest.mark.slow
 def test_dask_two_workers_identical_to_single_machine(two_workers):
-    from claimlab.ledger import score_ledger_dask
+    from claimlab.metrics.ledger_dask import score_ledger_dask
 
     rng = __import__("random").Random(7)
     rows, units = [], []
@@ -406,7 +399,7 @@ def test_dask_two_workers_identical_to_single_machine(two_workers):
     cols = [c for c in a.columns if c not in ("model", "answer_id")]
     assert list(a["model"]) == list(b["model"]) and list(a["answer_id"]) == list(b["answer_id"])
     assert (a[cols].to_numpy() == b[cols].to_numpy()).all()
-    from claimlab.ledger import summarise
+    from claimlab.metrics.ledger import summarise
 
     assert summarise(single, by="model").to_dict()["by_group"] == distributed.to_dict()["by_group"]
 
@@ -422,7 +415,7 @@ HASH_CASES = [
 
 @pytest.mark.parametrize("values", HASH_CASES)
 def test_string_hash_equal_strings_equal_hashes_also_in_slices(values):
-    from claimlab.ledger import _string_hash
+    from claimlab.metrics.repeats import _string_hash
 
     for arr in (pa.array(values), pa.array(["padding", *values]).slice(1)):
         h = _string_hash(arr)
@@ -450,14 +443,14 @@ def test_repeats_within_groups_exact_even_when_hashes_collide(
 ):
     import numpy as np
 
-    from claimlab import ledger
+    from claimlab.metrics import repeats as module
 
     if collide:  # every string hashes the same: the string check must catch it and fall back
-        monkeypatch.setattr(ledger, "_string_hash", lambda arr: np.zeros(len(arr), np.uint64))
+        monkeypatch.setattr(module, "_string_hash", lambda arr: np.zeros(len(arr), np.uint64))
     chunked = pa.chunked_array([values[:2], values[2:]])  # two chunks, as files are read
-    got = ledger._repeats_within(np.array(groups, dtype=np.int64), chunked)
+    got = module._repeats_within(np.array(groups, dtype=np.int64), chunked)
     assert got.astype(int).tolist() == repeats
-    assert ledger._repeats_within(np.zeros(0, np.int64), chunked.slice(0, 0)).tolist() == []
+    assert module._repeats_within(np.zeros(0, np.int64), chunked.slice(0, 0)).tolist() == []
 
 
 def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
@@ -481,8 +474,9 @@ def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
 
 def factscore_parity(responses, policy):
     """(ledger macro raw support, defined, undefined, answers) and FActScore's own figures."""
-    from claimlab.factscore import find_factscore
-    from claimlab.ledger import factscore_ledger, summarise
+    from claimlab.labs.ledgers import factscore_ledger
+    from claimlab.metrics.factscore import find_factscore
+    from claimlab.metrics.ledger import summarise
 
     cand, units = factscore_ledger(responses, policy=policy)
     corpus = summarise(count_ledger(cand, units), by=None).corpus
@@ -498,7 +492,7 @@ def factscore_parity(responses, policy):
 
 @pytest.mark.parametrize("subject", ["thorough", "brief", "abstainer", "silent"])
 def test_factscore_as_a_ledger_gives_init_score_as_macro_raw_support(subject):
-    from claimlab.factscore import simulated_subjects
+    from claimlab.labs.simulations import simulated_subjects
 
     ledger_side, factscore_side = factscore_parity(simulated_subjects()[subject], "exclude")
     if factscore_side[0] is None:  # nobody responded: no answer, both N/A
@@ -514,7 +508,7 @@ def test_factscore_as_a_ledger_gives_init_score_as_macro_raw_support(subject):
 def test_factscore_human_annotations_as_a_ledger(subject, policy):
     """On the paper's human annotations the ledger's macro raw support is FActScore's
     init_score under every policy, with the same scored and undefined counts."""
-    from claimlab.factscore import load_labelled
+    from claimlab.io.factscore import load_labelled
 
     responses = load_labelled(require_data("factscore", f"{subject}.jsonl"))
     ledger_side, factscore_side = factscore_parity(responses, policy)

@@ -9,8 +9,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from claimlab import plotting  # noqa: E402
-from claimlab.ratio import MeanOfDefined, Ratio  # noqa: E402
+from claimlab.core.ratio import MeanOfDefined, Ratio  # noqa: E402
+from claimlab.notebook import ledger as ledger_plots  # noqa: E402
+from claimlab.notebook import style as plotting  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -84,8 +85,8 @@ def long_label_axes():
     macro["confirmed_support"] = MeanOfDefined(None, 0, 400)
     groups = {f"model-{i}": Group(micro, macro) for i in range(3)}
     return [
-        plotting.plot_ledger_models(groups, kind="micro"),
-        plotting.plot_ledger_models(groups, kind="macro"),
+        ledger_plots.plot_ledger_models(groups, kind="micro"),
+        ledger_plots.plot_ledger_models(groups, kind="macro"),
         plotting.plot_grouped_values(
             {"r": {"a": (1.0, "a label much longer than usual: 123456/123456"), "b": (0.5, "1/2")}}
         ),

@@ -1,6 +1,6 @@
 import pytest
 
-from claimlab.ratio import Ratio, macro_mean, micro_sum
+from claimlab.core.ratio import Ratio, macro_mean, micro_sum
 
 
 @pytest.mark.parametrize(

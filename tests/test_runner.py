@@ -1,7 +1,7 @@
 import pytest
 
-from claimlab.errors import ClaimlabInputError
-from claimlab.runner import (
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.tooling.runner import (
     absolutise_paths,
     declared_parameters,
     parse_value,
@@ -88,7 +88,7 @@ def test_cli_run_with_users_own_file_and_parameters(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "[1/1] 01_decomposition_pitfalls ... ok" in proc.stdout
     assert "summary: 1 of 1 notebooks executed" in proc.stdout
-    from claimlab.records import read_records
+    from claimlab.notebook.records import read_records
 
     rec = read_records(tmp_path / "out" / "01_decomposition_pitfalls.records.json")
     assert rec["fixture"] == str(tmp_path / "mine.json")

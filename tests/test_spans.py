@@ -1,6 +1,6 @@
 import pytest
 
-from claimlab.spans import find_utf16, utf16_len, utf16_offset, utf16_slice
+from claimlab.core.spans import find_utf16, utf16_len, utf16_offset, utf16_slice
 
 BOOK = "\U0001f4d8"
 

@@ -1,16 +1,9 @@
 import pytest
 
-from claimlab.errors import ClaimlabInputError, FixtureError
-from claimlab.sufficiency import (
-    Rejection,
-    SelectiveItem,
-    find_fixture_sufficiency,
-    find_selective,
-    find_sufficiency,
-    load_sufficiency,
-    risk_coverage,
-    selective_items,
-)
+from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.io.sufficiency import load_sufficiency
+from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage, selective_items
+from claimlab.metrics.sufficiency import Rejection, find_fixture_sufficiency, find_sufficiency
 from tests.conftest import FIXTURES
 
 

@@ -3,7 +3,7 @@
 import pytest
 from nbconvert.filters.markdown_mistune import markdown2html_mistune as render
 
-from claimlab.views import md_code, md_text
+from claimlab.core.text import md_code, md_text
 
 HOSTILE = "<img src=x onerror=alert(1)> *bold* demo_file [link](javascript:x) `tick`"
 
@@ -39,12 +39,14 @@ def test_md_text_keeps_the_words_as_written():
 
 
 def test_ledger_table_has_a_column_per_group_and_every_count():
-    from claimlab import ledger, views
+    from claimlab.labs.simulations import demo_ledger
+    from claimlab.metrics.ledger import count_ledger, summarise
+    from claimlab.notebook.ledger import ledger_table
 
-    cand, units = ledger.demo_ledger(40, seed=1)
-    counts = ledger.count_ledger(cand, units, by="model")
-    result = ledger.summarise(counts, by="model")
-    table = views.ledger_table(result.groups)
+    cand, units = demo_ledger(40, seed=1)
+    counts = count_ledger(cand, units, by="model")
+    result = summarise(counts, by="model")
+    table = ledger_table(result.groups)
     assert list(table.columns) == ["adds-claims", "drops-hard", "faithful"]
     drops = result.groups["drops-hard"]
     col = table["drops-hard"]
@@ -57,12 +59,12 @@ def test_ledger_table_has_a_column_per_group_and_every_count():
 
 
 def test_factscore_ledger_table_puts_init_score_beside_the_ledger():
-    from claimlab import factscore, ledger, views
+    from claimlab.labs.ledgers import factscore_beside_ledgers
+    from claimlab.labs.simulations import simulated_subjects
+    from claimlab.notebook.factscore import factscore_ledger_table
 
-    subjects = factscore.simulated_subjects()
-    table = views.factscore_ledger_table(
-        subjects, ledger.factscore_ledgers(subjects), policy="exclude"
-    )
+    subjects = simulated_subjects()
+    table = factscore_ledger_table(*factscore_beside_ledgers(subjects, policy="exclude"))
     assert list(table.columns) == ["thorough", "brief", "abstainer", "silent"]
     thorough = table["thorough"]
     assert thorough["FActScore init_score"] == "70.0"  # 21 of 30 facts in each response

@@ -2,8 +2,9 @@ import json
 
 import pytest
 
-from claimlab.errors import ClaimlabInputError
-from claimlab.wice import find_wice_sufficiency, lead_k_status, load_wice
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.wice import load_wice
+from claimlab.metrics.wice import find_wice_sufficiency, lead_k_status
 from tests.conftest import require_data
 
 REC = {

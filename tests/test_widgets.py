@@ -1,9 +1,9 @@
 """Widget logic, headless: set values as a user would, assert what is shown."""
 
-from claimlab.fixtures import load_decomposition
-from claimlab.games import DecompositionGame, SufficiencyGame
-from claimlab.sufficiency import load_sufficiency
-from claimlab.widgets import (
+from claimlab.io.decomposition import load_decomposition
+from claimlab.io.sufficiency import load_sufficiency
+from claimlab.labs.games import DecompositionGame, SufficiencyGame
+from claimlab.notebook.widgets import (
     DecompositionExplorer,
     DecompositionGameView,
     SufficiencyExplorer,
@@ -58,7 +58,7 @@ def test_sufficiency_explorer():
 
 
 def test_hostile_text_is_escaped_in_widgets(write_variant):
-    from claimlab.fixtures import load_decomposition as load
+    from claimlab.io.decomposition import load_decomposition as load
 
     def hostile(d):
         d["candidates"][1]["text"] = "<img src=x onerror=alert(1)>"

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from claimlab.handouts import find_chromium
+from claimlab.tooling.handouts import find_chromium
 from tests.conftest import ROOT
 
 SCREENSHOTS = ROOT / "outputs" / "screenshots"

@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from claimlab.handouts import build_handouts
-from claimlab.runner import run_notebook
+from claimlab.tooling.handouts import build_handouts
+from claimlab.tooling.runner import run_notebook
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_lab_and_voila import open_and_run_all
 from tests.conftest import ROOT

@@ -219,9 +219,9 @@ def hostile_ledger(folder: Path) -> tuple[Path, Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from claimlab import ledger
+    from claimlab.labs.simulations import demo_ledger
 
-    cand, units = ledger.demo_ledger(30, seed=3)
+    cand, units = demo_ledger(30, seed=3)
     names = Namer(0)
 
     def rename(col: pa.ChunkedArray) -> pa.Array:

@@ -2,7 +2,7 @@
 
 import json
 
-from claimlab.runner import run_notebook
+from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT
 from tests.hostile import corpus
 

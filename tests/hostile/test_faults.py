@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from claimlab.handouts import find_chromium
+from claimlab.tooling.handouts import find_chromium
 from tests.conftest import FIXTURES, ROOT
 
 EXE = Path(sys.executable).parent / "claimlab"
@@ -208,7 +208,7 @@ def test_a_full_disk_replaces_neither_file_of_a_ledger(tmp_path):
 
 
 def test_the_serve_folder_holds_the_games_only(tmp_path):
-    from claimlab.serve import GAME_NOTEBOOKS, prepare_games_folder
+    from claimlab.tooling.serve import GAME_NOTEBOOKS, prepare_games_folder
 
     copies = prepare_games_folder(ROOT / "notebooks", tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(GAME_NOTEBOOKS)

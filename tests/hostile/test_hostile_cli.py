@@ -10,7 +10,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from claimlab.context_budget import Chunk, load_chunks, pack
+from claimlab.io.context_lab import Chunk, load_chunks
+from claimlab.metrics.context_budget import pack
 from tests.conftest import FIXTURES, run_cli
 from tests.hostile import corpus
 
@@ -148,7 +149,7 @@ def test_nan_and_out_of_range_numbers_are_refused(tmp_path, write_variant):
         d["calibration"]["target_precision"] = 2
 
     p = write_variant("leave_policy_tr.json", precision_two)
-    from claimlab.context_budget import load_context_lab
+    from claimlab.io.context_lab import load_context_lab
 
     with pytest.raises(Exception, match="target_precision: must be at most 1"):
         load_context_lab(p)
@@ -187,7 +188,7 @@ def test_a_cyclic_chain_is_refused(write_variant):
 
     proc = run_cli("sufficiency", write_variant("aurora.json", cycle), "--question", "room")
     assert proc.returncode == 2 and "occurs twice in one chain" in proc.stderr
-    from claimlab.sufficiency import find_sufficiency
+    from claimlab.metrics.sufficiency import find_sufficiency
 
     with pytest.raises(Exception, match="cycle"):
         find_sufficiency([["a", "b", "a"]], ["a", "b"], link=lambda a, b: None)
@@ -296,8 +297,8 @@ def test_an_end_offset_inside_a_surrogate_pair_names_span_end(write_variant):
 
     data = json.loads((FIXTURES / "atlas_nova.json").read_text("utf-8"))
     assert data["original"]["text"].startswith("📘")
-    from claimlab.errors import FixtureError
-    from claimlab.fixtures import load_decomposition
+    from claimlab.core.errors import FixtureError
+    from claimlab.io.decomposition import load_decomposition
 
     path = write_variant("atlas_nova.json", lambda d: d["units"][0]["span"].update(start=0, end=1))
     with pytest.raises(FixtureError) as info:
@@ -340,8 +341,9 @@ def test_route_and_room_names_e5_with_a_reason_and_e1_e4_is_one_link_error():
 
 
 def test_the_chain_figure_names_the_context_it_was_given():
-    from claimlab.plotting import plot_chains
-    from claimlab.sufficiency import find_fixture_sufficiency, load_sufficiency
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.notebook.sufficiency import plot_chains
 
     fx = load_sufficiency(FIXTURES / "aurora.json")
     r = find_fixture_sufficiency(fx, "route_and_room", ["E5"])

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimlab.cli import main
-from claimlab.errors import ClaimlabInputError
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
 
 DEEP = "[" * 3000 + "]" * 3000
@@ -187,7 +187,7 @@ def test_answer_loader(data):
 @SETTINGS
 @given(mutated_json(FX["leave_policy_tr.json"], None))
 def test_context_lab_loader(data):
-    from claimlab.context_budget import load_context_lab
+    from claimlab.io.context_lab import load_context_lab
 
     f = _write(_tmp(), "lab.json", data)
     with contextlib.suppress(ClaimlabInputError):
@@ -314,7 +314,7 @@ WICE = {
 @SETTINGS
 @given(mutated_json(WICE, None))
 def test_wice_loader(data):
-    from claimlab.wice import load_wice
+    from claimlab.io.wice import load_wice
 
     f = _write(_tmp(), "w.jsonl", data.replace(b"\n", b" ") + b"\n")
     for mode in ("error", "drop"):

@@ -13,8 +13,8 @@ pytestmark = pytest.mark.slow
 
 
 def test_100k_candidates_load_and_score(tmp_path):
-    from claimlab.decomposition import find_decomposition
-    from claimlab.fixtures import load_decomposition
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.metrics.decomposition import find_decomposition
 
     fx = load_decomposition(decomposition_file(tmp_path))
     r = find_decomposition(fx, fx.mode("all"))
@@ -24,7 +24,8 @@ def test_100k_candidates_load_and_score(tmp_path):
 
 
 def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
-    from claimlab.sufficiency import MAX_STAND_INS, find_fixture_sufficiency, load_sufficiency
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.metrics.sufficiency import MAX_STAND_INS, find_fixture_sufficiency
 
     path, context = sufficiency_file(tmp_path)
     r = find_fixture_sufficiency(load_sufficiency(path), "q", context.split(","))
@@ -35,8 +36,8 @@ def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
 
 
 def test_3000_claims_over_3000_chunks(tmp_path):
-    from claimlab.citations import load_answer, validate_citations
-    from claimlab.context_budget import load_chunks
+    from claimlab.io.context_lab import load_answer, load_chunks
+    from claimlab.metrics.citations import validate_citations
 
     a, c = citation_files(tmp_path)
     report = validate_citations(load_answer(a), load_chunks(c))
@@ -50,7 +51,7 @@ def test_3000_claims_over_3000_chunks(tmp_path):
 def test_sparse_and_pairwise_sentence_matching_agree():
     import random
 
-    from claimlab.citations import _best_matches_sparse, _trigrams, best_matches
+    from claimlab.metrics.citations import _best_matches_sparse, _trigrams, best_matches
 
     rng = random.Random(4)
     words = ["izin", "talebi", "gün", "önce", "leave", "request", "days", "ahead", "ลา", "พักร้อน"]

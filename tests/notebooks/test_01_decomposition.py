@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from claimlab.runner import NotebookFailed, run_notebook
+from claimlab.tooling.runner import NotebookFailed, run_notebook
 from tests.conftest import FIXTURES, ROOT
 from tests.test_decomposition import EXPECTED
 

@@ -1,7 +1,8 @@
 import pytest
 
-from claimlab.context_budget import approx_word_tokens, load_context_lab
-from claimlab.runner import run_notebook
+from claimlab.io.context_lab import load_context_lab
+from claimlab.metrics.context_budget import approx_word_tokens
+from claimlab.tooling.runner import run_notebook
 from tests.conftest import FIXTURES, ROOT
 
 NB = ROOT / "notebooks" / "05_context_and_citations.ipynb"

@@ -1,6 +1,6 @@
 import pytest
 
-from claimlab.runner import run_notebook
+from claimlab.tooling.runner import run_notebook
 from tests.conftest import FIXTURES, ROOT
 
 pytestmark = pytest.mark.notebook

@@ -1,8 +1,8 @@
 import pyarrow.parquet as pq
 import pytest
 
-from claimlab.ledger import demo_ledger
-from claimlab.runner import run_notebook
+from claimlab.labs.simulations import demo_ledger
+from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT, require_data
 
 NB = ROOT / "notebooks" / "08_your_ledger.ipynb"
