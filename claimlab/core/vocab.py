@@ -102,6 +102,14 @@ class FactLabel(Vocab):
     IRRELEVANT = "IR"
 
 
+class WiceLabel(Vocab):
+    """A WiCE claim label."""
+
+    SUPPORTED = "supported"
+    PARTIALLY_SUPPORTED = "partially_supported"
+    NOT_SUPPORTED = "not_supported"
+
+
 def status_line(counts: Mapping[str, int], *, sep: str = " · ") -> str:
     """``SUPPORTED 3 · CONTRADICTED 1 · NOT_IN_REFERENCE 1``: the one way status counts are shown.
 

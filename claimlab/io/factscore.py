@@ -13,7 +13,7 @@ from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import FactLabel
-from claimlab.io.reader import iter_jsonl, where
+from claimlab.io.reader import Record, describe, iter_jsonl, where
 
 FACT_LABELS = tuple(label.value for label in FactLabel)
 
@@ -43,12 +43,46 @@ class LabelledResponse:
         return self.sentences is not None
 
 
+def _line(obj: object, source: str, n: int, name_field: str | None = None) -> Record:
+    """A line as a Record, named by its line number (and ``name_field``'s text when it has one)."""
+    if not isinstance(obj, dict):
+        raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+    name = obj.get(name_field) if name_field else None
+    label = f"line {n} ({name_field} {name})" if isinstance(name, str) else where(n)
+    return Record(obj, file=source, record=label, error=ClaimlabInputError)
+
+
+def _sentence(rec: Record) -> LabelledSentence:
+    """One annotated sentence: text, relevance, the model's facts and the human-labelled facts."""
+    text = rec.get("text", (str, int, float))
+    relevant = rec.get("is-relevant", bool)
+    model_texts = [
+        fact.get("text", str)
+        for _, fact in (
+            rec.items("model-atomic-facts") if rec.data.get("model-atomic-facts") else ()
+        )
+    ]
+    human = rec.get("human-atomic-facts", (list, type(None)), None, want="a list or null")
+    human_facts = None
+    if human is not None:  # null or absent: the sentence was not labelled
+        facts = []
+        for _, h in rec.items("human-atomic-facts"):
+            label = h.get("label", str, want="one of S, NS, IR")
+            if label not in FACT_LABELS:
+                raise h.error(
+                    f"label must be one of S, NS, IR, got {label!r}", field=h.field("label")
+                )
+            facts.append((str(h.data.get("text", "")), label))
+        human_facts = tuple(facts)
+    return LabelledSentence(str(text), relevant, tuple(model_texts), human_facts)
+
+
 def load_labelled(path: str | Path) -> list[LabelledResponse]:
     """Load the released human-labelled format (one JSON object a line).
 
-    Fields: ``topic``, ``cat``, ``annotations`` (null when the model did not respond; else a list
-    of sentences with ``text``, ``is-relevant``, ``model-atomic-facts`` and
-    ``human-atomic-facts`` labelled S / NS / IR).
+    Fields: ``topic``, ``cat`` (a string or a list of strings), ``annotations`` (null when the
+    model did not respond; else a list of sentences with ``text``, ``is-relevant``,
+    ``model-atomic-facts`` and ``human-atomic-facts`` labelled S / NS / IR).
 
     Raises:
         ClaimlabInputError: naming file, line (and topic) and field.
@@ -56,101 +90,16 @@ def load_labelled(path: str | Path) -> list[LabelledResponse]:
     source = str(path)
     out = []
     for n, obj in iter_jsonl(path):
-        if not isinstance(obj, dict):
-            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
-        topic = obj.get("topic")
-        rec = f"line {n} (topic {topic})" if isinstance(topic, str) else where(n)
-        if not isinstance(topic, str):
-            raise ClaimlabInputError(
-                "missing or non-string", file=source, record=rec, field="topic"
-            )
-        if "annotations" not in obj:
-            raise ClaimlabInputError(
-                "missing required field", file=source, record=rec, field="annotations"
-            )
-        cat = obj.get("cat", [])
-        if isinstance(cat, str):
-            cat = [cat]
-        if not isinstance(cat, list) or not all(isinstance(c, str) for c in cat):
-            raise ClaimlabInputError(
-                f"must be a list of strings, got {cat!r}", file=source, record=rec, field="cat"
-            )
-        ann = obj["annotations"]
+        rec = _line(obj, source, n, "topic")
+        topic = rec.get("topic", str)
+        ann = rec.get("annotations", (list, type(None)), want="a list or null")
+        cat = rec.data.get("cat", [])
+        category = (cat,) if isinstance(cat, str) else rec.str_list("cat", ())
         if ann is None:
-            out.append(LabelledResponse(n, topic, tuple(cat), None))
+            out.append(LabelledResponse(n, topic, category, None))
             continue
-        if not isinstance(ann, list):
-            raise ClaimlabInputError(
-                f"must be a list or null, got {type(ann).__name__}",
-                file=source,
-                record=rec,
-                field="annotations",
-            )
-        sentences = []
-        for i, s in enumerate(ann):
-            f = f"annotations[{i}]"
-            if not isinstance(s, dict):
-                raise ClaimlabInputError("must be an object", file=source, record=rec, field=f)
-            for key in ("text", "is-relevant"):
-                if key not in s:
-                    raise ClaimlabInputError(
-                        "missing required field", file=source, record=rec, field=f"{f}.{key}"
-                    )
-            if not isinstance(s["is-relevant"], bool):
-                raise ClaimlabInputError(
-                    f"must be true or false, got {s['is-relevant']!r}",
-                    file=source,
-                    record=rec,
-                    field=f"{f}.is-relevant",
-                )
-            model = s.get("model-atomic-facts") or []
-            if not isinstance(model, list):
-                raise ClaimlabInputError(
-                    "must be a list", file=source, record=rec, field=f"{f}.model-atomic-facts"
-                )
-            model_texts = []
-            for j, m in enumerate(model):
-                if not isinstance(m, dict) or not isinstance(m.get("text"), str):
-                    raise ClaimlabInputError(
-                        "must be an object with a text",
-                        file=source,
-                        record=rec,
-                        field=f"{f}.model-atomic-facts[{j}].text",
-                    )
-                model_texts.append(m["text"])
-            human = s.get("human-atomic-facts")
-            human_facts = None
-            if human is not None:
-                if not isinstance(human, list):
-                    raise ClaimlabInputError(
-                        "must be a list or null",
-                        file=source,
-                        record=rec,
-                        field=f"{f}.human-atomic-facts",
-                    )
-                hf = []
-                for j, h in enumerate(human):
-                    hfield = f"{f}.human-atomic-facts[{j}]"
-                    if not isinstance(h, dict) or "label" not in h:
-                        raise ClaimlabInputError(
-                            "missing required field",
-                            file=source,
-                            record=rec,
-                            field=f"{hfield}.label",
-                        )
-                    if h["label"] not in FACT_LABELS:
-                        raise ClaimlabInputError(
-                            f"label must be one of S, NS, IR, got {h['label']!r}",
-                            file=source,
-                            record=rec,
-                            field=f"{hfield}.label",
-                        )
-                    hf.append((str(h.get("text", "")), h["label"]))
-                human_facts = tuple(hf)
-            sentences.append(
-                LabelledSentence(str(s["text"]), s["is-relevant"], tuple(model_texts), human_facts)
-            )
-        out.append(LabelledResponse(n, topic, tuple(cat), tuple(sentences)))
+        sentences = tuple(_sentence(s) for _, s in rec.items("annotations"))
+        out.append(LabelledResponse(n, topic, category, sentences))
     return out
 
 
@@ -164,32 +113,30 @@ def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
     source = str(path)
     out = []
     for n, obj in iter_jsonl(path):
-        if not isinstance(obj, dict) or not isinstance(obj.get("sentences"), dict):
-            raise ClaimlabInputError(
-                "missing or malformed", file=source, record=where(n), field="sentences"
-            )
+        rec = _line(obj, source, n)
         labels: list[object] = []
-        for key, s in obj["sentences"].items():
-            claims = s.get("claims") or []
-            labs = s.get("claims_factuality_label") or []
+        for key, value in rec.mapping("sentences"):
+            sentence = Record(
+                value,
+                file=source,
+                record=rec.record,
+                path=rec.field(f"sentences.{key}"),
+                error=ClaimlabInputError,
+            )
+            claims = sentence.get("claims", (list, type(None)), None) or []
+            labs = sentence.get("claims_factuality_label", (list, type(None)), None) or []
+            field = sentence.field("claims_factuality_label")
             if len(claims) != len(labs):
-                raise ClaimlabInputError(
-                    f"{len(claims)} claims but {len(labs)} labels",
-                    file=source,
-                    record=where(n),
-                    field=f"sentences.{key}.claims_factuality_label",
-                )
+                raise sentence.error(f"{len(claims)} claims but {len(labs)} labels", field=field)
             for i, lab in enumerate(labs):
                 if lab is True or lab is False:
                     labels.append(lab)
                 elif isinstance(lab, str) and lab.lower() == "unknown":
                     labels.append("unknown")
                 else:
-                    raise ClaimlabInputError(
-                        f"label must be true, false or 'unknown', got {lab!r}",
-                        file=source,
-                        record=where(n),
-                        field=f"sentences.{key}.claims_factuality_label[{i}]",
+                    raise sentence.error(
+                        f"label must be true, false or 'unknown', got {describe(lab)}",
+                        field=f"{field}[{i}]",
                     )
         out.append(labels)
     return out

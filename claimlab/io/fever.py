@@ -8,14 +8,14 @@ official scorer would count it as complete). Errors name file, line (and id) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import FeverLabel
-from claimlab.io.reader import bulk_load, iter_jsonl, where
+from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
 
 Sentence = tuple[str, int]
 
@@ -48,44 +48,29 @@ class Prediction:
     evidence: tuple[Sentence, ...]
 
 
-def _label(value: Any, *, file: str, rec: str, field: str) -> FeverLabel:
-    label = LABELS.get(value.upper()) if isinstance(value, str) else None
+def _record(obj: Any, source: str, n: int) -> Record:
+    """A line as a Record named by its line number and id (an integer or a string)."""
+    if not isinstance(obj, dict):
+        raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+    first = Record(obj, file=source, record=where(n), error=ClaimlabInputError)
+    cid = first.get("id", (int, str), want="an integer or string id")
+    return Record(obj, file=source, record=where(n, cid), error=ClaimlabInputError)
+
+
+def _label(rec: Record, name: str) -> FeverLabel:
+    value = rec.get(name, str, want=f"one of {', '.join(LABELS)}")
+    label = LABELS.get(value.upper())
     if label is None:
-        raise ClaimlabInputError(
-            f"unknown label {value!r} (one of {', '.join(LABELS)})",
-            file=file,
-            record=rec,
-            field=field,
-        )
+        raise rec.error(f"unknown label {value!r} (one of {', '.join(LABELS)})", field=name)
     return label
 
 
-def _id(obj: Mapping[str, Any], *, file: str, n: int) -> int | str:
-    if "id" not in obj:
-        raise ClaimlabInputError("missing required field", file=file, record=where(n), field="id")
-    v = obj["id"]
-    if isinstance(v, bool) or not isinstance(v, (int, str)):
-        raise ClaimlabInputError(
-            f"must be an integer or string id, got {v!r}", file=file, record=where(n), field="id"
-        )
-    return v
-
-
-def _sentence(
-    page: Any, line: Any, source: str, rec: str, page_field: str, line_field: str
-) -> Sentence:
+def _sentence(rec: Record, page: Any, line: Any, page_field: str, line_field: str) -> Sentence:
     """A (page, line) evidence sentence, checked: a non-empty page name and an integer line."""
     if not isinstance(page, str) or not page:
-        raise ClaimlabInputError(
-            f"page must be a non-empty string, got {page!r}",
-            file=source,
-            record=rec,
-            field=page_field,
-        )
+        raise rec.error(f"page must be a non-empty string, got {describe(page)}", field=page_field)
     if isinstance(line, bool) or not isinstance(line, int):
-        raise ClaimlabInputError(
-            f"line must be an integer, got {line!r}", file=source, record=rec, field=line_field
-        )
+        raise rec.error(f"line must be an integer, got {describe(line)}", field=line_field)
     return (page, line)
 
 
@@ -126,52 +111,31 @@ def _gold_fast(obj: Any) -> GoldClaim | None:
 
 def _gold_checked(obj: Any, source: str, n: int) -> GoldClaim:
     """A gold line checked field by field; the first problem is an error naming it."""
-    if not isinstance(obj, dict):
-        raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
-    cid = _id(obj, file=source, n=n)
-    rec = where(n, cid)
-    if "label" not in obj:
-        raise ClaimlabInputError("missing required field", file=source, record=rec, field="label")
-    label = _label(obj["label"], file=source, rec=rec, field="label")
-    if "evidence" not in obj:
-        raise ClaimlabInputError(
-            "missing required field", file=source, record=rec, field="evidence"
-        )
-    ev = obj["evidence"]
-    if not isinstance(ev, list):
-        raise ClaimlabInputError(
-            f"must be a list of groups, got {ev!r}", file=source, record=rec, field="evidence"
-        )
+    rec = _record(obj, source, n)
+    label = _label(rec, "label")
     groups = []
-    for gi, group in enumerate(ev):
+    for gi, group in enumerate(rec.get("evidence", list, want="a list of groups")):
         f = f"evidence[{gi}]"
         if not isinstance(group, list):
-            raise ClaimlabInputError(
-                f"must be a list, got {group!r}", file=source, record=rec, field=f
-            )
+            raise rec.error(f"must be a list, got {describe(group)}", field=f)
         if label != NEI and not group:
-            raise ClaimlabInputError(
-                "empty evidence group (the official scorer would count it as complete)",
-                file=source,
-                record=rec,
-                field=f,
+            raise rec.error(
+                "empty evidence group (the official scorer would count it as complete)", field=f
             )
         sents = []
         for si, item in enumerate(group):
             fi = f"{f}[{si}]"
             if not isinstance(item, list) or len(item) != 4:
-                raise ClaimlabInputError(
-                    f"must be [annotation_id, evidence_id, page, line], got {item!r}",
-                    file=source,
-                    record=rec,
+                raise rec.error(
+                    f"must be [annotation_id, evidence_id, page, line], got {describe(item)}",
                     field=fi,
                 )
             if label == NEI and item[2] is None:
                 continue
-            sents.append(_sentence(item[2], item[3], source, rec, f"{fi}[2]", f"{fi}[3]"))
+            sents.append(_sentence(rec, item[2], item[3], f"{fi}[2]", f"{fi}[3]"))
         if sents:
             groups.append(tuple(sents))
-    return GoldClaim(cid, label, str(obj.get("claim", "")), tuple(groups))
+    return GoldClaim(rec.data["id"], label, str(obj.get("claim", "")), tuple(groups))
 
 
 def _prediction_fast(obj: Any, require_evidence: bool) -> Prediction | None:
@@ -203,35 +167,17 @@ def _prediction_fast(obj: Any, require_evidence: bool) -> Prediction | None:
 
 def _prediction_checked(obj: Any, source: str, n: int, require_evidence: bool) -> Prediction:
     """A prediction line checked field by field; the first problem is an error naming it."""
-    if not isinstance(obj, dict):
-        raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
-    cid = _id(obj, file=source, n=n)
-    rec = where(n, cid)
-    if "predicted_label" not in obj:
-        raise ClaimlabInputError(
-            "missing required field", file=source, record=rec, field="predicted_label"
-        )
-    label = _label(obj["predicted_label"], file=source, rec=rec, field="predicted_label")
-    if "predicted_evidence" not in obj:
-        if require_evidence:
-            raise ClaimlabInputError(
-                "missing required field", file=source, record=rec, field="predicted_evidence"
-            )
-        return Prediction(cid, label, ())
-    pe = obj["predicted_evidence"]
-    if not isinstance(pe, list):
-        raise ClaimlabInputError(
-            f"must be a list, got {pe!r}", file=source, record=rec, field="predicted_evidence"
-        )
+    rec = _record(obj, source, n)
+    label = _label(rec, "predicted_label")
+    if "predicted_evidence" not in obj and not require_evidence:
+        return Prediction(rec.data["id"], label, ())
     sents = []
-    for i, item in enumerate(pe):
+    for i, item in enumerate(rec.get("predicted_evidence", list)):
         f = f"predicted_evidence[{i}]"
         if not isinstance(item, list) or len(item) != 2:
-            raise ClaimlabInputError(
-                f"must be [page, line], got {item!r}", file=source, record=rec, field=f
-            )
-        sents.append(_sentence(item[0], item[1], source, rec, f"{f}[0]", f"{f}[1]"))
-    return Prediction(cid, label, tuple(sents))
+            raise rec.error(f"must be [page, line], got {describe(item)}", field=f)
+        sents.append(_sentence(rec, item[0], item[1], f"{f}[0]", f"{f}[1]"))
+    return Prediction(rec.data["id"], label, tuple(sents))
 
 
 R = TypeVar("R", GoldClaim, Prediction)
@@ -252,7 +198,7 @@ def _load(
             if record.id in seen:
                 raise ClaimlabInputError(
                     "duplicate id", file=source, record=where(n, record.id), field="id"
-                )
+                )  # the one check across lines
             seen.add(record.id)
             out.append(record)
     return out

@@ -10,37 +10,38 @@ and the fixtures packaged with claimlab. Real data is looked up as given, then u
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 CHECKOUT = PACKAGE_DIR.parent  # the project root when running from a checkout
+IN_CHECKOUT = (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "notebooks").is_dir()
 
 
 def _data_folder(name: str) -> Path:
-    """A folder shipped with claimlab: in the wheel (package data) or in the checkout."""
-    try:
-        found = resources.files(f"claimlab._{name}")
-        path = Path(str(found))
-        if path.is_dir():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return CHECKOUT / name
+    """A folder shipped with claimlab: in the wheel (package data) or in the checkout.
+
+    An installed wheel carries ``claimlab/_notebooks`` and ``claimlab/_fixtures``; a checkout
+    (editable or not) has ``notebooks/`` and ``fixtures/`` beside the package.
+    """
+    packaged = PACKAGE_DIR / f"_{name}"
+    return packaged if packaged.is_dir() else CHECKOUT / name
 
 
 FIXTURES_DIR = _data_folder("fixtures")
 DATA_ENV = "CLAIMLAB_DATA"
 
 
-def default_data_dir() -> Path:
-    """The real-data folder: ``$CLAIMLAB_DATA`` if set, else ``../shared/data`` beside a checkout."""
+def default_data_dir() -> Path | None:
+    """The real-data folder: ``$CLAIMLAB_DATA`` if set, else ``../shared/data`` beside a checkout.
+
+    None for an installed claimlab with no ``$CLAIMLAB_DATA``: there is no folder to guess.
+    """
     env = os.environ.get(DATA_ENV)
     if env:
         return Path(env)
-    return CHECKOUT.parent / "shared" / "data"
+    return CHECKOUT.parent / "shared" / "data" if IN_CHECKOUT else None
 
 
 def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
@@ -58,7 +59,12 @@ def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
         candidates = [p]
     else:
         here = Path.cwd()
-        candidates = [here / p, here.parent / p, CHECKOUT / p, FIXTURES_DIR / p]
+        candidates = [
+            here / p,
+            here.parent / p,
+            *([CHECKOUT / p] if IN_CHECKOUT else []),
+            FIXTURES_DIR / p,
+        ]
         if p.parts and p.parts[0] == "fixtures":  # "fixtures/x.json": the packaged one too
             candidates.append(FIXTURES_DIR.joinpath(*p.parts[1:]))
         candidates = list(dict.fromkeys(candidates))
@@ -74,5 +80,8 @@ def find_data(value: str | os.PathLike[str]) -> Path | None:
     try:
         return resolve_path(value)
     except ClaimlabInputError:
-        p = default_data_dir() / value
+        folder = default_data_dir()
+        if folder is None:
+            return None
+        p = folder / value
         return p.resolve() if p.exists() else None

@@ -174,10 +174,18 @@ class Record:
         """The full field path of ``name`` inside this record."""
         return f"{self.path}.{name}" if self.path else name
 
-    def get(self, name: str, kind: type | tuple[type, ...], default: Any = _MISSING) -> Any:
+    def get(
+        self,
+        name: str,
+        kind: type | tuple[type, ...],
+        default: Any = _MISSING,
+        *,
+        want: str | None = None,
+    ) -> Any:
         """Read a field, checking its type; a missing field without default is an error.
 
-        Numbers must be finite; ``true``/``false`` are never integers.
+        Numbers must be finite; ``true``/``false`` are never integers. ``want`` names the
+        expected value in the error (``"a list of groups"``) instead of the type names.
         """
         if name not in self.data:
             if default is _MISSING:
@@ -189,10 +197,11 @@ class Record:
         if ok and bool not in kinds and isinstance(value, bool):
             ok = False  # JSON true is not an integer here
         if not ok:
-            numbers = int in kinds and float in kinds
-            want = " or ".join(
-                TYPE_NAMES.get(k, k.__name__) for k in kinds if not (numbers and k is int)
-            )
+            if want is None:
+                numbers = int in kinds and float in kinds
+                want = " or ".join(
+                    TYPE_NAMES.get(k, k.__name__) for k in kinds if not (numbers and k is int)
+                )
             raise self.error(f"must be {want}, got {describe(value)}", field=self.field(name))
         if isinstance(value, float) and not math.isfinite(value):
             raise self.error(f"must be a finite number, got {value!r}", field=self.field(name))
@@ -255,6 +264,23 @@ class Record:
             record=self.record,
             id_field=id_field,
         )
+
+    def items(self, name: str, default: Any = _MISSING) -> Iterator[tuple[int, Record]]:
+        """Iterate over a list of objects inside this record, each error naming its path.
+
+        Unlike :meth:`records` the items keep this record's id: ``annotations[2].text``.
+        """
+        for i, item in enumerate(self.get(name, list, default)):
+            yield (
+                i,
+                Record(
+                    item,
+                    file=self.file,
+                    record=self.record,
+                    path=f"{self.field(name)}[{i}]",
+                    error=self.error_type,
+                ),
+            )
 
     def mapping(self, name: str, default: Any = _MISSING) -> Iterator[tuple[str, Any]]:
         """Iterate over an object's ``(key, value)`` pairs; keys must be non-empty."""

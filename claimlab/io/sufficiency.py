@@ -93,11 +93,6 @@ class SufficiencyFixture:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({e.id: e for e in self.evidence}))
 
-    @property
-    def evidence_ids(self) -> tuple[str, ...]:
-        """Evidence ids in file order."""
-        return tuple(e.id for e in self.evidence)
-
     def item(self, eid: str) -> EvidenceItem | None:
         """The evidence item with id ``eid``, or None."""
         return self._by_id.get(eid) if isinstance(eid, str) else None

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Literal
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.reader import iter_jsonl, where
+from claimlab.core.vocab import WiceLabel
+from claimlab.io.reader import Record, describe, iter_jsonl, where
 
-WICE_LABELS = ("supported", "partially_supported", "not_supported")
+LABELS: dict[str, WiceLabel] = {label.value: label for label in WiceLabel}
+WICE_LABELS = tuple(LABELS)
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class WiceClaim:
     """A WiCE claim with its alternative supporting-sentence sets."""
 
     id: str
-    label: str
+    label: WiceLabel
     claim: str
     sentences: int
     alternatives: tuple[tuple[int, ...], ...]
@@ -49,38 +51,25 @@ def load_wice(
     source = str(path)
     out = []
     for n, obj in iter_jsonl(path):
-        meta = obj.get("meta") if isinstance(obj, dict) else None
+        if not isinstance(obj, dict):
+            raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+        meta = obj.get("meta")
         cid = meta.get("id") if isinstance(meta, dict) else None
-        rec = where(n, cid)
-        if cid is None:
-            raise ClaimlabInputError(
-                "missing required field", file=source, record=rec, field="meta.id"
-            )
-        label = obj.get("label")
-        if label not in WICE_LABELS:
-            raise ClaimlabInputError(
-                f"unknown label {label!r}", file=source, record=rec, field="label"
-            )
-        ev = obj.get("evidence")
-        if isinstance(ev, str):
+        rec = Record(obj, file=source, record=where(n, cid), error=ClaimlabInputError)
+        cid = rec.sub("meta").get("id", (str, int))
+        value = rec.get("label", str, want=f"one of {', '.join(WICE_LABELS)}")
+        label = LABELS.get(value)
+        if label is None:
+            raise rec.error(f"unknown label {value!r}", field="label")
+        ev = rec.get("evidence", (list, str), want="a list of sentences")
+        if isinstance(ev, str):  # some releases store the list as its Python text
             try:
                 ev = ast.literal_eval(ev)
-            except (ValueError, SyntaxError):
-                raise ClaimlabInputError(
-                    "evidence is not a list of sentences", file=source, record=rec, field="evidence"
-                ) from None
-        if not isinstance(ev, list):
-            raise ClaimlabInputError(
-                "must be a list of sentences", file=source, record=rec, field="evidence"
-            )
-        alts = obj.get("supporting_sentences")
-        if not isinstance(alts, list):
-            raise ClaimlabInputError(
-                "must be a list of sentence-index lists",
-                file=source,
-                record=rec,
-                field="supporting_sentences",
-            )
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                raise rec.error("evidence is not a list of sentences", field="evidence") from None
+            if not isinstance(ev, list):
+                raise rec.error("must be a list of sentences", field="evidence")
+        alts = rec.get("supporting_sentences", list, want="a list of sentence-index lists")
         groups = []
         dropped = 0
         for i, g in enumerate(alts):
@@ -88,23 +77,18 @@ def load_wice(
                 dropped += 1
                 continue
             if not isinstance(g, list) or not g:
-                raise ClaimlabInputError(
+                raise rec.error(
                     "empty or malformed supporting set (an empty set would count as complete with "
                     "no evidence; load with empty_groups='drop' to leave such sets out, counted)",
-                    file=source,
-                    record=rec,
                     field=f"supporting_sentences[{i}]",
                 )
             for j, s in enumerate(g):
                 if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < len(ev):
-                    raise ClaimlabInputError(
-                        f"sentence index {s!r} outside 0..{len(ev) - 1}",
-                        file=source,
-                        record=rec,
+                    raise rec.error(
+                        f"sentence index {describe(s)} outside 0..{len(ev) - 1}",
                         field=f"supporting_sentences[{i}][{j}]",
                     )
             groups.append(tuple(g))
-        out.append(
-            WiceClaim(str(cid), label, str(obj.get("claim", "")), len(ev), tuple(groups), dropped)
-        )
+        claim = rec.get("claim", (str, type(None)), None) or ""
+        out.append(WiceClaim(str(cid), label, claim, len(ev), tuple(groups), dropped))
     return out

@@ -18,10 +18,15 @@ from claimlab.metrics import fever, wice
 
 def data_message(label: str, value: str) -> str:
     """What to tell the user when a real-data file is absent."""
+    folder = default_data_dir()
+    where = (
+        f"the working directory, the labs folder and {folder}"
+        if folder
+        else "the working directory and the labs folder"
+    )
     return (
-        f"{label}: {value!r} not found (looked in the working directory, the project and "
-        f"{default_data_dir()}); this part is skipped. Pass your own path as a parameter or set "
-        "CLAIMLAB_DATA."
+        f"{label}: {value!r} not found (looked in {where}); this part is skipped. Pass your own "
+        "path as a parameter, or the data folder with 'claimlab run --data DIR' or CLAIMLAB_DATA."
     )
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.ratio import Ratio
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, Status, status_line
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 SUPPORTED = Status.SUPPORTED
@@ -254,10 +254,3 @@ def named_selections(
             )
         out[name] = fixture.mode(name)
     return out
-
-
-def summary_line(result: DecompositionResult) -> str:
-    """One line with the four ratios and the status counts, for a terminal or a caption."""
-    parts = [f"{METRIC_LABELS[m]} {getattr(result, m)}" for m in METRICS]
-    parts.append(status_line(result.status_counts, sep=", "))
-    return "; ".join(parts)

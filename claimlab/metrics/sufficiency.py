@@ -146,12 +146,6 @@ class SufficiencyResult:
         """Whether some alternative is complete."""
         return self.status == SUFFICIENT
 
-    @property
-    def closest_missing(self) -> int | None:
-        """Fewest premises missing over the branches (0 when sufficient); None without branches."""
-        counts = [len(b.missing) + len(b.link_errors) for b in self.branches]
-        return min(counts) if counts else None
-
     def to_dict(self) -> dict[str, Any]:
         """JSON form with the keys of the command line."""
         return {

@@ -14,6 +14,7 @@ indices (for example the first k sentences a reader would see).
 
 from __future__ import annotations
 
+from claimlab.core.vocab import WiceLabel
 from claimlab.io.wice import WiceClaim
 from claimlab.metrics.sufficiency import SufficiencyResult, find_sufficiency
 
@@ -46,7 +47,7 @@ def lead_k_status(claims: list[WiceClaim], ks: list[int | None]) -> dict[str, di
             if not c.alternatives:
                 counts["no supporting set"] += 1
                 continue
-            if c.label != "supported":
+            if c.label is not WiceLabel.SUPPORTED:
                 counts[PARTIAL] += 1
                 continue
             n = c.sentences if k is None else min(k, c.sentences)

@@ -426,11 +426,6 @@ def print_pdfs(
             writer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
 
 
-def print_pdf(html_file: Path, pdf_file: Path, *, chromium: str, timeout: int = 120) -> None:
-    """Print one HTML file to PDF with headless chromium (temporary file, then rename)."""
-    print_pdfs([(html_file, pdf_file)], chromium=chromium, timeout=timeout, parallel=1)
-
-
 @dataclass(frozen=True)
 class HandoutRun:
     """Everything one ``claimlab handouts`` call wrote, and how long it took."""
@@ -438,7 +433,6 @@ class HandoutRun:
     handouts: tuple[Handout, ...]
     index: Path
     seconds: float
-    pdf_skipped: str | None
 
 
 def build_handouts(
@@ -504,7 +498,7 @@ def build_handouts(
             h.html.unlink(missing_ok=True)
     index = dst / "index.html"
     atomic_write(index, _index_html(written, formats))
-    return HandoutRun(tuple(written), index, time.perf_counter() - started, None)
+    return HandoutRun(tuple(written), index, time.perf_counter() - started)
 
 
 def _index_html(handouts: Sequence[Handout], formats: Sequence[str]) -> str:
