@@ -3,7 +3,7 @@
 Every file claimlab reads goes through :func:`read_json` or :func:`iter_jsonl`: the bytes are
 decoded as UTF-8 (a byte-order mark is allowed), parsed with ``orjson`` (which refuses NaN,
 Infinity, numbers beyond a double and nesting deeper than 1024 levels), and every failure is a
-:class:`~claimlab.errors.ClaimlabInputError` naming the file, the line and what is wrong.
+:class:`~claimlab.core.errors.ClaimlabInputError` naming the file, the line and what is wrong.
 :class:`Record` then reads one JSON object field by field, so a bad type, a missing field or a
 non-finite number is reported with the record id and the field path.
 """

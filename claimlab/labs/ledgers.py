@@ -23,7 +23,7 @@ def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, p
     (``S1``, ``S2``, ...) and each human-labelled atomic fact is a candidate that preserves its
     sentence, fingerprinted by its text: S is SUPPORTED, NS is NOT_IN_REFERENCE (the knowledge
     source does not support it; FActScore does not tell contradiction apart). IR facts follow
-    ``policy`` as in :mod:`claimlab.factscore`: ``exclude`` leaves them out, ``unsupported``
+    ``policy`` as in :mod:`claimlab.metrics.factscore`: ``exclude`` leaves them out, ``unsupported``
     counts them as NOT_IN_REFERENCE, ``paper`` also adds the model facts of sentences marked not
     relevant. Abstentions are left out, as FActScore leaves them out of its mean.
 

@@ -4,7 +4,7 @@ One module per lab or data set, each opening with a metric card (definition in c
 undefined, reference): ``decomposition`` (the four Toy ratios), ``sufficiency`` (the witness
 core), ``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
 ``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations`` and
-``ledger`` (the decomposition metrics over many answers, vectorised; ``ledger_dask`` for a
-cluster). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib, ipywidgets,
+``ledger`` (the decomposition metrics over many answers, vectorised, with ``repeats`` finding
+duplicate rows by array operations and ``ledger_dask`` for a cluster). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib, ipywidgets,
 papermill or nbconvert.
 """

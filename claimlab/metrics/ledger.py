@@ -7,7 +7,7 @@ A ledger is two tables (CSV, JSONL or Parquet alike):
   NOT_IN_REFERENCE), optional ``model`` (the decomposer, for side-by-side comparison);
 * units, one row per content unit of an original answer: ``answer_id, unit_id``.
 
-Definitions are the fixture scorer's (:mod:`claimlab.decomposition`), counted with vectorised
+Definitions are the fixture scorer's (:mod:`claimlab.metrics.decomposition`), counted with vectorised
 array operations: per (model, answer) D = its rows in file order, D* = D unique by fingerprint
 (first kept), P = faithful members of D*; preservation |P|/|D*|, coverage |units preserved by
 P|/|A|, confirmed support #SUPPORTED in D*/|D*|, raw support #SUPPORTED in D/|D|. An answer of the
