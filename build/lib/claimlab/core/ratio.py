@@ -1,0 +1,170 @@
+"""Ratio: a value that never hides its counts.
+
+Metric card:
+    Definition: ``numerator / denominator`` with both counts kept.
+    Undefined: when ``denominator == 0`` the value is ``None`` and the display is
+    ``"N/A (0/0)"``; never 0 %, never 100 %, never NaN.
+    Display: one decimal percentage followed by the counts, ``"60.0% (3/5)"``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, order=False)
+class Ratio:
+    """A ratio with its numerator and denominator.
+
+    Args:
+        numerator: Count of items that meet the condition.
+        denominator: Count of items the condition is checked on.
+
+    Examples:
+        >>> str(Ratio(3, 5))
+        '60.0% (3/5)'
+        >>> Ratio(0, 0).value is None
+        True
+        >>> str(Ratio(0, 0))
+        'N/A (0/0)'
+        >>> Ratio(0, 0).value_or(0.0)
+        0.0
+    """
+
+    numerator: int
+    denominator: int
+
+    def __post_init__(self) -> None:
+        for name in ("numerator", "denominator"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError(f"Ratio.{name} must be an int, got {v!r}")
+            if v < 0:
+                raise ValueError(f"Ratio.{name} must be >= 0, got {v}")
+        if self.numerator > self.denominator:
+            raise ValueError(
+                f"Ratio numerator {self.numerator} exceeds denominator {self.denominator}"
+            )
+
+    @property
+    def defined(self) -> bool:
+        """Whether the denominator is non-zero."""
+        return self.denominator != 0
+
+    @property
+    def value(self) -> float | None:
+        """The fraction, or ``None`` when the denominator is 0."""
+        if self.denominator == 0:
+            return None
+        return self.numerator / self.denominator
+
+    def value_or(self, default: float) -> float:
+        """The fraction, or ``default`` when undefined (make the choice visible to a reviewer)."""
+        v = self.value
+        return default if v is None else v
+
+    @property
+    def counts(self) -> str:
+        """``"n/d"``."""
+        return f"{self.numerator}/{self.denominator}"
+
+    @property
+    def display(self) -> str:
+        """``"60.0% (3/5)"`` or ``"N/A (0/0)"``."""
+        v = self.value
+        if v is None:
+            return f"N/A ({self.counts})"
+        return f"{100 * v:.1f}% ({self.counts})"
+
+    def __str__(self) -> str:
+        return self.display
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: numerator, denominator, value (null at 0/0) and display."""
+        return {
+            "numerator": self.numerator,
+            "denominator": self.denominator,
+            "value": self.value,
+            "display": self.display,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ratio:
+        """Rebuild from :meth:`to_dict` output (value and display are re-derived)."""
+        return cls(int(data["numerator"]), int(data["denominator"]))
+
+    def __add__(self, other: Ratio) -> Ratio:
+        """Summed counts (micro aggregation)."""
+        if not isinstance(other, Ratio):
+            return NotImplemented
+        return Ratio(self.numerator + other.numerator, self.denominator + other.denominator)
+
+
+@dataclass(frozen=True)
+class MeanOfDefined:
+    """A macro average: the mean of the defined values, with how many were undefined.
+
+    Examples:
+        >>> m = macro_mean([Ratio(1, 2), Ratio(0, 0), Ratio(1, 1)])
+        >>> m.value, m.defined, m.undefined
+        (0.75, 2, 1)
+        >>> macro_mean([Ratio(0, 0)]).display
+        'N/A (0 of 1 items defined)'
+    """
+
+    value: float | None
+    defined: int
+    undefined: int
+
+    @property
+    def display(self) -> str:
+        """``"75.0% (mean of 2 defined; 1 N/A)"`` or ``"N/A (0 of 1 items defined)"``."""
+        if self.value is None:
+            return f"N/A (0 of {self.defined + self.undefined} items defined)"
+        return f"{100 * self.value:.1f}% (mean of {self.defined} defined; {self.undefined} N/A)"
+
+    def __str__(self) -> str:
+        return self.display
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "value": self.value,
+            "defined": self.defined,
+            "undefined": self.undefined,
+            "display": self.display,
+        }
+
+
+def micro_sum(ratios: Iterable[Ratio]) -> Ratio:
+    """Sum numerators and denominators (micro aggregation).
+
+    Examples:
+        >>> micro_sum([Ratio(1, 2), Ratio(0, 0), Ratio(1, 1)])
+        Ratio(numerator=2, denominator=3)
+        >>> micro_sum([]).display
+        'N/A (0/0)'
+    """
+    n = d = 0
+    for r in ratios:
+        n += r.numerator
+        d += r.denominator
+    return Ratio(n, d)
+
+
+def macro_mean(ratios: Iterable[Ratio]) -> MeanOfDefined:
+    """Mean of the defined ratios' values; undefined ones are counted, not averaged in."""
+    total = 0.0
+    defined = undefined = 0
+    for r in ratios:
+        v = r.value
+        if v is None:
+            undefined += 1
+        else:
+            total += v
+            defined += 1
+    value = math.fsum([total]) / defined if defined else None
+    return MeanOfDefined(value, defined, undefined)

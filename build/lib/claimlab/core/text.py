@@ -1,0 +1,102 @@
+"""Text from a file is data: escape it for the place it is shown (Markdown, terminal).
+
+Every string that comes from a user's file (ids, texts, titles, mode and model names) may hold
+markup, TeX, control characters or line breaks. The helpers here turn it into text that shows
+literally where it lands; views and the command line call them at the point of display.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|>~$-])")
+# C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
+# isolates that reorder what a terminal shows (the "Trojan source" characters)
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def md_text(text: object) -> str:
+    r"""Escape untrusted text for Markdown that is rendered to HTML (tags, Markdown syntax, TeX).
+
+    ``$`` is escaped too, so a dollar sign in a name never starts mathematics, and line breaks
+    become spaces, so a name cannot start a heading or a list of its own.
+
+    Examples:
+        >>> md_text("<img src=x onerror=alert(1)> *bold*")
+        '&lt;img src=x onerror=alert\\(1\\)&gt; \\*bold\\*'
+        >>> md_text("costs $5")
+        'costs \\$5'
+    """
+    body = " ".join(str(text).splitlines())
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(body, quote=True))
+
+
+def md_code(text: object) -> str:
+    r"""Untrusted text as a Markdown code span: shown literally, escaped by the renderer.
+
+    Inside a code span backslash escapes and entities stay literal, so :func:`md_text` would
+    show its escapes there; the fence is one backtick longer than any run of backticks in the
+    text, and line breaks become spaces.
+
+    Examples:
+        >>> md_code("demo_candidates.parquet")
+        '`demo_candidates.parquet`'
+        >>> md_code("a `b` <i>")
+        '``a `b` <i>``'
+        >>> md_code("`x")
+        '`` `x ``'
+    """
+    body = " ".join(str(text).splitlines())
+    runs = [len(m) for m in re.findall(r"`+", body)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def md_ids(ids: object) -> str:
+    """Comma-separated escaped ids, or ``(none)``."""
+    items = [str(i) for i in ids]  # type: ignore[attr-defined]
+    return ", ".join(md_text(i) for i in items) if items else "(none)"
+
+
+def _visible(match: re.Match[str]) -> str:
+    c = match.group(0)
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal(text: object) -> str:
+    r"""Text safe to print on a terminal: control characters shown as ``\xNN`` escapes.
+
+    Tab and line feed stay; an escape sequence (ESC ``[31m``), a carriage return that would
+    overwrite a line, C1 controls and bidirectional overrides are made visible instead of
+    obeyed.
+
+    Examples:
+        >>> terminal("red\x1b[31m id\rX")
+        'red\\x1b[31m id\\x0dX'
+        >>> terminal("Ürün ร้าน")
+        'Ürün ร้าน'
+    """
+    return _TERMINAL_UNSAFE.sub(_visible, str(text))
+
+
+def one_line(text: object) -> str:
+    r"""Terminal-safe text on one line: line breaks shown as ``\n``.
+
+    Examples:
+        >>> one_line("a\nb\tc")
+        'a\\nb\tc'
+    """
+    return terminal(str(text).replace("\r\n", "\n").replace("\n", "\\n"))
+
+
+def json_safe(serialised: str) -> str:
+    r"""JSON text with C1 controls and bidirectional overrides written as ``\uXXXX`` escapes.
+
+    JSON already escapes C0 controls; these are the ones ``ensure_ascii=False`` would print raw.
+    The result parses to the same value.
+    """
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", serialised)

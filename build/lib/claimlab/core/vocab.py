@@ -1,0 +1,122 @@
+"""The closed vocabularies: evidence statuses, verdicts, problem codes and reasons, as enums.
+
+Each member is a ``str`` whose value is the word files and JSON use, so ``Status.SUPPORTED ==
+"SUPPORTED"``, ``json.dumps`` writes ``"SUPPORTED"`` and ``f"{status}"`` reads ``SUPPORTED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+
+
+class Vocab(str, Enum):
+    """A closed vocabulary: members compare, print and serialise as their value."""
+
+    __hash__ = str.__hash__  # Enum hashes the name; a member must find its plain-string twin
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:  # reads as the word it stands for, in results and doctests
+        return repr(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class Status(Vocab):
+    """What the references say about a subclaim (reference -> subclaim)."""
+
+    SUPPORTED = "SUPPORTED"
+    CONTRADICTED = "CONTRADICTED"
+    NOT_IN_REFERENCE = "NOT_IN_REFERENCE"
+
+
+STATUSES: tuple[Status, ...] = tuple(Status)
+
+
+class ErrorKind(Vocab):
+    """How a subclaim departs from the original answer (original -> subclaim)."""
+
+    INTRODUCED = "introduced"
+    QUALIFIER = "qualifier"
+    ENTITY = "entity"
+    VERSION = "version"
+
+
+ERROR_KINDS: tuple[ErrorKind, ...] = tuple(ErrorKind)
+
+
+class SufficiencyStatus(Vocab):
+    """Whether a context holds a complete, linked, valid witness for a question."""
+
+    SUFFICIENT = "SUFFICIENT"
+    INSUFFICIENT = "INSUFFICIENT"
+    UNKNOWN = "UNKNOWN"
+
+
+class RejectReason(Vocab):
+    """Why a context item cannot serve as a premise."""
+
+    DUPLICATE = "duplicate"
+    OFF_TOPIC = "off-topic"
+    METADATA = "metadata"
+    NOT_A_PREMISE = "not a premise"
+    UNSAFE = "unsafe: metadata ignored"
+
+
+class Verdict(Vocab):
+    """What the pipeline does with an answer's citations."""
+
+    ACCEPT = "ACCEPT"
+    REJECT = "REJECT"
+
+
+class ProblemCode(Vocab):
+    """A failed citation check."""
+
+    FABRICATED_ID = "FABRICATED_ID"
+    QUOTE_NOT_FOUND = "QUOTE_NOT_FOUND"
+    MISSING_QUOTE = "MISSING_QUOTE"
+    QUOTE_TOO_SHORT = "QUOTE_TOO_SHORT"
+    UNSOURCED_CLAIM = "UNSOURCED_CLAIM"
+    UNCOVERED_SENTENCE = "UNCOVERED_SENTENCE"
+    DONT_KNOW_WITH_CLAIMS = "DONT_KNOW_WITH_CLAIMS"
+    FLAG_MISMATCH = "FLAG_MISMATCH"
+
+
+class FeverLabel(Vocab):
+    """A FEVER claim label."""
+
+    SUPPORTS = "SUPPORTS"
+    REFUTES = "REFUTES"
+    NOT_ENOUGH_INFO = "NOT ENOUGH INFO"
+
+
+class FactLabel(Vocab):
+    """A FActScore human label for an atomic fact."""
+
+    SUPPORTED = "S"
+    NOT_SUPPORTED = "NS"
+    IRRELEVANT = "IR"
+
+
+class WiceLabel(Vocab):
+    """A WiCE claim label."""
+
+    SUPPORTED = "supported"
+    PARTIALLY_SUPPORTED = "partially_supported"
+    NOT_SUPPORTED = "not_supported"
+
+
+def status_line(counts: Mapping[str, int], *, sep: str = " · ") -> str:
+    """``SUPPORTED 3 · CONTRADICTED 1 · NOT_IN_REFERENCE 1``: the one way status counts are shown.
+
+    Examples:
+        >>> status_line({"SUPPORTED": 3, "CONTRADICTED": 1, "NOT_IN_REFERENCE": 1})
+        'SUPPORTED 3 · CONTRADICTED 1 · NOT_IN_REFERENCE 1'
+        >>> status_line({}, sep=", ")
+        'SUPPORTED 0, CONTRADICTED 0, NOT_IN_REFERENCE 0'
+    """
+    return sep.join(f"{s} {counts.get(s, 0)}" for s in STATUSES)

@@ -1,0 +1,211 @@
+"""Chunks, answers with claim-to-chunk citations, and the ``claimlab/context-lab@1`` file.
+
+Chunks: a JSON list of ``{id, document, version, score, text}`` (optional ``position``), or an
+object with a ``chunks`` list. Answers use the seed's Turkish keys or English ones (see
+:data:`KEYS`). The lab file holds a question, its chunks, named answers (parsed into typed
+:class:`Answer` records when it loads) and a labelled calibration set.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.reader import Record, describe, is_number, read_json, records_of
+
+KEYS = {
+    "tr": {
+        "answer": "cevap",
+        "claims": "iddialar",
+        "text": "metin",
+        "chunk_id": "parca_kimligi",
+        "quote": "dayanak",
+        "flag": "kaynaksiz_iddia_var",
+        "dont_know": "bilmiyorum",
+    },
+    "en": {
+        "answer": "answer",
+        "claims": "claims",
+        "text": "text",
+        "chunk_id": "chunk_id",
+        "quote": "quote",
+        "flag": "has_unsourced_claim",
+        "dont_know": "dont_know",
+    },
+}
+CONTEXT_LAB_FORMAT = "claimlab/context-lab@1"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A retrieved chunk with its relevance score."""
+
+    id: str
+    document: str
+    version: str
+    score: float
+    text: str
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of an answer with its cited chunk id and quote (None when absent)."""
+
+    text: str
+    chunk_id: str | None
+    quote: str | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer as claims, with its unsourced-claim flag and the key language it came in.
+
+    ``dont_know`` marks the explicit "I don't know" answer (``bilmiyorum``/``dont_know``).
+    """
+
+    answer: str
+    claims: tuple[Claim, ...]
+    has_unsourced_claim: bool
+    language: str
+    dont_know: bool = False
+
+
+@dataclass(frozen=True)
+class CalibrationQuery:
+    """One labelled evaluation query: candidate scores with relevance labels."""
+
+    id: str
+    candidates: tuple[tuple[float, bool], ...]
+
+
+@dataclass(frozen=True)
+class ContextLab:
+    """A question, its ranked chunks, named answers (typed) and a labelled calibration set."""
+
+    source: str
+    question: str
+    chunks: tuple[Chunk, ...]
+    answers: Mapping[str, Answer]
+    queries: tuple[CalibrationQuery, ...]
+    target_precision: float
+    fixed_thresholds: tuple[float, ...]
+
+    @property
+    def calibration_items(self) -> list[tuple[float, bool]]:
+        """Every (score, relevant) pair of the evaluation set."""
+        return [c for q in self.queries for c in q.candidates]
+
+
+def parse_chunks(data: Any, *, source: str) -> list[Chunk]:
+    """Check a list of chunk objects (or an object with a ``chunks`` list) and build Chunks.
+
+    Raises:
+        ClaimlabInputError: naming the file, the chunk (id or index) and the field.
+    """
+    prefix = ""
+    if isinstance(data, dict) and "chunks" in data:
+        data, prefix = data["chunks"], "chunks"
+    if not isinstance(data, list):
+        raise ClaimlabInputError("must be a list of chunks", file=source, field=prefix or None)
+    if not data:
+        raise ClaimlabInputError(
+            "empty chunk list: there is nothing to pack or cite", file=source, field=prefix or None
+        )
+    out = []
+    seen: set[str] = set()
+    for _, c in records_of(data, file=source, where=prefix, error=ClaimlabInputError):
+        cid = c.get("id", str)
+        if cid in seen:
+            raise c.error("duplicate chunk id", field="id")
+        seen.add(cid)
+        document, version = c.get("document", str), c.get("version", str)
+        score, text = c.get("score", (int, float)), c.get("text", str)
+        out.append(Chunk(cid, document, version, float(score), text, c.get("position", int, None)))
+    return out
+
+
+def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
+    """Build an Answer from Turkish or English keys, with errors naming file, claim and field.
+
+    Raises:
+        ClaimlabInputError: missing keys or wrong types.
+    """
+    if not isinstance(data, dict):
+        raise ClaimlabInputError("an answer must be a JSON object", file=source, record=where)
+    lang = "tr" if "iddialar" in data or "cevap" in data else "en"
+    k = KEYS[lang]
+    a = Record(data, file=source, record=where, error=ClaimlabInputError)
+    text = a.get(k["answer"], str)
+    flag = a.get(k["flag"], bool)
+    dont_know = a.get(k["dont_know"], bool, False)
+    raw = a.get(k["claims"], list)
+    claims = []
+    for _, c in records_of(
+        raw, file=source, where=k["claims"], id_field=None, error=ClaimlabInputError
+    ):
+        if not isinstance(c.data.get(k["text"]), str):
+            raise c.error(
+                f"missing or not a string (got {describe(c.data.get(k['text']))})", field=k["text"]
+            )
+        cid = c.get(k["chunk_id"], (str, type(None)), None)
+        quote = c.get(k["quote"], (str, type(None)), None)
+        claims.append(Claim(c.data[k["text"]], cid or None, quote or None))
+    return Answer(text, tuple(claims), flag, lang, dont_know)
+
+
+def load_chunks(path: str | Path) -> list[Chunk]:
+    """Load chunks from a JSON file (a list, or an object with a ``chunks`` list)."""
+    return parse_chunks(read_json(path, error=ClaimlabInputError), source=str(path))
+
+
+def load_answer(path: str | Path) -> Answer:
+    """Load an answer JSON file."""
+    return parse_answer(read_json(path, error=ClaimlabInputError), source=str(path))
+
+
+def load_context_lab(path: str | Path) -> ContextLab:
+    """Load a ``claimlab/context-lab@1`` fixture; its answers become typed records.
+
+    Raises:
+        ClaimlabInputError: naming the file, the record and the field.
+    """
+    source = str(path)
+    top = Record(read_json(path), file=source)
+    fmt = top.get("format", str)
+    if fmt != CONTEXT_LAB_FORMAT:
+        raise top.error(f"expected {CONTEXT_LAB_FORMAT!r}, got {fmt!r}", field="format")
+    chunks = parse_chunks(top.get("chunks", list), source=source)
+    answers = {
+        name: parse_answer(data, source=source, where=f"answers.{name}")
+        for name, data in top.mapping("answers")
+    }
+    cal = top.sub("calibration")
+    target = cal.number("target_precision", above=0.0, maximum=1.0)
+    fixed_raw = cal.get("fixed_thresholds", list, [])
+    for i, x in enumerate(fixed_raw):
+        if not is_number(x) or not math.isfinite(x):
+            raise cal.error(
+                f"must be a finite number, got {describe(x)}",
+                field=f"calibration.fixed_thresholds[{i}]",
+            )
+    queries = []
+    for _, q in cal.records("queries"):
+        cands = []
+        for _, c in q.records("candidates", id_field=None):
+            cands.append((float(c.get("score", (int, float))), c.get("relevant", bool)))
+        queries.append(CalibrationQuery(q.get("id", str), tuple(cands)))
+    return ContextLab(
+        source,
+        top.get("question", str),
+        tuple(chunks),
+        MappingProxyType(answers),
+        tuple(queries),
+        float(target),
+        tuple(float(x) for x in fixed_raw),
+    )

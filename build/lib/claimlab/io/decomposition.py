@@ -1,0 +1,405 @@
+"""Load claimlab files into frozen, typed records, with every cross-check done once at the edge.
+
+Format ``claimlab/decomposition@1`` (see README, "File formats"): an original answer, its content
+units (spans in UTF-16 code units, end exclusive), reference documents, candidate subclaims with
+both layers kept apart (original -> subclaim: spans, preserves, faithful, errors; reference ->
+subclaim: evidence status and reference ids), and named selections (``modes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from claimlab.core.errors import FixtureError
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, ErrorKind, Status
+from claimlab.io.reader import Record, check_unique, describe, read_json
+
+DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
+__all__ = ["ERROR_KINDS", "STATUSES", "load_decomposition"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A span into a text: UTF-16 ``start`` (inclusive), ``end`` (exclusive), and the quoted text."""
+
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"start": self.start, "end": self.end, "text": self.text}
+
+
+@dataclass(frozen=True)
+class EvidenceSpan:
+    """A span into a reference document."""
+
+    reference: str
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "reference": self.reference,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Original:
+    """The answer snapshot the candidates were split from."""
+
+    id: str
+    version: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A content unit of the original answer."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference document."""
+
+    id: str
+    title: str
+    version: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Reference -> subclaim layer: the status and the reference ids (and optional spans)."""
+
+    status: Status
+    references: tuple[str, ...]
+    spans: tuple[EvidenceSpan, ...] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate subclaim with both layers kept apart."""
+
+    id: str
+    text: str
+    entity: str
+    version: str
+    predicate: str
+    qualifiers: tuple[str, ...]
+    source_spans: tuple[Span, ...]
+    fingerprint: str
+    preserves: tuple[str, ...]
+    faithful: bool
+    atomic: bool
+    errors: tuple[ErrorKind, ...]
+    evidence: Evidence
+
+
+@dataclass(frozen=True)
+class DecompositionFixture:
+    """A loaded, checked decomposition file."""
+
+    source: str
+    original: Original
+    units: tuple[Unit, ...]
+    references: tuple[Reference, ...]
+    candidates: tuple[Candidate, ...]
+    modes: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.candidates}))
+
+    @property
+    def unit_ids(self) -> tuple[str, ...]:
+        """Unit ids in file order."""
+        return tuple(u.id for u in self.units)
+
+    @property
+    def candidate_ids(self) -> tuple[str, ...]:
+        """Candidate ids in file order."""
+        return tuple(c.id for c in self.candidates)
+
+    def candidate(self, cid: str) -> Candidate:
+        """The candidate with id ``cid``.
+
+        Raises:
+            FixtureError: naming the unknown id.
+        """
+        found = self._by_id.get(cid) if isinstance(cid, str) else None
+        if found is not None:
+            return found
+        ids = self.candidate_ids
+        known = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
+        raise FixtureError(
+            f"unknown candidate id (known: {known})", file=self.source, record=str(cid)
+        )
+
+    def mode(self, name: str) -> tuple[str, ...]:
+        """The candidate ids of a named selection."""
+        if name not in self.modes:
+            known = ", ".join(self.modes) or "none: the file has no modes"
+            raise FixtureError(
+                f"unknown mode (known: {known})", file=self.source, field=f"modes.{name}"
+            )
+        return self.modes[name]
+
+
+class _Utf16:
+    """A text encoded once as UTF-16, so that every span is checked in time proportional to itself."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.raw = text.encode("utf-16-le")
+        self.n = len(self.raw) // 2
+
+    def slice(self, start: int, end: int) -> str:
+        """The UTF-16 slice; ValueError when an offset splits a surrogate pair."""
+        try:
+            return self.raw[2 * start : 2 * end].decode("utf-16-le", errors="strict")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"span {start}..{end} splits a surrogate pair") from exc
+
+    def hint(self, start: int, end: int, quoted: str) -> str:
+        """Why the offsets may be wrong (computed only for an error message)."""
+        if quoted and self.text[start:end] == quoted:
+            return "; the offsets look like code points, not UTF-16 units"
+        if quoted and self.text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted:
+            return "; the offsets look like UTF-8 bytes, not UTF-16 units"
+        return ""
+
+
+def _span(rec: Record, name: str, text: _Utf16, *, against: str, where: str) -> Span:
+    start = rec.get("start", int)
+    end = rec.get("end", int)
+    quoted = rec.get("text", str)
+    n = text.n
+    if not (0 <= start <= end <= n):
+        bad = f"{where}.start" if not (0 <= start <= n) or start > end else f"{where}.end"
+        raise rec.error(
+            f"span {start}..{end} is outside {against} (0..{n} UTF-16 units)"
+            + text.hint(start, end, quoted),
+            field=bad,
+        )
+    try:
+        actual = text.slice(start, end)
+    except ValueError as exc:
+        # name the offset that falls inside a surrogate pair
+        try:
+            text.slice(0, start)
+            bad = f"{where}.end"
+        except ValueError:
+            bad = f"{where}.start"
+        raise rec.error(f"{exc} of {against}", field=bad) from None
+    if actual != quoted:
+        raise rec.error(
+            f"does not match the UTF-16 slice {start}..{end} of {against} "
+            f"(got {quoted!r}, slice is {actual!r}{text.hint(start, end, quoted)})",
+            field=f"{where}.text",
+        )
+    return Span(start, end, quoted)
+
+
+def load_decomposition(path: str | Path) -> DecompositionFixture:
+    """Load and check a ``claimlab/decomposition@1`` file.
+
+    Checks: format and ``offset_unit``; required fields and types; unique ids; every referenced id
+    exists; every span's text equals the UTF-16 slice of the original; a faithful candidate
+    preserves at least one unit; a candidate with errors is not faithful; SUPPORTED and
+    CONTRADICTED cite at least one reference.
+
+    Raises:
+        FixtureError: naming the file, the record id and the field.
+    """
+    source = str(path)
+    top = Record(read_json(path), file=source)
+    fmt = top.get("format", str)
+    if fmt != DECOMPOSITION_FORMAT:
+        raise top.error(f"expected {DECOMPOSITION_FORMAT!r}, got {fmt!r}", field="format")
+    unit_kind = top.get("offset_unit", str)
+    if unit_kind != "utf16":
+        raise top.error(
+            f"must be 'utf16' (UTF-16 code units, end exclusive), got {unit_kind!r}",
+            field="offset_unit",
+        )
+
+    o = top.sub("original")
+    original = Original(o.get("id", str), o.get("version", str), o.get("text", str))
+    o.record = original.id
+    encoded = _Utf16(original.text)
+
+    units = []
+    for _, u in top.records("units"):
+        units.append(
+            Unit(
+                u.get("id", str),
+                _span(u.sub("span"), "span", encoded, against="original.text", where="span"),
+            )
+        )
+    check_unique([u.id for u in units], file=source, field="units")
+
+    references = []
+    for _, r in top.records("references"):
+        references.append(
+            Reference(
+                r.get("id", str), r.get("title", str), r.get("version", str), r.get("text", str)
+            )
+        )
+    check_unique([r.id for r in references], file=source, field="references")
+    ref_text = {r.id: r.text for r in references}
+    ref_encoded: dict[str, _Utf16] = {}
+    unit_set = {u.id for u in units}
+    unit_span = {u.id: u.span for u in units}
+
+    candidates = []
+    for _, c in top.records("candidates"):
+        cid = c.get("id", str)
+        spans = []
+        for j, s in c.records("source_spans", id_field=None):
+            s.record = cid
+            spans.append(
+                _span(
+                    s,
+                    "source_spans",
+                    encoded,
+                    against="original.text",
+                    where=f"source_spans[{j}]",
+                )
+            )
+        preserves = c.str_list("preserves")
+        for j, uid in enumerate(preserves):
+            if uid not in unit_set:
+                raise c.error(f"unknown unit id {uid!r}", field=f"preserves[{j}]")
+        raw_errors = c.str_list("errors")
+        for j, e in enumerate(raw_errors):
+            if e not in ERROR_KINDS:
+                raise c.error(
+                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
+                    field=f"errors[{j}]",
+                )
+        errors = tuple(ErrorKind(e) for e in raw_errors)
+        faithful = c.get("faithful", bool)
+        if faithful and errors:
+            raise c.error(
+                f"a candidate with errors {list(errors)} cannot be faithful", field="faithful"
+            )
+        if faithful and not preserves:
+            raise c.error("a faithful candidate must preserve at least one unit", field="preserves")
+        if faithful and not spans:
+            raise c.error(
+                "a faithful candidate needs a source span in the original (where does the answer"
+                " say it?)",
+                field="source_spans",
+            )
+        if faithful:
+            kept = [unit_span[u] for u in preserves]
+            for j, sp in enumerate(spans):
+                if not any(sp.start < u.end and u.start < sp.end for u in kept):
+                    raise c.error(
+                        f"span {sp.start}..{sp.end} lies outside every unit it preserves "
+                        f"({', '.join(preserves)})",
+                        field=f"source_spans[{j}]",
+                    )
+        ev = c.sub("evidence")
+        raw_status = ev.get("status", str)
+        if raw_status not in STATUSES:
+            raise ev.error(
+                f"unknown status {raw_status!r} (one of {', '.join(STATUSES)})",
+                field="evidence.status",
+            )
+        status = Status(raw_status)
+        refs = ev.str_list("references")
+        for j, rid in enumerate(refs):
+            if rid not in ref_text:
+                raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
+        if status in (Status.SUPPORTED, Status.CONTRADICTED) and not refs:
+            raise ev.error(
+                f"status {status} must cite at least one reference", field="evidence.references"
+            )
+        ev_spans = []
+        for j, s in ev.records("spans", id_field=None) if "spans" in ev.data else ():
+            s.record = cid
+            rid = s.get("reference", str)
+            if rid not in refs:
+                raise s.error(
+                    f"reference {rid!r} is not among evidence.references",
+                    field=f"evidence.spans[{j}].reference",
+                )
+            if rid not in ref_encoded:
+                ref_encoded[rid] = _Utf16(ref_text[rid])
+            sp = _span(
+                s,
+                "spans",
+                ref_encoded[rid],
+                against=f"reference {rid} text",
+                where=f"evidence.spans[{j}]",
+            )
+            ev_spans.append(EvidenceSpan(rid, sp.start, sp.end, sp.text))
+        candidates.append(
+            Candidate(
+                id=cid,
+                text=c.get("text", str),
+                entity=c.get("entity", str),
+                version=c.get("version", str),
+                predicate=c.get("predicate", str),
+                qualifiers=c.str_list("qualifiers"),
+                source_spans=tuple(spans),
+                fingerprint=c.get("fingerprint", str),
+                preserves=preserves,
+                faithful=faithful,
+                atomic=c.get("atomic", bool),
+                errors=errors,
+                evidence=Evidence(status, refs, tuple(ev_spans)),
+            )
+        )
+    check_unique([c.id for c in candidates], file=source, field="candidates")
+    cand_set = {c.id for c in candidates}
+
+    modes: dict[str, tuple[str, ...]] = {}
+    for name, ids in top.mapping("modes", {}):
+        if not isinstance(ids, list):
+            raise FixtureError(
+                f"must be a list of candidate ids, got {describe(ids)}",
+                file=source,
+                record=name,
+                field=f"modes.{name}",
+            )
+        for j, cid in enumerate(ids):
+            if not isinstance(cid, str):
+                raise FixtureError(
+                    f"must be a candidate id (a string), got {describe(cid)}",
+                    file=source,
+                    record=name,
+                    field=f"modes.{name}[{j}]",
+                )
+            if cid not in cand_set:
+                raise FixtureError(
+                    f"unknown candidate id {cid!r}",
+                    file=source,
+                    record=name,
+                    field=f"modes.{name}[{j}]",
+                )
+        modes[name] = tuple(ids)
+
+    return DecompositionFixture(
+        source=source,
+        original=original,
+        units=tuple(units),
+        references=tuple(references),
+        candidates=tuple(candidates),
+        modes=MappingProxyType(modes),
+    )

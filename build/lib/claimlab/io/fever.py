@@ -1,0 +1,266 @@
+"""FEVER gold claims and system predictions, read and checked, and paired by id.
+
+Gold lines hold ``id``, ``label``, ``claim`` and ``evidence`` (groups of ``[annotation_id,
+evidence_id, page, line]``); prediction lines hold ``id``, ``predicted_label`` and
+``predicted_evidence`` (``[page, line]`` pairs). An empty gold evidence group is refused (the
+official scorer would count it as complete). Errors name file, line (and id) and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.vocab import FeverLabel
+from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
+
+Sentence = tuple[str, int]
+
+
+LABELS: dict[str, FeverLabel] = {label.value: label for label in FeverLabel}
+NEI = FeverLabel.NOT_ENOUGH_INFO
+
+
+@dataclass(frozen=True, slots=True)
+class GoldClaim:
+    """A gold FEVER claim: label and alternative evidence groups of (page, line) sentences."""
+
+    id: int | str
+    label: FeverLabel
+    claim: str
+    groups: tuple[tuple[Sentence, ...], ...]
+
+    @property
+    def sentences(self) -> frozenset[Sentence]:
+        """Every sentence of every gold group."""
+        return frozenset(s for g in self.groups for s in g)
+
+
+@dataclass(frozen=True, slots=True)
+class Prediction:
+    """A system's label and ranked predicted evidence sentences."""
+
+    id: int | str
+    label: FeverLabel
+    evidence: tuple[Sentence, ...]
+
+
+def _record(obj: Any, source: str, n: int) -> Record:
+    """A line as a Record named by its line number and id (an integer or a string)."""
+    if not isinstance(obj, dict):
+        raise ClaimlabInputError("must be a JSON object", file=source, record=where(n))
+    first = Record(obj, file=source, record=where(n), error=ClaimlabInputError)
+    cid = first.get("id", (int, str), want="an integer or string id")
+    return Record(obj, file=source, record=where(n, cid), error=ClaimlabInputError)
+
+
+def _label(rec: Record, name: str) -> FeverLabel:
+    value = rec.get(name, str, want=f"one of {', '.join(LABELS)}")
+    label = LABELS.get(value.upper())
+    if label is None:
+        raise rec.error(f"unknown label {value!r} (one of {', '.join(LABELS)})", field=name)
+    return label
+
+
+def _sentence(rec: Record, page: Any, line: Any, page_field: str, line_field: str) -> Sentence:
+    """A (page, line) evidence sentence, checked: a non-empty page name and an integer line."""
+    if not isinstance(page, str) or not page:
+        raise rec.error(f"page must be a non-empty string, got {describe(page)}", field=page_field)
+    if isinstance(line, bool) or not isinstance(line, int):
+        raise rec.error(f"line must be an integer, got {describe(line)}", field=line_field)
+    return (page, line)
+
+
+def _gold_fast(obj: Any) -> GoldClaim | None:
+    """A well-formed gold line as a record, checked with cheap type tests; None on any doubt.
+
+    The fast path of the reader: a line it cannot vouch for goes to :func:`_gold_checked`,
+    which names what is wrong (or, for a line that is fine after all, builds the same record).
+    """
+    if type(obj) is not dict:
+        return None
+    cid, label, ev = obj.get("id"), obj.get("label"), obj.get("evidence")
+    if type(cid) not in (int, str) or type(label) is not str or type(ev) is not list:
+        return None
+    lab = LABELS.get(label) or LABELS.get(label.upper())
+    if lab is None:
+        return None
+    nei = lab is NEI
+    groups = []
+    for group in ev:
+        if type(group) is not list or (not group and not nei):
+            return None
+        sents = []
+        for item in group:
+            if type(item) is not list or len(item) != 4:
+                return None
+            page, line = item[2], item[3]
+            if nei and page is None:
+                continue
+            if type(page) is not str or not page or type(line) is not int:
+                return None
+            sents.append((page, line))
+        if sents:
+            groups.append(tuple(sents))
+    claim = obj.get("claim", "")
+    return GoldClaim(cid, lab, claim if type(claim) is str else str(claim), tuple(groups))  # type: ignore[arg-type]
+
+
+def _gold_checked(obj: Any, source: str, n: int) -> GoldClaim:
+    """A gold line checked field by field; the first problem is an error naming it."""
+    rec = _record(obj, source, n)
+    label = _label(rec, "label")
+    groups = []
+    for gi, group in enumerate(rec.get("evidence", list, want="a list of groups")):
+        f = f"evidence[{gi}]"
+        if not isinstance(group, list):
+            raise rec.error(f"must be a list, got {describe(group)}", field=f)
+        if label != NEI and not group:
+            raise rec.error(
+                "empty evidence group (the official scorer would count it as complete)", field=f
+            )
+        sents = []
+        for si, item in enumerate(group):
+            fi = f"{f}[{si}]"
+            if not isinstance(item, list) or len(item) != 4:
+                raise rec.error(
+                    f"must be [annotation_id, evidence_id, page, line], got {describe(item)}",
+                    field=fi,
+                )
+            if label == NEI and item[2] is None:
+                continue
+            sents.append(_sentence(rec, item[2], item[3], f"{fi}[2]", f"{fi}[3]"))
+        if sents:
+            groups.append(tuple(sents))
+    return GoldClaim(rec.data["id"], label, str(obj.get("claim", "")), tuple(groups))
+
+
+def _prediction_fast(obj: Any, require_evidence: bool) -> Prediction | None:
+    """A well-formed prediction line as a record; None on any doubt (see :func:`_gold_fast`)."""
+    if type(obj) is not dict:
+        return None
+    cid, label, pe = obj.get("id"), obj.get("predicted_label"), obj.get("predicted_evidence")
+    if type(cid) not in (int, str) or type(label) is not str:
+        return None
+    lab = LABELS.get(label) or LABELS.get(label.upper())
+    if lab is None:
+        return None
+    if pe is None:
+        if require_evidence or "predicted_evidence" in obj:
+            return None
+        return Prediction(cid, lab, ())  # type: ignore[arg-type]
+    if type(pe) is not list:
+        return None
+    sents = []
+    for item in pe:
+        if type(item) is not list or len(item) != 2:
+            return None
+        page, line = item
+        if type(page) is not str or not page or type(line) is not int:
+            return None
+        sents.append((page, line))
+    return Prediction(cid, lab, tuple(sents))  # type: ignore[arg-type]
+
+
+def _prediction_checked(obj: Any, source: str, n: int, require_evidence: bool) -> Prediction:
+    """A prediction line checked field by field; the first problem is an error naming it."""
+    rec = _record(obj, source, n)
+    label = _label(rec, "predicted_label")
+    if "predicted_evidence" not in obj and not require_evidence:
+        return Prediction(rec.data["id"], label, ())
+    sents = []
+    for i, item in enumerate(rec.get("predicted_evidence", list)):
+        f = f"predicted_evidence[{i}]"
+        if not isinstance(item, list) or len(item) != 2:
+            raise rec.error(f"must be [page, line], got {describe(item)}", field=f)
+        sents.append(_sentence(rec, item[0], item[1], f"{f}[0]", f"{f}[1]"))
+    return Prediction(rec.data["id"], label, tuple(sents))
+
+
+R = TypeVar("R", GoldClaim, Prediction)
+
+
+def _load(
+    path: str | Path, fast: Callable[[Any], R | None], checked: Callable[[Any, str, int], R]
+) -> list[R]:
+    """Every line as a record, ids unique; the garbage collector paused (the records are acyclic)."""
+    source = str(path)
+    out: list[R] = []
+    seen: set[int | str] = set()
+    with bulk_load():
+        for n, obj in iter_jsonl(path):
+            record = fast(obj)
+            if record is None:
+                record = checked(obj, source, n)
+            if record.id in seen:
+                raise ClaimlabInputError(
+                    "duplicate id", file=source, record=where(n, record.id), field="id"
+                )  # the one check across lines
+            seen.add(record.id)
+            out.append(record)
+    return out
+
+
+def load_gold(path: str | Path) -> list[GoldClaim]:
+    """Load FEVER gold claims.
+
+    Each line holds ``id``, ``label``, ``claim`` and ``evidence``: groups of
+    ``[annotation_id, evidence_id, page, line]``.
+
+    Raises:
+        ClaimlabInputError: naming file, line (and id) and field.
+    """
+    return _load(path, _gold_fast, _gold_checked)
+
+
+def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list[Prediction]:
+    """Load predictions (``id``, ``predicted_label``, ``predicted_evidence``: ``[[page, line], ...]``).
+
+    Raises:
+        ClaimlabInputError: naming file, line (and id) and field.
+    """
+    return _load(
+        path,
+        lambda obj: _prediction_fast(obj, require_evidence),
+        lambda obj, source, n: _prediction_checked(obj, source, n, require_evidence),
+    )
+
+
+def pair_by_id(
+    gold: Sequence[GoldClaim],
+    predictions: Sequence[Prediction],
+    *,
+    gold_file: str = "gold",
+    pred_file: str = "predictions",
+) -> list[tuple[GoldClaim, Prediction]]:
+    """Pair gold and predictions by id, in prediction order (the official scorer's order).
+
+    Raises:
+        ClaimlabInputError: naming the first id missing on either side.
+    """
+    by_id = {g.id: g for g in gold}
+    pairs = []
+    with bulk_load():
+        for p in predictions:
+            g = by_id.get(p.id)
+            if g is None:
+                raise ClaimlabInputError(
+                    f"prediction for id {p.id} has no gold claim in {gold_file}",
+                    file=pred_file,
+                    record=f"id {p.id}",
+                    field="id",
+                )
+            pairs.append((g, p))
+    if len(pairs) != len(gold):
+        pred_ids = {p.id for p in predictions}
+        missing = [g.id for g in gold if g.id not in pred_ids]
+        raise ClaimlabInputError(
+            f"{len(missing)} gold claim(s) have no prediction, first id {missing[0]}",
+            file=pred_file,
+            record=f"id {missing[0]}",
+            field="id",
+        )
+    return pairs

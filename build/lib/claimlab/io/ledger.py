@@ -1,0 +1,274 @@
+"""Claim ledgers as Arrow tables: read from CSV, JSONL or Parquet, and coerced column by column.
+
+A ledger is two tables: candidates (``answer_id, candidate_id, fingerprint, preserves,
+faithful, atomic, status``, optional ``model``) and units (``answer_id, unit_id``). Reading
+adds a 1-based ``_row`` column; each column is then coerced to one shape (strings, possibly
+dictionary-encoded; booleans; lists of unit ids) with a one-line error naming file, row and
+field for the first value that does not fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from claimlab.core.errors import LedgerError
+
+CANDIDATE_COLUMNS = (
+    "answer_id",
+    "candidate_id",
+    "fingerprint",
+    "preserves",
+    "faithful",
+    "atomic",
+    "status",
+)
+
+
+UNIT_COLUMNS = ("answer_id", "unit_id")
+
+
+CANDIDATE_SCHEMA = pa.schema(
+    [
+        ("answer_id", pa.string()),
+        ("candidate_id", pa.string()),
+        ("fingerprint", pa.string()),
+        ("preserves", pa.list_(pa.string())),
+        ("faithful", pa.bool_()),
+        ("atomic", pa.bool_()),
+        ("status", pa.string()),
+    ]
+)
+
+
+UNIT_SCHEMA = pa.schema([("answer_id", pa.string()), ("unit_id", pa.string())])
+
+
+ROW = "_row"
+
+
+def _kind(path: Path) -> str:
+    name = path.name.lower()
+    for ext, kind in (
+        (".parquet", "parquet"),
+        (".pq", "parquet"),
+        (".csv", "csv"),
+        (".jsonl", "jsonl"),
+        (".json", "jsonl"),
+    ):
+        if name.endswith(ext):
+            return kind
+    raise LedgerError("unknown file type (use .csv, .jsonl or .parquet)", file=str(path))
+
+
+def row_label(path: str | Path, row: int) -> str:
+    """How a row is named in messages: CSV rows carry their line, JSONL lines are lines."""
+    kind = _kind(Path(path))
+    if kind == "csv":
+        return f"row {row} (line {row + 1})"
+    if kind == "jsonl":
+        return f"line {row}"
+    return f"row {row}"
+
+
+def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.Table:
+    """Read a CSV, JSONL or Parquet table and add a 1-based ``_row`` column.
+
+    Raises:
+        LedgerError: unreadable file.
+    """
+    p = Path(path)
+    kind = _kind(p)
+    try:
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            names = set(pq.read_schema(p).names)
+            dict_cols = [
+                c for c in ("model", "answer_id", "candidate_id", "status", "unit_id") if c in names
+            ]
+            table = pq.read_table(
+                p, columns=list(columns) if columns else None, read_dictionary=dict_cols
+            )
+        elif kind == "csv":
+            table = _read_csv(p)
+        else:
+            import pyarrow.json as pjson
+
+            _check_first_object(p)
+            table = pjson.read_json(p)
+        _ = table.column_names  # a header that is not UTF-8 is only found when names are read
+    except FileNotFoundError:
+        raise LedgerError("file not found", file=str(p)) from None
+    except IsADirectoryError:
+        raise LedgerError("is a folder, not a file", file=str(p)) from None
+    except UnicodeDecodeError as exc:
+        raise LedgerError(
+            f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} (save the file as UTF-8)",
+            file=str(p),
+        ) from None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise LedgerError(f"cannot read {kind}: {first}", file=str(p)) from None
+    return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def _check_first_object(p: Path) -> None:
+    """A JSON Lines ledger starts with an object (pyarrow's reader crashes on a first ``null``)."""
+    with open(p, "rb") as f:
+        head = f.read(1 << 16)
+    text = head.lstrip(b"\xef\xbb\xbf")
+    stripped = text.lstrip()
+    if stripped and not stripped.startswith(b"{"):
+        line = text[: len(text) - len(stripped)].count(b"\n") + 1
+        got = stripped[:20].split(b"\n")[0].decode("utf-8", "replace")
+        raise LedgerError(
+            f"must hold one JSON object per line, got {got!r}", file=str(p), record=f"line {line}"
+        )
+
+
+def _read_csv(p: Path) -> pa.Table:
+    """Read a CSV ledger; quoted values may hold line breaks.
+
+    The fast parser splits the file into blocks at line breaks, which breaks a quoted value
+    holding one ("CSV parser got out of sync"); such a file is read again with line breaks
+    allowed inside values (slower, but correct).
+    """
+    import pyarrow.csv as pcsv
+
+    convert = pcsv.ConvertOptions(
+        column_types={
+            "answer_id": pa.string(),
+            "candidate_id": pa.string(),
+            "unit_id": pa.string(),
+            "preserves": pa.string(),
+            "fingerprint": pa.string(),
+            "model": pa.string(),
+        },
+        strings_can_be_null=False,
+    )
+    try:
+        return pcsv.read_csv(p, convert_options=convert)
+    except pa.ArrowInvalid as exc:
+        if "out of sync" not in str(exc) and "newline" not in str(exc).lower():
+            raise
+    return pcsv.read_csv(
+        p, convert_options=convert, parse_options=pcsv.ParseOptions(newlines_in_values=True)
+    )
+
+
+def _type(t: pa.DataType) -> str:
+    """A column type for a message, shortened (a deeply nested list names itself at length)."""
+    text = str(t)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _require(table: pa.Table, names: Sequence[str], source: str) -> None:
+    for name in names:
+        if name not in table.column_names:
+            raise LedgerError(
+                f"missing required column (has: {', '.join(c for c in table.column_names if c != ROW)})",
+                file=source,
+                field=name,
+            )
+
+
+def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
+    col = table.column(name)
+    if table.num_rows == 0 or pa.types.is_null(col.type):
+        col = col.cast(pa.string()) if pa.types.is_null(col.type) else col
+    if pa.types.is_dictionary(col.type):  # as read from Parquet: codes come for free
+        if not pa.types.is_string(col.type.value_type):
+            col = col.cast(pa.string())
+    elif pa.types.is_integer(col.type) or pa.types.is_large_string(col.type):
+        col = col.cast(pa.string())
+    if not (pa.types.is_string(col.type) or pa.types.is_dictionary(col.type)):
+        raise LedgerError(f"must hold strings, found {_type(col.type)}", file=source, field=name)
+    if col.null_count:
+        row = int(pc.index(pc.is_null(col), True).as_py())
+        raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
+    return col
+
+
+def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
+    col = table.column(name)
+    if table.num_rows == 0:
+        return np.zeros(0, dtype=bool)
+    if pa.types.is_string(col.type):
+        low = pc.utf8_lower(col)
+        ok = pc.is_in(low, pa.array(["true", "false", "1", "0"]))
+        if not pc.all(ok).as_py():
+            row = int(pc.index(ok, False).as_py())
+            raise LedgerError(
+                f"must be true or false, got {col[row].as_py()!r}",
+                file=source,
+                record=row_label(source, row + 1),
+                field=name,
+            )
+        col = pc.is_in(low, pa.array(["true", "1"]))
+    elif pa.types.is_integer(col.type):
+        ok = pc.is_in(col, pa.array([0, 1], type=col.type))
+        if not pc.all(pc.fill_null(ok, True)).as_py():
+            row = int(pc.index(pc.fill_null(ok, True), False).as_py())
+            raise LedgerError(
+                f"must be true or false (or 1 / 0), got {col[row].as_py()!r}",
+                file=source,
+                record=row_label(source, row + 1),
+                field=name,
+            )
+        col = pc.not_equal(col, 0)
+    if not pa.types.is_boolean(col.type):
+        raise LedgerError(
+            f"must be true or false, found {_type(col.type)}", file=source, field=name
+        )
+    if col.null_count:
+        row = int(pc.index(pc.is_null(col), True).as_py())
+        raise LedgerError("empty value", file=source, record=row_label(source, row + 1), field=name)
+    values: np.ndarray = col.to_numpy(zero_copy_only=False).astype(bool)
+    return values
+
+
+def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
+    col = table.column("preserves")
+    if pa.types.is_null(col.type):
+        col = col.cast(pa.list_(pa.string())) if table.num_rows == 0 else col
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        filled = pc.fill_null(col.cast(pa.string()), "")
+        lists = pc.split_pattern(filled, ";")
+        # "" means no unit; strip blanks around ids
+        flat = pc.utf8_trim_whitespace(pc.list_flatten(lists))
+        offsets = (
+            lists.combine_chunks().offsets if isinstance(lists, pa.ChunkedArray) else lists.offsets
+        )
+        arr = pa.ListArray.from_arrays(
+            offsets, flat.combine_chunks() if isinstance(flat, pa.ChunkedArray) else flat
+        )
+        keep = pc.not_equal(pc.list_flatten(arr), "")
+        parents = pc.list_parent_indices(arr)
+        values = pc.filter(pc.list_flatten(arr), keep)
+        parents = pc.filter(parents, keep).to_numpy()
+        counts = np.bincount(parents, minlength=len(arr))
+        new_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+        return pa.chunked_array([pa.ListArray.from_arrays(pa.array(new_offsets), values)])
+    if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
+        value_type = col.type.value_type
+        if pa.types.is_dictionary(value_type):
+            value_type = value_type.value_type
+        if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)):
+            raise LedgerError(
+                f"must be a list of unit ids, found {_type(col.type)}",
+                file=source,
+                field="preserves",
+            )
+        if col.type != pa.list_(pa.string()):  # large lists, large strings: one shape inside
+            col = col.cast(pa.list_(pa.string()))
+        return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
+    raise LedgerError(
+        f"must be unit ids (a list, or ';'-separated text), found {_type(col.type)}",
+        file=source,
+        field="preserves",
+    )

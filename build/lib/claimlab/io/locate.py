@@ -1,0 +1,87 @@
+"""Where input files are found: as given, beside the labs, in the packaged fixtures, in the data folder.
+
+A notebook runs with its own folder as working directory (in JupyterLab, under ``claimlab
+run``, in a folder made by ``claimlab notebooks``); a name such as ``fixtures/atlas_nova.json``
+is looked up in the working directory, its parent (the labs folder), the project checkout
+and the fixtures packaged with claimlab. Real data is looked up as given, then under
+``--data`` / ``$CLAIMLAB_DATA`` or ``../shared/data`` beside a checkout.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from claimlab.core.errors import ClaimlabInputError
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+CHECKOUT = PACKAGE_DIR.parent  # the project root when running from a checkout
+IN_CHECKOUT = (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "notebooks").is_dir()
+
+
+def _data_folder(name: str) -> Path:
+    """A folder shipped with claimlab: in the wheel (package data) or in the checkout.
+
+    An installed wheel carries ``claimlab/_notebooks`` and ``claimlab/_fixtures``; a checkout
+    (editable or not) has ``notebooks/`` and ``fixtures/`` beside the package.
+    """
+    packaged = PACKAGE_DIR / f"_{name}"
+    return packaged if packaged.is_dir() else CHECKOUT / name
+
+
+FIXTURES_DIR = _data_folder("fixtures")
+DATA_ENV = "CLAIMLAB_DATA"
+
+
+def default_data_dir() -> Path | None:
+    """The real-data folder: ``$CLAIMLAB_DATA`` if set, else ``../shared/data`` beside a checkout.
+
+    None for an installed claimlab with no ``$CLAIMLAB_DATA``: there is no folder to guess.
+    """
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env)
+    return CHECKOUT.parent / "shared" / "data" if IN_CHECKOUT else None
+
+
+def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
+    """Find ``value``: as given, else in the working folder, its parent, the checkout, the fixtures.
+
+    Args:
+        value: A path as a user or a notebook parameter gives it.
+        what: What the path is for, used in the error message.
+
+    Raises:
+        ClaimlabInputError: when no candidate location exists.
+    """
+    p = Path(value).expanduser()
+    if p.is_absolute():
+        candidates = [p]
+    else:
+        here = Path.cwd()
+        candidates = [
+            here / p,
+            here.parent / p,
+            *([CHECKOUT / p] if IN_CHECKOUT else []),
+            FIXTURES_DIR / p,
+        ]
+        if p.parts and p.parts[0] == "fixtures":  # "fixtures/x.json": the packaged one too
+            candidates.append(FIXTURES_DIR.joinpath(*p.parts[1:]))
+        candidates = list(dict.fromkeys(candidates))
+    for c in candidates:
+        if c.exists():
+            return c.resolve()
+    tried = ", ".join(str(c) for c in candidates)
+    raise ClaimlabInputError(f"{what} not found (looked in: {tried})", file=str(value))
+
+
+def find_data(value: str | os.PathLike[str]) -> Path | None:
+    """A real-data file: as given (cwd, project root), else under the data folder; None if absent."""
+    try:
+        return resolve_path(value)
+    except ClaimlabInputError:
+        folder = default_data_dir()
+        if folder is None:
+            return None
+        p = folder / value
+        return p.resolve() if p.exists() else None

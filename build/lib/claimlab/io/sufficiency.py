@@ -1,0 +1,273 @@
+"""The ``claimlab/sufficiency@1`` format: evidence records, rules, questions, scenarios, answer key.
+
+A question names what its answer must name (``asks``) and its alternative evidence chains;
+scenarios are walk-through steps (a question, a context, a simulated system's answer); the
+answer key gives each asked item's accepted values. Checked when loaded: unique ids, known
+ids everywhere, no empty alternative or group, no chain that comes back to a member, numbers
+finite and in range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from claimlab.core.errors import FixtureError
+from claimlab.io.reader import Record, check_unique, describe, read_json
+
+SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
+
+
+@dataclass(frozen=True)
+class EvidenceItem:
+    """An evidence record: a relation ``subject -relation-> object`` with its metadata."""
+
+    id: str
+    text: str
+    subject: str
+    relation: str
+    object: str
+    status: str
+    current: bool
+    topic: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with what its answer must name and its alternative evidence chains."""
+
+    name: str
+    text: str
+    asks: tuple[str, ...]
+    topic: str
+    alternatives: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Scope/metadata rules every witness member must pass."""
+
+    required_status: str
+    require_current: bool
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A named walk-through step: a question, a context, and a simulated system's answer.
+
+    ``system_answer`` maps each asked item the simulated system named to its value (empty when
+    it abstained); ``answered`` says whether it answered at all.
+    """
+
+    name: str
+    question: str
+    context: tuple[str, ...]
+    ignore_metadata: bool
+    note: str
+    system_answer: Mapping[str, str] | None
+    system_confidence: float | None
+
+    @property
+    def answered(self) -> bool:
+        """Whether the simulated system gave an answer (it may still leave an item out)."""
+        return self.system_answer is not None
+
+
+@dataclass(frozen=True)
+class SufficiencyFixture:
+    """A loaded, checked ``claimlab/sufficiency@1`` file."""
+
+    source: str
+    evidence: tuple[EvidenceItem, ...]
+    rules: Rules
+    questions: Mapping[str, Question] = field(default_factory=lambda: MappingProxyType({}))
+    scenarios: Mapping[str, Scenario] = field(default_factory=lambda: MappingProxyType({}))
+    answer_key: Mapping[str, Mapping[str, object]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+
+    _by_id: Mapping[str, EvidenceItem] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", MappingProxyType({e.id: e for e in self.evidence}))
+
+    def item(self, eid: str) -> EvidenceItem | None:
+        """The evidence item with id ``eid``, or None."""
+        return self._by_id.get(eid) if isinstance(eid, str) else None
+
+    def accepted(self, question: str, item: str) -> tuple[str, ...]:
+        """The values the answer key accepts for one asked item of a question (empty: no key)."""
+        value = self.answer_key.get(question, {}).get(item)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            return (value,)
+        return tuple(v for v in value if isinstance(v, str)) if isinstance(value, tuple) else ()
+
+    def question(self, name: str) -> Question:
+        """A question by name."""
+        if name not in self.questions:
+            raise FixtureError(
+                f"unknown question (known: {', '.join(self.questions)})",
+                file=self.source,
+                field=f"questions.{name}",
+            )
+        return self.questions[name]
+
+
+def load_sufficiency(path: str | Path) -> SufficiencyFixture:
+    """Load and check a ``claimlab/sufficiency@1`` file.
+
+    Checks: format; required fields and types; unique evidence ids; every alternative member
+    exists; no empty alternative list and no empty group.
+
+    Raises:
+        FixtureError: naming the file, the record id and the field.
+    """
+    source = str(path)
+    top = Record(read_json(path), file=source)
+    fmt = top.get("format", str)
+    if fmt != SUFFICIENCY_FORMAT:
+        raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
+    evidence = []
+    for _, e in top.records("evidence"):
+        evidence.append(
+            EvidenceItem(
+                id=e.get("id", str),
+                text=e.get("text", str),
+                subject=e.get("subject", str),
+                relation=e.get("relation", str),
+                object=e.get("object", str),
+                status=e.get("status", str),
+                current=e.get("current", bool),
+                topic=e.get("topic", str),
+            )
+        )
+    check_unique([e.id for e in evidence], file=source, field="evidence")
+    ids = {e.id for e in evidence}
+    r = top.sub("rules")
+    rules = Rules(r.get("required_status", str), r.get("require_current", bool))
+    questions: dict[str, Question] = {}
+    if not top.get("questions", dict):
+        raise top.error("at least one question is required", field="questions")
+    for name, q in top.mapping("questions"):
+        qr = Record(q, file=source, record=name, path=f"questions.{name}")
+        alts_raw = qr.get("alternatives", list)
+        if not alts_raw:
+            raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
+        alts = []
+        for i, group in enumerate(alts_raw):
+            where = f"questions.{name}.alternatives[{i}]"
+            if not isinstance(group, list):
+                raise qr.error(f"must be a list of evidence ids, got {group!r}", field=where)
+            if not group:
+                raise qr.error(
+                    "empty evidence group (it would count as complete with no evidence)",
+                    field=where,
+                )
+            for j, eid in enumerate(group):
+                if not isinstance(eid, str):
+                    raise qr.error(
+                        f"must be an evidence id (a string), got {describe(eid)}",
+                        field=f"{where}[{j}]",
+                    )
+                if eid not in ids:
+                    raise qr.error(f"unknown evidence id {eid!r}", field=f"{where}[{j}]")
+                if eid in group[:j]:
+                    raise qr.error(
+                        f"{eid} occurs twice in one chain (a cycle is not a chain of evidence)",
+                        field=f"{where}[{j}]",
+                    )
+            alts.append(tuple(group))
+        questions[name] = Question(
+            name=name,
+            text=qr.get("text", str),
+            asks=qr.str_list("asks"),
+            topic=qr.get("topic", str),
+            alternatives=tuple(alts),
+        )
+    answer_key: dict[str, Mapping[str, object]] = {}
+    for qname, key in top.mapping("answer_key", {}):
+        if qname not in questions:
+            raise top.error(f"unknown question {qname!r}", field=f"answer_key.{qname}")
+        kr = Record(key, file=source, record=qname, path=f"answer_key.{qname}")
+        values: dict[str, object] = {}
+        for item, value in kr.data.items():
+            accepted = [value] if isinstance(value, str) else value
+            if (
+                not isinstance(accepted, list)
+                or not accepted
+                or not all(isinstance(v, str) for v in accepted)
+            ):
+                raise kr.error(
+                    f"must be a value or a non-empty list of accepted values, got {describe(value)}",
+                    field=kr.field(item),
+                )
+            values[item] = value if isinstance(value, str) else tuple(value)
+        answer_key[qname] = MappingProxyType(values)
+    scenarios: dict[str, Scenario] = {}
+    for name, sc in top.mapping("scenarios", {}):
+        sr = Record(sc, file=source, record=name, path=f"scenarios.{name}")
+        qname = sr.get("question", str)
+        if qname not in questions:
+            raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
+        context = sr.str_list("context")
+        for j, eid in enumerate(context):
+            if eid not in ids:
+                raise sr.error(f"unknown evidence id {eid!r}", field=sr.field(f"context[{j}]"))
+        system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
+        conf = (
+            system.number("confidence", minimum=0.0, maximum=1.0, default=None) if system else None
+        )
+        scenarios[name] = Scenario(
+            name=name,
+            question=qname,
+            context=context,
+            ignore_metadata=sr.get("ignore_metadata", bool, False),
+            note=sr.get("note", str, ""),
+            system_answer=_system_answer(system, questions[qname]) if system else None,
+            system_confidence=None if conf is None else float(conf),
+        )
+    return SufficiencyFixture(
+        source,
+        tuple(evidence),
+        rules,
+        MappingProxyType(questions),
+        MappingProxyType(scenarios),
+        MappingProxyType(answer_key),
+    )
+
+
+def _system_answer(system: Record, question: Question) -> Mapping[str, str] | None:
+    """A simulated answer: null (abstained), a value (a question asking one item) or an object.
+
+    A plain value answers the question's only asked item; for a question asking several items
+    it must be an object naming each (an item left out counts as not answered).
+    """
+    value = system.get("answer", (str, dict, type(None)), None)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if len(question.asks) != 1:
+            raise system.error(
+                f"question {question.name!r} asks {', '.join(question.asks)}: give the answer "
+                'as an object naming each, e.g. {"' + question.asks[0] + '": "..."}',
+                field=system.field("answer"),
+            )
+        return MappingProxyType({question.asks[0]: value})
+    out: dict[str, str] = {}
+    for item, v in value.items():
+        if item not in question.asks:
+            raise system.error(
+                f"question {question.name!r} does not ask for {item!r} (asks: "
+                f"{', '.join(question.asks)})",
+                field=system.field(f"answer.{item}"),
+            )
+        if not isinstance(v, str):
+            raise system.error(
+                f"must be a string, got {describe(v)}", field=system.field(f"answer.{item}")
+            )
+        out[item] = v
+    return MappingProxyType(out)

@@ -1,0 +1,124 @@
+"""Everything SIMULATED the labs show: made-up subjects, a noisy estimator, a demo ledger.
+
+Each is deterministic for its seed and says in its name and docstring that it is made up, to
+show a pitfall; none stands for a real system.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from claimlab.core.vocab import STATUSES
+from claimlab.io.factscore import LabelledResponse, LabelledSentence
+from claimlab.io.ledger import CANDIDATE_COLUMNS
+
+
+def simulate_estimator(
+    responses: Sequence[LabelledResponse], *, flip_share: float, seed: int = 0
+) -> list[LabelledResponse]:
+    """A SIMULATED estimator: the human labels with ``flip_share`` of S/NS labels flipped at random.
+
+    IR labels and relevance flags are kept. Deterministic for a given seed. Used to show how an
+    estimator's error and ranking are judged, not to stand for any real estimator.
+    """
+    if not 0.0 <= flip_share <= 1.0:
+        raise ValueError(f"flip_share must be within 0..1, got {flip_share}")
+    rng = random.Random(seed)
+    out = []
+    for r in responses:
+        if r.sentences is None:
+            out.append(r)
+            continue
+        sents = []
+        for s in r.sentences:
+            if s.human_facts is None:
+                sents.append(s)
+                continue
+            facts = tuple(
+                (
+                    t,
+                    {"S": "NS", "NS": "S"}[lab]
+                    if lab in ("S", "NS") and rng.random() < flip_share
+                    else lab,
+                )
+                for t, lab in s.human_facts
+            )
+            sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
+        out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
+    return out
+
+
+def _simulated_response(i: int, supported: int, unsupported: int) -> LabelledResponse:
+    facts = tuple(
+        (f"simulated fact {k}", "S" if k < supported else "NS")
+        for k in range(supported + unsupported)
+    )
+    sentence = LabelledSentence("(simulated sentence)", True, tuple(t for t, _ in facts), facts)
+    return LabelledResponse(i, f"simulated prompt {i}", ("simulated",), (sentence,))
+
+
+def simulated_subjects(prompts: int = 10) -> dict[str, list[LabelledResponse]]:
+    """SIMULATED subjects that show what FActScore hides (precision, not recall).
+
+    * ``thorough``: answers every prompt with 30 facts, 21 supported (70 %).
+    * ``brief``: answers every prompt with 4 facts, all supported.
+    * ``abstainer``: answers 2 of the prompts with 12 facts, all supported; abstains on the rest.
+    * ``silent``: answers nothing (FActScore N/A, respond 0/N).
+    """
+    return {
+        "thorough": [_simulated_response(i, 21, 9) for i in range(prompts)],
+        "brief": [_simulated_response(i, 4, 0) for i in range(prompts)],
+        "abstainer": [
+            _simulated_response(i, 12, 0)
+            if i < 2
+            else LabelledResponse(i, f"simulated prompt {i}", ("simulated",), None)
+            for i in range(prompts)
+        ],
+        "silent": [
+            LabelledResponse(i, f"simulated prompt {i}", ("simulated",), None)
+            for i in range(prompts)
+        ],
+    }
+
+
+def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Table]:
+    """A SIMULATED ledger of three decomposers over the same answers, each with a known habit.
+
+    * ``faithful``: keeps every unit, some claims unsupported or contradicted, a few duplicates;
+    * ``drops-hard``: leaves out the claims it cannot support: support looks perfect, coverage falls;
+    * ``adds-claims``: adds supported claims the answers never made (unfaithful, no unit).
+    Each answer has 3-7 units; a few answers are left out by ``drops-hard`` entirely.
+    """
+    rng = np.random.default_rng(seed)
+    rows: dict[str, list] = {k: [] for k in ("model", *CANDIDATE_COLUMNS)}
+    unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
+
+    def add(model, a, c, fp, pres, faithful, status):
+        for k, v in zip(rows, (model, a, c, fp, pres, faithful, True, status), strict=True):
+            rows[k].append(v)
+
+    for i in range(answers):
+        a = f"answer-{i:04d}"
+        k = int(rng.integers(3, 8))
+        units = [f"U{j}" for j in range(1, k + 1)]
+        unit_rows["answer_id"] += [a] * k
+        unit_rows["unit_id"] += units
+        truth = rng.choice(STATUSES, size=k, p=[0.65, 0.15, 0.2])
+        for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+            add("faithful", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        if rng.random() < 0.2:
+            add("faithful", a, "Cdup", f"{a}/U1", ["U1"], True, truth[0])
+        if rng.random() > 0.05:  # drops-hard skips a few answers entirely
+            for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+                if st == "SUPPORTED":
+                    add("drops-hard", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        for j, (u, st) in enumerate(zip(units, truth, strict=True)):
+            add("adds-claims", a, f"C{j}", f"{a}/{u}", [u], True, st)
+        for x in range(int(rng.integers(0, 4))):
+            add("adds-claims", a, f"X{x}", f"{a}/extra{x}", [], False, "SUPPORTED")
+    cand = pa.table({**rows, "preserves": pa.array(rows["preserves"], type=pa.list_(pa.string()))})
+    return cand, pa.table(unit_rows)

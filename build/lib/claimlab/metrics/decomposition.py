@@ -1,0 +1,256 @@
+"""Decomposition scoring: does a selection of subclaims keep the original answer, and is it supported?
+
+Metric card (definitions from the decomposition lab's source; all counts, then divisions):
+    A  = the original's content units; D = the selection as given (raw, duplicates included);
+    D* = D made unique by fingerprint, first occurrence kept; P = members of D* labelled faithful.
+
+    Toy Preservation      = |P| / |D*|
+    Toy Original Coverage = |union of units preserved by P| / |A|   (a unit never counts twice)
+    Toy Confirmed Support = #SUPPORTED in D* / |D*|
+    Toy Raw Support       = #SUPPORTED in D / |D|
+
+    Undefined: an empty selection makes preservation and both supports N/A (0/0); coverage is
+    then 0/|A|. CONTRADICTED and NOT_IN_REFERENCE are counted apart: not found is not contradicted.
+    Reference: the relations are fixture labels, not the output of a parser or entailment model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claimlab.core.errors import FixtureError
+from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, Status
+from claimlab.io.decomposition import Candidate, DecompositionFixture
+
+SUPPORTED = Status.SUPPORTED
+CONTRADICTED = Status.CONTRADICTED
+NOT_IN_REFERENCE = Status.NOT_IN_REFERENCE
+
+METRICS = ("preservation", "coverage", "confirmed_support", "raw_support")
+METRIC_LABELS = {
+    "preservation": "Toy Preservation",
+    "coverage": "Toy Original Coverage",
+    "confirmed_support": "Toy Confirmed Support",
+    "raw_support": "Toy Raw Support",
+}
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One selected candidate, with the two layers kept apart.
+
+    ``original -> subclaim``: spans, preserved units, faithful, atomic, errors.
+    ``reference -> subclaim``: evidence status and reference ids.
+    ``counted``: whether it is in the unique selection D* (False for a duplicate).
+    """
+
+    position: int
+    id: str
+    text: str
+    fingerprint: str
+    counted: bool
+    duplicate_of: str | None
+    source_spans: str
+    preserves: tuple[str, ...]
+    faithful: bool
+    atomic: bool
+    errors: tuple[str, ...]
+    status: str
+    references: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "position": self.position,
+            "id": self.id,
+            "text": self.text,
+            "fingerprint": self.fingerprint,
+            "counted": self.counted,
+            "duplicate_of": self.duplicate_of,
+            "original_to_subclaim": {
+                "source_spans": self.source_spans,
+                "preserves": list(self.preserves),
+                "faithful": self.faithful,
+                "atomic": self.atomic,
+                "errors": list(self.errors),
+            },
+            "reference_to_subclaim": {"status": self.status, "references": list(self.references)},
+        }
+
+
+@dataclass(frozen=True)
+class DecompositionResult:
+    """The four Toy ratios with the ids behind every count."""
+
+    selection: tuple[str, ...]
+    unique_ids: tuple[str, ...]
+    preservation: Ratio
+    coverage: Ratio
+    confirmed_support: Ratio
+    raw_support: Ratio
+    status_counts: dict[str, int]
+    raw_status_counts: dict[str, int]
+    faithful_ids: tuple[str, ...]
+    preserved_units: tuple[str, ...]
+    missing_units: tuple[str, ...]
+    duplicates: tuple[str, ...]
+    introduced: tuple[str, ...]
+    unfaithful: tuple[str, ...]
+    non_atomic: tuple[str, ...]
+    error_ids: dict[str, tuple[str, ...]]
+    audit: tuple[AuditRow, ...]
+
+    def ratios(self) -> dict[str, Ratio]:
+        """The four metrics by key."""
+        return {m: getattr(self, m) for m in METRICS}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form with the keys of the command line (SPEC §5)."""
+        return {
+            "selection": list(self.selection),
+            "unique_selection": list(self.unique_ids),
+            **{m: getattr(self, m).to_dict() for m in METRICS},
+            "status_counts": dict(self.status_counts),
+            "raw_status_counts": dict(self.raw_status_counts),
+            "faithful": list(self.faithful_ids),
+            "preserved_units": list(self.preserved_units),
+            "missing_units": list(self.missing_units),
+            "duplicates": list(self.duplicates),
+            "introduced": list(self.introduced),
+            "unfaithful": list(self.unfaithful),
+            "non_atomic": list(self.non_atomic),
+            "errors": {k: list(v) for k, v in self.error_ids.items()},
+            "audit": [row.to_dict() for row in self.audit],
+        }
+
+
+def _spans_text(c: Candidate) -> str:
+    if not c.source_spans:
+        return "(no source span)"
+    return "; ".join(f"{s.start}..{s.end} {s.text!r}" for s in c.source_spans)
+
+
+def find_decomposition(
+    fixture: DecompositionFixture, selection: Sequence[str]
+) -> DecompositionResult:
+    """Score a selection of candidate ids against the fixture's labels.
+
+    Args:
+        fixture: A loaded decomposition file.
+        selection: Candidate ids in the order selected; duplicates are kept (that is the raw list).
+
+    Returns:
+        The four ratios, status counts over the unique selection, and the ids behind them.
+
+    Raises:
+        FixtureError: when an id is not a candidate of the fixture.
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.decomposition import load_decomposition
+        >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
+        >>> r = find_decomposition(fx, ["C1", "C2", "C3", "C4", "C5"])
+        >>> r.confirmed_support.display, r.coverage.display
+        ('60.0% (3/5)', '100.0% (5/5)')
+        >>> empty = find_decomposition(fx, [])
+        >>> empty.preservation.display, empty.coverage.display
+        ('N/A (0/0)', '0.0% (0/5)')
+    """
+    chosen = [fixture.candidate(cid) for cid in selection]
+    first_by_fp: dict[str, str] = {}
+    unique: list[Candidate] = []
+    duplicates: list[str] = []
+    audit: list[AuditRow] = []
+    for pos, c in enumerate(chosen):
+        dup_of = first_by_fp.get(c.fingerprint)
+        if dup_of is None:
+            first_by_fp[c.fingerprint] = c.id
+            unique.append(c)
+        else:
+            duplicates.append(c.id)
+        audit.append(
+            AuditRow(
+                position=pos + 1,
+                id=c.id,
+                text=c.text,
+                fingerprint=c.fingerprint,
+                counted=dup_of is None,
+                duplicate_of=dup_of,
+                source_spans=_spans_text(c),
+                preserves=c.preserves,
+                faithful=c.faithful,
+                atomic=c.atomic,
+                errors=c.errors,
+                status=c.evidence.status,
+                references=c.evidence.references,
+            )
+        )
+    faithful = [c for c in unique if c.faithful]
+    preserved = {u for c in faithful for u in c.preserves}
+    unit_ids = fixture.unit_ids
+    status_counts = {str(s): sum(1 for c in unique if c.evidence.status == s) for s in STATUSES}
+    raw_counts = {str(s): sum(1 for c in chosen if c.evidence.status == s) for s in STATUSES}
+    error_ids = {str(kind): tuple(c.id for c in unique if kind in c.errors) for kind in ERROR_KINDS}
+    return DecompositionResult(
+        selection=tuple(selection),
+        unique_ids=tuple(c.id for c in unique),
+        preservation=Ratio(len(faithful), len(unique)),
+        coverage=Ratio(len(preserved), len(unit_ids)),
+        confirmed_support=Ratio(status_counts[SUPPORTED], len(unique)),
+        raw_support=Ratio(raw_counts[SUPPORTED], len(chosen)),
+        status_counts=status_counts,
+        raw_status_counts=raw_counts,
+        faithful_ids=tuple(c.id for c in faithful),
+        preserved_units=tuple(u for u in unit_ids if u in preserved),
+        missing_units=tuple(u for u in unit_ids if u not in preserved),
+        duplicates=tuple(duplicates),
+        introduced=error_ids["introduced"],
+        unfaithful=tuple(c.id for c in unique if not c.faithful),
+        non_atomic=tuple(c.id for c in unique if not c.atomic),
+        error_ids=error_ids,
+        audit=tuple(audit),
+    )
+
+
+ALL_CANDIDATES = "all candidates"
+
+
+def named_selections(
+    fixture: DecompositionFixture, modes: str | Sequence[str] = "all"
+) -> dict[str, tuple[str, ...]]:
+    """The selections a lab walks through: ``"all"`` of the file's modes, one name, or a list.
+
+    A file without modes (they are optional) gives one selection, every candidate in file
+    order, named ``"all candidates"``.
+
+    Raises:
+        FixtureError: an unknown mode name, or a name that is not a string.
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.decomposition import load_decomposition
+        >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
+        >>> list(named_selections(fx, "baseline")), len(named_selections(fx))
+        (['baseline'], 9)
+    """
+    if isinstance(modes, str):
+        if modes == "all":
+            if not fixture.modes:
+                return {ALL_CANDIDATES: fixture.candidate_ids}
+            return dict(fixture.modes)
+        names: list[str] = [modes]
+    else:
+        names = list(modes)
+    out = {}
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise FixtureError(
+                f"a mode name must be a string, got {name!r}",
+                file=fixture.source,
+                field=f"MODES[{i}]",
+            )
+        out[name] = fixture.mode(name)
+    return out

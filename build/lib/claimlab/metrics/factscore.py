@@ -1,0 +1,333 @@
+"""FActScore: factual precision over atomic facts, with the counts it is usually reported without.
+
+Metric card (Min et al., "FActScore: Fine-grained Atomic Evaluation of Factual Precision in Long
+Form Text Generation", EMNLP 2023; conventions of the public implementation):
+    Per responding response r with facts F_r: s(r) = #supported(F_r) / |F_r| (``init_score``).
+    Length penalty (gamma, default 10; 0 turns it off): when 0 < |F_r| < gamma the response's
+    score is multiplied by exp(1 - gamma / |F_r|).
+    FActScore = mean of the penalised s(r) over responding responses; ``init_score`` = mean of
+    the unpenalised ones. Reported beside it: respond ratio (responding / all prompts) and facts
+    per responding response (total facts / responding).
+    Undefined: a responding response with no fact under the chosen policy has no score (counted
+    as undefined, never 0 or 1); with nobody responding FActScore is N/A and the respond ratio
+    is 0/N.
+    Irrelevant facts (label IR) follow an explicit policy, always reported:
+      ``exclude``      IR facts leave the denominator;
+      ``unsupported``  IR facts count as not supported;
+      ``paper``        as ``unsupported``, and a sentence marked not relevant contributes its
+                       model facts as IR (the convention behind the paper's human figures).
+    FActScore is precision, not recall: abstaining or answering briefly can raise it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from claimlab.core.ratio import Ratio, macro_mean
+from claimlab.io.factscore import LabelledResponse
+
+Policy = Literal["exclude", "unsupported", "paper"]
+POLICIES: tuple[Policy, ...] = ("exclude", "unsupported", "paper")
+DEFAULT_GAMMA = 10
+
+
+def length_penalty(n_facts: int, gamma: int = DEFAULT_GAMMA) -> float:
+    """The public implementation's multiplier: exp(1 - gamma / n) when 0 < n < gamma, else 1.
+
+    Examples:
+        >>> round(length_penalty(9), 6), length_penalty(10), length_penalty(11), length_penalty(3, 0)
+        (0.894839, 1.0, 1.0, 1.0)
+        >>> length_penalty(1) == math.exp(-9)
+        True
+    """
+    if gamma < 0:
+        raise ValueError(f"gamma must be >= 0, got {gamma}")
+    if gamma == 0 or n_facts <= 0 or n_facts >= gamma:
+        return 1.0
+    return math.exp(1 - gamma / n_facts)
+
+
+def fact_labels(response: LabelledResponse, policy: Policy) -> list[str] | None:
+    """The response's fact labels under ``policy`` as ``S`` / ``NS`` (IR resolved); None if it abstained."""
+    if policy not in POLICIES:
+        raise ValueError(
+            f"unknown irrelevant-fact policy {policy!r} (one of {', '.join(POLICIES)})"
+        )
+    if response.sentences is None:
+        return None
+    labels: list[str] = []
+    for s in response.sentences:
+        raw = [label for _, label in s.human_facts or ()]
+        if policy == "paper" and not s.relevant and s.human_facts is None:
+            raw = ["IR"] * len(s.model_facts)
+        for label in raw:
+            if label == "IR":
+                if policy == "exclude":
+                    continue
+                labels.append("NS")
+            else:
+                labels.append(label)
+    return labels
+
+
+@dataclass(frozen=True)
+class ResponseScore:
+    """One prompt's result: abstained, or supported/facts with the unpenalised and penalised score."""
+
+    topic: str
+    category: tuple[str, ...]
+    responded: bool
+    support: Ratio | None
+    penalty: float | None
+
+    @property
+    def init_score(self) -> float | None:
+        """Supported share, None when abstained or without facts."""
+        return None if self.support is None else self.support.value
+
+    @property
+    def score(self) -> float | None:
+        """The penalised score."""
+        v = self.init_score
+        return None if v is None else v * (self.penalty or 1.0)
+
+
+@dataclass(frozen=True)
+class FactscoreResult:
+    """FActScore with everything needed to read it: policy, gamma, abstention and length."""
+
+    name: str
+    policy: Policy
+    gamma: int
+    factscore: float | None
+    init_score: float | None
+    respond: Ratio
+    scored: int
+    undefined: int
+    facts: int
+    supported: int
+    responses: tuple[ResponseScore, ...]
+
+    @property
+    def facts_per_response(self) -> float | None:
+        """Mean facts per responding response (None when nobody responded)."""
+        return self.facts / self.respond.numerator if self.respond.numerator else None
+
+    @property
+    def display(self) -> str:
+        """``"42.6 (182 scored; respond 99.5% (182/183); 25.7 facts/response)"``."""
+        if self.factscore is None:
+            return f"N/A (no scored response; respond {self.respond})"
+        fpr = self.facts_per_response
+        return (
+            f"{100 * self.factscore:.1f} ({self.scored} scored"
+            + (f", {self.undefined} without facts" if self.undefined else "")
+            + f"; respond {self.respond}; {fpr:.1f} facts/response)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (no per-response rows)."""
+        return {
+            "name": self.name,
+            "policy": self.policy,
+            "gamma": self.gamma,
+            "factscore": self.factscore,
+            "init_score": self.init_score,
+            "respond_ratio": self.respond.to_dict(),
+            "facts_per_response": self.facts_per_response,
+            "counts": {
+                "prompts": self.respond.denominator,
+                "responding": self.respond.numerator,
+                "scored": self.scored,
+                "responding_without_facts": self.undefined,
+                "facts": self.facts,
+                "supported": self.supported,
+                "micro_precision": Ratio(self.supported, self.facts).to_dict(),
+            },
+            "display": self.display,
+        }
+
+
+def score_response(
+    response: LabelledResponse, *, policy: Policy, gamma: int = DEFAULT_GAMMA
+) -> ResponseScore:
+    """Score one response under a policy."""
+    labels = fact_labels(response, policy)
+    if labels is None:
+        return ResponseScore(response.topic, response.category, False, None, None)
+    n = len(labels)
+    support = Ratio(labels.count("S"), n)
+    return ResponseScore(response.topic, response.category, True, support, length_penalty(n, gamma))
+
+
+def aggregate(
+    name: str, scores: Sequence[ResponseScore], *, policy: Policy, gamma: int
+) -> FactscoreResult:
+    """Mean over responding responses with a defined score; counts kept for everything else."""
+    responding = [s for s in scores if s.responded]
+    defined = [s for s in responding if s.init_score is not None]
+    facts = sum(s.support.denominator for s in responding if s.support is not None)
+    supported = sum(s.support.numerator for s in responding if s.support is not None)
+    scored = [(s.score, s.init_score) for s in defined]
+    fs = math.fsum(v for v, _ in scored if v is not None) / len(defined) if defined else None
+    init = math.fsum(v for _, v in scored if v is not None) / len(defined) if defined else None
+    return FactscoreResult(
+        name=name,
+        policy=policy,
+        gamma=gamma,
+        factscore=fs,
+        init_score=init,
+        respond=Ratio(len(responding), len(scores)),
+        scored=len(defined),
+        undefined=len(responding) - len(defined),
+        facts=facts,
+        supported=supported,
+        responses=tuple(scores),
+    )
+
+
+def find_factscore(
+    responses: Sequence[LabelledResponse],
+    *,
+    name: str = "",
+    policy: Policy,
+    gamma: int = DEFAULT_GAMMA,
+) -> FactscoreResult:
+    """FActScore of labelled responses under an explicit irrelevant-fact policy.
+
+    Examples:
+        >>> from claimlab.io.factscore import LabelledResponse, LabelledSentence
+        >>> s = LabelledSentence("x", True, ("a", "b"), (("a", "S"), ("b", "NS")))
+        >>> r = find_factscore([LabelledResponse(1, "t", (), (s,)), LabelledResponse(2, "u", (), None)],
+        ...                    policy="exclude", gamma=0)
+        >>> r.factscore, r.respond.display, r.facts_per_response
+        (0.5, '50.0% (1/2)', 2.0)
+        >>> find_factscore([LabelledResponse(1, "t", (), None)], policy="paper").display
+        'N/A (no scored response; respond 0.0% (0/1))'
+    """
+    scores = [score_response(r, policy=policy, gamma=gamma) for r in responses]
+    return aggregate(name, scores, policy=policy, gamma=gamma)
+
+
+def by_category(
+    responses: Sequence[LabelledResponse],
+    *,
+    policy: Policy,
+    gamma: int = DEFAULT_GAMMA,
+    level: int = 0,
+) -> dict[str, FactscoreResult]:
+    """FActScore per value of ``cat[level]`` (entity rarity at level 0), each with its counts."""
+    buckets: dict[str, list[LabelledResponse]] = {}
+    for r in responses:
+        key = r.category[level] if len(r.category) > level else "(none)"
+        buckets.setdefault(key, []).append(r)
+    return {k: find_factscore(v, name=k, policy=policy, gamma=gamma) for k, v in buckets.items()}
+
+
+RARITY_ORDER = ("very rare", "rare", "medium", "freq", "very freq")
+
+
+@dataclass(frozen=True)
+class EstimatorCheck:
+    """How an estimator compares with human FActScores: error per subject and the ranking."""
+
+    human: dict[str, float | None]
+    estimated: dict[str, float | None]
+    error: dict[str, float | None]
+    human_ranking: tuple[str, ...]
+    estimated_ranking: tuple[str, ...]
+
+    @property
+    def ranking_kept(self) -> bool:
+        """Whether the estimator orders the subjects as the humans do."""
+        return self.human_ranking == self.estimated_ranking
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "human": self.human,
+            "estimated": self.estimated,
+            "error_rate": self.error,
+            "human_ranking": list(self.human_ranking),
+            "estimated_ranking": list(self.estimated_ranking),
+            "ranking_kept": self.ranking_kept,
+        }
+
+
+def check_estimator(
+    human: dict[str, FactscoreResult], estimated: dict[str, FactscoreResult]
+) -> EstimatorCheck:
+    """Error rate |estimated - human| per subject model and whether the ranking is kept.
+
+    Subjects whose FActScore is N/A on either side have error None and are ranked last.
+    """
+    h = {k: v.factscore for k, v in human.items()}
+    e = {k: estimated[k].factscore for k in human}
+    err: dict[str, float | None] = {}
+    for k in human:
+        hk, ek = h[k], e[k]
+        err[k] = None if hk is None or ek is None else abs(ek - hk)
+
+    def ranking(values: dict[str, float | None]) -> tuple[str, ...]:
+        return tuple(sorted(values, key=lambda k: (values[k] is None, -(values[k] or 0.0), k)))
+
+    return EstimatorCheck(h, e, err, ranking(h), ranking(e))
+
+
+@dataclass(frozen=True)
+class ClaimPrecision:
+    """Claim-level precision: true / (true + false), with unknown counted apart."""
+
+    true: int
+    false: int
+    unknown: int
+    responses_all_unknown: int
+    responses: int
+    response_precision: tuple[Ratio, ...]
+
+    @property
+    def precision(self) -> Ratio:
+        """True among decided claims; N/A when every claim is unknown."""
+        return Ratio(self.true, self.true + self.false)
+
+    @property
+    def decided(self) -> Ratio:
+        """Decided claims among all claims."""
+        return Ratio(self.true + self.false, self.true + self.false + self.unknown)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "precision": self.precision.to_dict(),
+            "decided": self.decided.to_dict(),
+            "counts": {"true": self.true, "false": self.false, "unknown": self.unknown},
+            "responses": self.responses,
+            "responses_all_unknown": self.responses_all_unknown,
+            "macro_precision_over_responses": macro_mean(self.response_precision).to_dict(),
+        }
+
+
+def claim_precision(labels_per_response: Iterable[Sequence[object]]) -> ClaimPrecision:
+    """Claim-level precision over responses, each a list of labels True / False / "unknown".
+
+    Examples:
+        >>> c = claim_precision([[True, False, "unknown"], ["unknown"]])
+        >>> c.precision.display, c.unknown, c.responses_all_unknown
+        ('50.0% (1/2)', 2, 1)
+        >>> claim_precision([["unknown"]]).precision.display
+        'N/A (0/0)'
+    """
+    t = f = u = all_unknown = n = 0
+    per = []
+    for labels in labels_per_response:
+        n += 1
+        rt = sum(1 for x in labels if x is True)
+        rf = sum(1 for x in labels if x is False)
+        ru = len(labels) - rt - rf
+        t, f, u = t + rt, f + rf, u + ru
+        all_unknown += rt + rf == 0
+        per.append(Ratio(rt, rt + rf))
+    return ClaimPrecision(t, f, u, all_unknown, n, tuple(per))

@@ -1,0 +1,223 @@
+"""Tables and figures of the context-budget and citations lab (notebook 05)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from claimlab.core.ratio import Ratio
+from claimlab.metrics.context_budget import Calibration, ThresholdRow
+from claimlab.notebook.display import NO_MATH, pandas, show
+from claimlab.notebook.style import plt, styled
+
+
+def chunks_table(chunks, result=None):
+    """Chunks with score, rank, tokens and (after packing) kept/dropped with the reason."""
+    pd = pandas()
+
+    dropped = {d.id: d.reason for d in result.dropped} if result else {}
+    ranks = {cid: i for i, cid in enumerate(result.ranking, 1)} if result else {}
+    rows = []
+    for c in chunks:
+        row = {
+            "id": c.id,
+            "document": c.document,
+            "version": c.version,
+            "score": c.score,
+            "text": c.text,
+        }
+        if result:
+            row["rank"] = ranks[c.id]
+            row["tokens"] = result.tokens[c.id]
+            row["packed"] = "kept" if c.id in result.kept else "dropped"
+            row["reason"] = dropped.get(c.id, "-")
+        rows.append(row)
+    df = pd.DataFrame(rows).set_index("id")
+    return df.sort_values("rank") if result else df
+
+
+def show_prompt(prompt: str) -> None:
+    """Show the rendered prompt as preformatted, escaped text."""
+    from IPython.display import HTML
+
+    show(
+        HTML(
+            f"<pre class='{NO_MATH}' style='white-space: pre-wrap; font-size: 85%'>"
+            f"{html.escape(prompt)}</pre>"
+        )
+    )
+
+
+def citations_table(reports):
+    """One row per named answer: verdict and the problem codes with explanations."""
+    pd = pandas()
+
+    rows = []
+    for name, rep in reports.items():
+        rows.append(
+            {
+                "answer": name,
+                "verdict": rep.verdict,
+                "problems": "; ".join(f"{p.code}: {p.explanation}" for p in rep.problems) or "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("answer")
+
+
+def thresholds_table(rows: Sequence[ThresholdRow]):
+    """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
+    pd = pandas()
+    return pd.DataFrame(
+        [
+            {
+                "threshold": r.name,
+                "precision": r.precision.display,
+                "recall": r.recall.display,
+                "queries abstained": f"{len(r.abstained)}/{r.queries}: "
+                + (", ".join(r.abstained) or "-"),
+            }
+            for r in rows
+        ]
+    ).set_index("threshold")
+
+
+def score_ranges_table(lab):
+    """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
+    pd = pandas()
+
+    rows = []
+    for q in lab.queries:
+        scores = [s for s, _ in q.candidates]
+        rel = [s for s, r in q.candidates if r]
+        rows.append(
+            {
+                "query": q.id,
+                "score range": f"{min(scores):.2f}–{max(scores):.2f}",
+                "relevant candidates": len(rel),
+                "lowest relevant score": f"{min(rel):.2f}" if rel else "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("query")
+
+
+@styled
+def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.8))
+    kept = set(result.kept)
+    total = 0
+    limit_t = result.tokens_used.limit
+    limit_c = result.chunks_used.limit
+    for rank, cid in enumerate(result.ranking, 1):
+        t = result.tokens[cid]
+        style: dict[str, Any] = (
+            {"color": "#55A868"}
+            if cid in kept
+            else {"facecolor": "white", "edgecolor": "#C44E52", "hatch": "//"}
+        )
+        ax.bar(rank, t, bottom=total, width=0.7, **style)
+        ax.text(rank, total + t / 2, f"{t}", ha="center", va="center", fontsize=7)
+        total += t
+    ax.axhline(limit_t, color="#C44E52", linestyle="--", linewidth=1)
+    ax.text(0.55, limit_t, f" token budget {limit_t}", va="bottom", fontsize=8, color="#C44E52")
+    ax.axvline(limit_c + 0.5, color="#4C72B0", linestyle=":", linewidth=1)
+    ax.text(
+        limit_c + 0.55,
+        ax.get_ylim()[1] * 0.02,
+        f"chunk budget {limit_c}",
+        rotation=90,
+        va="bottom",
+        fontsize=8,
+        color="#4C72B0",
+    )
+    ax.set_xticks(range(1, len(result.ranking) + 1))
+    ax.set_xticklabels(
+        [f"#{i}\n{cid.split('#')[-1]}" for i, cid in enumerate(result.ranking, 1)], fontsize=7
+    )
+    ax.set_ylabel("cumulative tokens")
+    ax.legend(
+        handles=[
+            Patch(color="#55A868", label=f"kept ({result.chunks_used.display} chunks)"),
+            Patch(facecolor="white", edgecolor="#C44E52", hatch="//", label="dropped whole"),
+        ],
+        loc="upper left",
+        fontsize=8,
+        frameon=False,
+    )
+    ax.set_title(
+        title or f"Packing by relevance rank: tokens {result.tokens_used.display}", fontsize=10
+    )
+    return ax
+
+
+@styled
+def plot_calibration(
+    sweep: Sequence[tuple[float, Ratio, Ratio]],
+    calibration: Calibration,
+    fixed: Sequence[float] = (),
+    *,
+    ax: Axes | None = None,
+) -> Axes:
+    """Precision and recall of 'score >= t' over thresholds; calibrated and fixed thresholds marked.
+
+    ``sweep`` is :func:`claimlab.metrics.context_budget.threshold_sweep`'s rows.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.6))
+    ts = [t for t, _, _ in sweep]
+    counts = [(p, r) for _, p, r in sweep]
+    prec = [p.value for p, _ in counts]
+    rec = [r.value for _, r in counts]
+    ax.plot(
+        ts,
+        [v if v is not None else float("nan") for v in prec],
+        marker="o",
+        label="precision (passed that are relevant)",
+        color="#C44E52",
+    )
+    ax.plot(
+        ts,
+        [v if v is not None else float("nan") for v in rec],
+        marker="s",
+        label="recall (relevant that pass)",
+        color="#4C72B0",
+    )
+    for t, (p, _) in zip(ts, counts, strict=True):
+        if p.value is None:
+            ax.text(
+                t,
+                0.5,
+                "precision N/A (0/0)",
+                rotation=90,
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="#777777",
+            )
+    if calibration.threshold is not None:
+        ax.axvline(calibration.threshold, color="#55A868", linewidth=2)
+        ax.text(
+            calibration.threshold,
+            1.07,
+            f"calibrated {calibration.threshold:g}",
+            ha="center",
+            fontsize=8,
+            color="#55A868",
+        )
+    for f in fixed:
+        ax.axvline(f, color="#777777", linestyle="--", linewidth=1)
+        ax.text(f, -0.12, f"fixed {f:g}", ha="center", fontsize=8, color="#555555")
+    ax.set_ylim(-0.18, 1.15)
+    ax.set_xlabel("relevance threshold (raw retriever score)")
+    ax.legend(fontsize=8, loc="lower left", frameon=False)
+    ax.set_title(
+        f"Threshold calibrated on {calibration.candidates} labelled candidates "
+        f"(target precision {calibration.target_precision:g})",
+        fontsize=10,
+    )
+    return ax

@@ -1,0 +1,146 @@
+"""Tables and figures of the decomposition lab (notebooks 01 and 06)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from matplotlib.axes import Axes
+
+from claimlab.core.vocab import status_line
+from claimlab.io.decomposition import DecompositionFixture
+from claimlab.labs.explain import explain_mode
+from claimlab.metrics.decomposition import (
+    METRIC_LABELS,
+    METRICS,
+    DecompositionResult,
+    find_decomposition,
+)
+from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
+from claimlab.notebook.style import plot_grouped_ratios, plot_ratios, styled
+
+
+def units_table(fixture: DecompositionFixture):
+    """The original's units with their UTF-16 spans."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {"unit": u.id, "start": u.span.start, "end": u.span.end, "text": u.span.text}
+            for u in fixture.units
+        ]
+    ).set_index("unit")
+
+
+def candidates_table(fixture: DecompositionFixture):
+    """All candidates with their labels (both layers)."""
+    pd = pandas()
+
+    rows = []
+    for c in fixture.candidates:
+        rows.append(
+            {
+                "id": c.id,
+                "text": c.text,
+                "preserves": ", ".join(c.preserves) or "-",
+                "faithful": c.faithful,
+                "atomic": c.atomic,
+                "errors": ", ".join(c.errors) or "-",
+                "status": c.evidence.status,
+                "references": ", ".join(c.evidence.references) or "-",
+            }
+        )
+    return pd.DataFrame(rows).set_index("id")
+
+
+def audit_table(result: DecompositionResult):
+    """The audit rows with the two layers under separate column headings."""
+    pd = pandas()
+
+    columns = pd.MultiIndex.from_tuples(
+        [
+            ("selection", "#"),
+            ("selection", "id"),
+            ("selection", "text"),
+            ("selection", "counted"),
+            ("original → subclaim", "source spans (UTF-16)"),
+            ("original → subclaim", "preserves"),
+            ("original → subclaim", "faithful"),
+            ("original → subclaim", "atomic"),
+            ("original → subclaim", "errors"),
+            ("reference → subclaim", "status"),
+            ("reference → subclaim", "references"),
+        ]
+    )
+    rows = [
+        [
+            r.position,
+            r.id,
+            r.text,
+            "yes" if r.counted else f"no (duplicate of {r.duplicate_of})",
+            r.source_spans,
+            ", ".join(r.preserves) or "-",
+            r.faithful,
+            r.atomic,
+            ", ".join(r.errors) or "-",
+            r.status,
+            ", ".join(r.references) or "-",
+        ]
+        for r in result.audit
+    ]
+    table = pd.DataFrame(rows, columns=columns).set_index(("selection", "#"))
+    table.index.name = "#"  # the position in the selection, not a second row number
+    return table
+
+
+def metrics_table(results: dict[str, DecompositionResult]):
+    """One row per selection: the four ratios as displays, plus status counts and problems."""
+    pd = pandas()
+
+    rows = []
+    for name, r in results.items():
+        row: dict[str, object] = {"mode": name, "selection": ", ".join(r.selection) or "(empty)"}
+        row.update({METRIC_LABELS[m]: getattr(r, m).display for m in METRICS})
+        row["CONTRADICTED"] = r.status_counts["CONTRADICTED"]
+        row["NOT_IN_REFERENCE"] = r.status_counts["NOT_IN_REFERENCE"]
+        row["missing units"] = ", ".join(r.missing_units) or "-"
+        row["duplicates"] = ", ".join(r.duplicates) or "-"
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("mode")
+
+
+def show_decomposition_mode(
+    fixture: DecompositionFixture, name: str, selection: Sequence[str] | None = None
+) -> DecompositionResult:
+    """Show one named selection: explanation, audit table and the four-metric figure."""
+    ids = fixture.mode(name) if selection is None else selection
+    result = find_decomposition(fixture, ids)
+    show_markdown(
+        f"### Mode {md_code(name)}: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
+    )
+    show(audit_table(result))
+    show_figure(plot_decomposition(result, title=f"mode: {name}"))
+    return result
+
+
+@styled
+def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = None) -> Axes:
+    """The four Toy metrics of one selection, with CONTRADICTED / NOT_IN_REFERENCE beside support."""
+    note = f"status over the unique selection: {status_line(result.status_counts)}"
+    labels = {k: v.replace("Toy ", "Toy\n") for k, v in METRIC_LABELS.items()}
+    return plot_ratios(result.ratios(), labels=labels, ax=ax, title=title, note=note)
+
+
+@styled
+def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
+    """All selections side by side: four metrics per mode, n/d on every bar."""
+    rows = {name: r.ratios() for name, r in results.items()}
+    notes = {
+        name: f"C{r.status_counts['CONTRADICTED']} N{r.status_counts['NOT_IN_REFERENCE']}"
+        for name, r in results.items()
+    }
+    ax = plot_grouped_ratios(rows, series_labels=METRIC_LABELS, title=title, row_notes=notes)
+    ax.set_xlabel(
+        "under each mode: C = CONTRADICTED count, N = NOT_IN_REFERENCE count (unique selection)",
+        fontsize=8,
+    )
+    return ax

@@ -1,0 +1,147 @@
+"""Tables and figures of the FActScore lab (notebook 04)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from matplotlib.axes import Axes
+
+from claimlab.metrics.factscore import FactscoreResult, length_penalty
+from claimlab.metrics.ledger import CorpusFigures
+from claimlab.notebook.display import pandas
+from claimlab.notebook.style import plot_grouped_values, plt, styled
+
+
+def factscore_table(results):
+    """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
+    pd = pandas()
+
+    def pct(v):
+        return "N/A" if v is None else f"{100 * v:.1f}"
+
+    rows = []
+    for key, r in results.items():
+        fpr = r.facts_per_response
+        rows.append(
+            {
+                "subject": key if isinstance(key, str) else " · ".join(map(str, key)),
+                "FActScore": pct(r.factscore),
+                "init_score": pct(r.init_score),
+                "respond": r.respond.display,
+                "scored": r.scored,
+                "responding without facts": r.undefined,
+                "facts/response": "N/A" if fpr is None else f"{fpr:.1f}",
+                "supported/facts": f"{r.supported}/{r.facts}",
+                "policy": r.policy,
+                "gamma": r.gamma,
+            }
+        )
+    return pd.DataFrame(rows).set_index("subject")
+
+
+def factscore_ledger_table(
+    factscores: Mapping[str, FactscoreResult], ledgers: Mapping[str, CorpusFigures]
+):
+    """One column per subject: FActScore's init_score beside the responses scored as a ledger.
+
+    ``factscores`` and ``ledgers`` come from the same responses under the same policy
+    (:func:`claimlab.labs.ledgers.factscore_beside_ledgers`).
+    """
+    pd = pandas()
+    columns = {}
+    for name, corpus in ledgers.items():
+        fs = factscores[name]
+        raw = corpus.macro["raw_support"]
+        columns[name] = {
+            "FActScore init_score": "N/A"
+            if fs.init_score is None
+            else f"{100 * fs.init_score:.1f}",
+            "ledger raw support (macro)": raw.display,
+            "ledger raw support (micro)": corpus.micro["raw_support"].display,
+            "sentences with a checked fact (coverage, micro)": corpus.micro["coverage"].display,
+            "repeated facts": str(corpus.duplicates),
+            "responding responses": str(corpus.answers),
+        }
+    table = pd.DataFrame(columns)
+    table.index.name = "measure"
+    return table
+
+
+def estimator_table(checks):
+    """One row per flip share: error per subject and whether the ranking is kept."""
+    pd = pandas()
+
+    rows = []
+    for share, c in checks.items():
+        row = {"flipped share (SIMULATED)": share}
+        for k, e in c.error.items():
+            row[f"error {k}"] = "N/A" if e is None else f"{100 * e:.1f} pts"
+        row["human ranking"] = " > ".join(c.human_ranking)
+        row["estimated ranking"] = " > ".join(c.estimated_ranking)
+        row["ranking kept"] = c.ranking_kept
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("flipped share (SIMULATED)")
+
+
+@styled
+def plot_factscore_table(
+    results: Mapping[str, Mapping[str, FactscoreResult]], *, title: str, value: str = "factscore"
+) -> Axes:
+    """FActScore per subject (rows) and setting (series); each bar says n scored and respond n/N.
+
+    ``results[row][series]`` is a FactscoreResult; N/A when no response could be scored.
+    """
+    rows: dict[str, dict[str, tuple[float | None, str]]] = {}
+    for row, cells in results.items():
+        rows[row] = {}
+        for series, r in cells.items():
+            v = getattr(r, value)
+            if v is None:
+                rows[row][series] = (None, f"N/A · respond {r.respond.counts}")
+            else:
+                rows[row][series] = (v, f"{100 * v:.1f} · n={r.scored} · resp {r.respond.counts}")
+    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
+    ax.set_ylabel("FActScore")
+    return ax
+
+
+@styled
+def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None = None) -> Axes:
+    """The length-penalty multiplier against the number of facts, with the pinned points marked."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.4))
+    ns = list(range(1, max_facts + 1))
+    ax.plot(ns, [length_penalty(n, gamma) for n in ns], marker="o", color="#4C72B0")
+    for n in (1, gamma - 1, gamma, gamma + 1):
+        if 1 <= n <= max_facts:
+            v = length_penalty(n, gamma)
+            ax.annotate(
+                f"n={n}: ×{v:.4g}", (n, v), textcoords="offset points", xytext=(4, 8), fontsize=8
+            )
+    ax.axvline(gamma, color="#999999", linestyle=":", linewidth=1)
+    ax.set_xlabel("atomic facts in the response (n)")
+    ax.set_ylabel("multiplier exp(1 − γ/n)")
+    ax.set_title(
+        f"Length penalty, γ = {gamma}: only responses with fewer than γ facts are scaled",
+        fontsize=10,
+    )
+    ax.set_ylim(-0.05, 1.15)
+    return ax
+
+
+@styled
+def plot_score_vs_init(
+    results: Mapping[str, FactscoreResult], *, title: str = "score (penalised) vs init_score"
+) -> Axes:
+    """Per subject: init_score and the penalised score side by side, with n scored on each bar."""
+    rows: dict[str, dict[str, tuple[float | None, str]]] = {}
+    for name, r in results.items():
+        rows[name] = {}
+        for key, v in (
+            ("init_score (no penalty)", r.init_score),
+            (f"score (γ = {r.gamma})", r.factscore),
+        ):
+            rows[name][key] = (v, "N/A" if v is None else f"{100 * v:.1f} · n={r.scored}")
+    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
+    ax.set_ylabel("FActScore")
+    return ax

@@ -1,0 +1,80 @@
+"""Tables and figures of the ledger lab (notebook 08)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from matplotlib.axes import Axes
+
+from claimlab.core.vocab import status_line
+from claimlab.metrics.ledger import METRIC_NAMES, CorpusFigures
+from claimlab.notebook.display import pandas
+from claimlab.notebook.style import plot_grouped_values, plt, styled
+
+
+def ledger_table(groups):
+    """One column per group: answers, micro and macro displays of the four ratios, status counts.
+
+    Groups are columns (there are few decomposers and many measures), so the table stays narrow
+    enough for a printed page.
+    """
+    pd = pandas()
+
+    columns = {}
+    for name, g in groups.items():
+        col = {"answers": str(g.answers), "without candidates": str(g.empty_answers)}
+        for m in METRIC_NAMES:
+            col[f"{m}: micro"] = g.micro[m].display
+            col[f"{m}: macro"] = g.macro[m].display
+        col["status (unique)"] = status_line(g.status_counts)
+        col["duplicates"] = str(g.duplicates)
+        col["missing units"] = str(g.missing_units)
+        columns[str(name)] = col
+    table = pd.DataFrame(columns)
+    table.index.name = "measure"
+    return table
+
+
+@styled
+def plot_ledger_models(
+    groups: Mapping[str, CorpusFigures], *, kind: str = "micro", title: str | None = None
+) -> Axes:
+    """Per model: the four Toy ratios (micro, n/d on each bar; macro with its defined count)."""
+    rows: dict[str, dict[str, tuple[float | None, str]]] = {}
+    for name, g in groups.items():
+        rows[name] = {}
+        for m in METRIC_NAMES:
+            if kind == "micro":
+                r = g.micro[m]
+                rows[name][m] = (r.value, r.counts if r.value is not None else f"N/A ({r.counts})")
+            else:
+                mm = g.macro[m]
+                rows[name][m] = (mm.value, f"{mm.defined} def., {mm.undefined} N/A")
+    ax = plot_grouped_values(rows, title=title or f"Toy metrics per decomposer ({kind})")
+    return ax
+
+
+@styled
+def plot_coverage_distribution(table, *, ax: Axes | None = None) -> Axes:
+    """Histogram of per-answer coverage per model; answers with no unit (N/A) counted in the legend."""
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 3.6))
+    bins = np.linspace(0, 1, 11)
+    for name, sub in table.groupby("model", observed=True):
+        d = sub["units"].to_numpy()
+        vals = sub["covered"].to_numpy()[d > 0] / d[d > 0]
+        na = int((d == 0).sum())
+        ax.hist(
+            vals,
+            bins=list(bins),
+            histtype="step",
+            linewidth=1.8,
+            label=f"{name} (n={len(vals)}, N/A {na})",
+        )
+    ax.set_xlabel("per-answer Toy Original Coverage")
+    ax.set_ylabel("answers")
+    ax.legend(fontsize=8, frameon=False)
+    ax.set_title("Distribution of per-answer coverage", fontsize=10)
+    return ax

@@ -1,0 +1,286 @@
+"""Plots that show counts and N/A: every bar is labelled n/d; an undefined ratio is a hatched bar.
+
+Imported lazily (never by the metric modules), so ``import claimlab`` stays light.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from claimlab.core.ratio import Ratio
+from claimlab.core.text import terminal
+
+NA_STYLE: dict[str, Any] = {
+    "facecolor": "white",
+    "edgecolor": "#777777",
+    "hatch": "//",
+    "linewidth": 1.0,
+}
+COLORS = {
+    "coverage_answered": "#8172B3",
+    "accuracy": "#C44E52",
+    "preservation": "#4C72B0",
+    "coverage": "#55A868",
+    "confirmed_support": "#C44E52",
+    "raw_support": "#DD8452",
+}
+DEFAULT_COLOR = "#4C72B0"
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+HOUSE_STYLE: dict[str, Any] = {
+    "font.family": "DejaVu Sans",
+    "svg.hashsalt": "claimlab",
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.autolayout": True,
+    # a file's text is never mathematics: a "$" in an id or a model name is a dollar sign
+    "text.parse_math": False,
+    "text.usetex": False,
+}
+
+
+@contextmanager
+def house_style() -> Iterator[None]:
+    """Deterministic, readable defaults for the figures made inside (nothing changed outside)."""
+    with plt.rc_context(HOUSE_STYLE):  # type: ignore[arg-type]
+        yield
+
+
+def label(text: object, limit: int = 32) -> str:
+    r"""A label from a file's text for a figure: control characters visible, each line shortened.
+
+    Examples:
+        >>> label("a\x1bb"), label("x" * 40, 10)
+        ('a\\x1bb', 'xxxxxxxxx…')
+    """
+    lines = terminal(text).split("\n")
+    return "\n".join(line if len(line) <= limit else line[: limit - 1] + "…" for line in lines)
+
+
+def visible_text(ax: Axes) -> None:
+    r"""Show every control character in the figure's texts as an escape (``\x1b``).
+
+    Titles, tick labels, legends and bar labels may hold ids and names from a file; a
+    control character has no glyph and an escape sequence must not reach a terminal-like
+    renderer, so each is drawn as its escape instead. Line breaks stay.
+    """
+    from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter
+
+    for axes in ax.figure.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            fmt = axis.get_major_formatter()
+            if isinstance(fmt, FixedFormatter):  # tick labels are drawn from it later
+                fmt.seq = [label(x) for x in fmt.seq]
+    titles = {id(a.title) for a in ax.figure.axes}
+    for t in ax.figure.findobj(Text):
+        s = t.get_text()
+        safe = label(s, 110 if id(t) in titles else 60)
+        if safe != s:
+            t.set_text(safe)
+
+
+def styled(fn: Callable[P, R]) -> Callable[P, R]:
+    """Run a plotting function inside :func:`house_style`; its texts made visible."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with house_style():
+            ax = fn(*args, **kwargs)
+            if isinstance(ax, Axes):
+                visible_text(ax)
+            return ax
+
+    return wrapper
+
+
+def _bar(ax: Axes, x: float, r: Ratio, *, width: float, color: str, label_fmt: str = "pct") -> None:
+    if r.value is None:
+        ax.bar(x, 1.0, width=width, **NA_STYLE)
+        ax.text(x, 0.5, "N/A\n(0/0)", ha="center", va="center", fontsize=9, color="#333333")
+        return
+    ax.bar(x, r.value, width=width, color=color)
+    text = f"{100 * r.value:.0f}%\n{r.counts}" if label_fmt == "pct" else r.counts
+    inside = r.value > 0.25
+    ax.text(
+        x,
+        r.value / 2 if inside else r.value + 0.02,
+        text,
+        ha="center",
+        va="center" if inside else "bottom",
+        fontsize=9,
+        color="white" if inside else "#222222",
+    )
+
+
+@styled
+def plot_ratios(
+    ratios: Mapping[str, Ratio],
+    *,
+    labels: Mapping[str, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    note: str | None = None,
+) -> Axes:
+    """Bar chart of named ratios, each bar labelled with its percentage and n/d.
+
+    Args:
+        ratios: Name -> Ratio, in display order.
+        labels: Optional display names.
+        ax: Axes to draw on; a new figure when omitted.
+        title: Axes title.
+        note: Text shown under the bars (e.g. status counts beside support).
+
+    Returns:
+        The Axes drawn on.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.4))
+    names = list(ratios)
+    for i, name in enumerate(names):
+        _bar(ax, i, ratios[name], width=0.65, color=COLORS.get(name, DEFAULT_COLOR))
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels([(labels or {}).get(n, n) for n in names], fontsize=9)
+    ax.set_ylim(0, 1.12)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    if any(r.value is None for r in ratios.values()):
+        ax.legend(
+            handles=[Patch(**NA_STYLE, label="N/A: zero denominator")],
+            loc="upper right",
+            fontsize=8,
+        )
+    if title:
+        ax.set_title(title, fontsize=11)
+    if note:
+        ax.set_xlabel(note, fontsize=9)
+    return ax
+
+
+@styled
+def plot_grouped_values(
+    rows: Mapping[str, Mapping[str, tuple[float | None, str]]],
+    *,
+    series_labels: Mapping[str, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    row_notes: Mapping[str, str] | None = None,
+    na_label: str = "N/A (0/0)",
+) -> Axes:
+    """Grouped bars of values in 0..1: one group per row, one bar per series.
+
+    Each cell is ``(value, label)``; the label (counts) is written on the bar. A value of None
+    is a hatched full-height bar labelled ``na_label``, never a zero-height bar.
+    """
+    row_names = list(rows)
+    series: Sequence[str] = list(next(iter(rows.values()))) if rows else []
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(7, 1.6 * len(row_names)), 4.2))
+    k = max(len(series), 1)
+    width = 0.8 / k
+    palette = ["#4C72B0", "#55A868", "#C44E52", "#DD8452", "#8172B3", "#937860"]
+    colors = {s: COLORS.get(s, palette[j % len(palette)]) for j, s in enumerate(series)}
+    above = []  # labels standing on top of their bars
+    for i, row in enumerate(row_names):
+        for j, s in enumerate(series):
+            x = i - 0.4 + width * (j + 0.5)
+            value, cell_label = rows[row][s]
+            if value is None:
+                ax.bar(x, 1.0, width=width, **NA_STYLE)
+                ax.text(
+                    x,
+                    0.5,
+                    label(cell_label or na_label),
+                    rotation=90,
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                )
+            else:
+                ax.bar(x, value, width=width, color=colors[s])
+                above.append(
+                    ax.text(
+                        x,
+                        value + 0.015,
+                        label(cell_label),
+                        rotation=90,
+                        ha="center",
+                        va="bottom",
+                        fontsize=7,
+                    )
+                )
+    ax.set_xticks(range(len(row_names)))
+    # texts are made visible before _make_room_above measures them (a glyph-less control
+    # character would be measured, and warned about, first)
+    ticks = [label(f"{r}\n{(row_notes or {}).get(r, '')}".strip()) for r in row_names]
+    ax.set_xticklabels(ticks, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
+    handles.append(Patch(**NA_STYLE, label=na_label))
+    ax.legend(  # above the axes, so no bar or label can run into it
+        handles=handles,
+        loc="lower center",
+        ncol=len(handles),
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 1.0),
+    )
+    _make_room_above(ax, above)
+    if title:
+        ax.set_title(title, fontsize=11, pad=24)
+    return ax
+
+
+def _make_room_above(ax: Axes, labels: Sequence, *, margin: float = 0.02) -> None:
+    """Raise the top of the y axis until every label standing on a bar ends inside the axes.
+
+    A label's height is fixed in points while its foot sits at a data value, so one rendering
+    gives each label's share of the axes height, and the top follows from it.
+    """
+    if not labels:
+        return
+    renderer = ax.figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    axes_height = ax.get_window_extent(renderer).height
+    bottom, top = ax.get_ylim()
+    needed = top
+    for text in labels:
+        share = text.get_window_extent(renderer).height / axes_height
+        foot = text.get_position()[1]
+        if share < 1 - margin:
+            needed = max(needed, bottom + (foot - bottom) / (1 - margin - share))
+    ax.set_ylim(bottom, needed)
+
+
+@styled
+def plot_grouped_ratios(
+    rows: Mapping[str, Mapping[str, Ratio]],
+    *,
+    series_labels: Mapping[str, str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    row_notes: Mapping[str, str] | None = None,
+) -> Axes:
+    """Grouped bars of Ratios: every bar carries its n/d; undefined ones are hatched N/A bars."""
+    values = {
+        row: {
+            s: (r.value, r.counts if r.value is not None else f"N/A ({r.counts})")
+            for s, r in cells.items()
+        }
+        for row, cells in rows.items()
+    }
+    return plot_grouped_values(
+        values, series_labels=series_labels, ax=ax, title=title, row_notes=row_notes
+    )

@@ -1,0 +1,278 @@
+"""Tables and figures of the sufficiency lab (notebooks 02 and 07)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.notebook.display import (
+    md_code,
+    md_ids,
+    md_text,
+    pandas,
+    show,
+    show_figure,
+    show_markdown,
+)
+from claimlab.notebook.style import plot_grouped_ratios, plt, styled
+
+
+def evidence_table(fixture):
+    """The evidence records with their relation and metadata."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {
+                "id": e.id,
+                "text": e.text,
+                "relation": f"{e.subject} —{e.relation}→ {e.object}",
+                "status": e.status,
+                "current": e.current,
+                "topic": e.topic,
+            }
+            for e in fixture.evidence
+        ]
+    ).set_index("id")
+
+
+def branches_table(result):
+    """Per alternative: complete?, present, missing premises, link errors."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {
+                "alternative": "{" + ", ".join(b.alternative) + "}",
+                "complete witness": "yes" if b.complete else "no",
+                "present": ", ".join(b.present) or "-",
+                "missing premises": ", ".join(b.missing) or "-",
+                "link errors": "; ".join(e.explanation for e in b.link_errors) or "-",
+            }
+            for b in result.branches
+        ]
+    )
+
+
+def rejected_table(result):
+    """Rejected items and unsafe candidates with their reasons (empty frame when none)."""
+    pd = pandas()
+
+    rows = [
+        {"id": r.id, "kind": "rejected", "reason": r.reason, "detail": r.detail}
+        for r in result.rejected
+    ]
+    rows += [
+        {
+            "id": u.id,
+            "kind": "UNSAFE CANDIDATE (never a witness)",
+            "reason": u.reason,
+            "detail": u.detail,
+        }
+        for u in result.unsafe_candidates
+    ]
+    rows += [
+        {
+            "id": i,
+            "kind": "unknown",
+            "reason": "cannot be mapped",
+            "detail": "not a record of this fixture",
+        }
+        for i in result.unknown
+    ]
+    return pd.DataFrame(rows, columns=["id", "kind", "reason", "detail"])
+
+
+def show_sufficiency(
+    fixture,
+    question: str,
+    context,
+    *,
+    ignore_metadata: bool = False,
+    heading: str = "",
+    note: str = "",
+):
+    """Show one sufficiency check: heading, status, chain figure, branch and rejection tables."""
+    result = find_fixture_sufficiency(
+        fixture, question, list(context), ignore_metadata=ignore_metadata
+    )
+    q = fixture.question(question)
+    mode = " · **metadata rules ignored (demo)**" if ignore_metadata else ""
+    text = f"### {md_text(heading)}\n\n" if heading else ""
+    if note:
+        text += md_text(note) + "\n\n"
+    text += (
+        f"Question {md_code(question)}: {md_text(q.text)} · context {md_ids(context)} "
+        f"({result.context_raw} raw, {result.context_unique} unique){mode}\n\n"
+        f"**{result.status}**: {md_text(result.explanation)}"
+    )
+    show_markdown(text)
+    show_figure(plot_chains(fixture, question, result))
+    show(branches_table(result))
+    if result.rejected or result.unsafe_candidates or result.unknown:
+        show(rejected_table(result))
+    return result
+
+
+def selective_table(items):
+    """Selective-answering items with evidence completeness computed by the witness core."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {
+                "scenario": i.id,
+                "answered": i.answered,
+                "correct": "-" if i.correct is None else i.correct,
+                "evidence complete": i.evidence_complete,
+                "confidence": i.confidence,
+                "kind": (
+                    "answered with gaps"
+                    if i.answered and not i.evidence_complete
+                    else "abstained with complete evidence"
+                    if not i.answered and i.evidence_complete
+                    else "-"
+                ),
+            }
+            for i in items
+        ]
+    ).set_index("scenario")
+
+
+def risk_coverage_table(rows):
+    """Threshold, answered/total, accuracy and risk on answered, as displays."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {
+                "threshold": r.threshold,
+                "answered / total": r.coverage.display,
+                "accuracy on answered": r.accuracy.display,
+                "risk on answered": r.risk.display,
+            }
+            for r in rows
+        ]
+    ).set_index("threshold")
+
+
+PRESENT: dict[str, Any] = {"facecolor": "#55A868", "edgecolor": "#2d6b3c", "linewidth": 1.2}
+
+
+MISSING: dict[str, Any] = {
+    "facecolor": "white",
+    "edgecolor": "#C44E52",
+    "linewidth": 1.2,
+    "linestyle": "--",
+}
+
+
+@styled
+def plot_chains(
+    fixture, question: str, result, *, title: str | None = None, ax: Axes | None = None
+) -> Axes:
+    """One row per alternative: members present (filled), missing (dashed), link errors in red.
+
+    Rejected context items and unsafe candidates are listed under the chains.
+    """
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    rows = result.branches
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(
+                9,
+                1.1
+                + 0.9 * len(rows)
+                + 0.25 * (len(result.rejected) + len(result.unsafe_candidates)),
+            )
+        )
+    w, h, gap = 3.3, 0.55, 0.7
+    for r, b in enumerate(rows):
+        y = float(-r)
+        status = "complete witness" if b.complete else f"missing {len(b.missing)}"
+        ax.text(
+            -0.3,
+            y,
+            status,
+            ha="right",
+            va="center",
+            fontsize=9,
+            color="#2d6b3c" if b.complete else "#C44E52",
+        )
+        for i, m in enumerate(b.alternative):
+            x = i * (w + gap)
+            e = fixture.item(m)
+            style = PRESENT if m in b.present else MISSING
+            ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
+            label = f"{m}: {e.subject} → {e.object}" if e else m
+            if len(label) > 40:
+                label = label[:39] + "…"
+            ax.text(
+                x + w / 2,
+                y,
+                label,
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if m in b.present else "#333333",
+            )
+            if i + 1 < len(b.alternative):
+                ax.add_patch(
+                    FancyArrowPatch(
+                        (x + w, y),
+                        (x + w + gap, y),
+                        arrowstyle="-|>",
+                        mutation_scale=10,
+                        color="#555555",
+                    )
+                )
+        if b.link_errors:
+            x = len(b.alternative) * (w + gap)
+            msg = "; ".join(
+                f"✗ {le.left}→{le.right}: {le.left_end} ≠ {le.right_start}" for le in b.link_errors
+            )
+            ax.text(x - gap / 2, y, msg, ha="left", va="center", fontsize=7.5, color="#C44E52")
+    y = -len(rows) + 0.2
+    notes = [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
+    notes += [
+        (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
+        for u in result.unsafe_candidates
+    ]
+    for text, color in notes:
+        ax.text(-0.3, y, text, ha="left", va="center", fontsize=8, color=color)
+        y -= 0.3
+    ax.set_xlim(-2.4, 3 * (w + gap) + 3.5)
+    ax.set_ylim(min(y, -len(rows) + 0.5) - 0.2, 0.7)
+    ax.axis("off")
+    ctx = ", ".join(_context_labels(result))
+    ax.set_title(
+        title
+        or f"{question}: {result.status} · context {ctx} ({result.context_raw} raw / {result.context_unique} unique)",
+        fontsize=10,
+    )
+    legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
+    ax.legend(handles=legend, loc="upper right", fontsize=7, frameon=False)
+    return ax
+
+
+def _context_labels(result) -> list[str]:
+    """Context ids for a caption (unique, in the order given)."""
+    return [str(c) for c in result.context] or ["(empty)"]
+
+
+@styled
+def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+    """Coverage and accuracy on answered per threshold, each bar with n/d; N/A hatched."""
+    data = {f"≥ {r.threshold:g}": {"coverage": r.coverage, "accuracy": r.accuracy} for r in rows}
+    ax = plot_grouped_ratios(
+        data,
+        series_labels={"coverage": "answered / total", "accuracy": "accuracy on answered"},
+        ax=ax,
+        title=title or "Selective answering: coverage and accuracy per confidence threshold",
+    )
+    ax.set_xlabel("confidence threshold", fontsize=9)
+    return ax

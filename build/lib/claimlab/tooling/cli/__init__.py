@@ -1,0 +1,116 @@
+"""The ``claimlab`` command line: thin over the package, one module per command family.
+
+``labs`` (decomposition, sufficiency, pack, citations), ``realdata`` (fever, factscore),
+``ledger``, and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what they
+share. Every command but ``serve`` takes ``--json``. Errors are one line on stderr: exit 2 for
+input the command refuses (naming file, record and field, or the option), 1 for a failed run;
+set ``CLAIMLAB_DEBUG=1`` to see a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import one_line, terminal
+from claimlab.tooling.cli import labs, ledger, notebooks, realdata
+from claimlab.tooling.cli.common import say
+
+COMMANDS: list[Callable[[Any], None]] = [
+    labs.add_decomposition,
+    labs.add_sufficiency,
+    realdata.add_fever,
+    realdata.add_factscore,
+    labs.add_pack,
+    labs.add_citations,
+    ledger.add_ledger,
+    notebooks.add_run,
+    notebooks.add_handouts,
+    notebooks.add_serve,
+    notebooks.add_notebooks,
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``claimlab CMD: error: ...``) and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        """Print one line naming the option and where to read more, then exit 2."""
+        self.exit(
+            2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = _Parser(
+        prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
+    )
+    parser.add_argument("--version", action="version", version=f"claimlab {_version()}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
+    for add in COMMANDS:
+        add(sub)
+    return parser
+
+
+def _version() -> str:
+    from claimlab import __version__
+
+    return __version__
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM ends a command the way Ctrl-C does: clean-up runs, temporary files go."""
+    raise KeyboardInterrupt
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``claimlab`` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread (an embedding program): leave its signals alone
+        previous = None
+    try:
+        return args.handler(args)
+    except ClaimlabInputError as exc:
+        say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        say(f"claimlab {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader stopped early (`| head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as exc:  # a file the command had to read or write: name it, one line
+        if os.environ.get("CLAIMLAB_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        say(
+            f"claimlab {args.command}: error: {one_line(where)}{exc.strerror or exc}",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as exc:  # one line, no traceback, unless asked
+        if os.environ.get("CLAIMLAB_DEBUG"):
+            raise
+        say(
+            f"claimlab {args.command}: error: {type(exc).__name__}: {one_line(exc)}",
+            file=sys.stderr,
+        )
+        return 1
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

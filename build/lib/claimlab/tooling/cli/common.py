@@ -1,0 +1,49 @@
+"""What every command shares: terminal-safe printing, JSON output, argument types."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from claimlab.core.text import json_safe, terminal
+from claimlab.io.reader import decode_utf8, read_bytes
+from claimlab.notebook.records import to_jsonable
+
+
+def say(*parts: object, file: Any = None, end: str = "\n", flush: bool = False) -> None:
+    """Print for a person: every control character from a file's text is shown, not obeyed."""
+    print(terminal(" ".join(str(p) for p in parts)), file=file, end=end, flush=flush)
+
+
+def emit_json(data: Any) -> None:
+    """Write one JSON document to stdout, C1 controls and bidirectional overrides escaped."""
+    text = json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)
+    sys.stdout.write(json_safe(text) + "\n")
+
+
+def count_type(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer within bounds (one-line error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def id_list(text: str) -> list[str]:
+    """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
+    if text.startswith("@"):
+        path = text[1:]
+        text = decode_utf8(read_bytes(path), file=path).replace("\n", ",")
+    return [s.strip() for s in text.split(",") if s.strip()] if text else []

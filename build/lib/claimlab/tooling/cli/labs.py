@@ -1,0 +1,197 @@
+"""Commands of the teaching labs: ``decomposition``, ``sufficiency``, ``pack``, ``citations``."""
+
+from __future__ import annotations
+
+import argparse
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.vocab import status_line
+from claimlab.io.context_lab import load_chunks, parse_answer
+from claimlab.io.decomposition import load_decomposition
+from claimlab.io.reader import read_json
+from claimlab.io.sufficiency import load_sufficiency
+from claimlab.metrics.citations import validate_citations
+from claimlab.metrics.context_budget import pack
+from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
+from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.tooling.cli.common import count_type, emit_json, id_list, say
+
+
+def cmd_decomposition(args: argparse.Namespace) -> int:
+    """Run ``claimlab decomposition``; returns the exit code."""
+    fx = load_decomposition(args.file)
+    selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
+    result = find_decomposition(fx, selection)
+    if args.json:
+        emit_json({"file": args.file, "mode": args.mode, **result.to_dict()})
+        return 0
+    label = f"mode {args.mode}" if args.mode is not None else "selection"
+    say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
+    for m in METRICS:
+        say(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
+    sc = result.status_counts
+    say(f"  status (unique selection) {status_line(sc, sep=', ')}")
+    for name, ids in (
+        ("missing units", result.missing_units),
+        ("duplicates", result.duplicates),
+        ("introduced", result.introduced),
+        ("non-atomic", result.non_atomic),
+        ("unfaithful", result.unfaithful),
+    ):
+        say(f"  {name:<24} {', '.join(ids) or '-'}")
+    say("  audit:")
+    for row in result.audit:
+        flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"
+        say(
+            f"    {row.id:<4} preserves={','.join(row.preserves) or '-'} faithful={row.faithful} "
+            f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "
+            f"{','.join(row.references) or '-'}{flag}"
+        )
+    return 0
+
+
+def add_decomposition(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab decomposition`` to the command parser."""
+    p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
+    p.add_argument("file", help="a claimlab/decomposition@1 file")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
+    g.add_argument("--mode", help="a named selection from the file's modes")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_decomposition)
+
+
+def cmd_sufficiency(args: argparse.Namespace) -> int:
+    """Run ``claimlab sufficiency``; returns the exit code."""
+    fx = load_sufficiency(args.file)
+    context = id_list(args.context)
+    result = find_fixture_sufficiency(
+        fx, args.question, context, ignore_metadata=args.ignore_metadata
+    )
+    if args.json:
+        emit_json(
+            {
+                "file": args.file,
+                "question": args.question,
+                "context": context,
+                "ignore_metadata": args.ignore_metadata,
+                **result.to_dict(),
+            }
+        )
+        return 0
+    q = fx.question(args.question)
+    say(f"{args.file}: question {args.question}: {q.text}")
+    say(
+        f"  context: {', '.join(context) or '(empty)'} "
+        f"({result.context_raw} raw, {result.context_unique} unique)"
+    )
+    say(f"  status: {result.status}")
+    say(f"  {result.explanation}")
+    for b in result.branches:
+        state = "complete" if b.complete else "missing " + (", ".join(b.missing) or "-")
+        say(f"  branch {{{', '.join(b.alternative)}}}: {state}")
+        for e in b.link_errors:
+            say(f"    link error: {e.explanation}")
+    for r in result.rejected:
+        say(f"  rejected {r.id} ({r.reason}): {r.detail}")
+    for r in result.unsafe_candidates:
+        say(f"  UNSAFE CANDIDATE {r.id}: {r.detail}")
+    return 0
+
+
+def add_sufficiency(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab sufficiency`` to the command parser."""
+    p = sub.add_parser("sufficiency", help="is the selected evidence enough for a question?")
+    p.add_argument("file", help="a claimlab/sufficiency@1 file")
+    p.add_argument("--question", required=True, help="question name from the file")
+    p.add_argument(
+        "--context",
+        default="",
+        help="evidence ids, comma-separated (repeats kept), or @FILE with one id per line",
+    )
+    p.add_argument(
+        "--ignore-metadata",
+        action="store_true",
+        help="demo mode: list records failing the metadata rules as unsafe candidates",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_sufficiency)
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    """Run ``claimlab pack``; returns the exit code."""
+    chunks = load_chunks(args.chunks)
+    result = pack(
+        chunks, max_chunks=args.max_chunks, max_tokens=args.max_tokens, question=args.question
+    )
+    if args.json:
+        emit_json({"chunks_file": args.chunks, **result.to_dict()})
+        return 0
+    say(
+        f"{args.chunks}: {len(chunks)} candidate chunks, budget {args.max_chunks} chunks / {args.max_tokens} tokens"
+    )
+    say(f"  chunks used  {result.chunks_used.display}")
+    say(f"  tokens used  {result.tokens_used.display}  ({result.token_counter})")
+    say(f"  all candidates would need {result.candidates_tokens.display}")
+    say(
+        f"  kept (prompt order): {', '.join(result.kept) or '(none: abstain, do not call the model)'}"
+    )
+    for d in result.dropped:
+        say(f"  dropped #{d.rank} {d.id}: {d.reason}")
+    if args.show_prompt:
+        say()
+        say(result.prompt)
+    return 0
+
+
+def add_pack(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab pack`` to the command parser."""
+    p = sub.add_parser("pack", help="pack ranked chunks under a chunk and a token budget")
+    p.add_argument("chunks", help="JSON list of {id, document, version, score, text}")
+    p.add_argument("--max-chunks", type=count_type(0), required=True, help="chunk budget")
+    p.add_argument("--max-tokens", type=count_type(0), required=True, help="token budget")
+    p.add_argument("--question", default="", help="question to put in the prompt")
+    p.add_argument("--show-prompt", action="store_true", help="print the rendered prompt")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_pack)
+
+
+def cmd_citations(args: argparse.Namespace) -> int:
+    """Run ``claimlab citations``; returns the exit code."""
+    data = read_json(args.answer, error=ClaimlabInputError)
+    if args.name is not None:
+        answers = data.get("answers") if isinstance(data, dict) else None
+        if not isinstance(answers, dict) or args.name not in answers:
+            known = ", ".join(answers) if isinstance(answers, dict) else "none"
+            raise ClaimlabInputError(
+                f"unknown answer (known: {known})", file=args.answer, field=f"answers.{args.name}"
+            )
+        data = answers[args.name]
+    answer = parse_answer(
+        data, source=args.answer, where=None if args.name is None else f"answers.{args.name}"
+    )
+    sent = load_chunks(args.context)
+    report = validate_citations(answer, sent, allow_unsourced=args.allow_unsourced)
+    if args.json:
+        emit_json({"answer_file": args.answer, "context_file": args.context, **report.to_dict()})
+        return 0
+    say(f"{args.answer}: {report.verdict} ({len(answer.claims)} claims, {len(sent)} chunks sent)")
+    for p in report.problems:
+        say(f"  {p.code}: {p.explanation}")
+    say(f"  message: {report.message}")
+    return 0
+
+
+def add_citations(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab citations`` to the command parser."""
+    p = sub.add_parser("citations", help="validate an answer's claim-to-chunk citations")
+    p.add_argument(
+        "answer", help="answer JSON (Turkish or English keys), or a context-lab fixture with --name"
+    )
+    p.add_argument("--context", required=True, help="JSON list of the chunks that were sent")
+    p.add_argument("--name", help="pick one of a fixture's named answers")
+    p.add_argument(
+        "--allow-unsourced", action="store_true", help="accept claims flagged as unsourced"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_citations)

@@ -1,0 +1,165 @@
+"""Commands on real data formats: ``fever`` and ``factscore``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.factscore import load_labelled
+from claimlab.io.fever import load_gold, load_predictions, pair_by_id
+from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
+from claimlab.metrics.fever import score_fever
+from claimlab.notebook.records import to_jsonable
+from claimlab.tooling.cli.common import count_type, emit_json, say
+from claimlab.tooling.files import atomic_write, replacing_all
+
+
+def cmd_fever(args: argparse.Namespace) -> int:
+    """Run ``claimlab fever``; returns the exit code."""
+    gold = load_gold(args.gold)
+    preds = load_predictions(args.predictions)
+    pairs = pair_by_id(gold, preds, gold_file=args.gold, pred_file=args.predictions)
+    result = score_fever(pairs, max_evidence=args.max_evidence)
+    if args.details:
+        atomic_write(
+            Path(args.details),
+            "".join(json.dumps(to_jsonable(c), ensure_ascii=False) + "\n" for c in result.claims),
+        )
+    if args.json:
+        emit_json({"gold": args.gold, "predictions": args.predictions, **result.to_dict()})
+        return 0
+    c = result.to_dict()["counts"]
+
+    def fig(value: float | None) -> str:
+        return "N/A (no verifiable claim)" if value is None else repr(value)
+
+    say(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
+    say(f"  strict score     {fig(result.strict_score):<22} {result.strict}")
+    say(f"  label accuracy   {fig(result.label_accuracy):<22} {result.label}")
+    say(
+        f"  precision        {fig(result.precision):<22} macro over {c['verifiable']} verifiable claims"
+    )
+    say(f"  recall           {fig(result.recall.value):<22} {result.recall}")
+    say(f"  f1               {fig(result.f1)}")
+    say(
+        f"  one sentence away from a witness: {c['one_sentence_away']} of {c['verifiable']} "
+        "verifiable claims"
+    )
+    if args.details:
+        say(f"  per-claim details written to {args.details}")
+    return 0
+
+
+def add_fever(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab fever`` to the command parser."""
+    p = sub.add_parser("fever", help="FEVER scores (official conventions, paired by id)")
+    p.add_argument("gold", help="gold JSONL (id, label, evidence)")
+    p.add_argument(
+        "predictions", help="predictions JSONL (id, predicted_label, predicted_evidence)"
+    )
+    p.add_argument(
+        "--max-evidence", type=count_type(1), default=5, help="predicted sentences used (default 5)"
+    )
+    p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_fever)
+
+
+def cmd_factscore(args: argparse.Namespace) -> int:
+    """Run ``claimlab factscore``; returns the exit code."""
+    stems: dict[str, str] = {}
+    for f in args.files:  # one ledger per stem: two files may not write the same one
+        stem = Path(f).stem
+        if args.ledger_dir and stem in stems:
+            raise ClaimlabInputError(
+                f"same file name as {stems[stem]}: both would write the ledger {stem}.*.parquet"
+                " (rename one)",
+                file=f,
+            )
+        stems[stem] = f
+    results, loaded = [], []
+    for f in args.files:
+        responses = load_labelled(f)
+        r = find_factscore(responses, name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma)
+        results.append((f, r))
+        loaded.append((Path(f).stem, responses))
+    ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []
+    if args.json:
+        emit_json(
+            {
+                "gamma": args.gamma,
+                "irrelevant": args.irrelevant,
+                "files": [
+                    {
+                        "file": f,
+                        **r.to_dict(),
+                        "factscore_percent": None if r.factscore is None else 100 * r.factscore,
+                        "init_score_percent": None if r.init_score is None else 100 * r.init_score,
+                    }
+                    for f, r in results
+                ],
+                "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
+            }
+        )
+        return 0
+    say(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
+    for _, r in results:
+        init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
+        say(f"  {r.name:<16} {r.display}  init_score {init}")
+    for c, u in ledgers:
+        say(f"ledger written: {c} --units {u}")
+    return 0
+
+
+def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Path, Path]]:
+    """Every file's responses as a claim ledger (Parquet): all files are replaced together.
+
+    A candidates file and its units file belong together, and so do the subjects of one run;
+    every table is written to a temporary file first and only then are all renamed, so a full
+    disk or an interrupt leaves every old ledger as it was.
+    """
+    import pyarrow.parquet as pq
+
+    from claimlab.labs.ledgers import factscore_ledger
+
+    tables, paths = [], []
+    for stem, responses in loaded:
+        for kind, table in zip(
+            ("candidates", "units"),
+            factscore_ledger(responses, policy=args.irrelevant),
+            strict=True,
+        ):
+            tables.append(table)
+            paths.append(Path(args.ledger_dir) / f"{stem}.{kind}.parquet")
+    with replacing_all(paths) as temps:
+        for table, tmp in zip(tables, temps, strict=True):
+            pq.write_table(table, tmp)
+    return [(paths[i], paths[i + 1]) for i in range(0, len(paths), 2)]
+
+
+def add_factscore(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab factscore`` to the command parser."""
+    p = sub.add_parser("factscore", help="FActScore of human-labelled responses, with its counts")
+    p.add_argument("files", nargs="+", help="labelled JSONL files (one subject model each)")
+    p.add_argument(
+        "--gamma",
+        type=count_type(0),
+        default=DEFAULT_GAMMA,
+        help="length penalty (0 = off; default 10)",
+    )
+    p.add_argument(
+        "--irrelevant",
+        choices=POLICIES,
+        default="paper",
+        help="irrelevant-fact policy (default paper; always reported)",
+    )
+    p.add_argument(
+        "--ledger-dir",
+        metavar="DIR",
+        help="also write each file as a claim ledger (DIR/<stem>.candidates.parquet and"
+        " .units.parquet, same policy) for `claimlab ledger`",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_factscore)

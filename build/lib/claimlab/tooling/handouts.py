@@ -1,0 +1,526 @@
+"""Teaching handouts from executed notebooks: HTML and PDF, student and instructor variants.
+
+A handout shows exactly the executed notebook's outputs (the numbers the regression tests read),
+with code hidden, figures embedded as data URIs, maths rendered offline by Debian's MathJax, widget
+views replaced by their static snapshot, and every fixture or data string escaped. Cells tagged
+``remove-cell`` never appear; cells tagged ``solution`` appear only in the instructor variant.
+PDFs come from headless Debian chromium with print CSS (title page, page numbers, no figure or
+table split across pages where avoidable).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from claimlab import __version__
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.tooling.files import atomic_write, replacing, temp_dir
+
+Variant = Literal["student", "instructor"]
+VARIANTS: tuple[Variant, ...] = ("student", "instructor")
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+MATHJAX_FILE = Path("/usr/share/javascript/mathjax/MathJax.js")
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome")
+
+PROVENANCE = {
+    "fever": "FEVER (Thorne et al., 2018), CC BY-SA 3.0; baseline predictions from the FEVER scorer's tests (Apache-2.0)",
+    "wice": "WiCE (Kamoi et al., 2023), annotations ODC-BY 1.0, text Wikipedia CC BY-SA",
+    "factscore": "FActScore human annotations (Min et al., EMNLP 2023), MIT",
+    "factcheck_gpt": "Factcheck-GPT benchmark (Wang et al.), Apache-2.0",
+    "hotpotqa": "HotpotQA, CC BY-SA 4.0",
+    "musique": "MuSiQue, CC BY 4.0",
+    "fixtures": "claimlab teaching fixture (SIMULATION: fictional products, rooms and documents)",
+}
+
+PRINT_CSS = """
+<style>
+  body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Thai", sans-serif; }
+  .claimlab-title { page-break-after: always; break-after: page; padding-top: 20vh; }
+  .claimlab-title h1 { font-size: 2.2em; }
+  .claimlab-stamp { font-size: 0.9em; color: #333; border-top: 1px solid #999; margin-top: 2em; padding-top: 1em; }
+  .claimlab-stamp table { border-collapse: collapse; }
+  .claimlab-stamp td, .claimlab-stamp th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+  .claimlab-variant { display: inline-block; padding: 2px 8px; border: 1px solid #555; border-radius: 4px; }
+  img, table, pre, .jp-RenderedImage, .jp-OutputArea-output { break-inside: avoid; page-break-inside: avoid; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
+  ol, ul, li { break-inside: avoid; page-break-inside: avoid; }  /* an exercise list stays whole */
+  table, .jp-RenderedHTMLCommon table { font-size: 8.5pt !important; }
+  /* cells keep whole words (break-word does not let a column shrink below its longest word);
+     column headers such as NOT_IN_REFERENCE over short numbers may break anywhere */
+  td, th { word-break: normal; overflow-wrap: break-word; hyphens: manual; white-space: normal !important; }
+  thead th { overflow-wrap: anywhere; }
+  .jp-RenderedHTMLCommon table { table-layout: auto; max-width: 100%; }
+  .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { padding: 2px 4px; }
+  .jp-OutputArea-output, .jp-RenderedHTMLCommon { overflow: visible !important; }
+  .jp-Cell-outputWrapper, .jp-OutputArea-child { padding-left: 0; }
+  .jp-OutputArea-prompt { display: none; }
+  @page { size: A4; margin: 16mm 12mm 18mm 12mm;
+          @bottom-center { content: "page " counter(page) " of " counter(pages); font-size: 9pt; color: #555; } }
+  @media print { .jp-InputPrompt, .jp-OutputPrompt { display: none; } }
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Handout:
+    """One written handout file."""
+
+    stem: str
+    variant: Variant
+    html: Path
+    pdf: Path | None
+
+
+def find_chromium() -> str | None:
+    """The chromium executable on PATH, if any."""
+    for name in CHROMIUM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _strip_widgets(nb) -> int:
+    """Replace widget views by their static snapshot (text/html) or a plain note; count them."""
+    n = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data")
+            if data and WIDGET_MIME in data:
+                n += 1
+                del data[WIDGET_MIME]
+                if "text/html" not in data:
+                    data.pop("text/plain", None)
+                    data["text/html"] = (
+                        "<p><em>(interactive widget: open the notebook in JupyterLab to use it; "
+                        "its values at execution time are shown above and below)</em></p>"
+                    )
+    return n
+
+
+def _data_files(parameters: dict) -> list[tuple[str, str, str]]:
+    """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
+    rows = []
+    for name, value in parameters.items():
+        if not isinstance(value, str):
+            continue
+        parts = value.replace("\\", "/").split("/")
+        key = next((k for k in PROVENANCE if k in parts), None)
+        if (
+            key is None
+            and "/" not in value
+            and not value.endswith((".json", ".jsonl", ".csv", ".parquet"))
+        ):
+            continue
+        rows.append(
+            (
+                name,
+                value,
+                PROVENANCE.get(key or "", "user-supplied file (provenance as given by the user)"),
+            )
+        )
+    return rows
+
+
+def _stamp(
+    title: str, stem: str, variant: Variant, parameters: dict, records_file: Path | None
+) -> str:
+    params = "".join(
+        f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(json.dumps(v, ensure_ascii=False))}</code></td></tr>"
+        for k, v in parameters.items()
+    )
+    files = (
+        "".join(
+            f"<tr><th>{html.escape(n)}</th><td><code>{html.escape(v)}</code></td><td>{html.escape(p)}</td></tr>"
+            for n, v, p in _data_files(parameters)
+        )
+        or "<tr><td colspan='3'>no data file parameters</td></tr>"
+    )
+    rec = html.escape(records_file.name) if records_file else "(no records file)"
+    return f"""
+<section class="claimlab-title">
+  <h1>{html.escape(title)}</h1>
+  <p><span class="claimlab-variant">{variant} handout</span> &nbsp; notebook <code>{html.escape(stem)}.ipynb</code></p>
+  <div class="claimlab-stamp">
+    <p>Made by claimlab {html.escape(__version__)} from the executed notebook; the numbers are the ones
+    recorded in <code>{rec}</code> and checked by the regression tests.</p>
+    <h3>Parameters</h3><table>{params or "<tr><td>none</td></tr>"}</table>
+    <h3>Data files and provenance</h3><table>{files}</table>
+  </div>
+</section>
+"""
+
+
+ALLOWED_TAGS = frozenset(
+    {
+        "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del",
+        "details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
+        "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "section",
+        "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th",
+        "thead", "tr", "u", "ul",
+    }
+)  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "*": ["class", "id", "title", "lang", "dir", "data-metric"],
+    "a": ["href", "title"],
+    "img": ["src", "alt", "width", "height"],
+    "td": ["colspan", "rowspan", "style"],
+    "th": ["colspan", "rowspan", "style"],
+    "tr": ["style"],
+    "table": ["border"],
+}
+
+
+def clean_html(fragment: object) -> str:
+    """The handouts' HTML sanitiser: an allowlist of tags and attributes, no script of any kind.
+
+    nbconvert's own ``clean_html`` (used when ``sanitize_html`` is on) also drops headings,
+    paragraphs and table headers; this one keeps what notebooks and pandas tables need and
+    still removes ``<script>``, ``<svg>``, ``<style>``, event handlers and ``javascript:`` URLs
+    (links may point to http, https, mailto or within the page; images only to data URIs).
+    """
+    import bleach
+    from bleach.css_sanitizer import CSSSanitizer
+
+    text = fragment.decode() if isinstance(fragment, bytes) else str(fragment)
+    text = _DROPPED.sub("", text)  # pandas' scoped styles and any script: gone, not shown
+    return bleach.clean(
+        text,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        protocols=["http", "https", "mailto", "data"],
+        css_sanitizer=CSSSanitizer(allowed_css_properties=["text-align", "white-space"]),
+        strip=False,
+        strip_comments=True,
+    )
+
+
+_DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+MATHJAX_CONFIG = """window.MathJax = {
+  extensions: ["tex2jax.js", "Safe.js"],
+  jax: ["input/TeX", "output/CommonHTML"],
+  tex2jax: {
+    inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
+    displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]],
+    processEscapes: true,
+    processEnvironments: false,
+    ignoreClass: "claimlab-nomath",
+    processClass: "claimlab-math"
+  },
+  TeX: { extensions: ["AMSmath.js", "AMSsymbols.js"] },
+  Safe: { allow: { URLs: "none", classes: "none", cssIDs: "none", styles: "none" } },
+  messageStyle: "none",
+  showMathMenu: false,
+  CommonHTML: { linebreaks: { automatic: true } }
+};"""
+
+
+def _script_hash(source: str) -> str:
+    import base64
+    import hashlib
+
+    return "sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode()
+
+
+def content_security_policy(inline_scripts: Sequence[str]) -> str:
+    """The handout's policy: scripts only from files (MathJax) and the listed inline scripts.
+
+    No inline event handler, ``javascript:`` URL or injected ``<script>`` can run; nothing is
+    fetched from the network.
+    """
+    hashes = " ".join(f"'{_script_hash(src)}'" for src in inline_scripts)
+    return (
+        "default-src 'none'; "
+        f"script-src file: {hashes}; "
+        "style-src 'unsafe-inline' file:; img-src data: file:; font-src data: file:; "
+        "connect-src 'none'; frame-src 'none'; object-src 'none'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+
+
+_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTALL)
+_MARKDOWN_CELL = re.compile(r'(<div\b[^>]*class="[^"]*\bjp-MarkdownCell\b)')
+
+
+def render_html(
+    notebook: Path,
+    variant: Variant,
+    *,
+    parameters: dict | None = None,
+    records_file: Path | None = None,
+) -> str:
+    """The handout HTML of one executed notebook.
+
+    Safety: every output and Markdown cell goes through :func:`clean_html`; every script the
+    template adds is removed; MathJax (Debian's, offline) typesets only the notebook's own
+    Markdown cells, with its Safe extension on; and a Content-Security-Policy lets no other
+    script run, so nothing from a data file can execute, in a browser or in the chromium that
+    prints the PDF.
+    """
+    import nbformat
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    nb = nbformat.read(str(notebook), as_version=4)
+    _strip_widgets(nb)
+    remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
+    c = Config()
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_cell_tags = remove
+    c.TagRemovePreprocessor.remove_input_tags = []
+    c.HTMLExporter.exclude_input = True
+    c.HTMLExporter.exclude_input_prompt = True
+    c.HTMLExporter.exclude_output_prompt = True
+    c.HTMLExporter.embed_images = True
+    c.HTMLExporter.sanitize_html = True
+    c.HTMLExporter.filters = {"clean_html": clean_html}
+    c.HTMLExporter.mathjax_url = ""
+    exporter = HTMLExporter(config=c, template_name="lab")
+    body, _ = exporter.from_notebook_node(nb)
+    body = _SCRIPT.sub("", body)
+    title = nb.metadata.get("claimlab", {}).get("title") or notebook.stem
+    stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
+    head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
+    if MATHJAX_FILE.exists():
+        head += f"<script>{MATHJAX_CONFIG}</script>\n"
+        head += f'<script src="{MATHJAX_FILE.as_uri()}"></script>\n'
+    body = body.replace(
+        "<title>Notebook</title>", f"<title>{html.escape(title)} ({variant})</title>", 1
+    )
+    body = body.replace("<head>", "<head>\n" + head, 1)
+    body = body.replace("</head>", PRINT_CSS + "</head>", 1)
+    # no external fetches: drop links to web fonts or CDNs the template might add
+    body = body.replace("https://cdnjs.cloudflare.com", "about:blank#")
+    # maths only in the notebook's own Markdown cells: never in outputs (data) or the stamp
+    body = re.sub(r"<body\b([^>]*)>", _mark_body, body, count=1)
+    body = _MARKDOWN_CELL.sub(r"\1 claimlab-math", body)
+    i = body.find("<main>")
+    if i < 0:
+        i = body.find("<body") + body[body.find("<body") :].find(">") + 1
+    else:
+        i += len("<main>")
+    return body[:i] + stamp + body[i:]
+
+
+def _mark_body(match: re.Match[str]) -> str:
+    attrs = match.group(1)
+    if 'class="' in attrs:
+        return "<body" + attrs.replace('class="', 'class="claimlab-nomath ', 1) + ">"
+    return f'<body class="claimlab-nomath"{attrs}>'
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill a process and everything it started (its own process group)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
+        pass
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: its own process group, and SIGKILL when the parent dies."""
+    os.setsid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the process group still lets us kill it
+        pass
+
+
+def _chromium_command(chromium: str, profile: Path, html_file: Path, pdf: Path) -> list[str]:
+    return [
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-extensions",
+        f"--user-data-dir={profile}",
+        "--no-pdf-header-footer",
+        "--run-all-compositor-stages-before-draw",
+        "--virtual-time-budget=15000",
+        f"--print-to-pdf={pdf}",
+        html_file.resolve().as_uri(),
+    ]
+
+
+def print_pdfs(
+    jobs: Sequence[tuple[Path, Path]], *, chromium: str, timeout: int = 120, parallel: int = 2
+) -> None:
+    """Print HTML files to PDF with headless chromium, ``parallel`` at a time.
+
+    Every chromium runs in a process group of its own that is killed when this process stops
+    (an error, Ctrl-C, SIGTERM) and dies with it when it is killed outright; each one's profile
+    folder is removed afterwards (or, after a kill -9, by the next run). Each PDF is written to
+    a temporary file and renamed.
+
+    Raises:
+        ClaimlabInputError: chromium failed or timed out on a file, naming it.
+    """
+    pending = list(jobs)
+    running: list[tuple[subprocess.Popen, float, Path, Path, Path, Any]] = []
+    try:
+        while pending or running:
+            while pending and len(running) < parallel:
+                html_file, pdf_file = pending.pop(0)
+                profile = temp_dir("chromium")
+                writer = replacing(pdf_file)
+                tmp_pdf = writer.__enter__()
+                proc = subprocess.Popen(
+                    _chromium_command(chromium, profile, html_file, tmp_pdf),
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    preexec_fn=_die_with_parent,  # noqa: PLW1509 - before exec, no threads
+                )
+                running.append((proc, time.monotonic(), html_file, profile, tmp_pdf, writer))
+            time.sleep(0.05)
+            for job in list(running):
+                proc, started, html_file, profile, tmp_pdf, writer = job
+                code = proc.poll()
+                late = time.monotonic() - started > timeout
+                if code is None and not late:
+                    continue
+                running.remove(job)
+                _kill_group(proc)
+                err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+                shutil.rmtree(profile, ignore_errors=True)
+                ok = code == 0 and tmp_pdf.exists() and tmp_pdf.stat().st_size > 0
+                if ok:
+                    writer.__exit__(None, None, None)
+                    continue
+                failure = ClaimlabInputError(
+                    "chromium timed out printing the PDF"
+                    if late
+                    else f"chromium could not print the PDF: {err.strip()[-300:]}",
+                    file=str(html_file),
+                )
+                writer.__exit__(type(failure), failure, None)
+                raise failure
+    finally:
+        for proc, _, _, profile, _, writer in running:
+            _kill_group(proc)
+            shutil.rmtree(profile, ignore_errors=True)
+            writer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+
+
+@dataclass(frozen=True)
+class HandoutRun:
+    """Everything one ``claimlab handouts`` call wrote, and how long it took."""
+
+    handouts: tuple[Handout, ...]
+    index: Path
+    seconds: float
+
+
+def build_handouts(
+    source: str | Path = "outputs",
+    target: str | Path | None = None,
+    *,
+    variants: Sequence[Variant] = VARIANTS,
+    formats: Sequence[str] = ("html", "pdf"),
+    stems: Sequence[str] | None = None,
+) -> HandoutRun:
+    """Write handouts for every executed notebook in ``source`` and an index linking them.
+
+    Raises:
+        ClaimlabInputError: when ``source`` holds no executed notebook, or PDF is asked for and
+            chromium is missing.
+    """
+    started = time.perf_counter()
+    src = Path(source)
+    dst = Path(target) if target is not None else src / "handouts"
+    notebooks = sorted(
+        p for p in src.glob("[0-9][0-9]_*.ipynb") if not p.name.endswith(".failed.ipynb")
+    )
+    if stems:
+        notebooks = [p for p in notebooks if p.stem in stems]
+    if not notebooks:
+        raise ClaimlabInputError(
+            "no executed notebooks found (run `claimlab run` first)", file=str(src)
+        )
+    chromium = find_chromium() if "pdf" in formats else None
+    if "pdf" in formats and chromium is None:
+        raise ClaimlabInputError(
+            "PDF needs chromium on PATH (Debian package 'chromium')", field="--format"
+        )
+    dst.mkdir(parents=True, exist_ok=True)
+    jobs = []
+    written: list[Handout] = []
+    for nb in notebooks:
+        rec_file = src / f"{nb.stem}.records.json"
+        params = (
+            json.loads(rec_file.read_text(encoding="utf-8")).get("parameters", {})
+            if rec_file.exists()
+            else {}
+        )
+        for variant in variants:
+            html_file = dst / f"{nb.stem}.{variant}.html"
+            atomic_write(
+                html_file,
+                render_html(
+                    nb,
+                    variant,
+                    parameters=params,
+                    records_file=rec_file if rec_file.exists() else None,
+                ),
+            )
+            pdf_file = dst / f"{nb.stem}.{variant}.pdf" if "pdf" in formats else None
+            if pdf_file is not None:
+                jobs.append((html_file, pdf_file))
+            written.append(Handout(nb.stem, variant, html_file, pdf_file))
+    if jobs and chromium is not None:
+        print_pdfs(jobs, chromium=chromium)
+    if "html" not in formats:
+        for h in written:
+            h.html.unlink(missing_ok=True)
+    index = dst / "index.html"
+    atomic_write(index, _index_html(written, formats))
+    return HandoutRun(tuple(written), index, time.perf_counter() - started)
+
+
+def _index_html(handouts: Sequence[Handout], formats: Sequence[str]) -> str:
+    rows = []
+    stems = list(dict.fromkeys(h.stem for h in handouts))
+    for stem in stems:
+        cells = []
+        for h in (x for x in handouts if x.stem == stem):
+            links = []
+            if "html" in formats:
+                links.append(f'<a href="{html.escape(h.html.name)}">HTML</a>')
+            if h.pdf is not None:
+                links.append(f'<a href="{html.escape(h.pdf.name)}">PDF</a>')
+            cells.append(f"<td>{h.variant}: {' · '.join(links)}</td>")
+        rows.append(f"<tr><th>{html.escape(stem)}</th>{''.join(cells)}</tr>")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>claimlab handouts</title>
+<style>body{{font-family:"DejaVu Sans",sans-serif;margin:2em}} td,th{{padding:4px 12px;text-align:left}}</style>
+</head><body>
+<h1>claimlab handouts</h1>
+<p>Made by claimlab {html.escape(__version__)} from the executed notebooks. Student handouts hide the
+solutions; instructor handouts include them.</p>
+<table>{"".join(rows)}</table>
+</body></html>
+"""

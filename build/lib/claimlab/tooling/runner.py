@@ -1,0 +1,331 @@
+"""Notebook registry and headless execution through papermill.
+
+Each registered notebook declares its parameters in a cell tagged ``parameters``; the runner
+reads that cell and refuses any parameter the notebook does not declare (papermill only warns).
+Outputs are written to a temporary file and renamed, so a failed run never replaces a good one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.notebook.records import records_from_notebook
+from claimlab.tooling.files import replacing_all
+from claimlab.tooling.paths import labs_notebooks
+
+KERNEL = "python3"
+DEFAULT_TIMEOUT = 600
+
+
+def registered_notebooks() -> list[Path]:
+    """Every notebook a run without names executes: ``NN_*.ipynb`` of the labs, in number order.
+
+    The labs are the working folder's (a copy made by ``claimlab notebooks``) when it has them,
+    else the ones shipped with claimlab.
+    """
+    return sorted(p for p in labs_notebooks().glob("[0-9][0-9]_*.ipynb"))
+
+
+JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+    "list": (list,),
+    "dict": (dict,),
+    "None": (type(None),),
+}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A declared notebook parameter: its default and the JSON types a value may have."""
+
+    name: str
+    default: Any
+    types: tuple[str, ...]  # empty: any value
+
+    def check(self, value: Any, *, file: str) -> None:
+        """Raise a one-line error when ``value`` has none of the declared types."""
+        if not self.types:
+            return
+        for t in self.types:
+            kinds = JSON_TYPES[t]
+            if isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds):
+                return
+        want = " or ".join(_TYPE_WORDS[t] for t in self.types)
+        hint = ""
+        if "list" in self.types and isinstance(value, str):
+            hint = f" (write a JSON list, e.g. -p {self.name} '[\"{value}\"]')"
+        raise ClaimlabInputError(
+            f"must be {want}, got {json.dumps(value, ensure_ascii=False)}{hint}",
+            file=file,
+            field=f"-p {self.name}",
+        )
+
+
+_TYPE_WORDS = {
+    "str": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "list": "a JSON list",
+    "dict": "a JSON object",
+    "None": "null",
+}
+
+
+def _annotation_types(node: Any, *, file: str) -> tuple[str, ...]:
+    """``list[str] | str`` -> ("list", "str"); the names JSON values can have."""
+    import ast
+
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _annotation_types(node.left, file=file) + _annotation_types(node.right, file=file)
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Constant) and node.value is None:
+        return ("None",)
+    if isinstance(node, ast.Name) and node.id in JSON_TYPES:
+        return (node.id,)
+    raise ClaimlabInputError(
+        f"parameter annotations may name only {', '.join(JSON_TYPES)}",
+        file=file,
+        field="parameters",
+    )
+
+
+def _default_types(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, bool):
+        return ("bool",)
+    if isinstance(value, float):
+        return ("float",)
+    return (type(value).__name__,) if type(value).__name__ in JSON_TYPES else ()
+
+
+def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
+    """The parameters declared in the cell tagged ``parameters``, with their types.
+
+    Each line is ``NAME = literal`` or ``NAME: TYPES = literal`` (``TYPES`` such as
+    ``list[str] | str``); without an annotation the default's type is the only one accepted
+    (an integer is accepted for a float; a None default accepts anything).
+
+    Raises:
+        ClaimlabInputError: when the notebook has no such cell or it holds anything but literals.
+    """
+    import ast
+
+    import nbformat
+
+    nb = nbformat.read(str(path), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
+            out: dict[str, Parameter] = {}
+            tree = ast.parse(cell.source)
+            for node in tree.body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target, annotation = node.targets[0], None
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    target, annotation = node.target, node.annotation
+                else:
+                    raise ClaimlabInputError(
+                        "the parameters cell may only hold NAME = literal lines",
+                        file=str(path),
+                        field="parameters",
+                    )
+                if not isinstance(target, ast.Name):
+                    raise ClaimlabInputError(
+                        "the parameters cell may only hold NAME = literal lines",
+                        file=str(path),
+                        field="parameters",
+                    )
+                default = ast.literal_eval(node.value)  # type: ignore[arg-type]
+                types = (
+                    _annotation_types(annotation, file=str(path))
+                    if annotation is not None
+                    else _default_types(default)
+                )
+                out[target.id] = Parameter(target.id, default, types)
+            return out
+    raise ClaimlabInputError("no cell tagged 'parameters'", file=str(path))
+
+
+def declared_parameters(path: str | Path) -> dict[str, Any]:
+    """Parameter names and default values from the cell tagged ``parameters``."""
+    return {name: p.default for name, p in notebook_parameters(path).items()}
+
+
+def parse_value(text: str) -> Any:
+    """A ``-p NAME VALUE`` value: a JSON literal if it parses, else the plain string."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def absolutise_paths(params: Mapping[str, Any], *, cwd: Path | None = None) -> dict[str, Any]:
+    """Turn string values that name existing files relative to ``cwd`` into absolute paths.
+
+    The notebook runs in ``notebooks/``; a user's ``-p FIXTURE my.json`` means their own folder.
+    """
+    base = cwd or Path.cwd()
+    out = {}
+    for k, v in params.items():
+        if isinstance(v, str) and v and not os.path.isabs(v) and (base / v).exists():
+            out[k] = str((base / v).resolve())
+        else:
+            out[k] = v
+    return out
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One executed notebook."""
+
+    stem: str
+    notebook: Path
+    records_path: Path
+    seconds: float
+    records: dict[str, Any]
+    parameters: dict[str, Any]
+
+
+INPUT_ERRORS = frozenset({"ClaimlabInputError", "FixtureError", "LedgerError", "NotebookFailed"})
+
+
+class NotebookFailed(ClaimlabInputError):
+    """A notebook raised while executing; the message carries the error the cell raised.
+
+    ``input_error`` is True when the cell refused the user's input (a claimlab input error,
+    whose message names file, record and field), False for any other exception.
+    """
+
+    def __init__(self, problem: str, *, file: str | None = None, input_error: bool = False):
+        super().__init__(problem, file=file)
+        self.input_error = input_error
+
+
+def run_notebook(
+    path: str | Path,
+    *,
+    parameters: Mapping[str, Any] | None = None,
+    output_dir: str | Path = "outputs",
+    timeout: int = DEFAULT_TIMEOUT,
+) -> RunResult:
+    """Execute a notebook with papermill and write ``<stem>.ipynb`` and ``<stem>.records.json``.
+
+    Args:
+        path: The notebook to run.
+        parameters: Values for declared parameters; unknown names are refused.
+        output_dir: Where to write; created when missing.
+        timeout: Seconds allowed per cell.
+
+    Raises:
+        ClaimlabInputError: unknown notebook or undeclared parameter.
+        NotebookFailed: a cell raised; the partly executed notebook is kept as
+            ``<stem>.failed.ipynb`` and any earlier good output is left untouched.
+    """
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    nb_path = Path(path)
+    if not nb_path.exists():
+        raise ClaimlabInputError("notebook not found", file=str(path))
+    declared_types = notebook_parameters(nb_path)
+    declared = {name: p.default for name, p in declared_types.items()}
+    params = dict(parameters or {})
+    unknown = sorted(set(params) - set(declared))
+    if unknown:
+        raise ClaimlabInputError(
+            f"undeclared parameter(s) {', '.join(unknown)}; this notebook declares "
+            f"{', '.join(declared) or 'none'}",
+            file=str(nb_path),
+            field="parameters",
+        )
+    for name, value in params.items():
+        declared_types[name].check(value, file=str(nb_path))
+    out_dir = Path(output_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ClaimlabInputError("is a file, not a folder", file=str(out_dir), field="--output")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClaimlabInputError(
+            f"cannot create the output folder ({exc.strerror})", file=str(out_dir)
+        ) from None
+    stem = nb_path.stem
+    final_nb = out_dir / f"{stem}.ipynb"
+    final_rec = out_dir / f"{stem}.records.json"
+    failed = out_dir / f"{stem}.failed.ipynb"
+    started = time.perf_counter()
+    # the notebook and its records belong together: both are renamed into place, or neither
+    with replacing_all([final_nb, final_rec], keep_suffix=True) as (tmp_nb, tmp_rec):
+        try:
+            papermill.execute_notebook(
+                str(nb_path),
+                str(tmp_nb),
+                parameters=params,
+                kernel_name=KERNEL,
+                cwd=str(nb_path.resolve().parent),
+                execution_timeout=timeout,
+                progress_bar=False,
+                log_output=False,
+                report_mode=False,
+                # the kernel's own log (a warning about unencrypted local TCP; an error when the
+                # interrupt the client sends before every shutdown lands inside a message
+                # handler) would break the one-line-per-notebook progress; cell errors come
+                # back as messages
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            )
+        except PapermillExecutionError as exc:
+            os.replace(tmp_nb, failed)
+            last = str(exc.evalue).strip().splitlines()
+            raise NotebookFailed(
+                f"cell {exc.exec_count} raised {exc.ename}: {last[-1] if last else ''} "
+                f"(partial run kept in {failed})",
+                file=str(nb_path),
+                # the user's input was refused: its own message names file, record and field
+                input_error=exc.ename in INPUT_ERRORS,
+            ) from None
+        seconds = time.perf_counter() - started
+        records = records_from_notebook(json.loads(tmp_nb.read_text(encoding="utf-8")))
+        used = {**declared, **params}
+        rec_doc = {
+            "notebook": nb_path.name,
+            "parameters": used,
+            "seconds": round(seconds, 3),
+            "records": records,
+        }
+        tmp_rec.write_text(json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    failed.unlink(missing_ok=True)
+    return RunResult(stem, final_nb, final_rec, seconds, records, used)
+
+
+def resolve_notebooks(names: Sequence[str]) -> list[Path]:
+    """Notebook paths from names, stems or paths; all registered ones when empty."""
+    if not names:
+        return registered_notebooks()
+    out = []
+    for name in names:
+        p = Path(name)
+        if p.exists():
+            out.append(p)
+            continue
+        matches = [
+            n
+            for n in registered_notebooks()
+            if n.stem == name or n.name == name or n.stem.startswith(name)
+        ]
+        if len(matches) != 1:
+            known = ", ".join(n.stem for n in registered_notebooks())
+            raise ClaimlabInputError(f"unknown notebook (registered: {known})", file=name)
+        out.append(matches[0])
+    return out
