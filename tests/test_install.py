@@ -51,8 +51,25 @@ def installed(tmp_path_factory):
         for k, v in os.environ.items()
         if k not in ("PYTHONPATH", "CLAIMLAB_DATA", "VIRTUAL_ENV")
     }
+    # built from a copy, so the build leaves nothing (build/, *.egg-info) in the checkout
+    source = base / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "outputs",
+            "build",
+            "dist",
+            "*.egg-info",
+            "__pycache__",
+            ".*_cache",
+            ".hypothesis",
+        ),
+    )
     _run(
-        [*_uv(), "build", "--quiet", "--wheel", "--out-dir", str(base / "dist"), str(ROOT)],
+        [*_uv(), "build", "--quiet", "--wheel", "--out-dir", str(base / "dist"), str(source)],
         cwd=base,
         env=env,
     )

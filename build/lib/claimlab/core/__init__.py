@@ -1,8 +1,0 @@
-"""The ground floor: values every other floor speaks in, with no I/O and no third-party imports.
-
-``ratio`` (Ratio: a value that never hides its counts; macro and micro aggregation), ``errors``
-(the one error type, naming file, record and field), ``vocab`` (statuses, verdicts, problem
-codes and reasons as str-valued enums), ``spans`` (UTF-16 offsets), ``sentences`` (a sentence
-splitter for English, Turkish and Thai) and ``text`` (escaping a file's text for Markdown and
-the terminal). Imports only the standard library.
-"""

@@ -1,9 +1,0 @@
-"""The reader: every file is parsed once, here, into frozen typed records, or refused in one line.
-
-``reader`` holds the one mechanism (bytes -> UTF-8 -> orjson, and :class:`~claimlab.io.reader.Record`
-for field-by-field checks with file, record and field in every error); then one module per
-format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, the lab file),
-``fever``, ``factscore`` (with Factcheck-GPT), ``wice`` and ``ledger`` (CSV/JSONL/Parquet tables,
-coerced and checked column by column). ``locate`` finds input files (the working folder, the
-labs folder, the packaged fixtures, the real-data folder). Imports ``claimlab.core`` only.
-"""
