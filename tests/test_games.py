@@ -3,7 +3,7 @@
 import pytest
 
 from claimlab.io.sufficiency import load_sufficiency
-from claimlab.labs.games import MAX_SLOTS, DecompositionGame, SufficiencyGame, play_script
+from claimlab.labs.games import DecompositionGame, SufficiencyGame, play_script
 from tests.conftest import FIXTURES
 
 DX = FIXTURES / "atlas_nova.json"
@@ -87,7 +87,7 @@ def test_empty_selection_never_wins_even_with_nothing_else_wrong():
 
 def test_slots_are_limited_and_freed():
     g = DecompositionGame(DX, puzzle="products_mixed")  # 6 taken
-    assert g.slots_left == MAX_SLOTS - 6
+    assert g.slots == 7 and g.slots_left == 7 - 6
     assert g.select("C1").ok
     refused = g.select("C6")
     assert not refused.ok and "no slot left" in refused.message
@@ -136,10 +136,12 @@ SUFF = [
         ["E8"],
         {"room": "Room B2"},
         False,
-        ("REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ROOM"),
+        ("REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ANSWER"),
     ),
     ("missing_link", ["E2", "E8"], [], ["E1", "E2", "E8"], A3, False, ("REJECTED_EVIDENCE",)),
-    ("missing_link", ["E2"], [], ["E1", "E2"], {"room": "Room B2"}, False, ("WRONG_ROOM",)),
+    ("missing_link", ["E2"], [], ["E1", "E2"], {"room": "Room B2"}, False, ("WRONG_ANSWER",)),
+    ("missing_link", ["E2"], [], ["E1", "E2"], {"room": " room a3 "}, True, ()),  # as typed
+    ("missing_link", ["E2"], [], ["E1", "E2"], {}, False, ("MISSING_ANSWER",)),
     ("missing_link", [], [], ["E1", "E2"], A3, False, ("NOT_IN_CONTEXT", "NO_WITNESS")),
     ("mixed_branches", ["E2"], [], ["E1", "E2"], A3, True, ()),
     ("mixed_branches", ["E3"], [], ["E3", "E4"], A3, True, ()),
@@ -169,7 +171,7 @@ SUFF = [
         ["E5"],
         {"room": "Room A3", "route": "Solar Route"},
         False,
-        ("NO_WITNESS", "INTERMEDIATE_NOT_FROM_WITNESS"),
+        ("NO_WITNESS",),
     ),
     (
         "route_and_room",
@@ -178,7 +180,7 @@ SUFF = [
         ["E1", "E2"],
         {"room": "Room A3", "route": "Orbit Building"},
         False,
-        ("INTERMEDIATE_NOT_FROM_WITNESS",),
+        ("NOT_FROM_WITNESS",),
     ),
     (
         "route_and_room",
@@ -187,7 +189,26 @@ SUFF = [
         ["E1", "E2"],
         {"room": "Room A3"},
         False,
-        ("INTERMEDIATE_NOT_FROM_WITNESS",),
+        ("MISSING_ANSWER",),
+    ),
+    # a proof holding both chains wins with either route
+    (
+        "route_and_room",
+        ["E1", "E2", "E3", "E4"],
+        [],
+        ["E1", "E2", "E3", "E4"],
+        {"room": "Room A3", "route": "Solar Route"},
+        True,
+        (),
+    ),
+    (
+        "route_and_room",
+        ["E1", "E2", "E3", "E4"],
+        [],
+        ["E1", "E2", "E3", "E4"],
+        {"room": "Room A3", "route": "Orbit Building"},
+        True,
+        (),
     ),
     ("missing_link", ["E2"], ["E1"], ["E1", "E2"], A3, True, ()),  # a copy costs but does no harm
 ]
@@ -213,8 +234,9 @@ def test_budget_costs_and_exhaustion():
     assert g.copy("E1").ok and g.budget_left == 2
     assert g.search("E2").ok and g.search("E3").ok and g.budget_left == 0
     refused = g.search("E4")
-    assert not refused.ok and "budget spent" in refused.message
+    assert not refused.ok and "not enough budget" in refused.message
     assert not g.copy("E1").ok
+    assert "cannot be copied" in g.copy("E5").message  # only what the file lists as copyable
     r = g.submit(["E5"], A3)  # submitting still works with the budget spent
     assert r.won and r.spent == 6
     assert g.reset().ok and g.budget_left == 6 and g.context == ["E1"]
@@ -258,3 +280,200 @@ def test_games_accept_a_loaded_fixture_and_scripts():
         play_script(g, [["fly"]])
     with pytest.raises(ValueError, match="unknown puzzle"):
         DecompositionGame(DX, puzzle="nope")
+
+
+# ---- the games are described by the file -------------------------------------------------
+
+from claimlab.core.errors import FixtureError  # noqa: E402
+from claimlab.io.decomposition import load_decomposition  # noqa: E402
+from claimlab.labs.games import (  # noqa: E402
+    game_scenarios,
+    solve_decomposition,
+    solve_sufficiency,
+    sufficiency_wins,
+)
+from tests.own_files import (  # noqa: E402
+    decomposition_data,
+    own_decomposition,
+    own_sufficiency,
+    sufficiency_data,
+    write,
+)
+
+DECOMPOSITION_FILES = ("atlas_nova.json", "atlas_nova_th.json", "ferry_lines.json")
+SUFFICIENCY_FILES = ("aurora.json", "aurora_th.json", "parcel_routes.json")
+
+
+@pytest.mark.parametrize("name", DECOMPOSITION_FILES)
+def test_every_shipped_puzzle_can_be_won_and_the_solver_wins_it(name):
+    fx = load_decomposition(FIXTURES / name)
+    assert len(fx.game.puzzles) >= 3
+    for puzzle in fx.game.puzzles:
+        script = solve_decomposition(fx, puzzle)
+        assert script, puzzle
+        log = play_script(DecompositionGame(fx, puzzle), script)
+        assert log[-1]["won"] is True, (puzzle, log[-1])
+        assert not DecompositionGame(fx, puzzle).check().won  # no puzzle starts won
+
+
+@pytest.mark.parametrize("name", SUFFICIENCY_FILES)
+def test_every_shipped_scenario_can_be_won_within_budget_but_not_at_the_start(name):
+    fx = load_sufficiency(FIXTURES / name)
+    offered = game_scenarios(fx)
+    assert len(offered) == 3
+    for scenario in offered:
+        script = solve_sufficiency(fx, scenario)
+        game = SufficiencyGame(fx, scenario)
+        log = play_script(game, script)
+        assert log[-1]["won"] is True and game.spent <= game.budget, (scenario, log[-1])
+        fresh = SufficiencyGame(fx, scenario)
+        key = {item: fx.accepted(fresh.question, item)[0] for item in fresh.asks}
+        assert not fresh.submit(list(fresh.context), key).won  # a search is always needed
+
+
+def test_the_parcel_game_reads_costs_budget_and_copies_from_its_file():
+    g = SufficiencyGame(FIXTURES / "parcel_routes.json", "tracking_only")
+    assert (g.budget, g.cost("k6"), g.cost("k2"), g.copy_cost) == (5, 4, 1, 1)
+    assert g.context == ["k6"] and g.asks == ("route", "locker")
+    wins = sufficiency_wins(g.fixture, "tracking_only")
+    assert [(w.witness, w.cost) for w in wins] == [(("k4", "k5"), 2), (("k1", "k2", "k3"), 3)]
+    # three links in one chain, and the stale schedule's chain is refused
+    g = SufficiencyGame(FIXTURES / "parcel_routes.json", "two_of_three")
+    assert g.search("k3").ok and g.search("k8").ok and g.search("k9").ok
+    r = g.submit(["k1", "k8", "k9"], {"locker": "Locker Bank F"})
+    assert r.codes == ("REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ANSWER")
+    g.reset()
+    assert g.context == ["k1", "k2"] and g.spent == 0 and g.last_submit is None
+
+
+@pytest.mark.parametrize("game", [True, False], ids=["game section", "defaults"])
+def test_a_users_own_files_play_and_win(tmp_path, game):
+    dx = load_decomposition(own_decomposition(tmp_path, game=game))
+    sx = load_sufficiency(own_sufficiency(tmp_path, game=game))
+    if game:
+        assert list(dx.game.puzzles) == ["warm_up", "one_too_many"] and dx.game.slots == 5
+        assert sx.game.budget == 4 and sx.game.cost("g-c") == 3 and sx.game.copyable == ("g-a",)
+    else:  # the defaults: one free puzzle with 7 slots; budget 6, 1 a search, nothing copyable
+        assert list(dx.game.puzzles) == ["free"] and dx.game.slots == 7
+        assert DecompositionGame(dx).selection == []
+        assert (sx.game.budget, sx.game.cost("g-c"), sx.game.copyable) == (6, 1, ())
+    for puzzle in dx.game.puzzles:
+        g = DecompositionGame(dx, puzzle)
+        assert play_script(g, solve_decomposition(dx, puzzle))[-1]["won"] is True
+    for scenario in game_scenarios(sx):
+        g = SufficiencyGame(sx, scenario)
+        assert play_script(g, solve_sufficiency(sx, scenario))[-1]["won"] is True
+    # the desk-and-gate scenario: the desk must come from the same witness as the gate
+    g = SufficiencyGame(sx, "board_only")
+    g.search("g-a")
+    g.search("g-b")
+    assert g.submit(["g-a", "g-b", "g-c"], {"gate": "Gate 17", "desk": " desk 4"}).won
+    g.reset()
+    # a value the key accepts but no witness names (the key's other spelling) does not win
+    g.search("g-a")
+    g.search("g-b")
+    r = g.submit(["g-a", "g-b"], {"gate": "Gate 17", "desk": "desk four"})
+    assert r.codes == ("NOT_FROM_WITNESS",)
+    g.reset()
+    assert g.submit(["g-c"], {"gate": "Gate 17", "desk": "Desk 4"}).codes == ("NO_WITNESS",)
+
+
+def test_without_scenarios_the_game_offers_one_round_per_question(tmp_path):
+    data = sufficiency_data(game=False)
+    del data["scenarios"]
+    fx = load_sufficiency(write(tmp_path, "s.json", data))
+    assert list(game_scenarios(fx)) == ["gate", "desk_and_gate"]
+    g = SufficiencyGame(fx)
+    assert g.context == [] and g.question == "gate"
+    assert play_script(g, solve_sufficiency(fx, "gate"))[-1]["won"] is True
+
+
+def test_a_game_needs_the_answer_key_of_its_question(tmp_path):
+    data = sufficiency_data()
+    del data["answer_key"]["desk_and_gate"]["desk"]
+    fx = load_sufficiency(write(tmp_path, "s.json", data))
+    with pytest.raises(ValueError, match=r"answer_key\.desk_and_gate\.desk"):
+        SufficiencyGame(fx, "board_only")
+    g = SufficiencyGame(fx, "from_the_desk")
+    assert not g.choose("board_only").ok and g.scenario == "from_the_desk"
+
+
+def test_choosing_another_round_starts_it_fresh(tmp_path):
+    g = DecompositionGame(own_decomposition(tmp_path))
+    assert g.puzzle == "warm_up"
+    g.select("t-open")
+    assert g.choose("one_too_many").ok and g.selection == ["t-open", "t-oat", "t-oat2", "t-any"]
+    assert not g.choose("nope").ok and g.puzzle == "one_too_many"
+    assert g.slots_left == 1 and g.deselect("t-any").message == "deselected t-any (2 slots left)"
+    assert g.select("t-any").message == "selected t-any (1 slot left)"
+
+
+BAD_GAMES = [
+    ("d", lambda g: g.__setitem__("slots", 0), "game.slots", "at least 1"),
+    ("d", lambda g: g.__setitem__("slots", "7"), "game.slots", "must be an integer"),
+    (
+        "d",
+        lambda g: g["puzzles"]["warm_up"].__setitem__("start", ["C1"]),
+        "game.puzzles.warm_up.start[0]",
+        "unknown candidate id 'C1'",
+    ),
+    (
+        "d",
+        lambda g: g["puzzles"]["warm_up"].__setitem__("start", ["t-oat", "t-oat"]),
+        "game.puzzles.warm_up.start[1]",
+        "listed twice",
+    ),
+    ("d", lambda g: g.__setitem__("slots", 3), "game.puzzles.one_too_many.start", "has 3 slots"),
+    (
+        "d",
+        lambda g: g["puzzles"]["warm_up"].__setitem__("title", 5),
+        "game.puzzles.warm_up.title",
+        "must be a string",
+    ),
+    ("s", lambda g: g.__setitem__("budget", -1), "game.budget", "at least 0"),
+    (
+        "s",
+        lambda g: g["search_cost"].__setitem__("E5", 3),
+        "game.search_cost.E5",
+        "unknown evidence id",
+    ),
+    (
+        "s",
+        lambda g: g["search_cost"].__setitem__("g-c", 1.5),
+        "game.search_cost.g-c",
+        "whole number",
+    ),
+    (
+        "s",
+        lambda g: g["search_cost"].__setitem__("default", True),
+        "game.search_cost.default",
+        "whole number",
+    ),
+    ("s", lambda g: g.__setitem__("copyable", ["E1"]), "game.copyable[0]", "unknown evidence id"),
+    (
+        "s",
+        lambda g: g.__setitem__("scenarios", ["missing_link"]),
+        "game.scenarios[0]",
+        "unknown scenario",
+    ),
+    ("s", lambda g: g.__setitem__("copy_cost", None), "game.copy_cost", "must be an integer"),
+]
+
+
+@pytest.mark.parametrize(("kind", "mutate", "field", "problem"), BAD_GAMES)
+def test_a_bad_game_section_is_one_clear_error(tmp_path, kind, mutate, field, problem):
+    data = decomposition_data() if kind == "d" else sufficiency_data()
+    mutate(data["game"])
+    path = write(tmp_path, "f.json", data)
+    load = load_decomposition if kind == "d" else load_sufficiency
+    with pytest.raises(FixtureError) as info:
+        load(path)
+    assert info.value.field == field and problem in str(info.value), str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_unknown_keys_of_a_game_section_are_ignored(tmp_path):
+    data = decomposition_data()
+    data["game"]["colour"] = "green"
+    data["game"]["puzzles"]["warm_up"]["difficulty"] = 3
+    assert load_decomposition(write(tmp_path, "f.json", data)).game.slots == 5

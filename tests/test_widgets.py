@@ -49,6 +49,7 @@ def test_sufficiency_explorer():
     x.toggles["E2"].value = False
     x.toggles["E5"].value = True
     assert ">INSUFFICIENT<" in x.status.value
+    x.copy_of.value = "E1"
     x.copies.value = 2
     assert "3 raw / 2 unique" in x.status.value
     x.toggles["E8"].value = True
@@ -67,11 +68,15 @@ def test_hostile_text_is_escaped_in_widgets(write_variant):
     x = DecompositionExplorer(fx, ["C2"])
     assert "<img src=x" not in x.audit.value and "&lt;img src=x" in x.audit.value
     g = DecompositionGameView(DecompositionGame(fx, puzzle="supported_only"))
-    assert all(
-        "<img src=x" not in w.value
-        for w in g.widget.children[1].children
-        if hasattr(w, "value") and isinstance(w.value, str)
-    )
+    shown = [
+        w.value
+        for row in g.widget.children
+        for w in (*getattr(row, "children", ()), row)
+        if isinstance(getattr(w, "value", None), str)
+    ]
+    assert any("&lt;img src=x" in v for v in shown)
+    assert all("<img src=x" not in v for v in shown)
+    assert "<img src=x" not in g._repr_mimebundle_()["text/html"]
 
 
 def test_decomposition_game_view_plays_a_round():
@@ -79,7 +84,7 @@ def test_decomposition_game_view_plays_a_round():
     assert [c for c, t in v.toggles.items() if t.value] == ["C1", "C2", "C3"]
     v.toggles["C4"].value = True
     v.toggles["C5"].value = True
-    assert "slots left: 2 of 7" in v.board.value
+    assert 'slots left: <span class="claimlab-slots">2</span> of 7' in v.board.value
     for cid, status in [
         ("C1", "SUPPORTED"),
         ("C2", "SUPPORTED"),
@@ -94,6 +99,7 @@ def test_decomposition_game_view_plays_a_round():
     assert v.toggles["C6"].value is False and "Reset" in v.message.value
     v.reset_button.click()
     assert "WON" not in v.board.value and v.status_pickers["C4"].value == "(not annotated)"
+    assert [c for c, t in v.toggles.items() if t.value] == ["C1", "C2", "C3"]
 
 
 def test_slot_refusal_snaps_the_toggle_back():
@@ -105,24 +111,95 @@ def test_slot_refusal_snaps_the_toggle_back():
 
 def test_sufficiency_game_view_plays_a_round():
     v = SufficiencyGameView(SufficiencyGame(SX, scenario="route_and_room"))
+    assert [d.description for d in v.answer_box.children] == ["route", "room"]
     v.search_buttons["E3"].click()
     v.search_buttons["E4"].click()
     assert 'class="claimlab-budget">4<' in v.board.value
-    v.proof.value = ("E3", "E4")
-    v.room.value = "Room A3"
-    v.route.value = "Orbit Building"
+    assert v.search_buttons["E3"].disabled and not v.cite["E3"].disabled
+    v.cite["E3"].value = v.cite["E4"].value = True
+    v.answers["room"].value = "Room A3"
+    v.answers["route"].value = "Orbit Building"
     v.submit_button.click()
     assert "WON" in v.board.value
-    v.reset_button.click()
+    v.reset_button.click()  # everything cleared
+    assert not any(c.value for c in v.cite.values())
+    assert {d.value for d in v.answers.values()} == {"(choose)"} and "WON" not in v.board.value
     v.search_buttons["E5"].click()  # already there: refused, no cost
     assert "already in the context" in v.message.value
     for eid in ("E1", "E2", "E3", "E4", "E6", "E7"):
         v.search_buttons[eid].click()
     assert 'class="claimlab-budget">0<' in v.board.value
     v.search_buttons["E8"].click()
-    assert "budget spent" in v.message.value
-    v.proof.value = ("E1", "E2")
-    v.room.value = "Room A3"
-    v.route.value = "Solar Route"
+    assert "not enough budget" in v.message.value
+    v.cite["E1"].value = v.cite["E2"].value = True
+    v.answers["room"].value = "Room A3"
+    v.answers["route"].value = "Solar Route"
     v.submit_button.click()
     assert "WON" in v.board.value
+
+
+def test_the_round_chooser_switches_and_starts_fresh():
+    v = SufficiencyGameView(SufficiencyGame(SX, scenario="missing_link"))
+    assert [value for _, value in v.chooser.options] == [
+        "missing_link",
+        "mixed_branches",
+        "route_and_room",
+    ]
+    v.search_buttons["E2"].click()
+    v.cite["E1"].value = True
+    v.chooser.value = "mixed_branches"
+    assert v.game.context == ["E1", "E4"] and v.game.spent == 0
+    assert not any(c.value for c in v.cite.values())
+    assert [d.description for d in v.answer_box.children] == ["room"]
+    d = DecompositionGameView(DecompositionGame(DX, puzzle="supported_only"))
+    d.chooser.value = "products_mixed"
+    assert [c for c, t in d.toggles.items() if t.value] == ["C2", "C3", "C4", "C5", "C9", "C10"]
+    assert "Products mixed" in d.intro.value
+
+
+def test_student_mode_shows_no_status_or_count_before_check():
+    x = DecompositionExplorer(DX, DX.modes["duplicate"], student=True)
+    shown = x.metrics.value + x.audit.value + x._repr_mimebundle_()["text/html"]
+    for word in ("SUPPORTED", "CONTRADICTED", "duplicate", "60.0%", "qualifier", "dup of"):
+        assert word not in shown, word
+    assert DX.candidate("C6").text in shown
+    y = SufficiencyExplorer(SX, "room", ["E1", "E2"], student=True)
+    assert "SUFFICIENT" not in y.status.value and "witness" not in y.status.value
+    g = DecompositionGameView(DecompositionGame(DX, puzzle="duplicate_for_missing"), student=True)
+    before = g.board.value + g.intro.value + g.message.value
+    for word in ("SUPPORTED 3", "duplicates:", "introduced:", "Confirmed Support"):
+        assert word not in before, word
+    g.check_button.click()
+    assert "DUPLICATE" in g.board.value and "Confirmed Support" in g.board.value  # after Check
+    s = SufficiencyGameView(SufficiencyGame(SX, scenario="missing_link"), student=True)
+    assert "SUFFICIENT" not in s.board.value + s.intro.value
+    assert SX.item("E2").text in "".join(
+        w.value
+        for row in s.widget.children
+        for w in getattr(row, "children", ())
+        if hasattr(w, "value") and isinstance(w.value, str)
+    )
+
+
+def test_the_paper_board_is_the_handout_snapshot():
+    g = DecompositionGameView(DecompositionGame(DX), student=True)
+    paper = g._repr_mimebundle_()["text/html"]
+    for c in DX.candidates:
+        assert c.text in paper
+    for p in DX.game.puzzles.values():
+        assert p.title in paper
+    assert "7 raw slots" in paper and "SUPPORTED" in paper  # the statuses to choose from
+    assert "CONTRADICTED (R" not in paper  # never a candidate's own status
+    s = SufficiencyGameView(SufficiencyGame(SX))
+    paper = s._repr_mimebundle_()["text/html"]
+    assert all(ev.text in paper for ev in SX.evidence) and "Budget 6" in paper
+    assert "<td>E5</td>" in paper and "<td>3</td>" in paper  # its search cost
+
+
+def test_ids_that_are_not_class_names_get_a_safe_class(tmp_path):
+    from claimlab.notebook.widgets import css_token
+
+    assert css_token("C1") == "C1" and css_token("t-oat") == "t-oat"
+    odd = css_token('a b"<x>')
+    assert odd.startswith("x") and " " not in odd and len(odd) == 13
+    assert css_token('a b"<x>') == odd != css_token("a b")

@@ -3,7 +3,8 @@
 Format ``claimlab/decomposition@1`` (see README, "File formats"): an original answer, its content
 units (spans in UTF-16 code units, end exclusive), reference documents, candidate subclaims with
 both layers kept apart (original -> subclaim: spans, preserves, faithful, errors; reference ->
-subclaim: evidence status and reference ids), and named selections (``modes``).
+subclaim: evidence status and reference ids), named selections (``modes``), and optionally the
+game's rules (``game``: slots and puzzles), a ``note`` about the file and ``exercises``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, ErrorKind, Status
+from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
@@ -110,6 +112,45 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Puzzle:
+    """A starting position of the decomposition game."""
+
+    name: str
+    start: tuple[str, ...]
+    title: str
+    note: str = ""
+
+
+DEFAULT_SLOTS = 7
+FREE_PUZZLE = Puzzle("free", (), "Free play", "Start from an empty selection.")
+
+
+@dataclass(frozen=True)
+class DecompositionRules:
+    """The decomposition game as the file describes it (``game``), or the defaults.
+
+    Without a ``game`` section: 7 slots and one puzzle, ``free``, starting empty.
+    """
+
+    slots: int = DEFAULT_SLOTS
+    puzzles: Mapping[str, Puzzle] = field(
+        default_factory=lambda: MappingProxyType({FREE_PUZZLE.name: FREE_PUZZLE})
+    )
+
+    def puzzle(self, name: str | None) -> Puzzle:
+        """A puzzle by name (None or "": the first one).
+
+        Raises:
+            ValueError: naming the puzzles there are.
+        """
+        if not name:
+            return next(iter(self.puzzles.values()))
+        if name not in self.puzzles:
+            raise ValueError(f"unknown puzzle {name!r} (one of {', '.join(self.puzzles)})")
+        return self.puzzles[name]
+
+
+@dataclass(frozen=True)
 class DecompositionFixture:
     """A loaded, checked decomposition file."""
 
@@ -119,6 +160,9 @@ class DecompositionFixture:
     references: tuple[Reference, ...]
     candidates: tuple[Candidate, ...]
     modes: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    game: DecompositionRules = field(default_factory=DecompositionRules)
+    note: str = ""
+    exercises: tuple[Exercise, ...] = ()
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -402,4 +446,36 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
         references=tuple(references),
         candidates=tuple(candidates),
         modes=MappingProxyType(modes),
+        game=_game(top, cand_set),
+        note=top.get("note", str, ""),
+        exercises=read_exercises(top),
     )
+
+
+def _game(top: Record, cand_set: set[str]) -> DecompositionRules:
+    """``game``: ``{"slots": 7, "puzzles": {NAME: {"start": [ids], "title": str, "note": str}}}``."""
+    if "game" not in top.data:
+        return DecompositionRules()
+    g = top.sub("game")
+    slots = g.number("slots", minimum=1, maximum=10_000, integer=True, default=DEFAULT_SLOTS)
+    puzzles: dict[str, Puzzle] = {}
+    for name, raw in g.mapping("puzzles", {}):
+        p = Record(raw, file=g.file, record=name, path=g.field(f"puzzles.{name}"))
+        start = p.str_list("start", ())
+        for j, cid in enumerate(start):
+            if cid not in cand_set:
+                raise p.error(f"unknown candidate id {cid!r}", field=p.field(f"start[{j}]"))
+            if cid in start[:j]:
+                raise p.error(
+                    f"{cid} is listed twice (a slot holds one candidate)",
+                    field=p.field(f"start[{j}]"),
+                )
+        if len(start) > slots:
+            raise p.error(
+                f"starts with {len(start)} candidates but the game has {slots} slots",
+                field=p.field("start"),
+            )
+        puzzles[name] = Puzzle(name, start, p.get("title", str, name), p.get("note", str, ""))
+    if not puzzles:
+        puzzles[FREE_PUZZLE.name] = FREE_PUZZLE
+    return DecompositionRules(int(slots), MappingProxyType(puzzles))

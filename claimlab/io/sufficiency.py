@@ -1,5 +1,8 @@
 """The ``claimlab/sufficiency@1`` format: evidence records, rules, questions, scenarios, answer key.
 
+Optionally also the game's rules (``game``: budget, search and copy costs, what may be copied,
+which scenarios the game offers), a ``note`` about the file and ``exercises``.
+
 A question names what its answer must name (``asks``) and its alternative evidence chains;
 scenarios are walk-through steps (a question, a context, a simulated system's answer); the
 answer key gives each asked item's accepted values. Checked when loaded: unique ids, known
@@ -15,6 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from claimlab.core.errors import FixtureError
+from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
 SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
@@ -75,6 +79,31 @@ class Scenario:
         return self.system_answer is not None
 
 
+DEFAULT_BUDGET = 6
+DEFAULT_COST = 1
+
+
+@dataclass(frozen=True)
+class SufficiencyRules:
+    """The sufficiency game as the file describes it (``game``), or the defaults.
+
+    Without a ``game`` section: a budget of 6, every search costs 1, nothing can be copied, and
+    the game offers every scenario of the file (one per question, starting empty, when it has
+    none).
+    """
+
+    budget: int = DEFAULT_BUDGET
+    default_cost: int = DEFAULT_COST
+    search_cost: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    copy_cost: int = DEFAULT_COST
+    copyable: tuple[str, ...] = ()
+    scenarios: tuple[str, ...] = ()  # empty: every scenario of the file
+
+    def cost(self, eid: str) -> int:
+        """What searching ``eid`` costs."""
+        return self.search_cost.get(eid, self.default_cost)
+
+
 @dataclass(frozen=True)
 class SufficiencyFixture:
     """A loaded, checked ``claimlab/sufficiency@1`` file."""
@@ -87,6 +116,9 @@ class SufficiencyFixture:
     answer_key: Mapping[str, Mapping[str, object]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    game: SufficiencyRules = field(default_factory=SufficiencyRules)
+    note: str = ""
+    exercises: tuple[Exercise, ...] = ()
 
     _by_id: Mapping[str, EvidenceItem] = field(init=False, repr=False, compare=False)
 
@@ -237,6 +269,53 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
         MappingProxyType(questions),
         MappingProxyType(scenarios),
         MappingProxyType(answer_key),
+        game=_game(top, ids, scenarios),
+        note=top.get("note", str, ""),
+        exercises=read_exercises(top),
+    )
+
+
+def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> SufficiencyRules:
+    """``game``: budget, ``search_cost`` (``default`` and per id), ``copy_cost``, ``copyable``."""
+    if "game" not in top.data:
+        return SufficiencyRules()
+    g = top.sub("game")
+    budget = g.number("budget", minimum=0, maximum=1_000_000, integer=True, default=DEFAULT_BUDGET)
+    default_cost = DEFAULT_COST
+    costs: dict[str, int] = {}
+    for key, value in g.mapping("search_cost", {}):
+        where = g.field(f"search_cost.{key}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise g.error(
+                f"must be a whole number of units (0 or more), got {describe(value)}", field=where
+            )
+        if key == "default":
+            default_cost = value
+        elif key not in ids:
+            raise g.error(f"unknown evidence id {key!r}", field=where)
+        else:
+            costs[key] = value
+    copy_cost = g.number(
+        "copy_cost", minimum=0, maximum=1_000_000, integer=True, default=DEFAULT_COST
+    )
+    copyable = g.str_list("copyable", ())
+    for j, eid in enumerate(copyable):
+        if eid not in ids:
+            raise g.error(f"unknown evidence id {eid!r}", field=g.field(f"copyable[{j}]"))
+    offered = g.str_list("scenarios", ())
+    for j, name in enumerate(offered):
+        if name not in scenarios:
+            known = ", ".join(scenarios) or "none: the file has no scenarios"
+            raise g.error(
+                f"unknown scenario {name!r} (known: {known})", field=g.field(f"scenarios[{j}]")
+            )
+    return SufficiencyRules(
+        int(budget),
+        default_cost,
+        MappingProxyType(costs),
+        int(copy_cost),
+        copyable,
+        offered,
     )
 
 

@@ -1,15 +1,22 @@
 """The labs' games as plain state machines (no widgets): rules, actions, and named reasons.
 
-Decomposition game: at most 7 raw candidate slots (each selected item takes one; deselecting frees
-it; annotating an evidence status takes none). Win: U1-U5 covered by atomic, faithful candidates;
-no duplicate, introduced, entity, version or qualifier error; every selected candidate annotated
-with its correct evidence status. An empty selection never wins. Check ends a round; Reset starts
-again.
+Everything a game needs comes from the file (its ``game`` section, or the defaults); nothing
+here knows a fixture's ids, questions or answers.
 
-Sufficiency game: a budget of 6 units. Searching costs 1 (E5 costs 3), copying costs 1; starting
-evidence is free. Win: a valid proof set within budget, the right room, and, when asked, the
-intermediate from the same witness. With the budget spent no search is possible, but submitting
-and Reset still work.
+Decomposition game: the file's puzzles (starting selections) and number of raw slots (each
+selected item takes one; deselecting frees it; annotating an evidence status takes none). Win:
+every unit covered by an atomic, faithful candidate; no duplicate and no candidate with errors;
+every selected candidate annotated with its evidence status from the file. An empty selection
+never wins. Check ends a round; Reset starts it again.
+
+Sufficiency game: the file's scenarios (a question and starting evidence, given free), a budget,
+a cost per search and per copy. Win: a complete, valid witness among the submitted proof, within
+budget, and every asked item answered with the answer key's value *named by that same witness*
+(with several complete witnesses in the proof, any one that names every answer wins). With the
+budget spent no search is possible, but Submit and Reset still work.
+
+:func:`solve_decomposition` and :func:`solve_sufficiency` find a winning round (or say there is
+none): the instructor's answer, and the proof that every shipped puzzle can be won.
 """
 
 from __future__ import annotations
@@ -19,20 +26,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claimlab.core.vocab import STATUSES
-from claimlab.io.decomposition import DecompositionFixture, load_decomposition
-from claimlab.io.sufficiency import SufficiencyFixture, load_sufficiency
+from claimlab.core.vocab import ERROR_KINDS, STATUSES
+from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
+from claimlab.io.sufficiency import Scenario, SufficiencyFixture, load_sufficiency
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
-from claimlab.metrics.sufficiency import answer_from_witness, find_fixture_sufficiency
+from claimlab.metrics.sufficiency import find_fixture_sufficiency, named_by, normalise_value
 
-MAX_SLOTS = 7
 
-DECOMPOSITION_PUZZLES: Mapping[str, tuple[str, ...]] = {
-    "supported_only": ("C1", "C2", "C3"),
-    "qualifier_lost": ("C7", "C2", "C3", "C4", "C5"),
-    "products_mixed": ("C9", "C10", "C2", "C3", "C4", "C5"),
-    "duplicate_for_missing": ("C1", "C6", "C2", "C3", "C5"),
-}
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 slot``, ``2 slots``."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 @dataclass(frozen=True)
@@ -82,10 +85,10 @@ def _decomposition_fixture(fixture: DecompositionFixture | str | Path) -> Decomp
 
 @dataclass
 class DecompositionGame:
-    """Choose and annotate subclaims that keep the whole answer, faithfully, within 7 slots."""
+    """Choose and annotate subclaims that keep the whole answer, faithfully, within the slots."""
 
     fixture: DecompositionFixture  # or the path of one: loaded when the game starts
-    puzzle: str = "supported_only"
+    puzzle: str | None = None  # a puzzle of the file; None: its first
     selection: list[str] = field(default_factory=list, init=False)
     annotations: dict[str, str] = field(default_factory=dict, init=False)
     round_over: bool = field(default=False, init=False)
@@ -93,24 +96,42 @@ class DecompositionGame:
 
     def __post_init__(self) -> None:
         self.fixture = _decomposition_fixture(self.fixture)
-        if self.puzzle not in DECOMPOSITION_PUZZLES:
-            raise ValueError(
-                f"unknown puzzle {self.puzzle!r} (one of {', '.join(DECOMPOSITION_PUZZLES)})"
-            )
+        self.puzzle = self.fixture.game.puzzle(self.puzzle).name  # unknown names raise
         self.reset()
+
+    @property
+    def slots(self) -> int:
+        """Raw slots in all."""
+        return self.fixture.game.slots
+
+    @property
+    def current(self) -> Puzzle:
+        """The puzzle being played."""
+        return self.fixture.game.puzzle(self.puzzle)
 
     @property
     def slots_left(self) -> int:
         """Raw slots still free."""
-        return MAX_SLOTS - len(self.selection)
+        return self.slots - len(self.selection)
+
+    def choose(self, puzzle: str) -> Action:
+        """Play another puzzle of the file (a new round)."""
+        try:
+            self.puzzle = self.fixture.game.puzzle(puzzle).name
+        except ValueError as exc:
+            return Action(False, str(exc))
+        return self.reset()
 
     def reset(self) -> Action:
         """Back to the puzzle's starting selection, no annotations, a new round."""
-        self.selection = list(DECOMPOSITION_PUZZLES[self.puzzle])
+        self.selection = list(self.current.start)
         self.annotations = {}
         self.round_over = False
         self.last_check = None
-        return Action(True, f"puzzle {self.puzzle}: starting selection {', '.join(self.selection)}")
+        start = ", ".join(self.selection) or "nothing selected"
+        return Action(
+            True, f"puzzle {self.puzzle}: {start}; {plural(self.slots_left, 'slot')} free"
+        )
 
     def _closed(self) -> Action | None:
         if self.round_over:
@@ -126,10 +147,10 @@ class DecompositionGame:
             return Action(False, f"{cid} is already selected")
         if self.slots_left <= 0:
             return Action(
-                False, f"no slot left ({MAX_SLOTS} of {MAX_SLOTS} used): deselect something first"
+                False, f"no slot left ({self.slots} of {self.slots} used): deselect something first"
             )
         self.selection.append(cid)
-        return Action(True, f"selected {cid} ({self.slots_left} slots left)")
+        return Action(True, f"selected {cid} ({plural(self.slots_left, 'slot')} left)")
 
     def deselect(self, cid: str) -> Action:
         """Free a candidate's slot (its annotation goes with it)."""
@@ -139,7 +160,7 @@ class DecompositionGame:
             return Action(False, f"{cid} is not selected")
         self.selection.remove(cid)
         self.annotations.pop(cid, None)
-        return Action(True, f"deselected {cid} ({self.slots_left} slots left)")
+        return Action(True, f"deselected {cid} ({plural(self.slots_left, 'slot')} left)")
 
     def annotate(self, cid: str, status: str) -> Action:
         """Mark a selected candidate's evidence status (takes no slot)."""
@@ -163,9 +184,9 @@ class DecompositionGame:
         m = self.metrics()
         if not self.selection:
             reasons.append(Reason("EMPTY", "an empty selection can never win"))
-        if len(self.selection) > MAX_SLOTS:
+        if len(self.selection) > self.slots:
             reasons.append(
-                Reason("TOO_MANY_SLOTS", f"{len(self.selection)} selected, at most {MAX_SLOTS}")
+                Reason("TOO_MANY_SLOTS", f"{len(self.selection)} selected, at most {self.slots}")
             )
         atomic_faithful = {
             u
@@ -185,7 +206,7 @@ class DecompositionGame:
             reasons.append(
                 Reason("DUPLICATE", f"duplicate of an earlier candidate: {', '.join(m.duplicates)}")
             )
-        for kind in ("introduced", "qualifier", "entity", "version"):
+        for kind in ERROR_KINDS:
             ids = [i for i in self.selection if kind in fx.candidate(i).errors]
             if ids:
                 reasons.append(Reason(kind.upper(), f"{kind} error in {', '.join(ids)}"))
@@ -212,18 +233,6 @@ class DecompositionGame:
         self.round_over = True
         self.last_check = result
         return result
-
-
-BUDGET = 6
-SEARCH_COST = {"E5": 3}
-DEFAULT_SEARCH_COST = 1
-COPY_COST = 1
-
-SUFFICIENCY_SCENARIOS: Mapping[str, tuple[str, tuple[str, ...]]] = {
-    "missing_link": ("room", ("E1",)),
-    "mixed_branches": ("room", ("E1", "E4")),
-    "route_and_room": ("route_and_room", ("E5",)),
-}
 
 
 @dataclass(frozen=True)
@@ -254,12 +263,39 @@ def _sufficiency_fixture(fixture: SufficiencyFixture | str | Path) -> Sufficienc
     return fixture if isinstance(fixture, SufficiencyFixture) else load_sufficiency(fixture)
 
 
+def game_scenarios(fixture: SufficiencyFixture) -> dict[str, Scenario]:
+    """The scenarios the game offers.
+
+    ``game.scenarios`` if the file lists them, else every scenario of the file, else one per
+    question starting with no evidence (named by the question).
+    """
+    if fixture.game.scenarios:
+        return {name: fixture.scenarios[name] for name in fixture.game.scenarios}
+    if fixture.scenarios:
+        return dict(fixture.scenarios)
+    return {
+        name: Scenario(name, name, (), False, "Start with no evidence.", None, None)
+        for name in fixture.questions
+    }
+
+
+def _check_answer_key(fixture: SufficiencyFixture, scenario: Scenario) -> None:
+    q = fixture.question(scenario.question)
+    missing = [item for item in q.asks if not fixture.accepted(q.name, item)]
+    if missing:
+        raise ValueError(
+            f"scenario {scenario.name!r}: the game needs the accepted values of "
+            + ", ".join(f"answer_key.{q.name}.{item}" for item in missing)
+            + f" in {fixture.source}"
+        )
+
+
 @dataclass
 class SufficiencyGame:
     """Spend a search budget to build a proof set that answers the question."""
 
     fixture: SufficiencyFixture  # or the path of one: loaded when the game starts
-    scenario: str = "missing_link"
+    scenario: str | None = None  # a scenario the game offers; None: the first
     context: list[str] = field(default_factory=list, init=False)
     spent: int = field(default=0, init=False)
     round_over: bool = field(default=False, init=False)
@@ -267,80 +303,123 @@ class SufficiencyGame:
 
     def __post_init__(self) -> None:
         self.fixture = _sufficiency_fixture(self.fixture)
-        if self.scenario not in SUFFICIENCY_SCENARIOS:
+        self.scenarios = game_scenarios(self.fixture)
+        if not self.scenario:
+            self.scenario = next(iter(self.scenarios))
+        if self.scenario not in self.scenarios:
             raise ValueError(
-                f"unknown scenario {self.scenario!r} (one of {', '.join(SUFFICIENCY_SCENARIOS)})"
+                f"unknown scenario {self.scenario!r} (one of {', '.join(self.scenarios)})"
             )
+        _check_answer_key(self.fixture, self.scenarios[self.scenario])
         self.reset()
+
+    @property
+    def current(self) -> Scenario:
+        """The scenario being played."""
+        assert self.scenario is not None
+        return self.scenarios[self.scenario]
 
     @property
     def question(self) -> str:
         """The scenario's question name."""
-        return SUFFICIENCY_SCENARIOS[self.scenario][0]
+        return self.current.question
+
+    @property
+    def asks(self) -> tuple[str, ...]:
+        """What the answer must name."""
+        return self.fixture.question(self.question).asks
+
+    @property
+    def budget(self) -> int:
+        """Units to spend in a round."""
+        return self.fixture.game.budget
 
     @property
     def budget_left(self) -> int:
         """Units still to spend."""
-        return BUDGET - self.spent
+        return self.budget - self.spent
 
     def cost(self, eid: str) -> int:
         """What searching ``eid`` costs."""
-        return SEARCH_COST.get(eid, DEFAULT_SEARCH_COST)
+        return self.fixture.game.cost(eid)
+
+    @property
+    def copy_cost(self) -> int:
+        """What a copy costs."""
+        return self.fixture.game.copy_cost
+
+    def can_copy(self, eid: str) -> bool:
+        """Whether the file lets ``eid`` be copied."""
+        return eid in self.fixture.game.copyable
+
+    def choose(self, scenario: str) -> Action:
+        """Play another scenario (a new round)."""
+        if scenario not in self.scenarios:
+            return Action(
+                False, f"unknown scenario {scenario!r} (one of {', '.join(self.scenarios)})"
+            )
+        try:
+            _check_answer_key(self.fixture, self.scenarios[scenario])
+        except ValueError as exc:
+            return Action(False, str(exc))
+        self.scenario = scenario
+        return self.reset()
 
     def reset(self) -> Action:
-        """Back to the starting evidence (free) and the full budget."""
-        self.context = list(SUFFICIENCY_SCENARIOS[self.scenario][1])
+        """Back to the starting evidence (free), the full budget and no submission."""
+        self.context = list(self.current.context)
         self.spent = 0
         self.round_over = False
         self.last_submit = None
+        start = ", ".join(self.context) or "no evidence"
         return Action(
-            True,
-            f"scenario {self.scenario}: starting evidence {', '.join(self.context)}, budget {BUDGET}",
+            True, f"scenario {self.scenario}: you start with {start}; budget {self.budget}"
         )
 
     def search(self, eid: str) -> Action:
-        """Search for an evidence record (costs 1; E5 costs 3)."""
+        """Search for an evidence record (its cost comes from the file)."""
         if self.round_over:
             return Action(False, "the round is over: press Reset to play again")
         if self.fixture.item(eid) is None:
-            return Action(False, f"no record {eid} in this fixture")
+            return Action(False, f"no record {eid} in this file")
         if eid in self.context:
-            return Action(
-                False, f"{eid} is already in the context (copy it if you want a duplicate)"
-            )
+            return Action(False, f"{eid} is already in the context")
         cost = self.cost(eid)
         if cost > self.budget_left:
             return Action(
                 False,
-                f"budget spent: searching {eid} costs {cost}, {self.budget_left} left; you can still submit or reset",
+                f"not enough budget: searching {eid} costs {cost}, {self.budget_left} left; "
+                "you can still submit or reset",
             )
         self.context.append(eid)
         self.spent += cost
         return Action(True, f"found {eid} for {cost} (budget left {self.budget_left})")
 
     def copy(self, eid: str) -> Action:
-        """Copy a record already in the context (costs 1; adds no premise)."""
+        """Copy a record already in the context (it adds no premise)."""
         if self.round_over:
             return Action(False, "the round is over: press Reset to play again")
+        if not self.can_copy(eid):
+            return Action(False, f"{eid} cannot be copied in this game")
         if eid not in self.context:
             return Action(False, f"{eid} is not in the context")
-        if COPY_COST > self.budget_left:
+        if self.copy_cost > self.budget_left:
             return Action(
                 False,
-                f"budget spent: a copy costs {COPY_COST}, {self.budget_left} left; you can still submit or reset",
+                f"not enough budget: a copy costs {self.copy_cost}, {self.budget_left} left; "
+                "you can still submit or reset",
             )
         self.context.append(eid)
-        self.spent += COPY_COST
-        return Action(True, f"copied {eid} for {COPY_COST} (budget left {self.budget_left})")
+        self.spent += self.copy_cost
+        return Action(True, f"copied {eid} for {self.copy_cost} (budget left {self.budget_left})")
 
     def submit(self, proof: Sequence[str], answer: Mapping[str, str]) -> SubmitResult:
-        """End the round with a proof set and an answer (``room``, and ``route`` when asked)."""
+        """End the round with a proof set and an answer naming each asked item."""
         fx = self.fixture
-        q = fx.question(self.question)
         reasons: list[Reason] = []
         proof = list(dict.fromkeys(proof))
-        if self.spent > BUDGET:
-            reasons.append(Reason("OVER_BUDGET", f"spent {self.spent} of {BUDGET}"))
+        if self.spent > self.budget:
+            reasons.append(Reason("OVER_BUDGET", f"spent {self.spent} of {self.budget}"))
         absent = [p for p in proof if p not in self.context]
         if absent:
             reasons.append(Reason("NOT_IN_CONTEXT", f"cited but never found: {', '.join(absent)}"))
@@ -348,63 +427,165 @@ class SufficiencyGame:
         bad = [r for r in check.rejected if r.reason in ("off-topic", "metadata")]
         if bad:
             reasons.append(Reason("REJECTED_EVIDENCE", "; ".join(r.detail for r in bad)))
-        witness = next((w for w in check.witnesses if set(w) <= set(proof)), None)
-        if witness is None:
+        witnesses = [w for w in check.witnesses if set(w) <= set(proof)]
+        if not witnesses:
             reasons.append(
                 Reason(
                     "NO_WITNESS",
                     "the proof set holds no complete, linked alternative for this question",
                 )
             )
-        expected = answer_from_witness(fx, witness) if witness else {}
-        room = answer.get("room")
-        accepted = (
-            (expected["answer"],) if "answer" in expected else fx.accepted(self.question, "room")
-        )
-        if room not in accepted:
-            reasons.append(
-                Reason(
-                    "WRONG_ROOM", f"the answer names {room!r}, the evidence does not support that"
-                )
-            )
-        if "route" in q.asks:
-            route = answer.get("route")
-            if witness is None or route != expected.get("intermediate"):
+        right: dict[str, str] = {}  # asked item -> a value the key accepts
+        for item in self.asks:
+            raw = answer.get(item)
+            value = raw.strip() if isinstance(raw, str) else ""
+            accepted = {normalise_value(v) for v in fx.accepted(self.question, item)}
+            if not value:
+                reasons.append(Reason("MISSING_ANSWER", f"the answer does not name the {item}"))
+            elif normalise_value(value) not in accepted:
                 reasons.append(
                     Reason(
-                        "INTERMEDIATE_NOT_FROM_WITNESS",
-                        f"the route {route!r} does not come from the same witness as the room",
+                        "WRONG_ANSWER", f"the {item} {value!r} is not what the evidence supports"
                     )
                 )
-        result = SubmitResult(not reasons, tuple(reasons), witness, self.spent)
+            else:
+                right[item] = value
+        witness = next(
+            (
+                w
+                for w in witnesses
+                if all(normalise_value(v) in named_by(fx, w) for v in right.values())
+            ),
+            None,
+        )
+        if witnesses and witness is None:
+            reasons.append(
+                Reason(
+                    "NOT_FROM_WITNESS",
+                    "no single witness in the proof names "
+                    + " and ".join(f"the {item} {v!r}" for item, v in right.items()),
+                )
+            )
+        result = SubmitResult(
+            not reasons,
+            tuple(reasons),
+            witness or (witnesses[0] if witnesses else None),
+            self.spent,
+        )
         self.round_over = True
         self.last_submit = result
         return result
 
 
+def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None) -> list[list]:
+    """A winning script for a puzzle (deselect, select, annotate, check), or [] when none exists.
+
+    Keeps the starting candidates that are atomic, faithful, error-free and not duplicates, then
+    covers the remaining units greedily (most new units first, file order on ties) within the
+    slots, and annotates every selected candidate with its status from the file.
+    """
+    game = DecompositionGame(fixture, puzzle)
+    good = [c for c in fixture.candidates if c.faithful and c.atomic and not c.errors]
+    keep: list[str] = []
+    fingerprints: set[str] = set()
+    for cid in game.selection:
+        c = fixture.candidate(cid)
+        if c in good and c.fingerprint not in fingerprints:
+            keep.append(cid)
+            fingerprints.add(c.fingerprint)
+    covered = {u for cid in keep for u in fixture.candidate(cid).preserves}
+    added: list[str] = []
+    while missing := [u for u in fixture.unit_ids if u not in covered]:
+        options = [
+            c
+            for c in good
+            if c.id not in keep and c.id not in added and c.fingerprint not in fingerprints
+        ]
+        best = max(options, key=lambda c: len(set(c.preserves) & set(missing)), default=None)
+        if best is None or not set(best.preserves) & set(missing):
+            return []
+        added.append(best.id)
+        fingerprints.add(best.fingerprint)
+        covered |= set(best.preserves)
+    final = keep + added
+    if not final or len(final) > game.slots:
+        return []
+    script: list[list] = [["deselect", cid] for cid in game.selection if cid not in keep]
+    script += [["select", cid] for cid in added]
+    script += [["annotate", cid, str(fixture.candidate(cid).evidence.status)] for cid in final]
+    return [*script, ["check"]]
+
+
+@dataclass(frozen=True)
+class Win:
+    """One cheapest way to win a sufficiency scenario."""
+
+    witness: tuple[str, ...]
+    searches: tuple[str, ...]
+    cost: int
+    answer: Mapping[str, str]
+
+    def script(self) -> list[list]:
+        """The round as ``play_script`` actions."""
+        return [
+            *(["search", e] for e in self.searches),
+            ["submit", list(self.witness), dict(self.answer)],
+        ]
+
+
+def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -> list[Win]:
+    """Every way to win a scenario with one alternative, cheapest first (within the budget)."""
+    game = SufficiencyGame(fixture, scenario)
+    q = fixture.question(game.question)
+    wins = []
+    for alt in q.alternatives:
+        searches = tuple(e for e in dict.fromkeys(alt) if e not in game.context)
+        cost = sum(game.cost(e) for e in searches)
+        if cost > game.budget:
+            continue
+        check = find_fixture_sufficiency(fixture, game.question, list(alt))
+        if tuple(alt) not in {tuple(w) for w in check.witnesses}:
+            continue  # a chain that does not link, or a member the rules refuse
+        named = named_by(fixture, alt)
+        answer = {}
+        for item in q.asks:
+            value = next(
+                (v for v in fixture.accepted(q.name, item) if normalise_value(v) in named), None
+            )
+            if value is None:
+                break
+            answer[item] = value
+        else:
+            wins.append(Win(tuple(alt), searches, cost, answer))
+    return sorted(wins, key=lambda w: w.cost)
+
+
+def solve_sufficiency(fixture: SufficiencyFixture, scenario: str | None = None) -> list[list]:
+    """The cheapest winning script for a scenario, or [] when none fits the budget."""
+    wins = sufficiency_wins(fixture, scenario)
+    return wins[0].script() if wins else []
+
+
+ACTIONS = frozenset(
+    {"select", "deselect", "annotate", "check", "reset", "choose", "search", "copy", "submit"}
+)
+
+
 def play_script(
     game: DecompositionGame | SufficiencyGame, script: Sequence[Sequence]
 ) -> list[dict]:
-    """Play a list of actions, e.g. ``[["select", "C4"], ["annotate", "C4", "NOT_IN_REFERENCE"], ["check"]]``.
+    """Play a list of actions, e.g. ``[["select", ID], ["annotate", ID, "NOT_IN_REFERENCE"], ["check"]]``.
 
-    For the sufficiency game: ``["search", "E2"]``, ``["copy", "E1"]``,
-    ``["submit", ["E1", "E2"], {"room": "Room A3"}]``, ``["reset"]``. Returns one log entry per action.
+    For the sufficiency game: ``["search", ID]``, ``["copy", ID]``,
+    ``["submit", [ID, ...], {ITEM: VALUE}]``, ``["reset"]``, ``["choose", NAME]``. Returns one log
+    entry per action.
     """
     log = []
     for step in script:
         if not step:
             raise ValueError("empty action in script")
         name, *args = step
-        if name not in {
-            "select",
-            "deselect",
-            "annotate",
-            "check",
-            "reset",
-            "search",
-            "copy",
-            "submit",
-        } or not hasattr(game, name):
+        if name not in ACTIONS or not hasattr(game, name):
             raise ValueError(f"unknown action {name!r} for {type(game).__name__}")
         out = getattr(game, name)(*args)
         entry = {"action": list(step)}

@@ -444,11 +444,21 @@ def find_fixture_sufficiency(
     )
 
 
-def answer_from_witness(fixture: SufficiencyFixture, witness: Sequence[str]) -> dict[str, str]:
-    """What a witness chain lets one answer: the final object, and the intermediates in order."""
-    items = [fixture.item(i) for i in witness]
-    chain = [i for i in items if i is not None]
-    out = {"answer": chain[-1].object} if chain else {}
-    if len(chain) > 1:
-        out["intermediate"] = chain[0].object
-    return out
+def normalise_value(value: str) -> str:
+    """An answer value as compared: whitespace collapsed, case folded."""
+    return " ".join(value.split()).casefold()
+
+
+def named_by(fixture: SufficiencyFixture, witness: Sequence[str]) -> frozenset[str]:
+    """Every value a witness chain names (each member's subject and object), normalised.
+
+    An answer comes *from* a witness when the witness names it: the room at the end of a chain,
+    and the route in its middle, are both named by that one chain.
+    """
+    out = set()
+    for eid in witness:
+        item = fixture.item(eid)
+        if item is not None:
+            out.add(normalise_value(item.subject))
+            out.add(normalise_value(item.object))
+    return frozenset(out)

@@ -1,14 +1,21 @@
-"""ipywidgets views over the labs and games: thin, every rule lives in claimlab.games / metrics.
+"""ipywidgets views over the labs and games: thin, every rule lives in claimlab.labs.games / metrics.
 
 Each view exposes ``.widget`` (the ipywidgets tree), updates its displayed HTML on every change,
 and renders in a notebook as the live widget plus a static HTML snapshot (``text/html``) that
-handouts and other non-widget front ends show instead of a broken placeholder. All text from a
-fixture is escaped.
+handouts and other non-widget front ends show instead of a broken placeholder. For the games
+the snapshot is the paper board (the rounds, the candidates or the evidence with their texts,
+the slots or the budget), so a round can be played from a printed handout. All text from a
+file is escaped.
+
+``student=True`` is the classroom: an explorer shows the texts but no status, error or metric,
+and a game shows no status or error count before Check or Submit (the reasons after it).
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from collections.abc import Sequence
 
 import ipywidgets as W
@@ -16,7 +23,7 @@ import ipywidgets as W
 from claimlab.core.vocab import STATUSES, status_line
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.sufficiency import SufficiencyFixture
-from claimlab.labs.games import BUDGET, MAX_SLOTS, DecompositionGame, SufficiencyGame
+from claimlab.labs.games import DecompositionGame, SufficiencyGame, plural
 from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,
@@ -26,11 +33,34 @@ from claimlab.metrics.decomposition import (
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
 
 NO_STATUS = "(not annotated)"
+NO_ANSWER = "(choose)"
+STUDENT_NOTE = (
+    "Classroom view: statuses, errors and metrics are not shown here. Play the game below; "
+    "Check tells you what is right and why."
+)
+WON_STYLE = "background:#e3f3e6;border-left:6px solid #2d6b3c;padding:6px 10px;margin:4px 0"
+NOT_WON_STYLE = "background:#fbeaea;border-left:6px solid #C44E52;padding:6px 10px;margin:4px 0"
+WIDE = W.Layout(width="auto")
+LABEL = {"description_width": "initial"}
 
 
 def e(text: object) -> str:
     """Escape for HTML."""
     return html.escape(str(text), quote=True)
+
+
+_SAFE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def css_token(value: str) -> str:
+    """A CSS class suffix for an id from a file: the id itself when plain, else a short hash.
+
+    An id with a space or a quote cannot be a class name (the browser refuses it), and a class
+    name must not carry a file's text into the page.
+    """
+    if _SAFE.fullmatch(value):
+        return value
+    return "x" + hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
 def metrics_html(result: DecompositionResult) -> str:
@@ -66,6 +96,18 @@ def audit_html(result: DecompositionResult) -> str:
     return f'<table class="claimlab-audit">{head}{body}</table>'
 
 
+def candidate_texts_html(fixture: DecompositionFixture, ids: Sequence[str]) -> str:
+    """Selected candidates with their texts only (no label): what a student may see."""
+    rows = "".join(
+        f"<tr><td>{e(cid)}</td><td>{e(fixture.candidate(cid).text)}</td></tr>" for cid in ids
+    )
+    return (
+        f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
+        if ids
+        else "<p>nothing selected</p>"
+    )
+
+
 def sufficiency_html(result: SufficiencyResult) -> str:
     """Status, witnesses, per-branch gaps, rejections and unsafe candidates."""
     branches = "".join(
@@ -92,14 +134,28 @@ def sufficiency_html(result: SufficiencyResult) -> str:
     )
 
 
-def verdict_html(result, *, not_won: str) -> str:
-    """The end of a round: WON, or the named reasons it is not won (empty before the round ends)."""
+def verdict_html(result) -> str:
+    """The end of a round: a WON banner, or how many rules are not met and each one's reason."""
     if result is None:
         return ""
     if result.won:
-        return '<p class="claimlab-verdict"><strong>WON</strong></p>'
-    reasons = "".join(f"<li>{e(x.code)}: {e(x.message)}</li>" for x in result.reasons)
-    return f'<p class="claimlab-verdict"><strong>{e(not_won)}</strong>:</p><ul>{reasons}</ul>'
+        return (
+            f'<div class="claimlab-verdict claimlab-won" style="{WON_STYLE}">'
+            "<strong>WON</strong>: every rule is met.</div>"
+        )
+    reasons = "".join(
+        f"<li><strong>{e(x.code)}</strong>: {e(x.message)}</li>" for x in result.reasons
+    )
+    return (
+        f'<div class="claimlab-verdict claimlab-not-won" style="{NOT_WON_STYLE}"><strong>Not won'
+        f"</strong>: {plural(len(result.reasons), 'rule')} not met.<ul>{reasons}</ul></div>"
+    )
+
+
+def _style_toggle(t: W.ToggleButton) -> None:
+    """Selected toggles are green with a tick; unselected ones plain: never two close greys."""
+    t.button_style = "success" if t.value else ""
+    t.icon = "check" if t.value else ""
 
 
 def _toggles(
@@ -108,13 +164,10 @@ def _toggles(
     """One toggle button per ``(id, tooltip)``, tagged with a CSS class ``<prefix>-<id>``."""
     out = {}
     for item_id, tooltip in items:
-        t = W.ToggleButton(
-            value=item_id in selected,
-            description=item_id,
-            tooltip=tooltip,
-            layout=W.Layout(width="64px"),
-        )
-        t.add_class(f"{css_prefix}-{item_id}")
+        t = W.ToggleButton(value=item_id in selected, description=item_id, tooltip=tooltip)
+        t.add_class(f"{css_prefix}-{css_token(item_id)}")
+        _style_toggle(t)
+        t.observe(lambda change, t=t: _style_toggle(t), names="value")
         t.observe(on_change, names="value")
         out[item_id] = t
     return out
@@ -138,22 +191,31 @@ class _View:
 class DecompositionExplorer(_View):
     """Toggle candidates; the four metrics (with counts and N/A) and the audit table follow."""
 
-    def __init__(self, fixture: DecompositionFixture, selection: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        fixture: DecompositionFixture,
+        selection: Sequence[str] = (),
+        *,
+        student: bool = False,
+    ) -> None:
         self.fixture = fixture
+        self.student = student
         self.toggles = _toggles(
             ((c.id, c.text) for c in fixture.candidates),
             selected=selection,
             css_prefix="claimlab-cand",
             on_change=self._changed,
         )
-        self.mode = W.Dropdown(options=["(choose a mode)", *fixture.modes], description="mode")
+        self.mode = W.Dropdown(
+            options=["(choose a selection)", *fixture.modes], description="selection", style=LABEL
+        )
         self.mode.observe(self._mode, names="value")
         self.metrics = W.HTML()
         self.metrics.add_class("claimlab-metrics-box")
         self.audit = W.HTML()
         self.widget = W.VBox(
             [
-                self.mode,
+                *([self.mode] if fixture.modes else []),
                 W.HBox(list(self.toggles.values()), layout=W.Layout(flex_flow="row wrap")),
                 self.metrics,
                 self.audit,
@@ -187,6 +249,10 @@ class DecompositionExplorer(_View):
     def refresh(self) -> None:
         """Recompute and redraw."""
         self.result = find_decomposition(self.fixture, self.selection)
+        if self.student:
+            self.metrics.value = f"<p>{e(STUDENT_NOTE)}</p>"
+            self.audit.value = candidate_texts_html(self.fixture, self.selection)
+            return
         self.metrics.value = metrics_html(self.result)
         self.audit.value = audit_html(self.result)
 
@@ -196,7 +262,7 @@ class DecompositionExplorer(_View):
 
     def snapshot_html(self) -> str:
         """Static rendering of the current state."""
-        return metrics_html(self.result) + audit_html(self.result)
+        return self.metrics.value + self.audit.value
 
 
 class SufficiencyExplorer(_View):
@@ -205,26 +271,37 @@ class SufficiencyExplorer(_View):
     def __init__(
         self,
         fixture: SufficiencyFixture,
-        question: str,
+        question: str | None = None,
         context: Sequence[str] = (),
         *,
         ignore_metadata: bool = False,
+        student: bool = False,
     ) -> None:
         self.fixture = fixture
+        self.student = student
         self.toggles = _toggles(
             ((ev.id, ev.text) for ev in fixture.evidence),
             selected=context,
             css_prefix="claimlab-ev",
             on_change=self._changed,
         )
-        self.copies = W.BoundedIntText(value=0, min=0, max=5, description="copies of E1")
+        ids = [ev.id for ev in fixture.evidence]
+        self.copy_of = W.Dropdown(options=ids, description="copies of", style=LABEL)
+        self.copy_of.observe(self._changed, names="value")
+        self.copies = W.BoundedIntText(value=0, min=0, max=5, description="how many", style=LABEL)
         self.copies.observe(self._changed, names="value")
         self.question = W.Dropdown(
-            options=list(fixture.questions), value=question, description="question"
+            options=list(fixture.questions),
+            value=question or next(iter(fixture.questions)),
+            description="question",
+            style=LABEL,
         )
         self.question.observe(self._changed, names="value")
         self.ignore = W.Checkbox(
-            value=ignore_metadata, description="ignore metadata (demo: unsafe)"
+            value=ignore_metadata,
+            description="ignore the metadata rules (demo: shows unsafe candidates, never witnesses)",
+            style=LABEL,
+            layout=WIDE,
         )
         self.ignore.add_class("claimlab-ignore")
         self.ignore.observe(self._changed, names="value")
@@ -232,9 +309,10 @@ class SufficiencyExplorer(_View):
         self.status.add_class("claimlab-sufficiency-box")
         self.widget = W.VBox(
             [
-                W.HBox([self.question, self.ignore]),
-                W.HBox(list(self.toggles.values())),
-                self.copies,
+                self.question,
+                self.ignore,
+                W.HBox(list(self.toggles.values()), layout=W.Layout(flex_flow="row wrap")),
+                W.HBox([self.copy_of, self.copies]),
                 self.status,
             ]
         )
@@ -242,9 +320,9 @@ class SufficiencyExplorer(_View):
 
     @property
     def context(self) -> list[str]:
-        """Selected ids, plus the copies of E1."""
+        """Selected ids, plus the copies."""
         ids = [eid for eid, t in self.toggles.items() if t.value]
-        return ids + ["E1"] * self.copies.value
+        return ids + [self.copy_of.value] * self.copies.value
 
     def _changed(self, _change=None) -> None:
         self.refresh()
@@ -254,11 +332,22 @@ class SufficiencyExplorer(_View):
         self.result = find_fixture_sufficiency(
             self.fixture, self.question.value, self.context, ignore_metadata=self.ignore.value
         )
+        if self.student:
+            q = self.fixture.question(self.question.value)
+            rows = "".join(
+                f"<tr><td>{e(eid)}</td><td>{e(self.fixture.item(eid).text)}</td></tr>"  # type: ignore[union-attr]
+                for eid in dict.fromkeys(self.context)
+            )
+            self.status.value = (
+                f"<p><strong>{e(q.text)}</strong></p><p>{e(STUDENT_NOTE)}</p>"
+                f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
+            )
+            return
         self.status.value = sufficiency_html(self.result)
 
     def snapshot_html(self) -> str:
         """Static rendering of the current state."""
-        return sufficiency_html(self.result)
+        return self.status.value
 
 
 def _button(description: str, css: str, on_click, **kwargs) -> W.Button:
@@ -268,57 +357,101 @@ def _button(description: str, css: str, on_click, **kwargs) -> W.Button:
     return b
 
 
+def _message(text: str) -> str:
+    return f"<p>{e(text)}</p>" if text else ""
+
+
 class _GameView(_View):
-    """What both game views share: the round's main action, Reset, the message and the board."""
+    """What both game views share: the round chooser, Reset, the message and the board."""
 
     game: DecompositionGame | SufficiencyGame
+    student: bool
 
-    def _controls(self, label: str, css: str, action) -> W.Button:
-        """Build Reset, the message and the board; return the main action's button."""
-        self.reset_button = _button("Reset", "claimlab-reset", self.reset)
+    def _controls(self, label: str, css: str, action, rounds: dict[str, str]) -> W.Button:
+        """Build the chooser, Reset, the message and the board; return the main action's button."""
+        self.chooser = W.Dropdown(
+            options=[(title, name) for name, title in rounds.items()],
+            description="round",
+            style=LABEL,
+            layout=WIDE,
+        )
+        self.chooser.value = self._round()
+        self.chooser.add_class("claimlab-round")
+        self.chooser.observe(self._choose, names="value")
+        self.reset_button = _button("Reset", "claimlab-reset", self.reset, icon="undo")
+        self.intro = W.HTML()
+        self.intro.add_class("claimlab-intro")
         self.message = W.HTML()
         self.message.add_class("claimlab-message")
         self.board = W.HTML()
         self.board.add_class("claimlab-board")
         return _button(label, css, action, button_style="primary")
 
+    def _round(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _choose(self, change) -> None:
+        if change["new"] != self._round():
+            self.sync(self.game.choose(change["new"]).message)
+
     def sync(self, message: str) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def reset(self):
-        """Press Reset."""
+        """Press Reset: the round starts again, everything chosen is cleared."""
         self.sync(self.game.reset().message)
 
+    def paper_html(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def snapshot_html(self) -> str:
-        """Static rendering of the current state."""
-        return self.message.value + self.board.value
+        """Static rendering: the paper board, so a printed handout can be played."""
+        return self.paper_html()
+
+
+def _puzzle_title(name: str, title: str) -> str:
+    return title if title == name else f"{title} ({name})"
 
 
 class DecompositionGameView(_GameView):
-    """Select candidates (slots), annotate statuses, Check, Reset."""
+    """Choose a round, select candidates (slots), annotate statuses, Check, Reset."""
 
     game: DecompositionGame
 
-    def __init__(self, game: DecompositionGame) -> None:
+    def __init__(self, game: DecompositionGame, *, student: bool = False) -> None:
         self.game = game
+        self.student = student
         fx = game.fixture
         self.toggles, self.status_pickers = {}, {}
         rows = []
         for c in fx.candidates:
-            t = W.ToggleButton(description=c.id, tooltip=c.text, layout=W.Layout(width="64px"))
-            t.add_class(f"claimlab-game-{c.id}")
+            token = css_token(c.id)
+            t = W.ToggleButton(description=c.id, tooltip="select or deselect")
+            t.add_class(f"claimlab-game-{token}")
+            t.observe(lambda change, t=t: _style_toggle(t), names="value")
             t.observe(self._toggle(c.id), names="value")
             d = W.Dropdown(options=[NO_STATUS, *STATUSES], layout=W.Layout(width="190px"))
-            d.add_class(f"claimlab-annot-{c.id}")
+            d.add_class(f"claimlab-annot-{token}")
             d.observe(self._annotate(c.id), names="value")
             self.toggles[c.id], self.status_pickers[c.id] = t, d
             rows.append(W.HBox([t, d, W.HTML(f"<span>{e(c.text)}</span>")]))
-        self.check_button = self._controls("Check", "claimlab-check", self.check)
+        rounds = {n: _puzzle_title(n, p.title) for n, p in fx.game.puzzles.items()}
+        self.check_button = self._controls("Check", "claimlab-check", self.check, rounds)
         self.widget = W.VBox(
-            [*rows, W.HBox([self.check_button, self.reset_button]), self.message, self.board]
+            [
+                self.chooser,
+                self.intro,
+                *rows,
+                W.HBox([self.check_button, self.reset_button]),
+                self.message,
+                self.board,
+            ]
         )
         self._syncing = False
         self.sync("")
+
+    def _round(self) -> str:
+        return str(self.game.puzzle)
 
     def _toggle(self, cid):
         def handler(change):
@@ -339,64 +472,117 @@ class DecompositionGameView(_GameView):
 
     def sync(self, message: str) -> None:
         """Make the widgets show the game's state."""
+        g = self.game
         self._syncing = True
         try:
+            self.chooser.value = self._round()
             for cid, t in self.toggles.items():
-                t.value = cid in self.game.selection
-                self.status_pickers[cid].value = self.game.annotations.get(cid, NO_STATUS)
+                t.value = cid in g.selection
+                self.status_pickers[cid].value = g.annotations.get(cid, NO_STATUS)
         finally:
             self._syncing = False
-        self.message.value = f"<p>{e(message)}</p>"
-        m = self.game.metrics()
-        verdict = verdict_html(self.game.last_check, not_won="not yet")
-        self.board.value = (
-            f"<p>slots left: {self.game.slots_left} of {MAX_SLOTS}</p>{verdict}{metrics_html(m)}"
+        p = g.current
+        self.intro.value = (
+            f"<p><strong>{e(p.title)}</strong>{': ' + e(p.note) if p.note else ''}</p>"
+            f"<p>{plural(g.slots, 'raw slot')}: each selected candidate takes one (a duplicate "
+            "too); annotating takes none. Cover every unit of the answer with atomic, faithful "
+            "candidates, none twice and none with an error, and annotate each with its "
+            "evidence status.</p>"
         )
+        self.message.value = _message(message)
+        left = (
+            f'<p>slots left: <span class="claimlab-slots">{g.slots_left}</span> of {g.slots} · '
+            f"selected: {e(', '.join(g.selection) or 'nothing')}</p>"
+        )
+        after = g.last_check is not None
+        live = "" if self.student and not after else metrics_html(g.metrics())
+        self.board.value = left + verdict_html(g.last_check) + live
 
     def check(self):
         """Press Check."""
         r = self.game.check()
-        self.sync("round over: " + ("you won" if r.won else "not won yet"))
+        self.sync("round over: you won" if r.won else "round over: not won (see why below)")
         return r
+
+    def paper_html(self) -> str:
+        """The board on paper: the rounds, every candidate's text, a column to mark and annotate."""
+        g, fx = self.game, self.game.fixture
+        rounds = "".join(
+            f"<tr><td>{e(p.name)}</td><td>{e(p.title)}</td><td>{e(', '.join(p.start) or '(empty)')}</td>"
+            f"<td>{e(p.note)}</td></tr>"
+            for p in fx.game.puzzles.values()
+        )
+        cands = "".join(
+            f"<tr><td>{e(c.id)}</td><td>{e(c.text)}</td><td></td><td></td></tr>"
+            for c in fx.candidates
+        )
+        units = "".join(f"<tr><td>{e(u.id)}</td><td>{e(u.span.text)}</td></tr>" for u in fx.units)
+        return (
+            '<div class="claimlab-paper">'
+            f"<p><strong>Decomposition game on paper.</strong> {plural(g.slots, 'raw slot')}; "
+            "mark the candidates you select (a duplicate takes a slot too) and write the evidence "
+            f"status of each ({e(', '.join(STATUSES))}).</p>"
+            f'<table class="claimlab-rounds"><tr><th>round</th><th>title</th><th>starting selection</th>'
+            f"<th>note</th></tr>{rounds}</table>"
+            f'<table class="claimlab-units"><tr><th>unit</th><th>what the answer says</th></tr>{units}</table>'
+            f'<table class="claimlab-board-paper"><tr><th>candidate</th><th>text</th><th>selected</th>'
+            f"<th>status</th></tr>{cands}</table></div>"
+        )
 
 
 class SufficiencyGameView(_GameView):
-    """Search with a budget, pick a proof set, answer, Submit, Reset."""
+    """Choose a round, search with a budget, cite a proof, answer, Submit, Reset."""
 
     game: SufficiencyGame
 
-    def __init__(self, game: SufficiencyGame) -> None:
+    def __init__(self, game: SufficiencyGame, *, student: bool = False) -> None:
         self.game = game
+        self.student = student
         fx = game.fixture
-        self.search_buttons = {}
+        self.search_buttons: dict[str, W.Button] = {}
+        self.copy_buttons: dict[str, W.Button] = {}
+        self.cite: dict[str, W.Checkbox] = {}
+        self.found: dict[str, W.HTML] = {}
+        rows = []
         for ev in fx.evidence:
-            b = W.Button(
-                description=f"search {ev.id} ({game.cost(ev.id)})", layout=W.Layout(width="120px")
-            )
-            b.add_class(f"claimlab-search-{ev.id}")
+            token = css_token(ev.id)
+            b = W.Button(description=f"search ({game.cost(ev.id)})", tooltip=f"search {ev.id}")
+            b.add_class(f"claimlab-search-{token}")
             b.on_click(self._search(ev.id))
             self.search_buttons[ev.id] = b
-        self.copy_button = W.Button(description="copy E1 (1)")
-        self.copy_button.add_class("claimlab-copy")
-        self.copy_button.on_click(lambda _b: self.sync(self.game.copy("E1").message))
-        self.proof = W.SelectMultiple(options=[], description="proof")
-        self.proof.add_class("claimlab-proof")
-        objects = sorted({ev.object for ev in fx.evidence})
-        self.room = W.Dropdown(options=["", *objects], description="room")
-        self.room.add_class("claimlab-room")
-        self.route = W.Dropdown(options=["", *objects], description="route")
-        self.route.add_class("claimlab-route")
-        self.submit_button = self._controls("Submit", "claimlab-submit", self.submit)
-        q = fx.question(game.question)
+            extra = []
+            if game.can_copy(ev.id):
+                cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
+                cb.add_class(f"claimlab-copy-{token}")
+                cb.on_click(self._copy(ev.id))
+                self.copy_buttons[ev.id] = cb
+                extra.append(cb)
+            c = W.Checkbox(
+                value=False, description="cite", indent=False, layout=W.Layout(width="70px")
+            )
+            c.add_class(f"claimlab-cite-{token}")
+            self.cite[ev.id] = c
+            self.found[ev.id] = W.HTML()
+            meta = f"{ev.status}{'' if ev.current else ', not current'}"
+            text = W.HTML(
+                f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>"
+            )
+            rows.append(W.HBox([b, *extra, c, self.found[ev.id], text]))
+        options = sorted({v for ev in fx.evidence for v in (ev.subject, ev.object)})
+        self.answers: dict[str, W.Dropdown] = {}
+        for item in dict.fromkeys(a for q in fx.questions.values() for a in q.asks):
+            d = W.Dropdown(options=[NO_ANSWER, *options], description=item, style=LABEL)
+            d.add_class(f"claimlab-answer-{css_token(item)}")
+            self.answers[item] = d
+        self.answer_box = W.HBox([])
+        rounds = {n: _puzzle_title(n, n) for n in game.scenarios}
+        self.submit_button = self._controls("Submit", "claimlab-submit", self.submit, rounds)
         self.widget = W.VBox(
             [
-                W.HTML(
-                    f"<p><strong>{e(q.text)}</strong> (answer must name: {e(', '.join(q.asks))})</p>"
-                ),
-                W.HBox(list(self.search_buttons.values()), layout=W.Layout(flex_flow="row wrap")),
-                self.copy_button,
-                self.proof,
-                W.HBox([self.room, self.route]),
+                self.chooser,
+                self.intro,
+                *rows,
+                self.answer_box,
                 W.HBox([self.submit_button, self.reset_button]),
                 self.message,
                 self.board,
@@ -404,27 +590,106 @@ class SufficiencyGameView(_GameView):
         )
         self.sync("")
 
+    def _round(self) -> str:
+        return str(self.game.scenario)
+
+    def _clear(self) -> None:
+        """A new round: nothing cited, nothing answered."""
+        for c in self.cite.values():
+            c.value = False
+        for d in self.answers.values():
+            d.value = NO_ANSWER
+
+    def reset(self):
+        """Press Reset: the round starts again; citations and answers are cleared."""
+        self._clear()
+        super().reset()
+
+    def _choose(self, change) -> None:
+        if change["new"] != self._round():
+            self._clear()
+        super()._choose(change)
+
     def _search(self, eid):
         return lambda _b: self.sync(self.game.search(eid).message)
 
+    def _copy(self, eid):
+        return lambda _b: self.sync(self.game.copy(eid).message)
+
+    @property
+    def proof(self) -> list[str]:
+        """The ids cited in the proof."""
+        return [eid for eid, c in self.cite.items() if c.value]
+
     def sync(self, message: str) -> None:
         """Make the widgets show the game's state."""
-        ids = list(dict.fromkeys(self.game.context))
-        keep = [v for v in self.proof.value if v in ids]
-        self.proof.options = ids
-        self.proof.value = tuple(keep)
-        self.message.value = f"<p>{e(message)}</p>"
-        verdict = verdict_html(self.game.last_submit, not_won="not won")
+        g = self.game
+        self.chooser.value = self._round()
+        start = set(g.current.context)
+        for eid, b in self.search_buttons.items():
+            have = eid in g.context
+            b.disabled = have or g.round_over
+            self.cite[eid].disabled = not have or g.round_over
+            if not have:
+                self.cite[eid].value = False
+            copies = g.context.count(eid) - 1
+            self.found[eid].value = (
+                ""
+                if not have
+                else "<em>given</em>"
+                if eid in start and copies <= 0
+                else f"<em>{'given' if eid in start else 'found'}"
+                + (f" +{copies} cop{'y' if copies == 1 else 'ies'}" if copies > 0 else "")
+                + "</em>"
+            )
+        for eid, cb in self.copy_buttons.items():
+            cb.disabled = eid not in g.context or g.round_over
+        self.answer_box.children = [self.answers[item] for item in g.asks]
+        q = g.fixture.question(g.question)
+        sc = g.current
+        self.intro.value = (
+            f"<p><strong>{e(q.text)}</strong> The answer must name: {e(', '.join(q.asks))}.</p>"
+            + (f"<p>{e(sc.note)}</p>" if sc.note else "")
+            + f"<p>Budget {g.budget}: each search costs what its button says; the starting "
+            "evidence is free. Cite the records that prove your answer, name every asked item, "
+            "then Submit.</p>"
+        )
+        self.message.value = _message(message)
         self.board.value = (
-            f'<p>budget left: <span class="claimlab-budget">{self.game.budget_left}</span> of {BUDGET} · '
-            f"context: {e(', '.join(self.game.context))}</p>{verdict}"
+            f'<p>budget left: <span class="claimlab-budget">{g.budget_left}</span> of {g.budget} · '
+            f"context: {e(', '.join(g.context) or 'nothing yet')}</p>" + verdict_html(g.last_submit)
         )
 
     def submit(self):
         """Press Submit."""
-        answer = {"room": self.room.value}
-        if self.route.value:
-            answer["route"] = self.route.value
-        r = self.game.submit(list(self.proof.value), answer)
-        self.sync("round over: " + ("you won" if r.won else "not won"))
+        answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
+        r = self.game.submit(self.proof, answer)
+        self.sync("round over: you won" if r.won else "round over: not won (see why below)")
         return r
+
+    def paper_html(self) -> str:
+        """The board on paper: the rounds, every record's text and cost, the budget."""
+        g, fx = self.game, self.game.fixture
+        rounds = "".join(
+            f"<tr><td>{e(name)}</td><td>{e(fx.question(sc.question).text)}</td>"
+            f"<td>{e(', '.join(fx.question(sc.question).asks))}</td>"
+            f"<td>{e(', '.join(sc.context) or '(none)')}</td><td>{e(sc.note)}</td></tr>"
+            for name, sc in g.scenarios.items()
+        )
+        evidence = "".join(
+            f"<tr><td>{e(ev.id)}</td><td>{e(ev.text)}</td>"
+            f"<td>{e(ev.status)}{'' if ev.current else ', not current'}</td>"
+            f"<td>{g.cost(ev.id)}</td><td>{g.copy_cost if g.can_copy(ev.id) else '-'}</td>"
+            "<td></td></tr>"
+            for ev in fx.evidence
+        )
+        return (
+            '<div class="claimlab-paper">'
+            f"<p><strong>Sufficiency game on paper.</strong> Budget {g.budget}; the starting "
+            "evidence of a round is free. Tick what you search (pay its cost), cite the records "
+            "that prove your answer and write down every asked item.</p>"
+            f'<table class="claimlab-rounds"><tr><th>round</th><th>question</th><th>name</th>'
+            f"<th>start</th><th>note</th></tr>{rounds}</table>"
+            f'<table class="claimlab-board-paper"><tr><th>record</th><th>text</th><th>metadata</th>'
+            f"<th>search cost</th><th>copy cost</th><th>searched / cited</th></tr>{evidence}</table></div>"
+        )

@@ -139,7 +139,7 @@ def test_nan_and_out_of_range_numbers_are_refused(tmp_path, write_variant):
         pack([Chunk("a", "d", "1", float("nan"), "x")], max_chunks=1, max_tokens=9)
 
     def nan_confidence(d):
-        d["scenarios"]["start_e1"]["simulated_system"]["confidence"] = 1.5
+        d["scenarios"]["missing_link"]["simulated_system"]["confidence"] = 1.5
 
     p = write_variant("aurora.json", nan_confidence)
     proc = run_cli("sufficiency", p, "--question", "room")

@@ -7,12 +7,12 @@ NB = ROOT / "notebooks" / "02_evidence_sufficiency.ipynb"
 pytestmark = pytest.mark.notebook
 
 WALK = {  # scenario: (status, witnesses)
-    "start_e1": ("INSUFFICIENT", []),
-    "mixed_e1_e4": ("INSUFFICIENT", []),
+    "missing_link": ("INSUFFICIENT", []),
+    "mixed_branches": ("INSUFFICIENT", []),
     "solar_e1_e2": ("SUFFICIENT", [["E1", "E2"]]),
     "orbit_e3_e4": ("SUFFICIENT", [["E3", "E4"]]),
     "map_e5_room": ("SUFFICIENT", [["E5"]]),
-    "map_e5_route": ("INSUFFICIENT", []),
+    "route_and_room": ("INSUFFICIENT", []),
     "copy_e1": ("INSUFFICIENT", []),
     "noise_e6_e7": ("INSUFFICIENT", []),
     "draft_e8": ("INSUFFICIENT", []),
