@@ -108,7 +108,7 @@ def score_ranges_table(lab):
 def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.8))
+        _, ax = plt.subplots(figsize=(7.2, 3.8))
     kept = set(result.kept)
     total = 0
     limit_t = result.tokens_used.limit
@@ -121,7 +121,7 @@ def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) ->
             else {"facecolor": "white", "edgecolor": "#C44E52", "hatch": "//"}
         )
         ax.bar(rank, t, bottom=total, width=0.7, **style)
-        ax.text(rank, total + t / 2, f"{t}", ha="center", va="center", fontsize=7)
+        ax.text(rank, total + t / 2, f"{t}", ha="center", va="center", fontsize=8)
         total += t
     ax.axhline(limit_t, color="#C44E52", linestyle="--", linewidth=1)
     ax.text(0.55, limit_t, f" token budget {limit_t}", va="bottom", fontsize=8, color="#C44E52")
@@ -137,7 +137,7 @@ def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) ->
     )
     ax.set_xticks(range(1, len(result.ranking) + 1))
     ax.set_xticklabels(
-        [f"#{i}\n{cid.split('#')[-1]}" for i, cid in enumerate(result.ranking, 1)], fontsize=7
+        [f"#{i}\n{cid.split('#')[-1]}" for i, cid in enumerate(result.ranking, 1)], fontsize=8
     )
     ax.set_ylabel("cumulative tokens")
     ax.legend(
@@ -168,7 +168,7 @@ def plot_calibration(
     ``sweep`` is :func:`claimlab.metrics.context_budget.threshold_sweep`'s rows.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.6))
+        _, ax = plt.subplots(figsize=(7.2, 3.6))
     ts = [t for t, _, _ in sweep]
     counts = [(p, r) for _, p, r in sweep]
     prec = [p.value for p, _ in counts]
@@ -196,7 +196,7 @@ def plot_calibration(
                 rotation=90,
                 ha="center",
                 va="center",
-                fontsize=7,
+                fontsize=8,
                 color="#777777",
             )
     if calibration.threshold is not None:

@@ -135,12 +135,13 @@ def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
     """All selections side by side: four metrics per mode, n/d on every bar."""
     rows = {name: r.ratios() for name, r in results.items()}
     notes = {
-        name: f"C{r.status_counts['CONTRADICTED']} N{r.status_counts['NOT_IN_REFERENCE']}"
+        name: f"CON {r.status_counts['CONTRADICTED']} · NIR {r.status_counts['NOT_IN_REFERENCE']}"
         for name, r in results.items()
     }
-    ax = plot_grouped_ratios(rows, series_labels=METRIC_LABELS, title=title, row_notes=notes)
-    ax.set_xlabel(
-        "under each mode: C = CONTRADICTED count, N = NOT_IN_REFERENCE count (unique selection)",
-        fontsize=8,
+    return plot_grouped_ratios(
+        rows,
+        series_labels=METRIC_LABELS,
+        title=title,
+        row_notes=notes,
+        xlabel="CON = CONTRADICTED, NIR = NOT_IN_REFERENCE (unique selection)",
     )
-    return ax

@@ -8,6 +8,7 @@ pandas (which escapes cell text) inside a block MathJax skips, and Markdown goes
 from __future__ import annotations
 
 import functools
+import html
 import re
 from typing import Any
 
@@ -20,6 +21,7 @@ __all__ = [
     "md_text",
     "pandas",
     "show",
+    "show_exercises",
     "show_figure",
     "show_markdown",
     "show_skip",
@@ -30,6 +32,78 @@ NO_MATH = "tex2jax_ignore mathjax_ignore"  # MathJax 2 and 3: never typeset insi
 _SCOPED_STYLE = re.compile(r"<style scoped>.*?</style>\s*", re.DOTALL)
 
 
+MAX_ROWS = 60  # a longer table shows its first and last rows, with the count between
+
+
+def _cell(value: Any) -> str:
+    """One cell's text: floats to 6 significant digits, missing values as "-", all escaped."""
+    import math
+
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        text = "-"
+    elif isinstance(value, float):
+        text = f"{value:.6g}"
+    else:
+        text = str(value)
+    return html.escape(text, quote=False)
+
+
+def _is_text(column: Any) -> bool:
+    """A column of words (left-aligned) rather than numbers or flags (right-aligned)."""
+    import pandas as pd
+
+    if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
+        return False
+    values = [v for v in column if v is not None and not (isinstance(v, float) and v != v)]
+    return not all(isinstance(v, (int, float, bool)) for v in values) or not values
+
+
+def table_html(frame: Any) -> str:
+    """A DataFrame as an HTML table for notebooks and handouts.
+
+    One header row (a named index becomes an ordinary first column; a plain 0..n index is not
+    shown), headers kept whole (never broken inside a word), words left-aligned and numbers
+    right-aligned, every cell escaped, and MathJax's ignore classes on the table.
+    """
+    import pandas as pd
+
+    named = any(n is not None for n in frame.index.names)
+    plain = isinstance(frame.index, pd.RangeIndex) and not named
+    data = pd.DataFrame(frame) if plain else pd.DataFrame(frame).reset_index()
+    names = [
+        " · ".join(str(x) for x in c) if isinstance(c, tuple) else str(c) for c in data.columns
+    ]
+    text = [_is_text(data.iloc[:, j]) for j in range(data.shape[1])]
+    align = ["left" if t else "right" for t in text]
+    head = "".join(
+        f'<th style="text-align: {a}; white-space: nowrap">{html.escape(n, quote=False)}</th>'
+        for n, a in zip(names, align, strict=True)
+    )
+    n = len(data)
+    shown = (
+        list(range(n))
+        if n <= MAX_ROWS
+        else [*range(MAX_ROWS // 2), -1, *range(n - MAX_ROWS // 2, n)]
+    )
+    rows = []
+    for i in shown:
+        if i < 0:
+            rows.append(
+                f'<tr><td colspan="{len(names)}" style="text-align: left">… '
+                f"{n - MAX_ROWS} more rows ({n} in all) …</td></tr>"
+            )
+            continue
+        cells = "".join(
+            f'<td style="text-align: {a}">{_cell(v)}</td>'
+            for v, a in zip(data.iloc[i].tolist(), align, strict=True)
+        )
+        rows.append(f"<tr>{cells}</tr>")
+    return (
+        f'<table class="dataframe claimlab-table {NO_MATH}"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
 @functools.cache
 def _table_class():
     import pandas as pd
@@ -37,8 +111,8 @@ def _table_class():
     class Table(pd.DataFrame):
         r"""A DataFrame shown with whole cell texts and never typeset as maths.
 
-        Its HTML carries MathJax's ignore classes, so a ``$`` or ``\(`` in a file's text
-        stays text in JupyterLab and in handouts; the options apply while rendering only.
+        Its HTML (:func:`table_html`) carries MathJax's ignore classes, so a ``$`` or ``\(``
+        in a file's text stays text in JupyterLab and in handouts.
         """
 
         @property
@@ -46,10 +120,7 @@ def _table_class():
             return Table
 
         def _repr_html_(self):
-            with pd.option_context("display.max_colwidth", None, "display.html.use_mathjax", False):
-                html_text = super()._repr_html_()
-            # pandas' own scoped style block: not needed, and no output carries a <style>
-            return _SCOPED_STYLE.sub("", html_text or "", count=1)
+            return table_html(self)
 
     return Table
 
@@ -91,16 +162,83 @@ def show_markdown(text: str) -> None:
     display(Markdown(f'<div class="{NO_MATH}">\n\n{text}\n\n</div>'))
 
 
+PRINT_WIDTH_IN = 7.3  # an A4 page's text width (210 mm less 2 x 12 mm margins)
+MIN_FONT_PT = 8.0  # the smallest text a printed figure may carry
+FIGURE_PPI = 240  # pixels per inch at the size the figure is shown and printed
+
+
+def figure_fonts(fig) -> list[float]:
+    """The sizes (pt) of every visible, non-empty text in a figure."""
+    from matplotlib.text import Text
+
+    return [
+        float(t.get_fontsize())
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_figure() is not None
+    ]
+
+
+def figure_png(fig) -> tuple[bytes, dict[str, Any]]:
+    """The figure as a PNG at :data:`FIGURE_PPI`, and the display metadata that keeps its size.
+
+    Shown at its own size (``width`` in CSS pixels of 1/96 inch), the image prints at
+    ``FIGURE_PPI`` pixels per inch; the metadata also records the printed width and the
+    smallest font, so a test can check that labels are at least :data:`MIN_FONT_PT` on paper.
+    """
+    import io
+
+    from PIL import Image as PILImage
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=FIGURE_PPI, bbox_inches="tight", pad_inches=0.05)
+    data = buf.getvalue()
+    px_w, px_h = PILImage.open(io.BytesIO(data)).size
+    width_in = px_w / FIGURE_PPI
+    fonts = figure_fonts(fig)
+    scale = min(1.0, PRINT_WIDTH_IN / width_in) if width_in else 1.0
+    meta = {
+        "width": round(px_w * 96 / FIGURE_PPI),
+        "height": round(px_h * 96 / FIGURE_PPI),
+        "claimlab": {
+            "width_in": round(width_in, 3),
+            "ppi": FIGURE_PPI,
+            "min_font_pt": min(fonts) if fonts else None,
+            "min_printed_font_pt": round(min(fonts) * scale, 2) if fonts else None,
+        },
+    }
+    return data, meta
+
+
 def show_figure(ax) -> None:
-    """Display the figure of ``ax`` once and close it (no duplicate inline output)."""
+    """Display the figure of ``ax`` once, as a 240 ppi PNG at its own size, and close it."""
     import matplotlib.pyplot as plt
+    from IPython.display import display
 
     from claimlab.notebook.style import house_style
 
     fig = ax.figure
     with house_style():
-        show(fig)
+        data, meta = figure_png(fig)
     plt.close(fig)
+    display({"image/png": data, "text/plain": "<figure>"}, raw=True, metadata={"image/png": meta})
+
+
+def show_exercises(exercises, *, solutions: bool = False) -> None:
+    """Numbered exercises (questions), or their solutions; every text escaped.
+
+    In the student handout each question is followed by space to write the answer.
+    """
+    if not exercises:
+        show_markdown("*No exercise for this file.*")
+        return
+    parts = []
+    for i, x in enumerate(exercises, 1):
+        if solutions:
+            parts.append(f"**{i}.** {x.solution or '(no solution given)'}")
+        else:
+            parts.append(f'**{i}.** {x.question}\n\n<div class="claimlab-answer-space"></div>')
+    heading = "**Solutions.**\n\n" if solutions else ""
+    show_markdown(heading + "\n\n".join(parts))
 
 
 def show_skip(message: str) -> None:

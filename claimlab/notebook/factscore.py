@@ -100,16 +100,16 @@ def plot_factscore_table(
                 rows[row][series] = (None, f"N/A · respond {r.respond.counts}")
             else:
                 rows[row][series] = (v, f"{100 * v:.1f} · n={r.scored} · resp {r.respond.counts}")
-    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
-    ax.set_ylabel("FActScore")
-    return ax
+    return plot_grouped_values(
+        rows, title=title, na_label="N/A (no scored response)", ylabel="FActScore"
+    )
 
 
 @styled
 def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None = None) -> Axes:
     """The length-penalty multiplier against the number of facts, with the pinned points marked."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.4))
+        _, ax = plt.subplots(figsize=(7.2, 3.4))
     ns = list(range(1, max_facts + 1))
     ax.plot(ns, [length_penalty(n, gamma) for n in ns], marker="o", color="#4C72B0")
     for n in (1, gamma - 1, gamma, gamma + 1):
@@ -142,6 +142,6 @@ def plot_score_vs_init(
             (f"score (γ = {r.gamma})", r.factscore),
         ):
             rows[name][key] = (v, "N/A" if v is None else f"{100 * v:.1f} · n={r.scored}")
-    ax = plot_grouped_values(rows, title=title, na_label="N/A (no scored response)")
-    ax.set_ylabel("FActScore")
-    return ax
+    return plot_grouped_values(
+        rows, title=title, na_label="N/A (no scored response)", ylabel="FActScore"
+    )

@@ -60,7 +60,7 @@ def plot_coverage_distribution(table, *, ax: Axes | None = None) -> Axes:
     import numpy as np
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(8, 3.6))
+        _, ax = plt.subplots(figsize=(7.2, 3.6))
     bins = np.linspace(0, 1, 11)
     for name, sub in table.groupby("model", observed=True):
         d = sub["units"].to_numpy()

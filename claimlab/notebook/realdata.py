@@ -136,7 +136,7 @@ def plot_count_bars(
 ) -> Axes:
     """A distribution as bars, each labelled with its count and share of the total."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.2))
+        _, ax = plt.subplots(figsize=(7.2, 3.2))
     keys = list(counts)
     total = sum(counts.values())
     for i, k in enumerate(keys):
@@ -149,7 +149,7 @@ def plot_count_bars(
             f"{v}/{total}",
             ha="center",
             va="bottom",
-            fontsize=7,
+            fontsize=8,
             rotation=90 if len(keys) > 8 else 0,
         )
     ax.set_xticks(range(len(keys)))

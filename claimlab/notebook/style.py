@@ -146,7 +146,7 @@ def plot_ratios(
         The Axes drawn on.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(7, 3.4))
+        _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 3.4))
     names = list(ratios)
     for i, name in enumerate(names):
         _bar(ax, i, ratios[name], width=0.65, color=COLORS.get(name, DEFAULT_COLOR))
@@ -154,7 +154,7 @@ def plot_ratios(
     ax.set_xticklabels([(labels or {}).get(n, n) for n in names], fontsize=9)
     ax.set_ylim(0, 1.12)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
-    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"], fontsize=9)
     if any(r.value is None for r in ratios.values()):
         ax.legend(
             handles=[Patch(**NA_STYLE, label="N/A: zero denominator")],
@@ -168,6 +168,11 @@ def plot_ratios(
     return ax
 
 
+PRINT_WIDTH_IN = 7.2  # no figure is wider than an A4 page's text (so none is shrunk in print)
+PANELS_FROM = 5  # from this many groups on, one panel per series instead of grouped columns
+PALETTE = ["#4C72B0", "#55A868", "#C44E52", "#DD8452", "#8172B3", "#937860"]
+
+
 @styled
 def plot_grouped_values(
     rows: Mapping[str, Mapping[str, tuple[float | None, str]]],
@@ -177,20 +182,29 @@ def plot_grouped_values(
     title: str | None = None,
     row_notes: Mapping[str, str] | None = None,
     na_label: str = "N/A (0/0)",
+    xlabel: str | None = None,
+    ylabel: str | None = None,
 ) -> Axes:
     """Grouped bars of values in 0..1: one group per row, one bar per series.
 
-    Each cell is ``(value, label)``; the label (counts) is written on the bar. A value of None
-    is a hatched full-height bar labelled ``na_label``, never a zero-height bar.
+    Each cell is ``(value, label)``; the label (counts) is written on or beside the bar. A
+    value of None is a hatched full-length bar labelled ``na_label``, never a zero-length bar.
+    Up to four groups are drawn as columns; from five on (and without ``ax``), one panel per
+    series with a horizontal bar per group, so the figure keeps the page's width and every
+    label stays at 8 pt or more. Returns the (first) Axes.
     """
     row_names = list(rows)
     series: Sequence[str] = list(next(iter(rows.values()))) if rows else []
+    colors = {s: COLORS.get(s, PALETTE[j % len(PALETTE)]) for j, s in enumerate(series)}
+    notes = row_notes or {}
+    if ax is None and len(row_names) >= PANELS_FROM and series:
+        return _panels(
+            rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel
+        )
     if ax is None:
-        _, ax = plt.subplots(figsize=(max(7, 1.6 * len(row_names)), 4.2))
+        _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 4.2))
     k = max(len(series), 1)
     width = 0.8 / k
-    palette = ["#4C72B0", "#55A868", "#C44E52", "#DD8452", "#8172B3", "#937860"]
-    colors = {s: COLORS.get(s, palette[j % len(palette)]) for j, s in enumerate(series)}
     above = []  # labels standing on top of their bars
     for i, row in enumerate(row_names):
         for j, s in enumerate(series):
@@ -205,7 +219,7 @@ def plot_grouped_values(
                     rotation=90,
                     ha="center",
                     va="center",
-                    fontsize=7,
+                    fontsize=8,
                 )
             else:
                 ax.bar(x, value, width=width, color=colors[s])
@@ -217,31 +231,85 @@ def plot_grouped_values(
                         rotation=90,
                         ha="center",
                         va="bottom",
-                        fontsize=7,
+                        fontsize=8,
                     )
                 )
     ax.set_xticks(range(len(row_names)))
     # texts are made visible before _make_room_above measures them (a glyph-less control
     # character would be measured, and warned about, first)
-    ticks = [label(f"{r}\n{(row_notes or {}).get(r, '')}".strip()) for r in row_names]
+    ticks = [label(f"{r}\n{notes.get(r, '')}".strip()) for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
     ax.set_ylim(0, 1.05)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
-    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"], fontsize=8)
     handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
     handles.append(Patch(**NA_STYLE, label=na_label))
     ax.legend(  # above the axes, so no bar or label can run into it
         handles=handles,
         loc="lower center",
-        ncol=len(handles),
+        ncol=min(len(handles), 3),
         fontsize=8,
         frameon=False,
         bbox_to_anchor=(0.5, 1.0),
     )
     _make_room_above(ax, above)
     if title:
-        ax.set_title(title, fontsize=11, pad=24)
+        ax.set_title(title, fontsize=11, pad=24 + 12 * ((len(handles) - 1) // 3))
+    if xlabel:
+        ax.set_xlabel(xlabel, fontsize=8)
+    if ylabel:
+        ax.set_ylabel(ylabel, fontsize=9)
     return ax
+
+
+def _panels(rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel) -> Axes:
+    """One panel per series, a horizontal bar per group, its label beside the bar."""
+    cols = 2 if len(series) > 1 else 1
+    nrows = (len(series) + cols - 1) // cols
+    panel_h = (0.42 if notes else 0.32) * len(row_names) + 0.7
+    fig, axes = plt.subplots(
+        nrows,
+        cols,
+        figsize=(
+            PRINT_WIDTH_IN,
+            panel_h * nrows + (0.6 if title else 0.2) + (0.3 if xlabel else 0),
+        ),
+        squeeze=False,
+        sharey=True,
+    )
+    ticks = [label(f"{r}\n{notes[r]}" if notes.get(r) else r, 28) for r in row_names]
+    for j, s in enumerate(series):
+        ax = axes[j // cols][j % cols]
+        for i, row in enumerate(row_names):
+            y = len(row_names) - 1 - i
+            value, cell_label = rows[row][s]
+            if value is None:
+                ax.barh(y, 1.0, height=0.7, **NA_STYLE)
+                ax.text(
+                    0.5,
+                    y,
+                    label(cell_label or na_label, 30),
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="#333333",
+                )
+            else:
+                ax.barh(y, value, height=0.7, color=colors[s])
+                ax.text(value + 0.02, y, label(cell_label, 30), ha="left", va="center", fontsize=8)
+        ax.set_xlim(0, 1.45)
+        ax.set_xticks([0, 0.5, 1.0])
+        ax.set_xticklabels(["0%", "50%", "100%"], fontsize=8)
+        ax.set_yticks(range(len(row_names)))
+        ax.set_yticklabels(list(reversed(ticks)), fontsize=8)
+        ax.set_title(label((series_labels or {}).get(s, s)), fontsize=9)
+    for j in range(len(series), nrows * cols):
+        axes[j // cols][j % cols].axis("off")
+    if title:
+        fig.suptitle(title, fontsize=11)
+    if xlabel:
+        fig.supxlabel(xlabel, fontsize=8)
+    return axes[0][0]
 
 
 def _make_room_above(ax: Axes, labels: Sequence, *, margin: float = 0.02) -> None:
@@ -272,6 +340,8 @@ def plot_grouped_ratios(
     ax: Axes | None = None,
     title: str | None = None,
     row_notes: Mapping[str, str] | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
 ) -> Axes:
     """Grouped bars of Ratios: every bar carries its n/d; undefined ones are hatched N/A bars."""
     values = {
@@ -282,5 +352,11 @@ def plot_grouped_ratios(
         for row, cells in rows.items()
     }
     return plot_grouped_values(
-        values, series_labels=series_labels, ax=ax, title=title, row_notes=row_notes
+        values,
+        series_labels=series_labels,
+        ax=ax,
+        title=title,
+        row_notes=row_notes,
+        xlabel=xlabel,
+        ylabel=ylabel,
     )

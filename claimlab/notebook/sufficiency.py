@@ -17,7 +17,7 @@ from claimlab.notebook.display import (
     show_figure,
     show_markdown,
 )
-from claimlab.notebook.style import plot_grouped_ratios, plt, styled
+from claimlab.notebook.style import PRINT_WIDTH_IN, label, plot_grouped_ratios, plt, styled
 
 
 def evidence_table(fixture):
@@ -176,31 +176,38 @@ def plot_chains(
 ) -> Axes:
     """One row per alternative: members present (filled), missing (dashed), link errors in red.
 
-    Rejected context items and unsafe candidates are listed under the chains.
+    Each box shows the record's id and its relation; a link error is written under its row;
+    rejected context items and unsafe candidates are listed under the chains. The figure
+    keeps the page's width whatever the chains' length, with every text at 8 pt or more.
     """
+    import textwrap
+
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
     rows = result.branches
+    longest = max((len(b.alternative) for b in rows), default=1)
+    errors = any(b.link_errors for b in rows)
+    step = 1.45 if errors else 1.1
+    notes = [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
+    notes += [
+        (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
+        for u in result.unsafe_candidates
+    ]
     if ax is None:
         _, ax = plt.subplots(
-            figsize=(
-                9,
-                1.1
-                + 0.9 * len(rows)
-                + 0.25 * (len(result.rejected) + len(result.unsafe_candidates)),
-            )
+            figsize=(PRINT_WIDTH_IN, 1.3 + 0.62 * step * len(rows) + 0.22 * len(notes))
         )
-    w, h, gap = 3.3, 0.55, 0.7
+    w, h, gap = 3.3, 0.9, 0.6
     for r, b in enumerate(rows):
-        y = float(-r)
-        status = "complete witness" if b.complete else f"missing {len(b.missing)}"
+        y = -r * step
+        status = "complete\nwitness" if b.complete else f"missing {len(b.missing)}"
         ax.text(
-            -0.3,
+            -0.25,
             y,
             status,
             ha="right",
             va="center",
-            fontsize=9,
+            fontsize=8,
             color="#2d6b3c" if b.complete else "#C44E52",
         )
         for i, m in enumerate(b.alternative):
@@ -208,16 +215,16 @@ def plot_chains(
             e = fixture.item(m)
             style = PRESENT if m in b.present else MISSING
             ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
-            label = f"{m}: {e.subject} → {e.object}" if e else m
-            if len(label) > 40:
-                label = label[:39] + "…"
+            text = label(m, 18) + (
+                f"\n{label(e.subject, 24)}\n→ {label(e.object, 22)}" if e else ""
+            )
             ax.text(
                 x + w / 2,
                 y,
-                label,
+                text,
                 ha="center",
                 va="center",
-                fontsize=7.5,
+                fontsize=8,
                 color="white" if m in b.present else "#333333",
             )
             if i + 1 < len(b.alternative):
@@ -231,31 +238,40 @@ def plot_chains(
                     )
                 )
         if b.link_errors:
-            x = len(b.alternative) * (w + gap)
             msg = "; ".join(
                 f"✗ {le.left}→{le.right}: {le.left_end} ≠ {le.right_start}" for le in b.link_errors
             )
-            ax.text(x - gap / 2, y, msg, ha="left", va="center", fontsize=7.5, color="#C44E52")
-    y = -len(rows) + 0.2
-    notes = [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
-    notes += [
-        (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
-        for u in result.unsafe_candidates
-    ]
+            ax.text(
+                0,
+                y - h / 2 - 0.12,
+                label(msg, 90),
+                ha="left",
+                va="top",
+                fontsize=8,
+                color="#C44E52",
+            )
+    y = -len(rows) * step + 0.35
     for text, color in notes:
-        ax.text(-0.3, y, text, ha="left", va="center", fontsize=8, color=color)
-        y -= 0.3
-    ax.set_xlim(-2.4, 3 * (w + gap) + 3.5)
-    ax.set_ylim(min(y, -len(rows) + 0.5) - 0.2, 0.7)
+        ax.text(-2.2, y, label(text, 90), ha="left", va="center", fontsize=8, color=color)
+        y -= 0.4
+    ax.set_xlim(-2.3, max(longest, 3) * (w + gap))
+    ax.set_ylim(min(y, -len(rows) * step + 0.6) - 0.1, 0.8)
     ax.axis("off")
     ctx = ", ".join(_context_labels(result))
-    ax.set_title(
-        title
-        or f"{question}: {result.status} · context {ctx} ({result.context_raw} raw / {result.context_unique} unique)",
-        fontsize=10,
+    heading = title or (
+        f"{question}: {result.status} · context {ctx} "
+        f"({result.context_raw} raw / {result.context_unique} unique)"
     )
+    ax.set_title(textwrap.fill(label(heading, 160), 80), fontsize=10)
     legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
-    ax.legend(handles=legend, loc="upper right", fontsize=7, frameon=False)
+    ax.legend(
+        handles=legend,
+        loc="upper left",
+        bbox_to_anchor=(0.0, 0.0),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+    )
     return ax
 
 
@@ -273,6 +289,6 @@ def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None
         series_labels={"coverage": "answered / total", "accuracy": "accuracy on answered"},
         ax=ax,
         title=title or "Selective answering: coverage and accuracy per confidence threshold",
+        xlabel="confidence threshold",
     )
-    ax.set_xlabel("confidence threshold", fontsize=9)
     return ax
