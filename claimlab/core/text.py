@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|>~$-])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
 # isolates that reorder what a terminal shows (the "Trojan source" characters)
 _TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -28,9 +28,12 @@ def md_text(text: object) -> str:
         '&lt;img src=x onerror=alert\\(1\\)&gt; \\*bold\\*'
         >>> md_text("costs $5")
         'costs \\$5'
+        >>> md_text("it's")
+        'it&#x27;s'
     """
     body = " ".join(str(text).splitlines())
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(body, quote=True))
+    # Markdown first, entities second: escaping the "#" of an entity (&#x27;) would show it
+    return html.escape(_MD_SPECIAL.sub(r"\\\1", body), quote=True)
 
 
 def md_code(text: object) -> str:

@@ -40,9 +40,9 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
             "preserving anything."
         )
     for kind, what in (
-        ("qualifier", "a qualifier was changed (e.g. 'only on desktop' became 'on every device')"),
-        ("entity", "the claim was given to another product"),
-        ("version", "the version number was changed"),
+        ("qualifier", "a qualifier was broadened, narrowed or dropped"),
+        ("entity", "the claim was given to another entity"),
+        ("version", "the version was changed"),
     ):
         if r.error_ids[kind]:
             notes.append(
@@ -61,10 +61,21 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
             f"**Compound claim {md_ids(r.non_atomic)}.** It preserves its units but is not "
             "atomic: one verdict now covers two statements, so a partial failure would be hidden."
         )
-    if not notes:
+    if not notes and r.missing_units:
         notes.append(
-            "**Faithful baseline.** Every unit is kept, each once. Support is below 100% because the "
-            "answer itself has a contradicted and an unreferenced claim, and those must stay visible: "
-            "a good decomposition reports them rather than dropping them."
+            f"**Units {md_ids(r.missing_units)} not kept.** Nothing selected says what they said; "
+            f"coverage is {r.coverage}."
+        )
+    if not notes:
+        bad = sc[Status.CONTRADICTED] + sc[Status.NOT_IN_REFERENCE]
+        notes.append(
+            "**Faithful selection.** Every unit is kept, each once."
+            + (
+                f" Support is below 100% because the answer itself has {sc[Status.CONTRADICTED]} "
+                f"contradicted and {sc[Status.NOT_IN_REFERENCE]} unreferenced claim(s), and those "
+                "must stay visible: a good decomposition reports them rather than dropping them."
+                if bad
+                else ""
+            )
         )
     return "\n\n".join(notes) + "\n\n" + common
