@@ -63,12 +63,35 @@ def decomposition_data(*, game: bool = True) -> dict:
             cand("t-oat", SENTENCES[1][1], "maple|oat", ["p-2"], "SUPPORTED", ["menu"]),
             cand("t-rye", SENTENCES[2][1], "birch|rye", ["p-3"], "NOT_IN_REFERENCE", []),
             cand("t-mon", SENTENCES[3][1], "birch|monday", ["p-4"], "SUPPORTED", ["sign"]),
-            cand("t-oat2", "Oat milk is served at Maple Tea House.", "maple|oat", ["p-2"],
-                 "SUPPORTED", ["menu"]),
-            cand("t-any", "Birch Bakery bakes bread daily.", "birch|bread", [], "NOT_IN_REFERENCE",
-                 [], faithful=False, errors=["qualifier"], span="p-3"),
-            cand("t-wifi", "Maple Tea House has free wifi.", "maple|wifi", [], "NOT_IN_REFERENCE",
-                 [], faithful=False, errors=["introduced"]),
+            cand(
+                "t-oat2",
+                "Oat milk is served at Maple Tea House.",
+                "maple|oat",
+                ["p-2"],
+                "SUPPORTED",
+                ["menu"],
+            ),
+            cand(
+                "t-any",
+                "Birch Bakery bakes bread daily.",
+                "birch|bread",
+                [],
+                "NOT_IN_REFERENCE",
+                [],
+                faithful=False,
+                errors=["qualifier"],
+                span="p-3",
+            ),
+            cand(
+                "t-wifi",
+                "Maple Tea House has free wifi.",
+                "maple|wifi",
+                [],
+                "NOT_IN_REFERENCE",
+                [],
+                faithful=False,
+                errors=["introduced"],
+            ),
         ],
         "modes": {
             "all_four": ["t-open", "t-oat", "t-rye", "t-mon"],
@@ -114,12 +137,29 @@ def sufficiency_data(*, game: bool = True) -> dict:
         "evidence": [
             ev("g-a", "Flight 88 checks in at Desk 4.", "flight 88", "checks in at", "Desk 4"),
             ev("g-b", "Desk 4 sends its passengers to Gate 17.", "Desk 4", "sends to", "Gate 17"),
-            ev("g-c", "Departures board: flight 88 boards at Gate 17.", "flight 88", "boards at",
-               "Gate 17"),
-            ev("g-d", "Flight 86 boards at Gate 3.", "flight 86", "boards at", "Gate 3",
-               topic="other-flight"),
-            ev("g-e", "Yesterday's plan: Desk 4 sends its passengers to Gate 12.", "Desk 4",
-               "sends to", "Gate 12", current=False),
+            ev(
+                "g-c",
+                "Departures board: flight 88 boards at Gate 17.",
+                "flight 88",
+                "boards at",
+                "Gate 17",
+            ),
+            ev(
+                "g-d",
+                "Flight 86 boards at Gate 3.",
+                "flight 86",
+                "boards at",
+                "Gate 3",
+                topic="other-flight",
+            ),
+            ev(
+                "g-e",
+                "Yesterday's plan: Desk 4 sends its passengers to Gate 12.",
+                "Desk 4",
+                "sends to",
+                "Gate 12",
+                current=False,
+            ),
         ],
         "rules": {"required_status": "APPROVED", "require_current": True},
         "questions": {
@@ -174,7 +214,9 @@ def own_decomposition(tmp: Path, *, game: bool = True) -> Path:
 
 def own_sufficiency(tmp: Path, *, game: bool = True) -> Path:
     """The sufficiency file, written into ``tmp``."""
-    return write(tmp, "boarding.json" if game else "boarding_no_game.json", sufficiency_data(game=game))
+    return write(
+        tmp, "boarding.json" if game else "boarding_no_game.json", sufficiency_data(game=game)
+    )
 
 
 # what the shipped teaching fixtures are about: none of it may appear in what a lab shows for

@@ -182,7 +182,12 @@ def test_selective_answering_counts(fx):
     # wrong: the E8 answers (Room B2) and the route question answered without a route
     assert s.accuracy.counts == "3/6"
     assert s.abstained_with_complete_evidence == ("orbit_e3_e4",)
-    assert s.answered_with_gaps == ("mixed_branches", "route_and_room", "draft_e8", "draft_e8_ignored")
+    assert s.answered_with_gaps == (
+        "mixed_branches",
+        "route_and_room",
+        "draft_e8",
+        "draft_e8_ignored",
+    )
 
 
 def test_nothing_answered_is_na():

@@ -51,7 +51,7 @@ def offsets_note(fixture: DecompositionFixture) -> str:
         )
     return (
         "Every character of this original is a single UTF-16 unit, so code-point and UTF-16 "
-        "offsets coincide here; in a text with an emoji or another character beyond U+FFFF "
+        "offsets coincide here; in a text with a character beyond U+FFFF "
         "they differ, and an offset counted the wrong way is caught when the file loads."
     )
 

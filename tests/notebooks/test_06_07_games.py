@@ -54,7 +54,12 @@ DECOMP = [
 def test_decomposition_game_notebook(tmp_path, fixture, puzzle, script, won, codes):
     rec = run_notebook(
         NB6,
-        parameters={"FIXTURE": str(FIXTURES / fixture), "PUZZLE": puzzle, "SCRIPT": script},
+        parameters={
+            "FIXTURE": str(FIXTURES / fixture),
+            "PUZZLE": puzzle,
+            "SCRIPT": script,
+            "EXPLORE_MODE": "baseline",
+        },
         output_dir=tmp_path,
     ).records
     assert rec["outcome"]["won"] is won
@@ -97,7 +102,7 @@ SUFF = [
         "missing_link",
         [["search", "E8"], ["submit", ["E8"], {"room": "Room B2"}]],
         False,
-        ["REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ROOM"],
+        ["REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ANSWER"],
         1,
     ),
 ]

@@ -1,0 +1,78 @@
+"""The labs and games on files the project did not write: the second teaching pair, and a
+user's own pair in another domain with other ids, with and without a ``game`` section.
+
+Every notebook that takes a decomposition or sufficiency ``FIXTURE`` runs on them with its
+defaults; the games' headless round (the solver's) must win, and nothing the notebook shows
+for the user's files may speak of the shipped fixtures.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from claimlab.tooling.runner import run_notebook
+from tests.conftest import FIXTURES, ROOT
+from tests.own_files import SHIPPED_IDS, SHIPPED_WORDS, own_decomposition, own_sufficiency
+
+pytestmark = pytest.mark.notebook
+NOTEBOOKS = ROOT / "notebooks"
+DECOMPOSITION = ("01_decomposition_pitfalls", "06_decomposition_game")
+SUFFICIENCY = ("02_evidence_sufficiency", "07_sufficiency_game")
+
+
+def shown_text(notebook) -> str:
+    """Everything a reader sees: Markdown cells and every text output (code is not shown)."""
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    parts = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            parts.append("".join(cell["source"]))
+        for out in cell.get("outputs", []):
+            for mime, value in out.get("data", {}).items():
+                if mime.startswith("text/"):
+                    parts.append("".join(value) if isinstance(value, list) else value)
+            parts.append("".join(out.get("text", "")))
+    return "\n".join(parts)
+
+
+def _run(tmp_path, stem, fixture):
+    return run_notebook(
+        NOTEBOOKS / f"{stem}.ipynb", parameters={"FIXTURE": str(fixture)}, output_dir=tmp_path
+    )
+
+
+def _check_games(stem, records):
+    if stem.startswith("0") and "outcome" in records:
+        assert records["outcome"]["won"] is True, records["outcome"]
+        assert records["outcome"]["reasons"] == []
+    assert records["exercises"], stem
+
+
+@pytest.mark.parametrize("stem", DECOMPOSITION + SUFFICIENCY)
+def test_the_second_teaching_pair_runs_every_lab(tmp_path, stem):
+    fixture = FIXTURES / ("ferry_lines.json" if stem in DECOMPOSITION else "parcel_routes.json")
+    res = _run(tmp_path, stem, fixture)
+    _check_games(stem, res.records)
+    text = shown_text(res.notebook)
+    for word in ("Atlas", "Aurora", "Room A3", "blue card"):  # the first pair's words
+        assert word not in text, (stem, word)
+
+
+@pytest.mark.parametrize("game", [True, False], ids=["game section", "no game section"])
+@pytest.mark.parametrize("stem", DECOMPOSITION + SUFFICIENCY)
+def test_a_users_own_files_run_every_lab_with_nothing_of_the_shipped_fixtures(tmp_path, stem, game):
+    make = own_decomposition if stem in DECOMPOSITION else own_sufficiency
+    res = _run(tmp_path, stem, make(tmp_path, game=game))
+    _check_games(stem, res.records)
+    text = shown_text(res.notebook)
+    found = [w for w in SHIPPED_WORDS if w.lower() in text.lower()]
+    found += sorted(set(re.findall(SHIPPED_IDS, text)))
+    assert not found, (stem, found)
+    if stem == "06_decomposition_game" and not game:
+        assert res.records["parameters"]["PUZZLE"] == "free"
+    if stem == "07_sufficiency_game":
+        budget = 4 if game else 6
+        assert f"Budget **{budget} units**" in text
