@@ -111,7 +111,7 @@ def test_slot_refusal_snaps_the_toggle_back():
 
 def test_sufficiency_game_view_plays_a_round():
     v = SufficiencyGameView(SufficiencyGame(SX, scenario="route_and_room"))
-    assert [d.description for d in v.answer_box.children] == ["route", "room"]
+    assert [r.children[1] for r in v.answer_box.children] == [v.answers["route"], v.answers["room"]]
     v.search_buttons["E3"].click()
     v.search_buttons["E4"].click()
     assert 'class="claimlab-budget">4<' in v.board.value
@@ -150,7 +150,7 @@ def test_the_round_chooser_switches_and_starts_fresh():
     v.chooser.value = "mixed_branches"
     assert v.game.context == ["E1", "E4"] and v.game.spent == 0
     assert not any(c.value for c in v.cite.values())
-    assert [d.description for d in v.answer_box.children] == ["room"]
+    assert [r.children[1] for r in v.answer_box.children] == [v.answers["room"]]
     d = DecompositionGameView(DecompositionGame(DX, puzzle="supported_only"))
     d.chooser.value = "products_mixed"
     assert [c for c, t in d.toggles.items() if t.value] == ["C2", "C3", "C4", "C5", "C9", "C10"]

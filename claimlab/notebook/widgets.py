@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 import ipywidgets as W
+import traitlets
 
 from claimlab.core.vocab import STATUSES, status_line
 from claimlab.io.decomposition import DecompositionFixture
@@ -42,6 +43,20 @@ WON_STYLE = "background:#e3f3e6;border-left:6px solid #2d6b3c;padding:6px 10px;m
 NOT_WON_STYLE = "background:#fbeaea;border-left:6px solid #C44E52;padding:6px 10px;margin:4px 0"
 WIDE = W.Layout(width="auto")
 LABEL = {"description_width": "initial"}
+
+
+_NO_MATH_OPEN = '<div class="tex2jax_ignore mathjax_ignore">'
+
+
+class _Html(W.HTML):
+    """An HTML widget whose content MathJax never typesets (a "$" from a file stays text)."""
+
+    @traitlets.validate("value")
+    def _no_math(self, proposal):
+        value = proposal["value"]
+        if value and not value.startswith(_NO_MATH_OPEN):
+            value = f"{_NO_MATH_OPEN}{value}</div>"
+        return value
 
 
 def e(text: object) -> str:
@@ -184,7 +199,10 @@ class _View:
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)
         data = dict(bundle) if isinstance(bundle, dict) else {}
-        data["text/html"] = self.snapshot_html()
+        snapshot = self.snapshot_html()
+        if not snapshot.startswith(_NO_MATH_OPEN):
+            snapshot = f"{_NO_MATH_OPEN}{snapshot}</div>"
+        data["text/html"] = snapshot
         return data
 
 
@@ -210,9 +228,9 @@ class DecompositionExplorer(_View):
             options=["(choose a selection)", *fixture.modes], description="selection", style=LABEL
         )
         self.mode.observe(self._mode, names="value")
-        self.metrics = W.HTML()
+        self.metrics = _Html()
         self.metrics.add_class("claimlab-metrics-box")
-        self.audit = W.HTML()
+        self.audit = _Html()
         self.widget = W.VBox(
             [
                 *([self.mode] if fixture.modes else []),
@@ -305,7 +323,7 @@ class SufficiencyExplorer(_View):
         )
         self.ignore.add_class("claimlab-ignore")
         self.ignore.observe(self._changed, names="value")
-        self.status = W.HTML()
+        self.status = _Html()
         self.status.add_class("claimlab-sufficiency-box")
         self.widget = W.VBox(
             [
@@ -338,9 +356,13 @@ class SufficiencyExplorer(_View):
                 f"<tr><td>{e(eid)}</td><td>{e(self.fixture.item(eid).text)}</td></tr>"  # type: ignore[union-attr]
                 for eid in dict.fromkeys(self.context)
             )
-            self.status.value = (
-                f"<p><strong>{e(q.text)}</strong></p><p>{e(STUDENT_NOTE)}</p>"
+            listed = (
                 f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
+                if rows
+                else "<p>nothing selected</p>"
+            )
+            self.status.value = (
+                f"<p><strong>{e(q.text)}</strong></p><p>{e(STUDENT_NOTE)}</p>{listed}"
             )
             return
         self.status.value = sufficiency_html(self.result)
@@ -379,11 +401,11 @@ class _GameView(_View):
         self.chooser.add_class("claimlab-round")
         self.chooser.observe(self._choose, names="value")
         self.reset_button = _button("Reset", "claimlab-reset", self.reset, icon="undo")
-        self.intro = W.HTML()
+        self.intro = _Html()
         self.intro.add_class("claimlab-intro")
-        self.message = W.HTML()
+        self.message = _Html()
         self.message.add_class("claimlab-message")
-        self.board = W.HTML()
+        self.board = _Html()
         self.board.add_class("claimlab-board")
         return _button(label, css, action, button_style="primary")
 
@@ -434,7 +456,7 @@ class DecompositionGameView(_GameView):
             d.add_class(f"claimlab-annot-{token}")
             d.observe(self._annotate(c.id), names="value")
             self.toggles[c.id], self.status_pickers[c.id] = t, d
-            rows.append(W.HBox([t, d, W.HTML(f"<span>{e(c.text)}</span>")]))
+            rows.append(W.HBox([t, d, _Html(f"<span>{e(c.text)}</span>")]))
         rounds = {n: _puzzle_title(n, p.title) for n, p in fx.game.puzzles.items()}
         self.check_button = self._controls("Check", "claimlab-check", self.check, rounds)
         self.widget = W.VBox(
@@ -550,7 +572,9 @@ class SufficiencyGameView(_GameView):
             b.add_class(f"claimlab-search-{token}")
             b.on_click(self._search(ev.id))
             self.search_buttons[ev.id] = b
-            extra = []
+            extra: list[W.Widget] = []
+            if fx.game.copyable and not game.can_copy(ev.id):  # keep the rows aligned
+                extra.append(_Html("", layout=W.Layout(width="148px")))
             if game.can_copy(ev.id):
                 cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
                 cb.add_class(f"claimlab-copy-{token}")
@@ -562,18 +586,20 @@ class SufficiencyGameView(_GameView):
             )
             c.add_class(f"claimlab-cite-{token}")
             self.cite[ev.id] = c
-            self.found[ev.id] = W.HTML()
+            self.found[ev.id] = _Html(layout=W.Layout(width="90px"))
             meta = f"{ev.status}{'' if ev.current else ', not current'}"
-            text = W.HTML(
+            text = _Html(
                 f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>"
             )
             rows.append(W.HBox([b, *extra, c, self.found[ev.id], text]))
         options = sorted({v for ev in fx.evidence for v in (ev.subject, ev.object)})
         self.answers: dict[str, W.Dropdown] = {}
+        self.answer_rows: dict[str, W.HBox] = {}
         for item in dict.fromkeys(a for q in fx.questions.values() for a in q.asks):
-            d = W.Dropdown(options=[NO_ANSWER, *options], description=item, style=LABEL)
+            d = W.Dropdown(options=[NO_ANSWER, *options])
             d.add_class(f"claimlab-answer-{css_token(item)}")
             self.answers[item] = d
+            self.answer_rows[item] = W.HBox([_Html(f"<strong>{e(item)}</strong>"), d])
         self.answer_box = W.HBox([])
         rounds = {n: _puzzle_title(n, n) for n in game.scenarios}
         self.submit_button = self._controls("Submit", "claimlab-submit", self.submit, rounds)
@@ -644,7 +670,7 @@ class SufficiencyGameView(_GameView):
             )
         for eid, cb in self.copy_buttons.items():
             cb.disabled = eid not in g.context or g.round_over
-        self.answer_box.children = [self.answers[item] for item in g.asks]
+        self.answer_box.children = [self.answer_rows[item] for item in g.asks]
         q = g.fixture.question(g.question)
         sc = g.current
         self.intro.value = (

@@ -1,7 +1,9 @@
 """The classroom server: the games, and nothing else, as standalone pages (Voila).
 
 ``claimlab serve`` copies the game notebooks into a folder of their own and serves that folder,
-so no other notebook of the project can be rendered. Every page view starts a kernel; kernels
+so no other notebook of the project can be rendered. The copies are the student variant (no
+solution, no spoiler before Check) unless ``--instructor`` is given, and play the teacher's own
+files when ``--decomposition`` / ``--sufficiency`` name them. Every page view starts a kernel; kernels
 whose page was closed are shut down after ``--cull-idle`` seconds, and at most
 ``--max-kernels`` run at once (a further page view is told the classroom is full). The address
 printed is the one the server listens on: a port that is taken or out of range is an error
@@ -11,9 +13,9 @@ before anything starts.
 from __future__ import annotations
 
 import errno
-import shutil
 import socket
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -68,17 +70,63 @@ def check_port(ip: str, port: int) -> None:
             ) from None
 
 
-def prepare_games_folder(notebooks_dir: Path, target: Path) -> list[Path]:
-    """Copy the game notebooks (only they) into ``target``; return the copies."""
+CLASSROOM_DROPPED = ("solution", "remove-cell")
+
+
+def prepare_games_folder(
+    notebooks_dir: Path,
+    target: Path,
+    *,
+    student: bool = True,
+    fixtures: Mapping[str, Path] | None = None,
+) -> list[Path]:
+    """Copy the game notebooks (only they) into ``target``, set up for the classroom.
+
+    In the student variant every cell tagged ``solution`` (the exercises' solutions, the
+    solver's round) or ``remove-cell`` is left out and the notebooks run with ``STUDENT =
+    True`` (no status, error or metric before Check); the instructor variant keeps them all.
+    ``fixtures`` maps a notebook name to the file its ``FIXTURE`` parameter should name (the
+    teacher's own file). Returns the copies.
+    """
+    import nbformat
+
     out = []
     for name in GAME_NOTEBOOKS:
         src = notebooks_dir / name
         if not src.exists():
             raise ClaimlabInputError("game notebook not found", file=str(src))
+        nb = nbformat.read(str(src), as_version=4)
+        if student:
+            nb.cells = [
+                c
+                for c in nb.cells
+                if not set(c.get("metadata", {}).get("tags", [])) & set(CLASSROOM_DROPPED)
+            ]
+        params: dict[str, object] = {"STUDENT": student}
+        if fixtures and name in fixtures:
+            params["FIXTURE"] = str(Path(fixtures[name]).resolve())
+        _inject(nb, params)
         dst = target / name
-        shutil.copyfile(src, dst)
+        nbformat.write(nb, str(dst))
         out.append(dst)
     return out
+
+
+def _inject(nb, params: Mapping[str, object]) -> None:
+    """Add a cell setting ``params`` right after the notebook's parameters cell."""
+    import nbformat
+
+    at = next(
+        (
+            i + 1
+            for i, c in enumerate(nb.cells)
+            if "parameters" in c.get("metadata", {}).get("tags", [])
+        ),
+        0,
+    )
+    source = "# set by claimlab serve\n" + "".join(f"{k} = {v!r}\n" for k, v in params.items())
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["injected-parameters"]})
+    nb.cells.insert(at, cell)
 
 
 def voila_command(

@@ -121,7 +121,15 @@ def _notebook_with(stem, params, folder):
     return name
 
 
-@pytest.mark.parametrize("stem", ["01_decomposition_pitfalls", "05_context_and_citations"])
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "01_decomposition_pitfalls",
+        "05_context_and_citations",
+        "06_decomposition_game",
+        "07_sufficiency_game",
+    ],
+)
 def test_jupyterlab_session_on_the_hostile_corpus_runs_no_script(
     lab_server, workdir, page, hostile_files, stem
 ):

@@ -50,16 +50,7 @@ def test_decomposition_explorer_and_game_in_jupyterlab(lab_server, page):
     open_and_run_all(page, base, token, "06_decomposition_game.ipynb")
     c4 = page.locator("button.claimlab-cand-C4").first
     c4.wait_for()
-    page.wait_for_function(
-        "document.querySelector(`[data-metric='confirmed_support']`)?.textContent.trim() === '60.0% (3/5)'"
-    )
-    assert metric(page, "coverage") == "100.0% (5/5)"
-    ms = click_and_time(page, c4, "confirmed_support", "75.0% (3/4)")
-    record_timing("lab: toggle C4 -> metrics updated", ms)
-    assert metric(page, "coverage") == "80.0% (4/5)"
-    # empty the selection: N/A shown as such
-    for cid in ("C1", "C2", "C3", "C5"):
-        page.locator(f"button.claimlab-cand-{cid}").first.click()
+    # the explorer starts with nothing selected: N/A shown as such
     page.wait_for_function(
         "document.querySelector(`[data-metric='preservation']`)?.textContent.trim() === 'N/A (0/0)'"
     )
@@ -67,7 +58,15 @@ def test_decomposition_explorer_and_game_in_jupyterlab(lab_server, page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".claimlab-metrics").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "lab_decomposition_explorer_empty.png"))
-    # win the game: supported_only -> add C4 and C5, annotate, Check
+    for cid in ("C1", "C2", "C3", "C5"):
+        page.locator(f"button.claimlab-cand-{cid}").first.click()
+    page.wait_for_function(
+        "document.querySelector(`[data-metric='confirmed_support']`)?.textContent.trim() === '75.0% (3/4)'"
+    )
+    ms = click_and_time(page, c4, "confirmed_support", "60.0% (3/5)")
+    record_timing("lab: toggle C4 -> metrics updated", ms)
+    assert metric(page, "coverage") == "100.0% (5/5)"
+    # win the game: the first round (supported_only) -> add C4 and C5, annotate, Check
     for cid in ("C4", "C5"):
         page.locator(f"button.claimlab-game-{cid}").first.click()
     truth = {
@@ -92,8 +91,9 @@ def test_sufficiency_explorer_in_jupyterlab(lab_server, page):
     base, token = lab_server
     open_and_run_all(page, base, token, "07_sufficiency_game.ipynb")
     page.locator(".claimlab-sufficiency-box .claimlab-status").first.wait_for()
+    page.locator("button.claimlab-ev-E1").first.click()
     page.wait_for_function(
-        "document.querySelector('.claimlab-sufficiency-box .claimlab-status')?.textContent === 'INSUFFICIENT'"
+        "document.querySelector('.claimlab-sufficiency-box')?.textContent.includes('missing E2')"
     )
     started = time.perf_counter()
     page.locator("button.claimlab-ev-E2").first.click()
@@ -118,8 +118,9 @@ def test_sufficiency_game_won_in_voila(voila_server, page):
     page.locator("button.claimlab-search-E2").first.wait_for()
     page.locator("button.claimlab-search-E2").first.click()
     page.wait_for_function("document.querySelector('.claimlab-budget')?.textContent === '5'")
-    page.locator(".claimlab-proof select").first.select_option(["E1", "E2"])
-    page.locator(".claimlab-room select").first.select_option("Room A3")
+    page.locator(".claimlab-cite-E1 input").first.check()
+    page.locator(".claimlab-cite-E2 input").first.check()
+    page.locator(".claimlab-answer-room select").first.select_option("Room A3")
     page.locator("button.claimlab-submit").first.click()
     page.wait_for_function("document.querySelector('.claimlab-board')?.textContent.includes('WON')")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -128,47 +129,156 @@ def test_sufficiency_game_won_in_voila(voila_server, page):
 
 def test_decomposition_explorer_in_voila(voila_server, page):
     page.goto(f"{voila_server}/voila/render/06_decomposition_game.ipynb")
+    page.locator("button.claimlab-cand-C6").first.wait_for()
+    for cid in ("C1", "C2", "C3", "C4", "C5"):
+        page.locator(f"button.claimlab-cand-{cid}").first.click()
+    page.wait_for_function(
+        "document.querySelector(`[data-metric='raw_support']`)?.textContent.trim() === '60.0% (3/5)'"
+    )
     c6 = page.locator("button.claimlab-cand-C6").first
-    c6.wait_for()
     ms = click_and_time(page, c6, "raw_support", "66.7% (4/6)")
     record_timing("voila: toggle C6 -> metrics updated", ms)
     assert metric(page, "confirmed_support") == "60.0% (3/5)"
     page.screenshot(path=str(SCREENSHOTS / "voila_decomposition_explorer.png"), full_page=True)
 
 
-def test_claimlab_serve_renders_a_game(page, chromium):
+def _serve(*args):
     import subprocess
     import sys
     from pathlib import Path
 
-    from tests.browser.conftest import free_port, stop, wait_http
+    from tests.browser.conftest import free_port, wait_http
 
     port = free_port()
     exe = Path(sys.executable).parent / "claimlab"
     proc = subprocess.Popen(
-        [str(exe), "serve", "--port", str(port)],
+        [str(exe), "serve", "--port", str(port), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+    wait_http(f"http://127.0.0.1:{port}/", proc)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _shown(page) -> str:
+    return page.locator("body").inner_text()
+
+
+def test_classroom_student_pages_play_choose_and_reset_without_spoilers(page, chromium):
+    """claimlab serve (student view) in chromium: no solution, no status count before Check;
+    a round is chosen, played, won and reset; the evidence texts are on the page."""
+    from tests.browser.conftest import stop
+
+    proc, base = _serve()
     try:
-        wait_http(f"http://127.0.0.1:{port}/", proc)
-        page.goto(f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb")
+        page.goto(f"{base}/voila/render/06_decomposition_game.ipynb")
         page.locator("button.claimlab-game-C4").first.wait_for()
+        before = _shown(page)
+        for spoiler in (
+            "Solutions.",
+            "A scripted round",
+            "SUPPORTED 3",
+            "duplicates:",
+            "Toy Confirmed Support",
+        ):
+            assert spoiler not in before, spoiler
+        assert page.locator("[data-metric]").count() == 0  # no metric anywhere before Check
+        page.locator(".claimlab-round select").first.select_option(
+            label="Products mixed (products_mixed)"
+        )
+        page.wait_for_function(
+            "document.querySelector('.claimlab-intro')?.textContent.includes('Products mixed')"
+        )
+        for cid in ("C9", "C10"):
+            page.locator(f"button.claimlab-game-{cid}").first.click()
+        page.locator("button.claimlab-game-C1").first.click()
+        truth = {"C1": "SUPPORTED", "C2": "SUPPORTED", "C3": "SUPPORTED",
+                 "C4": "NOT_IN_REFERENCE", "C5": "CONTRADICTED"}  # fmt: skip
+        for cid, status in truth.items():
+            page.locator(f".claimlab-annot-{cid} select").first.select_option(status)
+        page.wait_for_function(
+            "document.querySelector('.claimlab-message')?.textContent.includes('C5 annotated')"
+        )
+        assert page.locator("[data-metric]").count() == 0  # still nothing before Check
         page.locator("button.claimlab-check").first.click()
         page.wait_for_function(
-            "document.querySelector('.claimlab-board')?.textContent.includes('not yet')"
+            "document.querySelector('.claimlab-board')?.textContent.includes('WON')"
         )
-        assert "UNCOVERED_UNITS" in page.locator(".claimlab-board").first.inner_text()
+        assert page.locator("[data-metric]").count() == 4  # the metrics after Check
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "classroom_decomposition_won.png"), full_page=True)
+        page.locator("button.claimlab-reset").first.click()
+        page.wait_for_function(
+            "!document.querySelector('.claimlab-board')?.textContent.includes('WON')"
+        )
+        assert page.locator("[data-metric]").count() == 0
+        page.screenshot(path=str(SCREENSHOTS / "classroom_decomposition_reset.png"), full_page=True)
+
+        page.goto(f"{base}/voila/render/07_sufficiency_game.ipynb")
+        page.locator("button.claimlab-search-E2").first.wait_for()
+        text = _shown(page)
+        assert "The Solar Route leads to Room A3." in text  # what the evidence says
+        for spoiler in ("Solutions.", "A scripted round", "SUFFICIENT", "witness:"):
+            assert spoiler not in text, spoiler
+        page.locator(".claimlab-round select").first.select_option("route_and_room")
+        page.wait_for_function("document.querySelector('.claimlab-answer-route select') !== null")
+        for eid in ("E3", "E4"):
+            page.locator(f"button.claimlab-search-{eid}").first.click()
+        page.wait_for_function("document.querySelector('.claimlab-budget')?.textContent === '4'")
+        page.locator(".claimlab-cite-E3 input").first.check()
+        page.locator(".claimlab-cite-E4 input").first.check()
+        page.locator(".claimlab-answer-route select").first.select_option("Orbit Building")
+        page.locator(".claimlab-answer-room select").first.select_option("Room A3")
+        page.locator("button.claimlab-submit").first.click()
+        page.wait_for_function(
+            "document.querySelector('.claimlab-board')?.textContent.includes('WON')"
+        )
+        page.screenshot(path=str(SCREENSHOTS / "classroom_sufficiency_won.png"), full_page=True)
+        page.locator("button.claimlab-reset").first.click()
+        page.wait_for_function("document.querySelector('.claimlab-budget')?.textContent === '6'")
+        assert not page.locator(".claimlab-cite-E3 input").first.is_checked()
+        assert page.locator(".claimlab-answer-route select").first.input_value() == "(choose)"
+        assert "WON" not in page.locator(".claimlab-board").first.inner_text()
+        page.screenshot(path=str(SCREENSHOTS / "classroom_sufficiency_reset.png"), full_page=True)
         kernels = children_of(proc.pid)
-        assert kernels  # the game's kernel
+        assert kernels  # the games' kernels
     finally:
         stop(proc)
     # stopping the command stops the server and its kernels: nothing is left running behind
+    port = int(base.rsplit(":", 1)[1])
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and (alive(kernels) or serving(port)):
         time.sleep(0.25)
     assert not alive(kernels) and not serving(port)
+
+
+def test_classroom_instructor_view_plays_the_teachers_own_files(tmp_path):
+    """--instructor shows the solutions; --decomposition / --sufficiency play the teacher's files."""
+    import urllib.request
+
+    from tests.browser.conftest import stop
+    from tests.own_files import own_decomposition, own_sufficiency
+
+    proc, base = _serve(
+        "--instructor",
+        "--decomposition",
+        str(own_decomposition(tmp_path)),
+        "--sufficiency",
+        str(own_sufficiency(tmp_path)),
+    )
+    try:
+        pages = {}
+        for nb in ("06_decomposition_game", "07_sufficiency_game"):
+            with urllib.request.urlopen(f"{base}/voila/render/{nb}.ipynb", timeout=120) as r:
+                pages[nb] = r.read().decode("utf-8")
+        assert "Maple Tea House serves oat milk." in pages["06_decomposition_game"]
+        assert "Desk 4 sends its passengers to Gate 17." in pages["07_sufficiency_game"]
+        for html in pages.values():
+            assert "Solutions." in html  # the instructor view
+            assert "Atlas" not in html and "Aurora" not in html
+    finally:
+        stop(proc)
 
 
 def _processes():

@@ -73,18 +73,11 @@ def _shift(span: dict, by: int, text: str) -> None:
     )
 
 
-def _same(old: str) -> str:
-    return old
-
-
-def hostile_decomposition(name: str = "atlas_nova.json", *, keep_ids: bool = False) -> dict:
-    """Every id and string of a decomposition fixture made hostile; spans shifted to match.
-
-    With ``keep_ids`` the ids stay as they were and only the texts turn hostile.
-    """
+def hostile_decomposition(name: str = "atlas_nova.json") -> dict:
+    """Every id and string of a decomposition fixture made hostile; spans shifted to match."""
     data = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
     d = copy.deepcopy(data)
-    ids = _same if keep_ids else Namer(0)
+    ids = Namer(0)
     text = Namer(3)
     prefix = hostile(7) + " " + hostile(0) + " "
     shift = _utf16_len(prefix)
@@ -120,21 +113,25 @@ def hostile_decomposition(name: str = "atlas_nova.json", *, keep_ids: bool = Fal
             for key in ("title", "note"):
                 if key in p:
                     p[key] = text(p[key])
+    _hostile_exercises(d, text)
     for key in ("note", "notes"):
         if isinstance(d.get(key), str):
             d[key] = text(d[key])
     return d
 
 
-def hostile_sufficiency(name: str = "aurora.json", *, keep_ids: bool = False) -> dict:
-    """Every id and string of a sufficiency fixture made hostile; links and keys kept intact.
+def _hostile_exercises(d: dict, text) -> None:
+    """A file's own exercises with hostile questions and solutions."""
+    for x in d.get("exercises", []):
+        x["question"] = text(x["question"])
+        x["solution"] = text(x.get("solution", ""))
 
-    With ``keep_ids`` the evidence ids, question names, asked items and entities stay as they
-    were and only the texts turn hostile.
-    """
+
+def hostile_sufficiency(name: str = "aurora.json") -> dict:
+    """Every id and string of a sufficiency fixture made hostile; links and keys kept intact."""
     d = copy.deepcopy(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
-    ids = _same if keep_ids else Namer(0)
-    ent = _same if keep_ids else Namer(4)  # the same entity keeps its name, so chains link
+    ids = Namer(0)
+    ent = Namer(4)  # the same entity keeps its name, so chains link
     text = Namer(8)
     for e in d["evidence"]:
         e["id"] = ids(e["id"])
@@ -144,7 +141,7 @@ def hostile_sufficiency(name: str = "aurora.json", *, keep_ids: bool = False) ->
         e["topic"] = ent(e["topic"])
         e["status"] = ent(e["status"])
     d["rules"]["required_status"] = ent(d["rules"]["required_status"])
-    asks = _same if keep_ids else Namer(2)
+    asks = Namer(2)
     questions = {}
     for qname, q in d["questions"].items():
         q["text"] = text(q["text"])
@@ -153,7 +150,7 @@ def hostile_sufficiency(name: str = "aurora.json", *, keep_ids: bool = False) ->
         q["alternatives"] = [[ids(i) for i in alt] for alt in q["alternatives"]]
         questions[ids(qname)] = q
     d["questions"] = questions
-    scenarios = {}
+    scenarios, renamed = {}, {}
     for sname, sc in d.get("scenarios", {}).items():
         sc["question"] = ids(sc["question"])
         sc["context"] = [ids(i) for i in sc["context"]]
@@ -164,7 +161,8 @@ def hostile_sufficiency(name: str = "aurora.json", *, keep_ids: bool = False) ->
             system["answer"] = (
                 ent(a) if isinstance(a, str) else {asks(k): ent(v) for k, v in a.items()}
             )
-        scenarios[text(sname)] = sc
+        renamed[sname] = text(sname)
+        scenarios[renamed[sname]] = sc
     d["scenarios"] = scenarios
     d["answer_key"] = {
         ids(q): {
@@ -178,6 +176,8 @@ def hostile_sufficiency(name: str = "aurora.json", *, keep_ids: bool = False) ->
         cost = game.get("search_cost", {})
         game["search_cost"] = {(k if k == "default" else ids(k)): v for k, v in cost.items()}
         game["copyable"] = [ids(i) for i in game.get("copyable", [])]
+        game["scenarios"] = [renamed[s] for s in game.get("scenarios", [])]
+    _hostile_exercises(d, text)
     for key in ("note", "notes"):
         if isinstance(d.get(key), str):
             d[key] = text(d[key])

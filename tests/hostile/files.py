@@ -50,13 +50,6 @@ def write_hostile_files(d):
             d / "decomposition_th.json", corpus.hostile_decomposition("atlas_nova_th.json")
         ),
         "sufficiency": corpus.write_json(d / "sufficiency.json", corpus.hostile_sufficiency()),
-        # the games still name the shipped fixtures' ids: hostile texts, plain ids
-        "decomposition_texts": corpus.write_json(
-            d / "decomposition_texts.json", corpus.hostile_decomposition(keep_ids=True)
-        ),
-        "sufficiency_texts": corpus.write_json(
-            d / "sufficiency_texts.json", corpus.hostile_sufficiency(keep_ids=True)
-        ),
         "context_tr": corpus.write_json(d / "context_tr.json", corpus.hostile_context_lab()),
         "context_en": corpus.write_json(
             d / "context_en.json", corpus.hostile_context_lab("leave_policy_en.json")
@@ -90,8 +83,8 @@ def hostile_parameters(files):
             "FIXTURE": str(files["context_tr"]),
             "ANSWER": next(iter(json.loads(files["context_tr"].read_text("utf-8"))["answers"])),
         },
-        "06_decomposition_game": {"FIXTURE": str(files["decomposition_texts"])},
-        "07_sufficiency_game": {"FIXTURE": str(files["sufficiency_texts"])},
+        "06_decomposition_game": {"FIXTURE": str(files["decomposition"])},
+        "07_sufficiency_game": {"FIXTURE": str(files["sufficiency"])},
         "08_your_ledger": {
             "CANDIDATES": str(files["candidates"]),
             "UNITS": str(files["units"]),

@@ -164,19 +164,35 @@ def add_handouts(sub: argparse._SubParsersAction) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run ``claimlab serve``; returns the exit code."""
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.labs.games import DecompositionGame, SufficiencyGame
     from claimlab.tooling.files import temp_dir
     from claimlab.tooling.paths import NOTEBOOKS_DIR
     from claimlab.tooling.serve import check_port, prepare_games_folder, voila_command
 
+    fixtures = {}
+    if args.decomposition:  # refused now, in one line, rather than in a student's page
+        DecompositionGame(load_decomposition(args.decomposition))
+        fixtures["06_decomposition_game.ipynb"] = Path(args.decomposition)
+    if args.sufficiency:
+        try:
+            SufficiencyGame(load_sufficiency(args.sufficiency))
+        except ValueError as exc:
+            raise ClaimlabInputError(str(exc), file=args.sufficiency) from None
+        fixtures["07_sufficiency_game.ipynb"] = Path(args.sufficiency)
     check_port(args.ip, args.port)
     # a folder named with this process's pid: Voila keeps the pid, and the next run of any
     # claimlab command that needs one removes it once the server has stopped
     folder = temp_dir("serve")
-    games = prepare_games_folder(NOTEBOOKS_DIR, folder)
+    games = prepare_games_folder(
+        NOTEBOOKS_DIR, folder, student=not args.instructor, fixtures=fixtures
+    )
     host = f"[{args.ip}]" if ":" in args.ip else args.ip
     base = f"http://{host}:{args.port}"
     query = f"?token={args.token}" if args.token else ""
-    say("claimlab serve: the games as standalone pages (Voila); Ctrl-C stops the server")
+    view = "instructor view (solutions shown)" if args.instructor else "student view"
+    say(f"claimlab serve: the games as standalone pages (Voila), {view}; Ctrl-C stops the server")
     for nb in games:
         say(f"  {base}/voila/render/{nb.name}{query}")
     say(
@@ -219,6 +235,13 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         default=600,
         help="seconds before a closed page's kernel is stopped (default 600)",
     )
+    p.add_argument(
+        "--instructor",
+        action="store_true",
+        help="show solutions, statuses and live metrics (default: the student view)",
+    )
+    p.add_argument("--decomposition", help="your own decomposition file for the first game")
+    p.add_argument("--sufficiency", help="your own sufficiency file for the second game")
     p.set_defaults(handler=cmd_serve, json=False)
 
 
