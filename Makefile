@@ -5,21 +5,28 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Debian packages: chromium (PDF handouts, browser tests), poppler-utils (PDF checks),
 # libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji
-DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
+DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
 
 .PHONY: setup system run test lint lab bench clean
 
 setup: system $(STAMP)
 
 system:
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1 \
-	    || [ ! -f /usr/share/javascript/mathjax/MathJax.js ]; then \
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+	  for p in $(DEBS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	  done; \
+	elif ! command -v chromium >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then \
+	  missing="$(DEBS)"; \
+	fi; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing Debian packages: $(DEBS)"; \
+	    echo "installing Debian packages:$$missing"; \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBS) >/dev/null; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "please install the Debian packages: $(DEBS) (PDF handouts and browser tests need them)" >&2; \
+	    echo "please install the Debian packages:$$missing (PDF handouts and browser tests need them)" >&2; \
 	  fi; \
 	fi
 

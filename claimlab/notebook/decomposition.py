@@ -93,19 +93,36 @@ def audit_table(result: DecompositionResult):
 
 
 def metrics_table(results: dict[str, DecompositionResult]):
-    """One row per selection: the four ratios as displays, plus status counts and problems."""
+    """One row per selection: the four ratios as displays and the status counts beside them."""
     pd = pandas()
 
     rows = []
     for name, r in results.items():
-        row: dict[str, object] = {"mode": name, "selection": ", ".join(r.selection) or "(empty)"}
+        row: dict[str, object] = {"selection": name}
         row.update({METRIC_LABELS[m]: getattr(r, m).display for m in METRICS})
         row["CONTRADICTED"] = r.status_counts["CONTRADICTED"]
         row["NOT_IN_REFERENCE"] = r.status_counts["NOT_IN_REFERENCE"]
-        row["missing units"] = ", ".join(r.missing_units) or "-"
-        row["duplicates"] = ", ".join(r.duplicates) or "-"
         rows.append(row)
-    return pd.DataFrame(rows).set_index("mode")
+    return pd.DataFrame(rows).set_index("selection")
+
+
+def findings_table(results: dict[str, DecompositionResult]):
+    """One row per selection: what it holds, and the units it misses and the duplicates it repeats."""
+    pd = pandas()
+
+    return pd.DataFrame(
+        [
+            {
+                "selection": name,
+                "candidates": ", ".join(r.selection) or "(empty)",
+                "missing units": ", ".join(r.missing_units) or "-",
+                "duplicates": ", ".join(r.duplicates) or "-",
+                "errors": ", ".join(f"{k} {', '.join(v)}" for k, v in r.error_ids.items() if v)
+                or "-",
+            }
+            for name, r in results.items()
+        ]
+    ).set_index("selection")
 
 
 def show_decomposition_mode(

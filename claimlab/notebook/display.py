@@ -32,6 +32,7 @@ NO_MATH = "tex2jax_ignore mathjax_ignore"  # MathJax 2 and 3: never typeset insi
 _SCOPED_STYLE = re.compile(r"<style scoped>.*?</style>\s*", re.DOTALL)
 
 
+WHOLE_WORDS = "word-break: keep-all; overflow-wrap: normal; hyphens: none"  # headers never split
 MAX_ROWS = 60  # a longer table shows its first and last rows, with the count between
 
 
@@ -70,15 +71,27 @@ def table_html(frame: Any) -> str:
     named = any(n is not None for n in frame.index.names)
     plain = isinstance(frame.index, pd.RangeIndex) and not named
     data = pd.DataFrame(frame) if plain else pd.DataFrame(frame).reset_index()
-    names = [
-        " · ".join(str(x) for x in c) if isinstance(c, tuple) else str(c) for c in data.columns
-    ]
+    groups = [str(c[0]) if isinstance(c, tuple) and len(c) > 1 else "" for c in data.columns]
+    names = [str(c[-1]) if isinstance(c, tuple) else str(c) for c in data.columns]
     text = [_is_text(data.iloc[:, j]) for j in range(data.shape[1])]
     align = ["left" if t else "right" for t in text]
     head = "".join(
-        f'<th style="text-align: {a}; white-space: nowrap">{html.escape(n, quote=False)}</th>'
+        f'<th style="text-align: {a}; {WHOLE_WORDS}">{html.escape(n, quote=False)}</th>'
         for n, a in zip(names, align, strict=True)
     )
+    if any(groups):  # two heading levels: the groups over their columns, then the columns
+        spans: list[list] = []
+        for g in groups:
+            if spans and spans[-1][0] == g:
+                spans[-1][1] += 1
+            else:
+                spans.append([g, 1])
+        top = "".join(
+            f'<th colspan="{n}" style="text-align: left; {WHOLE_WORDS}">'
+            f"{html.escape(g, quote=False)}</th>"
+            for g, n in spans
+        )
+        head = f"{top}</tr><tr>{head}"
     n = len(data)
     shown = (
         list(range(n))

@@ -83,7 +83,8 @@ def visible_text(ax: Axes) -> None:
             fmt = axis.get_major_formatter()
             if isinstance(fmt, FixedFormatter):  # tick labels are drawn from it later
                 fmt.seq = [label(x) for x in fmt.seq]
-    titles = {id(a.title) for a in ax.figure.axes}
+    titles = {id(t) for a in ax.figure.axes for t in (a.title, a.xaxis.label, a.yaxis.label)}
+    titles |= {id(t) for t in (ax.figure._suptitle, ax.figure._supxlabel) if t is not None}
     for t in ax.figure.findobj(Text):
         s = t.get_text()
         safe = label(s, 110 if id(t) in titles else 60)
@@ -264,9 +265,9 @@ def plot_grouped_values(
 
 def _panels(rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel) -> Axes:
     """One panel per series, a horizontal bar per group, its label beside the bar."""
-    cols = 2 if len(series) > 1 else 1
+    cols = min(len(series), 4)  # one row of panels sharing the group labels
     nrows = (len(series) + cols - 1) // cols
-    panel_h = (0.42 if notes else 0.32) * len(row_names) + 0.7
+    panel_h = (0.36 if notes else 0.26) * len(row_names) + 0.7
     fig, axes = plt.subplots(
         nrows,
         cols,
@@ -297,9 +298,9 @@ def _panels(rows, row_names, series, colors, series_labels, title, notes, na_lab
             else:
                 ax.barh(y, value, height=0.7, color=colors[s])
                 ax.text(value + 0.02, y, label(cell_label, 30), ha="left", va="center", fontsize=8)
-        ax.set_xlim(0, 1.45)
-        ax.set_xticks([0, 0.5, 1.0])
-        ax.set_xticklabels(["0%", "50%", "100%"], fontsize=8)
+        ax.set_xlim(0, 1.6 if cols > 2 else 1.45)
+        ax.set_xticks([0, 1.0] if cols > 2 else [0, 0.5, 1.0])
+        ax.set_xticklabels(["0%", "100%"] if cols > 2 else ["0%", "50%", "100%"], fontsize=8)
         ax.set_yticks(range(len(row_names)))
         ax.set_yticklabels(list(reversed(ticks)), fontsize=8)
         ax.set_title(label((series_labels or {}).get(s, s)), fontsize=9)

@@ -43,33 +43,48 @@ PROVENANCE = {
     "fixtures": "claimlab teaching fixture (SIMULATION: fictional products, rooms and documents)",
 }
 
+# one family, Noto, with its script and symbol members for what Noto Sans has no glyph for
+# (Thai, arrows in bold or italic, emoji); Debian: fonts-noto-core, -mono, -color-emoji
+_FALLBACK = '"Noto Sans Thai", "Noto Sans Math", "Noto Sans Symbols", "Noto Sans Symbols2", "Noto Color Emoji"'
+FONT_FAMILY = f'"Noto Sans", {_FALLBACK}, sans-serif'
+MONO_FAMILY = f'"Noto Sans Mono", {_FALLBACK}, monospace'
 PRINT_CSS = """
 <style>
-  body { font-family: "DejaVu Sans", "Noto Sans", "Noto Sans Thai", sans-serif; }
+  /* one font family (Noto) for every text; MathJax draws maths as SVG paths, not fonts */
+  body, body :not(svg):not(svg *), *::before, *::after, *::marker { font-family: FONT !important; }
+  pre, code, kbd, samp, pre *, code * { font-family: MONO !important; }
   .claimlab-title { page-break-after: always; break-after: page; padding-top: 20vh; }
   .claimlab-title h1 { font-size: 2.2em; }
   .claimlab-stamp { font-size: 0.9em; color: #333; border-top: 1px solid #999; margin-top: 2em; padding-top: 1em; }
   .claimlab-stamp table { border-collapse: collapse; }
   .claimlab-stamp td, .claimlab-stamp th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
   .claimlab-variant { display: inline-block; padding: 2px 8px; border: 1px solid #555; border-radius: 4px; }
-  img, table, pre, .jp-RenderedImage, .jp-OutputArea-output { break-inside: avoid; page-break-inside: avoid; }
+  img, table, pre, .jp-RenderedImage { break-inside: avoid; page-break-inside: avoid; }
+  /* a figure stays with the table or text just before it */
+  .jp-OutputArea-child:has(+ .jp-OutputArea-child .jp-RenderedImage) { break-after: avoid; page-break-after: avoid; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; }
   ol, ul, li { break-inside: avoid; page-break-inside: avoid; }  /* an exercise list stays whole */
   table, .jp-RenderedHTMLCommon table { font-size: 8.5pt !important; }
-  /* cells keep whole words (break-word does not let a column shrink below its longest word);
-     column headers such as NOT_IN_REFERENCE over short numbers may break anywhere */
-  td, th { word-break: normal; overflow-wrap: break-word; hyphens: manual; white-space: normal !important; }
-  thead th { overflow-wrap: anywhere; }
+  /* headers wrap between words, never inside one (a column is at least as wide as its
+     header's longest word); a cell's long value may break anywhere to let the table fit */
+  th, .jp-RenderedHTMLCommon th { white-space: normal !important; word-break: keep-all !important; overflow-wrap: normal !important; hyphens: none !important; }
+  td { word-break: normal; overflow-wrap: anywhere; hyphens: manual; }
   .jp-RenderedHTMLCommon table { table-layout: auto; max-width: 100%; }
   .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { padding: 2px 4px; }
   .jp-OutputArea-output, .jp-RenderedHTMLCommon { overflow: visible !important; }
   .jp-Cell-outputWrapper, .jp-OutputArea-child { padding-left: 0; }
   .jp-OutputArea-prompt { display: none; }
+  .jp-RenderedImage img { max-width: 100%; height: auto; }
+  /* room to write an answer after each exercise, in the student handout only */
+  .claimlab-answer-space { height: 3.2cm; border: 1px dashed #999; border-radius: 4px; margin: 4px 0 14px; }
+  .claimlab-instructor .claimlab-answer-space { display: none; }
+  .claimlab-paper table td { height: 1.6em; }
   @page { size: A4; margin: 16mm 12mm 18mm 12mm;
-          @bottom-center { content: "page " counter(page) " of " counter(pages); font-size: 9pt; color: #555; } }
+          @bottom-center { content: "page " counter(page) " of " counter(pages); font-size: 9pt; color: #555;
+                           font-family: FONT; } }
   @media print { .jp-InputPrompt, .jp-OutputPrompt { display: none; } }
 </style>
-"""
+""".replace("FONT", FONT_FAMILY).replace("MONO", MONO_FAMILY)
 
 
 @dataclass(frozen=True)
@@ -200,7 +215,15 @@ def clean_html(fragment: object) -> str:
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         protocols=["http", "https", "mailto", "data"],
-        css_sanitizer=CSSSanitizer(allowed_css_properties=["text-align", "white-space"]),
+        css_sanitizer=CSSSanitizer(
+            allowed_css_properties=[
+                "text-align",
+                "white-space",
+                "word-break",
+                "overflow-wrap",
+                "hyphens",
+            ]
+        ),
         strip=False,
         strip_comments=True,
     )
@@ -210,7 +233,7 @@ _DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.
 
 MATHJAX_CONFIG = """window.MathJax = {
   extensions: ["tex2jax.js", "Safe.js"],
-  jax: ["input/TeX", "output/CommonHTML"],
+  jax: ["input/TeX", "output/SVG"],
   tex2jax: {
     inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
     displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]],
@@ -223,7 +246,7 @@ MATHJAX_CONFIG = """window.MathJax = {
   Safe: { allow: { URLs: "none", classes: "none", cssIDs: "none", styles: "none" } },
   messageStyle: "none",
   showMathMenu: false,
-  CommonHTML: { linebreaks: { automatic: true } }
+  SVG: { linebreaks: { automatic: true }, font: "TeX" }
 };"""
 
 
@@ -304,7 +327,7 @@ def render_html(
     # no external fetches: drop links to web fonts or CDNs the template might add
     body = body.replace("https://cdnjs.cloudflare.com", "about:blank#")
     # maths only in the notebook's own Markdown cells: never in outputs (data) or the stamp
-    body = re.sub(r"<body\b([^>]*)>", _mark_body, body, count=1)
+    body = re.sub(r"<body\b([^>]*)>", lambda m: _mark_body(m, variant), body, count=1)
     body = _MARKDOWN_CELL.sub(r"\1 claimlab-math", body)
     i = body.find("<main>")
     if i < 0:
@@ -314,11 +337,12 @@ def render_html(
     return body[:i] + stamp + body[i:]
 
 
-def _mark_body(match: re.Match[str]) -> str:
+def _mark_body(match: re.Match[str], variant: str = "student") -> str:
     attrs = match.group(1)
+    classes = f"claimlab-nomath claimlab-{variant}"
     if 'class="' in attrs:
-        return "<body" + attrs.replace('class="', 'class="claimlab-nomath ', 1) + ">"
-    return f'<body class="claimlab-nomath"{attrs}>'
+        return "<body" + attrs.replace('class="', f'class="{classes} ', 1) + ">"
+    return f'<body class="{classes}"{attrs}>'
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -516,7 +540,7 @@ def _index_html(handouts: Sequence[Handout], formats: Sequence[str]) -> str:
         rows.append(f"<tr><th>{html.escape(stem)}</th>{''.join(cells)}</tr>")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>claimlab handouts</title>
-<style>body{{font-family:"DejaVu Sans",sans-serif;margin:2em}} td,th{{padding:4px 12px;text-align:left}}</style>
+<style>body{{font-family:"Noto Sans","Noto Sans Thai",sans-serif;margin:2em}} td,th{{padding:4px 12px;text-align:left}}</style>
 </head><body>
 <h1>claimlab handouts</h1>
 <p>Made by claimlab {html.escape(__version__)} from the executed notebooks. Student handouts hide the
