@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from matplotlib.axes import Axes
@@ -17,6 +18,8 @@ from claimlab.metrics.decomposition import (
 )
 from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
 from claimlab.notebook.style import plot_grouped_ratios, plot_ratios, styled
+
+_SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
 
 
 def units_table(fixture: DecompositionFixture):
@@ -62,7 +65,7 @@ def audit_table(result: DecompositionResult):
             ("selection", "id"),
             ("selection", "text"),
             ("selection", "counted"),
-            ("original → subclaim", "source spans (UTF-16)"),
+            ("original → subclaim", "spans (UTF-16)"),
             ("original → subclaim", "preserves"),
             ("original → subclaim", "faithful"),
             ("original → subclaim", "atomic"),
@@ -77,7 +80,7 @@ def audit_table(result: DecompositionResult):
             r.id,
             r.text,
             "yes" if r.counted else f"no (duplicate of {r.duplicate_of})",
-            r.source_spans,
+            "; ".join(_SPAN.findall(r.source_spans)) or r.source_spans,
             ", ".join(r.preserves) or "-",
             r.faithful,
             r.atomic,

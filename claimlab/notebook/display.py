@@ -46,7 +46,16 @@ def _cell(value: Any) -> str:
         text = f"{value:.6g}"
     else:
         text = str(value)
-    return html.escape(text, quote=False)
+    return _breakable(html.escape(text, quote=False))
+
+
+_LONG_TOKEN = re.compile(r"\S{25,}")
+_JOINTS = re.compile(r"([_/#.,-]+)")
+
+
+def _breakable(escaped: str) -> str:
+    """Let a very long token (a page id, a path) break after its joints, not run off the page."""
+    return _LONG_TOKEN.sub(lambda m: _JOINTS.sub(r"\1<wbr>", m.group(0)), escaped)
 
 
 def _is_text(column: Any) -> bool:

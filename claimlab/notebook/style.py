@@ -147,7 +147,7 @@ def plot_ratios(
         The Axes drawn on.
     """
     if ax is None:
-        _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 3.4))
+        _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 2.9))
     names = list(ratios)
     for i, name in enumerate(names):
         _bar(ax, i, ratios[name], width=0.65, color=COLORS.get(name, DEFAULT_COLOR))

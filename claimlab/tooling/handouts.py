@@ -66,9 +66,9 @@ PRINT_CSS = """
   ol, ul, li { break-inside: avoid; page-break-inside: avoid; }  /* an exercise list stays whole */
   table, .jp-RenderedHTMLCommon table { font-size: 8.5pt !important; }
   /* headers wrap between words, never inside one (a column is at least as wide as its
-     header's longest word); a cell's long value may break anywhere to let the table fit */
+     header's longest word); cells keep whole words too */
   th, .jp-RenderedHTMLCommon th { white-space: normal !important; word-break: keep-all !important; overflow-wrap: normal !important; hyphens: none !important; }
-  td { word-break: normal; overflow-wrap: anywhere; hyphens: manual; }
+  td { word-break: normal; overflow-wrap: break-word; hyphens: manual; }
   .jp-RenderedHTMLCommon table { table-layout: auto; max-width: 100%; }
   .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { padding: 2px 4px; }
   .jp-OutputArea-output, .jp-RenderedHTMLCommon { overflow: visible !important; }
@@ -183,7 +183,7 @@ ALLOWED_TAGS = frozenset(
         "details", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
         "h6", "hr", "i", "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s", "section",
         "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th",
-        "thead", "tr", "u", "ul",
+        "thead", "tr", "u", "ul", "wbr",
     }
 )  # fmt: skip
 ALLOWED_ATTRIBUTES = {
