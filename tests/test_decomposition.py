@@ -113,7 +113,7 @@ def test_unknown_candidate_is_an_error(fixture):
         ("qualifier", "Qualifier error in C7"),
         ("duplicate", "Duplicate C6"),
         ("compound", "Compound claim C11"),
-        ("baseline", "Faithful baseline"),
+        ("baseline", "Faithful selection"),
     ],
 )
 def test_explanations_use_the_computed_numbers(fixture, mode, fragment):

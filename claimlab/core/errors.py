@@ -8,7 +8,7 @@ class ClaimlabInputError(ValueError):
 
     The message reads ``file: record: field: problem`` with the parts that are known, so a
     researcher can find the exact place to fix, e.g.
-    ``atlas.json: C7: source_spans[0].text: does not match the UTF-16 slice 12..40``.
+    ``answers.json: claim-7: source_spans[0].text: does not match the UTF-16 slice 12..40``.
 
     Args:
         problem: What is wrong, in plain words.

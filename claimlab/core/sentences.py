@@ -77,12 +77,12 @@ def split_sentences(text: str) -> list[Sentence]:
     """The sentences of ``text``, white space around them left out.
 
     Examples:
-        >>> [s.text for s in split_sentences("Atlas Lab 2.1 reads PDF. It exports notes!")]
-        ['Atlas Lab 2.1 reads PDF.', 'It exports notes!']
+        >>> [s.text for s in split_sentences("Version 2.1 reads PDF. It exports notes!")]
+        ['Version 2.1 reads PDF.', 'It exports notes!']
         >>> [s.text for s in split_sentences("Talep 7. madde ile iletilir. Onaylanır.")]
         ['Talep 7. madde ile iletilir.', 'Onaylanır.']
-        >>> [s.text for s in split_sentences("แอตลาสอ่าน PDF ได้ ส่งออกโน้ตได้")]
-        ['แอตลาสอ่าน PDF ได้', 'ส่งออกโน้ตได้']
+        >>> [s.text for s in split_sentences("แอปอ่าน PDF ได้ ส่งออกโน้ตได้")]
+        ['แอปอ่าน PDF ได้', 'ส่งออกโน้ตได้']
         >>> split_sentences("")
         []
     """

@@ -25,8 +25,8 @@ def utf16_slice(text: str, start: int, end: int) -> str:
         ValueError: when the offsets are out of range, reversed, or split a surrogate pair.
 
     Examples:
-        >>> utf16_slice("\U0001F4D8 Atlas", 3, 8)
-        'Atlas'
+        >>> utf16_slice("\U0001F4D8 Notes", 3, 8)
+        'Notes'
     """
     n = utf16_len(text)
     if not (0 <= start <= end <= n):
@@ -43,7 +43,7 @@ def utf16_offset(text: str, index: int) -> int:
     r"""Convert a Python (code point) index into a UTF-16 offset.
 
     Examples:
-        >>> utf16_offset("\U0001F4D8 Atlas", 2)
+        >>> utf16_offset("\U0001F4D8 Notes", 2)
         3
     """
     return utf16_len(text[:index])

@@ -104,21 +104,21 @@ def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Tabl
     for i in range(answers):
         a = f"answer-{i:04d}"
         k = int(rng.integers(3, 8))
-        units = [f"U{j}" for j in range(1, k + 1)]
+        units = [f"unit-{j}" for j in range(1, k + 1)]
         unit_rows["answer_id"] += [a] * k
         unit_rows["unit_id"] += units
         truth = rng.choice(STATUSES, size=k, p=[0.65, 0.15, 0.2])
         for j, (u, st) in enumerate(zip(units, truth, strict=True)):
-            add("faithful", a, f"C{j}", f"{a}/{u}", [u], True, st)
+            add("faithful", a, f"claim-{j}", f"{a}/{u}", [u], True, st)
         if rng.random() < 0.2:
-            add("faithful", a, "Cdup", f"{a}/U1", ["U1"], True, truth[0])
+            add("faithful", a, "claim-again", f"{a}/{units[0]}", [units[0]], True, truth[0])
         if rng.random() > 0.05:  # drops-hard skips a few answers entirely
             for j, (u, st) in enumerate(zip(units, truth, strict=True)):
                 if st == "SUPPORTED":
-                    add("drops-hard", a, f"C{j}", f"{a}/{u}", [u], True, st)
+                    add("drops-hard", a, f"claim-{j}", f"{a}/{u}", [u], True, st)
         for j, (u, st) in enumerate(zip(units, truth, strict=True)):
-            add("adds-claims", a, f"C{j}", f"{a}/{u}", [u], True, st)
+            add("adds-claims", a, f"claim-{j}", f"{a}/{u}", [u], True, st)
         for x in range(int(rng.integers(0, 4))):
-            add("adds-claims", a, f"X{x}", f"{a}/extra{x}", [], False, "SUPPORTED")
+            add("adds-claims", a, f"extra-{x}", f"{a}/extra{x}", [], False, "SUPPORTED")
     cand = pa.table({**rows, "preserves": pa.array(rows["preserves"], type=pa.list_(pa.string()))})
     return cand, pa.table(unit_rows)

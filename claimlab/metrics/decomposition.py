@@ -152,7 +152,7 @@ def find_decomposition(
         >>> from claimlab.io.locate import FIXTURES_DIR
         >>> from claimlab.io.decomposition import load_decomposition
         >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
-        >>> r = find_decomposition(fx, ["C1", "C2", "C3", "C4", "C5"])
+        >>> r = find_decomposition(fx, fx.candidate_ids[:5])
         >>> r.confirmed_support.display, r.coverage.display
         ('60.0% (3/5)', '100.0% (5/5)')
         >>> empty = find_decomposition(fx, [])

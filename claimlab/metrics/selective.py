@@ -86,9 +86,9 @@ def find_selective(items: Sequence[SelectiveItem]) -> SelectiveResult:
     """Accuracy on answered questions with answered/total; N/A when nothing is answered.
 
     Examples:
-        >>> r = find_selective([SelectiveItem("q1", False, None, True)])
+        >>> r = find_selective([SelectiveItem("question-1", False, None, True)])
         >>> r.accuracy.display, r.coverage.display, r.abstained_with_complete_evidence
-        ('N/A (0/0)', '0.0% (0/1)', ('q1',))
+        ('N/A (0/0)', '0.0% (0/1)', ('question-1',))
     """
     answered = [i for i in items if i.answered]
     correct = sum(1 for i in answered if i.correct)

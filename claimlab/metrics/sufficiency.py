@@ -378,8 +378,11 @@ def find_fixture_sufficiency(
         >>> from claimlab.io.locate import FIXTURES_DIR
         >>> from claimlab.io.sufficiency import load_sufficiency
         >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
-        >>> find_fixture_sufficiency(fx, "room", ["E1"]).branches[1].missing
-        ('E2',)
+        >>> question = next(iter(fx.questions.values()))
+        >>> chain = max(question.alternatives, key=len)
+        >>> r = find_fixture_sufficiency(fx, question.name, chain[:1])
+        >>> r.status, [b.missing for b in r.branches if b.alternative == chain] == [chain[1:]]
+        ('INSUFFICIENT', True)
     """
     q = fixture.question(question)
     items = fixture._by_id

@@ -84,7 +84,8 @@ def visible_text(ax: Axes) -> None:
             if isinstance(fmt, FixedFormatter):  # tick labels are drawn from it later
                 fmt.seq = [label(x) for x in fmt.seq]
     titles = {id(t) for a in ax.figure.axes for t in (a.title, a.xaxis.label, a.yaxis.label)}
-    titles |= {id(t) for t in (ax.figure._suptitle, ax.figure._supxlabel) if t is not None}
+    extra = (getattr(ax.figure, "_suptitle", None), getattr(ax.figure, "_supxlabel", None))
+    titles |= {id(t) for t in extra if t is not None}
     for t in ax.figure.findobj(Text):
         s = t.get_text()
         safe = label(s, 110 if id(t) in titles else 60)

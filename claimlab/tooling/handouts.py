@@ -40,7 +40,7 @@ PROVENANCE = {
     "factcheck_gpt": "Factcheck-GPT benchmark (Wang et al.), Apache-2.0",
     "hotpotqa": "HotpotQA, CC BY-SA 4.0",
     "musique": "MuSiQue, CC BY 4.0",
-    "fixtures": "claimlab teaching fixture (SIMULATION: fictional products, rooms and documents)",
+    "fixtures": "claimlab teaching fixture (SIMULATION: made up for teaching)",
 }
 
 # one family, Noto, with its script and symbol members for what Noto Sans has no glyph for
