@@ -2,7 +2,7 @@
 
 import pytest
 
-from claimlab.tooling.files import replacing
+from claimlab.io.files import replacing
 
 
 def test_replacing_swaps_in_the_complete_file(tmp_path):

@@ -48,6 +48,20 @@ class ErrorKind(Vocab):
 ERROR_KINDS: tuple[ErrorKind, ...] = tuple(ErrorKind)
 
 
+class ReviewField(Vocab):
+    """A label of a candidate that a draft proposes and a person must confirm."""
+
+    SOURCE_SPANS = "source_spans"
+    PRESERVES = "preserves"
+    FAITHFUL = "faithful"
+    ATOMIC = "atomic"
+    ERRORS = "errors"
+    EVIDENCE = "evidence"
+
+
+REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
+
+
 class SufficiencyStatus(Vocab):
     """Whether a context holds a complete, linked, valid witness for a question."""
 

@@ -4,6 +4,8 @@
 for field-by-field checks with file, record and field in every error); then one module per
 format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, the lab file),
 ``fever``, ``factscore`` (with Factcheck-GPT), ``wice`` and ``ledger`` (CSV/JSONL/Parquet tables,
-coerced and checked column by column). ``locate`` finds input files (the working folder, the
+coerced and checked column by column); ``raw`` reads a decomposer's raw output (answers and
+their subclaims, for ``claimlab draft``). ``files`` is the one atomic write (a temporary file
+beside the target, renamed when complete). ``locate`` finds input files (the working folder, the
 labs folder, the packaged fixtures, the real-data folder). Imports ``claimlab.core`` only.
 """

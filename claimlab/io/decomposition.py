@@ -5,6 +5,13 @@ units (spans in UTF-16 code units, end exclusive), reference documents, candidat
 both layers kept apart (original -> subclaim: spans, preserves, faithful, errors; reference ->
 subclaim: evidence status and reference ids), named selections (``modes``), and optionally the
 game's rules (``game``: slots and puzzles), a ``note`` about the file and ``exercises``.
+
+A *draft* (written by ``claimlab draft``, then annotated) marks what a person has not yet
+confirmed: a candidate's ``review`` lists its proposed labels, a unit's ``review`` is
+``["span"]`` when the unit was proposed, ``confirmed`` says who confirmed a candidate and when,
+and ``annotation`` names the annotator. The cross-checks between a candidate's labels (a
+faithful candidate preserves a unit, ...) wait until it is confirmed; the structural checks
+(ids, spans equal to their UTF-16 slice) never wait.
 """
 
 from __future__ import annotations
@@ -16,12 +23,12 @@ from types import MappingProxyType
 from typing import Any
 
 from claimlab.core.errors import FixtureError
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, ErrorKind, Status
+from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, ErrorKind, Status
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
-__all__ = ["ERROR_KINDS", "STATUSES", "load_decomposition"]
+__all__ = ["ERROR_KINDS", "REVIEW_FIELDS", "STATUSES", "load_decomposition", "read_decomposition"]
 
 
 @dataclass(frozen=True)
@@ -67,10 +74,11 @@ class Original:
 
 @dataclass(frozen=True)
 class Unit:
-    """A content unit of the original answer."""
+    """A content unit of the original answer (``proposed``: by a draft, not yet confirmed)."""
 
     id: str
     span: Span
+    proposed: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,26 @@ class Candidate:
     atomic: bool
     errors: tuple[ErrorKind, ...]
     evidence: Evidence
+    review: tuple[str, ...] = ()
+    confirmed: Confirmation | None = None
+    alignment: float | None = None
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """Who confirmed a candidate's labels, and when (ISO 8601)."""
+
+    by: str
+    at: str
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """The ``annotation`` section: who annotates the file and when it last changed."""
+
+    annotator: str
+    updated: str
+    changes: int
 
 
 @dataclass(frozen=True)
@@ -163,6 +191,7 @@ class DecompositionFixture:
     game: DecompositionRules = field(default_factory=DecompositionRules)
     note: str = ""
     exercises: tuple[Exercise, ...] = ()
+    annotation: Annotation | None = None
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -177,6 +206,21 @@ class DecompositionFixture:
     def candidate_ids(self) -> tuple[str, ...]:
         """Candidate ids in file order."""
         return tuple(c.id for c in self.candidates)
+
+    @property
+    def proposed(self) -> dict[str, tuple[str, ...]]:
+        """Candidate id -> the labels still proposed (only candidates with some)."""
+        return {c.id: c.review for c in self.candidates if c.review}
+
+    @property
+    def proposed_units(self) -> tuple[str, ...]:
+        """Ids of the units a draft proposed and nobody has confirmed."""
+        return tuple(u.id for u in self.units if u.proposed)
+
+    @property
+    def is_draft(self) -> bool:
+        """Whether any label or unit is still proposed: then the file is not a gold set."""
+        return bool(self.proposed or self.proposed_units)
 
     def candidate(self, cid: str) -> Candidate:
         """The candidate with id ``cid``.
@@ -269,8 +313,52 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     Raises:
         FixtureError: naming the file, the record id and the field.
     """
-    source = str(path)
-    top = Record(read_json(path), file=source)
+    return read_decomposition(read_json(path), source=str(path))
+
+
+def candidate_problems(c: Candidate, units: Mapping[str, Span]) -> list[tuple[str, str]]:
+    """The cross-checks between one candidate's labels, as ``(field, problem)`` pairs.
+
+    A confirmed candidate must pass them all (the loader refuses the first problem); a
+    candidate under review may not yet (the annotator refuses to confirm it until it does).
+    """
+    problems: list[tuple[str, str]] = []
+    if c.faithful and c.errors:
+        problems.append(
+            ("faithful", f"a candidate with errors {list(c.errors)} cannot be faithful")
+        )
+    if c.faithful and not c.preserves:
+        problems.append(("preserves", "a faithful candidate must preserve at least one unit"))
+    if c.faithful and not c.source_spans:
+        problems.append(
+            (
+                "source_spans",
+                "a faithful candidate needs a source span in the original (where does the answer"
+                " say it?)",
+            )
+        )
+    if c.faithful:
+        kept = [units[u] for u in c.preserves if u in units]
+        for j, sp in enumerate(c.source_spans):
+            if kept and not any(sp.start < u.end and u.start < sp.end for u in kept):
+                problems.append(
+                    (
+                        f"source_spans[{j}]",
+                        f"span {sp.start}..{sp.end} lies outside every unit it preserves "
+                        f"({', '.join(c.preserves)})",
+                    )
+                )
+    status = c.evidence.status
+    if status in (Status.SUPPORTED, Status.CONTRADICTED) and not c.evidence.references:
+        problems.append(
+            ("evidence.references", f"status {status} must cite at least one reference")
+        )
+    return problems
+
+
+def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
+    """Check a parsed ``claimlab/decomposition@1`` document (see :func:`load_decomposition`)."""
+    top = Record(data, file=source)
     fmt = top.get("format", str)
     if fmt != DECOMPOSITION_FORMAT:
         raise top.error(f"expected {DECOMPOSITION_FORMAT!r}, got {fmt!r}", field="format")
@@ -288,10 +376,17 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
 
     units = []
     for _, u in top.records("units"):
+        review = u.str_list("review", ())
+        for j, name in enumerate(review):
+            if name != "span":
+                raise u.error(
+                    f"unknown label {name!r} (a unit's review lists 'span')", field=f"review[{j}]"
+                )
         units.append(
             Unit(
                 u.get("id", str),
                 _span(u.sub("span"), "span", encoded, against="original.text", where="span"),
+                proposed=bool(review),
             )
         )
     check_unique([u.id for u in units], file=source, field="units")
@@ -337,27 +432,6 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
                 )
         errors = tuple(ErrorKind(e) for e in raw_errors)
         faithful = c.get("faithful", bool)
-        if faithful and errors:
-            raise c.error(
-                f"a candidate with errors {list(errors)} cannot be faithful", field="faithful"
-            )
-        if faithful and not preserves:
-            raise c.error("a faithful candidate must preserve at least one unit", field="preserves")
-        if faithful and not spans:
-            raise c.error(
-                "a faithful candidate needs a source span in the original (where does the answer"
-                " say it?)",
-                field="source_spans",
-            )
-        if faithful:
-            kept = [unit_span[u] for u in preserves]
-            for j, sp in enumerate(spans):
-                if not any(sp.start < u.end and u.start < sp.end for u in kept):
-                    raise c.error(
-                        f"span {sp.start}..{sp.end} lies outside every unit it preserves "
-                        f"({', '.join(preserves)})",
-                        field=f"source_spans[{j}]",
-                    )
         ev = c.sub("evidence")
         raw_status = ev.get("status", str)
         if raw_status not in STATUSES:
@@ -370,10 +444,20 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
         for j, rid in enumerate(refs):
             if rid not in ref_text:
                 raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
-        if status in (Status.SUPPORTED, Status.CONTRADICTED) and not refs:
-            raise ev.error(
-                f"status {status} must cite at least one reference", field="evidence.references"
-            )
+        review = c.str_list("review", ())
+        for j, name in enumerate(review):
+            if name not in REVIEW_FIELDS:
+                raise c.error(
+                    f"unknown label {name!r} (one of {', '.join(REVIEW_FIELDS)})",
+                    field=f"review[{j}]",
+                )
+        confirmed = None
+        if c.data.get("confirmed") is not None:
+            cf = c.sub("confirmed")
+            confirmed = Confirmation(cf.get("by", str), cf.get("at", str))
+        alignment = None
+        if c.data.get("alignment") is not None:
+            alignment = float(c.sub("alignment").number("score", minimum=0, maximum=100))
         ev_spans = []
         for j, s in ev.records("spans", id_field=None) if "spans" in ev.data else ():
             s.record = cid
@@ -393,23 +477,28 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
                 where=f"evidence.spans[{j}]",
             )
             ev_spans.append(EvidenceSpan(rid, sp.start, sp.end, sp.text))
-        candidates.append(
-            Candidate(
-                id=cid,
-                text=c.get("text", str),
-                entity=c.get("entity", str),
-                version=c.get("version", str),
-                predicate=c.get("predicate", str),
-                qualifiers=c.str_list("qualifiers"),
-                source_spans=tuple(spans),
-                fingerprint=c.get("fingerprint", str),
-                preserves=preserves,
-                faithful=faithful,
-                atomic=c.get("atomic", bool),
-                errors=errors,
-                evidence=Evidence(status, refs, tuple(ev_spans)),
-            )
+        candidate = Candidate(
+            id=cid,
+            text=c.get("text", str),
+            entity=c.get("entity", str),
+            version=c.get("version", str),
+            predicate=c.get("predicate", str),
+            qualifiers=c.str_list("qualifiers"),
+            source_spans=tuple(spans),
+            fingerprint=c.get("fingerprint", str),
+            preserves=preserves,
+            faithful=faithful,
+            atomic=c.get("atomic", bool),
+            errors=errors,
+            evidence=Evidence(status, refs, tuple(ev_spans)),
+            review=review,
+            confirmed=confirmed,
+            alignment=alignment,
         )
+        if not review:
+            for where, problem in candidate_problems(candidate, unit_span):
+                raise c.error(problem, field=where)
+        candidates.append(candidate)
     check_unique([c.id for c in candidates], file=source, field="candidates")
     cand_set = {c.id for c in candidates}
 
@@ -449,7 +538,17 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
         game=_game(top, cand_set),
         note=top.get("note", str, ""),
         exercises=read_exercises(top),
+        annotation=_annotation(top),
     )
+
+
+def _annotation(top: Record) -> Annotation | None:
+    """``annotation``: ``{"annotator": str, "updated": str, "log": [changes]}``."""
+    if top.data.get("annotation") is None:
+        return None
+    a = top.sub("annotation")
+    log = a.get("log", list, [])
+    return Annotation(a.get("annotator", str, ""), a.get("updated", str, ""), len(log))
 
 
 def _game(top: Record, cand_set: set[str]) -> DecompositionRules:

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from claimlab.core.errors import LedgerError
+from claimlab.io.decomposition import DecompositionFixture, load_decomposition
 
 CANDIDATE_COLUMNS = (
     "answer_id",
@@ -272,3 +274,69 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
         file=source,
         field="preserves",
     )
+
+
+def decomposition_folder(folder: str | Path) -> list[DecompositionFixture]:
+    """Every ``*.json`` decomposition file of a folder (drafts or gold), one answer each.
+
+    Raises:
+        LedgerError: not a folder, no file in it, or two files for one answer.
+        FixtureError: a file that does not load (naming file, record and field).
+    """
+    d = Path(folder)
+    if not d.is_dir():
+        raise LedgerError("is not a folder of decomposition files", file=str(d))
+    files = sorted(p for p in d.glob("*.json") if not p.name.startswith("."))
+    if not files:
+        raise LedgerError("holds no decomposition file (*.json)", file=str(d))
+    out = []
+    seen: dict[str, str] = {}
+    for p in files:
+        fx = load_decomposition(p)
+        aid = fx.original.id
+        if aid in seen:
+            raise LedgerError(
+                f"annotates the same answer as {seen[aid]}: give a folder with one file per "
+                "answer (an adjudicated or confirmed copy of each)",
+                file=str(p),
+                record=aid,
+                field="original.id",
+            )
+        seen[aid] = str(p)
+        out.append(fx)
+    return out
+
+
+def tables_from_decompositions(
+    fixtures: Sequence[DecompositionFixture],
+) -> tuple[pa.Table, pa.Table]:
+    """The candidates and units ledger tables of decomposition files (every candidate, in order).
+
+    Adds ``file`` and ``proposed`` (the labels still under review, ``;``-joined; empty when a
+    person confirmed them) to the candidates table.
+    """
+    cand: dict[str, list[Any]] = {k: [] for k in (*CANDIDATE_COLUMNS, "file", "proposed")}
+    units: dict[str, list[Any]] = {k: [] for k in UNIT_COLUMNS}
+    for fx in fixtures:
+        aid = fx.original.id
+        for c in fx.candidates:
+            cand["answer_id"].append(aid)
+            cand["candidate_id"].append(c.id)
+            cand["fingerprint"].append(c.fingerprint)
+            cand["preserves"].append(list(c.preserves))
+            cand["faithful"].append(c.faithful)
+            cand["atomic"].append(c.atomic)
+            cand["status"].append(str(c.evidence.status))
+            cand["file"].append(fx.source)
+            cand["proposed"].append(";".join(c.review))
+        for u in fx.units:
+            units["answer_id"].append(aid)
+            units["unit_id"].append(u.id)
+    schema = CANDIDATE_SCHEMA.append(pa.field("file", pa.string())).append(
+        pa.field("proposed", pa.string())
+    )
+    ct = pa.table(cand, schema=schema)
+    ut = pa.table(units, schema=UNIT_SCHEMA)
+    ct = ct.append_column(ROW, pa.array(np.arange(1, ct.num_rows + 1, dtype=np.int64)))
+    ut = ut.append_column(ROW, pa.array(np.arange(1, ut.num_rows + 1, dtype=np.int64)))
+    return ct, ut

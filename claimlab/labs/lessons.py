@@ -30,8 +30,15 @@ from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_suffici
 
 
 def file_note(fixture: DecompositionFixture | SufficiencyFixture) -> str:
-    """The file's own ``note`` (e.g. that its contents are made up), or nothing."""
-    return f"**About this file.** {md_text(fixture.note)}" if fixture.note else ""
+    """The file's own ``note`` (e.g. that its contents are made up), and a draft's warning."""
+    parts = [f"**About this file.** {md_text(fixture.note)}"] if fixture.note else []
+    if isinstance(fixture, DecompositionFixture) and fixture.is_draft:
+        parts.append(
+            f"**A draft, not a gold set.** {plural(len(fixture.proposed), 'candidate')} and "
+            f"{plural(len(fixture.proposed_units), 'unit')} hold labels a person has not "
+            "confirmed (listed as *proposed* below); every figure here counts them as given."
+        )
+    return "\n\n".join(parts)
 
 
 def own_exercises(fixture: DecompositionFixture | SufficiencyFixture) -> list[Exercise]:

@@ -12,12 +12,13 @@ Metric card (definitions from the decomposition lab's source; all counts, then d
     Undefined: an empty selection makes preservation and both supports N/A (0/0); coverage is
     then 0/|A|. CONTRADICTED and NOT_IN_REFERENCE are counted apart: not found is not contradicted.
     Reference: the relations are fixture labels, not the output of a parser or entailment model.
+    A draft's labels are proposals: the result lists them (``proposed``) and is not ``gold``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from claimlab.core.errors import FixtureError
@@ -102,6 +103,13 @@ class DecompositionResult:
     non_atomic: tuple[str, ...]
     error_ids: dict[str, tuple[str, ...]]
     audit: tuple[AuditRow, ...]
+    proposed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    proposed_units: tuple[str, ...] = ()
+
+    @property
+    def gold(self) -> bool:
+        """No selected candidate and no unit holds a label a person has not confirmed."""
+        return not self.proposed and not self.proposed_units
 
     def ratios(self) -> dict[str, Ratio]:
         """The four metrics by key."""
@@ -124,6 +132,9 @@ class DecompositionResult:
             "non_atomic": list(self.non_atomic),
             "errors": {k: list(v) for k, v in self.error_ids.items()},
             "audit": [row.to_dict() for row in self.audit],
+            "gold": self.gold,
+            "proposed_labels": {k: list(v) for k, v in self.proposed.items()},
+            "proposed_units": list(self.proposed_units),
         }
 
 
@@ -212,6 +223,8 @@ def find_decomposition(
         non_atomic=tuple(c.id for c in unique if not c.atomic),
         error_ids=error_ids,
         audit=tuple(audit),
+        proposed={c.id: c.review for c in chosen if c.review},
+        proposed_units=fixture.proposed_units,
     )
 
 

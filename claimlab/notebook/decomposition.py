@@ -39,19 +39,21 @@ def candidates_table(fixture: DecompositionFixture):
     pd = pandas()
 
     rows = []
+    draft = fixture.is_draft
     for c in fixture.candidates:
-        rows.append(
-            {
-                "id": c.id,
-                "text": c.text,
-                "preserves": ", ".join(c.preserves) or "-",
-                "faithful": c.faithful,
-                "atomic": c.atomic,
-                "errors": ", ".join(c.errors) or "-",
-                "status": c.evidence.status,
-                "references": ", ".join(c.evidence.references) or "-",
-            }
-        )
+        row: dict[str, object] = {
+            "id": c.id,
+            "text": c.text,
+            "preserves": ", ".join(c.preserves) or "-",
+            "faithful": c.faithful,
+            "atomic": c.atomic,
+            "errors": ", ".join(c.errors) or "-",
+            "status": c.evidence.status,
+            "references": ", ".join(c.evidence.references) or "-",
+        }
+        if draft:
+            row["proposed (not confirmed)"] = ", ".join(c.review) or "-"
+        rows.append(row)
     return pd.DataFrame(rows).set_index("id")
 
 
@@ -72,6 +74,7 @@ def audit_table(result: DecompositionResult):
             ("original → subclaim", "errors"),
             ("reference → subclaim", "status"),
             ("reference → subclaim", "references"),
+            *([("draft", "proposed")] if result.proposed else []),
         ]
     )
     rows = [
@@ -87,6 +90,7 @@ def audit_table(result: DecompositionResult):
             ", ".join(r.errors) or "-",
             r.status,
             ", ".join(r.references) or "-",
+            *([", ".join(result.proposed.get(r.id, ())) or "-"] if result.proposed else []),
         ]
         for r in result.audit
     ]
@@ -105,6 +109,12 @@ def metrics_table(results: dict[str, DecompositionResult]):
         row.update({METRIC_LABELS[m]: getattr(r, m).display for m in METRICS})
         row["CONTRADICTED"] = r.status_counts["CONTRADICTED"]
         row["NOT_IN_REFERENCE"] = r.status_counts["NOT_IN_REFERENCE"]
+        if any(not x.gold for x in results.values()):
+            row["labels"] = (
+                "gold"
+                if r.gold
+                else f"DRAFT: {len(r.proposed)} candidates, {len(r.proposed_units)} units proposed"
+            )
         rows.append(row)
     return pd.DataFrame(rows).set_index("selection")
 

@@ -29,6 +29,7 @@ def ledger_table(groups):
         col["status (unique)"] = status_line(g.status_counts)
         col["duplicates"] = str(g.duplicates)
         col["missing units"] = str(g.missing_units)
+        col["non-atomic (unique)"] = str(g.non_atomic)
         columns[str(name)] = col
     table = pd.DataFrame(columns)
     table.index.name = "measure"

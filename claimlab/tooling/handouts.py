@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.tooling.files import atomic_write, replacing, temp_dir
+from claimlab.io.files import atomic_write, replacing, temp_dir
 
 Variant = Literal["student", "instructor"]
 VARIANTS: tuple[Variant, ...] = ("student", "instructor")

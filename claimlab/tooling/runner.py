@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.files import replacing_all
 from claimlab.notebook.records import records_from_notebook
-from claimlab.tooling.files import replacing_all
 from claimlab.tooling.paths import labs_notebooks
 
 KERNEL = "python3"

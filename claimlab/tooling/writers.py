@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from claimlab.io.files import replacing
 from claimlab.io.ledger import _kind
 from claimlab.metrics.ledger import LedgerResult, per_answer_ratios
-from claimlab.tooling.files import replacing
 
 
-def write_answers(result: LedgerResult, path: str | Path) -> Path:
+def write_answers(
+    result: LedgerResult,
+    path: str | Path,
+    *,
+    extra: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Path:
     """Write the per-answer rows (counts, values, displays) to CSV, JSONL or Parquet atomically.
 
     The group column is named after the ``--by`` column it came from, and left out without one.
+    ``extra`` adds columns: name -> {answer id: value}.
     """
     out = Path(path)
     kind = _kind(out)
     table = per_answer_ratios(result.counts.table)
+    for name, values in (extra or {}).items():
+        table[name] = table["answer_id"].astype(str).map(dict(values))
     if result.by is None:
         table = table.drop(columns="model")
     elif result.by != "model":

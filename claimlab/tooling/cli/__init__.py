@@ -1,7 +1,7 @@
 """The ``claimlab`` command line: thin over the package, one module per command family.
 
 ``labs`` (decomposition, sufficiency, pack, citations), ``realdata`` (fever, factscore),
-``ledger``, and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what they
+``ledger``, ``annotate`` (draft, agreement, adjudicate) and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what they
 share. Every command but ``serve`` takes ``--json``. Errors are one line on stderr: exit 2 for
 input the command refuses (naming file, record and field, or the option), 1 for a failed run;
 set ``CLAIMLAB_DEBUG=1`` to see a traceback.
@@ -18,7 +18,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
-from claimlab.tooling.cli import labs, ledger, notebooks, realdata
+from claimlab.tooling.cli import annotate, labs, ledger, notebooks, realdata
 from claimlab.tooling.cli.common import say
 
 COMMANDS: list[Callable[[Any], None]] = [
@@ -29,6 +29,9 @@ COMMANDS: list[Callable[[Any], None]] = [
     labs.add_pack,
     labs.add_citations,
     ledger.add_ledger,
+    annotate.add_draft,
+    annotate.add_agreement,
+    annotate.add_adjudicate,
     notebooks.add_run,
     notebooks.add_handouts,
     notebooks.add_serve,

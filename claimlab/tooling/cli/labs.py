@@ -27,6 +27,12 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         return 0
     label = f"mode {args.mode}" if args.mode is not None else "selection"
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
+    if not result.gold:
+        say(
+            f"  DRAFT, not gold: {len(result.proposed)} selected candidates and "
+            f"{len(result.proposed_units)} units hold proposed labels nobody has confirmed; "
+            "the figures below count them as given"
+        )
     for m in METRICS:
         say(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
     sc = result.status_counts
@@ -42,6 +48,8 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     say("  audit:")
     for row in result.audit:
         flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"
+        if row.id in result.proposed:
+            flag += f" [proposed: {', '.join(result.proposed[row.id])}]"
         say(
             f"    {row.id:<4} preserves={','.join(row.preserves) or '-'} faithful={row.faithful} "
             f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "

@@ -5,29 +5,61 @@ from __future__ import annotations
 import argparse
 import sys
 
+from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import status_line
 from claimlab.tooling.cli.common import emit_json, say
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     """Run ``claimlab ledger``; returns the exit code."""
-    from claimlab.metrics.ledger import METRIC_NAMES, score_ledger
+    from claimlab.metrics.ledger import METRIC_NAMES, score_ledger, score_tables
     from claimlab.tooling.writers import write_answers
 
-    result = score_ledger(
-        args.candidates,
-        args.units,
-        by=args.by,
-        on_error=args.on_error,
-        progress=args.progress or sys.stderr.isatty(),
-    )
+    proposed = None
+    extra = None
+    if args.from_decompositions:
+        if args.candidates or args.units:
+            raise ClaimlabInputError(
+                "--from-decompositions reads a folder instead of CANDIDATES and --units; give one"
+            )
+        from claimlab.io.ledger import decomposition_folder, tables_from_decompositions
+
+        fixtures = decomposition_folder(args.from_decompositions)
+        cand, units = tables_from_decompositions(fixtures)
+        result = score_tables(cand, units, by=args.by, on_error=args.on_error)
+        drafts = [fx for fx in fixtures if fx.is_draft]
+        proposed = {
+            "files": len(fixtures),
+            "draft_files": len(drafts),
+            "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
+            "proposed_units": sum(len(fx.proposed_units) for fx in fixtures),
+            "gold": not drafts,
+        }
+        extra = {
+            "proposed_candidates": {fx.original.id: len(fx.proposed) for fx in fixtures},
+            "proposed_units": {fx.original.id: len(fx.proposed_units) for fx in fixtures},
+        }
+    else:
+        if not args.candidates or not args.units:
+            raise ClaimlabInputError(
+                "give CANDIDATES and --units UNITS, or --from-decompositions FOLDER"
+            )
+        result = score_ledger(
+            args.candidates,
+            args.units,
+            by=args.by,
+            on_error=args.on_error,
+            progress=args.progress or sys.stderr.isatty(),
+        )
     if args.out:
-        write_answers(result, args.out)
+        write_answers(result, args.out, extra=extra)
     if args.json:
         emit_json(
             {
                 "candidates": args.candidates,
                 "units": args.units,
+                "from_decompositions": args.from_decompositions,
+                **({"labels": proposed} if proposed is not None else {}),
                 "by": args.by,
                 "out": args.out,
                 **result.to_dict(),
@@ -41,6 +73,17 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             say(f"  {issue}")
         for field, more in result.counts.unlisted.items():
             say(f"  {args.candidates}: {field}: ... and {more} more rows like these")
+    if proposed is not None:
+        say(
+            f"{args.from_decompositions}: {proposed['files']} decomposition files"
+            + (
+                f"; DRAFT, not gold: {proposed['draft_files']} files still hold proposed labels "
+                f"({proposed['candidates_with_proposed_labels']} candidates, "
+                f"{proposed['proposed_units']} units) and the figures below count them as given"
+                if proposed["draft_files"]
+                else "; every label confirmed by a person"
+            )
+        )
     groups = [result.corpus, *result.groups.values()]
     for g in groups:
         say(
@@ -60,8 +103,13 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 def add_ledger(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab ledger`` to the command parser."""
     p = sub.add_parser("ledger", help="score a claim ledger (many models x answers) fast")
-    p.add_argument("candidates", help="candidates table (.csv, .jsonl or .parquet)")
-    p.add_argument("--units", required=True, help="units table (answer_id, unit_id)")
+    p.add_argument("candidates", nargs="?", help="candidates table (.csv, .jsonl or .parquet)")
+    p.add_argument("--units", help="units table (answer_id, unit_id)")
+    p.add_argument(
+        "--from-decompositions",
+        metavar="FOLDER",
+        help="score a folder of claimlab/decomposition@1 files (drafts or gold), one per answer",
+    )
     p.add_argument("--by", help="column to compare side by side (e.g. model)")
     p.add_argument("--out", help="write per-answer rows here (.csv, .jsonl or .parquet)")
     p.add_argument(

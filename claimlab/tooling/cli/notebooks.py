@@ -165,9 +165,9 @@ def add_handouts(sub: argparse._SubParsersAction) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run ``claimlab serve``; returns the exit code."""
     from claimlab.io.decomposition import load_decomposition
+    from claimlab.io.files import temp_dir
     from claimlab.io.sufficiency import load_sufficiency
     from claimlab.labs.games import DecompositionGame, SufficiencyGame
-    from claimlab.tooling.files import temp_dir
     from claimlab.tooling.paths import NOTEBOOKS_DIR
     from claimlab.tooling.serve import check_port, prepare_games_folder, voila_command
 
@@ -247,7 +247,7 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """Run ``claimlab notebooks``; returns the exit code."""
-    from claimlab.tooling.files import atomic_write
+    from claimlab.io.files import atomic_write
     from claimlab.tooling.paths import FIXTURES_DIR, NOTEBOOKS_DIR
 
     target = Path(args.folder)
@@ -256,7 +256,12 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
     plan = [
         (p, target / "notebooks" / p.name) for p in sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
     ]
-    plan += [(p, target / "fixtures" / p.name) for p in sorted(FIXTURES_DIR.glob("*.json"))]
+    plan += [
+        (p, target / "fixtures" / p.relative_to(FIXTURES_DIR))
+        for p in sorted(
+            [*FIXTURES_DIR.glob("*.json"), *FIXTURES_DIR.glob("*.jsonl"), *FIXTURES_DIR.glob("*/*.json")]
+        )
+    ]
     if not plan:
         raise ClaimlabInputError("no shipped notebooks found", file=str(NOTEBOOKS_DIR))
     changed = [dst for src, dst in plan if dst.exists() and dst.read_bytes() != src.read_bytes()]

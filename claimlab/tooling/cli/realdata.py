@@ -9,11 +9,11 @@ from pathlib import Path
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
 from claimlab.io.fever import load_gold, load_predictions, pair_by_id
+from claimlab.io.files import atomic_write, replacing_all
 from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
 from claimlab.metrics.fever import score_fever
 from claimlab.notebook.records import to_jsonable
 from claimlab.tooling.cli.common import count_type, emit_json, say
-from claimlab.tooling.files import atomic_write, replacing_all
 
 
 def cmd_fever(args: argparse.Namespace) -> int:

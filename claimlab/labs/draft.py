@@ -1,0 +1,423 @@
+"""Drafts: a decomposer's raw subclaims become a ``claimlab/decomposition@1`` file to annotate.
+
+Nothing here is gold. Every candidate's labels are *proposed* and listed in its ``review``;
+units found by the sentence splitter are proposed too. A person confirms them in the
+annotator (notebook 09), which empties ``review`` one candidate at a time.
+
+How each label is proposed:
+    * **units**: the line's own units when it gives them; else, with ``units="sentences"``,
+      one per sentence (:func:`claimlab.core.sentences.split_sentences`: full stops that end a
+      sentence, not ``2.1`` nor Turkish ordinals ``7. madde`` nor abbreviations; a space between
+      two Thai characters ends a Thai sentence, since Thai writes no full stop); with
+      ``units="none"``, no units (the annotator marks them).
+    * **source span**: the subclaim is aligned to the answer. In spaced scripts word by word:
+      the stretch of the answer that holds most of the subclaim's words in the fewest words
+      (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match);
+      its score is the share of the subclaim's words found (0-100). In Thai (no spaces between
+      words) by ``rapidfuzz``'s ``partial_ratio_alignment`` over characters, never starting or
+      ending inside a character's combining marks (Thai vowels and tones). Case is folded
+      character by character, so every offset stays where it was (Turkish ``İ`` lower-cases to
+      two code points in Python and is left as it is). Below ``threshold`` (default 70) there
+      is no span, and the candidate is proposed as introduced.
+    * **preserves**: the units the span overlaps; **faithful**: a span was found and no error
+      was given; **atomic**: false when the subclaim joins two statements with "and" (English
+      ``and``, Turkish ``ve``, Thai ``และ``), else true; **fingerprint**: the text folded
+      (case, spaces, punctuation), so two identical subclaims are proposed as duplicates;
+      **evidence**: the line's ``labels`` (an autorater's status, say), else NOT_IN_REFERENCE.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.core.sentences import split_sentences
+from claimlab.core.spans import utf16_offset, utf16_slice
+from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
+from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
+from claimlab.io.files import atomic_write
+from claimlab.io.raw import RawAnswer, load_raw_answers
+
+UNIT_CHOICES = ("sentences", "none")
+DEFAULT_THRESHOLD = 70.0
+DRAFT_MODE = "decomposer"
+ALIGN_METHOD = "words (rapidfuzz ratio >= 80), or characters (partial_ratio_alignment) in Thai"
+_AND = re.compile(r"(?:\s(?:and|ve)\s|และ)", re.IGNORECASE)
+_FOLD = re.compile(r"[\W_]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Where a subclaim was found in the answer: code point offsets and the score (0-100)."""
+
+    start: int
+    end: int
+    score: float
+
+
+def _fold_same_length(text: str) -> str:
+    """Lower case, character by character, only where that keeps one character one character."""
+    out = []
+    for ch in text:
+        low = ch.lower()
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out)
+
+
+def _is_thai(ch: str) -> bool:
+    return "\u0e00" <= ch <= "\u0e7f"
+
+
+def _wordy(ch: str) -> bool:
+    """A character of a space-separated word (Thai has no spaces between words: not wordy)."""
+    return ch.isalnum() and not _is_thai(ch)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def _snap(text: str, start: int, end: int) -> tuple[int, int]:
+    """Whole words in spaced scripts, whole characters (with their marks) everywhere."""
+    n = len(text)
+    if 0 < start < n and _wordy(text[start - 1]) and _wordy(text[start]):
+        ws = start
+        while ws > 0 and _wordy(text[ws - 1]):
+            ws -= 1
+        we = start
+        while we < n and _wordy(text[we]):
+            we += 1
+        start = ws if (start - ws) <= (we - start) else we
+    if 0 < end < n and _wordy(text[end - 1]) and _wordy(text[end]):
+        ws = end
+        while ws > 0 and _wordy(text[ws - 1]):
+            ws -= 1
+        we = end
+        while we < n and _wordy(text[we]):
+            we += 1
+        end = we if (we - end) <= (end - ws) else ws
+    while start < n and _is_mark(text[start]) and start > 0:
+        start -= 1
+    while end < n and _is_mark(text[end]):
+        end += 1
+    while start < end and not (text[start].isalnum() or _is_mark(text[start])):
+        if unicodedata.category(text[start]).startswith("S"):  # an emoji or a symbol is content
+            break
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+_TOKEN = re.compile(r"\w+(?:[.,]\w+)*", re.UNICODE)
+WORD_SIMILARITY = 80.0
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    """Words with their code point offsets, case folded character by character."""
+    return [(m.start(), m.end(), _fold_same_length(m.group())) for m in _TOKEN.finditer(text)]
+
+
+def _align_words(subclaim: str, answer: str) -> Alignment | None:
+    """The stretch of the answer holding most of the subclaim's words in fewest words.
+
+    Words match when ``rapidfuzz``'s ratio is at least 80 (Turkish suffixes: ``dosyalarını``
+    matches ``dosyaları``). A stretch is scored by F2 (recall, the share of the subclaim's
+    words it holds, weighs four times its precision, the share of its words that match): a
+    span that misses part of the claim is worse than one that holds a word too many. The
+    reported score is the recall (0-100).
+    """
+    from rapidfuzz import fuzz, process
+
+    claim = _tokens(subclaim)
+    words = _tokens(answer)
+    if not claim or not words:
+        return None
+    sim = process.cdist(
+        [w for *_, w in claim],
+        [w for *_, w in words],
+        scorer=fuzz.ratio,
+        score_cutoff=WORD_SIMILARITY,
+    )
+    hits = [set(int(k) for k in (sim[:, j] > 0).nonzero()[0]) for j in range(len(words))]
+    longest = 2 * len(claim) + 3
+    best: tuple[float, int, int, int] | None = None  # (score, -length, start, end) word indices
+    for i, first in enumerate(hits):
+        if not first:
+            continue
+        found: set[int] = set()
+        last = i
+        for j in range(i, min(len(words), i + longest)):
+            if hits[j]:
+                found |= hits[j]
+                last = j
+            length = last - i + 1
+            recall, precision = len(found) / len(claim), min(1.0, len(found) / length)
+            f2 = 5 * precision * recall / (4 * precision + recall)
+            key = (f2, -length, i, last)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        return None
+    _, _, i, j = best
+    found = set().union(*hits[i : j + 1])
+    start, end = words[i][0], words[j][1]
+    return Alignment(start, end, round(100 * len(found) / len(claim), 1))
+
+
+def _spaced(text: str) -> bool:
+    """Whether words are separated by spaces (not Thai, Chinese, Japanese)."""
+    return not any(_is_thai(ch) or "\u3040" <= ch <= "\u9fff" for ch in text)
+
+
+def align(subclaim: str, answer: str, *, threshold: float = DEFAULT_THRESHOLD) -> Alignment | None:
+    """The stretch of ``answer`` that ``subclaim`` matches best, or None below ``threshold``.
+
+    Spaced scripts are aligned word by word (:func:`_align_words`); text with Thai (or Chinese,
+    Japanese) characters by ``rapidfuzz``'s ``partial_ratio_alignment`` over characters.
+
+    Examples:
+        >>> answer = "It is fast. Version 2 reads PDF and EPUB files."
+        >>> a = align("Version 2 reads EPUB files", answer)
+        >>> answer[a.start:a.end], a.score
+        ('Version 2 reads PDF and EPUB files', 100.0)
+        >>> align("Version 2 has a dictionary", answer) is None
+        True
+    """
+    from rapidfuzz import fuzz
+
+    if not subclaim.strip() or not answer.strip():
+        return None
+    if _spaced(subclaim) and _spaced(answer):
+        hit = _align_words(subclaim, answer)
+        if hit is None or hit.score < threshold:
+            return None
+        return hit
+    folded_claim, folded_answer = _fold_same_length(subclaim), _fold_same_length(answer)
+    if len(folded_claim) >= len(folded_answer):
+        score = fuzz.ratio(folded_claim, folded_answer)
+        start, end = 0, len(answer)
+    else:
+        found = fuzz.partial_ratio_alignment(folded_claim, folded_answer)
+        if found is None:
+            return None
+        score, start, end = found.score, found.dest_start, found.dest_end
+    if score < threshold:
+        return None
+    start, end = _snap(answer, start, end)
+    if end <= start:
+        return None
+    return Alignment(start, end, round(float(score), 1))
+
+
+def fingerprint(text: str) -> str:
+    """A subclaim's text folded: case, punctuation and runs of spaces do not count.
+
+    Examples:
+        >>> fingerprint("It reads PDF.") == fingerprint("it  reads pdf")
+        True
+    """
+    return " ".join(_FOLD.sub(" ", text.casefold()).split())
+
+
+def looks_compound(text: str) -> bool:
+    """Whether a subclaim joins two statements with "and" (English, Turkish or Thai)."""
+    return _AND.search(text) is not None
+
+
+@dataclass(frozen=True)
+class DraftSummary:
+    """What a draft holds, for the person about to annotate it."""
+
+    id: str
+    units: int
+    units_from: str
+    candidates: int
+    spans: int
+    unmatched: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "units": self.units,
+            "units_from": self.units_from,
+            "candidates": self.candidates,
+            "spans_proposed": self.spans,
+            "matched_nowhere": list(self.unmatched),
+        }
+
+
+def _unit_spans(raw: RawAnswer, units: str) -> tuple[list[tuple[int, int]], str]:
+    if raw.units is not None:
+        return list(raw.units), "given"
+    if units == "none":
+        return [], "none"
+    return [(s.utf16_start, s.utf16_end) for s in split_sentences(raw.answer)], "sentences"
+
+
+def draft_document(
+    raw: RawAnswer,
+    *,
+    units: str = "sentences",
+    threshold: float = DEFAULT_THRESHOLD,
+    source: str = "",
+) -> tuple[dict[str, Any], DraftSummary]:
+    """One answer's draft as a JSON document (every label proposed) and its summary.
+
+    Raises:
+        ValueError: ``units`` is not one of :data:`UNIT_CHOICES`.
+    """
+    if units not in UNIT_CHOICES:
+        raise ValueError(f"units must be one of {', '.join(UNIT_CHOICES)}, got {units!r}")
+    text = raw.answer
+    spans, units_from = _unit_spans(raw, units)
+    unit_docs = [
+        {
+            "id": f"U{i}",
+            "span": {"start": s, "end": e, "text": utf16_slice(text, s, e)},
+            **({"review": ["span"]} if units_from != "given" else {}),
+        }
+        for i, (s, e) in enumerate(spans, 1)
+    ]
+    width = len(str(len(raw.subclaims)))
+    candidates = []
+    unmatched = []
+    found = 0
+    for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
+        cid = f"S{j:0{width}d}"
+        hit = align(claim, text, threshold=threshold)
+        source_spans = []
+        preserves: list[str] = []
+        if hit is not None:
+            s16, e16 = utf16_offset(text, hit.start), utf16_offset(text, hit.end)
+            source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
+            preserves = [
+                u["id"]
+                for u, (us, ue) in zip(unit_docs, spans, strict=True)
+                if us < e16 and s16 < ue
+            ]
+            found += 1
+        else:
+            unmatched.append(cid)
+        errors = list(labels.get("errors", ()))
+        if hit is None and not errors:
+            errors = [str(ErrorKind.INTRODUCED)]
+        faithful = labels.get("faithful", hit is not None and not errors)
+        candidates.append(
+            {
+                "id": cid,
+                "text": claim,
+                "entity": labels.get("entity", ""),
+                "version": labels.get("version", ""),
+                "predicate": labels.get("predicate", ""),
+                "qualifiers": list(labels.get("qualifiers", ())),
+                "source_spans": source_spans,
+                "fingerprint": labels.get("fingerprint", fingerprint(claim)),
+                "preserves": preserves,
+                "faithful": faithful,
+                "atomic": labels.get("atomic", not looks_compound(claim)),
+                "errors": errors,
+                "evidence": {
+                    "status": labels.get("status", str(Status.NOT_IN_REFERENCE)),
+                    "references": list(labels.get("references", ())),
+                },
+                "review": [str(f) for f in REVIEW_FIELDS],
+                "alignment": (
+                    {"score": hit.score, "method": ALIGN_METHOD} if hit is not None else None
+                ),
+            }
+        )
+    doc = {
+        "format": DECOMPOSITION_FORMAT,
+        "offset_unit": "utf16",
+        "note": (
+            f"A draft made by claimlab draft from {Path(source).name if source else 'a raw file'}, "
+            f"record {raw.id}: "
+            f"units {units_from}, source spans proposed by alignment, every label proposed "
+            "until a person confirms it. Not a gold set."
+        ),
+        "original": {"id": raw.id, "version": raw.version, "text": text},
+        "units": unit_docs,
+        "references": [
+            {"id": r.id, "title": r.title, "version": r.version, "text": r.text}
+            for r in raw.references
+        ],
+        "candidates": candidates,
+        "modes": {DRAFT_MODE: [c["id"] for c in candidates]},
+    }
+    read_decomposition(
+        doc, source=f"{source or 'draft'} (record {raw.id})"
+    )  # it loads, or it is a bug
+    summary = DraftSummary(
+        raw.id, len(unit_docs), units_from, len(candidates), found, tuple(unmatched)
+    )
+    return doc, summary
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_names(ids: Sequence[str]) -> list[str]:
+    """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
+
+    Examples:
+        >>> file_names(["q1", "../x", "q 1"])
+        ['q1.json', 'x.json', 'q_1.json']
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for rid in ids:
+        stem = _UNSAFE.sub("_", rid).strip("._-")[:80] or "answer"
+        name, k = f"{stem}.json", 2
+        while name.lower() in taken:
+            name, k = f"{stem}-{k}.json", k + 1
+        taken.add(name.lower())
+        out.append(name)
+    return out
+
+
+def check_units_choice(units: str) -> None:
+    """Refuse a ``--units`` value other than the two there are."""
+    if units not in UNIT_CHOICES:
+        raise ClaimlabInputError(f"--units must be one of {', '.join(UNIT_CHOICES)}, got {units!r}")
+
+
+def ensure_draft(
+    raw_path: str | Path,
+    work_dir: str | Path,
+    *,
+    answer: str = "",
+    units: str = "sentences",
+    threshold: float = DEFAULT_THRESHOLD,
+) -> tuple[Path, DraftSummary | None]:
+    """The draft of one answer of a raw file in ``work_dir``: written if absent, else kept.
+
+    ``answer`` names the record (its id); "" takes the first. Returns the draft's path and its
+    summary (None when the draft was already there: it is never overwritten).
+
+    Raises:
+        FixtureError: the raw file is refused, or it has no record with that id.
+    """
+    answers = load_raw_answers(raw_path)
+    ids = [a.id for a in answers]
+    if answer and answer not in ids:
+        shown = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
+        raise FixtureError(
+            f"no answer with this id (there are: {shown})", file=str(raw_path), record=answer
+        )
+    k = ids.index(answer) if answer else 0
+    target = Path(work_dir) / file_names(ids)[k]
+    if target.exists():
+        return target, None
+    doc, summary = draft_document(
+        answers[k], units=units, threshold=threshold, source=str(raw_path)
+    )
+    atomic_write(target, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    return target, summary
