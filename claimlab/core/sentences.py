@@ -10,7 +10,8 @@ How a sentence ends:
     * after ``。``, ``！``, ``？`` (no space needed), and at every line break;
     * Thai writes no full stop: a space between two Thai characters ends a sentence (Thai uses
       the space where other scripts use a full stop or a comma), a space next to Latin text or
-      digits does not.
+      digits does not; a dot right after a Thai letter marks an abbreviation (``น.`` for
+      นาฬิกา, "o'clock"; ``พ.ศ.``) and ends nothing.
 
 It is a rule-based splitter, not a trained one: good enough to propose units for a person
 to confirm (``claimlab draft``) and to check that every sentence of an answer is covered by a
@@ -62,6 +63,8 @@ def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
     mark = text[dot_start]
     if mark != ".":
         return True  # ! ? … end a sentence before any word
+    if dot_start > 0 and "\u0e00" <= text[dot_start - 1] <= "\u0e7f":
+        return False  # a Thai abbreviation: "9:30 น. ในวันธรรมดา"
     word = _WORD_BEFORE.search(text, max(0, dot_start - 40), dot_start)  # a bounded look back
     before = word.group(1) if word else ""
     if before.lower().rstrip(".") in ABBREVIATIONS:
@@ -83,6 +86,8 @@ def split_sentences(text: str) -> list[Sentence]:
         ['Talep 7. madde ile iletilir.', 'Onaylanır.']
         >>> [s.text for s in split_sentences("แอปอ่าน PDF ได้ ส่งออกโน้ตได้")]
         ['แอปอ่าน PDF ได้', 'ส่งออกโน้ตได้']
+        >>> [s.text for s in split_sentences("เปิด 9:30 น. ทุกวัน ปิดวันจันทร์")]
+        ['เปิด 9:30 น. ทุกวัน', 'ปิดวันจันทร์']
         >>> split_sentences("")
         []
     """

@@ -80,6 +80,8 @@ def work_copy_name(draft: str | Path, annotator: str) -> Path:
     """
     p = Path(draft)
     who = "-".join("".join(ch if ch.isalnum() else " " for ch in annotator.casefold()).split())
+    raw = who.encode("utf-8")[:40]
+    who = raw.decode("utf-8", errors="ignore").strip("-")
     if not who:
         raise AnnotationError("the annotator's name must hold a letter or a digit")
     return p.with_name(f"{p.stem}.{who}{p.suffix or '.json'}")

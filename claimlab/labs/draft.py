@@ -63,10 +63,13 @@ class Alignment:
 
 def _fold_same_length(text: str) -> str:
     """Lower case, character by character, only where that keeps one character one character."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
     out = []
     for ch in text:
-        low = ch.lower()
-        out.append(low if len(low) == 1 else ch)
+        one = ch.lower()
+        out.append(one if len(one) == 1 else ch)
     return "".join(out)
 
 
@@ -121,54 +124,96 @@ WORD_SIMILARITY = 80.0
 
 def _tokens(text: str) -> list[tuple[int, int, str]]:
     """Words with their code point offsets, case folded character by character."""
-    return [(m.start(), m.end(), _fold_same_length(m.group())) for m in _TOKEN.finditer(text)]
+    folded = _fold_same_length(text)
+    return [(m.start(), m.end(), folded[m.start() : m.end()]) for m in _TOKEN.finditer(text)]
 
 
-def _align_words(subclaim: str, answer: str) -> Alignment | None:
+class Aligner:
+    """One answer, prepared once (its words, folded text, script), for many subclaims."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.spaced = _spaced(answer)
+        self.words = _tokens(answer) if self.spaced else []
+        self.folded = _fold_same_length(answer)
+
+    def align(self, subclaim: str, *, threshold: float = DEFAULT_THRESHOLD) -> Alignment | None:
+        """See :func:`align`."""
+        from rapidfuzz import fuzz
+
+        answer = self.answer
+        if not subclaim.strip() or not answer.strip():
+            return None
+        if self.spaced and _spaced(subclaim):
+            hit = _align_words(subclaim, self.words)
+            if hit is None or hit.score < threshold:
+                return None
+            return hit
+        folded_claim, folded_answer = _fold_same_length(subclaim), self.folded
+        if len(folded_claim) >= len(folded_answer):
+            score = fuzz.ratio(folded_claim, folded_answer)
+            start, end = 0, len(answer)
+        else:
+            found = fuzz.partial_ratio_alignment(folded_claim, folded_answer)
+            if found is None:
+                return None
+            score, start, end = found.score, found.dest_start, found.dest_end
+        if score < threshold:
+            return None
+        start, end = _snap(answer, start, end)
+        if end <= start:
+            return None
+        return Alignment(start, end, round(float(score), 1))
+
+
+def _align_words(subclaim: str, words: list[tuple[int, int, str]]) -> Alignment | None:
     """The stretch of the answer holding most of the subclaim's words in fewest words.
 
     Words match when ``rapidfuzz``'s ratio is at least 80 (Turkish suffixes: ``dosyalarını``
-    matches ``dosyaları``). A stretch is scored by F2 (recall, the share of the subclaim's
-    words it holds, weighs four times its precision, the share of its words that match): a
-    span that misses part of the claim is worse than one that holds a word too many. The
-    reported score is the recall (0-100).
+    matches ``dosyaları``); a word with a digit matches only itself (``123`` is not ``1230``).
+    A stretch is scored by F2 (recall, the share of the subclaim's words it holds, weighs four
+    times its precision, the share of its words that match): a span that misses part of the
+    claim is worse than one that holds a word too many. The reported score is the recall
+    (0-100). Every stretch of up to 2n + 3 words (n: the subclaim's words) is scored at once,
+    with the matched words as bit sets, so a long answer costs a few array operations.
     """
+    import numpy as np
     from rapidfuzz import fuzz, process
 
     claim = _tokens(subclaim)
-    words = _tokens(answer)
     if not claim or not words:
         return None
-    sim = process.cdist(
-        [w for *_, w in claim],
-        [w for *_, w in words],
-        scorer=fuzz.ratio,
-        score_cutoff=WORD_SIMILARITY,
-    )
-    hits = [set(int(k) for k in (sim[:, j] > 0).nonzero()[0]) for j in range(len(words))]
-    longest = 2 * len(claim) + 3
-    best: tuple[float, int, int, int] | None = None  # (score, -length, start, end) word indices
-    for i, first in enumerate(hits):
-        if not first:
-            continue
-        found: set[int] = set()
-        last = i
-        for j in range(i, min(len(words), i + longest)):
-            if hits[j]:
-                found |= hits[j]
-                last = j
-            length = last - i + 1
-            recall, precision = len(found) / len(claim), min(1.0, len(found) / length)
-            f2 = 5 * precision * recall / (4 * precision + recall)
-            key = (f2, -length, i, last)
-            if best is None or key[:2] > best[:2]:
-                best = key
-    if best is None:
+    cw = [w for *_, w in claim]
+    aw = [w for *_, w in words]
+    sim = process.cdist(cw, aw, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY) > 0
+    for k, w in enumerate(cw):
+        if any(ch.isdigit() for ch in w):
+            sim[k] = process.cdist([w], aw, scorer=fuzz.ratio, score_cutoff=100)[0] > 0
+    n_claim, n_words = len(cw), len(aw)
+    blocks = (n_claim + 63) // 64
+    masks = np.zeros((n_words, blocks), dtype=np.uint64)
+    rows, cols = np.nonzero(sim)
+    for k, j in zip(rows.tolist(), cols.tolist(), strict=True):
+        masks[j, k // 64] |= np.uint64(1) << np.uint64(k % 64)
+    if not masks.any():
         return None
-    _, _, i, j = best
-    found = set().union(*hits[i : j + 1])
-    start, end = words[i][0], words[j][1]
-    return Alignment(start, end, round(100 * len(found) / len(claim), 1))
+    best_f2, best = -1.0, (0, 0)
+    acc = masks.copy()  # acc[i] = the claim words matched in words i .. i + length - 1
+    for length in range(1, min(n_words, 2 * n_claim + 3) + 1):
+        if length > 1:
+            acc = acc[:-1] | masks[length - 1 :]
+        found = np.bitwise_count(acc).sum(axis=1)
+        recall = found / n_claim
+        precision = np.minimum(1.0, found / length)
+        denom = 4 * precision + recall
+        f2 = np.divide(5 * precision * recall, denom, out=np.zeros_like(denom), where=denom > 0)
+        i = int(np.argmax(f2))
+        if f2[i] > best_f2 + 1e-12:
+            best_f2, best = float(f2[i]), (i, i + length - 1)
+    i, j = best
+    union = np.bitwise_or.reduce(masks[i : j + 1], axis=0)
+    found_n = int(np.bitwise_count(union).sum())
+    return Alignment(words[i][0], words[j][1], round(100 * found_n / n_claim, 1))
 
 
 def _spaced(text: str) -> bool:
@@ -190,30 +235,7 @@ def align(subclaim: str, answer: str, *, threshold: float = DEFAULT_THRESHOLD) -
         >>> align("Version 2 has a dictionary", answer) is None
         True
     """
-    from rapidfuzz import fuzz
-
-    if not subclaim.strip() or not answer.strip():
-        return None
-    if _spaced(subclaim) and _spaced(answer):
-        hit = _align_words(subclaim, answer)
-        if hit is None or hit.score < threshold:
-            return None
-        return hit
-    folded_claim, folded_answer = _fold_same_length(subclaim), _fold_same_length(answer)
-    if len(folded_claim) >= len(folded_answer):
-        score = fuzz.ratio(folded_claim, folded_answer)
-        start, end = 0, len(answer)
-    else:
-        found = fuzz.partial_ratio_alignment(folded_claim, folded_answer)
-        if found is None:
-            return None
-        score, start, end = found.score, found.dest_start, found.dest_end
-    if score < threshold:
-        return None
-    start, end = _snap(answer, start, end)
-    if end <= start:
-        return None
-    return Alignment(start, end, round(float(score), 1))
+    return Aligner(answer).align(subclaim, threshold=threshold)
 
 
 def fingerprint(text: str) -> str:
@@ -287,12 +309,13 @@ def draft_document(
         for i, (s, e) in enumerate(spans, 1)
     ]
     width = len(str(len(raw.subclaims)))
+    aligner = Aligner(text)
     candidates = []
     unmatched = []
     found = 0
     for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
         cid = f"S{j:0{width}d}"
-        hit = align(claim, text, threshold=threshold)
+        hit = aligner.align(claim, threshold=threshold)
         source_spans = []
         preserves: list[str] = []
         if hit is not None:
@@ -361,20 +384,30 @@ def draft_document(
     return doc, summary
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def cap_bytes(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` whose UTF-8 form fits in ``limit`` bytes (file names)."""
+    raw = text.encode("utf-8")
+    if len(raw) <= limit:
+        return text
+    return raw[:limit].decode("utf-8", errors="ignore")
 
 
 def file_names(ids: Sequence[str]) -> list[str]:
     """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
 
+    Letters of any script are kept; separators, dots at the ends and controls are not.
+
     Examples:
-        >>> file_names(["q1", "../x", "q 1"])
-        ['q1.json', 'x.json', 'q_1.json']
+        >>> file_names(["q1", "../x", "q 1", "müze/tr"])
+        ['q1.json', 'x.json', 'q_1.json', 'müze_tr.json']
     """
     out: list[str] = []
     taken: set[str] = set()
     for rid in ids:
-        stem = _UNSAFE.sub("_", rid).strip("._-")[:80] or "answer"
+        stem = cap_bytes(_UNSAFE.sub("_", rid).strip("._-"), 80) or "answer"
         name, k = f"{stem}.json", 2
         while name.lower() in taken:
             name, k = f"{stem}-{k}.json", k + 1

@@ -35,6 +35,8 @@ def draft_table(fixture: DecompositionFixture) -> Any:
                 "state": "confirmed" if not c.review else "proposed",
             }
         )
+    if not rows:
+        return pd.DataFrame(columns=["id", "subclaim"]).set_index("id")
     return pd.DataFrame(rows).set_index("id")
 
 

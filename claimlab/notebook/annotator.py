@@ -93,6 +93,12 @@ function render({ model, el }) {
       }
       box.appendChild(piece);
     }
+    drawStatus();
+  }
+
+  function drawStatus() {
+    // the selection is only reported, never redrawn: rebuilding the text would drop it
+    const text = model.get("text");
     const sel = model.get("selection") || [];
     status.textContent = sel.length === 2 && sel[1] > sel[0]
       ? `selected ${sel[0]}..${sel[1]} (UTF-16): “${text.slice(sel[0], sel[1])}”`
@@ -144,7 +150,7 @@ function render({ model, el }) {
   model.on("change:text", draw);
   model.on("change:units", draw);
   model.on("change:span", draw);
-  model.on("change:selection", draw);
+  model.on("change:selection", drawStatus);
   draw();
 }
 export default { render };
@@ -438,14 +444,19 @@ class Annotator(_View):
         self._syncing = True
         try:
             self.progress.value = (
-                f"<b>{_e(self.session.progress().text)}</b> · annotator "
+                f"<b>{_e(self.session.progress().text)}</b> · annotator: "
                 f"{_e(self.session.annotator)} · saved to <code>{_e(self.session.path)}</code>"
             )
             self.answer.units = [[u.span.start, u.span.end, u.id, u.proposed] for u in fx.units]
+            keep_unit = self.unit_choice.value
             self.unit_choice.options = [
                 (f"{u.id}{' (proposed)' if u.proposed else ''}: {_short(u.span.text, 30)}", u.id)
                 for u in fx.units
             ]
+            if keep_unit in fx.unit_ids:
+                self.unit_choice.value = keep_unit
+            elif fx.units:
+                self.unit_choice.value = fx.units[0].id
             options = [
                 (f"{c.id} {'✓' if not c.review else '•'} {_short(c.text)}", c.id)
                 for c in fx.candidates

@@ -30,7 +30,8 @@ def units_table(fixture: DecompositionFixture):
         [
             {"unit": u.id, "start": u.span.start, "end": u.span.end, "text": u.span.text}
             for u in fixture.units
-        ]
+        ],
+        columns=["unit", "start", "end", "text"],
     ).set_index("unit")
 
 
@@ -54,6 +55,8 @@ def candidates_table(fixture: DecompositionFixture):
         if draft:
             row["proposed (not confirmed)"] = ", ".join(c.review) or "-"
         rows.append(row)
+    if not rows:
+        return pd.DataFrame(columns=["id", "text"]).set_index("id")
     return pd.DataFrame(rows).set_index("id")
 
 

@@ -269,22 +269,7 @@ def run_notebook(
     # the notebook and its records belong together: both are renamed into place, or neither
     with replacing_all([final_nb, final_rec], keep_suffix=True) as (tmp_nb, tmp_rec):
         try:
-            papermill.execute_notebook(
-                str(nb_path),
-                str(tmp_nb),
-                parameters=params,
-                kernel_name=KERNEL,
-                cwd=str(nb_path.resolve().parent),
-                execution_timeout=timeout,
-                progress_bar=False,
-                log_output=False,
-                report_mode=False,
-                # the kernel's own log (a warning about unencrypted local TCP; an error when the
-                # interrupt the client sends before every shutdown lands inside a message
-                # handler) would break the one-line-per-notebook progress; cell errors come
-                # back as messages
-                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
-            )
+            _execute(papermill, nb_path, tmp_nb, params, timeout)
         except PapermillExecutionError as exc:
             os.replace(tmp_nb, failed)
             last = str(exc.evalue).strip().splitlines()
@@ -307,6 +292,39 @@ def run_notebook(
         tmp_rec.write_text(json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
     failed.unlink(missing_ok=True)
     return RunResult(stem, final_nb, final_rec, seconds, records, used)
+
+
+def _execute(
+    papermill: Any, nb_path: Path, out: Path, params: Mapping[str, Any], timeout: Any
+) -> None:
+    """Execute with papermill; a kernel that dies before it answers is started once more.
+
+    A new kernel picks free ports and binds them a moment later; when another process takes
+    one in between (parallel runs), the kernel dies before replying. That is not the
+    notebook's failure, and a second kernel picks other ports.
+    """
+    for attempt in (1, 2):
+        try:
+            papermill.execute_notebook(
+                str(nb_path),
+                str(out),
+                parameters=dict(params),
+                kernel_name=KERNEL,
+                cwd=str(nb_path.resolve().parent),
+                execution_timeout=timeout,
+                progress_bar=False,
+                log_output=False,
+                report_mode=False,
+                # the kernel's own log (a warning about unencrypted local TCP; an error when the
+                # interrupt the client sends before every shutdown lands inside a message
+                # handler) would break the one-line-per-notebook progress; cell errors come
+                # back as messages
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+            )
+            return
+        except RuntimeError as exc:
+            if attempt == 2 or "Kernel died before replying" not in str(exc):
+                raise
 
 
 def resolve_notebooks(names: Sequence[str]) -> list[Path]:

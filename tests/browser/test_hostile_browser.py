@@ -128,6 +128,7 @@ def _notebook_with(stem, params, folder):
         "05_context_and_citations",
         "06_decomposition_game",
         "07_sufficiency_game",
+        "09_annotate",
     ],
 )
 def test_jupyterlab_session_on_the_hostile_corpus_runs_no_script(

@@ -40,6 +40,25 @@ def _factscore_dir(folder):
     return folder
 
 
+def _annotation_files(d, doc):
+    """A raw decomposer file and two annotators' files, all from the hostile decomposition."""
+    raw = {
+        "id": doc["original"]["id"],
+        "answer": doc["original"]["text"],
+        "subclaims": [c["text"] for c in doc["candidates"]],
+        "references": doc["references"],
+    }
+    (d / "raw.jsonl").write_text(json.dumps(raw, ensure_ascii=False) + "\n", encoding="utf-8")
+    out = {"raw": d / "raw.jsonl"}
+    for k, who in enumerate((corpus.hostile(0, "annotator"), corpus.hostile(3, "other"))):
+        mine = json.loads(json.dumps(doc))
+        mine["annotation"] = {"annotator": who, "updated": "now", "log": []}
+        if k:
+            mine["candidates"][0]["atomic"] = not mine["candidates"][0]["atomic"]
+        out[f"annotator_{k}"] = corpus.write_json(d / f"annotator_{k}.json", mine)
+    return out
+
+
 def write_hostile_files(d):
     """Every hostile input file in folder ``d``: {name: path}."""
     files = {
@@ -55,6 +74,7 @@ def write_hostile_files(d):
             d / "context_en.json", corpus.hostile_context_lab("leave_policy_en.json")
         ),
     }
+    files.update(_annotation_files(d, corpus.hostile_decomposition()))
     files["candidates"], files["units"] = corpus.hostile_ledger(d / "ledger")
     files["gold"], files["predictions"] = corpus.hostile_fever(d / "fever")
     files["factscore"] = _factscore_dir(d / "factscore")
@@ -85,6 +105,12 @@ def hostile_parameters(files):
         },
         "06_decomposition_game": {"FIXTURE": str(files["decomposition"])},
         "07_sufficiency_game": {"FIXTURE": str(files["sufficiency"])},
+        "09_annotate": {
+            "RAW": str(files["raw"]),
+            "ANNOTATOR": corpus.hostile(1, "me"),
+            "WORK_DIR": str(files["raw"].parent / "annotation"),
+            "AGREEMENT_FILES": [str(files["annotator_0"]), str(files["annotator_1"])],
+        },
         "08_your_ledger": {
             "CANDIDATES": str(files["candidates"]),
             "UNITS": str(files["units"]),

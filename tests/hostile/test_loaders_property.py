@@ -336,3 +336,40 @@ def test_usage_errors_are_one_line_with_exit_2(args, needle):
     code, _, err = run(args)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+RAW_ANSWERS = [
+    {
+        "id": "q1",
+        "answer": "📘 Version 2 reads PDF. It exports notes.",
+        "subclaims": ["Version 2 reads PDF", "It exports notes"],
+        "units": ["Version 2 reads PDF.", {"start": 24, "end": 41}],
+        "references": [{"id": "R1", "title": "t", "version": "v", "text": "Reads PDF."}],
+        "labels": [{"status": "SUPPORTED", "references": ["R1"]}, None],
+    },
+    {"id": "q2", "answer": "แอปอ่าน PDF ได้ ส่งออกโน้ตได้", "subclaims": ["แอปอ่าน PDF ได้"]},
+]
+
+
+@SETTINGS
+@given(mutated_json(RAW_ANSWERS, None))
+def test_raw_subclaims_loader(data):
+    d = _tmp()
+    rows = _records(data)
+    f = _write(d, "raw.jsonl", _jsonl(rows) if rows is not None else data)
+    assert_refused_or_fine(["draft", f, "--out", d / "drafts"], "draft", f)
+
+
+ANNOTATED = json.loads(
+    (FIXTURES / "annotations" / "reader-en.ana.json").read_text(encoding="utf-8")
+)
+
+
+@SETTINGS
+@given(mutated_json(ANNOTATED, None))
+def test_annotated_file_loader_and_agreement(data):
+    d = _tmp()
+    f = _write(d, "a.json", data)
+    other = FIXTURES / "annotations" / "reader-en.ben.json"
+    assert_refused_or_fine(["agreement", f, other, "--json"], "agreement", f)
+    assert_refused_or_fine(["adjudicate", f, other, "--out", d / "gold.json"], "adjudicate", f)

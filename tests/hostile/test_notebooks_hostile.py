@@ -16,6 +16,7 @@ STEMS = [
     "06_decomposition_game",
     "07_sufficiency_game",
     "08_your_ledger",
+    "09_annotate",
 ]
 
 

@@ -259,7 +259,11 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
     plan += [
         (p, target / "fixtures" / p.relative_to(FIXTURES_DIR))
         for p in sorted(
-            [*FIXTURES_DIR.glob("*.json"), *FIXTURES_DIR.glob("*.jsonl"), *FIXTURES_DIR.glob("*/*.json")]
+            [
+                *FIXTURES_DIR.glob("*.json"),
+                *FIXTURES_DIR.glob("*.jsonl"),
+                *FIXTURES_DIR.glob("*/*.json"),
+            ]
         )
     ]
     if not plan:

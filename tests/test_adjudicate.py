@@ -1,0 +1,177 @@
+"""Adjudication by majority with ties left for a person, and the ledger over a folder of files."""
+
+import json
+
+import pytest
+
+from claimlab.io.decomposition import load_decomposition
+from claimlab.io.reader import read_json
+from claimlab.labs.adjudicate import adjudicate, parse_decision
+from tests.conftest import ROOT, run_cli
+from tests.test_agreement import atlas_pair
+
+SHIPPED = sorted((ROOT / "fixtures" / "annotations").glob("*.json"))
+
+
+def _three(tmp_path):
+    """A and B of the Atlas pair, and C: a copy of B except C7, where C agrees with A."""
+    a, b = atlas_pair(tmp_path)
+    doc = read_json(b)
+    doc["annotation"]["annotator"] = "C"
+    c7 = next(c for c in doc["candidates"] if c["id"] == "C7")
+    c7.update(faithful=False, errors=["qualifier"], preserves=[])
+    c = tmp_path / "atlas.c.json"
+    c.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return [a, b, c]
+
+
+def _merge(paths, **kw):
+    return adjudicate(
+        [read_json(p) for p in paths],
+        [load_decomposition(p) for p in paths],
+        clock=lambda: "T",
+        **kw,
+    )
+
+
+def test_two_annotators_leave_every_disagreement_as_a_tie(tmp_path):
+    result = _merge(atlas_pair(tmp_path))
+    ties = {(t.candidate, t.label) for t in result.ties}
+    assert ties == {
+        ("C7", "faithful"), ("C7", "errors"), ("C7", "preserves"),
+        ("C11", "atomic"), ("C4", "evidence"), ("C5", "evidence"),
+    }  # fmt: skip
+    assert not result.gold
+    doc = result.document
+    c7 = next(c for c in doc["candidates"] if c["id"] == "C7")
+    assert c7["review"] == ["preserves", "faithful", "errors"] and "confirmed" not in c7
+    assert c7["provenance"]["faithful"] == {"votes": {"A": "false", "B": "true"}, "rule": "tie"}
+    c1 = next(c for c in doc["candidates"] if c["id"] == "C1")
+    assert c1["review"] == [] and c1["confirmed"]["by"] == "adjudication"
+    assert c1["provenance"]["faithful"]["rule"] == "unanimous"
+    # C9, C10: nobody confirmed them, so nothing is settled
+    c9 = next(c for c in doc["candidates"] if c["id"] == "C9")
+    assert c9["provenance"]["faithful"]["rule"] == "none" and len(c9["review"]) == 6
+
+
+def test_three_annotators_settle_by_majority(tmp_path):
+    result = _merge(_three(tmp_path))
+    doc = result.document
+    c7 = next(c for c in doc["candidates"] if c["id"] == "C7")
+    assert c7["faithful"] is False and c7["errors"] == ["qualifier"]  # A and C against B
+    assert c7["provenance"]["faithful"]["rule"] == "majority"
+    assert c7["provenance"]["faithful"]["of"] == "2 of 3"
+    c11 = next(c for c in doc["candidates"] if c["id"] == "C11")
+    assert c11["atomic"] is True  # B and C against A
+    assert not result.ties
+
+
+def test_decisions_settle_ties_and_are_recorded_as_the_adjudicators(tmp_path):
+    decisions = [
+        parse_decision(d)
+        for d in (
+            "C7.faithful=false", "C7.errors=qualifier", "C7.preserves=", "C11.atomic=false",
+            "C4.evidence=NOT_IN_REFERENCE", "C5.evidence=CONTRADICTED:R3",
+        )
+    ]  # fmt: skip
+    result = _merge(atlas_pair(tmp_path), decisions=decisions, by="Dana")
+    c5 = next(c for c in result.document["candidates"] if c["id"] == "C5")
+    assert c5["evidence"] == {"status": "CONTRADICTED", "references": ["R3"]}
+    assert c5["provenance"]["evidence"]["rule"] == "decided"
+    assert c5["provenance"]["evidence"]["by"] == "Dana"
+    assert c5["confirmed"]["by"] == "adjudication (Dana)"
+    assert not result.ties and len(result.decided) == 6
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("C7faithful=false", "CANDIDATE.LABEL=VALUE"),
+        ("C7.faithful=maybe", "true or false"),
+        ("C7.errors=typo", "unknown error kind"),
+        ("C7.evidence=TRUE", "unknown status"),
+        ("C7.colour=red", "unknown label"),
+    ],
+)
+def test_bad_decisions_are_refused(text, problem):
+    with pytest.raises(Exception, match=problem):
+        parse_decision(text)
+
+
+def test_adjudicate_command_writes_the_merged_file_and_lists_ties(tmp_path):
+    paths = atlas_pair(tmp_path)
+    out = tmp_path / "gold.json"
+    proc = run_cli("adjudicate", *paths, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "tie: C11.atomic: A=false, B=true" in proc.stdout and "NOT yet gold" in proc.stdout
+    fx = load_decomposition(out)
+    assert fx.is_draft and set(fx.proposed) >= {"C7", "C11", "C4", "C5"}
+    proc = run_cli("adjudicate", *paths, "--out", out, "--decide", "C7.colour=x")
+    assert proc.returncode == 2 and "--decide" in proc.stderr and "C7" in proc.stderr
+    proc = run_cli("adjudicate", paths[0], "--out", out)
+    assert proc.returncode == 2 and "two or more" in proc.stderr
+
+
+def test_shipped_annotators_merge_with_unit_ties(tmp_path):
+    result = _merge(SHIPPED)
+    # one annotator kept a sentence whole, the other split it: each unit has half the votes
+    assert len(result.unit_ties) == 3 and not result.gold
+
+
+def test_ledger_scores_a_folder_of_decompositions_and_flags_drafts(tmp_path):
+    run_cli(
+        "draft", ROOT / "fixtures" / "raw_subclaims.jsonl", "--out", tmp_path / "drafts", check=True
+    )
+    out = tmp_path / "answers.csv"
+    proc = run_cli("ledger", "--from-decompositions", tmp_path / "drafts", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "DRAFT, not gold: 3 files still hold proposed labels (14 candidates, 9 units)"
+        in proc.stdout
+    )
+    assert "non-atomic 1" in proc.stdout  # the English compound subclaim, proposed non-atomic
+    import pandas as pd
+
+    rows = pd.read_csv(out)
+    assert set(rows["proposed_candidates"]) == {6, 4} and "non_atomic" in rows.columns
+    assert rows["non_atomic"].sum() == 1
+    data = json.loads(
+        run_cli("ledger", "--from-decompositions", tmp_path / "drafts", "--json").stdout
+    )
+    assert (
+        data["labels"]["gold"] is False and data["labels"]["candidates_with_proposed_labels"] == 14
+    )
+
+
+def test_ledger_from_decompositions_equals_the_labs_own_scorer(tmp_path):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    for name in ("atlas_nova.json", "ferry_lines.json"):
+        (gold / name).write_bytes((ROOT / "fixtures" / name).read_bytes())
+    data = json.loads(run_cli("ledger", "--from-decompositions", gold, "--json").stdout)
+    assert data["labels"]["gold"] is True
+    from claimlab.metrics.decomposition import find_decomposition
+
+    pres = [
+        find_decomposition(fx, fx.candidate_ids)
+        for fx in map(load_decomposition, sorted(gold.glob("*.json")))
+    ]
+    micro = data["corpus"]["micro"]["coverage"]
+    assert (micro["numerator"], micro["denominator"]) == (
+        sum(r.coverage.numerator for r in pres),
+        sum(r.coverage.denominator for r in pres),
+    )
+
+
+def test_ledger_from_decompositions_refuses_two_files_of_one_answer(tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    for p in SHIPPED:
+        (folder / p.name).write_bytes(p.read_bytes())
+    proc = run_cli("ledger", "--from-decompositions", folder)
+    assert proc.returncode == 2 and "annotates the same answer" in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    proc = run_cli("ledger", "--from-decompositions", folder, "--units", "u.csv")
+    assert proc.returncode == 2 and "give one" in proc.stderr
+    proc = run_cli("ledger")
+    assert proc.returncode == 2 and "--from-decompositions" in proc.stderr

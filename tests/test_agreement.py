@@ -1,0 +1,172 @@
+"""Agreement between annotators: alpha, kappa and raw agreement pinned to hand computations."""
+
+import copy
+import json
+
+import pytest
+
+from claimlab.core.ratio import Ratio
+from claimlab.io.decomposition import load_decomposition
+from claimlab.metrics.agreement import alpha_nominal, cohen_kappa, find_agreement, raw_agreement
+from tests.conftest import ROOT, run_cli
+
+ATLAS = ROOT / "fixtures" / "atlas_nova.json"
+
+
+def _cand(doc, cid):
+    return next(c for c in doc["candidates"] if c["id"] == cid)
+
+
+def atlas_pair(tmp_path):
+    """Two annotators' files of the Atlas/Nova answer with known disagreements.
+
+    Both leave C9 and C10 under review (no value from either), so 9 candidates are items.
+    B, unlike A: C7 faithful (no qualifier error, preserves U1); C11 atomic; C4 SUPPORTED
+    (R2); C5 NOT_IN_REFERENCE. Units are the same.
+    """
+    base = json.loads(ATLAS.read_text(encoding="utf-8"))
+    a, b = copy.deepcopy(base), copy.deepcopy(base)
+    for doc, name in ((a, "A"), (b, "B")):
+        doc["annotation"] = {"annotator": name, "updated": "2026-11-20T10:00:00+00:00", "log": []}
+        for cid in ("C9", "C10"):
+            _cand(doc, cid)["review"] = ["errors"]
+    c7 = _cand(b, "C7")
+    c7.update(faithful=True, errors=[], preserves=["U1"])
+    _cand(b, "C11")["atomic"] = True
+    _cand(b, "C4")["evidence"] = {"status": "SUPPORTED", "references": ["R2"]}
+    _cand(b, "C5")["evidence"] = {"status": "NOT_IN_REFERENCE", "references": []}
+    paths = []
+    for doc, name in ((a, "a"), (b, "b")):
+        p = tmp_path / f"atlas.{name}.json"
+        p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        paths.append(p)
+    return paths
+
+
+# field, alpha, kappa, raw agreement (agree/items); by hand, with n = 2 x items pairable values,
+# alpha = 1 - (n - 1) * sum(o_ck, c != k) / sum(n_c * n_k, c != k) and
+# kappa = (p_o - p_e) / (1 - p_e), p_e = sum(share_A(c) * share_B(c))
+EXPECTED = [
+    # faithful, 9 items: A 7 true 2 false, B 8 true 1 false, one disagreement (C7)
+    # alpha: n=18, n_T=15, n_F=3: 1 - 17*2/(2*15*3) = 1 - 34/90 = 0.622222
+    # kappa: p_o = 8/9, p_e = (7*8 + 2*1)/81 = 58/81: (72-58)/(81-58) = 14/23 = 0.608696
+    ("faithful", 0.622222, 0.608696, Ratio(8, 9)),
+    # atomic: A 8 true 1 false (C11), B 9 true
+    # alpha: n=18, n_T=17, n_F=1: 1 - 17*2/(2*17*1) = 0; kappa: p_o = p_e = 8/9: 0
+    ("atomic", 0.0, 0.0, Ratio(8, 9)),
+    # qualifier error: A only on C7, B on none: the same shape as atomic
+    ("error: qualifier", 0.0, 0.0, Ratio(8, 9)),
+    # introduced error: both on C8 only: perfect agreement, both categories present
+    ("error: introduced", 1.0, 1.0, Ratio(9, 9)),
+    # evidence status, 9 items. A: SUPPORTED 6, NOT_IN_REFERENCE 1 (C4), CONTRADICTED 2 (C5, C7);
+    # B: SUPPORTED 7, NOT_IN_REFERENCE 1 (C5), CONTRADICTED 1; disagreements C4 and C5
+    # alpha: n=18; n_S=13, n_N=2, n_C=3; sum n_c*n_k (c != k) = 18^2 - (169+4+9) = 142;
+    #        sum o_ck (c != k) = 4: 1 - 17*4/142 = 74/142 = 0.521127
+    # kappa: p_o = 7/9, p_e = (6*7 + 1*1 + 2*1)/81 = 45/81: (63-45)/(81-45) = 0.5
+    ("evidence status", 0.521127, 0.5, Ratio(7, 9)),
+    # preserves: 9 candidates x 5 unit spans = 45 items; A 8 true, B 9 true (C7 preserves U1)
+    # alpha: n=90, n_T=17, n_F=73: 1 - 89*2/(2*17*73) = 1 - 178/2482 = 0.928284
+    # kappa: p_o = 44/45, p_e = (8*9 + 37*36)/2025 = 1404/2025: 576/621 = 0.927536
+    ("preserves", 0.928284, 0.927536, Ratio(44, 45)),
+]
+
+
+@pytest.mark.parametrize(("field", "alpha", "kappa", "raw"), EXPECTED, ids=[e[0] for e in EXPECTED])
+def test_atlas_pair_gives_the_hand_computed_figures(tmp_path, field, alpha, kappa, raw):
+    report = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
+    f = report.field(field)
+    assert f.alpha.value == pytest.approx(alpha, abs=1e-6)
+    assert f.kappa.value == pytest.approx(kappa, abs=1e-6)
+    assert f.raw == raw
+    assert (f.items, f.annotators) == (raw.denominator, 2)
+
+
+@pytest.mark.parametrize("field", ["error: entity", "error: version"])
+def test_a_field_where_everyone_chose_one_value_is_na_with_a_reason(tmp_path, field):
+    # C9 (entity) and C10 (version) are under review in both files: the rest are all "false"
+    f = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)]).field(field)
+    assert f.alpha.value is None and f.kappa.value is None
+    assert "same category (false)" in f.alpha.reason
+    assert "one category (false)" in f.kappa.reason
+    assert f.raw == Ratio(9, 9) and f.categories == ("false",)
+
+
+def test_same_units_agree_perfectly_and_disagreements_list_item_and_values(tmp_path):
+    report = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
+    assert report.field("unit boundaries").alpha.value == 1.0
+    listed = {(d.field, d.item): d.values for d in report.disagreements}
+    assert listed[("faithful", "C7")] == ("false", "true")
+    assert listed[("evidence status", "C4")] == ("NOT_IN_REFERENCE", "SUPPORTED")
+    assert ("faithful", "C9") not in listed  # under review: no value, no disagreement
+    assert len(report.disagreements) == 6  # faithful, atomic, qualifier, two statuses, C7 x U1
+
+
+def test_each_annotators_labels_give_their_own_toy_ratios(tmp_path):
+    report = find_agreement(
+        [load_decomposition(p) for p in atlas_pair(tmp_path)], selection="baseline"
+    )
+    a, b = report.figures
+    # baseline C1..C5: A supports C1-C3 (3/5); B also C4 (4/5)
+    assert a.ratios["confirmed_support"] == Ratio(3, 5)
+    assert b.ratios["confirmed_support"] == Ratio(4, 5)
+    assert a.under_review == b.under_review == 2
+
+
+# alpha over annotators x items with missing values, by hand:
+# items (a,a,b), (a,b,b), (-,b,b): coincidences o_aa=1, o_ab=o_ba=2, o_bb=3; n_a=3, n_b=5, n=8;
+# alpha = 1 - 7*4/(2*3*5) = 1 - 28/30 = 0.066667; raw agreement: only the third item, 1/3
+def test_alpha_with_three_annotators_and_a_missing_value():
+    rows = [["a", "a", None], ["a", "b", "b"], ["b", "b", "b"]]
+    assert alpha_nominal(rows).value == pytest.approx(0.066667, abs=1e-6)
+    assert raw_agreement(rows) == Ratio(1, 3)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "value", "reason"),
+    [
+        (["x", "y"], ["x", "y"], 1.0, ""),
+        (["x", "x"], ["x", "x"], None, "one category (x)"),
+        ([None, None], ["x", "y"], None, "no item was labelled by both"),
+        (["x", "y", "x", "y"], ["y", "x", "y", "x"], -1.0, ""),  # p_o 0, p_e 1/2
+    ],
+)
+def test_cohen_kappa_table(a, b, value, reason):
+    k = cohen_kappa(a, b)
+    assert k.value == value and reason in k.reason
+
+
+def test_one_annotator_is_refused_and_other_answers_are_refused(tmp_path):
+    a, _ = atlas_pair(tmp_path)
+    proc = run_cli("agreement", a)
+    assert proc.returncode == 2 and "two or more" in proc.stderr
+    other = ROOT / "fixtures" / "ferry_lines.json"
+    proc = run_cli("agreement", a, other)
+    assert proc.returncode == 2
+    assert str(other) in proc.stderr and "original" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_agreement_command_text_and_json(tmp_path):
+    paths = atlas_pair(tmp_path)
+    proc = run_cli("agreement", *paths, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    fields = {f["field"]: f for f in data["fields"]}
+    assert fields["faithful"]["alpha"]["value"] == pytest.approx(0.622222, abs=1e-6)
+    assert fields["error: entity"]["alpha"] == {
+        "value": None,
+        "reason": "every value is the same category (false): agreement cannot be told from chance",
+    }
+    assert fields["faithful"]["raw_agreement"]["numerator"] == 8
+    text = run_cli("agreement", *paths, "--mode", "baseline").stdout
+    assert "faithful" in text and "0.622" in text and "8/9" in text
+    assert "N/A: error: entity: alpha: every value is the same category" in text
+    assert "faithful: C7: A=false, B=true" in text
+
+
+def test_shipped_annotators_disagree_on_unit_boundaries_and_atomicity():
+    files = sorted((ROOT / "fixtures" / "annotations").glob("*.json"))
+    report = find_agreement([load_decomposition(p) for p in files])
+    items = [d.item for d in report.disagreements if d.field == "unit boundaries"]
+    assert len(items) == 3  # one annotator split a sentence in two units
+    assert report.field("unit boundaries").alpha.value < 1.0
+    assert report.field("atomic").raw.numerator < report.field("atomic").raw.denominator

@@ -1,0 +1,315 @@
+"""claimlab draft: raw subclaims become decomposition drafts whose every label is proposed."""
+
+import json
+
+import pytest
+
+from claimlab.core.spans import utf16_slice
+from claimlab.core.vocab import REVIEW_FIELDS
+from claimlab.io.decomposition import load_decomposition
+from claimlab.io.raw import load_raw_answers
+from claimlab.labs.draft import align, draft_document, file_names, looks_compound
+from tests.conftest import run_cli
+
+# three answers of another domain (a museum's opening hours), in English, Thai and Turkish
+RAW = [
+    {
+        "id": "museum/en",
+        "answer": "The Harbour Museum opens at 9:30 on weekdays. Entry is free on Sundays. "
+        "Dr. Okafor leads tours in English and Igbo.",
+        "subclaims": [
+            "The Harbour Museum opens at 9:30 on weekdays.",
+            "Entry is free on Sundays.",
+            "Dr. Okafor leads tours in English.",
+            "The museum has a rooftop café.",
+            "Entry is free on Sundays.",
+        ],
+        "labels": [None, {"status": "SUPPORTED", "references": ["H1"]}, None, None, None],
+        "references": [
+            {
+                "id": "H1",
+                "title": "Visitor page",
+                "version": "2026",
+                "text": "Free entry on Sundays.",
+            }
+        ],
+    },
+    {
+        "id": "museum-th",
+        "answer": "พิพิธภัณฑ์เปิดเวลา 9:30 น. ในวันธรรมดา เข้าชมฟรีในวันอาทิตย์",
+        "subclaims": ["พิพิธภัณฑ์เปิดเวลา 9:30 น. ในวันธรรมดา", "เข้าชมฟรีในวันอาทิตย์", "มีร้านกาแฟบนดาดฟ้า"],
+    },
+    {
+        "id": "müze-tr",
+        "answer": "🏛️ Liman Müzesi hafta içi 9.30'da açılır. Pazar günleri giriş ücretsizdir ve "
+        "rehberli turlar vardır.",
+        "subclaims": [
+            "Liman Müzesi hafta içi 9.30'da açılır.",
+            "Pazar günleri giriş ücretsizdir ve rehberli turlar vardır.",
+            "Müzenin çatısında bir kafe var.",
+        ],
+    },
+]
+
+
+@pytest.fixture
+def raw_file(tmp_path):
+    p = tmp_path / "raw.jsonl"
+    p.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in RAW) + "\n", encoding="utf-8")
+    return p
+
+
+def test_drafts_load_and_every_span_is_its_utf16_slice(raw_file, tmp_path):
+    out = tmp_path / "drafts"
+    proc = run_cli("draft", raw_file, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    files = sorted(out.glob("*.json"))
+    assert [f.name for f in files] == ["museum-th.json", "museum_en.json", "müze-tr.json"]
+    for f in files:
+        fx = load_decomposition(f)
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        text = doc["original"]["text"]
+        for c in doc["candidates"]:
+            for s in c["source_spans"]:
+                assert utf16_slice(text, s["start"], s["end"]) == s["text"]
+            assert c["review"] == [str(x) for x in REVIEW_FIELDS]  # every label proposed
+        assert fx.is_draft and all(u.proposed for u in fx.units)
+        assert "Not a gold set" in fx.note
+
+
+def test_subclaims_that_match_nowhere_get_no_span_and_are_flagged(raw_file, tmp_path):
+    proc = run_cli("draft", raw_file, "--out", tmp_path / "d", "--json")
+    data = json.loads(proc.stdout)
+    nowhere = {d["id"]: d["matched_nowhere"] for d in data["drafts"]}
+    assert nowhere == {"museum/en": ["S4"], "museum-th": ["S3"], "müze-tr": ["S3"]}
+    assert data["gold"] is False
+    en = load_decomposition(data["files"][0])
+    s4 = en.candidate("S4")
+    assert s4.source_spans == () and s4.errors == ("introduced",) and not s4.faithful
+    text = run_cli("draft", raw_file, "--out", tmp_path / "e").stdout
+    assert "matched nowhere (no span, proposed as introduced): S4" in text
+    assert "PROPOSED, not gold" in text
+
+
+def test_thai_and_turkish_sentences_and_the_emoji_offsets(raw_file, tmp_path):
+    out = tmp_path / "d"
+    run_cli("draft", raw_file, "--out", out, check=True)
+    th = load_decomposition(out / "museum-th.json")
+    # Thai writes no full stop: the space between two Thai words ends the sentence, and the
+    # dot of the abbreviation "น." (o'clock) does not
+    assert [u.span.text for u in th.units] == [
+        "พิพิธภัณฑ์เปิดเวลา 9:30 น. ในวันธรรมดา",
+        "เข้าชมฟรีในวันอาทิตย์",
+    ]
+    tr = load_decomposition(out / "müze-tr.json")
+    # "9.30'da" is not a sentence end; the emoji is two UTF-16 units
+    assert tr.units[0].span.text.startswith("🏛️ Liman Müzesi hafta içi 9.30'da açılır")
+    s1 = tr.candidate("S1").source_spans[0]
+    assert (s1.start, s1.text) == (4, "Liman Müzesi hafta içi 9.30'da açılır")  # U+1F3DB is 2
+    assert not tr.candidate("S2").atomic  # "ve" joins two statements: proposed non-atomic
+    assert tr.candidate("S1").atomic
+
+
+def test_labels_from_the_raw_file_are_kept_as_proposals(raw_file, tmp_path):
+    out = tmp_path / "d"
+    run_cli("draft", raw_file, "--out", out, check=True)
+    en = load_decomposition(out / "museum_en.json")
+    s2 = en.candidate("S2")
+    assert s2.evidence.status == "SUPPORTED" and s2.evidence.references == ("H1",)
+    assert "evidence" in s2.review
+    assert en.candidate("S5").fingerprint == s2.fingerprint  # repeated subclaim: a duplicate
+    assert en.modes["decomposer"] == en.candidate_ids
+
+
+def test_a_draft_scores_with_proposed_labels_flagged(raw_file, tmp_path):
+    out = tmp_path / "d"
+    run_cli("draft", raw_file, "--out", out, check=True)
+    f = out / "museum_en.json"
+    text = run_cli("decomposition", f, "--mode", "decomposer").stdout
+    assert "DRAFT, not gold" in text and "[proposed: source_spans, preserves" in text
+    data = json.loads(run_cli("decomposition", f, "--mode", "decomposer", "--json").stdout)
+    assert data["gold"] is False and set(data["proposed_labels"]) == {"S1", "S2", "S3", "S4", "S5"}
+    assert data["duplicates"] == ["S5"]
+
+
+def test_given_units_as_text_and_spans(tmp_path):
+    raw = {
+        "id": "q",
+        "answer": "📘 A and B. C.",
+        "subclaims": ["A and B", "C"],
+        "units": ["A and B.", {"start": 12, "end": 14}],
+    }
+    p = tmp_path / "r.jsonl"
+    p.write_text(json.dumps(raw, ensure_ascii=False) + "\n", encoding="utf-8")
+    (a,) = load_raw_answers(p)
+    assert a.units == ((3, 11), (12, 14))
+    doc, summary = draft_document(a)
+    assert summary.units_from == "given" and "review" not in doc["units"][0]
+    assert [c["preserves"] for c in doc["candidates"]] == [["U1"], ["U2"]]
+
+
+def test_units_none_leaves_the_units_to_the_annotator(raw_file, tmp_path):
+    out = tmp_path / "d"
+    run_cli("draft", raw_file, "--out", out, "--units", "none", check=True)
+    fx = load_decomposition(out / "museum_en.json")
+    assert fx.units == () and all(c.preserves == () for c in fx.candidates)
+    proc = run_cli("draft", raw_file, "--out", tmp_path / "x", "--units", "words")
+    assert proc.returncode == 2 and "--units must be one of sentences, none" in proc.stderr
+
+
+def test_existing_drafts_are_never_overwritten_without_force(raw_file, tmp_path):
+    out = tmp_path / "d"
+    run_cli("draft", raw_file, "--out", out, check=True)
+    target = out / "museum_en.json"
+    target.write_text(
+        target.read_text(encoding="utf-8").replace('"faithful": true', '"faithful": false', 1),
+        encoding="utf-8",
+    )
+    before = target.read_bytes()
+    proc = run_cli("draft", raw_file, "--out", out)
+    assert proc.returncode == 2 and "may already be annotated" in proc.stderr
+    assert target.read_bytes() == before
+    assert run_cli("draft", raw_file, "--out", out, "--force").returncode == 0
+    assert target.read_bytes() != before
+
+
+@pytest.mark.parametrize(
+    ("line", "record", "field", "problem"),
+    [
+        ({"answer": "x", "subclaims": []}, "line 1", "id", "non-empty string"),
+        ({"id": "q", "subclaims": ["a"]}, "q", "answer", "missing required field"),
+        ({"id": "q", "answer": "x", "subclaims": "a"}, "q", "subclaims", "must be a list"),
+        ({"id": "q", "answer": "x", "subclaims": ["  "]}, "q", "subclaims[0]", "some text"),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "units": ["zz"]},
+            "q",
+            "units[0]",
+            "does not occur",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "units": [{"start": 0, "end": 9}]},
+            "q",
+            "units[0].start",
+            "not inside",
+        ),
+        (
+            {"id": "q", "answer": "📘", "subclaims": ["a"], "units": [{"start": 0, "end": 1}]},
+            "q",
+            "units[0]",
+            "surrogate",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "labels": []},
+            "q",
+            "labels",
+            "one per subclaim",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "labels": [{"stauts": "SUPPORTED"}]},
+            "q",
+            "labels[0].stauts",
+            "unknown label",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "labels": [{"status": "TRUE"}]},
+            "q",
+            "labels[0].status",
+            "unknown status",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "labels": [{"faithful": 1}]},
+            "q",
+            "labels[0].faithful",
+            "true or false",
+        ),
+        (
+            {"id": "q", "answer": "x", "subclaims": ["a"], "labels": [{"references": ["R9"]}]},
+            "q",
+            "labels[0].references[0]",
+            "unknown reference",
+        ),
+    ],
+)
+def test_bad_raw_lines_name_file_record_and_field(tmp_path, line, record, field, problem):
+    p = tmp_path / "raw.jsonl"
+    p.write_text(json.dumps(line, ensure_ascii=False) + "\n", encoding="utf-8")
+    proc = run_cli("draft", p, "--out", tmp_path / "out")
+    assert proc.returncode == 2, proc.stdout
+    err = proc.stderr.strip()
+    assert (
+        err.count("\n") == 0 and str(p) in err and record in err and field in err and problem in err
+    )
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_duplicate_ids_and_an_empty_file_are_refused(tmp_path):
+    p = tmp_path / "raw.jsonl"
+    row = {"id": "q", "answer": "x", "subclaims": ["x"]}
+    p.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n", encoding="utf-8")
+    proc = run_cli("draft", p, "--out", tmp_path / "o")
+    assert proc.returncode == 2 and "duplicate id" in proc.stderr
+    p.write_text("\n", encoding="utf-8")
+    assert "holds no answer" in run_cli("draft", p, "--out", tmp_path / "o").stderr
+
+
+@pytest.mark.parametrize(
+    ("subclaim", "answer", "span"),
+    [
+        (
+            "Version 2 reads EPUB files",
+            "It is fast. Version 2 reads PDF and EPUB files.",
+            "Version 2 reads PDF and EPUB files",
+        ),
+        (
+            "dosyalarını açar",
+            "Uygulama dosyaları açar.",
+            "dosyaları açar",
+        ),  # a suffix still matches
+        ("It is FAST", "it is fast.", "it is fast"),
+        ("İstanbul'da açık", "Müze İstanbul'da açık.", "İstanbul'da açık"),  # İ keeps its offsets
+        ("เข้าชมฟรี", "เปิดทุกวัน เข้าชมฟรีในวันอาทิตย์", "เข้าชมฟรี"),
+    ],
+)
+def test_alignment_table(subclaim, answer, span):
+    a = align(subclaim, answer)
+    assert a is not None and answer[a.start : a.end] == span
+
+
+def test_alignment_below_the_threshold_is_no_span():
+    assert align("The museum has a rooftop café", "The museum opens at 9:30.") is None
+    assert align("", "text") is None and align("text", " ") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "compound"),
+    [
+        ("A and B", True),
+        ("A ve B", True),
+        ("กและข", True),
+        ("Andrew reads", False),
+        ("sandwich", False),
+    ],
+)
+def test_compound_heuristic(text, compound):
+    assert looks_compound(text) is compound
+
+
+def test_file_names_are_safe_and_distinct():
+    names = file_names(["a/b", "a_b", "A_B", "..", "<script>", "x" * 300])
+    assert len(set(n.lower() for n in names)) == 6
+    assert all("/" not in n and not n.startswith(".") and len(n) <= 90 for n in names)
+
+
+def test_a_long_answer_with_many_subclaims_drafts_in_reasonable_work():
+    # 2,000 sentences and 200 subclaims: the aligner looks only at stretches that start on a
+    # matching word, so this stays a fraction of a second per subclaim
+    sentences = [f"Item {i} costs {i} euros." for i in range(2000)]
+    answer = " ".join(sentences)
+    from claimlab.io.raw import RawAnswer
+
+    raw = RawAnswer(
+        "big", 1, answer, "v", tuple(sentences[::10]), None, (), tuple({} for _ in sentences[::10])
+    )
+    doc, summary = draft_document(raw)
+    assert summary.units == 2000 and summary.spans == 200
+    assert all(c["source_spans"][0]["text"].rstrip(".") in answer for c in doc["candidates"])
