@@ -22,7 +22,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-FIXTURES = sorted(p.name for p in (ROOT / "fixtures").glob("*.json"))
+FIXTURES = sorted(
+    str(p.relative_to(ROOT / "fixtures"))
+    for p in [*(ROOT / "fixtures").glob("*.json*"), *(ROOT / "fixtures").glob("*/*.json")]
+)
 
 pytestmark = [pytest.mark.install, pytest.mark.xdist_group("install")]
 
@@ -97,7 +100,11 @@ def test_the_wheel_carries_every_floor_the_notebooks_and_the_fixtures(installed)
         == NOTEBOOKS
     )
     assert (
-        sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("claimlab/_fixtures/"))
+        sorted(
+            n.split("claimlab/_fixtures/", 1)[1]
+            for n in names
+            if n.startswith("claimlab/_fixtures/") and not n.endswith("__init__.py")
+        )
         == FIXTURES
     )
 
@@ -120,7 +127,8 @@ def test_notebooks_then_run_executes_every_lab_outside_the_checkout(installed):
     out = _run(["claimlab", "notebooks", "labs"], cwd=work, env=env)
     labs = work / "labs"
     assert sorted(p.name for p in (labs / "notebooks").iterdir()) == NOTEBOOKS
-    assert sorted(p.name for p in (labs / "fixtures").iterdir()) == FIXTURES
+    copied = labs / "fixtures"
+    assert sorted(str(p.relative_to(copied)) for p in copied.rglob("*") if p.is_file()) == FIXTURES
     assert "cd labs && claimlab run" in out.stdout
     # copying again over unchanged copies is fine; over a copy the user edited it is refused
     _run(["claimlab", "notebooks", "labs"], cwd=work, env=env)

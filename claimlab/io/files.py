@@ -35,7 +35,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_leftovers(folder: str | os.PathLike, *, pattern: str = "*") -> int:
+def remove_leftovers(folder: str | os.PathLike[str], *, pattern: str = "*") -> int:
     """Remove temporary files and folders that a claimlab process left when it was killed.
 
     A temporary name carries the pid of the process writing it (``.<name>.<pid>-<token>`` +

@@ -78,8 +78,8 @@ def _key(value: Any) -> str:
 def parse_decision(text: str) -> tuple[str, str, Any]:
     """A decision ``CID.LABEL=VALUE`` as ``(candidate, label, value)``.
 
-    ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.evidence=SUPPORTED:R1``,
-    ``S3.preserves=U1,U2``.
+    ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.evidence=SUPPORTED:R9``,
+    ``S3.preserves=U10,U11``.
 
     Raises:
         FixtureError: naming the decision that cannot be read.
@@ -283,10 +283,10 @@ def adjudicate(
     )
     fx = read_decomposition(merged, source="adjudicated file")
     # a settled candidate whose merged labels contradict each other goes back to review
-    spans = {u.id: u.span for u in fx.units}
+    unit_spans = {u.id: u.span for u in fx.units}
     bad = False
     for c, cand in zip(fx.candidates, out_cands, strict=True):
-        if not c.review and candidate_problems(c, spans):
+        if not c.review and candidate_problems(c, unit_spans):
             cand["review"] = [str(REVIEW_FIELDS[2])]
             cand.pop("confirmed", None)
             bad = True

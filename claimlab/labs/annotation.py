@@ -75,8 +75,8 @@ def work_copy_name(draft: str | Path, annotator: str) -> Path:
     """Where an annotator's copy of a draft lives: beside it, named after them.
 
     Examples:
-        >>> str(work_copy_name("drafts/q1.json", "Ayşe K."))
-        'drafts/q1.ayşe-k.json'
+        >>> str(work_copy_name("drafts/answer-7.json", "Ayşe K."))
+        'drafts/answer-7.ayşe-k.json'
     """
     p = Path(draft)
     who = "-".join("".join(ch if ch.isalnum() else " " for ch in annotator.casefold()).split())

@@ -322,7 +322,7 @@ def draft_document(
             s16, e16 = utf16_offset(text, hit.start), utf16_offset(text, hit.end)
             source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
             preserves = [
-                u["id"]
+                str(u["id"])
                 for u, (us, ue) in zip(unit_docs, spans, strict=True)
                 if us < e16 and s16 < ue
             ]
@@ -401,8 +401,8 @@ def file_names(ids: Sequence[str]) -> list[str]:
     Letters of any script are kept; separators, dots at the ends and controls are not.
 
     Examples:
-        >>> file_names(["q1", "../x", "q 1", "müze/tr"])
-        ['q1.json', 'x.json', 'q_1.json', 'müze_tr.json']
+        >>> file_names(["answer-7", "../x", "q 7", "müze/tr"])
+        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json']
     """
     out: list[str] = []
     taken: set[str] = set()

@@ -174,8 +174,9 @@ def alpha_nominal(rows: Sequence[Sequence[Value | None]]) -> Coefficient:
     """
     import krippendorff
 
-    pairable = [
-        [r[i] for r in rows if r[i] is not None] for i in range(len(rows[0]) if rows else 0)
+    pairable: list[list[Value]] = [
+        [v for v in (r[i] for r in rows) if v is not None]
+        for i in range(len(rows[0]) if rows else 0)
     ]
     pairable = [vals for vals in pairable if len(vals) >= 2]
     if not pairable:

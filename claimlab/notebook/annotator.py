@@ -162,9 +162,9 @@ class AnswerText(anywidget.AnyWidget):
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     text = traitlets.Unicode("").tag(sync=True)
-    units = traitlets.List([]).tag(sync=True)  # [start, end, id, proposed]
-    span = traitlets.List([]).tag(sync=True)  # [[start, end], ...] of the current candidate
-    selection = traitlets.List([]).tag(sync=True)  # [start, end] or []
+    units: traitlets.List[Any] = traitlets.List([]).tag(sync=True)  # [start, end, id, proposed]
+    span: traitlets.List[Any] = traitlets.List([]).tag(sync=True)  # [[start, end], ...]: current
+    selection: traitlets.List[Any] = traitlets.List([]).tag(sync=True)  # [start, end] or []
 
 
 def _e(text: object) -> str:

@@ -406,11 +406,13 @@ def print_pdfs(
     """
     pending = list(jobs)
     running: list[tuple[subprocess.Popen, float, Path, Path, Path, Any]] = []
+    profiles: list[Path] = []  # every profile made, even one whose chromium never started
     try:
         while pending or running:
             while pending and len(running) < parallel:
                 html_file, pdf_file = pending.pop(0)
                 profile = temp_dir("chromium")
+                profiles.append(profile)
                 writer = replacing(pdf_file)
                 tmp_pdf = writer.__enter__()
                 proc = subprocess.Popen(
@@ -430,7 +432,7 @@ def print_pdfs(
                 running.remove(job)
                 _kill_group(proc)
                 err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
-                shutil.rmtree(profile, ignore_errors=True)
+                _remove_profile(profile)
                 ok = code == 0 and tmp_pdf.exists() and tmp_pdf.stat().st_size > 0
                 if ok:
                     writer.__exit__(None, None, None)
@@ -444,10 +446,20 @@ def print_pdfs(
                 writer.__exit__(type(failure), failure, None)
                 raise failure
     finally:
-        for proc, _, _, profile, _, writer in running:
+        for proc, _, _, _, _, writer in running:
             _kill_group(proc)
-            shutil.rmtree(profile, ignore_errors=True)
             writer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+        for profile in profiles:
+            _remove_profile(profile)
+
+
+def _remove_profile(profile: Path) -> None:
+    """Remove a chromium profile folder; a child still dying may add a file, so try again."""
+    for _ in range(40):
+        shutil.rmtree(profile, ignore_errors=True)
+        if not profile.exists():
+            return
+        time.sleep(0.05)
 
 
 @dataclass(frozen=True)

@@ -325,7 +325,7 @@ def test_wice_loader(data):
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["ledger", "x.csv"], "the following arguments are required: --units"),
+        (["ledger", "x.csv"], "give CANDIDATES and --units UNITS, or --from-decompositions"),
         (["fever", "g.jsonl", "p.jsonl", "--max-evidence", "-1"], "--max-evidence"),
         (["pack", "c.json", "--max-chunks", "x", "--max-tokens", "1"], "--max-chunks"),
         (["serve", "--port", "99999"], "--port"),

@@ -90,3 +90,16 @@ def test_a_bad_raw_file_fails_naming_file_record_and_field(tmp_path):
         )
     assert err.value.input_error
     assert str(raw) in str(err.value) and "q9" in str(err.value) and "answer" in str(err.value)
+
+
+def test_notebook_01_on_a_draft_says_it_is_not_gold(tmp_path):
+    run_cli("draft", ROOT / "fixtures" / "raw_subclaims.jsonl", "--out", tmp_path / "d", check=True)
+    run = run_notebook(
+        ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
+        parameters={"FIXTURE": str(tmp_path / "d" / "reader-th.json")},
+        output_dir=tmp_path / "out",
+    )
+    text = run.notebook.read_text(encoding="utf-8")
+    assert "A draft, not a gold set" in text
+    assert "DRAFT: 4 candidates, 3 units proposed" in text
+    assert "proposed (not confirmed)" in text

@@ -190,7 +190,7 @@ def add_adjudicate(sub: argparse._SubParsersAction) -> None:
         action="append",
         metavar="CID.LABEL=VALUE",
         help="settle a tie (repeatable): S3.faithful=false, S3.errors=qualifier, "
-        "S3.evidence=SUPPORTED:R1, S3.preserves=U1,U2",
+        "S3.evidence=SUPPORTED:R9, S3.preserves=U10,U11",
     )
     p.add_argument("--by", default="adjudicator", help="the adjudicator's name (recorded)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
