@@ -7,7 +7,7 @@ import sys
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import status_line
-from claimlab.tooling.cli.common import emit_json, say
+from claimlab.tooling.cli.common import count_type, emit_json, say
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
@@ -15,6 +15,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     from claimlab.metrics.ledger import METRIC_NAMES, score_ledger, score_tables
     from claimlab.tooling.writers import write_answers
 
+    if args.compare and not args.by:
+        raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
     proposed = None
     extra = None
     if args.from_decompositions:
@@ -53,7 +55,13 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         )
     if args.out:
         write_answers(result, args.out, extra=extra)
+    intervals, comparisons = _uncertainty(args, result)
     if args.json:
+        data = result.to_dict()
+        for group, ivs in intervals.items():
+            fig = data["corpus"] if group is None else data["by_group"][group]
+            for (aggregate, metric), iv in ivs.items():
+                fig[aggregate][metric]["ci"] = iv.to_dict() if iv is not None else None
         emit_json(
             {
                 "candidates": args.candidates,
@@ -62,7 +70,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                 **({"labels": proposed} if proposed is not None else {}),
                 "by": args.by,
                 "out": args.out,
-                **result.to_dict(),
+                **data,
+                **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
             }
         )
         return 0
@@ -89,15 +98,63 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         say(
             f"{g.group}: {g.answers} answers ({g.empty_answers} without candidates, scored as empty selections)"
         )
+        ivs = intervals.get(None if g is result.corpus else g.group, {})
         for m in METRIC_NAMES:
             say(f"  {m:<18} micro {g.micro[m].display:<22} macro {g.macro[m].display}")
+            for aggregate in ("micro", "macro") if ivs else ():
+                iv = ivs.get((aggregate, m))
+                say(
+                    f"  {'':<18}   {aggregate} {iv.display if iv else 'N/A: no interval (no denominator)'}"
+                )
         say(
             f"  status (unique)    {status_line(g.status_counts, sep=', ')}; duplicates "
             f"{g.duplicates}; missing units {g.missing_units}; non-atomic {g.non_atomic}"
         )
+    if comparisons:
+        say("paired comparisons (A - B on the answers both scored; Holm over all of them):")
+        for c in comparisons:
+            say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
     if args.out:
         say(f"per-answer rows written to {args.out}")
     return 0
+
+
+def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list]:
+    """The intervals (per group, None for the corpus) and comparisons the options ask for."""
+    from claimlab.metrics.uncertainty import ledger_comparisons, ledger_intervals
+
+    intervals: dict = {}
+    comparisons: list = []
+    table = result.counts.table  # type: ignore[attr-defined]
+    level = args.ci if args.ci is not None else 0.95
+    if args.ci is not None:
+        common = dict(level=level, resamples=args.bootstrap, seed=args.seed, method=args.ci_method)
+        intervals[None] = ledger_intervals(table, **common)
+        for name, sub in table.groupby("model", observed=True) if args.by else ():
+            intervals[str(name)] = ledger_intervals(sub, **common)
+    if args.compare:
+        groups = sorted(str(g) for g in table["model"].unique())
+        if args.compare == ["all"]:
+            pairs = [(a, b) for i, a in enumerate(groups) for b in groups[i + 1 :]]
+        elif len(args.compare) == 2:
+            pairs = [(args.compare[0], args.compare[1])]
+        else:
+            raise ClaimlabInputError("--compare takes two group names, or all")
+        for name in {n for pair in pairs for n in pair}:
+            if name not in groups:
+                raise ClaimlabInputError(
+                    f"no {args.by} {name!r} in the ledger (there are: {', '.join(groups)})",
+                    field="--compare",
+                )
+        comparisons = ledger_comparisons(
+            table,
+            pairs,
+            level=level,
+            resamples=args.bootstrap,
+            permutations=args.permutations,
+            seed=args.seed,
+        )
+    return intervals, comparisons
 
 
 def add_ledger(sub: argparse._SubParsersAction) -> None:
@@ -121,5 +178,42 @@ def add_ledger(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--progress", action="store_true", help="show a progress bar even when not on a terminal"
     )
+    p.add_argument(
+        "--ci",
+        type=_level,
+        metavar="LEVEL",
+        help="intervals for every corpus figure (e.g. 0.95): answers resampled as clusters",
+    )
+    p.add_argument(
+        "--bootstrap", type=count_type(1, 1_000_000), default=2000, help="resamples (default 2000)"
+    )
+    p.add_argument(
+        "--permutations",
+        type=count_type(1, 1_000_000),
+        default=2000,
+        help="permutations of the paired test (default 2000)",
+    )
+    p.add_argument("--seed", type=count_type(0), default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--ci-method", choices=("bca", "percentile"), default="bca", help="interval (default bca)"
+    )
+    p.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="GROUP",
+        help="paired comparison of two --by groups (A B), or every pair (all), Holm-corrected",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger)
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number between 0 and 1, got {text!r}"
+        ) from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), got {text!r}")
+    return value

@@ -1,0 +1,581 @@
+"""Uncertainty: cluster-bootstrap intervals, paired comparisons with permutation tests, Holm.
+
+Metric card:
+    Every corpus figure here is a ratio of weighted sums over answers (clusters): a micro
+    ratio sum(n_i) / sum(d_i); a macro mean sum(r_i [d_i > 0]) / sum([d_i > 0]) with r_i =
+    n_i / d_i. Claims are nested in answers, so answers are resampled, never claims: a resample
+    draws N answers with replacement, and each figure is recomputed from the answers' counts
+    weighted by how often each was drawn (one matrix product per block of resamples, never a
+    Python loop over them).
+    Intervals (Efron & Tibshirani 1993): percentile (the level's quantiles of the resampled
+    figures) and BCa (bias-corrected and accelerated; acceleration from the jackknife over
+    answers, in closed form for a ratio of sums). A resample whose denominator is 0 has no
+    figure and is counted apart. Wilson's score interval (Wilson 1927) where items are
+    independent (one answer's ratio, the respond ratio of prompts).
+    Paired comparison of A and B on the answers both scored: the difference of the figure, its
+    paired bootstrap interval (the same answers drawn for both sides) and a paired permutation
+    test (each answer's A and B counts swapped at random; p = (1 + #|diff*| >= |diff|) /
+    (1 + P)). Answers only one side scored are counted (``only_a``, ``only_b``), never imputed.
+    Several comparisons: Holm's step-down adjustment (Holm 1979).
+    Undefined: a figure with no denominator is N/A and has no interval.
+    Reproducible: the same ``seed`` gives the same intervals and p-values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+Method = Literal["percentile", "bca"]
+METHODS: tuple[Method, ...] = ("percentile", "bca")
+Aggregate = Literal["micro", "macro"]
+AGGREGATES: tuple[Aggregate, ...] = ("micro", "macro")
+Floats = NDArray[np.float64]
+BLOCK_CELLS = 8_000_000  # answers x resamples drawn at once: about 64 MB of weights
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A confidence interval with what it rests on."""
+
+    low: float
+    high: float
+    level: float
+    method: str
+    resamples: int
+    clusters: int
+    undefined_clusters: int = 0  # answers without the figure (a 0 denominator)
+    undefined_resamples: int = 0  # resamples without a figure (every drawn answer undefined)
+
+    @property
+    def display(self) -> str:
+        """``[51.2%, 63.4%] (95% BCa; 2000 resamples of 300 answers, 12 undefined)``."""
+        how = (
+            f"{self.resamples} resamples of {self.clusters} answers"
+            if self.resamples
+            else f"{self.clusters} independent items"
+        )
+        if self.undefined_clusters:
+            how += f", {self.undefined_clusters} undefined"
+        if self.undefined_resamples:
+            how += f"; {self.undefined_resamples} resamples without a figure"
+        return (
+            f"[{100 * self.low:.1f}%, {100 * self.high:.1f}%] "
+            f"({100 * self.level:g}% {self.method}; {how})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract: ``{low, high, level, method, resamples, clusters}`` (+ undefined)."""
+        return {
+            "low": self.low,
+            "high": self.high,
+            "level": self.level,
+            "method": self.method,
+            "resamples": self.resamples,
+            "clusters": self.clusters,
+            "undefined_clusters": self.undefined_clusters,
+            "undefined_resamples": self.undefined_resamples,
+        }
+
+
+def check_level(level: float) -> float:
+    """A confidence level strictly between 0 and 1."""
+    if not (isinstance(level, (int, float)) and 0 < float(level) < 1) or math.isnan(level):
+        raise ValueError(f"the level must be between 0 and 1 (e.g. 0.95), got {level!r}")
+    return float(level)
+
+
+def wilson(successes: int, n: int, level: float = 0.95) -> Interval | None:
+    """Wilson's score interval for k successes of n independent items (None when n = 0).
+
+    Examples:
+        >>> w = wilson(3, 5)
+        >>> round(w.low, 4), round(w.high, 4)
+        (0.2307, 0.8824)
+        >>> wilson(0, 0) is None
+        True
+    """
+    level = check_level(level)
+    if n <= 0:
+        return None
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(max(0.0, centre - half), min(1.0, centre + half), level, "Wilson", 0, n)
+
+
+def weight_blocks(n: int, resamples: int, seed: int) -> Iterator[NDArray[np.float64]]:
+    """Blocks of bootstrap weights: how often each of ``n`` answers is drawn, per resample.
+
+    One generator per seed, blocks sized so that memory stays bounded on any ledger; the same
+    seed gives the same weights whatever the block size.
+    """
+    rng = np.random.default_rng(seed)
+    per_block = max(1, min(resamples, BLOCK_CELLS // max(n, 1)))
+    done = 0
+    while done < resamples:
+        b = min(per_block, resamples - done)
+        draws = rng.integers(0, n, size=(b, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
+        offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
+        counts = np.bincount((draws + offsets).ravel(), minlength=b * n).reshape(b, n)
+        yield counts.astype(np.float64)
+        done += b
+
+
+def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:
+    """A macro mean as a ratio of sums: (r_i where defined, 0 elsewhere), (1 where defined)."""
+    defined = den > 0
+    r = np.divide(num, den, out=np.zeros_like(num, dtype=np.float64), where=defined)
+    return r, defined.astype(np.float64)
+
+
+def _parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
+    n = np.asarray(num, dtype=np.float64)
+    d = np.asarray(den, dtype=np.float64)
+    if aggregate == "macro":
+        return macro_parts(n, d)
+    if aggregate != "micro":
+        raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
+    return n, d
+
+
+def _stack(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
+    return np.column_stack([x for pair in pairs for x in pair])
+
+
+def resampled_sums(columns: Floats, resamples: int, seed: int) -> Floats:
+    """(resamples x columns) weighted column sums: the bootstrap of every figure at once."""
+    n = columns.shape[0]
+    out = [w @ columns for w in weight_blocks(n, resamples, seed)]
+    return np.vstack(out) if out else np.zeros((0, columns.shape[1]))
+
+
+def _ratio(top: Floats, bottom: Floats) -> Floats:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+
+
+def _quantiles(values: Floats, lo: float, hi: float) -> tuple[float, float]:
+    q = np.quantile(values, [lo, hi])
+    return float(q[0]), float(q[1])
+
+
+def interval_from(
+    a: Floats,
+    b: Floats,
+    stars: Floats,
+    *,
+    level: float,
+    method: Method,
+) -> Interval | None:
+    """The interval of sum(a) / sum(b) from its resampled values ``stars`` (NaN: undefined)."""
+    total_b = float(b.sum())
+    if total_b <= 0:
+        return None
+    estimate = float(a.sum()) / total_b
+    ok = stars[~np.isnan(stars)]
+    counts = dict(
+        resamples=int(stars.size),
+        clusters=int(a.size),
+        undefined_clusters=int(np.sum(b <= 0)),
+        undefined_resamples=int(stars.size - ok.size),
+    )
+    if ok.size == 0:
+        return None
+    alpha = (1 - level) / 2
+    if method == "percentile":
+        lo, hi = _quantiles(ok, alpha, 1 - alpha)
+        return Interval(lo, hi, level, "percentile", **counts)
+    if method != "bca":
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if np.all(ok == ok[0]):  # every resample the same figure: nothing to correct
+        return Interval(float(ok[0]), float(ok[0]), level, "BCa", **counts)
+    nd = NormalDist()
+    below = (np.sum(ok < estimate) + 0.5 * np.sum(ok == estimate)) / ok.size
+    below = min(max(below, 1 / (2 * ok.size)), 1 - 1 / (2 * ok.size))
+    z0 = nd.inv_cdf(float(below))
+    # jackknife over answers, in closed form: leave answer i out of both sums
+    jb = total_b - b
+    keep = jb > 0
+    jack = (float(a.sum()) - a[keep]) / jb[keep]
+    diff = jack.mean() - jack
+    num = float(np.sum(diff**3))
+    den = float(np.sum(diff**2)) ** 1.5
+    accel = num / (6 * den) if den > 0 else 0.0
+    out = []
+    for z_alpha in (nd.inv_cdf(alpha), nd.inv_cdf(1 - alpha)):
+        shifted = z0 + (z0 + z_alpha) / (1 - accel * (z0 + z_alpha))
+        out.append(nd.cdf(shifted))
+    lo, hi = _quantiles(ok, out[0], out[1])
+    return Interval(lo, hi, level, "BCa", **counts)
+
+
+def bootstrap_intervals(
+    figures: dict[str, tuple[Any, Any]],
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    method: Method = "bca",
+) -> dict[str, Interval | None]:
+    """Intervals for several ratio-of-sums figures over the same answers (one resampling).
+
+    ``figures`` maps a name to ``(a, b)``: per-answer arrays whose sums' ratio is the figure
+    (use :func:`macro_parts` for a macro mean).
+
+    Examples:
+        >>> num, den = np.array([1, 2, 0, 3.0]), np.array([2, 2, 1, 4.0])
+        >>> out = bootstrap_intervals({"micro": (num, den)}, resamples=500, seed=1)
+        >>> iv = out["micro"]
+        >>> iv.low < 6 / 9 < iv.high, iv.resamples, iv.clusters
+        (True, 500, 4)
+    """
+    level = check_level(level)
+    if resamples < 1:
+        raise ValueError(f"resamples must be at least 1, got {resamples}")
+    names = list(figures)
+    pairs = [(np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()]
+    if not pairs or pairs[0][0].size == 0:
+        return {name: None for name in names}
+    sums = resampled_sums(_stack(pairs), resamples, seed)
+    out: dict[str, Interval | None] = {}
+    for k, (name, (a, b)) in enumerate(zip(names, pairs, strict=True)):
+        stars = _ratio(sums[:, 2 * k], sums[:, 2 * k + 1])
+        out[name] = interval_from(a, b, stars, level=level, method=method)
+    return out
+
+
+def ratio_parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
+    """The (a, b) arrays of a micro ratio or a macro mean of per-answer counts."""
+    return _parts(num, den, aggregate)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A - B with its interval."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One figure of A against B on their shared answers (see the metric card)."""
+
+    a: str
+    b: str
+    metric: str
+    aggregate: str
+    difference: Difference
+    p_value: float | None
+    shared: int
+    only_a: int
+    only_b: int
+    level: float
+    resamples: int
+    permutations: int
+    p_adjusted: float | None = None
+    unpaired: Difference | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``--compare``."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "metric": self.metric,
+            "aggregate": self.aggregate,
+            "difference": self.difference.to_dict(),
+            "p_value": self.p_value,
+            "p_adjusted": self.p_adjusted,
+            "shared": self.shared,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "level": self.level,
+            "resamples": self.resamples,
+            "permutations": self.permutations,
+        }
+
+    @property
+    def display(self) -> str:
+        """``-4.1 points [-6.0, -2.2] (p 0.001; 300 shared, 0 only A, 12 only B)``."""
+        d = self.difference
+        counts = f"{self.shared} shared, {self.only_a} only {self.a}, {self.only_b} only {self.b}"
+        if d.value is None:
+            return f"N/A ({counts})"
+        ci = (
+            "" if d.low is None or d.high is None else f" [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        )
+        p = "" if self.p_value is None else f"; p {self.p_value:.3g}"
+        if self.p_adjusted is not None:
+            p += f", Holm {self.p_adjusted:.3g}"
+        return f"{100 * d.value:+.1f} points{ci} ({counts}{p})"
+
+
+def paired_comparison(
+    a: tuple[Any, Any],
+    b: tuple[Any, Any],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    metric: str = "",
+    aggregate: Aggregate = "micro",
+    only: tuple[int, int] = (0, 0),
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+    unpaired_from: tuple[tuple[Any, Any], tuple[Any, Any]] | None = None,
+) -> Comparison:
+    """A's figure minus B's on the shared answers, paired interval and permutation p-value.
+
+    ``a`` and ``b`` are per-answer (numerator, denominator) counts in the same answer order.
+    ``unpaired_from`` (A's and B's counts over all their answers) adds the interval an unpaired
+    bootstrap would give, for contrast.
+
+    Examples:
+        >>> x = (np.array([1, 2, 3.0]), np.array([2, 2, 4.0]))
+        >>> c = paired_comparison(x, x, resamples=200, permutations=200, seed=3)
+        >>> c.difference.value, c.p_value, c.shared
+        (0.0, 1.0, 3)
+    """
+    level = check_level(level)
+    an, ad = _parts(*a, aggregate)
+    bn, bd = _parts(*b, aggregate)
+    n = an.size
+    if bn.size != n:
+        raise ValueError("A and B must give counts for the same answers, in the same order")
+    base = dict(
+        a=names[0],
+        b=names[1],
+        metric=metric,
+        aggregate=aggregate,
+        shared=n,
+        only_a=only[0],
+        only_b=only[1],
+        level=level,
+        resamples=resamples,
+        permutations=permutations,
+    )
+    if n == 0 or ad.sum() <= 0 or bd.sum() <= 0:
+        return Comparison(difference=Difference(None, None, None), p_value=None, **base)  # type: ignore[arg-type]
+    observed = an.sum() / ad.sum() - bn.sum() / bd.sum()
+    sums = resampled_sums(np.column_stack([an, ad, bn, bd]), resamples, seed)
+    diffs = _ratio(sums[:, 0], sums[:, 1]) - _ratio(sums[:, 2], sums[:, 3])
+    ok = diffs[~np.isnan(diffs)]
+    alpha = (1 - level) / 2
+    low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+    p = permutation_p(an, ad, bn, bd, observed, permutations, seed + 1)
+    unpaired = None
+    if unpaired_from is not None:
+        unpaired = unpaired_difference(
+            *unpaired_from, aggregate=aggregate, level=level, resamples=resamples, seed=seed + 2
+        )
+    return Comparison(
+        difference=Difference(float(observed), low, high),
+        p_value=p,
+        unpaired=unpaired,
+        **base,  # type: ignore[arg-type]
+    )
+
+
+def permutation_p(
+    an: Floats, ad: Floats, bn: Floats, bd: Floats, observed: float, permutations: int, seed: int
+) -> float:
+    """Paired permutation test: swap each answer's A and B counts with probability 1/2."""
+    rng = np.random.default_rng(seed)
+    dn, dd = bn - an, bd - ad
+    sa_n, sa_d, sb_n, sb_d = an.sum(), ad.sum(), bn.sum(), bd.sum()
+    n = an.size
+    per_block = max(1, min(permutations, BLOCK_CELLS // max(n, 1)))
+    extreme = 0
+    done = 0
+    tol = 1e-12 * max(1.0, abs(observed))
+    while done < permutations:
+        k = min(per_block, permutations - done)
+        swap = rng.integers(0, 2, size=(k, n), dtype=np.int8).astype(np.float64)
+        moved_n, moved_d = swap @ dn, swap @ dd
+        diff = _ratio(sa_n + moved_n, sa_d + moved_d) - _ratio(sb_n - moved_n, sb_d - moved_d)
+        extreme += int(np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed) - tol))
+        done += k
+    return (1 + extreme) / (1 + permutations)
+
+
+def unpaired_difference(
+    a: tuple[Any, Any],
+    b: tuple[Any, Any],
+    *,
+    aggregate: Aggregate = "micro",
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Difference:
+    """A - B with A's and B's answers resampled independently (ignores that they are shared)."""
+    level = check_level(level)
+    an, ad = _parts(*a, aggregate)
+    bn, bd = _parts(*b, aggregate)
+    if ad.sum() <= 0 or bd.sum() <= 0:
+        return Difference(None, None, None)
+    sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)
+    sb = resampled_sums(np.column_stack([bn, bd]), resamples, seed + 7919)
+    diffs = _ratio(sa[:, 0], sa[:, 1]) - _ratio(sb[:, 0], sb[:, 1])
+    ok = diffs[~np.isnan(diffs)]
+    alpha = (1 - level) / 2
+    lo, hi = _quantiles(ok, alpha, 1 - alpha)
+    return Difference(float(an.sum() / ad.sum() - bn.sum() / bd.sum()), lo, hi)
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (None stays None and is not counted).
+
+    Examples:
+        >>> holm([0.01, 0.04, 0.03])
+        [0.03, 0.06, 0.06]
+        >>> holm([None, 0.5])
+        [None, 0.5]
+    """
+    idx = [i for i, p in enumerate(p_values) if p is not None]
+    m = len(idx)
+    order = sorted(idx, key=lambda i: p_values[i])  # type: ignore[arg-type, return-value]
+    out: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        p = p_values[i]
+        assert p is not None
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = round(running, 12)
+    return out
+
+
+def ranking_stability(
+    figures: dict[str, tuple[Any, Any]],
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """How often the order of several systems holds when their shared answers are resampled.
+
+    ``figures`` maps each system to (a, b) per-answer arrays over the same answers. Returns
+    the observed order (best first), the share of resamples with exactly that order, and for
+    each adjacent pair the share in which the first stays above the second.
+    """
+    names = list(figures)
+    pairs = [(np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()]
+    values = {
+        n: (a.sum() / b.sum() if b.sum() > 0 else np.nan)
+        for n, (a, b) in zip(names, pairs, strict=True)
+    }
+    order = sorted((n for n in names if not np.isnan(values[n])), key=lambda n: -values[n])
+    if len(order) < 2 or pairs[0][0].size == 0:
+        return {"order": order, "same_order": None, "pairs": [], "resamples": 0}
+    sums = resampled_sums(_stack(pairs), resamples, seed)
+    stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
+    col = {n: k for k, n in enumerate(names)}
+    ranked = stars[:, [col[n] for n in order]]
+    same = np.all(np.diff(ranked, axis=1) < 0, axis=1)
+    pair_rows = []
+    for first, second in zip(order, order[1:], strict=False):
+        above = stars[:, col[first]] > stars[:, col[second]]
+        pair_rows.append({"above": first, "below": second, "holds": float(above.mean())})
+    return {
+        "order": order,
+        "values": {n: float(values[n]) for n in order},
+        "same_order": float(same.mean()),
+        "pairs": pair_rows,
+        "resamples": resamples,
+    }
+
+
+# ------------------------------------------------------------------------------ ledgers
+
+LEDGER_METRICS = ("preservation", "coverage", "confirmed_support", "raw_support")
+
+
+def _ledger_defs() -> dict[str, tuple[str, str]]:
+    from claimlab.metrics.ledger import RATIO_DEFS
+
+    return dict(RATIO_DEFS)
+
+
+def ledger_intervals(
+    table: Any,
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    method: Method = "bca",
+) -> dict[tuple[str, str], Interval | None]:
+    """Every corpus figure of one ledger group: ``{(aggregate, metric): interval}``.
+
+    ``table`` is the per-answer table of :func:`claimlab.metrics.ledger.count_ledger` (one row
+    per answer); answers are the clusters.
+    """
+    figures: dict[str, tuple[Any, Any]] = {}
+    for metric, (num, den) in _ledger_defs().items():
+        n, d = table[num].to_numpy(np.float64), table[den].to_numpy(np.float64)
+        figures[f"micro/{metric}"] = (n, d)
+        figures[f"macro/{metric}"] = macro_parts(n, d)
+    out = bootstrap_intervals(figures, level=level, resamples=resamples, seed=seed, method=method)
+    return {tuple(k.split("/")): v for k, v in out.items()}  # type: ignore[misc]
+
+
+def ledger_comparisons(
+    table: Any,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+) -> list[Comparison]:
+    """Paired comparisons of groups (``model`` values) on the answers both scored, Holm-adjusted.
+
+    An answer is scored by a side when that side has a candidate row for it. Every pair gives
+    eight comparisons (four metrics, micro and macro); Holm's adjustment runs over all of them.
+    """
+    defs = _ledger_defs()
+    groups = {str(k): g for k, g in table.groupby("model", observed=True)}
+    out: list[Comparison] = []
+    for a, b in pairs:
+        for name in (a, b):
+            if name not in groups:
+                known = ", ".join(sorted(groups)) or "none"
+                raise KeyError(f"no group {name!r} in the ledger (groups: {known})")
+        # an answer a side gave no candidate row for was not scored by it: the ledger counts it
+        # as an empty selection, but a comparison reports it (only_a, only_b) and leaves it out
+        ga = groups[a][groups[a]["raw"] > 0].set_index("answer_id")
+        gb = groups[b][groups[b]["raw"] > 0].set_index("answer_id")
+        shared = ga.index.intersection(gb.index, sort=False)
+        sa, sb = ga.loc[shared], gb.loc[shared]
+        only = (int(len(ga) - len(shared)), int(len(gb) - len(shared)))
+        for metric, (num, den) in defs.items():
+            for aggregate in AGGREGATES:
+                out.append(
+                    paired_comparison(
+                        (sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64)),
+                        (sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64)),
+                        names=(a, b),
+                        metric=metric,
+                        aggregate=aggregate,
+                        only=only,
+                        level=level,
+                        resamples=resamples,
+                        permutations=permutations,
+                        seed=seed,
+                    )
+                )
+    adjusted = holm([c.p_value for c in out])
+    from dataclasses import replace
+
+    return [replace(c, p_adjusted=p) for c, p in zip(out, adjusted, strict=True)]

@@ -1,0 +1,256 @@
+"""Intervals and paired comparisons: coverage on simulated ledgers, exact small cases, the contract."""
+
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from claimlab.labs.simulations import demo_ledger
+from claimlab.metrics.uncertainty import (
+    bootstrap_intervals,
+    holm,
+    macro_parts,
+    paired_comparison,
+    ranking_stability,
+    wilson,
+)
+from tests.conftest import run_cli
+
+TRUE_DIFFERENCE = 0.1 * 4 / 6  # B covers each unit with 0.9 times A's chance; E[p] = 4/6
+
+
+def simulated_pair(rng, answers=200):
+    """Per-answer (covered, units) of two decomposers on the same answers, true difference known.
+
+    Answer i has m_i = 1 + Poisson(4) units and difficulty p_i ~ Beta(4, 2), shared by both
+    decomposers (that is what pairing exploits): A covers each unit with probability p_i, B
+    with 0.9 p_i. Micro coverage A - B is then 0.1 E[m p] / E[m] = 0.1 E[p] = 1/15.
+    """
+    m = 1 + rng.poisson(4, answers)
+    p = rng.beta(4, 2, answers)
+    a = rng.binomial(m, p)
+    b = rng.binomial(m, 0.9 * p)
+    return (a.astype(float), m.astype(float)), (b.astype(float), m.astype(float))
+
+
+def test_paired_interval_covers_the_true_difference_at_its_level_and_is_narrower():
+    rng = np.random.default_rng(20261201)
+    covered = 0
+    paired_width, unpaired_width = [], []
+    runs = 400
+    for k in range(runs):
+        a, b = simulated_pair(rng)
+        c = paired_comparison(a, b, resamples=1000, permutations=1, seed=k, unpaired_from=(a, b))
+        d = c.difference
+        covered += d.low <= TRUE_DIFFERENCE <= d.high
+        paired_width.append(d.high - d.low)
+        unpaired_width.append(c.unpaired.high - c.unpaired.low)
+    rate = covered / runs
+    print(
+        f"seed 20261201: 95% paired interval covered the true difference in {covered}/{runs} "
+        f"= {rate:.1%}; mean width paired {np.mean(paired_width):.4f}, "
+        f"unpaired {np.mean(unpaired_width):.4f}"
+    )
+    assert 0.93 <= rate <= 0.97
+    assert np.mean(unpaired_width) > 1.3 * np.mean(paired_width)
+
+
+def test_two_identical_decomposers_differ_by_nothing():
+    rng = np.random.default_rng(1)
+    a, _ = simulated_pair(rng)
+    c = paired_comparison(a, a, resamples=500, permutations=500, seed=2)
+    assert c.difference.value == 0.0
+    assert c.difference.low <= 0 <= c.difference.high
+    assert c.p_value == 1.0
+
+
+def test_a_real_difference_on_many_answers_has_the_smallest_p_value_there_is():
+    rng = np.random.default_rng(3)
+    a, b = simulated_pair(rng, answers=3000)
+    c = paired_comparison(a, b, resamples=500, permutations=999, seed=4)
+    assert c.p_value == pytest.approx(1 / 1000)  # no permutation as extreme as the truth
+    assert c.difference.low > 0
+
+
+@pytest.mark.parametrize(
+    ("p", "adjusted"),
+    [
+        ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),  # 3*0.01; max(3*0.01, 2*0.03); max(0.06, 0.04)
+        ([0.2, 0.5], [0.4, 0.5]),
+        ([0.9, 0.9, 0.9], [1.0, 1.0, 1.0]),  # capped at 1
+        ([None, 0.01], [None, 0.01]),  # an undefined comparison is not counted
+        ([], []),
+    ],
+)
+def test_holm_table(p, adjusted):
+    assert holm(p) == pytest.approx(adjusted) if p else holm(p) == []
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # Wilson: (p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), z = 1.959964
+        (3, 5, 0.230724, 0.882379),
+        (0, 10, 0.0, 0.277533),
+        (10, 10, 0.722467, 1.0),
+    ],
+)
+def test_wilson_table(k, n, low, high):
+    w = wilson(k, n)
+    assert (w.low, w.high) == pytest.approx((low, high), abs=1e-6)
+    assert w.method == "Wilson" and w.clusters == n
+
+
+def test_undefined_figures_have_no_interval_and_undefined_answers_are_counted():
+    out = bootstrap_intervals(
+        {
+            "none": (np.zeros(4), np.zeros(4)),
+            "macro": macro_parts(np.array([1, 0, 2, 0.0]), np.array([2, 0, 2, 0.0])),
+        },
+        resamples=200,
+        seed=0,
+    )
+    assert out["none"] is None
+    assert out["macro"].undefined_clusters == 2
+    assert wilson(0, 0) is None
+
+
+def test_same_seed_same_interval_other_seed_other_interval():
+    a = (np.arange(50.0) % 7, np.full(50, 6.0))
+    one = bootstrap_intervals({"x": a}, seed=5, resamples=300)["x"]
+    two = bootstrap_intervals({"x": a}, seed=5, resamples=300)["x"]
+    three = bootstrap_intervals({"x": a}, seed=6, resamples=300)["x"]
+    assert one == two and one != three
+
+
+def test_percentile_and_bca_agree_on_a_symmetric_case_and_bca_moves_on_a_skewed_one():
+    rng = np.random.default_rng(9)
+    sym = (rng.binomial(20, 0.5, 300).astype(float), np.full(300, 20.0))
+    p = bootstrap_intervals({"x": sym}, seed=1, method="percentile")["x"]
+    b = bootstrap_intervals({"x": sym}, seed=1, method="bca")["x"]
+    assert abs(p.low - b.low) < 0.005 and abs(p.high - b.high) < 0.005
+    skew = (rng.binomial(1, 0.03, 300).astype(float), np.ones(300))
+    p = bootstrap_intervals({"x": skew}, seed=1, method="percentile")["x"]
+    b = bootstrap_intervals({"x": skew}, seed=1, method="bca")["x"]
+    assert (p.low, p.high) != (b.low, b.high)
+
+
+def test_ranking_stability_of_clearly_and_barely_separated_systems():
+    rng = np.random.default_rng(2)
+    m = np.full(300, 10.0)
+    clear = {
+        "high": (rng.binomial(10, 0.8, 300).astype(float), m),
+        "low": (rng.binomial(10, 0.4, 300).astype(float), m),
+    }
+    out = ranking_stability(clear, resamples=500, seed=1)
+    assert out["order"] == ["high", "low"] and out["same_order"] == 1.0
+    p = rng.beta(4, 2, 300)
+    a = rng.binomial(10, p).astype(float)
+    close = {"a": (a, m), "b": (a + (rng.random(300) < 0.05), m)}
+    out = ranking_stability(close, resamples=500, seed=1)
+    assert 0.5 < out["same_order"] <= 1.0 and out["pairs"][0]["above"] == "b"
+
+
+@pytest.fixture(scope="module")
+def ledger_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ledger")
+    cand, units = demo_ledger(300, seed=11)
+    pq.write_table(cand, d / "c.parquet")
+    pq.write_table(units, d / "u.parquet")
+    return d / "c.parquet", d / "u.parquet"
+
+
+def test_ledger_json_contract_for_intervals_and_comparisons(ledger_files):
+    c, u = ledger_files
+    args = ["ledger", c, "--units", u, "--by", "model", "--ci", "0.9", "--bootstrap", "300"]
+    proc = run_cli(*args, "--seed", "7", "--compare", "all", "--permutations", "300", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    ci = data["corpus"]["micro"]["coverage"]["ci"]
+    assert set(ci) >= {"low", "high", "level", "method", "resamples", "clusters"}
+    assert ci["level"] == 0.9 and ci["method"] == "BCa" and ci["resamples"] == 300
+    assert ci["clusters"] == 900 and ci["low"] <= data["corpus"]["micro"]["coverage"]["value"]
+    assert data["by_group"]["faithful"]["macro"]["raw_support"]["ci"]["clusters"] == 300
+    comps = data["comparisons"]
+    assert len(comps) == 3 * 8  # three pairs x four metrics x micro and macro
+    first = comps[0]
+    assert set(first) >= {
+        "a", "b", "metric", "aggregate", "difference", "p_value", "p_adjusted", "shared",
+        "only_a", "only_b",
+    }  # fmt: skip
+    assert set(first["difference"]) == {"value", "low", "high"}
+    assert {c["metric"] for c in comps} == {
+        "preservation",
+        "coverage",
+        "confirmed_support",
+        "raw_support",
+    }
+    assert all(c["p_adjusted"] >= c["p_value"] for c in comps)
+    again = json.loads(
+        run_cli(*args, "--seed", "7", "--compare", "all", "--permutations", "300", "--json").stdout
+    )
+    assert again["comparisons"] == comps  # reproducible for a seed
+
+
+def test_ledger_comparison_counts_answers_only_one_side_scored(tmp_path):
+    import pyarrow.compute as pc
+
+    cand, units = demo_ledger(200, seed=4)
+    # drop half of one decomposer's answers entirely (rows and all)
+    answers = sorted(set(cand.column("answer_id").to_pylist()))
+    gone = set(answers[::2])
+    keep = pc.invert(
+        pc.and_(
+            pc.equal(cand.column("model"), "adds-claims"),
+            pc.is_in(cand.column("answer_id"), pa_array(gone)),
+        )
+    )
+    pq.write_table(cand.filter(keep), tmp_path / "c.parquet")
+    pq.write_table(units, tmp_path / "u.parquet")
+    proc = run_cli(
+        "ledger", tmp_path / "c.parquet", "--units", tmp_path / "u.parquet", "--by", "model",
+        "--compare", "faithful", "adds-claims", "--bootstrap", "200", "--permutations", "200",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    line = next(
+        x for x in proc.stdout.splitlines() if "coverage" in x and "micro" in x and " - " in x
+    )
+    assert "100 shared, 100 only faithful, 0 only adds-claims" in line
+    data = json.loads(
+        run_cli(
+            "ledger", tmp_path / "c.parquet", "--units", tmp_path / "u.parquet", "--by", "model",
+            "--compare", "faithful", "adds-claims", "--bootstrap", "200", "--permutations", "200",
+            "--json",
+        ).stdout
+    )  # fmt: skip
+    c = data["comparisons"][0]
+    # the ledger scores an answer without rows as an empty selection; a comparison reports it
+    assert (c["shared"], c["only_a"], c["only_b"]) == (100, 100, 0)
+
+
+def pa_array(values):
+    import pyarrow as pa
+
+    return pa.array(sorted(values))
+
+
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        (["--ci", "95"], "between 0 and 1"),
+        (["--ci", "x"], "between 0 and 1"),
+        (["--compare", "faithful", "nobody"], "no model 'nobody'"),
+        (["--compare", "a", "b", "c"], "two group names, or all"),
+    ],
+)
+def test_bad_uncertainty_options_are_one_line_errors(ledger_files, extra, problem):
+    c, u = ledger_files
+    proc = run_cli("ledger", c, "--units", u, "--by", "model", *extra)
+    assert proc.returncode == 2 and problem in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_compare_needs_by(ledger_files):
+    c, u = ledger_files
+    proc = run_cli("ledger", c, "--units", u, "--compare", "all")
+    assert proc.returncode == 2 and "--compare needs --by" in proc.stderr
