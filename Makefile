@@ -57,6 +57,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_fever.py
 	$(VENV)/bin/python benchmarks/bench_ledger.py
 	$(VENV)/bin/python benchmarks/bench_scale.py
+	$(VENV)/bin/python benchmarks/bench_uncertainty.py
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this
 # machine; as root (containers, CI machines) JupyterLab wants --allow-root

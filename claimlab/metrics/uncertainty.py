@@ -350,17 +350,53 @@ def paired_comparison(
         >>> c.difference.value, c.p_value, c.shared
         (0.0, 1.0, 3)
     """
+    (c,) = paired_comparisons(
+        {(metric, aggregate): (_parts(*a, aggregate), _parts(*b, aggregate))},
+        names=names,
+        only=only,
+        level=level,
+        resamples=resamples,
+        permutations=permutations,
+        seed=seed,
+    )
+    if unpaired_from is None:
+        return c
+    unpaired = unpaired_difference(
+        *unpaired_from, aggregate=aggregate, level=level, resamples=resamples, seed=seed + 2
+    )
+    from dataclasses import replace
+
+    return replace(c, unpaired=unpaired)
+
+
+def paired_comparisons(
+    figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    only: tuple[int, int] = (0, 0),
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+) -> list[Comparison]:
+    """Several figures of A against B on the same shared answers, with one resampling.
+
+    ``figures`` maps ``(metric, aggregate)`` to A's and B's ``(a, b)`` ratio parts (see
+    :func:`ratio_parts`). The same answers are drawn for every figure and both sides, and the
+    same swaps serve every figure's permutation test: one matrix product each, however many
+    figures.
+    """
     level = check_level(level)
-    an, ad = _parts(*a, aggregate)
-    bn, bd = _parts(*b, aggregate)
-    n = an.size
-    if bn.size != n:
-        raise ValueError("A and B must give counts for the same answers, in the same order")
-    base = dict(
+    keys = list(figures)
+    cols: list[Floats] = []
+    for (an, ad), (bn, bd) in figures.values():
+        if an.size != bn.size:
+            raise ValueError("A and B must give counts for the same answers, in the same order")
+        cols += [an, ad, bn, bd]
+    n = cols[0].size if cols else 0
+    common: dict[str, Any] = dict(
         a=names[0],
         b=names[1],
-        metric=metric,
-        aggregate=aggregate,
         shared=n,
         only_a=only[0],
         only_b=only[1],
@@ -368,48 +404,81 @@ def paired_comparison(
         resamples=resamples,
         permutations=permutations,
     )
-    if n == 0 or ad.sum() <= 0 or bd.sum() <= 0:
-        return Comparison(difference=Difference(None, None, None), p_value=None, **base)  # type: ignore[arg-type]
-    observed = an.sum() / ad.sum() - bn.sum() / bd.sum()
-    sums = resampled_sums(np.column_stack([an, ad, bn, bd]), resamples, seed)
-    diffs = _ratio(sums[:, 0], sums[:, 1]) - _ratio(sums[:, 2], sums[:, 3])
-    ok = diffs[~np.isnan(diffs)]
-    alpha = (1 - level) / 2
-    low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
-    p = permutation_p(an, ad, bn, bd, observed, permutations, seed + 1)
-    unpaired = None
-    if unpaired_from is not None:
-        unpaired = unpaired_difference(
-            *unpaired_from, aggregate=aggregate, level=level, resamples=resamples, seed=seed + 2
-        )
-    return Comparison(
-        difference=Difference(float(observed), low, high),
-        p_value=p,
-        unpaired=unpaired,
-        **base,  # type: ignore[arg-type]
+    if n == 0:
+        return [
+            Comparison(
+                metric=m,
+                aggregate=g,
+                difference=Difference(None, None, None),
+                p_value=None,
+                **common,
+            )
+            for m, g in keys
+        ]
+    matrix = np.column_stack(cols)
+    totals = matrix.sum(axis=0)
+    sums = resampled_sums(matrix, resamples, seed)
+    # the permutation test: swap A and B on an answer; A's sums gain (B - A) there
+    rng = np.random.default_rng(seed + 1)
+    deltas = np.column_stack(
+        [
+            col
+            for k in range(len(keys))
+            for col in (cols[4 * k + 2] - cols[4 * k], cols[4 * k + 3] - cols[4 * k + 1])
+        ]
     )
-
-
-def permutation_p(
-    an: Floats, ad: Floats, bn: Floats, bd: Floats, observed: float, permutations: int, seed: int
-) -> float:
-    """Paired permutation test: swap each answer's A and B counts with probability 1/2."""
-    rng = np.random.default_rng(seed)
-    dn, dd = bn - an, bd - ad
-    sa_n, sa_d, sb_n, sb_d = an.sum(), ad.sum(), bn.sum(), bd.sum()
-    n = an.size
+    observed = np.full(len(keys), np.nan)
+    for k in range(len(keys)):
+        sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
+        if sa_d > 0 and sb_d > 0:
+            observed[k] = sa_n / sa_d - sb_n / sb_d
+    extreme = np.zeros(len(keys), dtype=np.int64)
     per_block = max(1, min(permutations, BLOCK_CELLS // max(n, 1)))
-    extreme = 0
     done = 0
-    tol = 1e-12 * max(1.0, abs(observed))
     while done < permutations:
-        k = min(per_block, permutations - done)
-        swap = rng.integers(0, 2, size=(k, n), dtype=np.int8).astype(np.float64)
-        moved_n, moved_d = swap @ dn, swap @ dd
-        diff = _ratio(sa_n + moved_n, sa_d + moved_d) - _ratio(sb_n - moved_n, sb_d - moved_d)
-        extreme += int(np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed) - tol))
-        done += k
-    return (1 + extreme) / (1 + permutations)
+        size = min(per_block, permutations - done)
+        swap = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+        moved = swap @ deltas
+        for k in range(len(keys)):
+            if np.isnan(observed[k]):
+                continue
+            sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
+            mn, md = moved[:, 2 * k], moved[:, 2 * k + 1]
+            diff = _ratio(sa_n + mn, sa_d + md) - _ratio(sb_n - mn, sb_d - md)
+            tol = 1e-12 * max(1.0, abs(observed[k]))
+            extreme[k] += int(
+                np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed[k]) - tol)
+            )
+        done += size
+    alpha = (1 - level) / 2
+    out = []
+    for k, (metric, aggregate) in enumerate(keys):
+        if np.isnan(observed[k]):
+            out.append(
+                Comparison(
+                    metric=metric,
+                    aggregate=aggregate,
+                    difference=Difference(None, None, None),
+                    p_value=None,
+                    **common,
+                )
+            )
+            continue
+        diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
+            sums[:, 4 * k + 2], sums[:, 4 * k + 3]
+        )
+        ok = diffs[~np.isnan(diffs)]
+        low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+        out.append(
+            Comparison(
+                metric=metric,
+                aggregate=aggregate,
+                difference=Difference(float(observed[k]), low, high),
+                p_value=(1 + int(extreme[k])) / (1 + permutations),
+                **common,
+            )
+        )
+    return out
 
 
 def unpaired_difference(
@@ -519,13 +588,21 @@ def ledger_intervals(
     """Every corpus figure of one ledger group: ``{(aggregate, metric): interval}``.
 
     ``table`` is the per-answer table of :func:`claimlab.metrics.ledger.count_ledger` (one row
-    per answer); answers are the clusters.
+    per decomposer and answer). The clusters are the original answers: when several
+    decomposers split the same answer (the whole corpus), its rows are resampled together.
     """
     figures: dict[str, tuple[Any, Any]] = {}
+    codes, clusters = np.unique(table["answer_id"].to_numpy().astype(str), return_inverse=True)
+    n_clusters = len(codes)
+
+    def per_answer(values: Floats) -> Floats:
+        return np.bincount(clusters, weights=values, minlength=n_clusters).astype(np.float64)
+
     for metric, (num, den) in _ledger_defs().items():
         n, d = table[num].to_numpy(np.float64), table[den].to_numpy(np.float64)
-        figures[f"micro/{metric}"] = (n, d)
-        figures[f"macro/{metric}"] = macro_parts(n, d)
+        figures[f"micro/{metric}"] = (per_answer(n), per_answer(d))
+        r, defined = macro_parts(n, d)
+        figures[f"macro/{metric}"] = (per_answer(r), per_answer(defined))
     out = bootstrap_intervals(figures, level=level, resamples=resamples, seed=seed, method=method)
     return {tuple(k.split("/")): v for k, v in out.items()}  # type: ignore[misc]
 
@@ -559,23 +636,147 @@ def ledger_comparisons(
         shared = ga.index.intersection(gb.index, sort=False)
         sa, sb = ga.loc[shared], gb.loc[shared]
         only = (int(len(ga) - len(shared)), int(len(gb) - len(shared)))
+        figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]] = {}
         for metric, (num, den) in defs.items():
             for aggregate in AGGREGATES:
-                out.append(
-                    paired_comparison(
-                        (sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64)),
-                        (sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64)),
-                        names=(a, b),
-                        metric=metric,
-                        aggregate=aggregate,
-                        only=only,
-                        level=level,
-                        resamples=resamples,
-                        permutations=permutations,
-                        seed=seed,
-                    )
+                figures[(metric, aggregate)] = (
+                    _parts(sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64), aggregate),
+                    _parts(sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64), aggregate),
                 )
+        out += paired_comparisons(
+            figures,
+            names=(a, b),
+            only=only,
+            level=level,
+            resamples=resamples,
+            permutations=permutations,
+            seed=seed,
+        )
     adjusted = holm([c.p_value for c in out])
     from dataclasses import replace
 
     return [replace(c, p_adjusted=p) for c, p in zip(out, adjusted, strict=True)]
+
+
+# ------------------------------------------------------------------------------ FActScore
+
+FACTSCORE_FIGURES = ("factscore", "init_score", "micro_precision", "respond_ratio")
+
+
+def _prompt_keys(result: Any) -> list[str]:
+    """One key per prompt: its topic (a repeated topic gets its occurrence number)."""
+    seen: dict[str, int] = {}
+    keys = []
+    for r in result.responses:
+        k = seen.get(r.topic, 0)
+        seen[r.topic] = k + 1
+        keys.append(r.topic if k == 0 else f"{r.topic} #{k + 1}")
+    return keys
+
+
+def factscore_parts(result: Any) -> dict[str, tuple[Floats, Floats]]:
+    """A FActScore result's figures as per-prompt ratio parts (prompts are the clusters).
+
+    ``factscore`` and ``init_score``: the mean over scored responses (a prompt without a
+    scored response adds nothing to either sum); ``micro_precision``: supported facts over all
+    facts; ``respond_ratio``: responding prompts over prompts.
+    """
+    rs = result.responses
+    score = np.array([r.score if r.score is not None else 0.0 for r in rs], dtype=np.float64)
+    init = np.array([r.init_score if r.init_score is not None else 0.0 for r in rs], np.float64)
+    defined = np.array([r.init_score is not None for r in rs], dtype=np.float64)
+    sup = np.array([r.support.numerator if r.support else 0 for r in rs], dtype=np.float64)
+    facts = np.array([r.support.denominator if r.support else 0 for r in rs], dtype=np.float64)
+    responded = np.array([r.responded for r in rs], dtype=np.float64)
+    return {
+        "factscore": (score * defined, defined),
+        "init_score": (init * defined, defined),
+        "micro_precision": (sup, facts),
+        "respond_ratio": (responded, np.ones(len(rs))),
+    }
+
+
+def factscore_intervals(
+    result: Any,
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    method: Method = "bca",
+) -> dict[str, Interval | None]:
+    """Intervals of a FActScore result's figures.
+
+    A cluster bootstrap over prompts; Wilson for the respond ratio (one independent item per
+    prompt).
+    """
+    parts = factscore_parts(result)
+    respond = parts.pop("respond_ratio")
+    out = bootstrap_intervals(parts, level=level, resamples=resamples, seed=seed, method=method)
+    out["respond_ratio"] = wilson(int(respond[0].sum()), int(respond[1].sum()), level)
+    return out
+
+
+def _aligned(
+    results: dict[str, Any], names: Sequence[str]
+) -> tuple[list[str], dict[str, dict[str, tuple[Floats, Floats]]]]:
+    """The prompts every named result has, and each result's parts on them, in one order."""
+    keys = {n: _prompt_keys(results[n]) for n in names}
+    shared = [k for k in keys[names[0]] if all(k in set(keys[n]) for n in names[1:])]
+    out = {}
+    for n in names:
+        index = {k: i for i, k in enumerate(keys[n])}
+        take = np.array([index[k] for k in shared], dtype=np.int64)
+        out[n] = {f: (a[take], b[take]) for f, (a, b) in factscore_parts(results[n]).items()}
+    return shared, out
+
+
+def factscore_comparisons(
+    results: dict[str, Any],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+) -> list[Comparison]:
+    """Paired comparisons of FActScore subjects on their shared prompts, Holm-adjusted.
+
+    A prompt is shared when both files hold it (by topic); each side's figure is its own
+    FActScore over the shared prompts it answered with facts, as the metric defines it.
+    """
+    out: list[Comparison] = []
+    for a, b in pairs:
+        shared, parts = _aligned(results, [a, b])
+        only = (len(results[a].responses) - len(shared), len(results[b].responses) - len(shared))
+        figures = {
+            (f, "macro" if f in ("factscore", "init_score") else "micro"): (
+                parts[a][f],
+                parts[b][f],
+            )
+            for f in FACTSCORE_FIGURES
+        }
+        out += paired_comparisons(
+            figures,
+            names=(a, b),
+            only=only,
+            level=level,
+            resamples=resamples,
+            permutations=permutations,
+            seed=seed,
+        )
+    adjusted = holm([c.p_value for c in out])
+    from dataclasses import replace
+
+    return [replace(c, p_adjusted=p) for c, p in zip(out, adjusted, strict=True)]
+
+
+def factscore_ranking(
+    results: dict[str, Any], *, figure: str = "factscore", resamples: int = 2000, seed: int = 0
+) -> dict[str, Any]:
+    """How often the order of the subjects by a figure holds when shared prompts are resampled."""
+    names = list(results)
+    shared, parts = _aligned(results, names)
+    out = ranking_stability({n: parts[n][figure] for n in names}, resamples=resamples, seed=seed)
+    out["prompts"] = len(shared)
+    out["figure"] = figure
+    return out

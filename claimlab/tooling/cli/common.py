@@ -47,3 +47,45 @@ def id_list(text: str) -> list[str]:
         path = text[1:]
         text = decode_utf8(read_bytes(path), file=path).replace("\n", ",")
     return [s.strip() for s in text.split(",") if s.strip()] if text else []
+
+
+def level_type(text: str) -> float:
+    """An argparse type: a confidence level strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a number between 0 and 1, got {text!r}"
+        ) from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), got {text!r}")
+    return value
+
+
+def add_uncertainty_options(p: argparse.ArgumentParser, *, compared: str) -> None:
+    """``--ci``, ``--bootstrap``, ``--permutations``, ``--seed``, ``--ci-method``, ``--compare``."""
+    p.add_argument(
+        "--ci",
+        type=level_type,
+        metavar="LEVEL",
+        help="intervals for every corpus figure (e.g. 0.95): answers resampled as clusters",
+    )
+    p.add_argument(
+        "--bootstrap", type=count_type(1, 1_000_000), default=2000, help="resamples (default 2000)"
+    )
+    p.add_argument(
+        "--permutations",
+        type=count_type(1, 1_000_000),
+        default=2000,
+        help="permutations of the paired test (default 2000)",
+    )
+    p.add_argument("--seed", type=count_type(0), default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--ci-method", choices=("bca", "percentile"), default="bca", help="interval (default bca)"
+    )
+    p.add_argument(
+        "--compare",
+        nargs="+",
+        metavar="NAME",
+        help=f"paired comparison of two {compared} (A B), or every pair (all), Holm-corrected",
+    )

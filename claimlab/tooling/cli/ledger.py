@@ -7,7 +7,7 @@ import sys
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import status_line
-from claimlab.tooling.cli.common import count_type, emit_json, say
+from claimlab.tooling.cli.common import add_uncertainty_options, emit_json, say
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
@@ -178,42 +178,6 @@ def add_ledger(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--progress", action="store_true", help="show a progress bar even when not on a terminal"
     )
-    p.add_argument(
-        "--ci",
-        type=_level,
-        metavar="LEVEL",
-        help="intervals for every corpus figure (e.g. 0.95): answers resampled as clusters",
-    )
-    p.add_argument(
-        "--bootstrap", type=count_type(1, 1_000_000), default=2000, help="resamples (default 2000)"
-    )
-    p.add_argument(
-        "--permutations",
-        type=count_type(1, 1_000_000),
-        default=2000,
-        help="permutations of the paired test (default 2000)",
-    )
-    p.add_argument("--seed", type=count_type(0), default=0, help="random seed (default 0)")
-    p.add_argument(
-        "--ci-method", choices=("bca", "percentile"), default="bca", help="interval (default bca)"
-    )
-    p.add_argument(
-        "--compare",
-        nargs="+",
-        metavar="GROUP",
-        help="paired comparison of two --by groups (A B), or every pair (all), Holm-corrected",
-    )
+    add_uncertainty_options(p, compared="--by groups")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger)
-
-
-def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a number between 0 and 1, got {text!r}"
-        ) from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), got {text!r}")
-    return value

@@ -13,7 +13,7 @@ from claimlab.io.files import atomic_write, replacing_all
 from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
 from claimlab.metrics.fever import score_fever
 from claimlab.notebook.records import to_jsonable
-from claimlab.tooling.cli.common import count_type, emit_json, say
+from claimlab.tooling.cli.common import add_uncertainty_options, count_type, emit_json, say
 
 
 def cmd_fever(args: argparse.Namespace) -> int:
@@ -86,6 +86,7 @@ def cmd_factscore(args: argparse.Namespace) -> int:
         results.append((f, r))
         loaded.append((Path(f).stem, responses))
     ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []
+    intervals, comparisons, ranking = _factscore_uncertainty(args, results)
     if args.json:
         emit_json(
             {
@@ -97,10 +98,22 @@ def cmd_factscore(args: argparse.Namespace) -> int:
                         **r.to_dict(),
                         "factscore_percent": None if r.factscore is None else 100 * r.factscore,
                         "init_score_percent": None if r.init_score is None else 100 * r.init_score,
+                        **(
+                            {
+                                "ci": {
+                                    k: (v.to_dict() if v is not None else None)
+                                    for k, v in intervals[r.name].items()
+                                }
+                            }
+                            if intervals
+                            else {}
+                        ),
                     }
                     for f, r in results
                 ],
                 "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
+                **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
+                **({"ranking": ranking} if ranking else {}),
             }
         )
         return 0
@@ -108,9 +121,68 @@ def cmd_factscore(args: argparse.Namespace) -> int:
     for _, r in results:
         init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
         say(f"  {r.name:<16} {r.display}  init_score {init}")
+        for figure, iv in intervals.get(r.name, {}).items():
+            say(f"  {'':<16}   {figure:<16} {iv.display if iv else 'N/A: no interval'}")
+    if comparisons:
+        say("paired comparisons on shared prompts (A - B; Holm over all of them):")
+        for c in comparisons:
+            say(f"  {c.a} - {c.b}  {c.metric:<16} {c.display}")
+    if ranking and ranking.get("same_order") is not None:
+        say(
+            f"ranking by FActScore {' > '.join(ranking['order'])} holds in "
+            f"{100 * ranking['same_order']:.1f}% of {ranking['resamples']} resamples of "
+            f"{ranking['prompts']} shared prompts"
+        )
     for c, u in ledgers:
         say(f"ledger written: {c} --units {u}")
     return 0
+
+
+def _factscore_uncertainty(args: argparse.Namespace, results: list) -> tuple[dict, list, dict]:
+    """Intervals per subject, comparisons and the ranking's stability, as the options ask."""
+    from claimlab.metrics.uncertainty import (
+        factscore_comparisons,
+        factscore_intervals,
+        factscore_ranking,
+    )
+
+    by_name = {r.name: r for _, r in results}
+    level = args.ci if args.ci is not None else 0.95
+    intervals = {}
+    if args.ci is not None:
+        intervals = {
+            name: factscore_intervals(
+                r, level=level, resamples=args.bootstrap, seed=args.seed, method=args.ci_method
+            )
+            for name, r in by_name.items()
+        }
+    comparisons: list = []
+    ranking: dict = {}
+    if args.compare:
+        names = sorted(by_name)
+        if args.compare == ["all"]:
+            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        elif len(args.compare) == 2:
+            pairs = [(args.compare[0], args.compare[1])]
+        else:
+            raise ClaimlabInputError("--compare takes two subjects (file names), or all")
+        for name in {n for pair in pairs for n in pair}:
+            if name not in by_name:
+                raise ClaimlabInputError(
+                    f"no subject {name!r} (the subjects are the files' names: {', '.join(names)})",
+                    field="--compare",
+                )
+        comparisons = factscore_comparisons(
+            by_name,
+            pairs,
+            level=level,
+            resamples=args.bootstrap,
+            permutations=args.permutations,
+            seed=args.seed,
+        )
+        if len(by_name) >= 2:
+            ranking = factscore_ranking(by_name, resamples=args.bootstrap, seed=args.seed)
+    return intervals, comparisons, ranking
 
 
 def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Path, Path]]:
@@ -161,5 +233,6 @@ def add_factscore(sub: argparse._SubParsersAction) -> None:
         help="also write each file as a claim ledger (DIR/<stem>.candidates.parquet and"
         " .units.parquet, same policy) for `claimlab ledger`",
     )
+    add_uncertainty_options(p, compared="subjects (file names)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_factscore)
