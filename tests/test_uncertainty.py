@@ -255,3 +255,38 @@ def test_compare_needs_by(ledger_files):
     c, u = ledger_files
     proc = run_cli("ledger", c, "--units", u, "--compare", "all")
     assert proc.returncode == 2 and "--compare needs --by" in proc.stderr
+
+
+@pytest.mark.realdata
+def test_factscore_chatgpt_against_instructgpt_on_the_human_annotations():
+    from tests.conftest import require_data
+
+    chat = require_data("factscore", "ChatGPT.jsonl")
+    instr = require_data("factscore", "InstructGPT.jsonl")
+    args = ["factscore", chat, instr, "--irrelevant", "paper", "--ci", "0.95", "--seed", "1"]
+    proc = run_cli(*args, "--compare", "ChatGPT", "InstructGPT", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    comps = {c["metric"]: c for c in data["comparisons"]}
+    fs = comps["factscore"]
+    # the paper's human FActScores: ChatGPT 58.3, InstructGPT 42.6 (the difference, exactly)
+    assert fs["difference"]["value"] == pytest.approx(0.582771523739219 - 0.425758336465452)
+    assert 0.10 < fs["difference"]["low"] < fs["difference"]["value"] < fs["difference"]["high"] < 0.22
+    assert (fs["shared"], fs["only_a"], fs["only_b"]) == (183, 0, 0)
+    assert fs["p_value"] < 0.01 and fs["p_adjusted"] >= fs["p_value"]
+    ci = data["files"][0]["ci"]
+    assert ci["respond_ratio"]["method"] == "Wilson" and ci["factscore"]["clusters"] == 183
+    assert data["ranking"]["order"] == ["ChatGPT", "InstructGPT"]
+    text = run_cli(*args, "--compare", "all").stdout
+    assert "ChatGPT - InstructGPT  factscore        +15.7 points" in text
+    assert "ranking by FActScore ChatGPT > InstructGPT holds in" in text
+
+
+def test_factscore_compare_names_the_subjects(tmp_path):
+    row = {"topic": "t", "cat": [], "annotations": None}
+    f = tmp_path / "One.jsonl"
+    f.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    proc = run_cli("factscore", f, "--compare", "One", "Two")
+    assert proc.returncode == 2 and "no subject 'Two'" in proc.stderr and "One" in proc.stderr
+    proc = run_cli("factscore", f, "--ci", "0.95", "--json")
+    assert json.loads(proc.stdout)["files"][0]["ci"]["factscore"] is None  # nobody responded: N/A

@@ -146,3 +146,73 @@ def study_wice(path: str) -> WiceStudy | str:
         alternatives=dict(sorted(alts.items())),
         lead_k=wice.lead_k_status(claims, [5, 10, 20, None]),
     )
+
+
+@dataclass(frozen=True)
+class UncertaintyStudy:
+    """Three ways to state the uncertainty of the same FActScore figures (notebook 04).
+
+    ``per_claim``: each subject's micro precision with a Wilson interval that treats every
+    fact as independent (what a per-claim standard error assumes); ``clustered``: the same
+    figure and FActScore itself with prompts resampled (facts are nested in responses);
+    ``comparison``: one pair of subjects, paired on shared prompts, with the interval an
+    unpaired bootstrap would give beside it; ``ranking``: how often the subjects' order holds.
+    """
+
+    per_claim: dict[str, Any]
+    clustered: dict[str, dict[str, Any]]
+    comparisons: list[Any]
+    unpaired: Any
+    pair: tuple[str, str] | None
+    ranking: dict[str, Any]
+
+
+def uncertainty_study(
+    results: dict[str, Any],
+    *,
+    pair: tuple[str, str] | None = None,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> UncertaintyStudy:
+    """Per-claim, clustered and paired uncertainty of FActScore results (subject -> result).
+
+    ``pair`` names the two subjects to compare (default: the first two, in name order).
+    """
+    from claimlab.metrics.uncertainty import (
+        aligned_parts,
+        factscore_comparisons,
+        factscore_intervals,
+        factscore_ranking,
+        unpaired_difference,
+        wilson,
+    )
+
+    names = sorted(results)
+    per_claim = {n: wilson(results[n].supported, results[n].facts, level) for n in names}
+    clustered = {
+        n: factscore_intervals(results[n], level=level, resamples=resamples, seed=seed)
+        for n in names
+    }
+    if pair is None and len(names) >= 2:
+        pair = (names[0], names[1])
+    comparisons: list[Any] = []
+    unpaired = None
+    ranking: dict[str, Any] = {}
+    if pair is not None:
+        for n in pair:
+            if n not in results:
+                raise KeyError(f"no subject {n!r} (there are: {', '.join(names)})")
+        comparisons = factscore_comparisons(
+            results, [pair], level=level, resamples=resamples, permutations=resamples, seed=seed
+        )
+        _, parts = aligned_parts(results, list(pair))
+        unpaired = unpaired_difference(
+            parts[pair[0]]["factscore"],
+            parts[pair[1]]["factscore"],
+            level=level,
+            resamples=resamples,
+            seed=seed,
+        )
+        ranking = factscore_ranking(results, resamples=resamples, seed=seed)
+    return UncertaintyStudy(per_claim, clustered, comparisons, unpaired, pair, ranking)

@@ -716,7 +716,7 @@ def factscore_intervals(
     return out
 
 
-def _aligned(
+def aligned_parts(
     results: dict[str, Any], names: Sequence[str]
 ) -> tuple[list[str], dict[str, dict[str, tuple[Floats, Floats]]]]:
     """The prompts every named result has, and each result's parts on them, in one order."""
@@ -746,7 +746,7 @@ def factscore_comparisons(
     """
     out: list[Comparison] = []
     for a, b in pairs:
-        shared, parts = _aligned(results, [a, b])
+        shared, parts = aligned_parts(results, [a, b])
         only = (len(results[a].responses) - len(shared), len(results[b].responses) - len(shared))
         figures = {
             (f, "macro" if f in ("factscore", "init_score") else "micro"): (
@@ -775,7 +775,7 @@ def factscore_ranking(
 ) -> dict[str, Any]:
     """How often the order of the subjects by a figure holds when shared prompts are resampled."""
     names = list(results)
-    shared, parts = _aligned(results, names)
+    shared, parts = aligned_parts(results, names)
     out = ranking_stability({n: parts[n][figure] for n in names}, resamples=resamples, seed=seed)
     out["prompts"] = len(shared)
     out["figure"] = figure

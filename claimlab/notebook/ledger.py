@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from matplotlib.axes import Axes
 
@@ -38,9 +39,16 @@ def ledger_table(groups):
 
 @styled
 def plot_ledger_models(
-    groups: Mapping[str, CorpusFigures], *, kind: str = "micro", title: str | None = None
+    groups: Mapping[str, CorpusFigures],
+    *,
+    kind: str = "micro",
+    title: str | None = None,
+    intervals: Mapping[str, Mapping[tuple[str, str], Any]] | None = None,
 ) -> Axes:
-    """Per model: the four Toy ratios (micro, n/d on each bar; macro with its defined count)."""
+    """Per model: the four Toy ratios (micro, n/d on each bar; macro with its defined count).
+
+    ``intervals`` (group -> (aggregate, metric) -> interval or None) adds error bars.
+    """
     rows: dict[str, dict[str, tuple[float | None, str]]] = {}
     for name, g in groups.items():
         rows[name] = {}
@@ -51,7 +59,17 @@ def plot_ledger_models(
             else:
                 mm = g.macro[m]
                 rows[name][m] = (mm.value, f"{mm.defined} def., {mm.undefined} N/A")
-    ax = plot_grouped_values(rows, title=title or f"Toy metrics per decomposer ({kind})")
+    errors = {
+        name: {
+            m: (iv.low, iv.high)
+            for (aggregate, m), iv in (intervals or {}).get(name, {}).items()
+            if aggregate == kind and iv is not None
+        }
+        for name in groups
+    }
+    ax = plot_grouped_values(
+        rows, title=title or f"Toy metrics per decomposer ({kind})", errors=errors
+    )
     return ax
 
 

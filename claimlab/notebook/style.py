@@ -186,8 +186,12 @@ def plot_grouped_values(
     na_label: str = "N/A (0/0)",
     xlabel: str | None = None,
     ylabel: str | None = None,
+    errors: Mapping[str, Mapping[str, tuple[float, float] | None]] | None = None,
 ) -> Axes:
     """Grouped bars of values in 0..1: one group per row, one bar per series.
+
+    ``errors`` gives an interval ``(low, high)`` per row and series, drawn as an error bar
+    (the counts stay on the bar; an N/A bar has none).
 
     Each cell is ``(value, label)``; the label (counts) is written on or beside the bar. A
     value of None is a hatched full-length bar labelled ``na_label``, never a zero-length bar.
@@ -201,7 +205,7 @@ def plot_grouped_values(
     notes = row_notes or {}
     if ax is None and len(row_names) >= PANELS_FROM and series:
         return _panels(
-            rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel
+            rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel, errors
         )
     if ax is None:
         _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 4.2))
@@ -225,10 +229,24 @@ def plot_grouped_values(
                 )
             else:
                 ax.bar(x, value, width=width, color=colors[s])
+                top = value
+                span = (errors or {}).get(row, {}).get(s)
+                if span is not None:
+                    lo, hi = span
+                    ax.errorbar(
+                        x,
+                        value,
+                        yerr=[[max(0.0, value - lo)], [max(0.0, hi - value)]],
+                        fmt="none",
+                        ecolor="#222222",
+                        elinewidth=1.0,
+                        capsize=3,
+                    )
+                    top = max(value, hi)
                 above.append(
                     ax.text(
                         x,
-                        value + 0.015,
+                        top + 0.015,
                         label(cell_label),
                         rotation=90,
                         ha="center",
@@ -264,7 +282,9 @@ def plot_grouped_values(
     return ax
 
 
-def _panels(rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel) -> Axes:
+def _panels(
+    rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel, errors=None
+) -> Axes:
     """One panel per series, a horizontal bar per group, its label beside the bar."""
     cols = min(len(series), 4)  # one row of panels sharing the group labels
     nrows = (len(series) + cols - 1) // cols
@@ -298,7 +318,21 @@ def _panels(rows, row_names, series, colors, series_labels, title, notes, na_lab
                 )
             else:
                 ax.barh(y, value, height=0.7, color=colors[s])
-                ax.text(value + 0.02, y, label(cell_label, 30), ha="left", va="center", fontsize=8)
+                end = value
+                span = (errors or {}).get(row, {}).get(s)
+                if span is not None:
+                    lo, hi = span
+                    ax.errorbar(
+                        value,
+                        y,
+                        xerr=[[max(0.0, value - lo)], [max(0.0, hi - value)]],
+                        fmt="none",
+                        ecolor="#222222",
+                        elinewidth=1.0,
+                        capsize=3,
+                    )
+                    end = max(value, hi)
+                ax.text(end + 0.02, y, label(cell_label, 30), ha="left", va="center", fontsize=8)
         ax.set_xlim(0, 1.6 if cols > 2 else 1.45)
         ax.set_xticks([0, 1.0] if cols > 2 else [0, 0.5, 1.0])
         ax.set_xticklabels(["0%", "100%"] if cols > 2 else ["0%", "50%", "100%"], fontsize=8)
@@ -344,14 +378,23 @@ def plot_grouped_ratios(
     row_notes: Mapping[str, str] | None = None,
     xlabel: str | None = None,
     ylabel: str | None = None,
+    intervals: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Axes:
-    """Grouped bars of Ratios: every bar carries its n/d; undefined ones are hatched N/A bars."""
+    """Grouped bars of Ratios: every bar carries its n/d; undefined ones are hatched N/A bars.
+
+    ``intervals`` (row -> series -> an interval with ``low`` and ``high``, or None) adds error
+    bars.
+    """
     values = {
         row: {
             s: (r.value, r.counts if r.value is not None else f"N/A ({r.counts})")
             for s, r in cells.items()
         }
         for row, cells in rows.items()
+    }
+    errors = {
+        row: {s: (iv.low, iv.high) for s, iv in cells.items() if iv is not None}
+        for row, cells in (intervals or {}).items()
     }
     return plot_grouped_values(
         values,
@@ -361,4 +404,5 @@ def plot_grouped_ratios(
         row_notes=row_notes,
         xlabel=xlabel,
         ylabel=ylabel,
+        errors=errors,
     )
