@@ -290,3 +290,60 @@ def test_factscore_compare_names_the_subjects(tmp_path):
     assert proc.returncode == 2 and "no subject 'Two'" in proc.stderr and "One" in proc.stderr
     proc = run_cli("factscore", f, "--ci", "0.95", "--json")
     assert json.loads(proc.stdout)["files"][0]["ci"]["factscore"] is None  # nobody responded: N/A
+
+
+def test_prediction_powered_mean_equals_the_published_formula_and_ppi_python():
+    from claimlab.metrics.uncertainty import ppi_mean
+
+    rng = np.random.default_rng(8)
+    y = rng.binomial(1, 0.6, 120).astype(float)
+    yhat = np.clip(y + rng.normal(0.1, 0.2, 120), 0, 1)
+    yu = np.clip(rng.binomial(1, 0.6, 2000) + rng.normal(0.1, 0.2, 2000), 0, 1)
+    theta, lo, hi = ppi_mean(y, yhat, yu, level=0.9)
+    # theta = mean(f(X~)) - mean(f(X) - Y); se^2 = var(f(X~))/N + var(f(X) - Y)/n
+    assert theta == pytest.approx(yu.mean() - (yhat - y).mean())
+    se = np.sqrt(yu.var(ddof=1) / 2000 + (yhat - y).var(ddof=1) / 120)
+    assert (hi - lo) / 2 == pytest.approx(1.6448536 * se, rel=1e-6)
+    ppi_py = pytest.importorskip("ppi_py")
+    ref_lo, ref_hi = ppi_py.ppi_mean_ci(y, yhat, yu, alpha=0.1, lam=1)
+    # ppi_py divides the variances by n and N (ddof 0): the same interval to 1e-3
+    assert (lo, hi) == pytest.approx((float(ref_lo[0]), float(ref_hi[0])), abs=1e-3)
+
+
+@pytest.mark.realdata
+def test_prediction_powered_interval_covers_the_human_figure_where_the_autorater_alone_does_not():
+    from claimlab.io.factscore import load_subjects
+    from claimlab.labs.studies import ppi_study
+    from tests.conftest import require_data
+
+    folder = require_data("factscore")
+    responses = [r for rs in load_subjects(folder).values() for r in rs]
+    s = ppi_study(responses, labelled=100, optimism=0.3, pessimism=0.05, runs=200, level=0.9)
+    print(f"coverage over {s.runs} runs at 90%: {s.covered}; mean widths {s.mean_width}")
+    assert s.covered["ppi"] >= 0.9 * s.runs - 2 * np.sqrt(0.09 * s.runs)  # at the stated rate
+    assert s.covered["naive"] < 0.5 * s.runs  # the biased autorater misses the truth
+    assert s.mean_width["ppi"] < s.mean_width["human"]  # and is narrower than people alone
+    ex = s.example
+    assert (ex.labelled, ex.labelled + ex.unlabelled) == (ex.human.n, ex.ppi.n)
+
+
+def test_error_bars_are_drawn_with_the_counts_still_on_the_bars():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from claimlab.core.ratio import Ratio
+    from claimlab.metrics.uncertainty import Interval
+    from claimlab.notebook.style import plot_grouped_ratios
+
+    iv = Interval(0.5, 0.7, 0.95, "BCa", 100, 40)
+    ax = plot_grouped_ratios(
+        {"A": {"x": Ratio(3, 5), "y": Ratio(0, 0)}},
+        intervals={"A": {"x": iv, "y": None}},
+    )
+    caps = [c for c in ax.containers if c.__class__.__name__ == "ErrorbarContainer"]
+    assert len(caps) == 1  # the N/A bar has no interval
+    (segments,) = [lc.get_segments() for lc in caps[0].lines[2]]
+    (x0, lo), (_, hi) = segments[0]
+    assert (lo, hi) == pytest.approx((0.5, 0.7))
+    texts = [t.get_text() for t in ax.texts]
+    assert "3/5" in texts and any("N/A" in t for t in texts)

@@ -122,3 +122,42 @@ def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Tabl
             add("adds-claims", a, f"extra-{x}", f"{a}/extra{x}", [], False, "SUPPORTED")
     cand = pa.table({**rows, "preserves": pa.array(rows["preserves"], type=pa.list_(pa.string()))})
     return cand, pa.table(unit_rows)
+
+
+def simulate_autorater(
+    responses: Sequence[LabelledResponse], *, optimism: float, pessimism: float, seed: int = 0
+) -> list[LabelledResponse]:
+    """A SIMULATED autorater of known bias: NS becomes S with ``optimism``, S becomes NS with ``pessimism``.
+
+    With optimism above pessimism it over-states support, as a lenient autorater does; the
+    size of the bias is known, so a bias-correcting estimate can be checked against the
+    human figure it should recover. Deterministic for a seed.
+    """
+    for name, p in (("optimism", optimism), ("pessimism", pessimism)):
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"{name} must be within 0..1, got {p}")
+    rng = random.Random(seed)
+    out = []
+    for r in responses:
+        if r.sentences is None:
+            out.append(r)
+            continue
+        sents = []
+        for s in r.sentences:
+            if s.human_facts is None:
+                sents.append(s)
+                continue
+            facts = tuple(
+                (
+                    t,
+                    "S"
+                    if lab == "NS" and rng.random() < optimism
+                    else "NS"
+                    if lab == "S" and rng.random() < pessimism
+                    else lab,
+                )
+                for t, lab in s.human_facts
+            )
+            sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
+        out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
+    return out

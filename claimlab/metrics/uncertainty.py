@@ -780,3 +780,138 @@ def factscore_ranking(
     out["prompts"] = len(shared)
     out["figure"] = figure
     return out
+
+
+# ------------------------------------------------------------------------------ prediction-powered
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its interval (None where undefined) and the sample behind it."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+
+    @property
+    def display(self) -> str:
+        """``61.2% [58.0%, 64.3%] (n = 300)``."""
+        if self.value is None or self.low is None or self.high is None:
+            return f"N/A (n = {self.n})"
+        return f"{100 * self.value:.1f}% [{100 * self.low:.1f}%, {100 * self.high:.1f}%] (n = {self.n})"
+
+
+@dataclass(frozen=True)
+class PredictionPowered:
+    """Prediction-powered inference beside the two estimates it improves on.
+
+    ``ppi``: the autorater's mean on every answer, corrected by its mean error on the answers
+    people labelled; ``naive``: the autorater alone on every answer (biased when the
+    autorater is); ``human``: the people alone on the answers they labelled (unbiased, wide).
+    """
+
+    figure: str
+    level: float
+    ppi: Estimate
+    naive: Estimate
+    human: Estimate
+    labelled: int
+    unlabelled: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "figure": self.figure,
+            "level": self.level,
+            "ppi": self.ppi.to_dict(),
+            "naive_autorater": self.naive.to_dict(),
+            "human_only": self.human.to_dict(),
+            "labelled": self.labelled,
+            "unlabelled": self.unlabelled,
+        }
+
+
+def _mean_ci(values: Floats, z: float, scale: float = 1.0) -> Estimate:
+    n = values.size
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    m = float(values.mean())
+    se = float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    if not math.isfinite(se):
+        return Estimate(m * scale, None, None, n)
+    return Estimate(m * scale, (m - z * se) * scale, (m + z * se) * scale, n)
+
+
+def ppi_mean(
+    y: Floats, yhat: Floats, yhat_unlabelled: Floats, *, level: float = 0.9
+) -> tuple[float, float, float]:
+    """The prediction-powered mean and its normal interval (Angelopoulos et al., Science 2023).
+
+    theta = mean(yhat_unlabelled) - mean(yhat - y); its variance is var(yhat_unlabelled) / N +
+    var(yhat - y) / n. (The classic estimator, lambda = 1; ``ppi_py.ppi_mean_ci(..., lam=1)``
+    gives the same interval.)
+    """
+    level = check_level(level)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    n, big_n = y.size, yhat_unlabelled.size
+    if n < 2 or big_n < 2:
+        raise ValueError("prediction-powered inference needs two or more answers on each side")
+    rect = yhat - y
+    theta = float(yhat_unlabelled.mean() - rect.mean())
+    se = math.sqrt(float(yhat_unlabelled.var(ddof=1)) / big_n + float(rect.var(ddof=1)) / n)
+    return theta, theta - z * se, theta + z * se
+
+
+def prediction_powered(
+    auto: tuple[Any, Any],
+    human: tuple[Any, Any],
+    labelled: Any,
+    *,
+    figure: str = "",
+    aggregate: Aggregate = "macro",
+    level: float = 0.9,
+) -> PredictionPowered:
+    """A figure from an autorater's labels on every answer and people's labels on some.
+
+    ``auto`` and ``human`` are per-answer (numerator, denominator) counts over the same answers
+    (the human counts matter only where ``labelled`` is true). ``macro``: the mean of per-answer
+    ratios over answers with a denominator; ``micro``: the estimated mean numerator over the
+    mean denominator of all answers (the denominator, the facts checked, is the same for
+    autorater and people).
+    """
+    level = check_level(level)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    an, ad = np.asarray(auto[0], np.float64), np.asarray(auto[1], np.float64)
+    hn, hd = np.asarray(human[0], np.float64), np.asarray(human[1], np.float64)
+    lab = np.asarray(labelled, dtype=bool)
+    if aggregate == "macro":
+        defined = (ad > 0) & (~lab | (hd > 0))
+        ra, _ = macro_parts(an, ad)
+        rh, _ = macro_parts(hn, hd)
+        y, yhat, yu = rh[lab & defined], ra[lab & defined], ra[~lab & defined]
+        scale = 1.0
+        everyone = ra[defined]
+    elif aggregate == "micro":
+        mean_den = float(ad.mean()) if ad.size else 0.0
+        if mean_den <= 0:
+            raise ValueError("no denominator: the figure is undefined")
+        y, yhat, yu = hn[lab], an[lab], an[~lab]
+        scale = 1.0 / mean_den
+        everyone = an
+    else:
+        raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
+    theta, lo, hi = ppi_mean(y, yhat, yu, level=level)
+    return PredictionPowered(
+        figure=figure,
+        level=level,
+        ppi=Estimate(theta * scale, lo * scale, hi * scale, int(y.size + yu.size)),
+        naive=_mean_ci(everyone, z, scale),
+        human=_mean_ci(y, z, scale),
+        labelled=int(y.size),
+        unlabelled=int(yu.size),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from matplotlib.axes import Axes
 
@@ -145,3 +146,24 @@ def plot_score_vs_init(
     return plot_grouped_values(
         rows, title=title, na_label="N/A (no scored response)", ylabel="FActScore"
     )
+
+
+def ppi_table(study: Any) -> Any:
+    """Three estimates of one figure: their interval in one run and their coverage over all runs."""
+    pd = pandas()
+    ex = study.example
+    rows = []
+    for key, name, est in (
+        ("ppi", "prediction-powered (autorater + people)", ex.ppi),
+        ("naive", "autorater alone, every response", ex.naive),
+        ("human", "people alone, labelled responses", ex.human),
+    ):
+        rows.append(
+            {
+                "estimate": name,
+                f"one run ({100 * study.level:g}% interval)": est.display,
+                f"covers the human figure ({100 * study.truth:.1f}%)": f"{study.covered[key]} of {study.runs} runs",
+                "mean width": f"{100 * study.mean_width[key]:.1f} points",
+            }
+        )
+    return pd.DataFrame(rows).set_index("estimate")

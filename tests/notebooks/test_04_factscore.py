@@ -38,3 +38,22 @@ def test_absent_data_still_runs_the_simulated_parts(tmp_path):
     assert rec["human"] == {} and rec["chosen"] == {}
     assert rec["simulated"]["abstainer"]["γ = 0"]["respond_ratio"]["display"] == "20.0% (2/10)"
     assert "not found" in rec["factcheck_gpt"]["skipped"]
+
+
+@pytest.mark.realdata
+def test_uncertainty_sections_on_the_human_annotations(tmp_path):
+    require_data("factscore", "ChatGPT.jsonl")
+    rec = run_notebook(NB, parameters={"BOOTSTRAP": 500}, output_dir=tmp_path).records
+    u = rec["uncertainty"]
+    fs = next(c for c in u["comparisons"] if c["metric"] == "factscore")
+    assert (fs["a"], fs["b"], fs["shared"]) == ("ChatGPT", "InstructGPT", 183)
+    assert fs["difference"]["low"] < fs["difference"]["value"] < fs["difference"]["high"]
+    # the unpaired interval on the same data is wider than the paired one
+    paired = fs["difference"]["high"] - fs["difference"]["low"]
+    assert u["unpaired"]["high"] - u["unpaired"]["low"] > paired
+    # per-claim intervals (facts independent) are narrower than clustered ones
+    for name in ("ChatGPT", "InstructGPT", "PerplexityAI"):
+        pc, cl = u["per_claim"][name], u["clustered"][name]["micro_precision"]
+        assert pc["high"] - pc["low"] < cl["high"] - cl["low"]
+    assert u["ranking"]["order"] == ["PerplexityAI", "ChatGPT", "InstructGPT"]
+    assert rec["ppi"]["covered"]["naive"] < rec["ppi"]["covered"]["ppi"]

@@ -62,3 +62,15 @@ def test_factscore_section_skips_when_the_data_is_absent(tmp_path):
     assert result.records["factscore_ledgers"] == {}
     executed = (tmp_path / "08_your_ledger.ipynb").read_text(encoding="utf-8")
     assert "Skipped:" in executed and "no/such/folder" in executed
+
+
+def test_intervals_and_paired_comparisons_of_the_demo_ledger(tmp_path):
+    rec = run_notebook(NB, parameters={"BOOTSTRAP": 300}, output_dir=tmp_path).records
+    ci = rec["intervals"]["faithful"]["micro/confirmed_support"]
+    assert ci["resamples"] == 300 and ci["clusters"] == 400 and ci["low"] < ci["high"]
+    comps = rec["comparisons"]
+    assert len(comps) == 3 * 8
+    # drops-hard left 31 answers without a row: each of its comparisons counts them apart
+    with_drops = [c for c in comps if "drops-hard" in (c["a"], c["b"])]
+    assert all(31 in (c["only_a"], c["only_b"]) and c["shared"] == 369 for c in with_drops)
+    assert all(c["p_adjusted"] >= c["p_value"] for c in comps)
