@@ -271,7 +271,9 @@ def test_factscore_chatgpt_against_instructgpt_on_the_human_annotations():
     fs = comps["factscore"]
     # the paper's human FActScores: ChatGPT 58.3, InstructGPT 42.6 (the difference, exactly)
     assert fs["difference"]["value"] == pytest.approx(0.582771523739219 - 0.425758336465452)
-    assert 0.10 < fs["difference"]["low"] < fs["difference"]["value"] < fs["difference"]["high"] < 0.22
+    assert (
+        0.10 < fs["difference"]["low"] < fs["difference"]["value"] < fs["difference"]["high"] < 0.22
+    )
     assert (fs["shared"], fs["only_a"], fs["only_b"]) == (183, 0, 0)
     assert fs["p_value"] < 0.01 and fs["p_adjusted"] >= fs["p_value"]
     ci = data["files"][0]["ci"]
@@ -347,3 +349,21 @@ def test_error_bars_are_drawn_with_the_counts_still_on_the_bars():
     assert (lo, hi) == pytest.approx((0.5, 0.7))
     texts = [t.get_text() for t in ax.texts]
     assert "3/5" in texts and any("N/A" in t for t in texts)
+
+
+def test_a_tie_in_the_observed_order_holds_while_the_systems_stay_tied():
+    m = np.full(50, 4.0)
+    tie = {"a": (m.copy(), m), "b": (m.copy(), m), "c": (m / 2, m)}  # a = b = 100% > c = 50%
+    out = ranking_stability(tie, resamples=200, seed=0)
+    assert out["same_order"] == 1.0 and out["pairs"][0]["tied"] and not out["pairs"][1]["tied"]
+
+
+def test_ledger_rankings_of_the_decomposers(ledger_files):
+    c, u = ledger_files
+    proc = run_cli(
+        "ledger", c, "--units", u, "--by", "model", "--compare", "all",
+        "--bootstrap", "200", "--permutations", "200", "--json",
+    )  # fmt: skip
+    ranks = {r["metric"]: r for r in json.loads(proc.stdout)["rankings"]}
+    assert set(ranks) == {"preservation", "coverage", "confirmed_support", "raw_support"}
+    assert ranks["coverage"]["order"][-1] == "drops-hard" and ranks["coverage"]["same_order"] == 1.0

@@ -243,13 +243,15 @@ def ppi_study(
     level: float = 0.9,
     policy: str = "paper",
     seed: int = 0,
-) -> PPIStudy:
+) -> PPIStudy | None:
     """How often each estimate's interval covers the human figure, over repeated simulations.
 
     Each run: a SIMULATED autorater (optimistic: NS read as S with ``optimism``) labels every
     response; people's labels (the real human annotations) are kept for ``labelled`` responses
     drawn at random; the per-response supported share (FActScore's init score, macro) is
-    estimated three ways. The truth is the human figure on every response.
+    estimated three ways. The truth is the human figure on every response. At most half of
+    the responses are labelled; None when there are too few (fewer than four scored responses
+    on either side) for an interval.
     """
     import numpy as np
 
@@ -264,6 +266,9 @@ def ppi_study(
 
     human = find_factscore(responses, policy=policy, gamma=0)  # type: ignore[arg-type]
     hc = counts(human)
+    labelled = min(labelled, len(responses) // 2)
+    if human.scored < 8 or labelled < 4:
+        return None
     covered = {"ppi": 0, "naive": 0, "human": 0}
     widths: dict[str, list[float]] = {k: [] for k in covered}
     example = None
@@ -276,7 +281,10 @@ def ppi_study(
         rng = np.random.default_rng(seed + k)
         mask = np.zeros(len(responses), dtype=bool)
         mask[rng.choice(len(responses), size=min(labelled, len(responses)), replace=False)] = True
-        p = prediction_powered(counts(auto), hc, mask, figure="init_score", level=level)
+        try:
+            p = prediction_powered(counts(auto), hc, mask, figure="init_score", level=level)
+        except ValueError:  # this draw left fewer than two scored responses on a side
+            continue
         example = example or p
         for name, est in (("ppi", p.ppi), ("naive", p.naive), ("human", p.human)):
             if est.low is not None and est.high is not None and human.init_score is not None:

@@ -552,11 +552,17 @@ def ranking_stability(
     stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
     col = {n: k for k, n in enumerate(names)}
     ranked = stars[:, [col[n] for n in order]]
-    same = np.all(np.diff(ranked, axis=1) < 0, axis=1)
+    # an observed tie (two systems both at 100 %, say) holds while they stay tied or in order
+    tied = np.array([values[x] == values[y] for x, y in zip(order, order[1:], strict=False)])
+    steps = np.diff(ranked, axis=1)
+    same = np.all(np.where(tied, steps <= 0, steps < 0), axis=1)
     pair_rows = []
-    for first, second in zip(order, order[1:], strict=False):
-        above = stars[:, col[first]] > stars[:, col[second]]
-        pair_rows.append({"above": first, "below": second, "holds": float(above.mean())})
+    for k, (first, second) in enumerate(zip(order, order[1:], strict=False)):
+        a, b = stars[:, col[first]], stars[:, col[second]]
+        above = a >= b if tied[k] else a > b
+        pair_rows.append(
+            {"above": first, "below": second, "tied": bool(tied[k]), "holds": float(above.mean())}
+        )
     return {
         "order": order,
         "values": {n: float(values[n]) for n in order},
@@ -915,3 +921,41 @@ def prediction_powered(
         labelled=int(y.size),
         unlabelled=int(yu.size),
     )
+
+
+def ledger_ranking(
+    table: Any,
+    *,
+    metric: str = "coverage",
+    aggregate: Aggregate = "micro",
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """How often the decomposers' order by one figure holds under resampling.
+
+    The answers every decomposer scored are resampled (an answer a decomposer gave no row for
+    is left out, as in a comparison).
+    """
+    num, den = _ledger_defs()[metric]
+    groups = {
+        str(k): g[g["raw"] > 0].set_index("answer_id")
+        for k, g in table.groupby("model", observed=True)
+    }
+    if len(groups) < 2:
+        return {"order": list(groups), "same_order": None, "pairs": [], "resamples": 0}
+    shared = None
+    for g in groups.values():
+        shared = g.index if shared is None else shared.intersection(g.index, sort=False)
+    parts = {
+        name: _parts(
+            g.loc[shared, num].to_numpy(np.float64),
+            g.loc[shared, den].to_numpy(np.float64),
+            aggregate,
+        )
+        for name, g in groups.items()
+    }
+    out = ranking_stability(parts, resamples=resamples, seed=seed)
+    out.update(
+        metric=metric, aggregate=aggregate, answers=int(len(shared)) if shared is not None else 0
+    )
+    return out

@@ -55,7 +55,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         )
     if args.out:
         write_answers(result, args.out, extra=extra)
-    intervals, comparisons = _uncertainty(args, result)
+    intervals, comparisons, rankings = _uncertainty(args, result)
     if args.json:
         data = result.to_dict()
         for group, ivs in intervals.items():
@@ -72,6 +72,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                 "out": args.out,
                 **data,
                 **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
+                **({"rankings": rankings} if args.compare else {}),
             }
         )
         return 0
@@ -114,17 +115,28 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         say("paired comparisons (A - B on the answers both scored; Holm over all of them):")
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
+        for rk in rankings:
+            if rk.get("same_order") is not None:
+                shown = rk["order"][0] + "".join(
+                    f" {'=' if p['tied'] else '>'} {p['below']}" for p in rk["pairs"]
+                )
+                say(
+                    f"  ranking by {rk['metric']} ({rk['aggregate']}): {shown}"
+                    f" holds in {100 * rk['same_order']:.1f}% of {rk['resamples']} resamples of "
+                    f"{rk['answers']} answers every decomposer scored"
+                )
     if args.out:
         say(f"per-answer rows written to {args.out}")
     return 0
 
 
-def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list]:
-    """The intervals (per group, None for the corpus) and comparisons the options ask for."""
-    from claimlab.metrics.uncertainty import ledger_comparisons, ledger_intervals
+def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, list]:
+    """The intervals (per group, None for the corpus), comparisons and rankings asked for."""
+    from claimlab.metrics.uncertainty import ledger_comparisons, ledger_intervals, ledger_ranking
 
     intervals: dict = {}
     comparisons: list = []
+    rankings: list = []
     table = result.counts.table  # type: ignore[attr-defined]
     level = args.ci if args.ci is not None else 0.95
     if args.ci is not None:
@@ -154,7 +166,11 @@ def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list]:
             permutations=args.permutations,
             seed=args.seed,
         )
-    return intervals, comparisons
+        rankings = [
+            ledger_ranking(table, metric=m, resamples=args.bootstrap, seed=args.seed)
+            for m in ("preservation", "coverage", "confirmed_support", "raw_support")
+        ]
+    return intervals, comparisons, rankings
 
 
 def add_ledger(sub: argparse._SubParsersAction) -> None:
