@@ -367,3 +367,53 @@ def test_ledger_rankings_of_the_decomposers(ledger_files):
     ranks = {r["metric"]: r for r in json.loads(proc.stdout)["rankings"]}
     assert set(ranks) == {"preservation", "coverage", "confirmed_support", "raw_support"}
     assert ranks["coverage"]["order"][-1] == "drops-hard" and ranks["coverage"]["same_order"] == 1.0
+
+
+def test_ledger_with_peoples_labels_on_some_answers_corrects_a_lenient_autorater(tmp_path):
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cand, units = demo_ledger(1500, seed=21)
+    one = cand.filter(pc.equal(cand.column("model"), "faithful")).drop(["model"])
+    # the autorater reads 40% of the NOT_IN_REFERENCE claims as SUPPORTED
+    rng = np.random.default_rng(5)
+    status = np.array(one.column("status").to_pylist(), dtype=object)
+    lenient = (status == "NOT_IN_REFERENCE") & (rng.random(len(status)) < 0.4)
+    auto = one.set_column(
+        one.schema.get_field_index("status"),
+        "status",
+        pa.array(np.where(lenient, "SUPPORTED", status).tolist()),
+    )
+    answers = sorted(set(one.column("answer_id").to_pylist()))
+    chosen = pa.array(list(rng.choice(answers, 300, replace=False)))
+    human = one.filter(pc.is_in(one.column("answer_id"), chosen))
+    for name, table in (("auto", auto), ("human", human), ("truth", one)):
+        pq.write_table(table, tmp_path / f"{name}.parquet")
+    pq.write_table(units, tmp_path / "u.parquet")
+    truth = json.loads(
+        run_cli(
+            "ledger", tmp_path / "truth.parquet", "--units", tmp_path / "u.parquet", "--json"
+        ).stdout
+    )
+    true_value = truth["corpus"]["micro"]["confirmed_support"]["value"]
+    proc = run_cli(
+        "ledger", tmp_path / "auto.parquet", "--units", tmp_path / "u.parquet",
+        "--human", tmp_path / "human.parquet", "--json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = {(p["figure"], p["aggregate"]): p for p in json.loads(proc.stdout)["prediction_powered"]}
+    p = got[("confirmed_support", "micro")]
+    assert (p["labelled"], p["unlabelled"]) == (300, 1200)
+    assert p["ppi"]["low"] <= true_value <= p["ppi"]["high"]
+    assert not p["naive_autorater"]["low"] <= true_value <= p["naive_autorater"]["high"]
+    assert p["ppi"]["high"] - p["ppi"]["low"] < p["human_only"]["high"] - p["human_only"]["low"]
+    text = run_cli(
+        "ledger", tmp_path / "auto.parquet", "--units", tmp_path / "u.parquet",
+        "--human", tmp_path / "human.parquet",
+    ).stdout  # fmt: skip
+    assert "corrected by people's on 300 of them (1200 not labelled)" in text
+    bad = run_cli(
+        "ledger", tmp_path / "auto.parquet", "--units", tmp_path / "u.parquet",
+        "--human", tmp_path / "human.parquet", "--by", "model",
+    )  # fmt: skip
+    assert bad.returncode == 2

@@ -828,11 +828,13 @@ class PredictionPowered:
     human: Estimate
     labelled: int
     unlabelled: int
+    aggregate: str = "macro"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "figure": self.figure,
+            "aggregate": self.aggregate,
             "level": self.level,
             "ppi": self.ppi.to_dict(),
             "naive_autorater": self.naive.to_dict(),
@@ -914,6 +916,7 @@ def prediction_powered(
     theta, lo, hi = ppi_mean(y, yhat, yu, level=level)
     return PredictionPowered(
         figure=figure,
+        aggregate=aggregate,
         level=level,
         ppi=Estimate(theta * scale, lo * scale, hi * scale, int(y.size + yu.size)),
         naive=_mean_ci(everyone, z, scale),
@@ -958,4 +961,33 @@ def ledger_ranking(
     out.update(
         metric=metric, aggregate=aggregate, answers=int(len(shared)) if shared is not None else 0
     )
+    return out
+
+
+def ledger_prediction_powered(
+    auto: Any, human: Any, *, level: float = 0.95
+) -> list[PredictionPowered]:
+    """Every figure of a ledger labelled by an autorater, corrected by people's labels on some.
+
+    ``auto`` and ``human`` are per-answer tables (:func:`claimlab.metrics.ledger.count_ledger`)
+    over the same units; an answer is labelled by people when the human table has a
+    candidate row for it. One decomposer: the tables must not be split by model.
+
+    Raises:
+        ValueError: fewer than two labelled or unlabelled answers.
+    """
+    a = auto.set_index("answer_id")
+    h = human.set_index("answer_id").reindex(a.index)
+    labelled = (h["raw"].fillna(0) > 0).to_numpy()
+    out = []
+    for metric, (num, den) in _ledger_defs().items():
+        an, ad = a[num].to_numpy(np.float64), a[den].to_numpy(np.float64)
+        hn = h[num].fillna(0).to_numpy(np.float64)
+        hd = h[den].fillna(0).to_numpy(np.float64)
+        for aggregate in AGGREGATES:
+            out.append(
+                prediction_powered(
+                    (an, ad), (hn, hd), labelled, figure=metric, aggregate=aggregate, level=level
+                )
+            )
     return out

@@ -56,6 +56,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     if args.out:
         write_answers(result, args.out, extra=extra)
     intervals, comparisons, rankings = _uncertainty(args, result)
+    powered = _prediction_powered(args, result) if args.human else []
     if args.json:
         data = result.to_dict()
         for group, ivs in intervals.items():
@@ -73,6 +74,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                 **data,
                 **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
                 **({"rankings": rankings} if args.compare else {}),
+                **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
             }
         )
         return 0
@@ -125,9 +127,48 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                     f" holds in {100 * rk['same_order']:.1f}% of {rk['resamples']} resamples of "
                     f"{rk['answers']} answers every decomposer scored"
                 )
+    if powered:
+        p0 = powered[0]
+        say(
+            f"prediction-powered ({100 * p0.level:g}%): the autorater's labels on every answer, "
+            f"corrected by people's on {p0.labelled} of them ({p0.unlabelled} not labelled):"
+        )
+        for p in powered:
+            say(
+                f"  {p.figure:<18} {p.aggregate}  corrected {p.ppi.display}  autorater alone "
+                f"{p.naive.display}  people alone {p.human.display}"
+            )
     if args.out:
         say(f"per-answer rows written to {args.out}")
     return 0
+
+
+def _prediction_powered(args: argparse.Namespace, result: object) -> list:
+    """The ledger's figures with the people's labels of ``--human`` correcting the autorater's."""
+    from claimlab.io.ledger import read_table
+    from claimlab.metrics.ledger import count_ledger
+    from claimlab.metrics.uncertainty import ledger_prediction_powered
+
+    if args.by or args.from_decompositions:
+        raise ClaimlabInputError(
+            "--human corrects one decomposer's ledger: give it without --by and without "
+            "--from-decompositions"
+        )
+    human = count_ledger(
+        read_table(args.human),
+        read_table(args.units),
+        candidates_file=args.human,
+        units_file=args.units,
+        on_error=args.on_error,
+    )
+    try:
+        return ledger_prediction_powered(
+            result.counts.table,  # type: ignore[attr-defined]
+            human.table,
+            level=args.ci if args.ci is not None else 0.95,
+        )
+    except ValueError as exc:
+        raise ClaimlabInputError(str(exc), file=args.human) from None
 
 
 def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, list]:
@@ -195,5 +236,11 @@ def add_ledger(sub: argparse._SubParsersAction) -> None:
         "--progress", action="store_true", help="show a progress bar even when not on a terminal"
     )
     add_uncertainty_options(p, compared="--by groups")
+    p.add_argument(
+        "--human",
+        metavar="CANDIDATES",
+        help="people's labels for some of the answers (same format): prediction-powered "
+        "estimates of every figure beside the autorater's and the people's alone",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger)
