@@ -36,6 +36,13 @@ class EvidenceItem:
     status: str
     current: bool
     topic: str
+    inputs: tuple[str, ...] = ()
+    document: str = ""  # the retrieval unit it belongs to (a paragraph); default: itself
+
+    @property
+    def takes(self) -> tuple[str, ...]:
+        """What a member before it must lead to: its ``inputs``, else its subject."""
+        return self.inputs or (self.subject,)
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,13 @@ class Question:
     asks: tuple[str, ...]
     topic: str
     alternatives: tuple[tuple[str, ...], ...]
+    links: tuple[tuple[tuple[str, str], ...] | None, ...] = ()  # per alternative; None: in order
+    kind: str = ""
+    subquestions: tuple[str, ...] = ()
+
+    def pairs(self, i: int) -> tuple[tuple[str, str], ...] | None:
+        """The links alternative ``i`` must hold: explicit pairs, or None for its order."""
+        return self.links[i] if self.links else None
 
 
 @dataclass(frozen=True)
@@ -149,6 +163,54 @@ class SufficiencyFixture:
         return self.questions[name]
 
 
+def _links(
+    qr: Record, name: str, alts: list[tuple[str, ...]]
+) -> tuple[tuple[tuple[str, str], ...] | None, ...]:
+    """``links``: per alternative, null (its members link in order) or the pairs that must link.
+
+    A pair ``[a, b]`` holds when ``a``'s object is what ``b`` takes (its ``inputs``, else its
+    subject); an empty list is a set whose members need not link (supporting facts). A pair
+    that comes back (a -> b -> a) is a cycle and is refused.
+    """
+    if qr.data.get("links") is None:
+        return ()
+    raw = qr.get("links", list)
+    where = f"questions.{name}.links"
+    if len(raw) != len(alts):
+        raise qr.error(
+            f"has {len(raw)} entries for {len(alts)} alternatives (one per alternative, or null)",
+            field=where,
+        )
+    out: list[tuple[tuple[str, str], ...] | None] = []
+    for i, (entry, alt) in enumerate(zip(raw, alts, strict=True)):
+        if entry is None:
+            out.append(None)
+            continue
+        if not isinstance(entry, list):
+            raise qr.error(
+                f"must be a list of [from, to] pairs or null, got {describe(entry)}",
+                field=f"{where}[{i}]",
+            )
+        pairs: list[tuple[str, str]] = []
+        for j, pair in enumerate(entry):
+            at = f"{where}[{i}][{j}]"
+            if not (
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)
+            ):
+                raise qr.error(
+                    f"must be a pair of evidence ids [from, to], got {describe(pair)}", field=at
+                )
+            a, b = pair
+            for x in (a, b):
+                if x not in alt:
+                    raise qr.error(f"{x!r} is not a member of alternative {i}", field=at)
+            if a == b or (b, a) in pairs:
+                raise qr.error(f"{a} and {b} would link both ways (a cycle)", field=at)
+            pairs.append((a, b))
+        out.append(tuple(pairs))
+    return tuple(out)
+
+
 def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     """Load and check a ``claimlab/sufficiency@1`` file.
 
@@ -175,6 +237,8 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
                 status=e.get("status", str),
                 current=e.get("current", bool),
                 topic=e.get("topic", str),
+                inputs=e.str_list("inputs", ()),
+                document=e.get("document", str, ""),
             )
         )
     check_unique([e.id for e in evidence], file=source, field="evidence")
@@ -219,6 +283,9 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
             asks=qr.str_list("asks"),
             topic=qr.get("topic", str),
             alternatives=tuple(alts),
+            links=_links(qr, name, alts),
+            kind=qr.get("kind", str, ""),
+            subquestions=qr.str_list("subquestions", ()),
         )
     answer_key: dict[str, Mapping[str, object]] = {}
     for qname, key in top.mapping("answer_key", {}):

@@ -239,6 +239,7 @@ def find_sufficiency(
     reject: Callable[[str], Rejection | None] | None = None,
     unsafe: Callable[[str], Rejection | None] | None = None,
     link: LinkCheck | None = None,
+    pairs: Sequence[Sequence[tuple[str, str]] | None] | None = None,
 ) -> SufficiencyResult:
     """Decide whether ``context`` holds a complete alternative, and say what is missing.
 
@@ -252,6 +253,8 @@ def find_sufficiency(
         unsafe: In "metadata ignored" mode: an id listed apart as an unsafe candidate, never
             used in a witness.
         link: Checks that a chain member leads to the next one; None when order does not matter.
+        pairs: Per alternative, the member pairs ``link`` must hold (None: each member and the
+            next, in order; an empty list: a set whose members need not link).
 
     Returns:
         A SufficiencyResult; ``witnesses`` lists every complete alternative.
@@ -311,11 +314,18 @@ def find_sufficiency(
                     at_position.setdefault((len(alt), i), {})[m] = None
     reported: set[LinkError] = set()  # a link error is listed under the first branch meeting it
     branches = []
-    for alt, missing in zip(alternatives, gaps, strict=True):
+    for k, (alt, missing) in enumerate(zip(alternatives, gaps, strict=True)):
         alt_t = tuple(alt)
         present = tuple(m for m in alt_t if m in usable) if missing else alt_t
         errors: list[LinkError] = []
-        if link is not None and len(alt_t) > 1:
+        explicit = pairs[k] if pairs is not None and k < len(pairs) else None
+        if link is not None and explicit is not None:
+            for a, b in explicit:
+                if a in usable and b in usable:
+                    e = link(a, b)
+                    if e is not None:
+                        errors.append(e)
+        elif link is not None and len(alt_t) > 1:
             # links inside the branch
             for a, b in pairwise(alt_t):
                 if a in usable and b in usable:
@@ -433,9 +443,9 @@ def find_fixture_sufficiency(
 
     def link(a: str, b: str) -> LinkError | None:
         ea, eb = items[a], items[b]
-        if ea.object == eb.subject:
+        if ea.object in eb.takes:
             return None
-        return LinkError(a, b, ea.object, eb.subject)
+        return LinkError(a, b, ea.object, " | ".join(eb.takes))
 
     return find_sufficiency(
         q.alternatives,
@@ -444,6 +454,7 @@ def find_fixture_sufficiency(
         reject=reject,
         unsafe=unsafe if ignore_metadata else None,
         link=link,
+        pairs=[q.pairs(i) for i in range(len(q.alternatives))] if q.links else None,
     )
 
 
