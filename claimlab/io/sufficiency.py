@@ -220,8 +220,12 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     Raises:
         FixtureError: naming the file, the record id and the field.
     """
-    source = str(path)
-    top = Record(read_json(path), file=source)
+    return read_sufficiency(read_json(path), source=str(path))
+
+
+def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
+    """Check a parsed ``claimlab/sufficiency@1`` document (see :func:`load_sufficiency`)."""
+    top = Record(data, file=source)
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")

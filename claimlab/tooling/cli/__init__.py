@@ -18,7 +18,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
-from claimlab.tooling.cli import annotate, labs, ledger, notebooks, realdata
+from claimlab.tooling.cli import annotate, labs, ledger, multihop, notebooks, realdata
 from claimlab.tooling.cli.common import say
 
 COMMANDS: list[Callable[[Any], None]] = [
@@ -32,6 +32,8 @@ COMMANDS: list[Callable[[Any], None]] = [
     annotate.add_draft,
     annotate.add_agreement,
     annotate.add_adjudicate,
+    multihop.add_convert,
+    multihop.add_sufficiency_cases,
     notebooks.add_run,
     notebooks.add_handouts,
     notebooks.add_serve,

@@ -1,0 +1,85 @@
+"""Commands on multi-hop data: ``convert`` (MuSiQue, HotpotQA) and ``sufficiency-cases``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from claimlab.io.files import atomic_write
+from claimlab.tooling.cli.common import emit_json, say
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Run ``claimlab convert``; returns the exit code."""
+    from claimlab.io.multihop import convert_hotpotqa, convert_musique
+    from claimlab.io.sufficiency import read_sufficiency
+
+    doc = (convert_musique if args.source == "musique" else convert_hotpotqa)(args.file)
+    fx = read_sufficiency(doc, source=args.out)  # what is written loads, or nothing is written
+    atomic_write(Path(args.out), json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    if args.json:
+        emit_json(
+            {
+                "file": args.file,
+                "out": args.out,
+                "questions": len(fx.questions),
+                "evidence": len(fx.evidence),
+            }
+        )
+        return 0
+    kinds: dict[str, int] = {}
+    for q in fx.questions.values():
+        kinds[q.kind] = kinds.get(q.kind, 0) + 1
+    shown = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+    say(f"{args.out}: {len(fx.questions)} questions ({shown}), {len(fx.evidence)} evidence items")
+    return 0
+
+
+def add_convert(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab convert`` to the command parser."""
+    p = sub.add_parser(
+        "convert", help="MuSiQue or HotpotQA records as a claimlab/sufficiency@1 file"
+    )
+    p.add_argument("source", choices=("musique", "hotpotqa"), help="the file's format")
+    p.add_argument("file", help="the released JSON file (a list of records)")
+    p.add_argument("--out", required=True, help="the sufficiency file to write")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_convert)
+
+
+def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
+    """Run ``claimlab sufficiency-cases``; returns the exit code."""
+    from claimlab.io.reader import read_json
+    from claimlab.labs.cases import build_cases, check_cases
+
+    doc = read_json(args.file)
+    cases = build_cases(doc, source=args.file)
+    failures = check_cases(cases)
+    atomic_write(Path(args.out), json.dumps(cases, ensure_ascii=False, indent=1) + "\n")
+    counts: dict[str, int] = {}
+    for c in cases["cases"]:
+        counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+    if args.json:
+        emit_json({"file": args.file, "out": args.out, "cases": counts, "failed": failures})
+        return 0 if not failures else 1
+    shown = ", ".join(f"{k} {n}" for k, n in counts.items())
+    say(f"{args.out}: {len(cases['cases'])} cases from {args.file} ({shown})")
+    for f in failures[:20]:
+        say(f"  FAILED {f}")
+    say("every case behaves as stated" if not failures else f"{len(failures)} cases do not")
+    return 0 if not failures else 1
+
+
+def add_sufficiency_cases(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab sufficiency-cases`` to the command parser."""
+    p = sub.add_parser(
+        "sufficiency-cases",
+        help="test cases from every complete witness: one premise cut, a look-alike, stale, a copy",
+    )
+    p.add_argument("file", help="a claimlab/sufficiency@1 file")
+    p.add_argument(
+        "--out", required=True, help="the cases file to write (claimlab/sufficiency-cases@1)"
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_sufficiency_cases)
