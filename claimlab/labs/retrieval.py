@@ -1,0 +1,198 @@
+"""Retrieval depth: how often the top-k documents a ranker picks make a SUFFICIENT context.
+
+For each question, its documents (the ``document`` of its evidence items: a paragraph; the
+item itself when none is named) are ranked by BM25 (``rank-bm25``'s Okapi BM25; Robertson et
+al.; words lower-cased, letters and digits) against a query, and the context is every evidence
+item of the top-k documents. Queries:
+
+* ``question``: the question's text, as a single-shot retriever would send it;
+* ``subquestions``: each hop's sub-question (MuSiQue's decomposition) with the earlier hops'
+  answers filled in for ``#1``, ``#2`` (as an iterative retriever that answered each earlier
+  hop correctly would ask), the top k of each taken together;
+* ``oracle``: every premise of the question's first alternative: the ceiling.
+
+The witness core then says SUFFICIENT or INSUFFICIENT and which premise is missing; per hop,
+how often that hop's premise is the one missing shows where a similarity ranker loses the
+chain (the bridge hop the question never names).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from claimlab.core.ratio import Ratio
+from claimlab.io.sufficiency import SufficiencyFixture
+from claimlab.metrics.sufficiency import find_fixture_sufficiency
+
+QUERIES = ("question", "subquestions", "oracle")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_REF = re.compile(r"#(\d+)")
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased words (letters and digits) of a text."""
+    return _WORD.findall(text.lower())
+
+
+@dataclass(frozen=True)
+class QuestionDocs:
+    """One question's documents: ids in file order, their texts and evidence ids."""
+
+    names: tuple[str, ...]
+    texts: tuple[str, ...]
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def question_documents(fixture: SufficiencyFixture, question: str) -> QuestionDocs:
+    """The documents of a question: its topic's evidence grouped by ``document``."""
+    q = fixture.question(question)
+    order: dict[str, list[str]] = {}
+    texts: dict[str, list[str]] = {}
+    for e in fixture.evidence:
+        if e.topic != q.topic:
+            continue
+        doc = e.document or e.id
+        if doc not in order:
+            order[doc] = []
+            texts[doc] = [e.subject]
+        order[doc].append(e.id)
+        texts[doc].append(e.text)
+    names = tuple(order)
+    return QuestionDocs(
+        names, tuple(" ".join(texts[n]) for n in names), {n: tuple(order[n]) for n in names}
+    )
+
+
+def bm25_ranking(docs: QuestionDocs, query: str) -> list[str]:
+    """The documents best first by Okapi BM25 against ``query`` (ties: file order)."""
+    from rank_bm25 import BM25Okapi
+
+    if not docs.names:
+        return []
+    bm25 = BM25Okapi([tokens(t) or [""] for t in docs.texts])
+    scores = bm25.get_scores(tokens(query))
+    order = sorted(range(len(docs.names)), key=lambda i: (-scores[i], i))
+    return [docs.names[i] for i in order]
+
+
+def _subqueries(fixture: SufficiencyFixture, question: str) -> list[str]:
+    q = fixture.question(question)
+    if not q.subquestions:
+        return [q.text]
+    chain = q.alternatives[0]
+    answers = []
+    for eid in chain:
+        item = fixture.item(eid)
+        answers.append(item.object if item else "")
+    out = []
+    for sub in q.subquestions:
+        out.append(
+            _REF.sub(
+                lambda m: (
+                    answers[int(m.group(1)) - 1] if int(m.group(1)) <= len(answers) else m.group(0)
+                ),
+                sub,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class DepthRow:
+    """One depth k and one query kind: sufficient questions with the count, and per hop missing."""
+
+    k: int
+    query: str
+    sufficient: Ratio
+    missing_by_hop: tuple[int, ...]
+    by_kind: dict[str, Ratio]
+    hops_total: tuple[int, ...] = ()  # questions with at least h + 1 hops
+
+    def missing(self, hop: int) -> Ratio:
+        """Questions missing hop ``hop``'s premise (1-based), of those that have that hop."""
+        return Ratio(self.missing_by_hop[hop - 1], self.hops_total[hop - 1])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "k": self.k,
+            "query": self.query,
+            "sufficient": self.sufficient.to_dict(),
+            "missing_by_hop": list(self.missing_by_hop),
+            "hops_total": list(self.hops_total),
+            "by_kind": {k: r.to_dict() for k, r in self.by_kind.items()},
+        }
+
+
+def depth_study(
+    fixture: SufficiencyFixture,
+    ks: Sequence[int],
+    *,
+    queries: Sequence[str] = QUERIES,
+) -> list[DepthRow]:
+    """The sufficient share at each depth k for each query kind (see the module).
+
+    ``missing_by_hop[h]`` counts the questions whose hop-(h+1) premise (the h-th member of the
+    first alternative) is not in the context; questions have as many hops as that alternative
+    has members.
+
+    Raises:
+        ValueError: a k below 1, or an unknown query kind.
+    """
+    for k in ks:
+        if k < 1:
+            raise ValueError(f"every k must be at least 1, got {k}")
+    for name in queries:
+        if name not in QUERIES:
+            raise ValueError(f"unknown query kind {name!r} (one of {', '.join(QUERIES)})")
+    prepared = []
+    for q in fixture.questions.values():
+        docs = question_documents(fixture, q.name)
+        rankings = {
+            "question": [bm25_ranking(docs, q.text)],
+            "subquestions": [bm25_ranking(docs, s) for s in _subqueries(fixture, q.name)],
+        }
+        prepared.append((q, docs, rankings))
+    hops = max((len(q.alternatives[0]) for q, _, _ in prepared), default=0)
+    totals = tuple(
+        sum(1 for q, _, _ in prepared if len(q.alternatives[0]) > h) for h in range(hops)
+    )
+    rows = []
+    for name in queries:
+        for k in ks if name != "oracle" else ks[:1]:
+            sufficient = 0
+            missing = [0] * hops
+            kinds: dict[str, list[int]] = {}
+            for q, docs, rankings in prepared:
+                if name == "oracle":
+                    context = list(q.alternatives[0])
+                else:
+                    chosen: dict[str, None] = {}
+                    for ranking in rankings[name]:
+                        for d in ranking[:k]:
+                            chosen[d] = None
+                    context = [eid for d in chosen for eid in docs.members[d]]
+                r = find_fixture_sufficiency(fixture, q.name, context)
+                ok = r.status == "SUFFICIENT"
+                sufficient += ok
+                tally = kinds.setdefault(q.kind or "all", [0, 0])
+                tally[0] += ok
+                tally[1] += 1
+                present = set(context)
+                for h, eid in enumerate(q.alternatives[0]):
+                    if eid not in present:
+                        missing[h] += 1
+            rows.append(
+                DepthRow(
+                    k=k if name != "oracle" else 0,
+                    query=name,
+                    sufficient=Ratio(sufficient, len(prepared)),
+                    missing_by_hop=tuple(missing),
+                    by_kind={kind: Ratio(a, b) for kind, (a, b) in sorted(kinds.items())},
+                    hops_total=totals,
+                )
+            )
+    return rows
