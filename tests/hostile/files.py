@@ -59,6 +59,72 @@ def _annotation_files(d, doc):
     return out
 
 
+def _multihop_files(d):
+    """A MuSiQue and a HotpotQA file whose ids, titles, texts and answers are the payloads."""
+    h = corpus.hostile
+    musique = [
+        {
+            "id": h(i, f"2hop__{i}"),
+            "paragraphs": [
+                {
+                    "idx": 0,
+                    "title": h(i + 1, "A"),
+                    "paragraph_text": h(i + 2, "A is in B."),
+                    "is_supporting": True,
+                },
+                {
+                    "idx": 1,
+                    "title": h(i + 3, "B"),
+                    "paragraph_text": h(i + 4, "B has C."),
+                    "is_supporting": True,
+                },
+                {
+                    "idx": 2,
+                    "title": h(i + 5, "D"),
+                    "paragraph_text": h(i + 6, "D."),
+                    "is_supporting": False,
+                },
+            ],
+            "question": h(i + 7, "What does the place of A have?"),
+            "question_decomposition": [
+                {
+                    "id": 1,
+                    "question": h(i + 8, "Where is A?"),
+                    "answer": h(i + 9, "B"),
+                    "paragraph_support_idx": 0,
+                },
+                {
+                    "id": 2,
+                    "question": "What does #1 have?",
+                    "answer": h(i + 10, "C"),
+                    "paragraph_support_idx": 1,
+                },
+            ],
+            "answer": h(i + 10, "C"),
+            "answer_aliases": [],
+        }
+        for i in range(4)
+    ]
+    hotpot = [
+        {
+            "_id": h(i, f"hp{i}"),
+            "question": h(i + 1, "q"),
+            "answer": h(i + 2, "a"),
+            "type": "bridge",
+            "level": "easy",
+            "supporting_facts": [[h(i + 3, "T1"), 0], [h(i + 4, "T2"), 1]],
+            "context": [
+                [h(i + 3, "T1"), [h(i + 5, "s0"), h(i + 6, "s1")]],
+                [h(i + 4, "T2"), [h(i + 7, "s0"), h(i + 8, "s1")]],
+            ],
+        }
+        for i in range(4)
+    ]
+    (d / "musique.json").write_text(json.dumps(musique, ensure_ascii=False), encoding="utf-8")
+    (d / "hotpotqa.json").write_text(json.dumps(hotpot, ensure_ascii=False), encoding="utf-8")
+    return {"musique": d / "musique.json", "hotpotqa": d / "hotpotqa.json"}
+
+
 def write_hostile_files(d):
     """Every hostile input file in folder ``d``: {name: path}."""
     files = {
@@ -75,6 +141,7 @@ def write_hostile_files(d):
         ),
     }
     files.update(_annotation_files(d, corpus.hostile_decomposition()))
+    files.update(_multihop_files(d))
     files["candidates"], files["units"] = corpus.hostile_ledger(d / "ledger")
     files["gold"], files["predictions"] = corpus.hostile_fever(d / "fever")
     files["factscore"] = _factscore_dir(d / "factscore")
@@ -110,6 +177,11 @@ def hostile_parameters(files):
             "ANNOTATOR": corpus.hostile(1, "me"),
             "WORK_DIR": str(files["raw"].parent / "annotation"),
             "AGREEMENT_FILES": [str(files["annotator_0"]), str(files["annotator_1"])],
+        },
+        "10_retrieval_depth": {
+            "MUSIQUE": str(files["musique"]),
+            "HOTPOTQA": str(files["hotpotqa"]),
+            "K": [1, 2],
         },
         "08_your_ledger": {
             "CANDIDATES": str(files["candidates"]),

@@ -17,6 +17,7 @@ STEMS = [
     "07_sufficiency_game",
     "08_your_ledger",
     "09_annotate",
+    "10_retrieval_depth",
 ]
 
 
