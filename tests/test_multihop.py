@@ -245,3 +245,37 @@ def test_bad_links_are_refused(tmp_path, links, problem):
     f.write_text(json.dumps(doc))
     proc = run_cli("sufficiency", f, "--question", "q", "--context", "E1")
     assert proc.returncode == 2 and problem in proc.stderr and "questions.q.links" in proc.stderr
+
+
+def test_each_asked_item_is_confirmed_or_unknown_on_its_own(tmp_path):
+    doc = json.loads((FIXTURES / "aurora.json").read_text(encoding="utf-8"))
+    q = doc["questions"]["route_and_room"]
+    q["alternatives"].append(["E5"])  # names the room, not the route
+    f = tmp_path / "a.json"
+    f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    proc = run_cli("sufficiency", f, "--question", "route_and_room", "--context", "E5", "--json")
+    items = json.loads(proc.stdout)["items"]
+    assert json.loads(proc.stdout)["status"] == "SUFFICIENT"
+    assert items == {
+        "route": {"state": "UNKNOWN", "value": None},
+        "room": {"state": "CONFIRMED", "value": "Room A3"},
+    }
+    text = run_cli("sufficiency", f, "--question", "route_and_room", "--context", "E1,E2").stdout
+    assert "per asked item: route CONFIRMED (Solar Route) · room CONFIRMED (Room A3)" in text
+
+
+@pytest.mark.realdata
+def test_selective_answering_on_real_data(converted):
+    from claimlab.labs.retrieval import selective_study
+
+    for name in ("musique", "hotpotqa"):
+        rows = selective_study(converted[name][1], [2, 10])
+        for s in rows:
+            # the reader answers everything; answering only with a complete witness answers less
+            assert s.reader.coverage.numerator == 100
+            assert s.gated.coverage.numerator <= 100
+            assert s.gated.abstained_with_complete_evidence == ()
+            assert len(s.reader.answered_with_gaps) == 100 - s.gated.coverage.numerator
+            assert s.risk_coverage[0].coverage.numerator == 100
+    musique = selective_study(converted["musique"][1], [2])[0]
+    assert musique.gated.accuracy.value > musique.reader.accuracy.value

@@ -196,3 +196,96 @@ def depth_study(
                 )
             )
     return rows
+
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+
+
+def squad_normalise(text: str) -> str:
+    """Lower case, no punctuation, no articles (a, an, the), single spaces (the SQuAD way).
+
+    Examples:
+        >>> squad_normalise("The  G. Stanley Hall!")
+        'g stanley hall'
+    """
+    return " ".join(_ARTICLES.sub(" ", _PUNCT.sub(" ", text.lower())).split())
+
+
+def _contains(text: str, answer: str) -> bool:
+    a = squad_normalise(answer)
+    return bool(a) and f" {a} " in f" {squad_normalise(text)} "
+
+
+@dataclass(frozen=True)
+class SelectiveDepth:
+    """Selective answering at one depth: the reader alone and the reader gated by sufficiency."""
+
+    k: int
+    reader: Any  # SelectiveResult
+    gated: Any  # SelectiveResult
+    risk_coverage: tuple[Any, ...]
+    thresholds: tuple[float, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "k": self.k,
+            "reader_alone": self.reader.to_dict(),
+            "answer_when_sufficient": self.gated.to_dict(),
+            "risk_coverage": [r.to_dict() for r in self.risk_coverage],
+        }
+
+
+def selective_study(
+    fixture: SufficiencyFixture,
+    ks: Sequence[int],
+    *,
+    thresholds: Sequence[float] = (0.0, 0.25, 0.5, 0.75),
+) -> list[SelectiveDepth]:
+    """A SIMULATED reader over the BM25 top-k context, alone and answering only when SUFFICIENT.
+
+    The reader answers every question: with the gold answer when its top paragraph contains
+    it (or an alias; SQuAD normalisation), else with that paragraph's title, so it is right
+    exactly when its top paragraph holds the answer string. Its confidence is the margin of
+    its top BM25 score over the second, relative to the top (0..1). Accuracy is judged against
+    the answer key. ``gated``: the same reader answering only when the top-k context holds a
+    complete witness. Risk-coverage: the reader answering only above a confidence threshold.
+    """
+    from rank_bm25 import BM25Okapi
+
+    from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage
+
+    prepared = []
+    for q in fixture.questions.values():
+        docs = question_documents(fixture, q.name)
+        if not docs.names:
+            continue
+        bm25 = BM25Okapi([tokens(t) or [""] for t in docs.texts])
+        scores = bm25.get_scores(tokens(q.text))
+        order = sorted(range(len(docs.names)), key=lambda i: (-scores[i], i))
+        top, second = scores[order[0]], (scores[order[1]] if len(order) > 1 else 0.0)
+        confidence = float((top - second) / top) if top > 0 else 0.0
+        accepted = fixture.accepted(q.name, q.asks[0]) if q.asks else ()
+        correct = any(_contains(docs.texts[order[0]], a) for a in accepted)
+        prepared.append((q, docs, [docs.names[i] for i in order], correct, confidence))
+    out = []
+    for k in ks:
+        reader, gated = [], []
+        for q, docs, ranking, correct, confidence in prepared:
+            context = [eid for d in ranking[:k] for eid in docs.members[d]]
+            complete = find_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
+            reader.append(SelectiveItem(q.name, True, correct, complete, confidence))
+            gated.append(
+                SelectiveItem(q.name, complete, correct if complete else None, complete, confidence)
+            )
+        out.append(
+            SelectiveDepth(
+                k,
+                find_selective(reader),
+                find_selective(gated),
+                tuple(risk_coverage(reader, thresholds)),
+                tuple(thresholds),
+            )
+        )
+    return out

@@ -476,3 +476,36 @@ def named_by(fixture: SufficiencyFixture, witness: Sequence[str]) -> frozenset[s
             out.add(normalise_value(item.subject))
             out.add(normalise_value(item.object))
     return frozenset(out)
+
+
+def item_answers(
+    fixture: SufficiencyFixture, question: str, result: SufficiencyResult
+) -> dict[str, tuple[str, str | None]]:
+    """Per asked item: CONFIRMED with the value a complete witness names, or UNKNOWN.
+
+    A question may ask several things (a route and a room); a context may confirm one and not
+    the other. An item is CONFIRMED when some complete witness names a value the answer key
+    accepts for it; without a key entry, or without such a witness, it is UNKNOWN.
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.sufficiency import load_sufficiency
+        >>> fx = load_sufficiency(FIXTURES_DIR / "parcel_routes.json")
+        >>> q = next(iter(fx.questions.values()))
+        >>> r = find_fixture_sufficiency(fx, q.name, [])
+        >>> {item: state for item, (state, _) in item_answers(fx, q.name, r).items()} == {
+        ...     item: "UNKNOWN" for item in q.asks}
+        True
+    """
+    q = fixture.question(question)
+    out: dict[str, tuple[str, str | None]] = {}
+    for item in q.asks:
+        found: str | None = None
+        accepted = fixture.accepted(question, item)
+        for witness in result.witnesses:
+            names = named_by(fixture, witness)
+            found = next((v for v in accepted if normalise_value(v) in names), None)
+            if found is not None:
+                break
+        out[item] = ("CONFIRMED", found) if found is not None else ("UNKNOWN", None)
+    return out

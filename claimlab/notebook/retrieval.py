@@ -86,3 +86,22 @@ def cases_table(summaries: dict[str, Any]) -> Any:
             }
         )
     return pd.DataFrame(rows).set_index("source").fillna(0)
+
+
+def selective_table(rows: Sequence[Any]) -> Any:
+    """Per depth: the reader alone and the reader answering only with a complete witness."""
+    pd = pandas()
+    out = []
+    for s in rows:
+        out.append(
+            {
+                "context": f"top {s.k}",
+                "reader: accuracy on answered": s.reader.accuracy.display,
+                "reader: answered": s.reader.coverage.display,
+                "reader: answered with gaps": len(s.reader.answered_with_gaps),
+                "when SUFFICIENT: accuracy": s.gated.accuracy.display,
+                "when SUFFICIENT: answered": s.gated.coverage.display,
+                "abstained with complete evidence": len(s.gated.abstained_with_complete_evidence),
+            }
+        )
+    return pd.DataFrame(out).set_index("context")

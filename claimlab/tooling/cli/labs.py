@@ -13,7 +13,7 @@ from claimlab.io.sufficiency import load_sufficiency
 from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import pack
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import find_fixture_sufficiency, item_answers
 from claimlab.tooling.cli.common import count_type, emit_json, id_list, say
 
 
@@ -84,17 +84,29 @@ def cmd_sufficiency(args: argparse.Namespace) -> int:
                 "context": context,
                 "ignore_metadata": args.ignore_metadata,
                 **result.to_dict(),
+                "items": {
+                    item: {"state": state, "value": value}
+                    for item, (state, value) in item_answers(fx, args.question, result).items()
+                },
             }
         )
         return 0
     q = fx.question(args.question)
     say(f"{args.file}: question {args.question}: {q.text}")
+    items = item_answers(fx, args.question, result)
     say(
         f"  context: {', '.join(context) or '(empty)'} "
         f"({result.context_raw} raw, {result.context_unique} unique)"
     )
     say(f"  status: {result.status}")
     say(f"  {result.explanation}")
+    say(
+        "  per asked item: "
+        + " · ".join(
+            f"{item} {state}" + (f" ({value})" if value else "")
+            for item, (state, value) in items.items()
+        )
+    )
     for b in result.branches:
         state = "complete" if b.complete else "missing " + (", ".join(b.missing) or "-")
         say(f"  branch {{{', '.join(b.alternative)}}}: {state}")
