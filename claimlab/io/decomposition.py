@@ -120,6 +120,7 @@ class Candidate:
     review: tuple[str, ...] = ()
     confirmed: Confirmation | None = None
     alignment: float | None = None
+    weight: float = 1.0  # how informative (Core-style selection); 0: uninformative
 
 
 @dataclass(frozen=True)
@@ -494,6 +495,7 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
             review=review,
             confirmed=confirmed,
             alignment=alignment,
+            weight=float(c.number("weight", minimum=0, maximum=1e9, default=1.0)),
         )
         if not review:
             for where, problem in candidate_problems(candidate, unit_span):

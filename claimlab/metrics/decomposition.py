@@ -11,6 +11,14 @@ Metric card (definitions from the decomposition lab's source; all counts, then d
 
     Undefined: an empty selection makes preservation and both supports N/A (0/0); coverage is
     then 0/|A|. CONTRADICTED and NOT_IN_REFERENCE are counted apart: not found is not contradicted.
+
+    Beside them, the cited methods on the same selection:
+    DecompScore (Wanner et al., *SEM 2024) = mean over passages of the number of subclaims in D
+      that the passage supports (here the file's ``faithful`` label): a count, not a percentage,
+      and duplicates count (it rewards repeating a supported claim). One file is one passage.
+      It is not on the scale of DnDScore's or the Toy metrics' percentages: compare counts with
+      counts.
+    Atomicity = #atomic in D* / |D*| (non-atomic candidates counted; N/A for an empty selection).
     Reference: the relations are fixture labels, not the output of a parser or entailment model.
     A draft's labels are proposals: the result lists them (``proposed``) and is not ``gold``.
 """
@@ -105,6 +113,8 @@ class DecompositionResult:
     audit: tuple[AuditRow, ...]
     proposed: dict[str, tuple[str, ...]] = field(default_factory=dict)
     proposed_units: tuple[str, ...] = ()
+    decompscore: int = 0  # subclaims of D the passage supports (one passage per file)
+    atomicity: Ratio = field(default_factory=lambda: Ratio(0, 0))
 
     @property
     def gold(self) -> bool:
@@ -132,6 +142,13 @@ class DecompositionResult:
             "non_atomic": list(self.non_atomic),
             "errors": {k: list(v) for k, v in self.error_ids.items()},
             "audit": [row.to_dict() for row in self.audit],
+            "decompscore": {
+                "count": self.decompscore,
+                "passages": 1,
+                "value": float(self.decompscore),
+                "note": "a count of supported subclaims per passage, not a percentage",
+            },
+            "atomicity": self.atomicity.to_dict(),
             "gold": self.gold,
             "proposed_labels": {k: list(v) for k, v in self.proposed.items()},
             "proposed_units": list(self.proposed_units),
@@ -225,6 +242,8 @@ def find_decomposition(
         audit=tuple(audit),
         proposed={c.id: c.review for c in chosen if c.review},
         proposed_units=fixture.proposed_units,
+        decompscore=sum(1 for c in chosen if c.faithful),
+        atomicity=Ratio(sum(1 for c in unique if c.atomic), len(unique)),
     )
 
 

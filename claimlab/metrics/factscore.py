@@ -331,3 +331,106 @@ def claim_precision(labels_per_response: Iterable[Sequence[object]]) -> ClaimPre
         all_unknown += rt + rf == 0
         per.append(Ratio(rt, rt + rf))
     return ClaimPrecision(t, f, u, all_unknown, n, tuple(per))
+
+
+@dataclass(frozen=True)
+class PositionBucket:
+    """Facts whose relative position in the generation falls in ``[low, high)``."""
+
+    low: float
+    high: float
+    unsupported: Ratio
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"low": self.low, "high": self.high, "unsupported": self.unsupported.to_dict()}
+
+
+def error_by_position(
+    responses: Sequence[LabelledResponse], *, policy: Policy, buckets: int = 5
+) -> tuple[PositionBucket, ...]:
+    """The share of unsupported facts by the fact's relative position in its generation.
+
+    Metric card: the facts of a responding response, in order (sentence by sentence, each
+    sentence's facts in order), labelled under ``policy``; fact i of n sits at (i + 0.5) / n and
+    falls in one of ``buckets`` equal buckets of 0..1. Per bucket: not supported / facts (N/A for
+    an empty bucket). The FActScore paper reports that later facts are less often supported.
+
+    Examples:
+        >>> from claimlab.io.factscore import LabelledResponse, LabelledSentence
+        >>> s = LabelledSentence("x", True, ("a", "b"), (("a", "S"), ("b", "NS")))
+        >>> [b.unsupported.counts for b in error_by_position([LabelledResponse(1, "t", (), (s,))], policy="exclude", buckets=2)]
+        ['0/1', '1/1']
+    """
+    if buckets < 1:
+        raise ValueError(f"buckets must be at least 1, got {buckets}")
+    bad = [0] * buckets
+    total = [0] * buckets
+    for r in responses:
+        labels = fact_labels(r, policy)
+        if not labels:
+            continue
+        n = len(labels)
+        for i, lab in enumerate(labels):
+            b = min(buckets - 1, int((i + 0.5) / n * buckets))
+            total[b] += 1
+            bad[b] += lab != "S"
+    return tuple(
+        PositionBucket(k / buckets, (k + 1) / buckets, Ratio(bad[k], total[k]))
+        for k in range(buckets)
+    )
+
+
+@dataclass(frozen=True)
+class FactRevisions:
+    """The model's atomic facts against the annotators' revised facts, sentence by sentence."""
+
+    sentences: int
+    model_facts: int
+    human_facts: int
+    kept_verbatim: int
+    more_after_revision: int  # sentences whose annotators split a fact or added one
+    fewer_after_revision: int  # sentences whose annotators merged facts or dropped one
+    same_count: int
+
+    @property
+    def kept_share(self) -> Ratio:
+        """Human facts that are a model fact word for word, of all human facts."""
+        return Ratio(self.kept_verbatim, self.human_facts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "sentences": self.sentences,
+            "model_facts": self.model_facts,
+            "human_facts": self.human_facts,
+            "kept_verbatim": self.kept_share.to_dict(),
+            "sentences_more_facts_after_revision": self.more_after_revision,
+            "sentences_fewer_facts_after_revision": self.fewer_after_revision,
+            "sentences_same_count": self.same_count,
+        }
+
+
+def fact_revisions(responses: Sequence[LabelledResponse]) -> FactRevisions:
+    """Compare each sentence's model facts with the human-revised facts of the same sentence.
+
+    Metric card: over sentences that have human facts: facts on each side; human facts equal,
+    word for word, to a model fact of the same sentence (``kept_verbatim``, the rest were
+    rewritten); and sentences with more human facts (a fact split, or one added), fewer (facts
+    merged, or one dropped), or as many. A real decomposition compared with its revision.
+    """
+    sentences = model = human = kept = more = fewer = same = 0
+    for r in responses:
+        for s in r.sentences or ():
+            if s.human_facts is None:
+                continue
+            sentences += 1
+            texts = {t.strip() for t in s.model_facts}
+            model += len(s.model_facts)
+            human += len(s.human_facts)
+            kept += sum(1 for t, _ in s.human_facts if t.strip() in texts)
+            diff = len(s.human_facts) - len(s.model_facts)
+            more += diff > 0
+            fewer += diff < 0
+            same += diff == 0
+    return FactRevisions(sentences, model, human, kept, more, fewer, same)

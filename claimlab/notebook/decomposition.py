@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from matplotlib.axes import Axes
 
@@ -17,7 +18,7 @@ from claimlab.metrics.decomposition import (
     find_decomposition,
 )
 from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
-from claimlab.notebook.style import plot_grouped_ratios, plot_ratios, styled
+from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, plt, styled
 
 _SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
 
@@ -178,3 +179,59 @@ def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
         row_notes=notes,
         xlabel="CON = CONTRADICTED, NIR = NOT_IN_REFERENCE (unique selection)",
     )
+
+
+def papers_table(results: dict[str, DecompositionResult], selections: dict[str, Any]) -> Any:
+    """Per selection: DecompScore (a count), atomicity, and what Core-style selection does."""
+    pd = pandas()
+    rows = []
+    for name, r in results.items():
+        s = selections[name]
+        rows.append(
+            {
+                "selection": name,
+                "DecompScore (count)": r.decompscore,
+                "Toy Preservation": r.preservation.display,
+                "atomicity": r.atomicity.display,
+                "Core keeps": ", ".join(s.kept) or "-",
+                "Core drops (why)": "; ".join(f"{c}: {why}" for c, why in s.dropped) or "-",
+                "coverage after Core": s.coverage_after.display,
+            }
+        )
+    return pd.DataFrame(rows).set_index("selection")
+
+
+@styled
+def plot_decompscore_atomicity(
+    results: Mapping[str, DecompositionResult], *, title: str | None = None
+) -> Axes:
+    """Two panels: DecompScore as a count per selection, atomicity as a ratio with n/d."""
+    import numpy as np
+
+    names = list(results)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.2, 0.32 * len(names) + 1.4), sharey=True)
+    y = np.arange(len(names))[::-1]
+    counts = [results[n].decompscore for n in names]
+    left.barh(y, counts, color="#4C72B0", height=0.7)
+    for yi, c in zip(y, counts, strict=True):
+        left.text(c + 0.1, yi, str(c), va="center", fontsize=8)
+    left.set_yticks(y)
+    left.set_yticklabels([label(n, 24) for n in names], fontsize=8)
+    left.set_xlim(0, max(counts + [1]) * 1.3)
+    left.set_title("DecompScore: supported subclaims (a count)", fontsize=9)
+    left.tick_params(axis="x", labelsize=8)
+    for yi, n in zip(y, names, strict=True):
+        r = results[n].atomicity
+        if r.value is None:
+            right.barh(yi, 1.0, height=0.7, **NA_STYLE)
+            right.text(0.5, yi, f"N/A ({r.counts})", ha="center", va="center", fontsize=8)
+        else:
+            right.barh(yi, r.value, height=0.7, color="#55A868")
+            right.text(r.value + 0.02, yi, r.counts, va="center", fontsize=8)
+    right.set_xlim(0, 1.4)
+    right.set_xticks([0, 0.5, 1.0])
+    right.set_xticklabels(["0%", "50%", "100%"], fontsize=8)
+    right.set_title("Atomicity: atomic / unique selection", fontsize=9)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return left

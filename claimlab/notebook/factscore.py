@@ -167,3 +167,49 @@ def ppi_table(study: Any) -> Any:
             }
         )
     return pd.DataFrame(rows).set_index("estimate")
+
+
+def position_table(by_subject: Mapping[str, Any]) -> Any:
+    """Per subject and position bucket: unsupported facts with counts."""
+    pd = pandas()
+    rows = []
+    for name, buckets in by_subject.items():
+        row: dict[str, object] = {"subject": name}
+        for b in buckets:
+            row[f"{100 * b.low:.0f}–{100 * b.high:.0f}% of the text"] = b.unsupported.display
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("subject")
+
+
+@styled
+def plot_error_by_position(by_subject: Mapping[str, Any], *, title: str | None = None) -> Axes:
+    """Unsupported share by position bucket, one bar per subject, counts on every bar."""
+    from claimlab.notebook.style import plot_grouped_ratios
+
+    rows: dict[str, dict[str, Any]] = {}
+    for name, buckets in by_subject.items():
+        for b in buckets:
+            rows.setdefault(f"{100 * b.low:.0f}–{100 * b.high:.0f}%", {})[name] = b.unsupported
+    return plot_grouped_ratios(
+        rows, title=title, xlabel="relative position of the fact in the generation"
+    )
+
+
+def revisions_table(by_subject: Mapping[str, Any]) -> Any:
+    """Per subject: model facts against the annotators' revised facts of the same sentences."""
+    pd = pandas()
+    rows = []
+    for name, r in by_subject.items():
+        rows.append(
+            {
+                "subject": name,
+                "sentences": r.sentences,
+                "model facts": r.model_facts,
+                "human facts": r.human_facts,
+                "kept word for word": r.kept_share.display,
+                "more facts after revision (split or added)": r.more_after_revision,
+                "fewer (merged or dropped)": r.fewer_after_revision,
+                "as many": r.same_count,
+            }
+        )
+    return pd.DataFrame(rows).set_index("subject")

@@ -68,3 +68,23 @@ def test_failed_run_keeps_the_earlier_good_output(tmp_path):
         run_notebook(NB, parameters={"FIXTURE": str(broken)}, output_dir=tmp_path)
     assert good.read_text(encoding="utf-8") == "earlier good output"
     assert (tmp_path / "01_decomposition_pitfalls.failed.ipynb").exists()
+
+
+def test_papers_records_of_notebook_01(tmp_path):
+    from claimlab.tooling.runner import run_notebook
+
+    rec = run_notebook(
+        ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb", output_dir=tmp_path
+    ).records
+    papers = rec["papers"]
+    assert {
+        m: p["decompscore"] for m, p in papers.items() if m in ("baseline", "duplicate", "empty")
+    } == {
+        "baseline": 5,
+        "duplicate": 6,
+        "empty": 0,
+    }
+    assert papers["compound"]["atomicity"]["display"] == "75.0% (3/4)"
+    assert papers["duplicate"]["core"]["dropped"] == [
+        {"id": "C6", "reason": "repeats C1 (the same fingerprint)"}
+    ]

@@ -57,3 +57,17 @@ def test_uncertainty_sections_on_the_human_annotations(tmp_path):
         assert pc["high"] - pc["low"] < cl["high"] - cl["low"]
     assert u["ranking"]["order"] == ["PerplexityAI", "ChatGPT", "InstructGPT"]
     assert rec["ppi"]["covered"]["naive"] < rec["ppi"]["covered"]["ppi"]
+
+
+@pytest.mark.realdata
+def test_error_by_position_and_fact_revisions_for_the_three_subjects(tmp_path):
+    require_data("factscore", "ChatGPT.jsonl")
+    rec = run_notebook(NB, parameters={"BOOTSTRAP": 200}, output_dir=tmp_path).records
+    pr = rec["position_and_revisions"]
+    assert set(pr["error_by_position"]) == {"InstructGPT", "ChatGPT", "PerplexityAI"}
+    for name, buckets in pr["error_by_position"].items():
+        first, last = buckets[0]["unsupported"], buckets[-1]["unsupported"]
+        assert first["denominator"] > 0 and last["value"] > first["value"], name  # later: worse
+        rev = pr["fact_revisions"][name]
+        assert rev["model_facts"] > rev["human_facts"] > 0
+        assert rev["kept_verbatim"]["numerator"] < rev["human_facts"]

@@ -13,6 +13,7 @@ from claimlab.io.sufficiency import load_sufficiency
 from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import pack
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
+from claimlab.metrics.selection import core_select
 from claimlab.metrics.sufficiency import find_fixture_sufficiency, item_answers
 from claimlab.tooling.cli.common import count_type, emit_json, id_list, say
 
@@ -23,7 +24,14 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
     result = find_decomposition(fx, selection)
     if args.json:
-        emit_json({"file": args.file, "mode": args.mode, **result.to_dict()})
+        emit_json(
+            {
+                "file": args.file,
+                "mode": args.mode,
+                **result.to_dict(),
+                "core_selection": core_select(fx, result.selection).to_dict(),
+            }
+        )
         return 0
     label = f"mode {args.mode}" if args.mode is not None else "selection"
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
@@ -35,6 +43,11 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         )
     for m in METRICS:
         say(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
+    say(f"  {'Atomicity':<24} {result.atomicity}")
+    say(
+        f"  {'DecompScore':<24} {result.decompscore} supported subclaims per passage (a count, "
+        "not a percentage; duplicates count)"
+    )
     sc = result.status_counts
     say(f"  status (unique selection) {status_line(sc, sep=', ')}")
     for name, ids in (
@@ -45,6 +58,13 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         ("unfaithful", result.unfaithful),
     ):
         say(f"  {name:<24} {', '.join(ids) or '-'}")
+    core = core_select(fx, result.selection)
+    say(
+        f"  Core-style selection     keeps {', '.join(core.kept) or '-'}; coverage "
+        f"{core.coverage_before} -> {core.coverage_after}"
+    )
+    for cid, reason in core.dropped:
+        say(f"    drops {cid}: {reason}")
     say("  audit:")
     for row in result.audit:
         flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"

@@ -1,0 +1,102 @@
+"""The cited methods as metrics: DecompScore, atomicity, Core-style selection, FActScore by position."""
+
+import json
+
+import pytest
+
+from claimlab.core.ratio import Ratio
+from claimlab.io.decomposition import load_decomposition
+from claimlab.io.factscore import LabelledResponse, LabelledSentence
+from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.factscore import error_by_position, fact_revisions
+from claimlab.metrics.selection import core_select
+from tests.conftest import FIXTURES, run_cli
+
+ATLAS = FIXTURES / "atlas_nova.json"
+
+
+# DecompScore counts the selected subclaims the passage supports (faithful), duplicates included:
+# baseline C1-C5 = 5; duplicate adds C6 (a faithful repeat of C1) = 6; supported_only C1-C3 = 3;
+# introduced adds C8, which the original does not say = 5; empty = 0 over 1 passage.
+@pytest.mark.parametrize(
+    ("mode", "decompscore", "atomicity"),
+    [
+        ("baseline", 5, Ratio(5, 5)),
+        ("duplicate", 6, Ratio(5, 5)),
+        ("supported_only", 3, Ratio(3, 3)),
+        ("introduced", 5, Ratio(6, 6)),
+        ("empty", 0, Ratio(0, 0)),
+        ("compound", 4, Ratio(3, 4)),  # C11 joins two units: not atomic
+    ],
+)
+def test_decompscore_and_atomicity_per_mode(mode, decompscore, atomicity):
+    fx = load_decomposition(ATLAS)
+    r = find_decomposition(fx, fx.mode(mode))
+    assert (r.decompscore, r.atomicity) == (decompscore, atomicity)
+    data = json.loads(run_cli("decomposition", ATLAS, "--mode", mode, "--json").stdout)
+    assert data["decompscore"]["count"] == decompscore and data["decompscore"]["passages"] == 1
+    assert data["atomicity"]["numerator"] == atomicity.numerator
+
+
+def test_core_selection_on_the_duplicate_mode_keeps_c1_and_drops_c6_with_its_reason():
+    fx = load_decomposition(ATLAS)
+    s = core_select(fx, fx.mode("duplicate"))
+    assert "C1" in s.kept and "C6" not in s.kept
+    assert s.dropped == (("C6", "repeats C1 (the same fingerprint)"),)
+    assert s.coverage_after == s.coverage_before == Ratio(5, 5)
+    data = json.loads(run_cli("decomposition", ATLAS, "--mode", "duplicate", "--json").stdout)
+    assert data["core_selection"]["dropped"] == [
+        {"id": "C6", "reason": "repeats C1 (the same fingerprint)"}
+    ]
+
+
+def test_core_selection_drops_uninformative_subclaims_and_can_lose_a_unit(write_variant):
+    def weigh(d):
+        for c in d["candidates"]:
+            if c["id"] == "C1":
+                c["weight"] = 0
+            if c["id"] == "C6":
+                c["weight"] = 2
+
+    fx = load_decomposition(write_variant("atlas_nova.json", weigh))
+    s = core_select(fx, fx.mode("duplicate"))
+    # C1 is uninformative; its repeat C6 (weight 2) is kept in its place
+    assert ("C1", "uninformative (weight 0)") in s.dropped and "C6" in s.kept
+    s = core_select(fx, fx.mode("baseline"))
+    # without its repeat, dropping C1 loses unit U1: de-duplication does not promise coverage
+    assert s.coverage_before == Ratio(5, 5) and s.coverage_after == Ratio(4, 5)
+
+
+def test_a_negative_weight_is_refused(write_variant):
+    def bad(d):
+        d["candidates"][0]["weight"] = -1
+
+    proc = run_cli("decomposition", write_variant("atlas_nova.json", bad), "--mode", "baseline")
+    assert proc.returncode == 2 and "weight" in proc.stderr and "C1" in proc.stderr
+
+
+def _response(*sentences):
+    return LabelledResponse(1, "t", (), tuple(sentences))
+
+
+def test_error_by_position_arithmetic():
+    # four facts S, S, NS, NS at positions 0.125, 0.375, 0.625, 0.875: two buckets of two
+    s = LabelledSentence(
+        "x", True, ("a", "b", "c", "d"), (("a", "S"), ("b", "S"), ("c", "NS"), ("d", "NS"))
+    )
+    buckets = error_by_position([_response(s)], policy="exclude", buckets=2)
+    assert [b.unsupported for b in buckets] == [Ratio(0, 2), Ratio(2, 2)]
+    # an abstained response adds nothing; an empty bucket is N/A, never 0%
+    three = error_by_position([LabelledResponse(2, "u", (), None)], policy="exclude", buckets=3)
+    assert all(b.unsupported == Ratio(0, 0) for b in three)
+
+
+def test_fact_revisions_arithmetic():
+    split = LabelledSentence("x", True, ("a and b",), (("a", "S"), ("b", "S")))  # 1 -> 2
+    merged = LabelledSentence("y", True, ("c", "d"), (("c d", "S"),))  # 2 -> 1
+    same = LabelledSentence("z", True, ("e",), (("e", "NS"),))  # kept word for word
+    unlabelled = LabelledSentence("w", False, ("f",), None)  # no human facts: not compared
+    r = fact_revisions([_response(split, merged, same, unlabelled)])
+    assert (r.sentences, r.model_facts, r.human_facts) == (3, 4, 4)
+    assert r.kept_share == Ratio(1, 4)
+    assert (r.more_after_revision, r.fewer_after_revision, r.same_count) == (1, 1, 1)
