@@ -100,3 +100,18 @@ def test_fact_revisions_arithmetic():
     assert (r.sentences, r.model_facts, r.human_facts) == (3, 4, 4)
     assert r.kept_share == Ratio(1, 4)
     assert (r.more_after_revision, r.fewer_after_revision, r.same_count) == (1, 1, 1)
+
+
+def test_entity_groups_put_a_mixed_claim_against_the_product_it_names():
+    from claimlab.metrics.selection import entity_groups
+
+    fx = load_decomposition(ATLAS)
+    groups = {(g.entity, g.version): g for g in entity_groups(fx, fx.mode("entity"))}
+    # C9 says of Nova Lab 1.4 what the original says of Atlas Lab 2.1: Nova's group pays for it
+    nova = groups[("Nova Lab", "1.4")]
+    assert nova.ids == ("C9", "C3", "C4") and nova.errors == ("C9",)
+    assert nova.preservation == Ratio(2, 3)
+    assert groups[("Atlas Lab", "2.1")].preservation == Ratio(2, 2)
+    # a compound candidate about both products belongs to both groups
+    both = {(g.entity, g.version): g.ids for g in entity_groups(fx, fx.mode("compound"))}
+    assert "C11" in both[("Atlas Lab", "2.1")] and "C11" in both[("Nova Lab", "1.4")]

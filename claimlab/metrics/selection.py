@@ -107,3 +107,66 @@ def _best_independent(members: list[int], weights: list[float]) -> set[int]:
     if not members:
         return set()
     return {max(members, key=lambda i: (weights[i], -i))}
+
+
+@dataclass(frozen=True)
+class EntityGroup:
+    """The selected candidates about one entity and version, with their own figures."""
+
+    entity: str
+    version: str
+    ids: tuple[str, ...]
+    preservation: Ratio
+    confirmed_support: Ratio
+    errors: tuple[str, ...]  # ids with an error in this group
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "entity": self.entity,
+            "version": self.version,
+            "ids": list(self.ids),
+            "preservation": self.preservation.to_dict(),
+            "confirmed_support": self.confirmed_support.to_dict(),
+            "with_errors": list(self.errors),
+        }
+
+
+def entity_groups(
+    fixture: DecompositionFixture, selection: Sequence[str]
+) -> tuple[EntityGroup, ...]:
+    """The unique selection grouped by the entity and version each candidate is about.
+
+    Metric card (after D-FActScore, Chiang & Lee, Findings ACL 2024, which scores each entity
+    apart instead of pooling): a candidate belongs to the group of its ``entity`` and
+    ``version`` (a candidate about several, written ``A; B`` with versions ``1; 2``, belongs to
+    each); per group, Toy Preservation and Toy Confirmed Support over its unique candidates. A
+    claim attached to the wrong product counts against that product's group: it is in the
+    group it names, unfaithful.
+    """
+    result = find_decomposition(fixture, list(selection))
+    groups: dict[tuple[str, str], list[str]] = {}
+    for cid in result.unique_ids:
+        c = fixture.candidate(cid)
+        entities = [e.strip() for e in c.entity.split(";")]
+        versions = [v.strip() for v in c.version.split(";")]
+        if len(versions) != len(entities):
+            versions = [c.version.strip()] * len(entities)
+        for e, v in zip(entities, versions, strict=True):
+            groups.setdefault((e, v), []).append(cid)
+    out = []
+    for (e, v), ids in groups.items():
+        cands = [fixture.candidate(i) for i in ids]
+        out.append(
+            EntityGroup(
+                entity=e,
+                version=v,
+                ids=tuple(ids),
+                preservation=Ratio(sum(1 for c in cands if c.faithful), len(cands)),
+                confirmed_support=Ratio(
+                    sum(1 for c in cands if c.evidence.status == "SUPPORTED"), len(cands)
+                ),
+                errors=tuple(c.id for c in cands if c.errors),
+            )
+        )
+    return tuple(out)

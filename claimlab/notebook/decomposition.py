@@ -235,3 +235,24 @@ def plot_decompscore_atomicity(
     if title:
         fig.suptitle(title, fontsize=10)
     return left
+
+
+def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:
+    """One row per selection and entity group: its candidates and its own two figures."""
+    pd = pandas()
+    rows = []
+    for name, groups in groups_by_selection.items():
+        for g in groups:
+            rows.append(
+                {
+                    "selection": name,
+                    "entity": f"{g.entity} {g.version}".strip(),
+                    "candidates": ", ".join(g.ids),
+                    "with errors": ", ".join(g.errors) or "-",
+                    "Toy Preservation": g.preservation.display,
+                    "Toy Confirmed Support": g.confirmed_support.display,
+                }
+            )
+    if not rows:
+        return pd.DataFrame(columns=["selection", "entity"]).set_index("selection")
+    return pd.DataFrame(rows).set_index("selection")
