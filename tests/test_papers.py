@@ -115,3 +115,67 @@ def test_entity_groups_put_a_mixed_claim_against_the_product_it_names():
     # a compound candidate about both products belongs to both groups
     both = {(g.entity, g.version): g.ids for g in entity_groups(fx, fx.mode("compound"))}
     assert "C11" in both[("Atlas Lab", "2.1")] and "C11" in both[("Nova Lab", "1.4")]
+
+
+def test_an_ambiguous_mapping_is_kept_in_the_audit_and_never_counted(write_variant):
+    def pronoun(d):
+        c = next(c for c in d["candidates"] if c["id"] == "C4")
+        c["mapping"] = "AMBIGUOUS"  # "It translates Latin": which product?
+
+    fx = load_decomposition(write_variant("atlas_nova.json", pronoun))
+    r = find_decomposition(fx, fx.mode("baseline"))
+    assert r.ambiguous == ("C4",) and "C4" not in r.unique_ids
+    assert r.preservation == Ratio(4, 4) and r.coverage == Ratio(4, 5)  # U4 not counted as kept
+    row = next(a for a in r.audit if a.id == "C4")
+    assert not row.counted and row.mapping == "AMBIGUOUS" and row.position == 4
+    text = run_cli("decomposition", fx.source, "--mode", "baseline").stdout
+    assert "AMBIGUOUS mapping: its source cannot be fixed, not counted" in text
+    assert "ambiguous (not counted)  C4" in text
+
+
+def test_background_from_elsewhere_must_be_tagged(write_variant):
+    def context(d):
+        cands = {c["id"]: c for c in d["candidates"]}
+        cands["C2"]["background"] = {
+            "text": "Markdown is a markup language.",
+            "from_original": False,
+        }
+        cands["C3"]["background"] = {
+            "text": "Nova Lab is a notes app.",
+            "from_original": False,
+            "tagged": True,
+        }
+        cands["C1"]["background"] = {"text": "Summary:", "from_original": True}
+
+    fx = load_decomposition(write_variant("atlas_nova.json", context))
+    r = find_decomposition(fx, fx.mode("baseline"))
+    assert r.untagged_background == ("C2",)  # C3's is tagged, C1's comes from the original
+    assert r.preservation == Ratio(5, 5)  # only the target is what the labels verify
+    data = json.loads(run_cli("decomposition", fx.source, "--mode", "baseline", "--json").stdout)
+    assert data["untagged_background"] == ["C2"]
+    assert data["audit"][1]["background"] == "Markdown is a markup language."
+
+
+def test_a_revision_is_audited_again_side_by_side(tmp_path, write_variant):
+    from claimlab.tooling.runner import run_notebook
+
+    def revise(d):
+        d["original"]["version"] = "answer-v2"
+        next(c for c in d["candidates"] if c["id"] == "C5")["evidence"] = {
+            "status": "SUPPORTED",
+            "references": ["R3"],
+        }
+
+    revised = write_variant("atlas_nova.json", revise, filename="atlas_v2.json")
+    from tests.conftest import ROOT
+
+    rec = run_notebook(
+        ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
+        parameters={"REVISION": str(revised), "MODES": "baseline"},
+        output_dir=tmp_path / "out",
+    ).records
+    support = next(r for r in rec["versions"] if r["figure"] == "Toy Confirmed Support")
+    assert (
+        support["version answer-v1"] == "60.0% (3/5)"
+        and support["version answer-v2"] == "80.0% (4/5)"
+    )

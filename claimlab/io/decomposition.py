@@ -121,6 +121,21 @@ class Candidate:
     confirmed: Confirmation | None = None
     alignment: float | None = None
     weight: float = 1.0  # how informative (Core-style selection); 0: uninformative
+    mapping: str = "MAPPED"  # AMBIGUOUS: its source in the original cannot be fixed
+    background: Background | None = None
+
+
+@dataclass(frozen=True)
+class Background:
+    """Context a candidate carries beside its target (DnDScore): only the target is verified.
+
+    ``from_original``: the context comes from the original answer; context from elsewhere
+    must be ``tagged`` as such.
+    """
+
+    text: str
+    from_original: bool
+    tagged: bool = False
 
 
 @dataclass(frozen=True)
@@ -496,6 +511,8 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
             confirmed=confirmed,
             alignment=alignment,
             weight=float(c.number("weight", minimum=0, maximum=1e9, default=1.0)),
+            mapping=_mapping(c),
+            background=_background(c),
         )
         if not review:
             for where, problem in candidate_problems(candidate, unit_span):
@@ -541,6 +558,27 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
         note=top.get("note", str, ""),
         exercises=read_exercises(top),
         annotation=_annotation(top),
+    )
+
+
+MAPPINGS = ("MAPPED", "AMBIGUOUS")
+
+
+def _mapping(c: Record) -> str:
+    """``mapping``: MAPPED (default) or AMBIGUOUS (its source cannot be fixed)."""
+    value = c.get("mapping", str, "MAPPED")
+    if value not in MAPPINGS:
+        raise c.error(f"unknown mapping {value!r} (one of {', '.join(MAPPINGS)})", field="mapping")
+    return str(value)
+
+
+def _background(c: Record) -> Background | None:
+    """``background``: ``{"text": str, "from_original": bool, "tagged": bool}`` (optional)."""
+    if c.data.get("background") is None:
+        return None
+    b = c.sub("background")
+    return Background(
+        b.get("text", str), b.get("from_original", bool), b.get("tagged", bool, False)
     )
 
 

@@ -19,6 +19,13 @@ Metric card (definitions from the decomposition lab's source; all counts, then d
       It is not on the scale of DnDScore's or the Toy metrics' percentages: compare counts with
       counts.
     Atomicity = #atomic in D* / |D*| (non-atomic candidates counted; N/A for an empty selection).
+
+    A candidate whose mapping is AMBIGUOUS (its source in the original cannot be fixed, e.g. an
+    unresolved pronoun) is kept in the audit and listed under ``ambiguous``, and left out of D
+    and every count: never silently counted. A candidate's ``background`` (DnDScore's context
+    beside the target) is shown apart; only the target is what the labels verify, and
+    background that did not come from the original and is not tagged is listed under
+    ``untagged_background``.
     Reference: the relations are fixture labels, not the output of a parser or entailment model.
     A draft's labels are proposals: the result lists them (``proposed``) and is not ``gold``.
 """
@@ -69,10 +76,14 @@ class AuditRow:
     errors: tuple[str, ...]
     status: str
     references: tuple[str, ...]
+    mapping: str = "MAPPED"
+    background: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
+            "mapping": self.mapping,
+            "background": self.background or None,
             "position": self.position,
             "id": self.id,
             "text": self.text,
@@ -115,6 +126,8 @@ class DecompositionResult:
     proposed_units: tuple[str, ...] = ()
     decompscore: int = 0  # subclaims of D the passage supports (one passage per file)
     atomicity: Ratio = field(default_factory=lambda: Ratio(0, 0))
+    ambiguous: tuple[str, ...] = ()
+    untagged_background: tuple[str, ...] = ()
 
     @property
     def gold(self) -> bool:
@@ -149,6 +162,8 @@ class DecompositionResult:
                 "note": "a count of supported subclaims per passage, not a percentage",
             },
             "atomicity": self.atomicity.to_dict(),
+            "ambiguous": list(self.ambiguous),
+            "untagged_background": list(self.untagged_background),
             "gold": self.gold,
             "proposed_labels": {k: list(v) for k, v in self.proposed.items()},
             "proposed_units": list(self.proposed_units),
@@ -187,25 +202,31 @@ def find_decomposition(
         >>> empty.preservation.display, empty.coverage.display
         ('N/A (0/0)', '0.0% (0/5)')
     """
-    chosen = [fixture.candidate(cid) for cid in selection]
+    picked = [fixture.candidate(cid) for cid in selection]
+    ambiguous = tuple(c.id for c in picked if c.mapping == "AMBIGUOUS")
+    chosen = [c for c in picked if c.mapping != "AMBIGUOUS"]
     first_by_fp: dict[str, str] = {}
     unique: list[Candidate] = []
     duplicates: list[str] = []
     audit: list[AuditRow] = []
-    for pos, c in enumerate(chosen):
-        dup_of = first_by_fp.get(c.fingerprint)
-        if dup_of is None:
-            first_by_fp[c.fingerprint] = c.id
-            unique.append(c)
-        else:
-            duplicates.append(c.id)
+    for pos, c in enumerate(picked):
+        dup_of = None
+        counted = c.mapping != "AMBIGUOUS"  # an ambiguous mapping is kept here, never counted
+        if counted:
+            dup_of = first_by_fp.get(c.fingerprint)
+            if dup_of is None:
+                first_by_fp[c.fingerprint] = c.id
+                unique.append(c)
+            else:
+                duplicates.append(c.id)
+                counted = False
         audit.append(
             AuditRow(
                 position=pos + 1,
                 id=c.id,
                 text=c.text,
                 fingerprint=c.fingerprint,
-                counted=dup_of is None,
+                counted=counted,
                 duplicate_of=dup_of,
                 source_spans=_spans_text(c),
                 preserves=c.preserves,
@@ -214,6 +235,8 @@ def find_decomposition(
                 errors=c.errors,
                 status=c.evidence.status,
                 references=c.evidence.references,
+                mapping=c.mapping,
+                background=c.background.text if c.background else "",
             )
         )
     faithful = [c for c in unique if c.faithful]
@@ -244,6 +267,14 @@ def find_decomposition(
         proposed_units=fixture.proposed_units,
         decompscore=sum(1 for c in chosen if c.faithful),
         atomicity=Ratio(sum(1 for c in unique if c.atomic), len(unique)),
+        ambiguous=ambiguous,
+        untagged_background=tuple(
+            c.id
+            for c in picked
+            if c.background is not None
+            and not c.background.from_original
+            and not c.background.tagged
+        ),
     )
 
 

@@ -256,3 +256,42 @@ def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:
     if not rows:
         return pd.DataFrame(columns=["selection", "entity"]).set_index("selection")
     return pd.DataFrame(rows).set_index("selection")
+
+
+def versions_table(
+    first: DecompositionFixture,
+    first_results: Mapping[str, DecompositionResult],
+    revised: DecompositionFixture,
+    revised_results: Mapping[str, DecompositionResult],
+) -> Any:
+    """A revised answer audited again: both versions' figures side by side, per selection.
+
+    Raises:
+        FixtureError: the two files are not versions of the same answer.
+    """
+    from claimlab.core.errors import FixtureError
+
+    if first.original.id != revised.original.id:
+        raise FixtureError(
+            f"is not a version of answer {first.original.id!r} (it is {revised.original.id!r})",
+            file=revised.source,
+            field="original.id",
+        )
+    pd = pandas()
+    a, b = first.original.version, revised.original.version
+    rows = []
+    for name in first_results:
+        if name not in revised_results:
+            continue
+        for m in METRICS:
+            rows.append(
+                {
+                    "selection": name,
+                    "figure": METRIC_LABELS[m],
+                    f"version {a}": getattr(first_results[name], m).display,
+                    f"version {b}": getattr(revised_results[name], m).display,
+                }
+            )
+    if not rows:
+        return pd.DataFrame(columns=["selection", "figure"]).set_index("selection")
+    return pd.DataFrame(rows).set_index("selection")

@@ -55,6 +55,8 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         ("duplicates", result.duplicates),
         ("introduced", result.introduced),
         ("non-atomic", result.non_atomic),
+        ("ambiguous (not counted)", result.ambiguous),
+        ("untagged background", result.untagged_background),
         ("unfaithful", result.unfaithful),
     ):
         say(f"  {name:<24} {', '.join(ids) or '-'}")
@@ -67,7 +69,16 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         say(f"    drops {cid}: {reason}")
     say("  audit:")
     for row in result.audit:
-        flag = "" if row.counted else f" (duplicate of {row.duplicate_of}, not counted)"
+        flag = (
+            ""
+            if row.counted
+            else " (AMBIGUOUS mapping: its source cannot be fixed, not counted)"
+            if row.mapping == "AMBIGUOUS"
+            else f" (duplicate of {row.duplicate_of}, not counted)"
+        )
+        if row.background:
+            untagged = row.id in result.untagged_background
+            flag += f" [background{' NOT from the original, untagged' if untagged else ''}: {row.background}]"
         if row.id in result.proposed:
             flag += f" [proposed: {', '.join(result.proposed[row.id])}]"
         say(
