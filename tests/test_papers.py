@@ -179,3 +179,34 @@ def test_a_revision_is_audited_again_side_by_side(tmp_path, write_variant):
         support["version answer-v1"] == "60.0% (3/5)"
         and support["version answer-v2"] == "80.0% (4/5)"
     )
+
+
+def test_revision_audit_arithmetic():
+    from claimlab.io.factscore import RevisedResponse
+    from claimlab.metrics.factscore import revision_audit
+
+    r = RevisedResponse(
+        1,
+        "A. B. C. D.",
+        "A. B2. C.",
+        (("A.", (True,)), ("B.", (False,)), ("C.", (False, True)), ("D.", ("unknown",))),
+    )
+    a = revision_audit([r, RevisedResponse(2, "x", "", ())])
+    # false sentences B (changed) and C (kept): 1 of 2 revised; the clean sentence A kept; D
+    # (unknown only) not counted; the second response has no revision
+    assert (a.responses, a.revised) == (2, 1)
+    assert a.false_revised == Ratio(1, 2) and a.clean_kept_share == Ratio(1, 1)
+
+
+@pytest.mark.realdata
+def test_factcheck_gpt_revisions_change_the_false_sentences():
+    from claimlab.io.factscore import load_factcheck_revisions
+    from claimlab.metrics.factscore import revision_audit
+    from tests.conftest import require_data
+
+    a = revision_audit(
+        load_factcheck_revisions(require_data("factcheck_gpt", "factcheck_gpt_benchmark.jsonl"))
+    )
+    print("Factcheck-GPT revisions:", a.to_dict())
+    assert a.revised == a.responses == 94
+    assert a.false_revised.value > a.clean_kept_share.value

@@ -142,6 +142,48 @@ def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
     return out
 
 
+@dataclass(frozen=True)
+class RevisedResponse:
+    """A Factcheck-GPT response, its sentences with their claim labels, and its revision."""
+
+    line: int
+    response: str
+    revised: str
+    sentences: tuple[tuple[str, tuple[object, ...]], ...]  # (sentence text, claim labels)
+
+
+def load_factcheck_revisions(path: str | Path) -> list[RevisedResponse]:
+    """The Factcheck-GPT responses with their ``revised_response`` (a real revision).
+
+    Raises:
+        ClaimlabInputError: naming file, line and field.
+    """
+    labels_per_response = load_factcheck_gpt(path)
+    source = str(path)
+    out = []
+    for (n, obj), labels in zip(iter_jsonl(path), labels_per_response, strict=True):
+        rec = _line(obj, source, n)
+        sentences = []
+        k = 0
+        for key, value in rec.mapping("sentences"):
+            sentence = Record(
+                value,
+                file=source,
+                record=rec.record,
+                path=rec.field(f"sentences.{key}"),
+                error=ClaimlabInputError,
+            )
+            claims = sentence.get("claims", (list, type(None)), None) or []
+            sentences.append((sentence.get("text", str), tuple(labels[k : k + len(claims)])))
+            k += len(claims)
+        out.append(
+            RevisedResponse(
+                n, rec.get("response", str), rec.get("revised_response", str, ""), tuple(sentences)
+            )
+        )
+    return out
+
+
 SUBJECT_FILES = ("InstructGPT", "ChatGPT", "PerplexityAI")
 
 

@@ -112,6 +112,19 @@ class FactscoreResult:
     responses: tuple[ResponseScore, ...]
 
     @property
+    def abstentions_as_zero(self) -> float | None:
+        """The mean over *every* prompt, an abstention (or a response without facts) as 0.
+
+        Not FActScore, which averages over responses only; reported beside it because a figure
+        drawn this way mixes precision with the respond ratio (it is FActScore times the share
+        of prompts scored). N/A with no prompt.
+        """
+        n = self.respond.denominator
+        if n == 0:
+            return None
+        return math.fsum(r.score for r in self.responses if r.score is not None) / n
+
+    @property
     def facts_per_response(self) -> float | None:
         """Mean facts per responding response (None when nobody responded)."""
         return self.facts / self.respond.numerator if self.respond.numerator else None
@@ -434,3 +447,59 @@ def fact_revisions(responses: Sequence[LabelledResponse]) -> FactRevisions:
             fewer += diff < 0
             same += diff == 0
     return FactRevisions(sentences, model, human, kept, more, fewer, same)
+
+
+@dataclass(frozen=True)
+class RevisionAudit:
+    """What a revision did to the sentences an audit labelled (Factcheck-GPT's revisions)."""
+
+    responses: int
+    revised: int
+    false_sentences: int
+    false_kept: int
+    clean_sentences: int
+    clean_kept: int
+
+    @property
+    def false_revised(self) -> Ratio:
+        """Sentences with a false claim that the revision no longer holds word for word."""
+        return Ratio(self.false_sentences - self.false_kept, self.false_sentences)
+
+    @property
+    def clean_kept_share(self) -> Ratio:
+        """Sentences without a false claim that the revision keeps word for word."""
+        return Ratio(self.clean_kept, self.clean_sentences)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "responses": self.responses,
+            "with_a_revision": self.revised,
+            "false_sentences_revised": self.false_revised.to_dict(),
+            "clean_sentences_kept": self.clean_kept_share.to_dict(),
+        }
+
+
+def revision_audit(responses: Sequence[Any]) -> RevisionAudit:
+    """Re-audit revisions: were the sentences with a false claim changed, and the rest kept?
+
+    Metric card: over responses with a revision; a sentence with at least one claim labelled
+    false should not survive word for word (``false_revised``); a sentence with claims but none
+    false may (``clean_kept``). Sentences whose claims are all unknown, or that have no claim,
+    are not counted. A kept sentence is one whose text occurs in the revision as it is.
+    """
+    resp = revised = false_s = false_k = clean_s = clean_k = 0
+    for r in responses:
+        resp += 1
+        if not r.revised.strip():
+            continue
+        revised += 1
+        for text, labels in r.sentences:
+            kept = text.strip() in r.revised
+            if any(lab is False for lab in labels):
+                false_s += 1
+                false_k += kept
+            elif any(lab is True for lab in labels):
+                clean_s += 1
+                clean_k += kept
+    return RevisionAudit(resp, revised, false_s, false_k, clean_s, clean_k)

@@ -213,3 +213,27 @@ def revisions_table(by_subject: Mapping[str, Any]) -> Any:
             }
         )
     return pd.DataFrame(rows).set_index("subject")
+
+
+def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any:
+    """Per subject and rarity bucket: FActScore as defined, and with abstentions counted as 0."""
+    pd = pandas()
+    rows = []
+    for name, buckets in rarity.items():
+        for bucket in order:
+            r = buckets.get(bucket)
+            if r is None:
+                continue
+            zero = r.abstentions_as_zero
+            rows.append(
+                {
+                    "subject": name,
+                    "rarity": bucket,
+                    "FActScore (mean over scored responses)": "N/A"
+                    if r.factscore is None
+                    else f"{100 * r.factscore:.1f} ({r.scored} scored)",
+                    "abstentions counted as 0": "N/A" if zero is None else f"{100 * zero:.1f}",
+                    "respond": r.respond.display,
+                }
+            )
+    return pd.DataFrame(rows).set_index("subject")

@@ -71,3 +71,15 @@ def test_error_by_position_and_fact_revisions_for_the_three_subjects(tmp_path):
         rev = pr["fact_revisions"][name]
         assert rev["model_facts"] > rev["human_facts"] > 0
         assert rev["kept_verbatim"]["numerator"] < rev["human_facts"]
+
+
+@pytest.mark.realdata
+def test_the_rarity_gap_to_the_papers_text_is_measured(tmp_path):
+    require_data("factscore", "ChatGPT.jsonl")
+    rec = run_notebook(NB, parameters={"BOOTSTRAP": 200}, output_dir=tmp_path).records
+    very_rare = rec["rarity_gap"]["ChatGPT"]["very rare"]
+    # as defined (mean over scored responses) 26.2; with the 14 abstentions of 37 as 0, 16.3:
+    # the paper's "about 16"
+    assert round(100 * very_rare["factscore"], 1) == 26.2
+    assert round(100 * very_rare["abstentions_as_zero"], 1) == 16.3
+    assert very_rare["respond"]["display"] == "62.2% (23/37)"
