@@ -236,4 +236,6 @@ def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any
                     "respond": r.respond.display,
                 }
             )
+    if not rows:
+        return pd.DataFrame(columns=["subject", "rarity"]).set_index("subject")
     return pd.DataFrame(rows).set_index("subject")
