@@ -548,22 +548,41 @@ class Annotator(_View):
                 f"<li><b>{_e(u.id)}</b>{' (proposed)' if u.proposed else ''} "
                 f"{u.span.start}..{u.span.end}: {_e(u.span.text)}</li>"
             )
-        rows = []
-        for c in fx.candidates:
-            rows.append(
-                "<tr>"
-                f"<td>{_e(c.id)}</td><td>{_e(c.text)}</td>"
-                f"<td>{_e('; '.join(f'{s.start}..{s.end}' for s in c.source_spans) or '-')}</td>"
-                f"<td>{_e(', '.join(c.preserves) or '-')}</td><td>{c.faithful}</td><td>{c.atomic}</td>"
-                f"<td>{_e(', '.join(c.errors) or '-')}</td><td>{_e(c.evidence.status)}</td>"
-                f"<td>{_e('confirmed by ' + c.confirmed.by if c.confirmed and not c.review else 'proposed: ' + ', '.join(c.review))}</td>"
-                "</tr>"
-            )
+        from claimlab.notebook.display import pandas, table_html
+
+        pd = pandas()
+        frame = pd.DataFrame(
+            [
+                {
+                    "id": c.id,
+                    "text": c.text,
+                    "source span": "; ".join(f"{sp.start}..{sp.end}" for sp in c.source_spans)
+                    or "-",
+                    "preserves": ", ".join(c.preserves) or "-",
+                    "faithful": c.faithful,
+                    "atomic": c.atomic,
+                    "errors": ", ".join(c.errors) or "-",
+                    "status": str(c.evidence.status),
+                    "state": f"confirmed by {c.confirmed.by}"
+                    if c.confirmed and not c.review
+                    else "proposed: " + ", ".join(c.review),
+                }
+                for c in fx.candidates
+            ],
+            columns=[
+                "id",
+                "text",
+                "source span",
+                "preserves",
+                "faithful",
+                "atomic",
+                "errors",
+                "status",
+                "state",
+            ],
+        ).set_index("id")
         return (
             f'<div class="claimlab-annotator-snapshot"><p><b>{_e(self.session.progress().text)}</b> '
-            f"(annotator {_e(self.session.annotator)})</p>"
-            f"<p>{_e(text)}</p><ul>{''.join(marks)}</ul>"
-            "<table><thead><tr><th>id</th><th>text</th><th>source span</th><th>preserves</th>"
-            "<th>faithful</th><th>atomic</th><th>errors</th><th>status</th><th>state</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>"
+            f"(annotator: {_e(self.session.annotator)})</p>"
+            f"<p>{_e(text)}</p><ul>{''.join(marks)}</ul>{table_html(frame)}</div>"
         )
