@@ -242,7 +242,7 @@ def pa_array(values):
         (["--ci", "95"], "between 0 and 1"),
         (["--ci", "x"], "between 0 and 1"),
         (["--compare", "faithful", "nobody"], "no model 'nobody'"),
-        (["--compare", "a", "b", "c"], "two group names, or all"),
+        (["--compare", "a", "b", "c"], "two model names, or all"),
     ],
 )
 def test_bad_uncertainty_options_are_one_line_errors(ledger_files, extra, problem):

@@ -7,7 +7,7 @@ show a pitfall; none stands for a real system.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -28,28 +28,13 @@ def simulate_estimator(
     if not 0.0 <= flip_share <= 1.0:
         raise ValueError(f"flip_share must be within 0..1, got {flip_share}")
     rng = random.Random(seed)
-    out = []
-    for r in responses:
-        if r.sentences is None:
-            out.append(r)
-            continue
-        sents = []
-        for s in r.sentences:
-            if s.human_facts is None:
-                sents.append(s)
-                continue
-            facts = tuple(
-                (
-                    t,
-                    {"S": "NS", "NS": "S"}[lab]
-                    if lab in ("S", "NS") and rng.random() < flip_share
-                    else lab,
-                )
-                for t, lab in s.human_facts
-            )
-            sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
-        out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
-    return out
+
+    def flip(label: str) -> str:
+        if label in ("S", "NS") and rng.random() < flip_share:
+            return {"S": "NS", "NS": "S"}[label]
+        return label
+
+    return _relabel(responses, flip)
 
 
 def _simulated_response(i: int, supported: int, unsupported: int) -> LabelledResponse:
@@ -137,6 +122,21 @@ def simulate_autorater(
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"{name} must be within 0..1, got {p}")
     rng = random.Random(seed)
+
+    def lean(label: str) -> str:
+        if label == "NS" and rng.random() < optimism:
+            return "S"
+        if label == "S" and rng.random() < pessimism:
+            return "NS"
+        return label
+
+    return _relabel(responses, lean)
+
+
+def _relabel(
+    responses: Sequence[LabelledResponse], change: Callable[[str], str]
+) -> list[LabelledResponse]:
+    """The responses with every human fact label passed through ``change`` (in order)."""
     out = []
     for r in responses:
         if r.sentences is None:
@@ -147,17 +147,7 @@ def simulate_autorater(
             if s.human_facts is None:
                 sents.append(s)
                 continue
-            facts = tuple(
-                (
-                    t,
-                    "S"
-                    if lab == "NS" and rng.random() < optimism
-                    else "NS"
-                    if lab == "S" and rng.random() < pessimism
-                    else lab,
-                )
-                for t, lab in s.human_facts
-            )
+            facts = tuple((t, change(lab)) for t, lab in s.human_facts)
             sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
         out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
     return out

@@ -527,6 +527,14 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return out
 
 
+def with_holm(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """The comparisons with Holm-adjusted p-values over all of them."""
+    from dataclasses import replace
+
+    adjusted = holm([c.p_value for c in comparisons])
+    return [replace(c, p_adjusted=p) for c, p in zip(comparisons, adjusted, strict=True)]
+
+
 def ranking_stability(
     figures: dict[str, tuple[Any, Any]],
     *,
@@ -658,10 +666,7 @@ def ledger_comparisons(
             permutations=permutations,
             seed=seed,
         )
-    adjusted = holm([c.p_value for c in out])
-    from dataclasses import replace
-
-    return [replace(c, p_adjusted=p) for c, p in zip(out, adjusted, strict=True)]
+    return with_holm(out)
 
 
 # ------------------------------------------------------------------------------ FActScore
@@ -770,10 +775,7 @@ def factscore_comparisons(
             permutations=permutations,
             seed=seed,
         )
-    adjusted = holm([c.p_value for c in out])
-    from dataclasses import replace
-
-    return [replace(c, p_adjusted=p) for c, p in zip(out, adjusted, strict=True)]
+    return with_holm(out)
 
 
 def factscore_ranking(

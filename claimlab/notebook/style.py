@@ -229,20 +229,7 @@ def plot_grouped_values(
                 )
             else:
                 ax.bar(x, value, width=width, color=colors[s])
-                top = value
-                span = (errors or {}).get(row, {}).get(s)
-                if span is not None:
-                    lo, hi = span
-                    ax.errorbar(
-                        x,
-                        value,
-                        yerr=[[max(0.0, value - lo)], [max(0.0, hi - value)]],
-                        fmt="none",
-                        ecolor="#222222",
-                        elinewidth=1.0,
-                        capsize=3,
-                    )
-                    top = max(value, hi)
+                top = _error_bar(ax, x, value, (errors or {}).get(row, {}).get(s), vertical=True)
                 above.append(
                     ax.text(
                         x,
@@ -282,6 +269,22 @@ def plot_grouped_values(
     return ax
 
 
+def _error_bar(
+    ax: Axes, at: float, value: float, span: tuple[float, float] | None, *, vertical: bool
+) -> float:
+    """Draw an interval as an error bar on a bar; returns where the bar's label may start."""
+    if span is None:
+        return value
+    lo, hi = span
+    err = [[max(0.0, value - lo)], [max(0.0, hi - value)]]
+    style: dict[str, Any] = dict(fmt="none", ecolor="#222222", elinewidth=1.0, capsize=3)
+    if vertical:
+        ax.errorbar(at, value, yerr=err, **style)
+    else:
+        ax.errorbar(value, at, xerr=err, **style)
+    return max(value, hi)
+
+
 def _panels(
     rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel, errors=None
 ) -> Axes:
@@ -318,20 +321,7 @@ def _panels(
                 )
             else:
                 ax.barh(y, value, height=0.7, color=colors[s])
-                end = value
-                span = (errors or {}).get(row, {}).get(s)
-                if span is not None:
-                    lo, hi = span
-                    ax.errorbar(
-                        value,
-                        y,
-                        xerr=[[max(0.0, value - lo)], [max(0.0, hi - value)]],
-                        fmt="none",
-                        ecolor="#222222",
-                        elinewidth=1.0,
-                        capsize=3,
-                    )
-                    end = max(value, hi)
+                end = _error_bar(ax, y, value, (errors or {}).get(row, {}).get(s), vertical=False)
                 ax.text(end + 0.02, y, label(cell_label, 30), ha="left", va="center", fontsize=8)
         ax.set_xlim(0, 1.6 if cols > 2 else 1.45)
         ax.set_xticks([0, 1.0] if cols > 2 else [0, 0.5, 1.0])

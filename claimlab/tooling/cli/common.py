@@ -62,6 +62,27 @@ def level_type(text: str) -> float:
     return value
 
 
+def compare_pairs(asked: list[str], names: list[str], *, what: str) -> list[tuple[str, str]]:
+    """The pairs ``--compare`` names: two of ``names``, or every pair with ``all``.
+
+    Raises:
+        ClaimlabInputError: not two names nor ``all``, or a name that is not there.
+    """
+    from claimlab.core.errors import ClaimlabInputError
+
+    names = sorted(names)
+    if asked == ["all"]:
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    if len(asked) != 2:
+        raise ClaimlabInputError(f"--compare takes two {what} names, or all")
+    for name in asked:
+        if name not in names:
+            raise ClaimlabInputError(
+                f"no {what} {name!r} (there are: {', '.join(names)})", field="--compare"
+            )
+    return [(asked[0], asked[1])]
+
+
 def add_uncertainty_options(p: argparse.ArgumentParser, *, compared: str) -> None:
     """``--ci``, ``--bootstrap``, ``--permutations``, ``--seed``, ``--ci-method``, ``--compare``."""
     p.add_argument(

@@ -7,7 +7,7 @@ import sys
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import status_line
-from claimlab.tooling.cli.common import add_uncertainty_options, emit_json, say
+from claimlab.tooling.cli.common import add_uncertainty_options, compare_pairs, emit_json, say
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
@@ -186,19 +186,8 @@ def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, 
         for name, sub in table.groupby("model", observed=True) if args.by else ():
             intervals[str(name)] = ledger_intervals(sub, **common)
     if args.compare:
-        groups = sorted(str(g) for g in table["model"].unique())
-        if args.compare == ["all"]:
-            pairs = [(a, b) for i, a in enumerate(groups) for b in groups[i + 1 :]]
-        elif len(args.compare) == 2:
-            pairs = [(args.compare[0], args.compare[1])]
-        else:
-            raise ClaimlabInputError("--compare takes two group names, or all")
-        for name in {n for pair in pairs for n in pair}:
-            if name not in groups:
-                raise ClaimlabInputError(
-                    f"no {args.by} {name!r} in the ledger (there are: {', '.join(groups)})",
-                    field="--compare",
-                )
+        groups = [str(g) for g in table["model"].unique()]
+        pairs = compare_pairs(args.compare, groups, what=args.by)
         comparisons = ledger_comparisons(
             table,
             pairs,

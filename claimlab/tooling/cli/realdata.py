@@ -13,7 +13,13 @@ from claimlab.io.files import atomic_write, replacing_all
 from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
 from claimlab.metrics.fever import score_fever
 from claimlab.notebook.records import to_jsonable
-from claimlab.tooling.cli.common import add_uncertainty_options, count_type, emit_json, say
+from claimlab.tooling.cli.common import (
+    add_uncertainty_options,
+    compare_pairs,
+    count_type,
+    emit_json,
+    say,
+)
 
 
 def cmd_fever(args: argparse.Namespace) -> int:
@@ -159,19 +165,7 @@ def _factscore_uncertainty(args: argparse.Namespace, results: list) -> tuple[dic
     comparisons: list = []
     ranking: dict = {}
     if args.compare:
-        names = sorted(by_name)
-        if args.compare == ["all"]:
-            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-        elif len(args.compare) == 2:
-            pairs = [(args.compare[0], args.compare[1])]
-        else:
-            raise ClaimlabInputError("--compare takes two subjects (file names), or all")
-        for name in {n for pair in pairs for n in pair}:
-            if name not in by_name:
-                raise ClaimlabInputError(
-                    f"no subject {name!r} (the subjects are the files' names: {', '.join(names)})",
-                    field="--compare",
-                )
+        pairs = compare_pairs(args.compare, list(by_name), what="subject")
         comparisons = factscore_comparisons(
             by_name,
             pairs,
