@@ -12,7 +12,8 @@ How each label is proposed:
       ``units="none"``, no units (the annotator marks them).
     * **source span**: the subclaim is aligned to the answer. In spaced scripts word by word:
       the stretch of the answer that holds most of the subclaim's words in the fewest words
-      (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match);
+      (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match; a
+      word with a digit matches only itself);
       its score is the share of the subclaim's words found (0-100). In Thai (no spaces between
       words) by ``rapidfuzz``'s ``partial_ratio_alignment`` over characters, never starting or
       ending inside a character's combining marks (Thai vowels and tones). Case is folded

@@ -44,6 +44,16 @@ def test_every_command_shows_hostile_text_with_visible_escapes(hostile_files, tm
         ["fever", hostile_files["gold"], hostile_files["predictions"]],
         ["ledger", hostile_files["candidates"], "--units", hostile_files["units"], "--by", "model"],
         ["factscore", hostile_files["factscore"] / "ChatGPT.jsonl"],
+        ["ledger", hostile_files["candidates"], "--units", hostile_files["units"], "--by", "model",
+         "--ci", "0.9", "--bootstrap", "50", "--compare", "all", "--permutations", "50"],
+        ["factscore", hostile_files["factscore"] / "ChatGPT.jsonl", "--ci", "0.9", "--bootstrap", "50"],
+        ["draft", hostile_files["raw"], "--out", tmp_path / "drafts", "--force"],
+        ["agreement", hostile_files["annotator_0"], hostile_files["annotator_1"]],
+        ["adjudicate", hostile_files["annotator_0"], hostile_files["annotator_1"], "--out",
+         tmp_path / "gold.json"],
+        ["convert", "musique", hostile_files["musique"], "--out", tmp_path / "m.json"],
+        ["convert", "hotpotqa", hostile_files["hotpotqa"], "--out", tmp_path / "h.json"],
+        ["sufficiency-cases", hostile_files["sufficiency"], "--out", tmp_path / "cases.json"],
     ]  # fmt: skip
     for args in commands:
         for extra in ([], ["--json"]):

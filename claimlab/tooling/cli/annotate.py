@@ -10,7 +10,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.files import atomic_write, replacing_all
 from claimlab.io.reader import read_json
-from claimlab.tooling.cli.common import emit_json, say
+from claimlab.tooling.cli.common import count_type, emit_json, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -78,13 +78,26 @@ def add_draft(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--threshold",
-        type=float,
+        type=_score,
         default=70.0,
         help="lowest alignment score (0-100) that proposes a source span (default 70)",
     )
     p.add_argument("--force", action="store_true", help="replace drafts that exist")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_draft)
+
+
+def _score(text: str) -> float:
+    """An alignment score threshold: a finite number within 0..100."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number within 0..100, got {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be a number within 0..100, got {text!r}")
+    return value
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
@@ -137,7 +150,9 @@ def add_agreement(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("agreement", help="inter-annotator agreement on a draft's labels")
     p.add_argument("files", nargs="+", help="two or more annotators' files of the same draft")
     p.add_argument("--mode", help="selection the Toy ratios are computed on (default: decomposer)")
-    p.add_argument("--show", type=int, default=20, help="disagreements listed (default 20)")
+    p.add_argument(
+        "--show", type=count_type(0), default=20, help="disagreements listed (default 20)"
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_agreement)
 
