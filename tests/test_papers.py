@@ -210,3 +210,30 @@ def test_factcheck_gpt_revisions_change_the_false_sentences():
     print("Factcheck-GPT revisions:", a.to_dict())
     assert a.revised == a.responses == 94
     assert a.false_revised.value > a.clean_kept_share.value
+
+
+def test_the_audit_record_keeps_every_candidate_with_its_state_and_both_versions(
+    tmp_path, write_variant
+):
+    def revise(d):
+        d["original"]["version"] = "answer-v2"
+        cands = {c["id"]: c for c in d["candidates"]}
+        cands["C5"]["evidence"] = {"status": "SUPPORTED", "references": ["R3"]}
+        cands["C4"]["mapping"] = "AMBIGUOUS"
+
+    v2 = write_variant("atlas_nova.json", revise, filename="v2.json")
+    out = tmp_path / "record.json"
+    proc = run_cli("decomposition", v2, "--mode", "duplicate", "--earlier", ATLAS, "--record", out)
+    assert proc.returncode == 0, proc.stderr
+    # C5 now supported; C4 ambiguous, so not counted: 4 of 4
+    assert "Toy Confirmed Support  60.0% (3/5)      -> 100.0% (4/4)" in proc.stdout
+    record = json.loads(out.read_text(encoding="utf-8"))
+    states = {c["id"]: (c["state"], c.get("selection_step")) for c in record["candidates"]}
+    assert states["C1"] == ("counted", None)
+    assert states["C6"] == ("duplicate", "repeats C1 (the same fingerprint)")
+    assert states["C4"][0] == "ambiguous" and states["C8"][0] == "not selected"
+    assert len(record["candidates"]) == 11  # every candidate of the file, selected or not
+    assert [v["version"] for v in record["versions"]] == ["answer-v1", "answer-v2"]
+    other = FIXTURES / "ferry_lines.json"
+    proc = run_cli("decomposition", v2, "--select", "C1", "--earlier", other)
+    assert proc.returncode == 2 and "is not a version of answer" in proc.stderr

@@ -23,6 +23,22 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     fx = load_decomposition(args.file)
     selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
     result = find_decomposition(fx, selection)
+    record = None
+    if args.record or args.earlier:
+        from claimlab.labs.audit import audit_record
+
+        previous = None
+        if args.earlier:
+            before = load_decomposition(args.earlier)
+            previous = (before, before.mode(args.mode) if args.mode is not None else selection)
+        record = audit_record(fx, selection, previous=previous)
+        if args.record:
+            import json
+            from pathlib import Path
+
+            from claimlab.io.files import atomic_write
+
+            atomic_write(Path(args.record), json.dumps(record, ensure_ascii=False, indent=1) + "\n")
     if args.json:
         emit_json(
             {
@@ -30,6 +46,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
                 "mode": args.mode,
                 **result.to_dict(),
                 "core_selection": core_select(fx, result.selection).to_dict(),
+                **({"versions": record["versions"]} if record and record["versions"] else {}),
             }
         )
         return 0
@@ -67,6 +84,13 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     )
     for cid, reason in core.dropped:
         say(f"    drops {cid}: {reason}")
+    if record and record["versions"]:
+        a, b = record["versions"]
+        say(f"  versions side by side    {a['version']} -> {b['version']}")
+        for m in METRICS:
+            say(f"    {METRIC_LABELS[m]:<22} {a[m]['display']:<16} -> {b[m]['display']}")
+    if args.record:
+        say(f"  audit record written to {args.record}")
     say("  audit:")
     for row in result.audit:
         flag = (
@@ -96,6 +120,16 @@ def add_decomposition(sub: argparse._SubParsersAction) -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
     g.add_argument("--mode", help="a named selection from the file's modes")
+    p.add_argument(
+        "--record",
+        metavar="OUT.json",
+        help="write the audit record: every candidate with its state and reason, the figures",
+    )
+    p.add_argument(
+        "--earlier",
+        metavar="FILE",
+        help="the earlier version of the same answer: both versions' figures side by side",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_decomposition)
 

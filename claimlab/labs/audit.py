@@ -1,0 +1,102 @@
+"""The audit record: everything one audit of one answer version decided, kept (Report + Memory).
+
+Every candidate of the file appears, selected or not, with its state and the reason for it:
+``counted`` (in the unique selection), ``duplicate`` (a repeat of a counted candidate),
+``ambiguous`` (its source in the original cannot be fixed: kept, never counted), ``proposed``
+(labels nobody has confirmed), ``dropped by selection`` (Core-style selection: a repeat or
+uninformative), ``not selected``. The record carries the answer's id and version and the
+figures; a revised answer is a new version audited again, and its record lists the earlier
+version's figures beside its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from claimlab.core.errors import FixtureError
+from claimlab.io.decomposition import DecompositionFixture
+from claimlab.metrics.decomposition import METRICS, find_decomposition
+from claimlab.metrics.selection import core_select
+
+AUDIT_FORMAT = "claimlab/audit@1"
+
+
+def _figures(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[str, Any]:
+    r = find_decomposition(fixture, selection)
+    return {
+        "version": fixture.original.version,
+        "selection": list(r.selection),
+        **{m: getattr(r, m).to_dict() for m in METRICS},
+        "atomicity": r.atomicity.to_dict(),
+        "decompscore": r.decompscore,
+        "gold": r.gold,
+    }
+
+
+def audit_record(
+    fixture: DecompositionFixture,
+    selection: Sequence[str],
+    *,
+    previous: tuple[DecompositionFixture, Sequence[str]] | None = None,
+) -> dict[str, Any]:
+    """The audit record of one selection (see the module); ``previous``: the earlier version.
+
+    Raises:
+        FixtureError: ``previous`` is not a version of the same answer.
+    """
+    r = find_decomposition(fixture, selection)
+    core = core_select(fixture, selection)
+    dropped = dict(core.dropped)
+    by_row = {row.id: row for row in r.audit}
+    candidates = []
+    for c in fixture.candidates:
+        row = by_row.get(c.id)
+        if row is None:
+            state, reason = "not selected", "the selection does not hold it"
+        elif c.mapping == "AMBIGUOUS":
+            state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
+        elif not row.counted:
+            state, reason = "duplicate", f"repeats {row.duplicate_of} (the same fingerprint)"
+        else:
+            state, reason = "counted", ""
+        entry: dict[str, Any] = {
+            "id": c.id,
+            "text": c.text,
+            "state": state,
+            "reason": reason or None,
+            "faithful": c.faithful,
+            "atomic": c.atomic,
+            "errors": list(c.errors),
+            "status": str(c.evidence.status),
+        }
+        if c.review:
+            entry["proposed"] = list(c.review)
+        if c.id in dropped:
+            entry["selection_step"] = dropped[c.id]
+        if c.background is not None:
+            entry["background"] = {
+                "text": c.background.text,
+                "from_original": c.background.from_original,
+                "tagged": c.background.tagged,
+            }
+        candidates.append(entry)
+    record: dict[str, Any] = {
+        "format": AUDIT_FORMAT,
+        "answer": fixture.original.id,
+        "file": fixture.source,
+        "figures": _figures(fixture, selection),
+        "candidates": candidates,
+        "versions": [],
+    }
+    if previous is not None:
+        before, before_selection = previous
+        if before.original.id != fixture.original.id:
+            raise FixtureError(
+                f"is not a version of answer {fixture.original.id!r} (it is "
+                f"{before.original.id!r})",
+                file=before.source,
+                field="original.id",
+            )
+        record["versions"] = [_figures(before, before_selection), record["figures"]]
+    return record
