@@ -295,3 +295,25 @@ def versions_table(
     if not rows:
         return pd.DataFrame(columns=["selection", "figure"]).set_index("selection")
     return pd.DataFrame(rows).set_index("selection")
+
+
+def plot_entity_groups(
+    groups_by_selection: Mapping[str, Sequence[Any]], *, title: str | None = None
+) -> Axes:
+    """Toy Preservation per entity group and selection, n/d on every bar.
+
+    N/A where a selection says nothing about that entity.
+    """
+    from claimlab.core.ratio import Ratio
+
+    entities: list[str] = []
+    for groups in groups_by_selection.values():
+        for g in groups:
+            name = f"{g.entity} {g.version}".strip()
+            if name not in entities:
+                entities.append(name)
+    rows = {}
+    for selection, groups in groups_by_selection.items():
+        by_name = {f"{g.entity} {g.version}".strip(): g.preservation for g in groups}
+        rows[selection] = {e: by_name.get(e, Ratio(0, 0)) for e in entities}
+    return plot_grouped_ratios(rows, title=title)
