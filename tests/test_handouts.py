@@ -14,14 +14,14 @@ NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
 pytestmark = pytest.mark.notebook
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def executed(tmp_path_factory):
     out = tmp_path_factory.mktemp("exec")
     run_notebook(NB01, parameters={"MODES": ["baseline", "empty"]}, output_dir=out)
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def handouts(executed):
     if find_chromium() is None:
         pytest.skip("chromium is not installed (apt-get install chromium)")

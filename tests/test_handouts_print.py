@@ -27,7 +27,7 @@ MIN_FONT_PT = 8.0
 PRINT_WIDTH_IN = 7.32  # A4 less the handout's 12 mm margins
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def printed(tmp_path_factory):
     """Every notebook executed with its defaults, and both handouts of each, as HTML and PDF."""
     if find_chromium() is None:

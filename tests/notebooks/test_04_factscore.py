@@ -7,7 +7,7 @@ NB = ROOT / "notebooks" / "04_factscore.ipynb"
 pytestmark = pytest.mark.notebook
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def paper_records(tmp_path_factory):
     """One run with the defaults (policy paper, gamma 10), fewer resamples: read by many tests."""
     require_data("factscore", "ChatGPT.jsonl")
