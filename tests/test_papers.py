@@ -237,3 +237,23 @@ def test_the_audit_record_keeps_every_candidate_with_its_state_and_both_versions
     other = FIXTURES / "ferry_lines.json"
     proc = run_cli("decomposition", v2, "--select", "C1", "--earlier", other)
     assert proc.returncode == 2 and "is not a version of answer" in proc.stderr
+
+
+def test_notebook_01_lists_ambiguous_and_untagged_candidates(tmp_path, write_variant):
+    from claimlab.tooling.runner import run_notebook
+    from tests.conftest import ROOT
+
+    def flags(d):
+        cands = {c["id"]: c for c in d["candidates"]}
+        cands["C4"]["mapping"] = "AMBIGUOUS"
+        cands["C2"]["background"] = {"text": "from a web page", "from_original": False}
+
+    f = write_variant("atlas_nova.json", flags)
+    run = run_notebook(
+        ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb",
+        parameters={"FIXTURE": str(f), "MODES": "baseline"},
+        output_dir=tmp_path / "out",
+    )
+    text = run.notebook.read_text(encoding="utf-8")
+    assert "ambiguous (kept, not counted)" in text and "background from elsewhere, untagged" in text
+    assert run.records["results"]["baseline"]["ambiguous"] == ["C4"]

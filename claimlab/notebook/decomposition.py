@@ -318,3 +318,52 @@ def plot_entity_groups(
         by_name = {f"{g.entity} {g.version}".strip(): g.preservation for g in groups}
         rows[selection] = {e: by_name.get(e, Ratio(0, 0)) for e in entities}
     return plot_grouped_ratios(rows, title=title)
+
+
+def plot_core_coverage(
+    results: Mapping[str, DecompositionResult],
+    selections: Mapping[str, Any],
+    *,
+    title: str | None = None,
+) -> Axes:
+    """Per selection: coverage before and after Core-style selection (n/d on every bar)."""
+    rows = {
+        name: {"before": selections[name].coverage_before, "after": selections[name].coverage_after}
+        for name in results
+    }
+    return plot_grouped_ratios(
+        rows,
+        series_labels={"before": "coverage before", "after": "coverage after selection"},
+        title=title,
+    )
+
+
+def plot_versions(
+    first_results: Mapping[str, DecompositionResult],
+    revised_results: Mapping[str, DecompositionResult],
+    *,
+    labels: tuple[str, str],
+    title: str | None = None,
+) -> Axes:
+    """The four Toy metrics of each selection in both versions, side by side."""
+    rows = {}
+    for name in first_results:
+        if name not in revised_results:
+            continue
+        for version, res in ((labels[0], first_results[name]), (labels[1], revised_results[name])):
+            rows[f"{name} ({version})"] = res.ratios()
+    return plot_grouped_ratios(rows, series_labels=METRIC_LABELS, title=title)
+
+
+def flags_table(results: Mapping[str, DecompositionResult]) -> Any:
+    """Per selection: candidates kept but never counted (AMBIGUOUS) and untagged background."""
+    pd = pandas()
+    rows = [
+        {
+            "selection": name,
+            "ambiguous (kept, not counted)": ", ".join(r.ambiguous) or "-",
+            "background from elsewhere, untagged": ", ".join(r.untagged_background) or "-",
+        }
+        for name, r in results.items()
+    ]
+    return pd.DataFrame(rows).set_index("selection")
