@@ -103,3 +103,16 @@ def json_safe(serialised: str) -> str:
     The result parses to the same value.
     """
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", serialised)
+
+
+def cap_bytes(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` whose UTF-8 form fits in ``limit`` bytes (file names).
+
+    Examples:
+        >>> cap_bytes("ayşe", 4)
+        'ayş'
+    """
+    raw = text.encode("utf-8")
+    if len(raw) <= limit:
+        return text
+    return raw[:limit].decode("utf-8", errors="ignore")

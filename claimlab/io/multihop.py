@@ -89,7 +89,8 @@ def convert_musique(path: str | Path) -> dict[str, Any]:
         answers: list[str] = []
         chain: list[str] = []
         links: list[list[str]] = []
-        hop_of: dict[int, int] = {}
+        hop_of: dict[int, int] = {}  # paragraph idx -> the hop it supports
+        support_of: dict[int, int] = {}  # hop -> its paragraph idx
         for k, (_, h) in enumerate(hops, 1):
             support = h.get("paragraph_support_idx", int)
             if support not in paragraphs:
@@ -102,6 +103,7 @@ def convert_musique(path: str | Path) -> dict[str, Any]:
                     field=h.field("paragraph_support_idx"),
                 )
             hop_of[support] = k
+            support_of[k] = support
             sub_q = h.get("question", str)
             refs = sorted({int(m) for m in _REF.findall(sub_q)})
             for j in refs:
@@ -109,7 +111,7 @@ def convert_musique(path: str | Path) -> dict[str, Any]:
                     raise h.error(
                         f"refers to #{j}, which is not an earlier hop", field=h.field("question")
                     )
-                links.append([f"{rid}/p{hop_of_inverse(hop_of, j)}", f"{rid}/p{support}"])
+                links.append([f"{rid}/p{support_of[j]}", f"{rid}/p{support}"])
             answers.append(h.get("answer", str))
             chain.append(f"{rid}/p{support}")
         for idx, (title, text) in paragraphs.items():
@@ -145,11 +147,6 @@ def convert_musique(path: str | Path) -> dict[str, Any]:
         }
         answer_key[rid] = {"answer": [answer, *aliases]}
     return _document(evidence, questions, answer_key, f"MuSiQue records from {Path(path).name}")
-
-
-def hop_of_inverse(hop_of: dict[int, int], hop: int) -> int:
-    """The paragraph idx that supports ``hop``."""
-    return next(idx for idx, k in hop_of.items() if k == hop)
 
 
 def convert_hotpotqa(path: str | Path) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import utf16_len, utf16_slice
+from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
 from claimlab.io.decomposition import (
     DecompositionFixture,
@@ -80,8 +81,7 @@ def work_copy_name(draft: str | Path, annotator: str) -> Path:
     """
     p = Path(draft)
     who = "-".join("".join(ch if ch.isalnum() else " " for ch in annotator.casefold()).split())
-    raw = who.encode("utf-8")[:40]
-    who = raw.decode("utf-8", errors="ignore").strip("-")
+    who = cap_bytes(who, 40).strip("-")
     if not who:
         raise AnnotationError("the annotator's name must hold a letter or a digit")
     return p.with_name(f"{p.stem}.{who}{p.suffix or '.json'}")

@@ -40,6 +40,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.sentences import split_sentences
 from claimlab.core.spans import utf16_offset, utf16_slice
+from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
 from claimlab.io.files import atomic_write
@@ -386,14 +387,6 @@ def draft_document(
 
 
 _UNSAFE = re.compile(r"[^\w.-]+")
-
-
-def cap_bytes(text: str, limit: int) -> str:
-    """The longest prefix of ``text`` whose UTF-8 form fits in ``limit`` bytes (file names)."""
-    raw = text.encode("utf-8")
-    if len(raw) <= limit:
-        return text
-    return raw[:limit].decode("utf-8", errors="ignore")
 
 
 def file_names(ids: Sequence[str]) -> list[str]:

@@ -621,6 +621,18 @@ def ledger_intervals(
     return {tuple(k.split("/")): v for k, v in out.items()}  # type: ignore[misc]
 
 
+def scored_by_group(table: Any) -> dict[str, Any]:
+    """Per group (``model``), the answers it scored, indexed by answer id.
+
+    An answer a group gave no candidate row for was not scored by it: the ledger counts it as
+    an empty selection, but comparisons and rankings leave it out and count it apart.
+    """
+    return {
+        str(k): g[g["raw"] > 0].set_index("answer_id")
+        for k, g in table.groupby("model", observed=True)
+    }
+
+
 def ledger_comparisons(
     table: Any,
     pairs: Sequence[tuple[str, str]],
@@ -636,17 +648,14 @@ def ledger_comparisons(
     eight comparisons (four metrics, micro and macro); Holm's adjustment runs over all of them.
     """
     defs = _ledger_defs()
-    groups = {str(k): g for k, g in table.groupby("model", observed=True)}
+    groups = scored_by_group(table)
     out: list[Comparison] = []
     for a, b in pairs:
         for name in (a, b):
             if name not in groups:
                 known = ", ".join(sorted(groups)) or "none"
                 raise KeyError(f"no group {name!r} in the ledger (groups: {known})")
-        # an answer a side gave no candidate row for was not scored by it: the ledger counts it
-        # as an empty selection, but a comparison reports it (only_a, only_b) and leaves it out
-        ga = groups[a][groups[a]["raw"] > 0].set_index("answer_id")
-        gb = groups[b][groups[b]["raw"] > 0].set_index("answer_id")
+        ga, gb = groups[a], groups[b]
         shared = ga.index.intersection(gb.index, sort=False)
         sa, sb = ga.loc[shared], gb.loc[shared]
         only = (int(len(ga) - len(shared)), int(len(gb) - len(shared)))
@@ -942,10 +951,7 @@ def ledger_ranking(
     is left out, as in a comparison).
     """
     num, den = _ledger_defs()[metric]
-    groups = {
-        str(k): g[g["raw"] > 0].set_index("answer_id")
-        for k, g in table.groupby("model", observed=True)
-    }
+    groups = scored_by_group(table)
     if len(groups) < 2:
         return {"order": list(groups), "same_order": None, "pairs": [], "resamples": 0}
     shared = None

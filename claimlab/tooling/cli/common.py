@@ -51,15 +51,14 @@ def id_list(text: str) -> list[str]:
 
 def level_type(text: str) -> float:
     """An argparse type: a confidence level strictly between 0 and 1."""
+    from claimlab.metrics.uncertainty import check_level
+
     try:
-        value = float(text)
+        return check_level(float(text))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"must be a number between 0 and 1, got {text!r}"
+            f"must be a number between 0 and 1 (e.g. 0.95), got {text!r}"
         ) from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (e.g. 0.95), got {text!r}")
-    return value
 
 
 def compare_pairs(asked: list[str], names: list[str], *, what: str) -> list[tuple[str, str]]:
