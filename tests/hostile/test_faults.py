@@ -148,7 +148,7 @@ def test_ctrl_c_while_printing_returns_within_seconds_and_leaves_nothing(execute
     for attempt in range(5):
         target = tmp_path / f"handouts-{attempt}"
         proc = start("handouts", "--from", executed, "--to", target, "--format", "pdf")
-        wait_for(lambda: _printing(proc), what="a printing chromium")
+        wait_for(lambda p=proc: _printing(p), what="a printing chromium")
         started = time.monotonic()
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
