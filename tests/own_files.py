@@ -219,6 +219,114 @@ def own_sufficiency(tmp: Path, *, game: bool = True) -> Path:
     )
 
 
+def context_data() -> dict:
+    """A context-lab file: a bicycle workshop's service rules, other ids and answer names."""
+
+    def chunk(cid, doc, pos, score, text):
+        return {
+            "id": cid,
+            "document": doc,
+            "version": "2025",
+            "position": pos,
+            "score": score,
+            "text": text,
+        }
+
+    chunks = [
+        chunk(
+            "svc/brakes",
+            "Service Rules",
+            1,
+            0.93,
+            "Brake pads are checked at every service and replaced below two millimetres.",
+        ),
+        chunk(
+            "svc/chains",
+            "Service Rules",
+            2,
+            0.82,
+            "A chain is replaced when it has stretched by more than half a percent.",
+        ),
+        chunk(
+            "svc/tyres",
+            "Service Rules",
+            3,
+            0.71,
+            "Tyres are inflated to the pressure printed on their side wall.",
+        ),
+        chunk(
+            "shop/hours",
+            "Shop Notes",
+            1,
+            0.64,
+            "The workshop takes bicycles in from nine in the morning until noon.",
+        ),
+        chunk(
+            "shop/prices",
+            "Shop Notes",
+            2,
+            0.52,
+            "A full service costs forty-five euros, parts not included.",
+        ),
+    ]
+
+    def claim(text, cid, quote):
+        return {"text": text, "chunk_id": cid, "quote": quote}
+
+    answer = "Brake pads are replaced below two millimetres."
+    return {
+        "format": "claimlab/context-lab@1",
+        "language": "en",
+        "note": "A workshop's service rules, written for this test.",
+        "question": "When are brake pads replaced?",
+        "chunks": chunks,
+        "answers": {
+            "workshop_ok": {
+                "answer": answer,
+                "claims": [claim(answer, "svc/brakes", "replaced below two millimetres")],
+                "has_unsourced_claim": False,
+            },
+            "price_in_wrong_rule": {
+                "answer": answer,
+                "claims": [claim(answer, "svc/brakes", "A full service costs forty-five euros")],
+                "has_unsourced_claim": False,
+            },
+        },
+        "calibration": {
+            "target_precision": 0.9,
+            "fixed_thresholds": [0.5, 0.85],
+            "queries": [
+                {
+                    "id": "wq-1",
+                    "candidates": [
+                        {"score": 0.7, "relevant": True},
+                        {"score": 0.3, "relevant": False},
+                    ],
+                },
+                {
+                    "id": "wq-2",
+                    "candidates": [
+                        {"score": 0.66, "relevant": True},
+                        {"score": 0.4, "relevant": False},
+                    ],
+                },
+                {
+                    "id": "wq-3",
+                    "candidates": [
+                        {"score": 0.9, "relevant": True},
+                        {"score": 0.45, "relevant": False},
+                    ],
+                },
+            ],
+        },
+    }
+
+
+def own_context(tmp: Path) -> Path:
+    """The context-lab file, written into ``tmp``."""
+    return write(tmp, "workshop.json", context_data())
+
+
 # what the shipped teaching fixtures are about: none of it may appear in what a lab shows for
 # the files above (ids such as C1 or E5 are checked apart, as whole words)
 SHIPPED_WORDS = (
@@ -237,5 +345,12 @@ SHIPPED_WORDS = (
     "emoji",
     "fictional",
     "SIMULATION",
+    "annual leave",
+    "izin",
+    "payroll",
+    "bordro",
 )
-SHIPPED_IDS = r"\b(?:[CEUR]\d{1,2}|[sqk]\d{1,2}|doc-(?:timetable|bikes|summer|crossing|cafe))\b"
+SHIPPED_IDS = (
+    r"\b(?:[CEUR]\d{1,2}|[sqk]\d{1,2}|doc-(?:timetable|bikes|summer|crossing|cafe)"
+    r"|seed|fabricated_id|quote_from_other_chunk|flag_wrong)\b"
+)

@@ -5,7 +5,10 @@ for field-by-field checks with file, record and field in every error); then one 
 format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, the lab file),
 ``fever``, ``factscore`` (with Factcheck-GPT), ``wice`` and ``ledger`` (CSV/JSONL/Parquet tables,
 coerced and checked column by column); ``raw`` reads a decomposer's raw output (answers and
-their subclaims, for ``claimlab draft``). ``files`` is the one atomic write (a temporary file
-beside the target, renamed when complete). ``locate`` finds input files (the working folder, the
-labs folder, the packaged fixtures, the real-data folder). Imports ``claimlab.core`` only.
+their subclaims, for ``claimlab draft``); ``multihop`` turns MuSiQue and HotpotQA records into
+sufficiency files (``claimlab convert``); ``lesson`` reads what a file may say about itself for
+the lessons (its own ``exercises``). ``files`` is the one atomic write (a temporary file beside
+the target, renamed when complete; leftovers of a killed run are cleared by the next). ``locate``
+finds input files (the working folder, the labs folder, the packaged fixtures, the real-data
+folder). Imports ``claimlab.core`` only.
 """

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, describe, is_number, read_json, records_of
 
 KEYS = {
@@ -95,6 +96,29 @@ class ContextLab:
     queries: tuple[CalibrationQuery, ...]
     target_precision: float
     fixed_thresholds: tuple[float, ...]
+    exercises: tuple[Exercise, ...] = ()
+    note: str = ""
+
+    def answer_name(self, name: str = "") -> str:
+        """``name`` when the file has an answer of that name; empty: the file's first answer.
+
+        Raises:
+            ClaimlabInputError: the file has no answer of that name (or none at all).
+        """
+        if not self.answers:
+            raise ClaimlabInputError(
+                "the file has no answers to check", file=self.source, field="answers"
+            )
+        if not name:
+            return next(iter(self.answers))
+        if name not in self.answers:
+            shown = ", ".join(repr(n) for n in list(self.answers)[:10])
+            raise ClaimlabInputError(
+                f"no answer named {name!r} (the file has {shown})",
+                file=self.source,
+                field="answers",
+            )
+        return name
 
     @property
     def calibration_items(self) -> list[tuple[float, bool]]:
@@ -208,4 +232,6 @@ def load_context_lab(path: str | Path) -> ContextLab:
         tuple(queries),
         float(target),
         tuple(float(x) for x in fixed_raw),
+        read_exercises(top),
+        top.get("note", str, ""),
     )

@@ -137,8 +137,10 @@ def _read_csv(p: Path) -> pa.Table:
     """Read a CSV ledger; quoted values may hold line breaks.
 
     The fast parser splits the file into blocks at line breaks, which breaks a quoted value
-    holding one ("CSV parser got out of sync"); such a file is read again with line breaks
-    allowed inside values (slower, but correct).
+    holding one: depending on where the block ends, the parser reports "CSV parser got out of
+    sync" or a row with too few columns. A file the fast parser refuses is therefore read again
+    with line breaks allowed inside values (slower, but correct); only what that second reading
+    refuses is an error of the file.
     """
     import pyarrow.csv as pcsv
 
@@ -155,9 +157,8 @@ def _read_csv(p: Path) -> pa.Table:
     )
     try:
         return pcsv.read_csv(p, convert_options=convert)
-    except pa.ArrowInvalid as exc:
-        if "out of sync" not in str(exc) and "newline" not in str(exc).lower():
-            raise
+    except pa.ArrowInvalid:
+        pass
     return pcsv.read_csv(
         p, convert_options=convert, parse_options=pcsv.ParseOptions(newlines_in_values=True)
     )

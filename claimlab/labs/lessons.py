@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from claimlab.core.text import md_code, md_ids, md_text
-from claimlab.core.vocab import STATUSES, Status
+from claimlab.core.vocab import STATUSES, ProblemCode, Status, Verdict
+from claimlab.io.context_lab import ContextLab
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.io.sufficiency import SufficiencyFixture
@@ -25,11 +26,13 @@ from claimlab.labs.games import (
     solve_decomposition,
     sufficiency_wins,
 )
+from claimlab.metrics.citations import CitationReport, find_quote
+from claimlab.metrics.context_budget import PackResult, ThresholdRow, pack
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
 
 
-def file_note(fixture: DecompositionFixture | SufficiencyFixture) -> str:
+def file_note(fixture: DecompositionFixture | SufficiencyFixture | ContextLab) -> str:
     """The file's own ``note`` (e.g. that its contents are made up), and a draft's warning."""
     parts = [f"**About this file.** {md_text(fixture.note)}"] if fixture.note else []
     if isinstance(fixture, DecompositionFixture) and fixture.is_draft:
@@ -41,7 +44,9 @@ def file_note(fixture: DecompositionFixture | SufficiencyFixture) -> str:
     return "\n\n".join(parts)
 
 
-def own_exercises(fixture: DecompositionFixture | SufficiencyFixture) -> list[Exercise]:
+def own_exercises(
+    fixture: DecompositionFixture | SufficiencyFixture | ContextLab,
+) -> list[Exercise]:
     """The exercises the file brings, escaped for Markdown."""
     return [Exercise(md_text(x.question), md_text(x.solution)) for x in fixture.exercises]
 
@@ -372,3 +377,115 @@ def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
             )
         )
     return out + own_exercises(fixture)
+
+
+def _packing_exercise(context: ContextLab, packed: PackResult) -> Exercise | None:
+    """One token fewer than the chunks kept now need: which chunk goes, and why whole."""
+    need = packed.tokens_used.used
+    if not packed.kept or need < 1:
+        return None
+    tighter = pack(
+        context.chunks,
+        max_chunks=packed.chunks_used.limit,
+        max_tokens=need - 1,
+        question=context.question,
+    )
+    gone = [d for d in tighter.dropped if d.id in packed.kept]
+    if not gone:
+        return None
+    first = gone[0]
+    kept = md_ids(tighter.kept) if tighter.kept else "nothing"
+    question = (
+        f"Set `MAX_TOKENS` to {need - 1}, one token less than the "
+        f"{plural(len(packed.kept), 'chunk')} kept now need ({need}). Which chunk is dropped, "
+        "and why is cutting it to fit worse than dropping it?"
+    )
+    solution = (
+        f"{md_text(first.id)} (ranked {first.rank}) is {md_text(first.reason)}. "
+        f"The prompt then holds {kept}"
+        + (" and the model is not called" if not tighter.kept else "")
+        + ". A chunk cut to fit could be cited for text the model never saw, and a quote from "
+        "it could not be verified."
+    )
+    return Exercise(question, solution)
+
+
+def _citation_exercise(
+    context: ContextLab, reports: Mapping[str, CitationReport]
+) -> Exercise | None:
+    """A true quote from another chunk (sent or not); else the first rejected answer."""
+    for name, report in reports.items():
+        claims = context.answers[name].claims
+        for p in report.problems:
+            claim = claims[p.claim - 1] if 0 < p.claim <= len(claims) else None
+            if p.code != ProblemCode.QUOTE_NOT_FOUND or claim is None or claim.quote is None:
+                continue
+            holders = [
+                c.id
+                for c in context.chunks
+                if c.id != claim.chunk_id and find_quote(claim.quote, c.text)
+            ]
+            if holders:
+                sent = [h for h in holders if h in report.sent]
+                where = "a chunk that was sent" if sent else "a chunk of the file that was not sent"
+                return Exercise(
+                    f"Claim {p.claim} of the {md_code(name)} answer quotes a sentence that really "
+                    "is in the sources. Why is it still rejected?",
+                    f"The quote is in {md_ids(holders)} ({where}), but the claim cites "
+                    f"{md_text(claim.chunk_id)}, where it does not occur. The quote must occur "
+                    "in the chunk the claim cites: a true sentence from another chunk (or from "
+                    "one that was not sent) does not support this citation.",
+                )
+    for name, report in reports.items():
+        if report.verdict == Verdict.REJECT and report.problems:
+            codes = ", ".join(dict.fromkeys(str(p.code) for p in report.problems))
+            reasons = "; ".join(md_text(p.explanation) for p in report.problems)
+            return Exercise(
+                f"The {md_code(name)} answer is rejected. Which check fails, and what is the "
+                "user told?",
+                f"{codes}: {reasons}. The user is told what was searched and what was not "
+                "found, never an unverified answer.",
+            )
+    return None
+
+
+def _threshold_exercise(rows: Sequence[ThresholdRow]) -> Exercise | None:
+    """The fixed threshold that abstains most, judged by the table of the file's own queries."""
+    fixed = [r for r in rows if r.name.startswith("fixed")]
+    if not fixed:
+        return None
+    worst = max(fixed, key=lambda r: (len(r.abstained), r.threshold))
+    calibrated = [r for r in rows if r.name.startswith("calibrated")]
+    against = (
+        f" The calibrated threshold {calibrated[0].threshold:g} keeps precision "
+        f"{calibrated[0].precision} with recall {calibrated[0].recall} and abstains on "
+        f"{len(calibrated[0].abstained)}/{calibrated[0].queries}."
+        if calibrated
+        else " No threshold reaches the target precision on these queries, so none is calibrated."
+    )
+    return Exercise(
+        f'A colleague proposes the fixed threshold {worst.threshold:g} "because it worked on the '
+        'last project". What does the table say it would do here?',
+        f"It abstains on {len(worst.abstained)} of the "
+        f"{plural(worst.queries, 'evaluation query', 'evaluation queries')} "
+        f"({len(worst.abstained)}/{worst.queries}) and lets through "
+        f"{worst.recall.numerator} of the {worst.recall.denominator} relevant candidates (recall "
+        f"{worst.recall}; precision {worst.precision})." + against + " A raw score's scale "
+        "shifts between retrievers and queries; a threshold has to be calibrated on labelled "
+        "queries of this setting.",
+    )
+
+
+def context_exercises(
+    context: ContextLab,
+    packed: PackResult,
+    reports: Mapping[str, CitationReport],
+    thresholds: Sequence[ThresholdRow],
+) -> list[Exercise]:
+    """Exercises on the file's own chunks, answers and evaluation queries, with solutions."""
+    found = [
+        _packing_exercise(context, packed),
+        _citation_exercise(context, reports),
+        _threshold_exercise(thresholds),
+    ]
+    return [x for x in found if x is not None] + own_exercises(context)

@@ -1,10 +1,14 @@
 """The metrics: pure functions over the reader's typed records, counting first, then dividing.
 
 One module per lab or data set, each opening with a metric card (definition in counts, when
-undefined, reference): ``decomposition`` (the four Toy ratios), ``sufficiency`` (the witness
-core), ``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
-``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations`` and
+undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and atomicity),
+``selection`` (Core-style selection and entity groups), ``sufficiency`` (the witness core),
+``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
+``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations``,
 ``ledger`` (the decomposition metrics over many answers, vectorised, with ``repeats`` finding
-duplicate rows by array operations and ``ledger_dask`` for a cluster). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib, ipywidgets,
-papermill or nbconvert.
+duplicate rows by array operations and ``ledger_dask`` for a cluster), ``agreement``
+(Krippendorff's alpha, Cohen's kappa and raw agreement between annotators) and
+``uncertainty`` (cluster-bootstrap intervals, paired comparisons with permutation tests, Holm,
+prediction-powered estimates). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib,
+ipywidgets, papermill or nbconvert.
 """

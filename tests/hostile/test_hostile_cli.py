@@ -368,7 +368,9 @@ def test_a_csv_ledger_with_quoted_line_breaks_is_read(tmp_path):
     n = 200_000
     lines = ["answer_id,candidate_id,fingerprint,preserves,faithful,atomic,status"]
     for i in range(n):
-        fp = f'"line one\nline two {i}"' if i % 1000 == 7 else f"f{i}"
+        # a line break inside quotes in every other row: pyarrow's block reader splits blocks
+        # at line breaks, so a reader that does not expect them in values gets out of sync
+        fp = f'"line one\nline two {i}"' if i % 2 else f"f{i}"
         lines.append(f"a{i // 4},c{i},{fp},U1,true,true,SUPPORTED")
     (tmp_path / "c.csv").write_text("\n".join(lines) + "\n")
     (tmp_path / "u.csv").write_text(

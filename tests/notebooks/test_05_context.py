@@ -33,6 +33,14 @@ def test_default_budget(tmp_path, fixture):
         "unsourced_claim": "REJECT",
     }
     assert rec["calibration"]["threshold"] == 0.61 and rec["abstain"] is False
+    # the exercises are computed from the file: the fixed 0.8 abstains on 4 of the 5
+    # evaluation queries and lets through 1 of the 7 relevant candidates, as the table shows
+    assert rec["chosen"]["name"] == "seed"
+    threshold = rec["exercises"][2]
+    assert "fixed threshold 0.8 " in threshold["question"]
+    assert "abstains on 4 of the 5 evaluation queries (4/5)" in threshold["solution"]
+    assert "1 of the 7 relevant candidates (recall 14.3% (1/7)" in threshold["solution"]
+    assert "`quote_from_other_chunk`" in rec["exercises"][1]["question"]
 
 
 def test_tight_budget_turns_the_seed_citation_into_a_fabricated_id(tmp_path):

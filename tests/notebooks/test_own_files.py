@@ -15,7 +15,13 @@ import pytest
 
 from claimlab.tooling.runner import run_notebook
 from tests.conftest import FIXTURES, ROOT
-from tests.own_files import SHIPPED_IDS, SHIPPED_WORDS, own_decomposition, own_sufficiency
+from tests.own_files import (
+    SHIPPED_IDS,
+    SHIPPED_WORDS,
+    own_context,
+    own_decomposition,
+    own_sufficiency,
+)
 
 pytestmark = pytest.mark.notebook
 NOTEBOOKS = ROOT / "notebooks"
@@ -76,3 +82,43 @@ def test_a_users_own_files_run_every_lab_with_nothing_of_the_shipped_fixtures(tm
     if stem == "07_sufficiency_game":
         budget = 4 if game else 6
         assert f"Budget **{budget} units**" in text
+
+
+def test_the_context_lab_runs_on_a_users_own_file(tmp_path):
+    """Notebook 05 on a workshop's rules: the first answer by default, exercises from the file."""
+    res = _run(tmp_path, "05_context_and_citations", own_context(tmp_path))
+    rec = res.records
+    assert rec["chosen"]["name"] == "workshop_ok" and rec["chosen"]["verdict"] == "ACCEPT"
+    assert rec["citations"]["price_in_wrong_rule"]["verdict"] == "REJECT"
+    questions = [x["question"] for x in rec["exercises"]]
+    solutions = " ".join(x["solution"] for x in rec["exercises"])
+    assert len(questions) == 3, questions
+    # the packing exercise: one token less than the kept chunks need drops the lowest kept one
+    kept, need = rec["pack"]["kept"], rec["pack"]["tokens_used"]["used"]
+    assert f"Set `MAX_TOKENS` to {need - 1}" in questions[0]
+    lowest = max(kept, key=rec["pack"]["ranking"].index)
+    assert lowest in solutions.replace("\\", "")
+    # the quote sits in another rule of the file; the threshold is the file's 0.85
+    assert "`price_in_wrong_rule`" in questions[1]
+    assert "shop/prices" in solutions.replace("\\", "")
+    assert "0.85" in questions[2] and "(2/3)" in solutions  # wq-1 and wq-2 have nothing >= 0.85
+    text = shown_text(res.notebook)
+    found = [w for w in SHIPPED_WORDS if w.lower() in text.lower()]
+    found += sorted(set(re.findall(SHIPPED_IDS, text)))
+    assert not found, found
+
+
+def test_the_context_lab_names_a_missing_answer(tmp_path):
+    from claimlab.tooling.runner import NotebookFailed
+
+    path = own_context(tmp_path)
+    with pytest.raises(NotebookFailed) as info:
+        run_notebook(
+            NOTEBOOKS / "05_context_and_citations.ipynb",
+            parameters={"FIXTURE": str(path), "ANSWER": "nope"},
+            output_dir=tmp_path,
+        )
+    assert (
+        f"{path}: answers: no answer named 'nope' (the file has 'workshop_ok', "
+        "'price_in_wrong_rule')" in str(info.value)
+    )

@@ -1,10 +1,11 @@
 """The ``claimlab`` command line: thin over the package, one module per command family.
 
 ``labs`` (decomposition, sufficiency, pack, citations), ``realdata`` (fever, factscore),
-``ledger``, ``annotate`` (draft, agreement, adjudicate) and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what they
-share. Every command but ``serve`` takes ``--json``. Errors are one line on stderr: exit 2 for
-input the command refuses (naming file, record and field, or the option), 1 for a failed run;
-set ``CLAIMLAB_DEBUG=1`` to see a traceback.
+``ledger``, ``annotate`` (draft, agreement, adjudicate), ``multihop`` (convert,
+sufficiency-cases) and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what
+they share. Every command but ``serve`` takes ``--json``. Errors are one line on stderr: exit 2
+for input the command refuses (naming file, record and field, or the option), 1 for a failed
+run; set ``CLAIMLAB_DEBUG=1`` to see a traceback.
 """
 
 from __future__ import annotations
