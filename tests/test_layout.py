@@ -57,3 +57,63 @@ def test_every_module_is_named_in_the_readme_layout(floor):
     named = set(README_CODE.findall(readme_row(floor)))
     assert sorted(ALL[floor] - named) == []
     assert sorted((named & OTHERS) - ALL[floor]) == []
+
+
+# the explorers and games compute a result on every click: they are the one place in the
+# display floor that calls a metric (a widget is a controller as well as a view)
+CONTROLLERS = {"widgets"}
+
+
+def metric_calls(path):
+    """(line, name) of every call in a module to a function of the metrics floor."""
+    import importlib
+    import inspect
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    functions, modules = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("claimlab.metrics"):
+            source = importlib.import_module(node.module)
+            for alias in node.names:
+                obj = getattr(source, alias.name, None)
+                if obj is None:  # a submodule not imported yet
+                    obj = importlib.import_module(f"{node.module}.{alias.name}")
+                if inspect.ismodule(obj):
+                    modules.add(alias.asname or alias.name)
+                elif inspect.isfunction(obj):
+                    functions.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname for a in node.names if a.name.startswith("claimlab.metrics")}
+    calls = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in functions:
+            calls.append((node.lineno, f.id))
+        elif (
+            isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in modules
+        ):
+            calls.append((node.lineno, f"{f.value.id}.{f.attr}"))
+    return calls
+
+
+@pytest.mark.parametrize(
+    "module", sorted(p.stem for p in (PACKAGE / "notebook").glob("*.py") if p.stem != "__init__")
+)
+def test_the_display_floor_never_computes_a_metric(module):
+    """Views and plots take typed results; the notebook (or a lab) computes them once."""
+    calls = metric_calls(PACKAGE / "notebook" / f"{module}.py")
+    assert calls == [] or module in CONTROLLERS
+
+
+def test_a_view_that_computes_a_metric_is_found(tmp_path):
+    bad = tmp_path / "view.py"
+    bad.write_text(
+        "from claimlab.metrics.decomposition import find_decomposition\n"
+        "from claimlab.metrics import fever as fv\n"
+        "def show(fixture):\n"
+        "    return find_decomposition(fixture, []), fv.score_fever([])\n",
+        encoding="utf-8",
+    )
+    assert metric_calls(bad) == [(4, "find_decomposition"), (4, "fv.score_fever")]

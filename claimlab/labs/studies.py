@@ -43,6 +43,7 @@ class FeverStudy:
     group_sizes: dict
     alternatives: dict
     missing: dict
+    near_misses: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (no per-claim rows)."""
@@ -92,6 +93,7 @@ def study_fever(
         group_sizes=fever.group_size_counts(g),
         alternatives=fever.alternatives_counts(g),
         missing=fever.missing_premise_counts(result),
+        near_misses=tuple(fever.near_misses(result, pairs, limit=5)),
     )
 
 

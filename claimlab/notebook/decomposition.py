@@ -15,7 +15,6 @@ from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,
     DecompositionResult,
-    find_decomposition,
 )
 from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
 from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, plt, styled
@@ -142,18 +141,13 @@ def findings_table(results: dict[str, DecompositionResult]):
     ).set_index("selection")
 
 
-def show_decomposition_mode(
-    fixture: DecompositionFixture, name: str, selection: Sequence[str] | None = None
-) -> DecompositionResult:
-    """Show one named selection: explanation, audit table and the four-metric figure."""
-    ids = fixture.mode(name) if selection is None else selection
-    result = find_decomposition(fixture, ids)
+def show_decomposition_mode(name: str, result: DecompositionResult) -> None:
+    """Show one named selection's result: explanation, audit table and the four-metric figure."""
     show_markdown(
         f"### Mode {md_code(name)}: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
     )
     show(audit_table(result))
     show_figure(plot_decomposition(result, title=f"mode: {name}"))
-    return result
 
 
 @styled

@@ -7,7 +7,7 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
-from claimlab.metrics.factscore import FactscoreResult, length_penalty
+from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import plot_grouped_values, plt, styled
@@ -107,15 +107,17 @@ def plot_factscore_table(
 
 
 @styled
-def plot_penalty_curve(gamma: int = 10, *, max_facts: int = 20, ax: Axes | None = None) -> Axes:
-    """The length-penalty multiplier against the number of facts, with the pinned points marked."""
+def plot_penalty_curve(
+    penalties: Mapping[int, float], gamma: int, *, ax: Axes | None = None
+) -> Axes:
+    """The length-penalty multiplier (``penalties``: facts -> multiplier) with pinned points marked."""
     if ax is None:
         _, ax = plt.subplots(figsize=(7.2, 3.4))
-    ns = list(range(1, max_facts + 1))
-    ax.plot(ns, [length_penalty(n, gamma) for n in ns], marker="o", color="#4C72B0")
+    ns = sorted(penalties)
+    ax.plot(ns, [penalties[n] for n in ns], marker="o", color="#4C72B0")
     for n in (1, gamma - 1, gamma, gamma + 1):
-        if 1 <= n <= max_facts:
-            v = length_penalty(n, gamma)
+        if n in penalties:
+            v = penalties[n]
             ax.annotate(
                 f"n={n}: ×{v:.4g}", (n, v), textcoords="offset points", xytext=(4, 8), fontsize=8
             )

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 
 from matplotlib.axes import Axes
 
-from claimlab.metrics.fever import near_misses
 from claimlab.notebook.display import md_code, md_text, pandas, show, show_figure, show_markdown
 from claimlab.notebook.style import DEFAULT_COLOR, plt, styled
 
@@ -89,7 +88,7 @@ def show_fever_study(study) -> None:
         )
     )
     show_markdown("**Near misses**: claims one sentence away from a witness (first five).")
-    show(pd.DataFrame(near_misses(r, study.pairs, limit=5)))
+    show(pd.DataFrame(list(study.near_misses)))
 
 
 def show_wice_study(study) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import SufficiencyResult
 from claimlab.notebook.display import (
     md_code,
     md_ids,
@@ -90,15 +90,13 @@ def show_sufficiency(
     fixture,
     question: str,
     context,
+    result: SufficiencyResult,
     *,
     ignore_metadata: bool = False,
     heading: str = "",
     note: str = "",
-):
-    """Show one sufficiency check: heading, status, chain figure, branch and rejection tables."""
-    result = find_fixture_sufficiency(
-        fixture, question, list(context), ignore_metadata=ignore_metadata
-    )
+) -> None:
+    """Show one sufficiency result: heading, status, chain figure, branch and rejection tables."""
     q = fixture.question(question)
     mode = " · **metadata rules ignored (demo)**" if ignore_metadata else ""
     text = f"### {md_text(heading)}\n\n" if heading else ""
@@ -114,7 +112,6 @@ def show_sufficiency(
     show(branches_table(result))
     if result.rejected or result.unsafe_candidates or result.unknown:
         show(rejected_table(result))
-    return result
 
 
 def selective_table(items):
