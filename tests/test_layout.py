@@ -117,3 +117,49 @@ def test_a_view_that_computes_a_metric_is_found(tmp_path):
         encoding="utf-8",
     )
     assert metric_calls(bad) == [(4, "find_decomposition"), (4, "fv.score_fever")]
+
+
+MUTABLE = re.compile(r"^(dict|list|set)\b")
+
+
+def frozen_records_with_mutable_fields(floors):
+    """(module, record, field, type) of frozen dataclass fields typed as a dict, list or set."""
+    import dataclasses
+    import importlib
+    import inspect
+    import pkgutil
+
+    import claimlab
+
+    found = []
+    for info in pkgutil.walk_packages(claimlab.__path__, "claimlab."):
+        if info.name.split(".")[1] not in floors:
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if not (inspect.isclass(obj) and dataclasses.is_dataclass(obj)):
+                continue
+            if obj.__module__ != module.__name__ or not obj.__dataclass_params__.frozen:
+                continue
+            for f in dataclasses.fields(obj):
+                if MUTABLE.match(str(f.type)):
+                    found.append((info.name, name, f.name, str(f.type)))
+    return found
+
+
+def test_records_of_the_lower_floors_hold_no_mutable_container():
+    """A frozen record of core, io or metrics types its collections as tuples and Mappings
+    (frozen with ``claimlab.core.frozen.freeze``), so a result cannot be changed once made."""
+    assert frozen_records_with_mutable_fields({"core", "io", "metrics"}) == []
+
+
+def test_a_frozen_result_cannot_be_changed_through_its_counts():
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.metrics.decomposition import find_decomposition
+    from tests.conftest import FIXTURES
+
+    fx = load_decomposition(FIXTURES / "atlas_nova.json")
+    r = find_decomposition(fx, fx.mode("baseline"))
+    with pytest.raises(TypeError):
+        r.status_counts["SUPPORTED"] = 99  # type: ignore[index]
+    assert r.to_dict()["status_counts"] == dict(r.status_counts)

@@ -3,6 +3,7 @@
 ``ratio`` (Ratio: a value that never hides its counts; macro and micro aggregation), ``errors``
 (the one error type, naming file, record and field), ``vocab`` (statuses, verdicts, problem
 codes and reasons as str-valued enums), ``spans`` (UTF-16 offsets), ``sentences`` (a sentence
-splitter for English, Turkish and Thai) and ``text`` (escaping a file's text for Markdown and
-the terminal). Imports only the standard library.
+splitter for English, Turkish and Thai), ``text`` (escaping a file's text for Markdown and
+the terminal) and ``frozen`` (read-only mappings in frozen records). Imports only the standard
+library.
 """

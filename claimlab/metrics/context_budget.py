@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.io.context_lab import CalibrationQuery, Chunk
 from claimlab.io.reader import check_range
@@ -132,12 +133,15 @@ class PackResult:
     ranking: tuple[str, ...]
     kept: tuple[str, ...]
     dropped: tuple[Dropped, ...]
-    tokens: dict[str, int]
+    tokens: Mapping[str, int]
     chunks_used: BudgetUsage
     tokens_used: BudgetUsage
     candidates_tokens: BudgetUsage
     token_counter: str
     prompt: str
+
+    def __post_init__(self) -> None:
+        freeze(self, "tokens")
 
     @property
     def abstain(self) -> bool:

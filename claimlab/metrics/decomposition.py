@@ -32,11 +32,12 @@ Metric card (definitions from the decomposition lab's source; all counts, then d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
@@ -111,8 +112,8 @@ class DecompositionResult:
     coverage: Ratio
     confirmed_support: Ratio
     raw_support: Ratio
-    status_counts: dict[str, int]
-    raw_status_counts: dict[str, int]
+    status_counts: Mapping[str, int]
+    raw_status_counts: Mapping[str, int]
     faithful_ids: tuple[str, ...]
     preserved_units: tuple[str, ...]
     missing_units: tuple[str, ...]
@@ -120,14 +121,17 @@ class DecompositionResult:
     introduced: tuple[str, ...]
     unfaithful: tuple[str, ...]
     non_atomic: tuple[str, ...]
-    error_ids: dict[str, tuple[str, ...]]
+    error_ids: Mapping[str, tuple[str, ...]]
     audit: tuple[AuditRow, ...]
-    proposed: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    proposed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     proposed_units: tuple[str, ...] = ()
     decompscore: int = 0  # subclaims of D the passage supports (one passage per file)
     atomicity: Ratio = field(default_factory=lambda: Ratio(0, 0))
     ambiguous: tuple[str, ...] = ()
     untagged_background: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        freeze(self, "status_counts", "raw_status_counts", "error_ids", "proposed")
 
     @property
     def gold(self) -> bool:

@@ -22,10 +22,11 @@ Form Text Generation", EMNLP 2023; conventions of the public implementation):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio, macro_mean
 from claimlab.io.factscore import LabelledResponse
 
@@ -247,11 +248,14 @@ RARITY_ORDER = ("very rare", "rare", "medium", "freq", "very freq")
 class EstimatorCheck:
     """How an estimator compares with human FActScores: error per subject and the ranking."""
 
-    human: dict[str, float | None]
-    estimated: dict[str, float | None]
-    error: dict[str, float | None]
+    human: Mapping[str, float | None]
+    estimated: Mapping[str, float | None]
+    error: Mapping[str, float | None]
     human_ranking: tuple[str, ...]
     estimated_ranking: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        freeze(self, "human", "estimated", "error")
 
     @property
     def ranking_kept(self) -> bool:
@@ -261,9 +265,9 @@ class EstimatorCheck:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
-            "human": self.human,
-            "estimated": self.estimated,
-            "error_rate": self.error,
+            "human": dict(self.human),
+            "estimated": dict(self.estimated),
+            "error_rate": dict(self.error),
             "human_ranking": list(self.human_ranking),
             "estimated_ranking": list(self.estimated_ranking),
             "ranking_kept": self.ranking_kept,

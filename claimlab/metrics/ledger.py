@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from claimlab.core.errors import LedgerError
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio
 from claimlab.core.vocab import STATUSES
 from claimlab.io.decomposition import (
@@ -437,12 +438,15 @@ class CorpusFigures:
     group: str
     answers: int
     empty_answers: int
-    micro: dict[str, Ratio]
-    macro: dict[str, MeanOfDefined]
-    status_counts: dict[str, int]
+    micro: Mapping[str, Ratio]
+    macro: Mapping[str, MeanOfDefined]
+    status_counts: Mapping[str, int]
     duplicates: int
     missing_units: int
     non_atomic: int = 0
+
+    def __post_init__(self) -> None:
+        freeze(self, "micro", "macro", "status_counts")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -452,7 +456,7 @@ class CorpusFigures:
             "answers_without_candidates": self.empty_answers,
             "micro": {k: v.to_dict() for k, v in self.micro.items()},
             "macro": {k: v.to_dict() for k, v in self.macro.items()},
-            "status_counts_unique": self.status_counts,
+            "status_counts_unique": dict(self.status_counts),
             "duplicates": self.duplicates,
             "missing_units": self.missing_units,
             "non_atomic_unique": self.non_atomic,
@@ -509,8 +513,11 @@ class LedgerResult:
 
     counts: LedgerCounts
     corpus: CorpusFigures
-    groups: dict[str, CorpusFigures]
+    groups: Mapping[str, CorpusFigures]
     by: str | None = None  # the candidates column the groups come from
+
+    def __post_init__(self) -> None:
+        freeze(self, "groups")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (corpus figures; per-answer rows go to ``--out``)."""

@@ -1,0 +1,38 @@
+"""Read-only results: the mappings a frozen record holds cannot be changed once it is made.
+
+A frozen dataclass stops its fields from being reassigned, not a dict it holds from being
+changed. :func:`freeze` is called from a record's ``__post_init__`` and replaces each named
+mapping field with a read-only view of a copy, so the counts a result reports stay the ones it
+was built with, whoever holds it (a notebook cell, a widget, a caller's loop).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+
+def freeze(record: Any, *names: str) -> None:
+    """Replace each named mapping field of a frozen dataclass by a read-only copy.
+
+    Examples:
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Counts:
+        ...     by_status: Mapping[str, int]
+        ...     def __post_init__(self) -> None:
+        ...         freeze(self, "by_status")
+        >>> given = {"SUPPORTED": 2}
+        >>> c = Counts(given)
+        >>> given["SUPPORTED"] = 9
+        >>> c.by_status["SUPPORTED"]
+        2
+        >>> c.by_status["SUPPORTED"] = 3
+        Traceback (most recent call last):
+        ...
+        TypeError: 'mappingproxy' object does not support item assignment
+    """
+    for name in names:
+        value = getattr(record, name)
+        if not isinstance(value, MappingProxyType):
+            object.__setattr__(record, name, MappingProxyType(dict(value)))
