@@ -252,6 +252,33 @@ def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, 
     )
 
 
+@pytest.mark.parametrize("ext", ["jsonl", "parquet"])
+@pytest.mark.parametrize("preserves", [[None, "U1"], ["U1", None], [None]], ids=str)
+def test_a_null_unit_id_in_preserves_names_its_row(tmp_path, ext, preserves):
+    """pyarrow's JSON reader builds a broken list column from [null, "U1"]; the ledger reads
+    such a file line by line instead and names the row, as for every other bad value."""
+    rows = json.loads(json.dumps(ROWS))
+    rows[1]["preserves"] = preserves
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "u.jsonl").write_text("".join(json.dumps(u) + "\n" for u in UNITS))
+    if ext == "parquet":
+        cand = pa.Table.from_pylist(rows)
+        cand = cand.set_column(
+            cand.column_names.index("preserves"),
+            "preserves",
+            pa.array([r["preserves"] for r in rows], type=pa.list_(pa.string())),
+        )
+        pq.write_table(cand, tmp_path / "c.parquet")
+        pq.write_table(pa.Table.from_pylist(UNITS), tmp_path / "u.parquet")
+    where = "line 2" if ext == "jsonl" else "row 2"
+    cand_file = tmp_path / f"c.{ext}"
+    with pytest.raises(LedgerError) as info:
+        score_ledger(cand_file, tmp_path / f"u.{ext}")
+    assert (
+        str(info.value) == f"{cand_file}: {where}: preserves: a unit id in the list is empty (null)"
+    )
+
+
 def test_missing_column_and_unknown_file_type(tmp_path):
     pd.DataFrame([{"answer_id": "a", "unit_id": "U1"}]).to_csv(tmp_path / "u.csv", index=False)
     pd.DataFrame([{"answer_id": "a"}]).to_csv(tmp_path / "c.csv", index=False)

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 
 from claimlab.core.errors import LedgerError
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
+from claimlab.io.reader import describe, iter_jsonl
 
 CANDIDATE_COLUMNS = (
     "answer_id",
@@ -103,6 +104,10 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
 
             _check_first_object(p)
             table = pjson.read_json(p)
+            try:
+                table.validate()
+            except pa.ArrowInvalid:  # the fast reader can build a broken list column
+                table = _read_jsonl_rows(p)
         _ = table.column_names  # a header that is not UTF-8 is only found when names are read
     except FileNotFoundError:
         raise LedgerError("file not found", file=str(p)) from None
@@ -113,10 +118,29 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
             f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x} (save the file as UTF-8)",
             file=str(p),
         ) from None
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError) as exc:
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise LedgerError(f"cannot read {kind}: {first}", file=str(p)) from None
     return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def _read_jsonl_rows(p: Path) -> pa.Table:
+    """A JSON Lines ledger read line by line, for what the fast reader cannot build.
+
+    pyarrow's JSON reader builds an invalid list column from a list that starts with null and
+    goes on with a string (``[null, "U1"]``); read this way, the null reaches the checks and is
+    reported with its line.
+    """
+    rows = []
+    for n, value in iter_jsonl(p):
+        if not isinstance(value, dict):
+            raise LedgerError(
+                f"must hold one JSON object per line, got {describe(value)}",
+                file=str(p),
+                record=f"line {n}",
+            )
+        rows.append(value)
+    return pa.Table.from_pylist(rows)
 
 
 def _check_first_object(p: Path) -> None:
@@ -269,6 +293,16 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
             )
         if col.type != pa.list_(pa.string()):  # large lists, large strings: one shape inside
             col = col.cast(pa.list_(pa.string()))
+        flat = pc.list_flatten(col)
+        if flat.null_count:  # a null inside a list names no unit
+            at = int(pc.index(pc.is_null(flat), True).as_py())
+            row = int(pc.list_parent_indices(col)[at].as_py())
+            raise LedgerError(
+                "a unit id in the list is empty (null)",
+                file=source,
+                record=row_label(source, row + 1),
+                field="preserves",
+            )
         return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
     raise LedgerError(
         f"must be unit ids (a list, or ';'-separated text), found {_type(col.type)}",

@@ -39,6 +39,8 @@ def _records(path: str | Path, id_field: str) -> list[Record]:
     data = read_json(path)
     if not isinstance(data, list):
         raise FixtureError(f"must be a list of records, got {describe(data)}", file=str(path))
+    if not data:
+        raise FixtureError("no records: there is nothing to convert", file=str(path))
     out = [r for _, r in records_of(data, file=str(path), id_field=id_field)]
     seen: set[str] = set()
     for r in out:

@@ -373,3 +373,68 @@ def test_annotated_file_loader_and_agreement(data):
     other = FIXTURES / "annotations" / "reader-en.ben.json"
     assert_refused_or_fine(["agreement", f, other, "--json"], "agreement", f)
     assert_refused_or_fine(["adjudicate", f, other, "--out", d / "gold.json"], "adjudicate", f)
+
+
+MUSIQUE = [
+    {
+        "id": "2hop__1",
+        "paragraphs": [
+            {"idx": 0, "title": "A", "paragraph_text": "A is in B.", "is_supporting": True},
+            {"idx": 1, "title": "B", "paragraph_text": "B has C.", "is_supporting": True},
+            {"idx": 2, "title": "D", "paragraph_text": "D.", "is_supporting": False},
+        ],
+        "question": "What does the place of A have?",
+        "question_decomposition": [
+            {"id": 1, "question": "Where is A?", "answer": "B", "paragraph_support_idx": 0},
+            {"id": 2, "question": "What does #1 have?", "answer": "C", "paragraph_support_idx": 1},
+        ],
+        "answer": "C",
+        "answer_aliases": [],
+    }
+]
+HOTPOTQA = [
+    {
+        "_id": "hp1",
+        "question": "q",
+        "answer": "a",
+        "type": "bridge",
+        "level": "easy",
+        "supporting_facts": [["T1", 0], ["T2", 1]],
+        "context": [["T1", ["s0", "s1"]], ["T2", ["s0", "s1"]]],
+    }
+]
+
+
+@SETTINGS
+@given(mutated_json(MUSIQUE, None))
+def test_musique_converter(data):
+    d = _tmp()
+    f = _write(d, "musique.json", data)
+    args = ["convert", "musique", f, "--out", d / "m.json"]
+    if assert_refused_or_fine(args, "convert", f) == 0:
+        # whatever the converter accepts, the sufficiency commands read back
+        args = ["sufficiency-cases", d / "m.json", "--out", d / "cases.json"]
+        assert assert_refused_or_fine(args, "sufficiency-cases", d / "m.json") == 0
+
+
+@SETTINGS
+@given(mutated_json(HOTPOTQA, None))
+def test_hotpotqa_converter(data):
+    d = _tmp()
+    f = _write(d, "hotpotqa.json", data)
+    args = ["convert", "hotpotqa", f, "--out", d / "h.json"]
+    if assert_refused_or_fine(args, "convert", f) == 0:
+        args = ["sufficiency-cases", d / "h.json", "--out", d / "cases.json"]
+        assert assert_refused_or_fine(args, "sufficiency-cases", d / "h.json") == 0
+
+
+@SETTINGS
+@given(mutated_json(LEDGER, None))
+def test_ledger_human_labels(data):
+    d = _tmp()
+    rows = _records(data)
+    h = _write(d, "human.jsonl", _jsonl(rows) if rows is not None else data)
+    c = _write(d, "c.jsonl", _jsonl(LEDGER))
+    u = _write(d, "u.jsonl", _jsonl(UNITS))
+    args = ["ledger", c, "--units", u, "--human", h, "--json"]
+    assert_refused_or_fine(args, "ledger", h)
