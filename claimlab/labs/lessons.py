@@ -26,7 +26,7 @@ from claimlab.labs.games import (
     solve_decomposition,
     sufficiency_wins,
 )
-from claimlab.metrics.citations import CitationReport, find_quote
+from claimlab.metrics.citations import ChunkIndex, CitationReport
 from claimlab.metrics.context_budget import PackResult, ThresholdRow, pack
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
@@ -414,17 +414,14 @@ def _citation_exercise(
     context: ContextLab, reports: Mapping[str, CitationReport]
 ) -> Exercise | None:
     """A true quote from another chunk (sent or not); else the first rejected answer."""
+    index = ChunkIndex(context.chunks)  # one search per claim, whatever the number of chunks
     for name, report in reports.items():
         claims = context.answers[name].claims
         for p in report.problems:
             claim = claims[p.claim - 1] if 0 < p.claim <= len(claims) else None
             if p.code != ProblemCode.QUOTE_NOT_FOUND or claim is None or claim.quote is None:
                 continue
-            holders = [
-                c.id
-                for c in context.chunks
-                if c.id != claim.chunk_id and find_quote(claim.quote, c.text)
-            ]
+            holders = index.holding(claim.quote, skip=claim.chunk_id)
             if holders:
                 sent = [h for h in holders if h in report.sent]
                 where = "a chunk that was sent" if sent else "a chunk of the file that was not sent"

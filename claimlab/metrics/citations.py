@@ -125,8 +125,8 @@ def short_quote_piece(quote: str) -> str | None:
     return None if any(pieces) else quote.strip() or quote
 
 
-class _SentIndex:
-    """The sent chunks' normalised texts, joined once, to find where else a quote occurs.
+class ChunkIndex:
+    """Chunks' normalised texts, joined once, to find which chunks hold a quote.
 
     One search over the joined text per claim instead of one per (claim, chunk) pair keeps
     validation linear in the size of the context.
@@ -143,7 +143,18 @@ class _SentIndex:
             at += len(t) + 1
         self.joined = "\x00".join(self.texts)
 
-    def elsewhere(self, pieces: Sequence[str], skip: str) -> list[str]:
+    def holding(self, quote: str, *, skip: str | None = None) -> list[str]:
+        """Ids of the chunks (other than ``skip``) that hold the quote's pieces in order.
+
+        Examples:
+            >>> index = ChunkIndex([Chunk("a", "D", "1", 0.9, "Leave is paid early."),
+            ...                     Chunk("b", "D", "1", 0.8, "Requests go  to the manager.")])
+            >>> index.holding("Requests go to the manager"), index.holding("paid ... early")
+            (['b'], ['a'])
+        """
+        return self.elsewhere(quote_pieces(quote), skip)
+
+    def elsewhere(self, pieces: Sequence[str], skip: str | None) -> list[str]:
         """Ids of the other chunks that hold the pieces in order."""
         found: list[str] = []
         if not pieces or "\x00" in pieces[0]:
@@ -325,7 +336,7 @@ def validate_citations(
         ['FABRICATED_ID']
     """
     m = MESSAGES[answer.language]
-    index = _SentIndex(sent)
+    index = ChunkIndex(sent)
     problems: list[Problem] = []
     not_found: list[str] = []
     unsourced = 0

@@ -88,3 +88,20 @@ def test_sparse_and_pairwise_sentence_matching_agree():
         for c in claims  # 1 x 120: the pair-by-pair path
     ]
     assert best_matches(claims, sentences) == pairwise  # 80 x 120: the sparse path
+
+
+def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
+    """The exercises look for each unfound quote in every chunk: one search per claim."""
+    from claimlab.io.context_lab import ContextLab, load_answer, load_chunks
+    from claimlab.labs.lessons import context_exercises
+    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.context_budget import pack
+
+    a, c = citation_files(tmp_path)
+    chunks = tuple(load_chunks(c))
+    lab = ContextLab(str(c), "q", chunks, {"big": load_answer(a)}, (), 0.9, ())
+    packed = pack(chunks, max_chunks=len(chunks), max_tokens=10**9)
+    reports = {"big": validate_citations(lab.answers["big"], chunks)}
+    with linear_time("the exercises of 3,000 claims over 3,000 chunks"):
+        exercises = context_exercises(lab, packed, reports, [])
+    assert "`big`" in exercises[1].question
