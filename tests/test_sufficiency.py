@@ -153,6 +153,13 @@ LOADER_CASES = [
         "true or false",
     ),
     (
+        "asks nothing",
+        lambda d: _q(d).__setitem__("asks", []),
+        "room",
+        "questions.room.asks",
+        "must name at least one item",
+    ),
+    (
         "scenario question",
         lambda d: d["scenarios"]["missing_link"].__setitem__("question", "colour"),
         "missing_link",

@@ -281,10 +281,16 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
                         field=f"{where}[{j}]",
                     )
             alts.append(tuple(group))
+        asks = qr.str_list("asks")
+        if not asks:
+            raise qr.error(
+                "must name at least one item the question asks for (e.g. [\"room\"])",
+                field=f"questions.{name}.asks",
+            )
         questions[name] = Question(
             name=name,
             text=qr.get("text", str),
-            asks=qr.str_list("asks"),
+            asks=asks,
             topic=qr.get("topic", str),
             alternatives=tuple(alts),
             links=_links(qr, name, alts),
