@@ -128,7 +128,7 @@ def _read_jsonl_rows(p: Path) -> pa.Table:
     """A JSON Lines ledger read line by line, for what the fast reader cannot build.
 
     pyarrow's JSON reader builds an invalid list column from a list that starts with null and
-    goes on with a string (``[null, "U1"]``); read this way, the null reaches the checks and is
+    goes on with a string (``[null, "id"]``); read this way, the null reaches the checks and is
     reported with its line.
     """
     rows = []

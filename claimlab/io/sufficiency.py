@@ -284,7 +284,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
         asks = qr.str_list("asks")
         if not asks:
             raise qr.error(
-                "must name at least one item the question asks for (e.g. [\"room\"])",
+                'must name at least one item the question asks for (e.g. ["room"])',
                 field=f"questions.{name}.asks",
             )
         questions[name] = Question(
