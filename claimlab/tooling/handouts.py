@@ -26,6 +26,7 @@ from typing import Any, Literal
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
+from claimlab.tooling.runner import read_notebook
 
 Variant = Literal["student", "instructor"]
 VARIANTS: tuple[Variant, ...] = ("student", "instructor")
@@ -292,11 +293,10 @@ def render_html(
     script run, so nothing from a data file can execute, in a browser or in the chromium that
     prints the PDF.
     """
-    import nbformat
     from nbconvert import HTMLExporter
     from traitlets.config import Config
 
-    nb = nbformat.read(str(notebook), as_version=4)
+    nb = read_notebook(notebook)
     _strip_widgets(nb)
     remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
     c = Config()

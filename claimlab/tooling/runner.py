@@ -82,6 +82,32 @@ _TYPE_WORDS = {
 }
 
 
+def read_notebook(path: str | Path) -> Any:
+    """A notebook file as an nbformat v4 node, or a one-line error naming the file.
+
+    A notebook someone edited by hand (or cut short while copying) is refused here, whichever
+    way nbformat fails on it (not JSON, not UTF-8, a missing or mistyped key).
+
+    Raises:
+        ClaimlabInputError: the file is missing, unreadable or not a notebook.
+    """
+    import nbformat
+
+    try:
+        return nbformat.read(str(path), as_version=4)
+    except FileNotFoundError:
+        raise ClaimlabInputError("notebook not found", file=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ClaimlabInputError(
+            f"not UTF-8 text: byte 0x{exc.object[exc.start]:02x}", file=str(path)
+        ) from None
+    except Exception as exc:  # nbformat raises ValueError, ValidationError, TypeError, ...
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        if len(first) > 120:
+            first = first[:117] + "..."
+        raise ClaimlabInputError(f"not a readable notebook: {first}", file=str(path)) from None
+
+
 def _annotation_types(node: Any, *, file: str) -> tuple[str, ...]:
     """``list[str] | str`` -> ("list", "str"); the names JSON values can have."""
     import ast
@@ -123,9 +149,7 @@ def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
     """
     import ast
 
-    import nbformat
-
-    nb = nbformat.read(str(path), as_version=4)
+    nb = read_notebook(path)
     for cell in nb.cells:
         if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
             out: dict[str, Parameter] = {}

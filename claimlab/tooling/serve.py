@@ -22,6 +22,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Integer
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.tooling.runner import read_notebook
 
 GAME_NOTEBOOKS = ("06_decomposition_game.ipynb", "07_sufficiency_game.ipynb")
 
@@ -95,7 +96,7 @@ def prepare_games_folder(
         src = notebooks_dir / name
         if not src.exists():
             raise ClaimlabInputError("game notebook not found", file=str(src))
-        nb = nbformat.read(str(src), as_version=4)
+        nb = read_notebook(src)
         if student:
             nb.cells = [
                 c

@@ -463,6 +463,28 @@ def test_run_errors_go_to_stderr_with_exit_2(tmp_path, write_variant):
     assert len(err) == 1 and "U2: id: duplicate id" in err[0] and "FAILED" in proc.stdout
 
 
+@pytest.mark.parametrize(
+    "content", [b"{not json", b"{}", b"[]", b'{"cells": 3, "nbformat": 4, "metadata": {}}', b"\xff"]
+)
+def test_a_broken_notebook_is_one_line_naming_it(tmp_path, content):
+    """A notebook of the labs folder edited by hand, or an executed one cut short."""
+    labs = tmp_path / "labs"
+    run_cli("notebooks", labs, check=True)
+    nb = labs / "notebooks" / "01_decomposition_pitfalls.ipynb"
+    nb.write_bytes(content)
+    out = tmp_path / "executed"
+    out.mkdir()
+    (out / nb.name).write_bytes(content)
+    for args, cwd in (
+        (["run", "01_decomposition_pitfalls", "--output", tmp_path / "o"], labs),
+        (["handouts", "--from", out, "--to", tmp_path / "h"], tmp_path),
+    ):
+        proc = run_cli(*args, cwd=cwd)
+        err = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(err) == 1, proc.stderr
+        assert "01_decomposition_pitfalls.ipynb: not" in err[0] and "Traceback" not in err[0]
+
+
 def test_a_folder_or_a_read_only_folder_as_out_is_one_line(tmp_path):
     rows = {"answer_id": "a", "candidate_id": "c", "fingerprint": "f", "preserves": ["U1"],
             "faithful": True, "atomic": True, "status": "SUPPORTED"}  # fmt: skip
