@@ -80,6 +80,13 @@ def temp_dir(purpose: str) -> Path:
 def _write_error(path: Path, exc: OSError) -> ClaimlabInputError:
     if isinstance(exc, IsADirectoryError) or path.is_dir():
         return ClaimlabInputError("is a folder; give a file name to write", file=str(path))
+    for parent in path.parents:  # a file where a folder of the path should be
+        if parent.exists():
+            if not parent.is_dir():
+                return ClaimlabInputError(
+                    f"cannot write: {parent} is a file, not a folder", file=str(path)
+                )
+            break
     return ClaimlabInputError(f"cannot write ({exc.strerror or exc})", file=str(path))
 
 

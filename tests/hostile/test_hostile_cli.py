@@ -494,6 +494,10 @@ def test_a_folder_or_a_read_only_folder_as_out_is_one_line(tmp_path):
     folder.mkdir()
     proc = run_cli("ledger", tmp_path / "c.jsonl", "--units", tmp_path / "u.jsonl", "--out", folder)
     assert proc.returncode == 2 and "is a folder" in proc.stderr and proc.stderr.count("\n") == 1
+    a_file = tmp_path / "c.jsonl"  # a file where the output's folder should be
+    proc = run_cli("ledger", a_file, "--units", tmp_path / "u.jsonl", "--out", a_file / "o.csv")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert f"cannot write: {a_file} is a file, not a folder" in proc.stderr
     if os.geteuid() == 0:
         pytest.skip("root writes into read-only folders; the folder case above still ran")
     ro = tmp_path / "ro"
