@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
+from tests.test_multihop import MUSIQUE_ROW
 
 DEEP = "[" * 3000 + "]" * 3000
 BAD_VALUES = st.one_of(
@@ -217,12 +218,17 @@ def _records(data: bytes):
     return rows if isinstance(rows, list) else None
 
 
+def _as_jsonl(data: bytes) -> bytes:
+    """The mutated list as JSON Lines, one record a line; as it is when no longer a list."""
+    rows = _records(data)
+    return _jsonl(rows) if rows is not None else data
+
+
 @SETTINGS
 @given(mutated_json(GOLD, None), st.booleans())
 def test_fever_loaders(data, mutate_gold):
     d = _tmp()
-    rows = _records(data)
-    body = _jsonl(rows) if rows is not None else data
+    body = _as_jsonl(data)
     g = _write(d, "g.jsonl", body if mutate_gold else _jsonl(GOLD))
     p = _write(d, "p.jsonl", _jsonl(PRED) if mutate_gold else body)
     assert_refused_or_fine(["fever", g, p], "fever", g if mutate_gold else p)
@@ -248,8 +254,7 @@ FACTSCORE = [
 @SETTINGS
 @given(mutated_json(FACTSCORE, None))
 def test_factscore_loader(data):
-    rows = _records(data)
-    f = _write(_tmp(), "ChatGPT.jsonl", _jsonl(rows) if rows is not None else data)
+    f = _write(_tmp(), "ChatGPT.jsonl", _as_jsonl(data))
     assert_refused_or_fine(["factscore", f], "factscore", f)
 
 
@@ -280,8 +285,7 @@ UNITS = [{"answer_id": "a", "unit_id": "U1"}, {"answer_id": "a", "unit_id": "U2"
 @given(mutated_json(LEDGER, None), st.booleans())
 def test_ledger_loaders(data, mutate_candidates):
     d = _tmp()
-    rows = _records(data)
-    body = _jsonl(rows) if rows is not None else data
+    body = _as_jsonl(data)
     c = _write(d, "c.jsonl", body if mutate_candidates else _jsonl(LEDGER))
     u = _write(d, "u.jsonl", _jsonl(UNITS) if mutate_candidates else body)
     args = ["ledger", c, "--units", u, "--out", d / "out.csv"]
@@ -355,8 +359,7 @@ RAW_ANSWERS = [
 @given(mutated_json(RAW_ANSWERS, None))
 def test_raw_subclaims_loader(data):
     d = _tmp()
-    rows = _records(data)
-    f = _write(d, "raw.jsonl", _jsonl(rows) if rows is not None else data)
+    f = _write(d, "raw.jsonl", _as_jsonl(data))
     assert_refused_or_fine(["draft", f, "--out", d / "drafts"], "draft", f)
 
 
@@ -375,23 +378,7 @@ def test_annotated_file_loader_and_agreement(data):
     assert_refused_or_fine(["adjudicate", f, other, "--out", d / "gold.json"], "adjudicate", f)
 
 
-MUSIQUE = [
-    {
-        "id": "2hop__1",
-        "paragraphs": [
-            {"idx": 0, "title": "A", "paragraph_text": "A is in B.", "is_supporting": True},
-            {"idx": 1, "title": "B", "paragraph_text": "B has C.", "is_supporting": True},
-            {"idx": 2, "title": "D", "paragraph_text": "D.", "is_supporting": False},
-        ],
-        "question": "What does the place of A have?",
-        "question_decomposition": [
-            {"id": 1, "question": "Where is A?", "answer": "B", "paragraph_support_idx": 0},
-            {"id": 2, "question": "What does #1 have?", "answer": "C", "paragraph_support_idx": 1},
-        ],
-        "answer": "C",
-        "answer_aliases": [],
-    }
-]
+MUSIQUE = [MUSIQUE_ROW]
 HOTPOTQA = [
     {
         "_id": "hp1",
@@ -405,35 +392,31 @@ HOTPOTQA = [
 ]
 
 
+CONVERTED = {"musique": MUSIQUE, "hotpotqa": HOTPOTQA}
+
+
 @SETTINGS
-@given(mutated_json(MUSIQUE, None))
-def test_musique_converter(data):
+@given(
+    st.sampled_from(sorted(CONVERTED)).flatmap(
+        lambda kind: mutated_json(CONVERTED[kind], None).map(lambda data: (kind, data))
+    )
+)
+def test_multihop_converters(case):
+    kind, data = case
     d = _tmp()
-    f = _write(d, "musique.json", data)
-    args = ["convert", "musique", f, "--out", d / "m.json"]
+    f = _write(d, f"{kind}.json", data)
+    args = ["convert", kind, f, "--out", d / "out.json"]
     if assert_refused_or_fine(args, "convert", f) == 0:
         # whatever the converter accepts, the sufficiency commands read back
-        args = ["sufficiency-cases", d / "m.json", "--out", d / "cases.json"]
-        assert assert_refused_or_fine(args, "sufficiency-cases", d / "m.json") == 0
-
-
-@SETTINGS
-@given(mutated_json(HOTPOTQA, None))
-def test_hotpotqa_converter(data):
-    d = _tmp()
-    f = _write(d, "hotpotqa.json", data)
-    args = ["convert", "hotpotqa", f, "--out", d / "h.json"]
-    if assert_refused_or_fine(args, "convert", f) == 0:
-        args = ["sufficiency-cases", d / "h.json", "--out", d / "cases.json"]
-        assert assert_refused_or_fine(args, "sufficiency-cases", d / "h.json") == 0
+        args = ["sufficiency-cases", d / "out.json", "--out", d / "cases.json"]
+        assert assert_refused_or_fine(args, "sufficiency-cases", d / "out.json") == 0
 
 
 @SETTINGS
 @given(mutated_json(LEDGER, None))
 def test_ledger_human_labels(data):
     d = _tmp()
-    rows = _records(data)
-    h = _write(d, "human.jsonl", _jsonl(rows) if rows is not None else data)
+    h = _write(d, "human.jsonl", _as_jsonl(data))
     c = _write(d, "c.jsonl", _jsonl(LEDGER))
     u = _write(d, "u.jsonl", _jsonl(UNITS))
     args = ["ledger", c, "--units", u, "--human", h, "--json"]
