@@ -145,22 +145,36 @@ def test_decomposition_explorer_in_voila(voila_server, page):
 
 
 def _serve(*args):
+    """``claimlab serve`` on a free port: (process, base URL, port).
+
+    A port found free can be taken by another process (a kernel's or a browser's connection in
+    the other test worker) before the server binds it; the server then refuses to start, and a
+    new port is tried. Any other early exit fails with the server's own output.
+    """
     import subprocess
     import sys
     from pathlib import Path
 
     from tests.browser.conftest import free_port, wait_http
 
-    port = free_port()
     exe = Path(sys.executable).parent / "claimlab"
-    proc = subprocess.Popen(
-        [str(exe), "serve", "--port", str(port), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    wait_http(f"http://127.0.0.1:{port}/", proc)
-    return proc, f"http://127.0.0.1:{port}"
+    for attempt in range(3):
+        port = free_port()
+        proc = subprocess.Popen(
+            [str(exe), "serve", "--port", str(port), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            wait_http(f"http://127.0.0.1:{port}/", proc)
+        except RuntimeError:
+            out = proc.stdout.read() if proc.stdout else ""
+            if f"port {port} on" in out and "already in use" in out and attempt < 2:
+                continue
+            raise RuntimeError(f"claimlab serve exited with {proc.returncode}: {out}") from None
+        return proc, f"http://127.0.0.1:{port}", port
+    raise AssertionError("unreachable")
 
 
 def _shown(page) -> str:
@@ -172,7 +186,7 @@ def test_classroom_student_pages_play_choose_and_reset_without_spoilers(page, ch
     a round is chosen, played, won and reset; the evidence texts are on the page."""
     from tests.browser.conftest import stop
 
-    proc, base = _serve()
+    proc, base, _ = _serve()
     try:
         page.goto(f"{base}/voila/render/06_decomposition_game.ipynb")
         page.locator("button.claimlab-game-C4").first.wait_for()
@@ -262,7 +276,7 @@ def test_classroom_instructor_view_plays_the_teachers_own_files(tmp_path):
     from tests.browser.conftest import stop
     from tests.own_files import own_decomposition, own_sufficiency
 
-    proc, base = _serve(
+    proc, base, _ = _serve(
         "--instructor",
         "--decomposition",
         str(own_decomposition(tmp_path)),
@@ -389,16 +403,10 @@ def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path)
     import urllib.request
     from pathlib import Path
 
-    from tests.browser.conftest import free_port, stop, wait_http
+    from tests.browser.conftest import stop
 
-    port = free_port()
     exe = Path(sys.executable).parent / "claimlab"
-    proc = subprocess.Popen(
-        [str(exe), "serve", "--port", str(port), "--max-kernels", "2", "--cull-idle", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc, _, port = _serve("--max-kernels", "2", "--cull-idle", "3")
 
     def status(path):
         try:
@@ -408,7 +416,6 @@ def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path)
             return exc.code
 
     try:
-        wait_http(f"http://127.0.0.1:{port}/", proc)
         assert status("/voila/render/01_decomposition_pitfalls.ipynb") == 404
         assert status("/voila/render/05_context_and_citations.ipynb") == 404
         assert status("/voila/render/06_decomposition_game.ipynb") == 200
