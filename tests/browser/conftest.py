@@ -29,9 +29,28 @@ CHROMIUM_ARGS = [
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port no other test worker picks, below the range the system hands out by itself.
+
+    ``bind(0)`` gives any free port, and two workers (or a kernel's outgoing connection) can be
+    handed the same one before a server binds it. Each worker picks from its own band instead
+    (gw0 20000-24999, gw1 25000-29999, no worker 15000-19999), all below the kernel's ephemeral
+    range, and only a port that binds now is returned.
+    """
+    import random
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    band = int(worker[2:]) + 1 if worker.startswith("gw") and worker[2:].isdigit() else 0
+    low = 15000 + 5000 * min(band, 3)
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(low, low + 5000)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between {low} and {low + 4999}")
 
 
 def wait_http(url, proc, timeout=120):
