@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.frozen import freeze
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
 from claimlab.labs.annotation import now
@@ -39,11 +40,14 @@ class Tie:
 
     candidate: str
     label: str
-    values: dict[str, Any]
+    values: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        freeze(self, "values")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"candidate": self.candidate, "label": self.label, "values": self.values}
+        return {"candidate": self.candidate, "label": self.label, "values": dict(self.values)}
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,11 @@ chain (the bridge hop the question never names).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
@@ -43,7 +44,10 @@ class QuestionDocs:
 
     names: tuple[str, ...]
     texts: tuple[str, ...]
-    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        freeze(self, "members")
 
 
 def question_documents(fixture: SufficiencyFixture, question: str) -> QuestionDocs:
@@ -108,8 +112,11 @@ class DepthRow:
     query: str
     sufficient: Ratio
     missing_by_hop: tuple[int, ...]
-    by_kind: dict[str, Ratio]
+    by_kind: Mapping[str, Ratio]
     hops_total: tuple[int, ...] = ()  # questions with at least h + 1 hops
+
+    def __post_init__(self) -> None:
+        freeze(self, "by_kind")
 
     def missing(self, hop: int) -> Ratio:
         """Questions missing hop ``hop``'s premise (1-based), of those that have that hop."""

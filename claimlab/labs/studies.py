@@ -6,10 +6,12 @@ absent, so notebooks and tests skip instead of failing on a machine without ``..
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from claimlab.core.frozen import freeze
 from claimlab.io import fever as fever_io
 from claimlab.io import wice as wice_io
 from claimlab.io.locate import default_data_dir, find_data
@@ -39,11 +41,14 @@ class FeverStudy:
     limit: int
     pairs: tuple
     result: fever.FeverResult
-    sweep: dict
-    group_sizes: dict
-    alternatives: dict
-    missing: dict
-    near_misses: tuple[dict[str, Any], ...] = ()
+    sweep: Mapping[int, Any]
+    group_sizes: Mapping[int, int]
+    alternatives: Mapping[int, int]
+    missing: Mapping[int, int]
+    near_misses: tuple[Mapping[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        freeze(self, "sweep", "group_sizes", "alternatives", "missing")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (no per-claim rows)."""
@@ -103,24 +108,27 @@ class WiceStudy:
 
     path: Path
     claims: tuple
-    labels: dict
+    labels: Mapping[str, int]
     empty_groups: int
-    empty_group_claims: dict
-    set_sizes: dict
-    alternatives: dict
-    lead_k: dict
+    empty_group_claims: Mapping[str, int]
+    set_sizes: Mapping[int, int]
+    alternatives: Mapping[int, int]
+    lead_k: Mapping[Any, Any]
+
+    def __post_init__(self) -> None:
+        freeze(self, "labels", "empty_group_claims", "set_sizes", "alternatives", "lead_k")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "file": str(self.path),
             "claims": len(self.claims),
-            "labels": self.labels,
+            "labels": dict(self.labels),
             "empty_supporting_sets_dropped": self.empty_groups,
-            "empty_set_claims_by_label": self.empty_group_claims,
+            "empty_set_claims_by_label": dict(self.empty_group_claims),
             "set_sizes": {str(k): v for k, v in self.set_sizes.items()},
             "alternatives_per_claim": {str(k): v for k, v in self.alternatives.items()},
-            "lead_k": self.lead_k,
+            "lead_k": dict(self.lead_k),
         }
 
 
@@ -161,12 +169,15 @@ class UncertaintyStudy:
     unpaired bootstrap would give beside it; ``ranking``: how often the subjects' order holds.
     """
 
-    per_claim: dict[str, Any]
-    clustered: dict[str, dict[str, Any]]
-    comparisons: list[Any]
+    per_claim: Mapping[str, Any]
+    clustered: Mapping[str, Mapping[str, Any]]
+    comparisons: tuple[Any, ...]
     unpaired: Any
     pair: tuple[str, str] | None
-    ranking: dict[str, Any]
+    ranking: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        freeze(self, "per_claim", "clustered", "ranking")
 
 
 def uncertainty_study(
@@ -217,7 +228,7 @@ def uncertainty_study(
             seed=seed,
         )
         ranking = factscore_ranking(results, resamples=resamples, seed=seed)
-    return UncertaintyStudy(per_claim, clustered, comparisons, unpaired, pair, ranking)
+    return UncertaintyStudy(per_claim, clustered, tuple(comparisons), unpaired, pair, ranking)
 
 
 @dataclass(frozen=True)
@@ -228,11 +239,14 @@ class PPIStudy:
     example: Any
     runs: int
     level: float
-    covered: dict[str, int]
-    mean_width: dict[str, float]
+    covered: Mapping[str, int]
+    mean_width: Mapping[str, float]
     labelled: int
     optimism: float
     pessimism: float
+
+    def __post_init__(self) -> None:
+        freeze(self, "covered", "mean_width")
 
 
 def ppi_study(

@@ -121,7 +121,7 @@ def show_wice_study(study) -> None:
     show_markdown(
         "Sufficiency when the context is the first *k* sentences of the evidence article:"
     )
-    show(pd.DataFrame(study.lead_k).T)
+    show(pd.DataFrame(dict(study.lead_k)).T)
 
 
 @styled

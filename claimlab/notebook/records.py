@@ -24,7 +24,8 @@ def to_jsonable(value: Any) -> Any:
     if hasattr(value, "to_dict") and callable(value.to_dict):
         return to_jsonable(value.to_dict())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return to_jsonable(dataclasses.asdict(value))
+        # field by field: asdict would deep-copy, which a read-only mapping refuses
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):
