@@ -7,7 +7,7 @@ FActScore (Min et al., EMNLP 2023) releases one JSON object a line: ``topic``, `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,18 +103,19 @@ def load_labelled(path: str | Path) -> list[LabelledResponse]:
     return out
 
 
-def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
-    """Claim labels per response from the Factcheck-GPT benchmark (True / False / "unknown").
+def _factcheck_responses(
+    path: str | Path,
+) -> Iterator[tuple[int, Record, list[tuple[Record, list[object]]]]]:
+    """Each Factcheck-GPT line: (line, record, [(sentence record, its claim labels)]).
 
     Raises:
-        ClaimlabInputError: naming file, line and field for a label outside those three or a
-            claims/labels length mismatch.
+        ClaimlabInputError: naming file, line and field for a label outside true, false and
+            "unknown", or a claims/labels length mismatch.
     """
     source = str(path)
-    out = []
     for n, obj in iter_jsonl(path):
         rec = _line(obj, source, n)
-        labels: list[object] = []
+        sentences = []
         for key, value in rec.mapping("sentences"):
             sentence = Record(
                 value,
@@ -128,6 +129,7 @@ def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
             field = sentence.field("claims_factuality_label")
             if len(claims) != len(labs):
                 raise sentence.error(f"{len(claims)} claims but {len(labs)} labels", field=field)
+            labels: list[object] = []
             for i, lab in enumerate(labs):
                 if lab is True or lab is False:
                     labels.append(lab)
@@ -138,8 +140,21 @@ def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
                         f"label must be true, false or 'unknown', got {describe(lab)}",
                         field=f"{field}[{i}]",
                     )
-        out.append(labels)
-    return out
+            sentences.append((sentence, labels))
+        yield n, rec, sentences
+
+
+def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
+    """Claim labels per response from the Factcheck-GPT benchmark (True / False / "unknown").
+
+    Raises:
+        ClaimlabInputError: naming file, line and field for a label outside those three or a
+            claims/labels length mismatch.
+    """
+    return [
+        [lab for _, labels in sentences for lab in labels]
+        for _, _, sentences in _factcheck_responses(path)
+    ]
 
 
 @dataclass(frozen=True)
@@ -158,30 +173,15 @@ def load_factcheck_revisions(path: str | Path) -> list[RevisedResponse]:
     Raises:
         ClaimlabInputError: naming file, line and field.
     """
-    labels_per_response = load_factcheck_gpt(path)
-    source = str(path)
-    out = []
-    for (n, obj), labels in zip(iter_jsonl(path), labels_per_response, strict=True):
-        rec = _line(obj, source, n)
-        sentences = []
-        k = 0
-        for key, value in rec.mapping("sentences"):
-            sentence = Record(
-                value,
-                file=source,
-                record=rec.record,
-                path=rec.field(f"sentences.{key}"),
-                error=ClaimlabInputError,
-            )
-            claims = sentence.get("claims", (list, type(None)), None) or []
-            sentences.append((sentence.get("text", str), tuple(labels[k : k + len(claims)])))
-            k += len(claims)
-        out.append(
-            RevisedResponse(
-                n, rec.get("response", str), rec.get("revised_response", str, ""), tuple(sentences)
-            )
+    return [
+        RevisedResponse(
+            n,
+            rec.get("response", str),
+            rec.get("revised_response", str, ""),
+            tuple((s.get("text", str), tuple(labels)) for s, labels in sentences),
         )
-    return out
+        for n, rec, sentences in _factcheck_responses(path)
+    ]
 
 
 SUBJECT_FILES = ("InstructGPT", "ChatGPT", "PerplexityAI")

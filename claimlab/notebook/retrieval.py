@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -29,31 +29,28 @@ def depth_table(rows: Sequence[Any]) -> Any:
     return frame
 
 
+def _per_depth(rows: Sequence[Any], query: str, cells: Callable[[Any], dict[str, str]]) -> Any:
+    """One row per depth of the ``query`` kind: its context and the ``cells`` of that row."""
+    out = [{"context": f"top {r.k}", **cells(r)} for r in rows if r.query == query]
+    return pandas().DataFrame(out).set_index("context")
+
+
 def hop_table(rows: Sequence[Any], *, query: str = "question") -> Any:
     """Per depth: how often each hop's premise is missing (of the questions with that hop)."""
-    pd = pandas()
-    out = []
-    for r in rows:
-        if r.query != query:
-            continue
-        row: dict[str, object] = {"context": f"top {r.k}"}
-        for h in range(1, len(r.missing_by_hop) + 1):
-            row[f"hop {h} missing"] = r.missing(h).display
-        out.append(row)
-    return pd.DataFrame(out).set_index("context")
+    return _per_depth(
+        rows,
+        query,
+        lambda r: {
+            f"hop {h} missing": r.missing(h).display for h in range(1, len(r.missing_by_hop) + 1)
+        },
+    )
 
 
 def kind_table(rows: Sequence[Any], *, query: str = "question") -> Any:
     """Per depth and question kind (bridge, comparison, 2hop, ...): the sufficient share."""
-    pd = pandas()
-    out = []
-    for r in rows:
-        if r.query != query:
-            continue
-        row: dict[str, object] = {"context": f"top {r.k}"}
-        row.update({kind: ratio.display for kind, ratio in r.by_kind.items()})
-        out.append(row)
-    return pd.DataFrame(out).set_index("context")
+    return _per_depth(
+        rows, query, lambda r: {kind: ratio.display for kind, ratio in r.by_kind.items()}
+    )
 
 
 def plot_depth(rows: Sequence[Any], *, title: str | None = None) -> Axes:
