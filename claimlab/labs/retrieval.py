@@ -49,6 +49,10 @@ class QuestionDocs:
     def __post_init__(self) -> None:
         freeze(self, "members")
 
+    def context(self, names: Sequence[str]) -> list[str]:
+        """The evidence ids of the named documents, document by document."""
+        return [eid for d in names for eid in self.members[d]]
+
 
 def question_documents(fixture: SufficiencyFixture, question: str) -> QuestionDocs:
     """The documents of a question: its topic's evidence grouped by ``document``."""
@@ -70,8 +74,8 @@ def question_documents(fixture: SufficiencyFixture, question: str) -> QuestionDo
     )
 
 
-def bm25_ranking(docs: QuestionDocs, query: str) -> list[str]:
-    """The documents best first by Okapi BM25 against ``query`` (ties: file order)."""
+def bm25_scored(docs: QuestionDocs, query: str) -> list[tuple[str, float]]:
+    """(document, Okapi BM25 score against ``query``), best first (ties: file order)."""
     from rank_bm25 import BM25Okapi
 
     if not docs.names:
@@ -79,7 +83,12 @@ def bm25_ranking(docs: QuestionDocs, query: str) -> list[str]:
     bm25 = BM25Okapi([tokens(t) or [""] for t in docs.texts])
     scores = bm25.get_scores(tokens(query))
     order = sorted(range(len(docs.names)), key=lambda i: (-scores[i], i))
-    return [docs.names[i] for i in order]
+    return [(docs.names[i], float(scores[i])) for i in order]
+
+
+def bm25_ranking(docs: QuestionDocs, query: str) -> list[str]:
+    """The documents best first by Okapi BM25 against ``query`` (ties: file order)."""
+    return [name for name, _ in bm25_scored(docs, query)]
 
 
 def _subqueries(fixture: SufficiencyFixture, question: str) -> list[str]:
@@ -181,7 +190,7 @@ def depth_study(
                     for ranking in rankings[name]:
                         for d in ranking[:k]:
                             chosen[d] = None
-                    context = [eid for d in chosen for eid in docs.members[d]]
+                    context = docs.context(list(chosen))
                 r = find_fixture_sufficiency(fixture, q.name, context)
                 ok = r.status == "SUFFICIENT"
                 sufficient += ok
@@ -259,28 +268,25 @@ def selective_study(
     the answer key. ``gated``: the same reader answering only when the top-k context holds a
     complete witness. Risk-coverage: the reader answering only above a confidence threshold.
     """
-    from rank_bm25 import BM25Okapi
-
     from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage
 
     prepared = []
     for q in fixture.questions.values():
         docs = question_documents(fixture, q.name)
-        if not docs.names:
+        scored = bm25_scored(docs, q.text)
+        if not scored:
             continue
-        bm25 = BM25Okapi([tokens(t) or [""] for t in docs.texts])
-        scores = bm25.get_scores(tokens(q.text))
-        order = sorted(range(len(docs.names)), key=lambda i: (-scores[i], i))
-        top, second = scores[order[0]], (scores[order[1]] if len(order) > 1 else 0.0)
-        confidence = float((top - second) / top) if top > 0 else 0.0
+        top, second = scored[0][1], (scored[1][1] if len(scored) > 1 else 0.0)
+        confidence = (top - second) / top if top > 0 else 0.0
         accepted = fixture.accepted(q.name, q.asks[0]) if q.asks else ()
-        correct = any(_contains(docs.texts[order[0]], a) for a in accepted)
-        prepared.append((q, docs, [docs.names[i] for i in order], correct, confidence))
+        top_text = docs.texts[docs.names.index(scored[0][0])]
+        correct = any(_contains(top_text, a) for a in accepted)
+        prepared.append((q, docs, [name for name, _ in scored], correct, confidence))
     out = []
     for k in ks:
         reader, gated = [], []
         for q, docs, ranking, correct, confidence in prepared:
-            context = [eid for d in ranking[:k] for eid in docs.members[d]]
+            context = docs.context(ranking[:k])
             complete = find_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
             reader.append(SelectiveItem(q.name, True, correct, complete, confidence))
             gated.append(
