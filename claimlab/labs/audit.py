@@ -16,14 +16,13 @@ from typing import Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.io.decomposition import DecompositionFixture
-from claimlab.metrics.decomposition import METRICS, find_decomposition
+from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
 from claimlab.metrics.selection import core_select
 
 AUDIT_FORMAT = "claimlab/audit@1"
 
 
-def _figures(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[str, Any]:
-    r = find_decomposition(fixture, selection)
+def _figures(fixture: DecompositionFixture, r: DecompositionResult) -> dict[str, Any]:
     return {
         "version": fixture.original.version,
         "selection": list(r.selection),
@@ -85,7 +84,7 @@ def audit_record(
         "format": AUDIT_FORMAT,
         "answer": fixture.original.id,
         "file": fixture.source,
-        "figures": _figures(fixture, selection),
+        "figures": _figures(fixture, r),
         "candidates": candidates,
         "versions": [],
     }
@@ -98,5 +97,6 @@ def audit_record(
                 file=before.source,
                 field="original.id",
             )
-        record["versions"] = [_figures(before, before_selection), record["figures"]]
+        earlier = find_decomposition(before, before_selection)
+        record["versions"] = [_figures(before, earlier), record["figures"]]
     return record
