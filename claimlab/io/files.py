@@ -8,6 +8,7 @@ progress, and removes them. Files that belong together are renamed only when all
 from __future__ import annotations
 
 import glob
+import json
 import os
 import re
 import secrets
@@ -151,3 +152,13 @@ def atomic_write(path: Path, text: str) -> None:
     """Write text to a temporary file beside ``path``, then rename it into place."""
     with replacing(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+def json_text(doc: object) -> str:
+    """A document as the project writes JSON files: UTF-8 as it is, indented, a final newline."""
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_json(path: str | os.PathLike[str], doc: object) -> None:
+    """Write a JSON document atomically (see :func:`json_text` and :func:`atomic_write`)."""
+    atomic_write(Path(path), json_text(doc))

@@ -19,7 +19,6 @@ Rules:
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -36,7 +35,7 @@ from claimlab.io.decomposition import (
     candidate_problems,
     read_decomposition,
 )
-from claimlab.io.files import atomic_write
+from claimlab.io.files import write_json
 from claimlab.io.reader import read_json
 
 
@@ -123,7 +122,7 @@ class AnnotationSession:
         if not target.exists():
             doc = read_json(draft)
             read_decomposition(doc, source=str(draft))
-            atomic_write(target, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+            write_json(target, doc)
         return cls(target, annotator, clock=clock)
 
     # ----------------------------------------------------------------- reading
@@ -178,7 +177,7 @@ class AnnotationSession:
         ann.setdefault("log", []).append({"at": at, "by": self.annotator, "change": what})
         doc["annotation"] = ann
         fixture = read_decomposition(doc, source=str(self.path))
-        atomic_write(self.path, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+        write_json(self.path, doc)
         self.doc, self.fixture = doc, fixture
 
     def _edit(

@@ -29,7 +29,6 @@ How each label is proposed:
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -43,7 +42,7 @@ from claimlab.core.spans import utf16_offset, utf16_slice
 from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
-from claimlab.io.files import atomic_write
+from claimlab.io.files import write_json
 from claimlab.io.raw import RawAnswer, load_raw_answers
 
 UNIT_CHOICES = ("sentences", "none")
@@ -446,5 +445,5 @@ def ensure_draft(
     doc, summary = draft_document(
         answers[k], units=units, threshold=threshold, source=str(raw_path)
     )
-    atomic_write(target, json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    write_json(target, doc)
     return target, summary

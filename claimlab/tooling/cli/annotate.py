@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.decomposition import load_decomposition
-from claimlab.io.files import atomic_write, replacing_all
+from claimlab.io.files import json_text, replacing_all, write_json
 from claimlab.io.reader import read_json
 from claimlab.tooling.cli.common import count_type, emit_json, say
 
@@ -40,7 +39,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
     ]
     with replacing_all(targets) as temps:
         for tmp, (doc, _) in zip(temps, built, strict=True):
-            tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+            tmp.write_text(json_text(doc), encoding="utf-8")
     summaries = [s for _, s in built]
     if args.json:
         emit_json(
@@ -165,7 +164,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     fixtures = [load_decomposition(f) for f in args.files]
     decisions = [parse_decision(d) for d in args.decide or []]
     result = adjudicate(docs, fixtures, decisions=decisions, by=args.by)
-    atomic_write(Path(args.out), json.dumps(result.document, ensure_ascii=False, indent=1) + "\n")
+    write_json(args.out, result.document)
     if args.json:
         emit_json(
             {

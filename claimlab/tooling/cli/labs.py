@@ -33,12 +33,9 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             previous = (before, before.mode(args.mode) if args.mode is not None else selection)
         record = audit_record(fx, selection, previous=previous)
         if args.record:
-            import json
-            from pathlib import Path
+            from claimlab.io.files import write_json
 
-            from claimlab.io.files import atomic_write
-
-            atomic_write(Path(args.record), json.dumps(record, ensure_ascii=False, indent=1) + "\n")
+            write_json(args.record, record)
     if args.json:
         emit_json(
             {

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
-from claimlab.io.files import atomic_write
+from claimlab.io.files import write_json
 from claimlab.tooling.cli.common import emit_json, say
 
 
@@ -17,7 +15,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     doc = (convert_musique if args.source == "musique" else convert_hotpotqa)(args.file)
     fx = read_sufficiency(doc, source=args.out)  # what is written loads, or nothing is written
-    atomic_write(Path(args.out), json.dumps(doc, ensure_ascii=False, indent=1) + "\n")
+    write_json(args.out, doc)
     if args.json:
         emit_json(
             {
@@ -56,7 +54,7 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     doc = read_json(args.file)
     cases = build_cases(doc, source=args.file)
     failures = check_cases(cases)
-    atomic_write(Path(args.out), json.dumps(cases, ensure_ascii=False, indent=1) + "\n")
+    write_json(args.out, cases)
     counts: dict[str, int] = {}
     for c in cases["cases"]:
         counts[c["kind"]] = counts.get(c["kind"], 0) + 1
