@@ -125,3 +125,155 @@ def citation_files(folder: Path, claims: int = 3000, chunks: int = 3000) -> tupl
     a.write_text(json.dumps(answer), encoding="utf-8")
     c.write_text(json.dumps(sent), encoding="utf-8")
     return a, c
+
+
+def _answer(i: int) -> tuple[str, list[str], list[tuple[int, int]]]:
+    """Answer ``i`` of a generated corpus: its text, subclaims and sentence spans."""
+    sentences = [
+        f"Station {i} opens at {i % 12 + 6} am.",
+        f"Trains to Harbour {i % 50} leave every {i % 7 + 5} minutes.",
+        f"The café on platform {i % 9} sells tea.",
+    ]
+    spans, at = [], 0
+    for s in sentences:
+        spans.append((at, at + len(s)))
+        at += len(s) + 1
+    subclaims = [
+        sentences[0],
+        sentences[1],
+        "The café sells tea.",
+        f"Station {i} has free parking.",
+    ]
+    return " ".join(sentences), subclaims, spans
+
+
+def raw_answers(folder: Path, answers: int = 100_000, *, name: str = "raw.jsonl") -> Path:
+    """A decomposer's raw output: ``answers`` answers of three sentences, four subclaims each.
+
+    Two subclaims are said word for word, one is shortened (found by alignment) and one is
+    not in the answer (proposed as introduced).
+    """
+    path = folder / name
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(answers):
+            text, subclaims, _ = _answer(i)
+            f.write(json.dumps({"id": f"q{i}", "answer": text, "subclaims": subclaims}) + "\n")
+    return path
+
+
+def _annotated(i: int, annotator: str, differ: bool) -> dict:
+    """An annotator's confirmed file of answer ``i``; ``differ``: another atomic and status."""
+    text, subclaims, spans = _answer(i)
+    units = [
+        {"id": f"U{k + 1}", "span": {"start": s, "end": e, "text": text[s:e]}}
+        for k, (s, e) in enumerate(spans)
+    ]
+    cands = []
+    for k, claim in enumerate(subclaims):
+        inside = k < 3
+        s, e = spans[min(k, 2)]
+        cands.append(
+            {
+                "id": f"S{k + 1}", "text": claim, "entity": "", "version": "", "predicate": "",
+                "qualifiers": [],
+                "source_spans": [{"start": s, "end": e, "text": text[s:e]}] if inside else [],
+                "fingerprint": claim.lower(), "preserves": [f"U{k + 1}"] if inside else [],
+                "faithful": inside, "atomic": not (differ and k == 1),
+                "errors": [] if inside else ["introduced"],
+                "evidence": {"status": "SUPPORTED" if inside and not (differ and k == 0)
+                             else "NOT_IN_REFERENCE", "references": ["R1"] if inside and not
+                             (differ and k == 0) else []},
+                "review": [], "confirmed": {"by": annotator, "at": "2026-12-01T10:00:00+00:00"},
+            }
+        )  # fmt: skip
+    return {
+        "format": "claimlab/decomposition@1", "offset_unit": "utf16",
+        "original": {"id": f"q{i}", "version": "v1", "text": text}, "units": units,
+        "references": [{"id": "R1", "title": "Timetable", "version": "1", "text": text}],
+        "candidates": cands, "modes": {"decomposer": [c["id"] for c in cands]},
+        "annotation": {"annotator": annotator, "updated": "2026-12-01T10:00:00+00:00", "log": []},
+    }  # fmt: skip
+
+
+def annotator_folders(folder: Path, answers: int = 100_000) -> tuple[Path, Path]:
+    """Two annotators' folders (``ana``, ``ben``) of ``answers`` confirmed files each.
+
+    Ben differs from Ana on every tenth answer: S2 is not atomic and S1 NOT_IN_REFERENCE.
+    """
+    import orjson
+
+    out = []
+    for who in ("Ana", "Ben"):
+        d = folder / who.lower()
+        d.mkdir(parents=True, exist_ok=True)
+        for i in range(answers):
+            doc = _annotated(i, who, who == "Ben" and i % 10 == 0)
+            (d / f"q{i}.json").write_bytes(orjson.dumps(doc))
+        out.append(d)
+    return out[0], out[1]
+
+
+def ledger_files(folder: Path, answers: int = 100_000) -> tuple[Path, Path]:
+    """Two decomposers (A, B) over ``answers`` answers of three units, four candidates each.
+
+    A keeps every unit; B's third candidate repeats its second (a duplicate) and its fourth is
+    not in the answer, so B's coverage is about two thirds of A's.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(7)
+    n = answers * 2 * 4
+    pair = np.arange(n) // 4
+    model = np.where(pair % 2 == 0, "A", "B")
+    answer = pa.array([f"q{i}" for i in range(answers)]).take(pa.array(pair // 2))
+    k = np.arange(n) % 4
+    b = model == "B"
+    unit = np.where(b & (k == 2), 1, np.minimum(k, 2))
+    preserves = [[f"U{u + 1}"] if not (b[i] and k[i] == 3) else [] for i, u in enumerate(unit)]
+    fp = np.char.add(np.char.add(model, "-"), np.where(b & (k == 2), 1, k).astype(str))
+    status = np.where(rng.random(n) < 0.8, "SUPPORTED", "NOT_IN_REFERENCE")
+    cand = pa.table(
+        {
+            "model": model,
+            "answer_id": answer,
+            "candidate_id": pa.array(np.char.add("S", k.astype(str))),
+            "fingerprint": fp,
+            "preserves": pa.array(preserves, type=pa.list_(pa.string())),
+            "faithful": ~(b & (k == 3)),
+            "atomic": np.ones(n, dtype=bool),
+            "status": status,
+        }
+    )
+    units = pa.table(
+        {
+            "answer_id": pa.array([f"q{i}" for i in range(answers) for _ in range(3)]),
+            "unit_id": pa.array(["U1", "U2", "U3"] * answers),
+        }
+    )
+    c, u = folder / "candidates.parquet", folder / "units.parquet"
+    pq.write_table(cand, c)
+    pq.write_table(units, u)
+    return c, u
+
+
+def annotated_big_file(folder: Path, candidates: int = 100_000) -> tuple[Path, Path]:
+    """Two annotators' files of one answer with ``candidates`` candidates over 1,000 units.
+
+    The second annotator marks every tenth candidate not atomic.
+    """
+    import orjson
+
+    base = json.loads(decomposition_file(folder, candidates).read_text(encoding="utf-8"))
+    out = []
+    for who in ("Ana", "Ben"):
+        doc = json.loads(json.dumps(base))
+        doc["annotation"] = {"annotator": who, "updated": "2026-12-01T10:00:00+00:00", "log": []}
+        if who == "Ben":
+            for c in doc["candidates"][::10]:
+                c["atomic"] = False
+        p = folder / f"big.{who.lower()}.json"
+        p.write_bytes(orjson.dumps(doc))
+        out.append(p)
+    return out[0], out[1]

@@ -3,6 +3,7 @@
 import copy
 import json
 
+import numpy as np
 import pytest
 
 from claimlab.core.ratio import Ratio
@@ -170,3 +171,38 @@ def test_shipped_annotators_disagree_on_unit_boundaries_and_atomicity():
     assert len(items) == 3  # one annotator split a sentence in two units
     assert report.field("unit boundaries").alpha.value < 1.0
     assert report.field("atomic").raw.numerator < report.field("atomic").raw.denominator
+
+
+def test_alpha_and_kappa_equal_krippendorff_and_scikit_learn_on_random_labels():
+    """The count-based coefficients against the reference packages, weighted columns included."""
+    import krippendorff
+    from sklearn.metrics import cohen_kappa_score
+
+    from claimlab.metrics.agreement import alpha_codes, kappa_codes
+
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        m, n, k = int(rng.integers(2, 5)), int(rng.integers(3, 40)), int(rng.integers(2, 5))
+        codes = rng.integers(0, k, size=(m, n)).astype(np.int8)
+        codes[rng.random((m, n)) < 0.2] = -1  # missing values
+        cats = tuple(f"c{j}" for j in range(k))
+        data = np.where(codes < 0, np.nan, codes.astype(float))
+        pairable = (codes >= 0).sum(axis=0) >= 2
+        seen = np.unique(codes[:, pairable][codes[:, pairable] >= 0])
+        ours = alpha_codes(codes, cats)
+        if len(seen) < 2:
+            assert ours.value is None
+            continue
+        ref = krippendorff.alpha(reliability_data=data, value_domain=list(range(k)),
+                                 level_of_measurement="nominal")  # fmt: skip
+        assert ours.value == pytest.approx(ref, abs=1e-6), trial
+        # a column of weight 3 is three identical columns
+        w = rng.integers(1, 4, size=n)
+        repeated = np.repeat(codes, w, axis=1)
+        assert alpha_codes(codes, cats, w).value == pytest.approx(
+            alpha_codes(repeated, cats).value, abs=1e-6
+        )
+        both = (codes[0] >= 0) & (codes[1] >= 0)
+        if both.sum() and len(set(codes[0, both]) | set(codes[1, both])) > 1:
+            ref_k = cohen_kappa_score(codes[0, both], codes[1, both])
+            assert kappa_codes(codes[0], codes[1], cats).value == pytest.approx(ref_k, abs=1e-6)

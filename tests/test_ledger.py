@@ -198,7 +198,8 @@ def test_formats_give_identical_results(tmp_path, ext):
     assert r.groups["m1"].micro["raw_support"].counts == "2/3"
     assert r.groups["m1"].macro["preservation"].undefined == 1  # a2 has no candidate: N/A
     assert r.groups["m2"].micro["preservation"].counts == "0/1"
-    assert r.corpus.empty_answers == 2 and r.corpus.answers == 4
+    # two answers split by two decomposers: 2 answers, 4 pairs (the "all" row counted pairs as answers)
+    assert r.corpus.empty_answers == 2 and r.corpus.answers == 2 and r.corpus.pairs == 4
     table = per_answer_ratios(r.counts.table)
     assert (
         table.loc[(table.model == "m1") & (table.answer_id == "a2"), "preservation_display"].item()

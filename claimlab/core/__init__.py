@@ -4,6 +4,7 @@
 (the one error type, naming file, record and field), ``vocab`` (statuses, verdicts, problem
 codes and reasons as str-valued enums), ``spans`` (UTF-16 offsets), ``sentences`` (a sentence
 splitter for English, Turkish and Thai), ``text`` (escaping a file's text for Markdown and
-the terminal) and ``frozen`` (read-only mappings in frozen records). Imports only the standard
+the terminal), ``frozen`` (read-only mappings in frozen records) and ``parallel`` (independent
+work split over the cores, results in order). Imports only the standard
 library.
 """

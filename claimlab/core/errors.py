@@ -32,6 +32,20 @@ class ClaimlabInputError(ValueError):
         parts = [p for p in (file, record, field) if p]
         super().__init__(": ".join([*parts, problem]))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a worker process raises it; the command reports it)."""
+        return (_rebuild, (type(self), self.problem, self.file, self.record, self.field))
+
+
+def _rebuild(
+    kind: type[ClaimlabInputError],
+    problem: str,
+    file: str | None,
+    record: str | None,
+    field: str | None,
+) -> ClaimlabInputError:
+    return kind(problem, file=file, record=record, field=field)
+
 
 class FixtureError(ClaimlabInputError):
     """A fixture file (decomposition, sufficiency, chunks, ...) fails a structural check."""

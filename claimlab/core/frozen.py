@@ -36,3 +36,23 @@ def freeze(record: Any, *names: str) -> None:
         value = getattr(record, name)
         if not isinstance(value, MappingProxyType):
             object.__setattr__(record, name, MappingProxyType(dict(value)))
+
+
+def _rebuild(cls: Any, values: tuple[Any, ...]) -> Any:
+    return cls(*values)
+
+
+class Picklable:
+    """A frozen record holding read-only mappings that can still travel to another process.
+
+    ``MappingProxyType`` cannot be pickled; this sends each mapping as a plain dict, and the
+    record's ``__post_init__`` freezes it again on arrival.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = getattr(self, "__dataclass_fields__", {})
+        values = tuple(
+            dict(v) if isinstance(v, MappingProxyType) else v
+            for v in (getattr(self, f) for f in fields if fields[f].init)
+        )
+        return (_rebuild, (type(self), values))

@@ -116,3 +116,13 @@ def cap_bytes(text: str, limit: int) -> str:
     if len(raw) <= limit:
         return text
     return raw[:limit].decode("utf-8", errors="ignore")
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """A count with its noun in the right number.
+
+    Examples:
+        >>> plural(1, "span"), plural(2, "span"), plural(0, "file"), plural(3, "reply", "replies")
+        ('1 span', '2 spans', '0 files', '3 replies')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"

@@ -7,7 +7,9 @@ format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, th
 coerced and checked column by column); ``raw`` reads a decomposer's raw output (answers and
 their subclaims, for ``claimlab draft``); ``multihop`` turns MuSiQue and HotpotQA records into
 sufficiency files (``claimlab convert``); ``lesson`` reads what a file may say about itself for
-the lessons (its own ``exercises``). ``files`` is the one atomic write (a temporary file beside
+the lessons (its own ``exercises``); ``annotations`` reads annotators' files and folders,
+pairs them by answer and refuses what would make gold by accident. ``files`` is the one atomic
+write (a temporary file beside
 the target, renamed when complete; leftovers of a killed run are cleared by the next). ``locate``
 finds input files (the working folder, the labs folder, the packaged fixtures, the real-data
 folder). Imports ``claimlab.core`` only.

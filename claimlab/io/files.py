@@ -7,7 +7,7 @@ progress, and removes them. Files that belong together are renamed only when all
 
 from __future__ import annotations
 
-import glob
+import contextlib
 import json
 import os
 import re
@@ -110,13 +110,16 @@ def replacing_all(
     """
     targets = [Path(p) for p in paths]
     temps: list[Path] = []
+    folders: set[Path] = set()
     try:
         for target in targets:
             if target.is_dir():
                 raise ClaimlabInputError("is a folder; give a file name to write", file=str(target))
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                remove_leftovers(target.parent, pattern=f".{glob.escape(target.name)}.*")
+                if target.parent not in folders:  # once per folder: linear in the files
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    remove_leftovers(target.parent)
+                    folders.add(target.parent)
                 tmp = temp_path(target, suffix=target.suffix if keep_suffix else "")
                 tmp.touch(mode=0o644)
             except OSError as exc:
@@ -148,6 +151,123 @@ def replacing(path: str | os.PathLike[str]) -> Iterator[Path]:
         yield tmp
 
 
+def _missing_root(folder: Path) -> Path | None:
+    """The highest folder of ``folder``'s path that does not exist yet (None: it exists)."""
+    if folder.exists():
+        return None
+    while not folder.parent.exists():
+        folder = folder.parent
+    return folder
+
+
+class Staging:
+    """Where each file of a group that belongs together is written before it replaces its target.
+
+    A target in a folder that does not exist yet is written into a staging folder that is
+    renamed into place at the end (one rename for the whole folder); a target in an existing
+    folder gets a temporary file beside it. The paths are fixed when the group is made, so
+    worker processes forked afterwards can write their share (:meth:`write`); only
+    :meth:`commit` replaces anything, and :meth:`discard` removes everything temporary.
+    Temporary names carry this process's pid, so a later run removes them after a kill -9.
+
+    Raises:
+        ClaimlabInputError: a target is a folder, or a folder cannot be made.
+    """
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        token = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.targets = [Path(p) for p in paths]
+        self.stages: dict[Path, Path] = {}  # a folder that does not exist -> its staging folder
+        self.temps: list[str] = []
+        self.beside: list[int] = []  # targets with a temporary file beside them
+        roots: dict[Path, Path | None] = {}
+        made: set[Path] = set()
+        try:
+            for k, target in enumerate(self.targets):
+                if target.is_dir():
+                    raise ClaimlabInputError(
+                        "is a folder; give a file name to write", file=str(target)
+                    )
+                folder = target.parent
+                if folder not in roots:
+                    found = roots[folder] = _missing_root(folder)
+                    remove_leftovers(folder if found is None else found.parent)
+                root = roots[folder]
+                if root is None:
+                    self.temps.append(str(folder / f".{target.name}.{token}{k}{TEMP_MARK}"))
+                    self.beside.append(k)
+                    continue
+                stage = self.stages.setdefault(
+                    root, root.parent / f".{root.name}.{token}{TEMP_MARK}"
+                )
+                staged = stage / target.relative_to(root)
+                if staged.parent not in made:
+                    staged.parent.mkdir(parents=True, exist_ok=True)
+                    made.add(staged.parent)
+                self.temps.append(str(staged))
+        except OSError as exc:
+            self.discard()
+            raise _write_error(self.targets[len(self.temps)], exc) from None
+
+    def write(self, k: int, text: str) -> None:
+        """Write the text of target ``k`` to its temporary place."""
+        try:
+            fd = os.open(self.temps[k], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            try:
+                os.write(fd, text.encode("utf-8"))
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise _write_error(self.targets[k], exc) from None
+
+    def commit(self) -> None:
+        """Rename everything into place: the staging folders, then each file beside its target."""
+        try:
+            for root, stage in list(self.stages.items()):
+                os.rename(stage, root)
+                del self.stages[root]
+            while self.beside:  # from the end: what is left was never renamed
+                k = self.beside[-1]
+                os.replace(self.temps[k], self.targets[k])
+                self.beside.pop()
+        except OSError as exc:
+            raise _write_error(self.targets[0], exc) from None
+
+    def discard(self) -> None:
+        """Remove what was not committed."""
+        for stage in self.stages.values():
+            shutil.rmtree(stage, ignore_errors=True)
+        for k in self.beside:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temps[k])
+        self.stages, self.beside = {}, []
+
+
+def write_texts(paths: Iterable[str | os.PathLike[str]], texts: Iterable[str]) -> int:
+    """Write many files that belong together: every one replaces its target, or none does.
+
+    Like :func:`replacing_all`, for a folder of 100,000 drafts or gold files (see
+    :class:`Staging`): each text is written as it comes, nothing is held in memory, and only
+    when all are written does anything replace a target. On any failure, or Ctrl-C,
+    everything temporary is removed and the old files stay. Returns how many were written.
+
+    Raises:
+        ClaimlabInputError: a target is a folder, or the disk refuses the write.
+    """
+    staging = Staging(paths)
+    try:
+        n = 0
+        for k, text in enumerate(texts):
+            staging.write(k, text)
+            n += 1
+        if n != len(staging.targets):
+            raise ValueError(f"{len(staging.targets)} files to write, {n} texts given")
+        staging.commit()
+        return n
+    finally:
+        staging.discard()
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write text to a temporary file beside ``path``, then rename it into place."""
     with replacing(path) as tmp:
@@ -155,8 +275,20 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def json_text(doc: object) -> str:
-    """A document as the project writes JSON files: UTF-8 as it is, indented, a final newline."""
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    """A document as the project writes JSON files: UTF-8 as it is, indented, a final newline.
+
+    Written by ``orjson`` (about fifteen times faster than the standard library's writer, which
+    matters for folders of 100,000 drafts or gold files); the text parses to the same value.
+    """
+    import orjson
+
+    try:
+        data = orjson.dumps(
+            doc, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+        )
+    except TypeError:  # a value orjson does not know (a very large integer, say)
+        return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return data.decode("utf-8")
 
 
 def write_json(path: str | os.PathLike[str], doc: object) -> None:

@@ -9,7 +9,7 @@ field for the first value that does not fit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +221,38 @@ def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
     return col
 
 
+def _nfc(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Strings in Unicode NFC, so an id typed with composed or combining characters is one id."""
+    if pa.types.is_dictionary(col.type):
+        chunks = []
+        for chunk in col.chunks:
+            d = chunk.dictionary
+            if not pc.all(pc.string_is_ascii(d)).as_py():
+                chunk = pa.DictionaryArray.from_arrays(chunk.indices, pc.utf8_normalize(d, "NFC"))
+            chunks.append(chunk)
+        return pa.chunked_array(chunks, type=col.type) if chunks else col
+    if len(col) == 0 or pc.all(pc.string_is_ascii(col)).as_py():
+        return col
+    return pc.utf8_normalize(col, "NFC")
+
+
+def as_id(table: pa.Table, name: str, source: str, *, group: bool = False) -> pa.ChunkedArray:
+    """An id column: strings, none empty where it names a group, in NFC (see :func:`_nfc`)."""
+    col = _nfc(_as_string(table, name, source))
+    if group and len(col):
+        plain = col.cast(pa.string()) if pa.types.is_dictionary(col.type) else col
+        empty = pc.equal(pc.utf8_length(plain), 0)
+        if pc.any(empty).as_py():
+            row = int(pc.index(empty, True).as_py())
+            raise LedgerError(
+                "empty name: every row names its group (an empty cell would be a group named '')",
+                file=source,
+                record=row_label(source, row + 1),
+                field=name,
+            )
+    return col
+
+
 def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
     col = table.column(name)
     if table.num_rows == 0:
@@ -280,6 +312,7 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
         parents = pc.filter(parents, keep).to_numpy()
         counts = np.bincount(parents, minlength=len(arr))
         new_offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+        values = _nfc(pa.chunked_array([values])).combine_chunks()
         return pa.chunked_array([pa.ListArray.from_arrays(pa.array(new_offsets), values)])
     if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
         value_type = col.type.value_type
@@ -303,7 +336,8 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
                 record=row_label(source, row + 1),
                 field="preserves",
             )
-        return pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
+        col = pc.fill_null(col, pa.scalar([], type=col.type)) if col.null_count else col
+        return _nfc_lists(col)
     raise LedgerError(
         f"must be unit ids (a list, or ';'-separated text), found {_type(col.type)}",
         file=source,
@@ -311,24 +345,38 @@ def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
     )
 
 
+def _nfc_lists(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Lists of ids with every id in NFC."""
+    flat = pc.list_flatten(col)
+    if len(flat) == 0 or pc.all(pc.string_is_ascii(flat)).as_py():
+        return col
+    chunks = []
+    for chunk in col.chunks:
+        values = pc.utf8_normalize(chunk.values, "NFC")
+        chunks.append(pa.ListArray.from_arrays(chunk.offsets, values, mask=chunk.is_null()))
+    return pa.chunked_array(chunks, type=col.type)
+
+
 def decomposition_folder(folder: str | Path) -> list[DecompositionFixture]:
-    """Every ``*.json`` decomposition file of a folder (drafts or gold), one answer each.
+    """Every decomposition file of a folder (drafts or gold; sub-folders too), one answer each.
 
     Raises:
         LedgerError: not a folder, no file in it, or two files for one answer.
         FixtureError: a file that does not load (naming file, record and field).
     """
+    from claimlab.io.annotations import decomposition_files, nfc
+
     d = Path(folder)
     if not d.is_dir():
         raise LedgerError("is not a folder of decomposition files", file=str(d))
-    files = sorted(p for p in d.glob("*.json") if not p.name.startswith("."))
+    files = decomposition_files(d)
     if not files:
         raise LedgerError("holds no decomposition file (*.json)", file=str(d))
     out = []
     seen: dict[str, str] = {}
     for p in files:
         fx = load_decomposition(p)
-        aid = fx.original.id
+        aid = nfc(fx.original.id)
         if aid in seen:
             raise LedgerError(
                 f"annotates the same answer as {seen[aid]}: give a folder with one file per "
@@ -342,34 +390,143 @@ def decomposition_folder(folder: str | Path) -> list[DecompositionFixture]:
     return out
 
 
+def folder_spec(spec: str) -> tuple[str, Path]:
+    """``NAME=DIR`` or ``DIR`` (named after the folder): the decomposer and its folder.
+
+    Raises:
+        LedgerError: an empty name.
+    """
+    from claimlab.io.annotations import nfc
+
+    name, sep, folder = spec.partition("=")
+    if not sep or not folder or Path(spec).is_dir():
+        path = Path(spec)
+        name = path.resolve().name
+    else:
+        path = Path(folder)
+    name = nfc(name.strip())
+    if not name:
+        raise LedgerError("the decomposer's name is empty (give NAME=DIR)", file=spec)
+    return name, path
+
+
+def decomposition_folders(
+    specs: Sequence[str],
+) -> list[tuple[str, list[DecompositionFixture]]]:
+    """Each ``NAME=DIR`` (or ``DIR``) as one decomposer's files, in the order given.
+
+    Raises:
+        LedgerError: a name or a folder given twice, or a folder that does not load.
+    """
+    out: list[tuple[str, list[DecompositionFixture]]] = []
+    folders: dict[Path, str] = {}
+    for spec in specs:
+        name, path = folder_spec(spec)
+        if name in (n for n, _ in out):
+            raise LedgerError(
+                f"names the decomposer {name!r} twice: give each folder its own name (NAME=DIR)",
+                file=spec,
+            )
+        real = path.resolve()
+        if real in folders:
+            raise LedgerError(f"is the same folder as {folders[real]}", file=str(path))
+        folders[real] = spec
+        out.append((name, decomposition_folder(path)))
+    return out
+
+
+def _shared_units(
+    named: Sequence[tuple[str, Sequence[DecompositionFixture]]],
+) -> dict[str, tuple[DecompositionFixture, dict[tuple[int, int], str]]]:
+    """Per answer, the file whose unit ids count, and its unit id of each span.
+
+    Decomposers of one answer are compared on the same units: their files must mark the same
+    unit spans (the ids may differ; they are read by span).
+
+    Raises:
+        LedgerError: two decomposers' files of one answer with different unit spans.
+    """
+    from claimlab.io.annotations import nfc
+
+    first: dict[str, tuple[DecompositionFixture, dict[tuple[int, int], str]]] = {}
+    for _, fixtures in sorted(named, key=lambda t: t[0]):
+        for fx in fixtures:
+            aid = nfc(fx.original.id)
+            spans: dict[tuple[int, int], str] = {}
+            for u in fx.units:
+                spans.setdefault((u.span.start, u.span.end), u.id)
+            if aid not in first:
+                first[aid] = (fx, spans)
+                continue
+            other, known = first[aid]
+            if set(spans) != set(known):
+                odd = sorted(set(spans) ^ set(known))[0]
+                raise LedgerError(
+                    f"marks other units than {other.source} for the same answer (unit span "
+                    f"{odd[0]}..{odd[1]} is in one only): decomposers are compared on the same "
+                    "units",
+                    file=fx.source,
+                    record=aid,
+                    field="units",
+                )
+    return first
+
+
 def tables_from_decompositions(
     fixtures: Sequence[DecompositionFixture],
+    *,
+    models: Sequence[tuple[str, Sequence[DecompositionFixture]]] | None = None,
+    select: Callable[[DecompositionFixture], Sequence[str]] | None = None,
 ) -> tuple[pa.Table, pa.Table]:
     """The candidates and units ledger tables of decomposition files (every candidate, in order).
 
     Adds ``file`` and ``proposed`` (the labels still under review, ``;``-joined; empty when a
-    person confirmed them) to the candidates table.
+    person confirmed them) to the candidates table. With ``models`` (each decomposer's name and
+    files) the table gains a ``model`` column and ``fixtures`` is ignored; answers are paired
+    across decomposers by their NFC id, units by their spans. ``select`` gives the candidate
+    ids of each file that are scored, in their order (default: every candidate, in file order).
     """
-    cand: dict[str, list[Any]] = {k: [] for k in (*CANDIDATE_COLUMNS, "file", "proposed")}
+    from claimlab.io.annotations import nfc
+
+    named = list(models) if models is not None else [("", fixtures)]
+    units_of = _shared_units(named)
+    cols = (*CANDIDATE_COLUMNS, "file", "proposed", *(("model",) if models is not None else ()))
+    cand: dict[str, list[Any]] = {k: [] for k in cols}
+    for model, files in named:
+        for fx in files:
+            aid = nfc(fx.original.id)
+            first, canon = units_of[aid]
+            unit_of = (
+                {u.id: u.id for u in fx.units}
+                if fx is first
+                else {u.id: canon[(u.span.start, u.span.end)] for u in fx.units}
+            )
+            chosen = fx.candidates if select is None else [fx.candidate(i) for i in select(fx)]
+            for c in chosen:
+                row = (
+                    aid,
+                    nfc(c.id),
+                    c.fingerprint,
+                    [unit_of.get(u, u) for u in c.preserves],
+                    c.faithful,
+                    c.atomic,
+                    str(c.evidence.status),
+                    fx.source,
+                    ";".join(c.review),
+                    *((model,) if models is not None else ()),
+                )
+                for k, v in zip(cols, row, strict=True):
+                    cand[k].append(v)
     units: dict[str, list[Any]] = {k: [] for k in UNIT_COLUMNS}
-    for fx in fixtures:
-        aid = fx.original.id
-        for c in fx.candidates:
-            cand["answer_id"].append(aid)
-            cand["candidate_id"].append(c.id)
-            cand["fingerprint"].append(c.fingerprint)
-            cand["preserves"].append(list(c.preserves))
-            cand["faithful"].append(c.faithful)
-            cand["atomic"].append(c.atomic)
-            cand["status"].append(str(c.evidence.status))
-            cand["file"].append(fx.source)
-            cand["proposed"].append(";".join(c.review))
-        for u in fx.units:
+    for aid, (first, _) in units_of.items():
+        for u in first.units:
             units["answer_id"].append(aid)
             units["unit_id"].append(u.id)
     schema = CANDIDATE_SCHEMA.append(pa.field("file", pa.string())).append(
         pa.field("proposed", pa.string())
     )
+    if models is not None:
+        schema = schema.append(pa.field("model", pa.string()))
     ct = pa.table(cand, schema=schema)
     ut = pa.table(units, schema=UNIT_SCHEMA)
     ct = ct.append_column(ROW, pa.array(np.arange(1, ct.num_rows + 1, dtype=np.int64)))

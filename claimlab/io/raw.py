@@ -18,6 +18,7 @@ otherwise be lost without a word).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,7 +221,15 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
                 labels=labels,
             )
         )
-    check_unique([a.id for a in answers], file=source, field="id")
+    seen: dict[str, str] = {}
+    for a in answers:  # an id typed with composed or combining characters is one id
+        key = unicodedata.normalize("NFC", a.id)
+        if key in seen:
+            same = "" if seen[key] == a.id else f" ({seen[key]!r} in another Unicode spelling)"
+            raise FixtureError(
+                f"duplicate id{same} (ids must be unique)", file=source, record=a.id, field="id"
+            )
+        seen[key] = a.id
     if not answers:
         raise FixtureError("holds no answer (one JSON object per line)", file=source)
     return answers

@@ -1,53 +1,84 @@
 """Adjudication: several annotators' files of one draft become one gold file, with provenance.
 
 Rules:
-    * a **unit** (by its UTF-16 span) is kept when more than half of the files mark it; at a
-      tie it is kept but proposed again (``review: ["span"]``) for the adjudicator;
+    * the **files** are taken in the order of their annotators' names, so the result never
+      depends on the order they were given in; the candidates are the union over the files;
+    * a **unit** (by its UTF-16 span; a span one file lists twice counts once) is kept when
+      more than half of the files mark it; at a tie it is kept but proposed again (``review:
+      ["span"]``) for the adjudicator;
     * each **label** of a candidate is the majority of the annotators who confirmed that
       candidate (``faithful``, ``atomic``, ``errors`` as a set, ``evidence`` as status and
       references, ``preserves`` unit by unit over the kept units, ``source_spans`` as spans);
       a tie, or no annotator at all, leaves the label under review;
     * the adjudicator's **decisions** settle ties (or overrule a majority) and are recorded as
-      theirs, with their name and the time;
+      theirs, with their name and the time; every tie is printed with the ``--decide`` that
+      settles it, each value written as a decision takes it (:func:`decision_value`);
     * every label keeps its provenance: the rule (unanimous, majority, tie, decided, none),
       each annotator's value, and who decided.
 
 A candidate whose every label was settled is confirmed "by adjudication"; the file is a
-gold set only when nothing is left under review.
+gold set only when nothing is left under review. Ids are compared after NFC normalisation.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import orjson
+
 from claimlab.core.errors import FixtureError
-from claimlab.core.frozen import freeze
+from claimlab.core.frozen import Picklable, freeze
+from claimlab.core.parallel import chunked
+from claimlab.core.spans import utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
+from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
+from claimlab.io.reader import read_json
 from claimlab.labs.annotation import now
 from claimlab.metrics.agreement import annotator_names, check_same_answer
 
 LABELS = ("source_spans", "preserves", "faithful", "atomic", "errors", "evidence")
+EMPTY = "none"  # how an empty list is written in a decision: errors=none, preserves=none
+LABEL_VALUES = {
+    "faithful": "true or false",
+    "atomic": "true or false",
+    "errors": f"{EMPTY}, or error kinds joined by commas ({', '.join(ERROR_KINDS)})",
+    "evidence": f"STATUS or STATUS:REF1,REF2 (STATUS one of {', '.join(STATUSES)})",
+    "preserves": f"{EMPTY}, or unit ids of the merged units joined by commas (U10,U11)",
+    "source_spans": f"{EMPTY}, or UTF-16 spans START..END joined by ';' (12..40;52..60)",
+}
 
 
 @dataclass(frozen=True)
-class Tie:
-    """A label the majority did not settle: what each annotator chose."""
+class Tie(Picklable):
+    """A label the majority did not settle: what each annotator chose (as decision values)."""
 
     candidate: str
     label: str
     values: Mapping[str, Any]
+    answer: str = ""
 
     def __post_init__(self) -> None:
         freeze(self, "values")
 
+    def decide(self, value: str) -> str:
+        """The ``--decide`` argument that settles this tie with ``value``."""
+        where = f"{self.answer}:" if self.answer else ""
+        return f"{where}{self.candidate}.{self.label}={value}"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"candidate": self.candidate, "label": self.label, "values": dict(self.values)}
+        return {
+            **({"answer": self.answer} if self.answer else {}),
+            "candidate": self.candidate,
+            "label": self.label,
+            "values": dict(self.values),
+            "decide": [self.decide(v) for v in dict.fromkeys(self.values.values())],
+        }
 
 
 @dataclass(frozen=True)
@@ -68,22 +99,55 @@ class Adjudication:
         )
 
 
-def _key(value: Any) -> str:
-    """A value as a hashable, printable vote."""
-    if isinstance(value, bool):
+def _copy(value: Any) -> Any:
+    """A copy of a JSON value (what files hold): a round trip through orjson, no memo to keep."""
+    return orjson.loads(orjson.dumps(value))
+
+
+def decision_value(label: str, value: Any) -> str:
+    """A label's value written as ``--decide`` takes it back.
+
+    Examples:
+        >>> decision_value("errors", [])
+        'none'
+        >>> decision_value("evidence", {"status": "SUPPORTED", "references": ["R8", "R9"]})
+        'SUPPORTED:R8,R9'
+        >>> decision_value("source_spans", [{"start": 12, "end": 40, "text": "..."}])
+        '12..40'
+    """
+    if label in ("faithful", "atomic"):
         return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_key(v) for v in value) or "-"
-    if isinstance(value, dict):
-        return ";".join(f"{k}={_key(v)}" for k, v in sorted(value.items()))
-    return str(value)
+    if label == "evidence":
+        refs = ",".join(value["references"])
+        return f"{value['status']}:{refs}" if refs else str(value["status"])
+    if label == "source_spans":
+        return ";".join(f"{s['start']}..{s['end']}" for s in value) or EMPTY
+    return ",".join(str(v) for v in value) or EMPTY
+
+
+def _items(value: str) -> list[str]:
+    return [] if value in ("", "-", EMPTY) else [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _spans(value: str, cid: str) -> list[tuple[int, int]]:
+    out = []
+    for part in [] if value in ("", "-", EMPTY) else value.split(";"):
+        a, sep, b = part.strip().partition("..")
+        if not sep or not a.isdigit() or not b.isdigit() or int(a) > int(b):
+            raise FixtureError(
+                f"a span reads START..END in UTF-16 units (12..40), got {part!r}",
+                record=cid,
+                field="--decide",
+            )
+        out.append((int(a), int(b)))
+    return out
 
 
 def parse_decision(text: str) -> tuple[str, str, Any]:
-    """A decision ``CID.LABEL=VALUE`` as ``(candidate, label, value)``.
+    """A decision ``CID.LABEL=VALUE`` as ``(candidate, label, value)`` (see :data:`LABEL_VALUES`).
 
-    ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.evidence=SUPPORTED:R9``,
-    ``S3.preserves=U10,U11``.
+    ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.errors=none``,
+    ``S3.evidence=SUPPORTED:R9``, ``S3.preserves=U10,U11``, ``S3.source_spans=12..40``.
 
     Raises:
         FixtureError: naming the decision that cannot be read.
@@ -94,7 +158,12 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
         raise FixtureError(
             f"a decision reads CANDIDATE.LABEL=VALUE, got {text!r}", field="--decide"
         )
-    items = [v for v in value.split(",") if v] if value not in ("", "-") else []
+    if label not in LABEL_VALUES:
+        raise FixtureError(
+            f"unknown label {label!r} (decide {', '.join(LABEL_VALUES)})",
+            record=cid,
+            field="--decide",
+        )
     if label in ("faithful", "atomic"):
         if value not in ("true", "false"):
             raise FixtureError(
@@ -102,14 +171,14 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
             )
         return cid, label, value == "true"
     if label == "errors":
-        for e in items:
+        for e in _items(value):
             if e not in ERROR_KINDS:
                 raise FixtureError(
-                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
+                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)}, or {EMPTY})",
                     record=cid,
                     field="--decide",
                 )
-        return cid, label, items
+        return cid, label, _items(value)
     if label == "evidence":
         status, _, refs = value.partition(":")
         if status not in STATUSES:
@@ -118,14 +187,198 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
                 record=cid,
                 field="--decide",
             )
-        return cid, label, {"status": status, "references": [r for r in refs.split(",") if r]}
-    if label == "preserves":
-        return cid, label, items
-    raise FixtureError(
-        f"unknown label {label!r} (decide faithful, atomic, errors, evidence or preserves)",
-        record=cid,
-        field="--decide",
+        return cid, label, {"status": status, "references": _items(refs)}
+    if label == "source_spans":
+        return cid, label, _spans(value, cid)
+    return cid, label, _items(value)
+
+
+# ------------------------------------------------------------------------------ one answer
+
+
+def _ordered(
+    documents: Sequence[Mapping[str, Any]], fixtures: Sequence[DecompositionFixture]
+) -> tuple[list[Mapping[str, Any]], list[DecompositionFixture], tuple[str, ...]]:
+    """The files in the order of their annotators' names (then sources), and the names."""
+    names = annotator_names(fixtures)
+    order = sorted(range(len(fixtures)), key=lambda i: (names[i], fixtures[i].source))
+    return (
+        [documents[i] for i in order],
+        [fixtures[i] for i in order],
+        tuple(names[i] for i in order),
     )
+
+
+def _merge_units(
+    documents: Sequence[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[str], dict[tuple[int, int], str]]:
+    """Units kept by more than half of the files (at half: kept, proposed again)."""
+    votes: Counter[tuple[int, int]] = Counter()
+    unit_doc: dict[tuple[int, int], dict[str, Any]] = {}
+    for doc in documents:
+        spans = {(u["span"]["start"], u["span"]["end"]): u for u in reversed(doc["units"])}
+        for sp, u in spans.items():  # a span listed twice in one file votes once
+            votes[sp] += 1
+            unit_doc.setdefault(sp, {"id": u["id"], "span": dict(u["span"])})
+    half = len(documents) / 2
+    kept: list[dict[str, Any]] = []
+    ties: list[str] = []
+    used: set[str] = set()
+    for sp in sorted(votes):
+        if votes[sp] < half:
+            continue
+        u = _copy(unit_doc[sp])
+        k = 1
+        while u["id"] in used:
+            u["id"], k = f"U{len(votes) + k}", k + 1
+        used.add(u["id"])
+        if votes[sp] == half:
+            u["review"] = ["span"]
+            ties.append(u["id"])
+        kept.append(u)
+    return kept, ties, {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept}
+
+
+def _candidate_union(documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every candidate of any file, each once (by NFC id), its text from the first file holding it."""
+    seen: dict[str, dict[str, Any]] = {}
+    for doc in documents:
+        for c in doc["candidates"]:
+            seen.setdefault(nfc(c["id"]), c)
+    return [_copy(c) for c in seen.values()]
+
+
+def _vote(
+    label: str, c: Mapping[str, Any], spans: Mapping[str, Any], gold: Mapping[Any, str]
+) -> Any:
+    """One annotator's value of one label, in the merged file's terms."""
+    if label == "preserves":
+        return sorted({gold[spans[u]] for u in c["preserves"] if spans.get(u) in gold})
+    if label == "evidence":
+        ev = c["evidence"]
+        return {"status": ev["status"], "references": sorted(ev["references"])}
+    if label == "source_spans":
+        return [
+            {"start": s["start"], "end": s["end"], "text": s["text"]} for s in c["source_spans"]
+        ]
+    if label == "errors":
+        return sorted(c["errors"])
+    return c[label]
+
+
+@dataclass(frozen=True)
+class _File:
+    """One annotator's file as adjudication reads it: unit spans, confirmed candidates by id."""
+
+    name: str
+    spans: Mapping[str, tuple[int, int]]
+    confirmed: Mapping[str, Mapping[str, Any]]
+
+    @classmethod
+    def of(cls, name: str, doc: Mapping[str, Any]) -> _File:
+        spans = {u["id"]: (u["span"]["start"], u["span"]["end"]) for u in doc["units"]}
+        mine = {nfc(c["id"]): c for c in doc["candidates"] if not c.get("review")}
+        return cls(name, spans, mine)
+
+
+def _votes(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, dict[str, Any]]:
+    """Per label, each annotator's value (only annotators who confirmed the candidate)."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in files:
+        c = f.confirmed.get(cid)
+        if c is None:
+            continue
+        for label in LABELS:
+            out.setdefault(label, {})[f.name] = _vote(label, c, f.spans, gold)
+    return out
+
+
+@dataclass
+class _Merge:
+    """What merging one candidate gives: its provenance, labels left, ties, decisions."""
+
+    provenance: dict[str, Any]
+    review: list[str]
+    ties: list[Tie]
+    decided: list[str]
+
+
+def _settle(
+    cand: dict[str, Any],
+    votes: Mapping[str, Mapping[str, Any]],
+    wanted: Mapping[str, Any],
+    *,
+    by: str,
+    at: str,
+    answer: str,
+) -> _Merge:
+    """Each label by decision, else by majority, else left under review (a tie or no vote)."""
+    out = _Merge({}, [], [], [])
+    for label in LABELS:
+        given = votes.get(label, {})
+        record: dict[str, Any] = {"votes": {k: decision_value(label, v) for k, v in given.items()}}
+        if label in wanted:
+            cand[label] = wanted[label]
+            record.update(rule="decided", by=by, at=at, value=decision_value(label, wanted[label]))
+            out.decided.append(f"{cand['id']}.{label}")
+        elif not given:
+            record["rule"] = "none"
+            out.review.append(label)
+        else:
+            tally = Counter(record["votes"].values())
+            (top, n), *rest = tally.most_common()
+            if rest and rest[0][1] == n:
+                record["rule"] = "tie"
+                out.review.append(label)
+                out.ties.append(Tie(cand["id"], label, dict(record["votes"]), answer))
+            else:
+                winner = next(v for k, v in given.items() if record["votes"][k] == top)
+                cand[label] = _copy(winner)
+                record["rule"] = "unanimous" if len(tally) == 1 else "majority"
+                record["of"] = f"{n} of {len(given)}"
+        out.provenance[label] = record
+    return out
+
+
+def _decisions(
+    decisions: Sequence[tuple[str, str, Any]],
+    cids: Sequence[str],
+    gold: Mapping[Any, str],
+    text: str,
+) -> dict[str, dict[str, Any]]:
+    """The decisions by NFC candidate id and label, each value in the merged file's terms.
+
+    Raises:
+        FixtureError: an unknown candidate or unit, or a span outside the answer.
+    """
+    wanted: dict[str, dict[str, Any]] = {}
+    units = list(gold.values())
+    for cid, label, value in decisions:
+        key = nfc(cid)
+        if key not in cids:
+            shown = ", ".join(cids[:12]) + (f", ... ({len(cids)} in all)" if len(cids) > 12 else "")
+            raise FixtureError(
+                f"unknown candidate id (known: {shown})", record=cid, field="--decide"
+            )
+        if label == "preserves":
+            for uid in value:
+                if uid not in units:
+                    raise FixtureError(
+                        f"unknown unit id {uid!r} in the merged units ({', '.join(units)})",
+                        record=cid,
+                        field="--decide",
+                    )
+        if label == "source_spans":
+            value = [_span_of(text, s, e, cid) for s, e in value]
+        wanted.setdefault(key, {})[label] = value
+    return wanted
+
+
+def _span_of(text: str, start: int, end: int, cid: str) -> dict[str, Any]:
+    try:
+        return {"start": start, "end": end, "text": utf16_slice(text, start, end)}
+    except ValueError as exc:
+        raise FixtureError(f"{exc} of the answer", record=cid, field="--decide") from None
 
 
 def adjudicate(
@@ -134,9 +387,12 @@ def adjudicate(
     *,
     decisions: Sequence[tuple[str, str, Any]] = (),
     by: str = "adjudicator",
-    clock: Any = now,
+    clock: Callable[[], str] = now,
+    answer: str = "",
 ) -> Adjudication:
-    """Merge annotators' files by majority (see the module's rules).
+    """Merge annotators' files of one answer by majority (see the module's rules).
+
+    ``answer`` names the answer in the ties (``A/answer-7``) when several are adjudicated at once.
 
     Raises:
         FixtureError: fewer than two files, files of different answers, or a decision that
@@ -145,155 +401,271 @@ def adjudicate(
     if len(fixtures) < 2:
         raise FixtureError("adjudication needs two or more annotators' files")
     check_same_answer(fixtures)
-    names = annotator_names(fixtures)
-    at = clock()
-    half = len(fixtures) / 2
+    documents, fixtures, names = _ordered(documents, fixtures)
+    sources = [fx.source for fx in fixtures]
+    return merge_documents(
+        documents, sources, names, decisions=decisions, by=by, at=clock(), answer=answer
+    )
 
-    # units, by span
-    votes: Counter[tuple[int, int]] = Counter()
-    unit_doc: dict[tuple[int, int], dict[str, Any]] = {}
-    for doc in documents:
-        for u in doc["units"]:
-            sp = (u["span"]["start"], u["span"]["end"])
-            votes[sp] += 1
-            unit_doc.setdefault(sp, {"id": u["id"], "span": dict(u["span"])})
-    kept_units: list[dict[str, Any]] = []
-    unit_ties: list[str] = []
-    used_ids: set[str] = set()
-    for sp in sorted(votes):
-        if votes[sp] < half:
-            continue
-        u = copy.deepcopy(unit_doc[sp])
-        k = 1
-        while u["id"] in used_ids:
-            u["id"], k = f"U{len(votes) + k}", k + 1
-        used_ids.add(u["id"])
-        if votes[sp] == half:
-            u["review"] = ["span"]
-            unit_ties.append(u["id"])
-        kept_units.append(u)
-    gold_by_span = {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept_units}
 
-    by_file = []
-    for doc in documents:
-        spans = {u["id"]: (u["span"]["start"], u["span"]["end"]) for u in doc["units"]}
-        cands = {c["id"]: c for c in doc["candidates"] if not c.get("review")}
-        by_file.append((spans, cands))
-
-    wanted: dict[tuple[str, str], Any] = {}
-    all_ids = [c["id"] for c in documents[0]["candidates"]]
-    for cid, label, value in decisions:
-        if cid not in all_ids:
-            raise FixtureError(
-                f"unknown candidate id (known: {', '.join(all_ids)})", record=cid, field="--decide"
-            )
-        if label == "preserves":
-            for uid in value:
-                if uid not in gold_by_span.values():
-                    raise FixtureError(
-                        f"unknown unit id {uid!r} in the merged units ({', '.join(gold_by_span.values())})",
-                        record=cid,
-                        field="--decide",
-                    )
-        wanted[(cid, label)] = value
-
-    merged = copy.deepcopy(dict(documents[0]))
-    merged["units"] = kept_units
+def merge_documents(
+    documents: Sequence[Mapping[str, Any]],
+    sources: Sequence[str],
+    names: Sequence[str],
+    *,
+    decisions: Sequence[tuple[str, str, Any]] = (),
+    by: str = "adjudicator",
+    at: str = "",
+    answer: str = "",
+) -> Adjudication:
+    """Merge checked files of one answer, already in their annotators' order (see adjudicate)."""
+    kept_units, unit_ties, gold = _merge_units(documents)
+    files = [_File.of(n, d) for n, d in zip(names, documents, strict=True)]
+    bases = _candidate_union(documents)
+    text = documents[0]["original"]["text"]
+    wanted = _decisions(decisions, [nfc(c["id"]) for c in bases], gold, text)
     ties: list[Tie] = []
     decided: list[str] = []
-    out_cands = []
-    for base in merged["candidates"]:
-        cid = base["id"]
-        votes_by_label: dict[str, dict[str, Any]] = {}
-        for name, (spans, cands) in zip(names, by_file, strict=True):
-            c = cands.get(cid)
-            if c is None:
-                continue
-            for label in LABELS:
-                if label == "preserves":
-                    value = sorted(
-                        gold_by_span[spans[u]]
-                        for u in c["preserves"]
-                        if spans.get(u) in gold_by_span
-                    )
-                elif label == "evidence":
-                    value = {
-                        "status": c["evidence"]["status"],
-                        "references": sorted(c["evidence"]["references"]),
-                    }
-                elif label == "source_spans":
-                    value = [
-                        {"start": s["start"], "end": s["end"], "text": s["text"]}
-                        for s in c["source_spans"]
-                    ]
-                elif label == "errors":
-                    value = sorted(c["errors"])
-                else:
-                    value = c[label]
-                votes_by_label.setdefault(label, {})[name] = value
-        provenance: dict[str, Any] = {}
-        review: list[str] = []
-        cand = copy.deepcopy(base)
-        for label in LABELS:
-            given = votes_by_label.get(label, {})
-            record: dict[str, Any] = {"votes": {k: _key(v) for k, v in given.items()}}
-            if (cid, label) in wanted:
-                cand[label] = wanted[(cid, label)]
-                record.update(rule="decided", by=by, at=at, value=_key(wanted[(cid, label)]))
-                decided.append(f"{cid}.{label}")
-            elif not given:
-                record["rule"] = "none"
-                review.append(label)
-            else:
-                tally = Counter(_key(v) for v in given.values())
-                (top, n), *rest = tally.most_common()
-                if rest and rest[0][1] == n:
-                    record["rule"] = "tie"
-                    review.append(label)
-                    ties.append(Tie(cid, label, {k: _key(v) for k, v in given.items()}))
-                else:
-                    winner = next(v for v in given.values() if _key(v) == top)
-                    cand[label] = copy.deepcopy(winner)
-                    record["rule"] = "unanimous" if len(tally) == 1 else "majority"
-                    record["of"] = f"{n} of {len(given)}"
-            provenance[label] = record
-        if "preserves" in review or "preserves" not in votes_by_label:
-            cand["preserves"] = [p for p in cand.get("preserves", []) if p in gold_by_span.values()]
-        cand["review"] = [str(f) for f in REVIEW_FIELDS if f in review]
+    for cand in bases:
+        cid = nfc(cand["id"])
+        votes = _votes(cid, files, gold)
+        merge = _settle(cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer)
+        ties += merge.ties
+        decided += merge.decided
+        if "preserves" in merge.review or "preserves" not in votes:
+            cand["preserves"] = [u for u in cand.get("preserves", []) if u in gold.values()]
+        cand["review"] = [str(f) for f in REVIEW_FIELDS if f in merge.review]
         cand.pop("confirmed", None)
         if not cand["review"]:
-            cand["confirmed"] = {
-                "by": f"adjudication ({by})" if decided else "adjudication",
-                "at": at,
-            }
-        cand["provenance"] = provenance
-        out_cands.append(cand)
-    merged["candidates"] = out_cands
+            who = f"adjudication ({by})" if merge.decided else "adjudication"
+            cand["confirmed"] = {"by": who, "at": at}
+        cand["provenance"] = merge.provenance
+    merged = _document(documents[0], kept_units, bases, names, sources, by=by, at=at)
+    _recheck(merged)
+    return Adjudication(merged, tuple(ties), tuple(decided), tuple(unit_ties))
+
+
+def _document(
+    base: Mapping[str, Any],
+    units: list[dict[str, Any]],
+    candidates: list[dict[str, Any]],
+    names: Sequence[str],
+    sources: Sequence[str],
+    *,
+    by: str,
+    at: str,
+) -> dict[str, Any]:
+    """The merged file: the first file's answer and references, the merged units and labels."""
+    merged = {k: _copy(v) for k, v in base.items() if k not in ("units", "candidates")}
+    merged["units"] = units
+    merged["candidates"] = candidates
+    ids = {nfc(c["id"]) for c in candidates}
+    for name, chosen in list(merged.get("modes", {}).items()):  # every mode keeps its known ids
+        merged["modes"][name] = [i for i in chosen if nfc(i) in ids]
     merged.pop("annotation", None)
     merged["adjudication"] = {
         "by": by,
         "at": at,
         "annotators": list(names),
-        "files": [fx.source for fx in fixtures],
+        "files": list(sources),
         "rule": "majority of the annotators who confirmed a candidate; ties left for a person",
     }
+    settled = not any(c["review"] for c in candidates) and not any(u.get("review") for u in units)
     merged["note"] = (
-        f"Adjudicated from {len(fixtures)} annotators ({', '.join(names)}) by {by}. "
+        f"Adjudicated from {len(sources)} annotators ({', '.join(names)}) by {by}. "
         + (
             "Every label settled: a gold set."
-            if not any(c["review"] for c in out_cands) and not unit_ties
+            if settled
             else "Some labels are still under review (ties): not yet a gold set."
         )
     )
+    return merged
+
+
+def _recheck(merged: dict[str, Any]) -> None:
+    """A settled candidate whose merged labels contradict each other goes back to review."""
     fx = read_decomposition(merged, source="adjudicated file")
-    # a settled candidate whose merged labels contradict each other goes back to review
     unit_spans = {u.id: u.span for u in fx.units}
     bad = False
-    for c, cand in zip(fx.candidates, out_cands, strict=True):
+    for c, cand in zip(fx.candidates, merged["candidates"], strict=True):
         if not c.review and candidate_problems(c, unit_spans):
             cand["review"] = [str(REVIEW_FIELDS[2])]
             cand.pop("confirmed", None)
             bad = True
     if bad:
         read_decomposition(merged, source="adjudicated file")
-    return Adjudication(merged, tuple(ties), tuple(decided), tuple(unit_ties))
+
+
+# ------------------------------------------------------------------------------ many answers
+
+
+def split_decision(text: str, answers: Sequence[str]) -> tuple[str, str]:
+    """``ANSWER:CID.LABEL=VALUE`` as (answer, the rest); the answer is one of ``answers``.
+
+    Ids may hold colons, so the answer is the longest known one the text starts with; with
+    one answer the prefix may be left out.
+
+    Raises:
+        FixtureError: an answer that is not among them, or none given with several answers.
+    """
+    head = text.partition("=")[0]
+    known = sorted((a for a in answers if head.startswith(a + ":")), key=len, reverse=True)
+    if known:
+        return known[0], text[len(known[0]) + 1 :]
+    if len(answers) == 1:
+        return answers[0], text
+    shown = ", ".join(list(answers)[:8]) + (", ..." if len(answers) > 8 else "")
+    raise FixtureError(
+        f"name the answer: ANSWER:CANDIDATE.LABEL=VALUE (answers: {shown}), got {text!r}",
+        field="--decide",
+    )
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    """What adjudicating one answer gave (its gold file is written where the caller said)."""
+
+    key: AnswerKey
+    gold: bool
+    ties: tuple[Tie, ...]
+    decided: tuple[str, ...]
+    unit_ties: tuple[str, ...]
+    unconfirmed: tuple[str, ...] = ()  # candidates no annotator confirmed: no vote at all
+
+
+def adjudicate_sets(
+    sets: Sequence[AnnotationSet],
+    write: Callable[[int, dict[str, Any]], None],
+    *,
+    decisions: Sequence[str] = (),
+    by: str = "adjudicator",
+    clock: Callable[[], str] = now,
+    progress: Callable[[int], None] | None = None,
+) -> list[AnswerResult]:
+    """Adjudicate every answer of several annotators' folders, on every core.
+
+    ``write(k, document)`` receives answer k's merged document (answers in key order); it runs
+    in the worker that merged it.
+
+    Raises:
+        FixtureError: an answer only one annotator annotated, or a decision that cannot be
+            applied (naming it).
+    """
+    groups = list(answers_of(sets))
+    names = set_names(sets)
+    labels = [k.label for k, _ in groups]
+    wanted: dict[str, list[tuple[str, str, Any]]] = {}
+    for text in decisions:
+        answer, rest = split_decision(text, labels)
+        wanted.setdefault(answer, []).append(parse_decision(rest))
+    for key, files in groups:
+        given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
+        if len(given) < 2:
+            raise FixtureError(
+                f"answer {key.label} is annotated by {given[0][0]} only: adjudication needs two "
+                "or more annotators for every answer (add the others' files, or leave it out)",
+                file=given[0][1].path,
+            )
+    at = clock()
+
+    def work(start: int, stop: int) -> list[AnswerResult]:
+        out = []
+        for k in range(start, stop):
+            key, files = groups[k]
+            given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
+            r = merge_documents(
+                [read_json(f.path) for _, f in given],
+                [f.path for _, f in given],
+                [n for n, _ in given],
+                decisions=wanted.get(key.label, ()),
+                by=by,
+                at=at,
+                answer=key.label if len(groups) > 1 else "",
+            )
+            write(k, r.document)
+            nobody = tuple(
+                c["id"]
+                for c in r.document["candidates"]
+                if any(rec.get("rule") == "none" for rec in c["provenance"].values())
+            )
+            out.append(AnswerResult(key, r.gold, r.ties, r.decided, r.unit_ties, nobody))
+        return out
+
+    results: list[AnswerResult] = []
+    for part in chunked(work, len(groups), chunk=1000):
+        results += part
+        if progress is not None:
+            progress(len(part))
+    return results
+
+
+def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[Path]:
+    """Where each answer's gold file goes: ``OUT/[DECOMPOSER/]ANSWER.json``, or OUT for one.
+
+    Raises:
+        FixtureError: a ``.json`` file named for several answers.
+    """
+    from claimlab.labs.draft import file_names
+
+    out = Path(out)
+    if out.suffix == ".json" and not out.is_dir():
+        if len(keys) != 1:
+            raise FixtureError(
+                f"names one file but there are {len(keys)} answers: give a folder",
+                file=str(out),
+                field="--out",
+            )
+        return [out]
+    by_decomposer: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        by_decomposer.setdefault(k.decomposer, []).append(i)
+    targets: list[Path] = [out] * len(keys)
+    for decomposer, idx in by_decomposer.items():
+        folder = out / file_names([decomposer])[0][: -len(".json")] if decomposer else out
+        for i, name in zip(idx, file_names([keys[i].answer for i in idx]), strict=True):
+            targets[i] = folder / name
+    return targets
+
+
+def _no_progress(desc: str, total: int | None = None) -> Callable[[int], None]:
+    return lambda n: None
+
+
+def adjudicate_paths(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    *,
+    decisions: Sequence[str] = (),
+    by: str = "adjudicator",
+    clock: Callable[[], str] = now,
+    progress: Callable[[str, int | None], Callable[[int], None]] | None = None,
+) -> tuple[list[AnswerResult], list[Path]]:
+    """Adjudicate annotators' files or folders into ``out`` (one gold file per answer).
+
+    Every gold file is written, or none (the files are staged and renamed together).
+
+    Raises:
+        FixtureError: a refused file or decision (see :func:`claimlab.io.annotations.read_sets`
+            and :func:`adjudicate_sets`).
+    """
+    from claimlab.io.annotations import read_sets
+    from claimlab.io.files import Staging, json_text
+
+    step = progress or _no_progress
+    sets, _ = read_sets(paths, lambda m, fx: None, progress=step("reading files", None))
+    keys = [k for k, _ in answers_of(sets)]
+    targets = gold_targets(out, keys)
+    staging = Staging(targets)
+    try:
+        results = adjudicate_sets(
+            sets,
+            lambda k, doc: staging.write(k, json_text(doc)),
+            decisions=decisions,
+            by=by,
+            clock=clock,
+            progress=step("adjudicating", len(keys)),
+        )
+        staging.commit()
+    finally:
+        staging.discard()
+    return results, targets

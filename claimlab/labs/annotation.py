@@ -380,3 +380,102 @@ class AnnotationSession:
             c.pop("confirmed", None)
 
         self._apply(f"{cid}: reopened", body)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Where an annotator works: the draft chosen, their copy's session, and all their copies."""
+
+    draft: Path
+    session: AnnotationSession
+    copies: tuple[Path, ...]
+    folder: Path | None = None  # the annotator's folder of copies (a folder of drafts)
+
+    def beside(self, name: str) -> Path:
+        """A folder for other outputs: beside the copy, or beside an annotator's folder of copies.
+
+        Never inside the annotator's folder, which ``claimlab agreement`` reads whole.
+        """
+        if self.folder is None:
+            return self.session.path.parent / name
+        return self.folder.with_name(f"{self.folder.name}-{name}")
+
+    def progress_rows(self) -> list[dict[str, str]]:
+        """Each copy and how far it is (for a table of the annotator's folder)."""
+        rows = []
+        for p in self.copies:
+            s = (
+                self.session
+                if p == self.session.path
+                else AnnotationSession(p, self.session.annotator)
+            )
+            rows.append(
+                {"file": str(p), "answer": s.fixture.original.id, "progress": s.progress().text}
+            )
+        return rows
+
+
+def folder_copies(drafts: str | Path, work: str | Path, annotator: str) -> list[tuple[Path, Path]]:
+    """Each draft of a folder and where the annotator's copy of it lives (the same layout in ``work``).
+
+    Raises:
+        AnnotationError: ``work`` is the drafts folder or lies inside it (or the reverse).
+    """
+    from claimlab.io.annotations import decomposition_files
+
+    src, dst = Path(drafts).resolve(), Path(work).resolve()
+    if src == dst or dst.is_relative_to(src) or src.is_relative_to(dst):
+        raise AnnotationError(
+            f"the annotator's folder {work} must lie outside the drafts folder {drafts}: copies "
+            "never replace drafts",
+            file=str(work),
+            field="WORK_DIR",
+        )
+    return [(p, dst / p.relative_to(src)) for p in decomposition_files(src)]
+
+
+def open_workspace(
+    draft: str | Path,
+    annotator: str,
+    work: str | Path,
+    *,
+    answer: str = "",
+    clock: Callable[[], str] = now,
+) -> Workspace:
+    """Open the annotator's copy of a draft, or of every draft of a folder (made where missing).
+
+    For a folder the copies keep the drafts' layout in ``work`` (the annotator's folder, as
+    ``claimlab agreement`` and ``adjudicate`` take it); ``answer`` chooses the one to open (its
+    answer id; "" the first).
+
+    Raises:
+        AnnotationError: no draft with that answer id, or a folder with no draft.
+    """
+    d = Path(draft)
+    if not d.is_dir():
+        session = AnnotationSession.start(d, annotator, clock=clock)
+        return Workspace(d, session, (session.path,))
+    pairs = folder_copies(d, work, annotator)
+    if not pairs:
+        raise AnnotationError("holds no draft (*.json)", file=str(d), field="DRAFT")
+    for src, copy_path in pairs:
+        if not copy_path.exists():
+            doc = read_json(src)
+            read_decomposition(doc, source=str(src))
+            write_json(copy_path, doc)
+    chosen = pairs[0]
+    if answer:
+        ids = {
+            read_decomposition(read_json(c), source=str(c)).original.id: (s, c) for s, c in pairs
+        }
+        if answer not in ids:
+            shown = ", ".join(list(ids)[:12]) + (", ..." if len(ids) > 12 else "")
+            raise AnnotationError(
+                f"no draft of this answer (there are: {shown})",
+                file=str(d),
+                record=answer,
+                field="ANSWER",
+            )
+        chosen = ids[answer]
+    session = AnnotationSession(chosen[1], annotator, clock=clock)
+    return Workspace(chosen[0], session, tuple(c for _, c in pairs), Path(work))

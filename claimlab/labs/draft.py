@@ -31,18 +31,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
 from claimlab.core.spans import utf16_offset, utf16_slice
 from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
-from claimlab.io.files import write_json
+from claimlab.io.files import Staging, json_text, write_json
 from claimlab.io.raw import RawAnswer, load_raw_answers
 
 UNIT_CHOICES = ("sentences", "none")
@@ -129,6 +130,11 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), folded[m.start() : m.end()]) for m in _TOKEN.finditer(text)]
 
 
+def _words(text: str) -> list[str]:
+    """The words of :func:`_tokens` without their offsets (folding keeps every offset)."""
+    return _TOKEN.findall(_fold_same_length(text))
+
+
 class Aligner:
     """One answer, prepared once (its words, folded text, script), for many subclaims."""
 
@@ -137,6 +143,7 @@ class Aligner:
         self.spaced = _spaced(answer)
         self.words = _tokens(answer) if self.spaced else []
         self.folded = _fold_same_length(answer)
+        self.index = _WordIndex([w for *_, w in self.words])
 
     def align(self, subclaim: str, *, threshold: float = DEFAULT_THRESHOLD) -> Alignment | None:
         """See :func:`align`."""
@@ -146,7 +153,8 @@ class Aligner:
         if not subclaim.strip() or not answer.strip():
             return None
         if self.spaced and _spaced(subclaim):
-            hit = _align_words(subclaim, self.words)
+            claim = _words(subclaim)
+            hit = self.verbatim(claim) or _align_words(claim, self.words, self.index)
             if hit is None or hit.score < threshold:
                 return None
             return hit
@@ -166,60 +174,144 @@ class Aligner:
             return None
         return Alignment(start, end, round(float(score), 1))
 
+    def verbatim(self, claim: Sequence[str]) -> Alignment | None:
+        """The first place where the answer says the subclaim's words in a row (case folded)."""
+        if not claim or len(set(claim)) < len(claim):  # a repeated word: let F2 decide
+            return None
+        first = self.index.find_run(claim)
+        if first is None:
+            return None
+        last = first + len(claim) - 1
+        return Alignment(self.words[first][0], self.words[last][1], 100.0)
 
-def _align_words(subclaim: str, words: list[tuple[int, int, str]]) -> Alignment | None:
-    """The stretch of the answer holding most of the subclaim's words in fewest words.
 
-    Words match when ``rapidfuzz``'s ratio is at least 80 (Turkish suffixes: ``dosyalarını``
-    matches ``dosyaları``); a word with a digit matches only itself (``123`` is not ``1230``).
+PREFIX = 4  # words sharing their first 4 letters and 60 % of the shorter one match: deep, deepest
+
+
+class _WordIndex:
+    """An answer's distinct words, where each occurs, and the words sharing a prefix."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.positions: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            self.positions.setdefault(w, []).append(i)
+        self.unique = list(self.positions)
+        self.n = len(words)
+        self._prefix: dict[str, list[str]] | None = None
+        self._joined: tuple[str, dict[int, int]] | None = None
+
+    @property
+    def by_prefix(self) -> dict[str, list[str]]:
+        """Distinct words by their first letters (made when first asked for)."""
+        if self._prefix is None:
+            self._prefix = {}
+            for w in self.unique:
+                if len(w) >= PREFIX:
+                    self._prefix.setdefault(w[:PREFIX], []).append(w)
+        return self._prefix
+
+    def find_run(self, claim: Sequence[str]) -> int | None:
+        """The index of the first word of the first run of answer words equal to ``claim``."""
+        if self._joined is None:
+            starts, at = {}, 1
+            for i, w in enumerate(self.words):
+                starts[at] = i
+                at += len(w) + 1
+            self._joined = ("\x00" + "\x00".join(self.words) + "\x00", starts)
+        joined, starts = self._joined
+        i = joined.find("\x00" + "\x00".join(claim) + "\x00")
+        return None if i < 0 else starts[i + 1]
+
+    def matches(self, claim: Sequence[str]) -> dict[int, int]:
+        """Answer position -> the claim words (a bit each) that match the word there.
+
+        Words match at a ``rapidfuzz`` ratio of 80 or more, or when they share a prefix of 4
+        letters that is 60 % of the shorter word (inflections: reaches, reaching); a word with
+        a digit matches only itself.
+        """
+        from rapidfuzz import fuzz, process
+
+        sim = process.cdist(
+            list(claim), self.unique, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY
+        )
+        similar: list[list[str]] = [[] for _ in claim]
+        rows, cols = sim.nonzero()
+        for k, j in zip(rows.tolist(), cols.tolist(), strict=True):
+            similar[k].append(self.unique[j])
+        out: dict[int, int] = {}
+        for k, w in enumerate(claim):
+            if _DIGIT.search(w):
+                hits = [w] if w in self.positions else []
+            else:
+                hits = similar[k]
+                hits += [v for v in self.by_prefix.get(w[:PREFIX], ()) if _same_stem(w, v)]
+            bit = 1 << k
+            for v in hits:
+                for pos in self.positions[v]:
+                    out[pos] = out.get(pos, 0) | bit
+        return out
+
+
+def _same_stem(a: str, b: str) -> bool:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= PREFIX and n >= 0.6 * min(len(a), len(b))
+
+
+def _align_words(
+    claim: Sequence[str], words: list[tuple[int, int, str]], index: _WordIndex | None = None
+) -> Alignment | None:
+    """The stretch of the answer holding most of the subclaim's words (``claim``) in fewest words.
+
     A stretch is scored by F2 (recall, the share of the subclaim's words it holds, weighs four
     times its precision, the share of its words that match): a span that misses part of the
-    claim is worse than one that holds a word too many. The reported score is the recall
-    (0-100). Every stretch of up to 2n + 3 words (n: the subclaim's words) is scored at once,
-    with the matched words as bit sets, so a long answer costs a few array operations.
+    claim is worse than one that holds a word too many; at equal F2 the shorter stretch wins,
+    then the earlier. Only stretches that start and end on a matching word can win, and none
+    is longer than 2n + 3 words (n: the subclaim's words), so the work grows with the matches,
+    not with the square of the answer. The reported score is the recall (0-100).
     """
-    import numpy as np
-    from rapidfuzz import fuzz, process
-
-    claim = _tokens(subclaim)
     if not claim or not words:
         return None
-    cw = [w for *_, w in claim]
-    aw = [w for *_, w in words]
-    sim = process.cdist(cw, aw, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY) > 0
-    for k, w in enumerate(cw):
-        if any(ch.isdigit() for ch in w):
-            sim[k] = process.cdist([w], aw, scorer=fuzz.ratio, score_cutoff=100)[0] > 0
-    n_claim, n_words = len(cw), len(aw)
-    blocks = (n_claim + 63) // 64
-    masks = np.zeros((n_words, blocks), dtype=np.uint64)
-    rows, cols = np.nonzero(sim)
-    for k, j in zip(rows.tolist(), cols.tolist(), strict=True):
-        masks[j, k // 64] |= np.uint64(1) << np.uint64(k % 64)
-    if not masks.any():
+    index = index or _WordIndex([w for *_, w in words])
+    at = index.matches(claim)
+    if not at:
         return None
-    best_f2, best = -1.0, (0, 0)
-    acc = masks.copy()  # acc[i] = the claim words matched in words i .. i + length - 1
-    for length in range(1, min(n_words, 2 * n_claim + 3) + 1):
-        if length > 1:
-            acc = acc[:-1] | masks[length - 1 :]
-        found = np.bitwise_count(acc).sum(axis=1)
-        recall = found / n_claim
-        precision = np.minimum(1.0, found / length)
-        denom = 4 * precision + recall
-        f2 = np.divide(5 * precision * recall, denom, out=np.zeros_like(denom), where=denom > 0)
-        i = int(np.argmax(f2))
-        if f2[i] > best_f2 + 1e-12:
-            best_f2, best = float(f2[i]), (i, i + length - 1)
-    i, j = best
-    union = np.bitwise_or.reduce(masks[i : j + 1], axis=0)
-    found_n = int(np.bitwise_count(union).sum())
-    return Alignment(words[i][0], words[j][1], round(100 * found_n / n_claim, 1))
+    k, limit = len(claim), min(index.n, 2 * len(claim) + 3)
+    hits = sorted(at)
+    best = (-1.0, 0, 0, 0)  # F2, start, end, claim words found
+    for a, s in enumerate(hits):
+        acc = 0
+        for e in hits[a:]:
+            length = e - s + 1
+            if length > limit:
+                break
+            acc |= at[e]
+            found = acc.bit_count()
+            recall = found / k
+            precision = found / length if found < length else 1.0
+            f2 = 5 * precision * recall / (4 * precision + recall)
+            if f2 > best[0] + 1e-12 or (
+                abs(f2 - best[0]) <= 1e-12 and (length, s) < (best[2] - best[1] + 1, best[1])
+            ):
+                best = (f2, s, e, found)
+            if found == k:  # every claim word is in: a longer stretch only loses precision
+                break
+    _, s, e, found = best
+    return Alignment(words[s][0], words[e][1], round(100 * found / k, 1))
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each
+_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u9fff]")  # Thai, kana and CJK ideographs
+_DIGIT = re.compile(r"\d")
 
 
 def _spaced(text: str) -> bool:
     """Whether words are separated by spaces (not Thai, Chinese, Japanese)."""
-    return not any(_is_thai(ch) or "\u3040" <= ch <= "\u9fff" for ch in text)
+    return _UNSPACED.search(text) is None
 
 
 def align(subclaim: str, answer: str, *, threshold: float = DEFAULT_THRESHOLD) -> Alignment | None:
@@ -277,12 +369,68 @@ class DraftSummary:
         }
 
 
-def _unit_spans(raw: RawAnswer, units: str) -> tuple[list[tuple[int, int]], str]:
+def _unit_spans(raw: RawAnswer, units: str) -> tuple[list[tuple[int, int, str]], str]:
+    """The answer's units as UTF-16 (start, end, text), and where they come from."""
     if raw.units is not None:
-        return list(raw.units), "given"
+        return [(s, e, utf16_slice(raw.answer, s, e)) for s, e in raw.units], "given"
     if units == "none":
         return [], "none"
-    return [(s.utf16_start, s.utf16_end) for s in split_sentences(raw.answer)], "sentences"
+    return [(s.utf16_start, s.utf16_end, s.text) for s in split_sentences(raw.answer)], "sentences"
+
+
+REVIEW_ALL = tuple(str(f) for f in REVIEW_FIELDS)
+INTRODUCED = str(ErrorKind.INTRODUCED)
+NOT_IN_REFERENCE = str(Status.NOT_IN_REFERENCE)
+
+
+def _u16(text: str) -> Any:
+    """Code point index -> UTF-16 offset for ``text`` (plain indexes without astral characters)."""
+    if text.isascii() or _ASTRAL.search(text) is None:
+        return lambda i: i
+    return lambda i: utf16_offset(text, i)
+
+
+def _candidate_doc(
+    cid: str, claim: str, labels: Any, hit: Alignment | None, text: str, units: list[Any]
+) -> dict[str, Any]:
+    """One subclaim as a draft candidate: every label proposed."""
+    source_spans, preserves = [], []
+    if hit is not None:
+        to16 = _u16(text)
+        s16, e16 = to16(hit.start), to16(hit.end)
+        source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
+        preserves = [uid for uid, us, ue in units if us < e16 and s16 < ue]
+    errors = list(labels.get("errors", ()))
+    if hit is None and not errors:
+        errors = [INTRODUCED]
+    return {
+        "id": cid,
+        "text": claim,
+        "entity": labels.get("entity", ""),
+        "version": labels.get("version", ""),
+        "predicate": labels.get("predicate", ""),
+        "qualifiers": list(labels.get("qualifiers", ())),
+        "source_spans": source_spans,
+        "fingerprint": labels.get("fingerprint", fingerprint(claim)),
+        "preserves": preserves,
+        "faithful": labels.get("faithful", hit is not None and not errors),
+        "atomic": labels.get("atomic", not looks_compound(claim)),
+        "errors": errors,
+        "evidence": {
+            "status": labels.get("status", NOT_IN_REFERENCE),
+            "references": list(labels.get("references", ())),
+        },
+        "review": list(REVIEW_ALL),
+        "alignment": {"score": hit.score, "method": ALIGN_METHOD} if hit is not None else None,
+    }
+
+
+def _draft_note(raw: RawAnswer, units_from: str, source: str) -> str:
+    return (
+        f"A draft made by claimlab draft from {Path(source).name if source else 'a raw file'}, "
+        f"record {raw.id}: units {units_from}, source spans proposed by alignment, every label "
+        "proposed until a person confirms it. Not a gold set."
+    )
 
 
 def draft_document(
@@ -291,8 +439,13 @@ def draft_document(
     units: str = "sentences",
     threshold: float = DEFAULT_THRESHOLD,
     source: str = "",
+    decomposer: str = "",
+    check: bool = True,
 ) -> tuple[dict[str, Any], DraftSummary]:
     """One answer's draft as a JSON document (every label proposed) and its summary.
+
+    ``check`` reads the document back as a decomposition file (it loads, or it is a bug);
+    the bulk path leaves that to its tests (every generated raw file's drafts are read back).
 
     Raises:
         ValueError: ``units`` is not one of :data:`UNIT_CHOICES`.
@@ -301,72 +454,23 @@ def draft_document(
         raise ValueError(f"units must be one of {', '.join(UNIT_CHOICES)}, got {units!r}")
     text = raw.answer
     spans, units_from = _unit_spans(raw, units)
+    proposed = {"review": ["span"]} if units_from != "given" else {}
     unit_docs = [
-        {
-            "id": f"U{i}",
-            "span": {"start": s, "end": e, "text": utf16_slice(text, s, e)},
-            **({"review": ["span"]} if units_from != "given" else {}),
-        }
-        for i, (s, e) in enumerate(spans, 1)
+        {"id": f"U{i}", "span": {"start": s, "end": e, "text": t}, **proposed}
+        for i, (s, e, t) in enumerate(spans, 1)
     ]
+    unit_rows = [(u["id"], s, e) for u, (s, e, _) in zip(unit_docs, spans, strict=True)]
     width = len(str(len(raw.subclaims)))
     aligner = Aligner(text)
     candidates = []
-    unmatched = []
-    found = 0
     for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
-        cid = f"S{j:0{width}d}"
         hit = aligner.align(claim, threshold=threshold)
-        source_spans = []
-        preserves: list[str] = []
-        if hit is not None:
-            s16, e16 = utf16_offset(text, hit.start), utf16_offset(text, hit.end)
-            source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
-            preserves = [
-                str(u["id"])
-                for u, (us, ue) in zip(unit_docs, spans, strict=True)
-                if us < e16 and s16 < ue
-            ]
-            found += 1
-        else:
-            unmatched.append(cid)
-        errors = list(labels.get("errors", ()))
-        if hit is None and not errors:
-            errors = [str(ErrorKind.INTRODUCED)]
-        faithful = labels.get("faithful", hit is not None and not errors)
-        candidates.append(
-            {
-                "id": cid,
-                "text": claim,
-                "entity": labels.get("entity", ""),
-                "version": labels.get("version", ""),
-                "predicate": labels.get("predicate", ""),
-                "qualifiers": list(labels.get("qualifiers", ())),
-                "source_spans": source_spans,
-                "fingerprint": labels.get("fingerprint", fingerprint(claim)),
-                "preserves": preserves,
-                "faithful": faithful,
-                "atomic": labels.get("atomic", not looks_compound(claim)),
-                "errors": errors,
-                "evidence": {
-                    "status": labels.get("status", str(Status.NOT_IN_REFERENCE)),
-                    "references": list(labels.get("references", ())),
-                },
-                "review": [str(f) for f in REVIEW_FIELDS],
-                "alignment": (
-                    {"score": hit.score, "method": ALIGN_METHOD} if hit is not None else None
-                ),
-            }
-        )
+        candidates.append(_candidate_doc(f"S{j:0{width}d}", claim, labels, hit, text, unit_rows))
     doc = {
         "format": DECOMPOSITION_FORMAT,
         "offset_unit": "utf16",
-        "note": (
-            f"A draft made by claimlab draft from {Path(source).name if source else 'a raw file'}, "
-            f"record {raw.id}: "
-            f"units {units_from}, source spans proposed by alignment, every label proposed "
-            "until a person confirms it. Not a gold set."
-        ),
+        "note": _draft_note(raw, units_from, source),
+        **({"decomposer": decomposer} if decomposer else {}),
         "original": {"id": raw.id, "version": raw.version, "text": text},
         "units": unit_docs,
         "references": [
@@ -376,13 +480,52 @@ def draft_document(
         "candidates": candidates,
         "modes": {DRAFT_MODE: [c["id"] for c in candidates]},
     }
-    read_decomposition(
-        doc, source=f"{source or 'draft'} (record {raw.id})"
-    )  # it loads, or it is a bug
+    if check:
+        read_decomposition(doc, source=f"{source or 'draft'} (record {raw.id})")
+    unmatched = tuple(c["id"] for c in candidates if not c["source_spans"])
     summary = DraftSummary(
-        raw.id, len(unit_docs), units_from, len(candidates), found, tuple(unmatched)
+        raw.id,
+        len(unit_docs),
+        units_from,
+        len(candidates),
+        len(candidates) - len(unmatched),
+        unmatched,
     )
     return doc, summary
+
+
+def draft_files(
+    answers: Sequence[RawAnswer],
+    staging: Staging,
+    *,
+    units: str = "sentences",
+    threshold: float = DEFAULT_THRESHOLD,
+    source: str = "",
+    decomposer: str = "",
+) -> Iterator[DraftSummary]:
+    """Draft every answer into its place in ``staging`` (answer k -> target k); the summaries.
+
+    The answers are drafted and written on every core (:func:`claimlab.core.parallel.chunked`);
+    nothing replaces a file until the caller commits ``staging``.
+    """
+
+    def work(start: int, stop: int) -> list[DraftSummary]:
+        out = []
+        for k in range(start, stop):
+            doc, summary = draft_document(
+                answers[k],
+                units=units,
+                threshold=threshold,
+                source=source,
+                decomposer=decomposer,
+                check=False,
+            )
+            staging.write(k, json_text(doc))
+            out.append(summary)
+        return out
+
+    for part in chunked(work, len(answers), chunk=1000):
+        yield from part
 
 
 _UNSAFE = re.compile(r"[^\w.-]+")

@@ -26,16 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claimlab.core.text import plural
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
 from claimlab.io.sufficiency import Scenario, SufficiencyFixture, load_sufficiency
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
 from claimlab.metrics.sufficiency import find_fixture_sufficiency, named_by, normalise_value
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 slot``, ``2 slots``."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 @dataclass(frozen=True)

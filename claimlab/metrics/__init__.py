@@ -7,7 +7,8 @@ undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and a
 ``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations``,
 ``ledger`` (the decomposition metrics over many answers, vectorised, with ``repeats`` finding
 duplicate rows by array operations and ``ledger_dask`` for a cluster), ``agreement``
-(Krippendorff's alpha, Cohen's kappa and raw agreement between annotators) and
+(Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
+the items coded by ``agreement_items``) and
 ``uncertainty`` (cluster-bootstrap intervals, paired comparisons with permutation tests, Holm,
 prediction-powered estimates). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib,
 ipywidgets, papermill or nbconvert.

@@ -19,32 +19,50 @@ Metric card:
     more, items on which everyone who labelled it agrees / items labelled by two or more.
     Undefined (N/A with the reason, never 0 or 1): no item labelled by two annotators; every
     value the same category (expected disagreement 0: agreement cannot be told from chance).
+    Pooled over answers (folders of annotations, paired by answer): every answer's items of a
+    field are one list of items, and the figures are computed once over all of them, with the
+    number of answers and items behind each; per-answer figures on request. The coefficients
+    are computed from category counts (coincidences for alpha, marginals for kappa) and equal
+    the ``krippendorff`` package's and scikit-learn's (``tests/test_agreement.py``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
-from claimlab.core.vocab import ERROR_KINDS
-from claimlab.io.decomposition import Candidate, DecompositionFixture
-from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
-
-BOUNDARIES = "unit boundaries"
-FIELDS = (
+from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
+from claimlab.io.decomposition import DecompositionFixture
+from claimlab.io.reader import bulk_load
+from claimlab.metrics.agreement_items import (
     BOUNDARIES,
-    "preserves",
-    "faithful",
-    "atomic",
-    *(f"error: {k}" for k in ERROR_KINDS),
-    "evidence status",
+    FIELDS,
+    NONE,
+    Codes,
+    Disagreement,
+    FileItems,
+    Pool,
+    categories_of,
+    disagreements,
+    file_items,
+    pool,
 )
+
+__all__ = [
+    "BOUNDARIES",
+    "FIELDS",
+    "Disagreement",
+    "FileItems",
+    "find_agreement",
+    "find_pooled_agreement",
+]
 Value = str  # every category is compared as a word: "B", "true", "SUPPORTED", ...
 
 
@@ -67,7 +85,7 @@ class Coefficient:
 
 @dataclass(frozen=True)
 class FieldAgreement:
-    """Agreement on one field, with the items and annotators behind it."""
+    """Agreement on one field, with the answers, items and annotators behind it."""
 
     field: str
     items: int
@@ -76,11 +94,13 @@ class FieldAgreement:
     alpha: Coefficient
     kappa: Coefficient
     raw: Ratio
+    answers: int = 1  # answers with at least one item labelled by two annotators
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "field": self.field,
+            "answers": self.answers,
             "items": self.items,
             "annotators": self.annotators,
             "categories": list(self.categories),
@@ -91,43 +111,43 @@ class FieldAgreement:
 
 
 @dataclass(frozen=True)
-class Disagreement:
-    """One item on which the annotators who labelled it chose differently."""
-
-    item: str
-    field: str
-    values: tuple[str | None, ...]
-
-    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
-        """JSON form, values by annotator."""
-        return {
-            "item": self.item,
-            "field": self.field,
-            "values": dict(zip(names, self.values, strict=True)),
-        }
-
-
-@dataclass(frozen=True)
 class AnnotatorFigures:
-    """The four Toy ratios computed from one annotator's labels."""
+    """The four Toy ratios computed from one annotator's labels (summed over their answers)."""
 
     annotator: str
     file: str
-    result: DecompositionResult
+    ratios: Mapping[str, Ratio]
     under_review: int
+    answers: int = 1
 
-    @property
-    def ratios(self) -> dict[str, Ratio]:
-        """The four ratios by key."""
-        return self.result.ratios()
+    def __post_init__(self) -> None:
+        freeze(self, "ratios")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "annotator": self.annotator,
             "file": self.file,
+            "answers": self.answers,
             **{m: r.to_dict() for m, r in self.ratios.items()},
             "candidates_under_review": self.under_review,
+        }
+
+
+@dataclass(frozen=True)
+class AnswerAgreement:
+    """One answer's figures per field (``--per-answer``)."""
+
+    answer: str
+    annotators: int
+    fields: tuple[FieldAgreement, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "answer": self.answer,
+            "annotators": self.annotators,
+            "fields": [f.to_dict() for f in self.fields],
         }
 
 
@@ -141,6 +161,10 @@ class AgreementReport:
     disagreements: tuple[Disagreement, ...]
     figures: tuple[AnnotatorFigures, ...]
     selection: str
+    answers: int = 1  # distinct answers (an answer split by two decomposers counts once)
+    single_annotator_answers: tuple[str, ...] = ()
+    per_answer: tuple[AnswerAgreement, ...] = ()
+    decompositions: int = 1  # (decomposer, answer) pairs: the files of one answer compared
 
     def field(self, name: str) -> FieldAgreement:
         """One field's agreement by name."""
@@ -154,13 +178,108 @@ class AgreementReport:
         return {
             "annotators": list(self.annotators),
             "files": list(self.files),
+            "answers": self.answers,
+            "decompositions": self.decompositions,
+            "answers_with_one_annotator": list(self.single_annotator_answers),
             "fields": [f.to_dict() for f in self.fields],
             "disagreements": [d.to_dict(self.annotators) for d in self.disagreements],
             "figures": {
                 "selection": self.selection,
                 "by_annotator": [f.to_dict() for f in self.figures],
             },
+            **({"per_answer": [a.to_dict() for a in self.per_answer]} if self.per_answer else {}),
         }
+
+
+Weights = NDArray[np.int64]
+
+
+def _counts(codes: Codes, k: int) -> NDArray[np.int64]:
+    """Items x categories: how many annotators gave each category to each item."""
+    m, n = codes.shape
+    valid = codes >= 0
+    item = np.broadcast_to(np.arange(n), (m, n))[valid]
+    flat = np.bincount(item * k + codes[valid].astype(np.int64), minlength=n * k)
+    return flat.reshape(n, k)
+
+
+def _ones(codes: Codes, weights: Weights | None) -> Weights:
+    return np.ones(codes.shape[1], dtype=np.int64) if weights is None else weights
+
+
+def alpha_codes(codes: Codes, cats: Sequence[str], weights: Weights | None = None) -> Coefficient:
+    """Krippendorff's alpha (nominal) from coded values (see :func:`alpha_nominal`).
+
+    From the coincidences of each item's values: with ``n_uc`` the annotators giving item
+    ``u`` category ``c`` and ``m_u`` its values, ``o_cc = sum_u n_uc (n_uc - 1) / (m_u - 1)``,
+    ``n_c = sum_u n_uc`` and ``n = sum_c n_c`` over items with two or more values;
+    ``alpha = 1 - (n - 1) (n - sum_c o_cc) / (n^2 - sum_c n_c^2)``. A column of weight w
+    counts as w identical items.
+    """
+    counts = _counts(codes, len(cats))
+    w = _ones(codes, weights)
+    m_u = counts.sum(axis=1)
+    keep = m_u >= 2
+    if not keep.any():
+        return Coefficient(None, "no item was labelled by two annotators")
+    counts, m_u, w = counts[keep].astype(np.float64), m_u[keep].astype(np.float64), w[keep]
+    n_c = (counts * w[:, None]).sum(axis=0)
+    used = np.flatnonzero(n_c)
+    if len(used) < 2:
+        return Coefficient(
+            None,
+            f"every value is the same category ({cats[int(used[0])]}): agreement cannot be "
+            "told from chance",
+        )
+    n = float(n_c.sum())
+    o_cc = (counts * (counts - 1) / (m_u - 1)[:, None] * w[:, None]).sum(axis=0)
+    expected = n * n - float((n_c**2).sum())
+    return Coefficient(round(1 - (n - 1) * (n - float(o_cc.sum())) / expected, 6))
+
+
+def kappa_codes(
+    a: NDArray[np.int8], b: NDArray[np.int8], cats: Sequence[str], weights: Weights | None = None
+) -> Coefficient:
+    """Cohen's kappa from two annotators' coded values (see :func:`cohen_kappa`)."""
+    both = (a >= 0) & (b >= 0)
+    w = (np.ones(len(a), np.int64) if weights is None else weights)[both]
+    n = int(w.sum())
+    if n == 0:
+        return Coefficient(None, "no item was labelled by both annotators")
+    x, y = a[both].astype(np.int64), b[both].astype(np.int64)
+    ca = np.bincount(x, weights=w, minlength=len(cats))
+    cb = np.bincount(y, weights=w, minlength=len(cats))
+    chance = float((ca * cb).sum())
+    if chance == float(n) * n:
+        only = cats[int(np.flatnonzero(ca)[0])]
+        return Coefficient(
+            None,
+            f"both chose one category ({only}) on every item: agreement cannot be told from chance",
+        )
+    p_o, p_e = float(w[x == y].sum()) / n, chance / (float(n) * n)
+    return Coefficient(round((p_o - p_e) / (1 - p_e), 6))
+
+
+def raw_codes(codes: Codes, weights: Weights | None = None) -> Ratio:
+    """Items on which everyone who labelled it agrees, of the items labelled by two or more."""
+    w = _ones(codes, weights)
+    valid = codes >= 0
+    pairable = valid.sum(axis=0) >= 2
+    low = np.where(valid, codes, np.int8(127)).min(axis=0)
+    high = np.where(valid, codes, np.int8(-1)).max(axis=0)
+    return Ratio(int(w[pairable & (low == high)].sum()), int(w[pairable].sum()))
+
+
+def _encode_rows(rows: Sequence[Sequence[Value | None]]) -> tuple[Codes, tuple[str, ...]]:
+    cats = tuple(sorted({v for r in rows for v in r if v is not None}))
+    code = {v: k for k, v in enumerate(cats)}
+    width = len(rows[0]) if rows else 0
+    out = np.full((len(rows), width), NONE, dtype=np.int8)
+    for i, r in enumerate(rows):
+        for j, v in enumerate(r):
+            if v is not None:
+                out[i, j] = code[v]
+    return out, cats
 
 
 def alpha_nominal(rows: Sequence[Sequence[Value | None]]) -> Coefficient:
@@ -172,33 +291,8 @@ def alpha_nominal(rows: Sequence[Sequence[Value | None]]) -> Coefficient:
         >>> alpha_nominal([["a", "a"], ["a", "a"]]).reason
         'every value is the same category (a): agreement cannot be told from chance'
     """
-    import krippendorff
-
-    pairable: list[list[Value]] = [
-        [v for v in (r[i] for r in rows) if v is not None]
-        for i in range(len(rows[0]) if rows else 0)
-    ]
-    pairable = [vals for vals in pairable if len(vals) >= 2]
-    if not pairable:
-        return Coefficient(None, "no item was labelled by two annotators")
-    seen = sorted({v for vals in pairable for v in vals})
-    if len(seen) < 2:
-        return Coefficient(
-            None,
-            f"every value is the same category ({seen[0]}): agreement cannot be told from chance",
-        )
-    code = {v: k for k, v in enumerate(seen)}
-    data = np.array(
-        [[np.nan if v is None or v not in code else code[v] for v in r] for r in rows], dtype=float
-    )
-    value = float(
-        krippendorff.alpha(
-            reliability_data=data,
-            value_domain=list(range(len(seen))),
-            level_of_measurement="nominal",
-        )
-    )
-    return Coefficient(round(value, 6))
+    codes, cats = _encode_rows(rows)
+    return alpha_codes(codes, cats)
 
 
 def cohen_kappa(a: Sequence[Value | None], b: Sequence[Value | None]) -> Coefficient:
@@ -208,69 +302,156 @@ def cohen_kappa(a: Sequence[Value | None], b: Sequence[Value | None]) -> Coeffic
         >>> cohen_kappa(["a", "a", "b", "b", "a"], ["a", "b", "b", "b", "a"]).value
         0.615385
     """
-    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x is not None and y is not None]
-    if not pairs:
-        return Coefficient(None, "no item was labelled by both annotators")
-    n = len(pairs)
-    p_o = sum(1 for x, y in pairs if x == y) / n
-    ca, cb = Counter(x for x, _ in pairs), Counter(y for _, y in pairs)
-    p_e = sum(ca[c] * cb[c] for c in ca) / (n * n)
-    if p_e >= 1.0:
-        only = next(iter(ca))
-        return Coefficient(
-            None,
-            f"both chose one category ({only}) on every item: agreement cannot be told from chance",
-        )
-    return Coefficient(round((p_o - p_e) / (1 - p_e), 6))
+    codes, cats = _encode_rows([a, b])
+    return kappa_codes(codes[0], codes[1], cats)
 
 
 def raw_agreement(rows: Sequence[Sequence[Value | None]]) -> Ratio:
     """Items on which everyone who labelled it agrees, of the items labelled by two or more."""
-    agree = total = 0
-    for i in range(len(rows[0]) if rows else 0):
-        vals = [r[i] for r in rows if r[i] is not None]
-        if len(vals) < 2:
-            continue
-        total += 1
-        agree += len(set(vals)) == 1
-    return Ratio(agree, total)
+    codes, _ = _encode_rows(rows)
+    return raw_codes(codes)
 
 
-def _word(value: object) -> str:
-    return "true" if value is True else "false" if value is False else str(value)
+def field_agreement(
+    name: str, codes: Codes, *, answers: int = 1, weights: Weights | None = None
+) -> FieldAgreement:
+    """One field's figures from its coded values (annotators x items; weighted columns)."""
+    cats = categories_of(name)
+    w = _ones(codes, weights)
+    valid = codes >= 0
+    seen = sorted({cats[int(c)] for c in np.unique(codes[valid])}) if valid.any() else []
+    if codes.shape[0] == 2:
+        kappa = kappa_codes(codes[0], codes[1], cats, w)
+    else:
+        kappa = Coefficient(None, f"Cohen's kappa is for two annotators ({codes.shape[0]} here)")
+    return FieldAgreement(
+        name,
+        int(w[valid.sum(axis=0) >= 2].sum()),
+        int(valid.any(axis=1).sum()),
+        tuple(seen),
+        alpha_codes(codes, cats, w),
+        kappa,
+        raw_codes(codes, w),
+        answers,
+    )
 
 
-def _bio(fx: DecompositionFixture, positions: Sequence[int]) -> list[Value | None]:
-    if fx.proposed_units:
-        return [None] * len(positions)
-    text = fx.original.text
-    starts: set[int] = set()
-    inside: set[int] = set()
-    to_cp, at16 = {}, 0
-    for i, ch in enumerate(text):
-        to_cp[at16] = i
-        at16 += 2 if ord(ch) > 0xFFFF else 1
-    to_cp[at16] = len(text)
-    for u in fx.units:
-        s, e = to_cp[u.span.start], to_cp[u.span.end]
-        starts.add(s)
-        inside.update(range(s, e))
-    return ["B" if p in starts else "I" if p in inside else "O" for p in positions]
+# ------------------------------------------------------------------------------ the reports
 
 
-def _confirmed(fx: DecompositionFixture, cid: str) -> Candidate | None:
-    try:
-        c = fx.candidate(cid)
-    except FixtureError:
-        return None
-    return None if c.review else c
+def _answers_with_items(p: Pool, name: str, answer_of: NDArray[np.int64]) -> int:
+    """Distinct answers with an item two annotators labelled (``answer_of``: key -> answer)."""
+    pairable = (p.codes[name] >= 0).sum(axis=0) >= 2
+    owners = p.owner[name][pairable]
+    return int(len(np.unique(answer_of[owners[owners >= 0]])))
+
+
+def annotator_figures(
+    names: Sequence[str], files: Sequence[Sequence[FileItems]], sources: Sequence[str]
+) -> tuple[AnnotatorFigures, ...]:
+    """Each annotator's four Toy ratios over their answers (micro: the lab's counts, summed)."""
+    from claimlab.metrics.decomposition import METRICS
+
+    figures = []
+    for name, mine, source in zip(names, files, sources, strict=True):
+        total = np.zeros(2 * len(METRICS), dtype=np.int64)
+        for f in mine:
+            total += f.counts
+        ratios = {m: Ratio(int(total[2 * i]), int(total[2 * i + 1])) for i, m in enumerate(METRICS)}
+        under = sum(f.proposed for f in mine)
+        figures.append(AnnotatorFigures(name, source, ratios, under, len(mine)))
+    return tuple(figures)
+
+
+def find_pooled_agreement(
+    sets: Sequence[AnnotationSet],
+    items: Mapping[str, FileItems],
+    *,
+    per_answer: bool = False,
+) -> AgreementReport:
+    """Agreement of annotators' folders over every answer they annotated (see the metric card).
+
+    ``items`` maps each file's path to its :class:`FileItems` (see :func:`read_for_agreement`).
+    An answer only one annotator annotated adds no item two annotators labelled; it is listed.
+
+    Raises:
+        FixtureError: two files of one answer that annotate different texts.
+    """
+    names = set_names(sets)
+    keys, groups = [], []
+    with bulk_load():
+        for key, files in answers_of(sets):
+            keys.append(key)
+            groups.append(tuple(items[f.path] if f is not None else None for f in files))
+        single = [
+            k.label for k, g in zip(keys, groups, strict=True) if sum(f is not None for f in g) < 2
+        ]
+        by_set = [[items[f.path] for f in s.files.values()] for s in sets]
+        return _report(
+            names, tuple(s.source for s in sets), keys, groups, by_set, per_answer, single
+        )
+
+
+def read_for_agreement(
+    args: Sequence[Any], *, selection: str | None = None, progress: Any = None
+) -> tuple[tuple[AnnotationSet, ...], dict[str, FileItems]]:
+    """Read annotators' files or folders (on every core) and reduce each to its items."""
+    from claimlab.io.annotations import read_sets
+
+    return read_sets(args, lambda _, fx: file_items(fx, selection=selection), progress=progress)
+
+
+def _report(
+    names: tuple[str, ...],
+    sources: tuple[str, ...],
+    keys: Sequence[AnswerKey],
+    groups: Sequence[Sequence[FileItems | None]],
+    mine: Sequence[Sequence[FileItems]],
+    per_answer: bool,
+    single: Sequence[str] = (),
+) -> AgreementReport:
+    p = pool(keys, groups, len(names))
+    ids = {a: k for k, a in enumerate(sorted({k.answer for k in keys}))}
+    answer_of = np.array([ids[k.answer] for k in keys], dtype=np.int64)
+    fields = tuple(
+        field_agreement(
+            name,
+            p.codes[name],
+            answers=_answers_with_items(p, name, answer_of),
+            weights=p.weights[name],
+        )
+        for name in FIELDS
+    )
+    rows = tuple(_answer_row(p, k) for k in (range(len(keys)) if per_answer else ()))
+    chosen = next((f.selection for m in mine for f in m), "all candidates")
+    return AgreementReport(
+        names,
+        sources,
+        fields,
+        tuple(disagreements(p)),
+        annotator_figures(names, mine, sources),
+        chosen,
+        answers=len(ids),
+        single_annotator_answers=tuple(single),
+        per_answer=rows,
+        decompositions=len(keys),
+    )
+
+
+def _answer_row(p: Pool, k: int) -> AnswerAgreement:
+    a = p.answer(k)
+    fields = []
+    for name in FIELDS:
+        codes, weights = a.columns(name)
+        fields.append(field_agreement(name, codes, weights=weights))
+    return AnswerAgreement(a.key.label, sum(f is not None for f in a.files), tuple(fields))
 
 
 def check_same_answer(fixtures: Sequence[DecompositionFixture]) -> None:
-    """Refuse files that are not annotations of one answer (same id, same text)."""
+    """Refuse files that are not annotations of one answer (same id after NFC, same text)."""
     first = fixtures[0]
     for fx in fixtures[1:]:
-        if fx.original.text != first.original.text or fx.original.id != first.original.id:
+        if fx.original.text != first.original.text or nfc(fx.original.id) != nfc(first.original.id):
             raise FixtureError(
                 f"is not an annotation of the same answer as {first.source} (original "
                 f"{fx.original.id!r} vs {first.original.id!r}, or another text)",
@@ -293,25 +474,10 @@ def annotator_names(fixtures: Sequence[DecompositionFixture]) -> tuple[str, ...]
     return tuple(names)
 
 
-def _field(name: str, rows: list[list[Value | None]]) -> FieldAgreement:
-    items = sum(
-        1 for i in range(len(rows[0]) if rows else 0) if sum(r[i] is not None for r in rows) >= 2
-    )
-    annotators = sum(1 for r in rows if any(v is not None for v in r))
-    cats = tuple(sorted({v for r in rows for v in r if v is not None}))
-    if len(rows) == 2:
-        kappa = cohen_kappa(rows[0], rows[1])
-    else:
-        kappa = Coefficient(None, f"Cohen's kappa is for two annotators ({len(rows)} here)")
-    return FieldAgreement(
-        name, items, annotators, cats, alpha_nominal(rows), kappa, raw_agreement(rows)
-    )
-
-
 def find_agreement(
     fixtures: Sequence[DecompositionFixture], *, selection: str | None = None
 ) -> AgreementReport:
-    """Agreement between annotators' files of one draft (see the metric card).
+    """Agreement between annotators' files of one answer, in the order given (see the card).
 
     ``selection`` is the mode the Toy ratios are computed on for each annotator (default: the
     draft's ``decomposer`` mode if there is one, else every candidate).
@@ -323,98 +489,7 @@ def find_agreement(
         raise FixtureError("agreement needs two or more annotators' files")
     check_same_answer(fixtures)
     names = annotator_names(fixtures)
-    text = fixtures[0].original.text
-    positions = [i for i, ch in enumerate(text) if not ch.isspace()]
-
-    rows: dict[str, list[list[Value | None]]] = {}
-    items: dict[str, list[str]] = {}
-    rows[BOUNDARIES] = [_bio(fx, positions) for fx in fixtures]
-    items[BOUNDARIES] = [f"character {p} {text[p]!r}" for p in positions]
-
-    cids: list[str] = []
-    for fx in fixtures:
-        cids += [c for c in fx.candidate_ids if c not in cids]
-    spans = sorted({(u.span.start, u.span.end) for fx in fixtures for u in fx.units})
-    span_text = {(u.span.start, u.span.end): u.span.text for fx in fixtures for u in fx.units}
-    pres_items = [(cid, sp) for cid in cids for sp in spans]
-    pres_rows = []
-    for fx in fixtures:
-        by_span = {(u.span.start, u.span.end): u.id for u in fx.units}
-        row: list[Value | None] = []
-        for cid, sp in pres_items:
-            c = _confirmed(fx, cid)
-            uid = by_span.get(sp)
-            row.append(None if c is None or uid is None else _word(uid in c.preserves))
-        pres_rows.append(row)
-    rows["preserves"] = pres_rows
-    items["preserves"] = [
-        f"{cid} preserves {sp[0]}..{sp[1]} {span_text[sp]!r}" for cid, sp in pres_items
-    ]
-
-    def per_candidate(get: Any) -> list[list[Value | None]]:
-        out = []
-        for fx in fixtures:
-            row: list[Value | None] = []
-            for cid in cids:
-                c = _confirmed(fx, cid)
-                row.append(None if c is None else get(c))
-            out.append(row)
-        return out
-
-    rows["faithful"] = per_candidate(lambda c: _word(c.faithful))
-    rows["atomic"] = per_candidate(lambda c: _word(c.atomic))
-    for kind in ERROR_KINDS:
-        rows[f"error: {kind}"] = per_candidate(lambda c, k=kind: _word(k in c.errors))
-    rows["evidence status"] = per_candidate(lambda c: str(c.evidence.status))
-    for name in FIELDS[2:]:
-        items[name] = list(cids)
-
-    fields = tuple(_field(name, rows[name]) for name in FIELDS)
-    disagreements = []
-    for name in FIELDS:
-        if name == BOUNDARIES:
-            disagreements += _unit_disagreements(fixtures, span_text)
-            continue
-        for i, label in enumerate(items[name]):
-            vals = tuple(r[i] for r in rows[name])
-            given = {v for v in vals if v is not None}
-            if len(given) > 1:
-                disagreements.append(Disagreement(label, name, vals))
-
-    chosen = selection
-    figures = []
-    for fx, name in zip(fixtures, names, strict=True):
-        if chosen is None:
-            chosen = "decomposer" if "decomposer" in fx.modes else ""
-        ids = fx.mode(chosen) if chosen else fx.candidate_ids
-        r = find_decomposition(fx, ids)
-        figures.append(AnnotatorFigures(name, fx.source, r, len(fx.proposed)))
-    return AgreementReport(
-        names,
-        tuple(fx.source for fx in fixtures),
-        fields,
-        tuple(disagreements),
-        tuple(figures),
-        chosen or "all candidates",
-    )
-
-
-def _unit_disagreements(
-    fixtures: Sequence[DecompositionFixture], span_text: dict[tuple[int, int], str]
-) -> list[Disagreement]:
-    """Unit spans some annotators marked and others did not (files with proposed units: no value)."""
-    out = []
-    for sp in sorted(span_text):
-        vals: list[str | None] = []
-        for fx in fixtures:
-            if fx.proposed_units:
-                vals.append(None)
-                continue
-            hit = [u.id for u in fx.units if (u.span.start, u.span.end) == sp]
-            vals.append(f"unit {hit[0]}" if hit else "no unit")
-        given = {"unit" if v.startswith("unit ") else v for v in vals if v is not None}
-        if len(given) > 1:
-            out.append(
-                Disagreement(f"unit {sp[0]}..{sp[1]} {span_text[sp]!r}", BOUNDARIES, tuple(vals))
-            )
-    return out
+    key = AnswerKey(nfc(fixtures[0].decomposer), nfc(fixtures[0].original.id))
+    files = [file_items(fx, selection=selection) for fx in fixtures]
+    sources = tuple(fx.source for fx in fixtures)
+    return _report(names, sources, [key], [tuple(files)], [[f] for f in files], False)

@@ -180,6 +180,50 @@ def _spans_text(c: Candidate) -> str:
     return "; ".join(f"{s.start}..{s.end} {s.text!r}" for s in c.source_spans)
 
 
+def _unique(chosen: Sequence[Candidate]) -> tuple[list[Candidate], list[str | None]]:
+    """D* (first occurrence of each fingerprint kept) and, for each of D, what it repeats."""
+    first_by_fp: dict[str, str] = {}
+    unique: list[Candidate] = []
+    dup_of: list[str | None] = []
+    for c in chosen:
+        first = first_by_fp.get(c.fingerprint)
+        if first is None:
+            first_by_fp[c.fingerprint] = c.id
+            unique.append(c)
+        dup_of.append(first)
+    return unique, dup_of
+
+
+def _four(
+    unit_ids: Sequence[str], chosen: Sequence[Candidate], unique: Sequence[Candidate]
+) -> dict[str, Ratio]:
+    """The four Toy ratios from D (``chosen``) and D* (``unique``): the metric card's counts."""
+    faithful = [c for c in unique if c.faithful]
+    preserved = {u for c in faithful for u in c.preserves}
+    return {
+        "preservation": Ratio(len(faithful), len(unique)),
+        "coverage": Ratio(sum(1 for u in unit_ids if u in preserved), len(unit_ids)),
+        "confirmed_support": Ratio(
+            sum(c.evidence.status == SUPPORTED for c in unique), len(unique)
+        ),
+        "raw_support": Ratio(sum(c.evidence.status == SUPPORTED for c in chosen), len(chosen)),
+    }
+
+
+def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[str, Ratio]:
+    """Only the four Toy ratios of a selection (the figures of :func:`find_decomposition`).
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.decomposition import load_decomposition
+        >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
+        >>> toy_ratios(fx, [])["coverage"].display
+        '0.0% (0/5)'
+    """
+    chosen = [c for c in map(fixture.candidate, selection) if c.mapping != "AMBIGUOUS"]
+    return _four(fixture.unit_ids, chosen, _unique(chosen)[0])
+
+
 def find_decomposition(
     fixture: DecompositionFixture, selection: Sequence[str]
 ) -> DecompositionResult:
@@ -209,21 +253,13 @@ def find_decomposition(
     picked = [fixture.candidate(cid) for cid in selection]
     ambiguous = tuple(c.id for c in picked if c.mapping == "AMBIGUOUS")
     chosen = [c for c in picked if c.mapping != "AMBIGUOUS"]
-    first_by_fp: dict[str, str] = {}
-    unique: list[Candidate] = []
-    duplicates: list[str] = []
+    unique, dup_of = _unique(chosen)
+    duplicates = [c.id for c, d in zip(chosen, dup_of, strict=True) if d is not None]
+    marks = iter(dup_of)
     audit: list[AuditRow] = []
     for pos, c in enumerate(picked):
-        dup_of = None
-        counted = c.mapping != "AMBIGUOUS"  # an ambiguous mapping is kept here, never counted
-        if counted:
-            dup_of = first_by_fp.get(c.fingerprint)
-            if dup_of is None:
-                first_by_fp[c.fingerprint] = c.id
-                unique.append(c)
-            else:
-                duplicates.append(c.id)
-                counted = False
+        dup = next(marks) if c.mapping != "AMBIGUOUS" else None
+        counted = c.mapping != "AMBIGUOUS" and dup is None  # ambiguous: kept here, never counted
         audit.append(
             AuditRow(
                 position=pos + 1,
@@ -231,7 +267,7 @@ def find_decomposition(
                 text=c.text,
                 fingerprint=c.fingerprint,
                 counted=counted,
-                duplicate_of=dup_of,
+                duplicate_of=dup,
                 source_spans=_spans_text(c),
                 preserves=c.preserves,
                 faithful=c.faithful,
@@ -249,13 +285,11 @@ def find_decomposition(
     status_counts = {str(s): sum(1 for c in unique if c.evidence.status == s) for s in STATUSES}
     raw_counts = {str(s): sum(1 for c in chosen if c.evidence.status == s) for s in STATUSES}
     error_ids = {str(kind): tuple(c.id for c in unique if kind in c.errors) for kind in ERROR_KINDS}
+    four = _four(unit_ids, chosen, unique)
     return DecompositionResult(
         selection=tuple(selection),
         unique_ids=tuple(c.id for c in unique),
-        preservation=Ratio(len(faithful), len(unique)),
-        coverage=Ratio(len(preserved), len(unit_ids)),
-        confirmed_support=Ratio(status_counts[SUPPORTED], len(unique)),
-        raw_support=Ratio(raw_counts[SUPPORTED], len(chosen)),
+        **four,
         status_counts=status_counts,
         raw_status_counts=raw_counts,
         faithful_ids=tuple(c.id for c in faithful),

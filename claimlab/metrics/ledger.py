@@ -49,6 +49,7 @@ from claimlab.io.ledger import (
     _as_string,
     _preserves,
     _require,
+    as_id,
     read_table,
     row_label,
 )
@@ -139,16 +140,16 @@ def coerce_columns(
         candidates_file=src_c,
         units_file=src_u,
         rows=candidates.column(ROW).to_numpy(),
-        answer=_as_string(candidates, "answer_id", src_c),
-        candidate=_as_string(candidates, "candidate_id", src_c),
+        answer=as_id(candidates, "answer_id", src_c),
+        candidate=as_id(candidates, "candidate_id", src_c),
         fingerprint=_as_string(candidates, "fingerprint", src_c),
         status=_as_string(candidates, "status", src_c),
         faithful=_as_bool(candidates, "faithful", src_c),
         atomic=_as_bool(candidates, "atomic", src_c),
         preserves=_preserves(candidates, src_c),
-        model=_as_string(candidates, by, src_c) if by else None,
-        unit_answer=_as_string(units, "answer_id", src_u),
-        unit_id=_as_string(units, "unit_id", src_u),
+        model=as_id(candidates, by, src_c, group=True) if by else None,
+        unit_answer=as_id(units, "answer_id", src_u),
+        unit_id=as_id(units, "unit_id", src_u),
         unit_rows=units.column(ROW).to_numpy(),
         has_model_column="model" in candidates.column_names,
     )
@@ -444,6 +445,7 @@ class CorpusFigures:
     duplicates: int
     missing_units: int
     non_atomic: int = 0
+    pairs: int = 0  # (decomposer, answer) pairs scored: more than answers when several split one
 
     def __post_init__(self) -> None:
         freeze(self, "micro", "macro", "status_counts")
@@ -453,6 +455,7 @@ class CorpusFigures:
         return {
             "group": self.group,
             "answers": self.answers,
+            "decomposer_answer_pairs": self.pairs,
             "answers_without_candidates": self.empty_answers,
             "micro": {k: v.to_dict() for k, v in self.micro.items()},
             "macro": {k: v.to_dict() for k, v in self.macro.items()},
@@ -479,7 +482,8 @@ def corpus_figures(table: Any, *, group: str) -> CorpusFigures:
         )
     return CorpusFigures(
         group=group,
-        answers=len(table),
+        answers=int(table["answer_id"].nunique()),
+        pairs=len(table),
         empty_answers=int((table["raw"] == 0).sum()),
         micro=micro,
         macro=macro,

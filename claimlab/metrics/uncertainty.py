@@ -24,7 +24,9 @@ Metric card:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Literal
@@ -151,10 +153,31 @@ def _stack(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
     return np.column_stack([x for pair in pairs for x in pair])
 
 
+RESAMPLED: ContextVar[Callable[[int], None] | None] = ContextVar("resampled", default=None)
+
+
+@contextmanager
+def reporting(progress: Callable[[int], None] | None) -> Iterator[None]:
+    """Within the block, every block of resamples drawn is reported to ``progress(count)``.
+
+    A command shows a progress line for a long bootstrap this way; the figures are the same.
+    """
+    token = RESAMPLED.set(progress)
+    try:
+        yield
+    finally:
+        RESAMPLED.reset(token)
+
+
 def resampled_sums(columns: Floats, resamples: int, seed: int) -> Floats:
     """(resamples x columns) weighted column sums: the bootstrap of every figure at once."""
     n = columns.shape[0]
-    out = [w @ columns for w in weight_blocks(n, resamples, seed)]
+    report = RESAMPLED.get()
+    out = []
+    for w in weight_blocks(n, resamples, seed):
+        out.append(w @ columns)
+        if report is not None:
+            report(len(w))
     return np.vstack(out) if out else np.zeros((0, columns.shape[1]))
 
 
@@ -168,6 +191,76 @@ def _quantiles(values: Floats, lo: float, hi: float) -> tuple[float, float]:
     return float(q[0]), float(q[1])
 
 
+MIN_RESAMPLES = 100  # fewer resamples cannot place a 2.5 % quantile: no interval is claimed
+MIN_CLUSTERS = 2  # one answer cannot show how answers vary
+
+
+@dataclass(frozen=True)
+class NoInterval:
+    """Why a figure has no interval (it is never a zero-width one presented as a 95 % interval).
+
+    Falsy, so ``iv or fallback`` and ``if iv`` read as "no interval"; in JSON ``ci`` is null
+    and ``ci_reason`` says why.
+    """
+
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False
+
+    @property
+    def display(self) -> str:
+        """``N/A: no interval (only 1 answer: ...)``."""
+        return f"N/A: no interval ({self.reason})"
+
+    def to_dict(self) -> None:
+        """JSON form: null (the reason goes beside it as ``ci_reason``)."""
+        return None
+
+
+def interval_or_reason(iv: Interval | NoInterval | None) -> dict[str, Any]:
+    """``{"ci": ..., "ci_reason": ...}`` for a JSON figure."""
+    if isinstance(iv, Interval):
+        return {"ci": iv.to_dict()}
+    return {"ci": None, "ci_reason": iv.reason if iv is not None else "no denominator"}
+
+
+def _not_enough(total_b: float, defined: int, resamples: int) -> NoInterval | None:
+    if total_b <= 0:
+        return NoInterval("no denominator: the figure is N/A")
+    if defined < MIN_CLUSTERS:
+        return NoInterval(
+            f"only {defined} answer with a figure: an interval needs {MIN_CLUSTERS} or more"
+        )
+    if resamples < MIN_RESAMPLES:
+        return NoInterval(
+            f"{resamples} resamples: an interval needs {MIN_RESAMPLES} or more (--bootstrap)"
+        )
+    return None
+
+
+def _below(ok: Floats, estimate: float) -> float:
+    """The share of resamples below the estimate, a resample at the estimate counting as half.
+
+    "At the estimate" allows for the rounding of sums (1e-12 relative), as the textbook's
+    ties are exact values; the share is kept inside (0, 1) so its normal quantile is finite.
+    """
+    tol = 1e-12 * max(1.0, abs(estimate))
+    share = (np.sum(ok < estimate - tol) + 0.5 * np.sum(np.abs(ok - estimate) <= tol)) / ok.size
+    return float(min(max(share, 1 / (2 * ok.size)), 1 - 1 / (2 * ok.size)))
+
+
+def _acceleration(a: Floats, b: Floats) -> float:
+    """BCa's acceleration from the jackknife over answers (closed form for a ratio of sums)."""
+    total_b = float(b.sum())
+    jb = total_b - b
+    keep = jb > 0
+    jack = (float(a.sum()) - a[keep]) / jb[keep]
+    diff = jack.mean() - jack
+    den = float(np.sum(diff**2)) ** 1.5
+    return float(np.sum(diff**3)) / (6 * den) if den > 0 else 0.0
+
+
 def interval_from(
     a: Floats,
     b: Floats,
@@ -175,11 +268,12 @@ def interval_from(
     *,
     level: float,
     method: Method,
-) -> Interval | None:
+) -> Interval | NoInterval:
     """The interval of sum(a) / sum(b) from its resampled values ``stars`` (NaN: undefined)."""
     total_b = float(b.sum())
-    if total_b <= 0:
-        return None
+    short = _not_enough(total_b, int(np.sum(b > 0)), int(stars.size))
+    if short is not None:
+        return short
     estimate = float(a.sum()) / total_b
     ok = stars[~np.isnan(stars)]
     counts = dict(
@@ -188,28 +282,21 @@ def interval_from(
         undefined_clusters=int(np.sum(b <= 0)),
         undefined_resamples=int(stars.size - ok.size),
     )
-    if ok.size == 0:
-        return None
+    if ok.size == 0 or np.all(np.abs(ok - ok[0]) <= 1e-12 * max(1.0, abs(ok[0]))):
+        shown = f"{100 * estimate:.1f}%"
+        return NoInterval(
+            f"every resample gives {shown}: the answers do not vary, so the bootstrap shows no "
+            "spread"
+        )
     alpha = (1 - level) / 2
     if method == "percentile":
         lo, hi = _quantiles(ok, alpha, 1 - alpha)
         return Interval(lo, hi, level, "percentile", **counts)
     if method != "bca":
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if np.all(ok == ok[0]):  # every resample the same figure: nothing to correct
-        return Interval(float(ok[0]), float(ok[0]), level, "BCa", **counts)
     nd = NormalDist()
-    below = (np.sum(ok < estimate) + 0.5 * np.sum(ok == estimate)) / ok.size
-    below = min(max(below, 1 / (2 * ok.size)), 1 - 1 / (2 * ok.size))
-    z0 = nd.inv_cdf(float(below))
-    # jackknife over answers, in closed form: leave answer i out of both sums
-    jb = total_b - b
-    keep = jb > 0
-    jack = (float(a.sum()) - a[keep]) / jb[keep]
-    diff = jack.mean() - jack
-    num = float(np.sum(diff**3))
-    den = float(np.sum(diff**2)) ** 1.5
-    accel = num / (6 * den) if den > 0 else 0.0
+    z0 = nd.inv_cdf(_below(ok, estimate))
+    accel = _acceleration(a, b)
     out = []
     for z_alpha in (nd.inv_cdf(alpha), nd.inv_cdf(1 - alpha)):
         shifted = z0 + (z0 + z_alpha) / (1 - accel * (z0 + z_alpha))
@@ -225,7 +312,7 @@ def bootstrap_intervals(
     resamples: int = 2000,
     seed: int = 0,
     method: Method = "bca",
-) -> dict[str, Interval | None]:
+) -> dict[str, Interval | NoInterval]:
     """Intervals for several ratio-of-sums figures over the same answers (one resampling).
 
     ``figures`` maps a name to ``(a, b)``: per-answer arrays whose sums' ratio is the figure
@@ -244,9 +331,15 @@ def bootstrap_intervals(
     names = list(figures)
     pairs = [(np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()]
     if not pairs or pairs[0][0].size == 0:
-        return {name: None for name in names}
+        return {name: NoInterval("no answer: the figure is N/A") for name in names}
+    if resamples < MIN_RESAMPLES or pairs[0][0].size < MIN_CLUSTERS:
+        return {
+            name: _not_enough(float(b.sum()), int(np.sum(b > 0)), resamples)
+            or NoInterval("only 1 answer: an interval needs 2 or more")
+            for name, (a, b) in zip(names, pairs, strict=True)
+        }
     sums = resampled_sums(_stack(pairs), resamples, seed)
-    out: dict[str, Interval | None] = {}
+    out: dict[str, Interval | NoInterval] = {}
     for k, (name, (a, b)) in enumerate(zip(names, pairs, strict=True)):
         stars = _ratio(sums[:, 2 * k], sums[:, 2 * k + 1])
         out[name] = interval_from(a, b, stars, level=level, method=method)
@@ -289,6 +382,7 @@ class Comparison:
     permutations: int
     p_adjusted: float | None = None
     unpaired: Difference | None = None
+    reason: str = ""  # why there is no interval or p-value (too few shared answers)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``--compare``."""
@@ -306,6 +400,7 @@ class Comparison:
             "level": self.level,
             "resamples": self.resamples,
             "permutations": self.permutations,
+            **({"reason": self.reason} if self.reason else {}),
         }
 
     @property
@@ -321,7 +416,8 @@ class Comparison:
         p = "" if self.p_value is None else f"; p {self.p_value:.3g}"
         if self.p_adjusted is not None:
             p += f", Holm {self.p_adjusted:.3g}"
-        return f"{100 * d.value:+.1f} points{ci} ({counts}{p})"
+        why = f"; {self.reason}" if self.reason else ""
+        return f"{100 * d.value:+.1f} points{ci} ({counts}{p}{why})"
 
 
 def paired_comparison(
@@ -384,7 +480,8 @@ def paired_comparisons(
     ``figures`` maps ``(metric, aggregate)`` to A's and B's ``(a, b)`` ratio parts (see
     :func:`ratio_parts`). The same answers are drawn for every figure and both sides, and the
     same swaps serve every figure's permutation test: one matrix product each, however many
-    figures.
+    figures. Fewer than 2 shared answers or 100 resamples give the difference alone, with the
+    reason; fewer than 100 permutations give no p-value.
     """
     level = check_level(level)
     keys = list(figures)
@@ -404,42 +501,75 @@ def paired_comparisons(
         resamples=resamples,
         permutations=permutations,
     )
-    if n == 0:
-        return [
-            Comparison(
-                metric=m,
-                aggregate=g,
-                difference=Difference(None, None, None),
-                p_value=None,
-                **common,
-            )
-            for m, g in keys
-        ]
+    if n < MIN_CLUSTERS or resamples < MIN_RESAMPLES:
+        return _too_few(keys, cols, n, resamples, permutations, common)
     matrix = np.column_stack(cols)
     totals = matrix.sum(axis=0)
+    observed = _observed(totals, len(keys))
     sums = resampled_sums(matrix, resamples, seed)
-    # the permutation test: swap A and B on an answer; A's sums gain (B - A) there
-    rng = np.random.default_rng(seed + 1)
-    deltas = np.column_stack(
-        [
-            col
-            for k in range(len(keys))
-            for col in (cols[4 * k + 2] - cols[4 * k], cols[4 * k + 3] - cols[4 * k + 1])
-        ]
-    )
-    observed = np.full(len(keys), np.nan)
-    for k in range(len(keys)):
+    p_values: list[float | None] = [None] * len(keys)
+    reason = ""
+    if permutations >= MIN_RESAMPLES:
+        extreme = _permutation_extremes(cols, totals, observed, permutations, seed + 1)
+        p_values = [(1 + int(e)) / (1 + permutations) for e in extreme]
+    else:
+        reason = f"a p-value needs {MIN_RESAMPLES} or more permutations"
+    alpha = (1 - level) / 2
+    out = []
+    for k, (metric, aggregate) in enumerate(keys):
+        if np.isnan(observed[k]):
+            diff, p_value = Difference(None, None, None), None
+        else:
+            diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
+                sums[:, 4 * k + 2], sums[:, 4 * k + 3]
+            )
+            ok = diffs[~np.isnan(diffs)]
+            low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+            diff, p_value = Difference(float(observed[k]), low, high), p_values[k]
+        out.append(
+            Comparison(
+                metric=metric, aggregate=aggregate, difference=diff, p_value=p_value,
+                reason=reason, **common,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _observed(totals: Floats, figures: int) -> Floats:
+    """A's figure minus B's for every figure (NaN where either has no denominator)."""
+    observed = np.full(figures, np.nan)
+    for k in range(figures):
         sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
         if sa_d > 0 and sb_d > 0:
             observed[k] = sa_n / sa_d - sb_n / sb_d
-    extreme = np.zeros(len(keys), dtype=np.int64)
+    return observed
+
+
+def _permutation_extremes(
+    cols: Sequence[Floats], totals: Floats, observed: Floats, permutations: int, seed: int
+) -> NDArray[np.int64]:
+    """For each figure, how many random swaps of A and B give a difference as large.
+
+    Swapping A and B on an answer moves (B - A) into A's sums there; the same swaps serve
+    every figure, one matrix product per block of permutations.
+    """
+    figures, n = len(observed), cols[0].size
+    rng = np.random.default_rng(seed)
+    deltas = np.column_stack(
+        [
+            col
+            for k in range(figures)
+            for col in (cols[4 * k + 2] - cols[4 * k], cols[4 * k + 3] - cols[4 * k + 1])
+        ]
+    )
+    extreme = np.zeros(figures, dtype=np.int64)
     per_block = max(1, min(permutations, BLOCK_CELLS // max(n, 1)))
     done = 0
     while done < permutations:
         size = min(per_block, permutations - done)
         swap = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
         moved = swap @ deltas
-        for k in range(len(keys)):
+        for k in range(figures):
             if np.isnan(observed[k]):
                 continue
             sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
@@ -450,31 +580,33 @@ def paired_comparisons(
                 np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed[k]) - tol)
             )
         done += size
-    alpha = (1 - level) / 2
+    return extreme
+
+
+def _too_few(
+    keys: Sequence[tuple[str, str]],
+    cols: Sequence[Floats],
+    n: int,
+    resamples: int,
+    permutations: int,
+    common: dict[str, Any],
+) -> list[Comparison]:
+    """Comparisons with the observed difference only: too few shared answers or resamples."""
+    if n < MIN_CLUSTERS:
+        reason = f"{n} shared answer{'' if n == 1 else 's'}: an interval and a test need 2 or more"
+    else:
+        reason = f"an interval needs {MIN_RESAMPLES} or more resamples"
     out = []
     for k, (metric, aggregate) in enumerate(keys):
-        if np.isnan(observed[k]):
-            out.append(
-                Comparison(
-                    metric=metric,
-                    aggregate=aggregate,
-                    difference=Difference(None, None, None),
-                    p_value=None,
-                    **common,
-                )
-            )
-            continue
-        diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
-            sums[:, 4 * k + 2], sums[:, 4 * k + 3]
-        )
-        ok = diffs[~np.isnan(diffs)]
-        low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+        an, ad, bn, bd = (float(c.sum()) for c in cols[4 * k : 4 * k + 4])
+        value = an / ad - bn / bd if ad > 0 and bd > 0 else None
         out.append(
             Comparison(
                 metric=metric,
                 aggregate=aggregate,
-                difference=Difference(float(observed[k]), low, high),
-                p_value=(1 + int(extreme[k])) / (1 + permutations),
+                difference=Difference(value, None, None),
+                p_value=None,
+                reason=reason,
                 **common,
             )
         )
@@ -547,16 +679,42 @@ def ranking_stability(
     the observed order (best first), the share of resamples with exactly that order, and for
     each adjacent pair the share in which the first stays above the second.
     """
-    names = list(figures)
-    pairs = [(np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()]
+    return rankings_stability({"": figures}, resamples=resamples, seed=seed)[""]
+
+
+def rankings_stability(
+    by_figure: dict[str, dict[str, tuple[Any, Any]]],
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """:func:`ranking_stability` of several figures over the same answers, in one resampling."""
+    cols: list[tuple[Floats, Floats]] = []
+    for figures in by_figure.values():
+        cols += [
+            (np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()
+        ]
+    n = cols[0][0].size if cols else 0
+    sums = resampled_sums(_stack(cols), resamples, seed) if n and resamples else None
+    out, at = {}, 0
+    for name, figures in by_figure.items():
+        pairs = cols[at : at + len(figures)]
+        part = None if sums is None else sums[:, 2 * at : 2 * (at + len(figures))]
+        out[name] = _ranking(list(figures), pairs, part, resamples)
+        at += len(figures)
+    return out
+
+
+def _ranking(
+    names: list[str], pairs: list[tuple[Floats, Floats]], sums: Floats | None, resamples: int
+) -> dict[str, Any]:
     values = {
         n: (a.sum() / b.sum() if b.sum() > 0 else np.nan)
         for n, (a, b) in zip(names, pairs, strict=True)
     }
     order = sorted((n for n in names if not np.isnan(values[n])), key=lambda n: -values[n])
-    if len(order) < 2 or pairs[0][0].size == 0:
+    if len(order) < 2 or sums is None or pairs[0][0].size < MIN_CLUSTERS:
         return {"order": order, "same_order": None, "pairs": [], "resamples": 0}
-    sums = resampled_sums(_stack(pairs), resamples, seed)
     stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
     col = {n: k for k, n in enumerate(names)}
     ranked = stars[:, [col[n] for n in order]]
@@ -591,6 +749,24 @@ def _ledger_defs() -> dict[str, tuple[str, str]]:
     return dict(RATIO_DEFS)
 
 
+def _ledger_figures(table: Any, codes: Any = None) -> tuple[Any, dict[str, tuple[Any, Any]]]:
+    """Per-answer ratio parts of every figure of a ledger group (answers in sorted order)."""
+    ids = table["answer_id"].to_numpy().astype(str)
+    found, clusters = np.unique(ids, return_inverse=True)
+    n_clusters = len(found)
+
+    def per_answer(values: Floats) -> Floats:
+        return np.bincount(clusters, weights=values, minlength=n_clusters).astype(np.float64)
+
+    figures: dict[str, tuple[Any, Any]] = {}
+    for metric, (num, den) in _ledger_defs().items():
+        n, d = table[num].to_numpy(np.float64), table[den].to_numpy(np.float64)
+        figures[f"micro/{metric}"] = (per_answer(n), per_answer(d))
+        r, defined = macro_parts(n, d)
+        figures[f"macro/{metric}"] = (per_answer(r), per_answer(defined))
+    return found, figures
+
+
 def ledger_intervals(
     table: Any,
     *,
@@ -598,27 +774,49 @@ def ledger_intervals(
     resamples: int = 2000,
     seed: int = 0,
     method: Method = "bca",
-) -> dict[tuple[str, str], Interval | None]:
+) -> dict[tuple[str, str], Interval | NoInterval]:
     """Every corpus figure of one ledger group: ``{(aggregate, metric): interval}``.
 
     ``table`` is the per-answer table of :func:`claimlab.metrics.ledger.count_ledger` (one row
     per decomposer and answer). The clusters are the original answers: when several
     decomposers split the same answer (the whole corpus), its rows are resampled together.
     """
-    figures: dict[str, tuple[Any, Any]] = {}
-    codes, clusters = np.unique(table["answer_id"].to_numpy().astype(str), return_inverse=True)
-    n_clusters = len(codes)
-
-    def per_answer(values: Floats) -> Floats:
-        return np.bincount(clusters, weights=values, minlength=n_clusters).astype(np.float64)
-
-    for metric, (num, den) in _ledger_defs().items():
-        n, d = table[num].to_numpy(np.float64), table[den].to_numpy(np.float64)
-        figures[f"micro/{metric}"] = (per_answer(n), per_answer(d))
-        r, defined = macro_parts(n, d)
-        figures[f"macro/{metric}"] = (per_answer(r), per_answer(defined))
+    _, figures = _ledger_figures(table)
     out = bootstrap_intervals(figures, level=level, resamples=resamples, seed=seed, method=method)
     return {tuple(k.split("/")): v for k, v in out.items()}  # type: ignore[misc]
+
+
+def ledger_group_intervals(
+    table: Any,
+    *,
+    by_group: bool,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    method: Method = "bca",
+) -> dict[str | None, dict[tuple[str, str], Interval | NoInterval]]:
+    """:func:`ledger_intervals` of the corpus (None) and of each group (``model``), at once.
+
+    Groups over the same answers as the corpus (the ledger scores every answer for every
+    decomposer) share one resampling: the same weights each would draw on its own, so the
+    intervals are those of separate calls, computed once.
+    """
+    parts: dict[str | None, tuple[Any, dict[str, tuple[Any, Any]]]] = {None: _ledger_figures(table)}
+    for name, sub in table.groupby("model", observed=True) if by_group else ():
+        parts[str(name)] = _ledger_figures(sub)
+    same = [g for g, (ids, _) in parts.items() if np.array_equal(ids, parts[None][0])]
+    shared = {f"{i}|{k}": v for i, g in enumerate(same) for k, v in parts[g][1].items()}
+    done = bootstrap_intervals(shared, level=level, resamples=resamples, seed=seed, method=method)
+    out: dict[str | None, dict[tuple[str, str], Interval | NoInterval]] = {}
+    for i, g in enumerate(same):
+        out[g] = {tuple(k.split("/")): done[f"{i}|{k}"] for k in parts[g][1]}  # type: ignore[misc]
+    for g, (_, figures) in parts.items():
+        if g not in out:
+            one = bootstrap_intervals(
+                figures, level=level, resamples=resamples, seed=seed, method=method
+            )
+            out[g] = {tuple(k.split("/")): v for k, v in one.items()}  # type: ignore[misc]
+    return out
 
 
 def scored_by_group(table: Any) -> dict[str, Any]:
@@ -723,7 +921,7 @@ def factscore_intervals(
     resamples: int = 2000,
     seed: int = 0,
     method: Method = "bca",
-) -> dict[str, Interval | None]:
+) -> dict[str, Interval | NoInterval | None]:
     """Intervals of a FActScore result's figures.
 
     A cluster bootstrap over prompts; Wilson for the respond ratio (one independent item per
@@ -731,7 +929,9 @@ def factscore_intervals(
     """
     parts = factscore_parts(result)
     respond = parts.pop("respond_ratio")
-    out = bootstrap_intervals(parts, level=level, resamples=resamples, seed=seed, method=method)
+    out: dict[str, Interval | NoInterval | None] = dict(
+        bootstrap_intervals(parts, level=level, resamples=resamples, seed=seed, method=method)
+    )
     out["respond_ratio"] = wilson(int(respond[0].sum()), int(respond[1].sum()), level)
     return out
 
@@ -855,25 +1055,44 @@ class PredictionPowered:
         }
 
 
-def _mean_ci(values: Floats, z: float, scale: float = 1.0) -> Estimate:
+def _mean_ci(values: Floats, z: float) -> Estimate:
     n = values.size
     if n == 0:
         return Estimate(None, None, None, 0)
     m = float(values.mean())
-    se = float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    if not math.isfinite(se):
-        return Estimate(m * scale, None, None, n)
-    return Estimate(m * scale, (m - z * se) * scale, (m + z * se) * scale, n)
+    if n < 2:
+        return Estimate(m, None, None, n)
+    se = float(values.std(ddof=1)) / math.sqrt(n)
+    return Estimate(m, m - z * se, m + z * se, n)
+
+
+def _ratio_ci(num: Floats, den: Floats, z: float) -> Estimate:
+    """sum(num) / sum(den) with the ratio estimator's normal interval (delta method)."""
+    n = num.size
+    if n == 0 or den.sum() <= 0:
+        return Estimate(None, None, None, n)
+    theta = float(num.sum() / den.sum())
+    if n < 2:
+        return Estimate(theta, None, None, n)
+    g = (num - theta * den) / den.mean()
+    se = float(g.std(ddof=1)) / math.sqrt(n)
+    return Estimate(theta, theta - z * se, theta + z * se, n)
 
 
 def ppi_mean(
-    y: Floats, yhat: Floats, yhat_unlabelled: Floats, *, level: float = 0.9
+    y: Floats,
+    yhat: Floats,
+    yhat_unlabelled: Floats,
+    *,
+    level: float = 0.9,
+    ddof: int = 1,
 ) -> tuple[float, float, float]:
     """The prediction-powered mean and its normal interval (Angelopoulos et al., Science 2023).
 
     theta = mean(yhat_unlabelled) - mean(yhat - y); its variance is var(yhat_unlabelled) / N +
-    var(yhat - y) / n. (The classic estimator, lambda = 1; ``ppi_py.ppi_mean_ci(..., lam=1)``
-    gives the same interval.)
+    var(yhat - y) / n (the classic estimator, lambda = 1). The variances divide by N - 1 and
+    n - 1 (``ddof=1``, unbiased); ``ppi_py.ppi_mean_ci(..., lam=1)`` divides by N and n, which
+    ``ddof=0`` reproduces exactly (the two differ by a factor sqrt(n / (n - 1)) in width).
     """
     level = check_level(level)
     z = NormalDist().inv_cdf(0.5 + level / 2)
@@ -882,7 +1101,39 @@ def ppi_mean(
         raise ValueError("prediction-powered inference needs two or more answers on each side")
     rect = yhat - y
     theta = float(yhat_unlabelled.mean() - rect.mean())
-    se = math.sqrt(float(yhat_unlabelled.var(ddof=1)) / big_n + float(rect.var(ddof=1)) / n)
+    se = math.sqrt(float(yhat_unlabelled.var(ddof=ddof)) / big_n + float(rect.var(ddof=ddof)) / n)
+    return theta, theta - z * se, theta + z * se
+
+
+def ppi_ratio(
+    human: tuple[Floats, Floats],
+    auto: tuple[Floats, Floats],
+    auto_unlabelled: tuple[Floats, Floats],
+    *,
+    level: float = 0.9,
+) -> tuple[float | None, float | None, float | None]:
+    """A prediction-powered ratio of sums: numerators and denominators corrected together.
+
+    Each sum's mean is estimated as a prediction-powered mean, mu_N = mean(N^_u) - mean(N^ - N)
+    and mu_D likewise; theta = mu_N / mu_D (the ratio estimator). Its interval is normal with
+    the delta method's variance: var(g_u) / N_u + var(g) / n, with g_u = (N^_u - theta D^_u) /
+    mu_D and g = ((N^ - theta D^) - (N - theta D)) / mu_D (ddof 1). With a perfect autorater
+    the correction is 0 and theta is the autorater's ratio; it never divides numerators from
+    one set of answers by denominators from another.
+    """
+    level = check_level(level)
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    (yn, yd), (hn, hd), (un, ud) = human, auto, auto_unlabelled
+    if yn.size < 2 or un.size < 2:
+        raise ValueError("prediction-powered inference needs two or more answers on each side")
+    mu_n = float(un.mean() - (hn - yn).mean())
+    mu_d = float(ud.mean() - (hd - yd).mean())
+    if mu_d <= 0:
+        return None, None, None
+    theta = mu_n / mu_d
+    g_u = (un - theta * ud) / mu_d
+    g = ((hn - theta * hd) - (yn - theta * yd)) / mu_d
+    se = math.sqrt(float(g_u.var(ddof=1)) / un.size + float(g.var(ddof=1)) / yn.size)
     return theta, theta - z * se, theta + z * se
 
 
@@ -899,9 +1150,8 @@ def prediction_powered(
 
     ``auto`` and ``human`` are per-answer (numerator, denominator) counts over the same answers
     (the human counts matter only where ``labelled`` is true). ``macro``: the mean of per-answer
-    ratios over answers with a denominator; ``micro``: the estimated mean numerator over the
-    mean denominator of all answers (the denominator, the facts checked, is the same for
-    autorater and people).
+    ratios over answers with a denominator (:func:`ppi_mean`); ``micro``: summed numerators
+    over summed denominators, both corrected by people's labels (:func:`ppi_ratio`).
     """
     level = check_level(level)
     z = NormalDist().inv_cdf(0.5 + level / 2)
@@ -913,27 +1163,28 @@ def prediction_powered(
         ra, _ = macro_parts(an, ad)
         rh, _ = macro_parts(hn, hd)
         y, yhat, yu = rh[lab & defined], ra[lab & defined], ra[~lab & defined]
-        scale = 1.0
-        everyone = ra[defined]
+        theta, lo, hi = ppi_mean(y, yhat, yu, level=level)
+        ppi = Estimate(theta, lo, hi, int(y.size + yu.size))
+        naive, people = _mean_ci(ra[defined], z), _mean_ci(y, z)
+        counts = (int(y.size), int(yu.size))
     elif aggregate == "micro":
-        mean_den = float(ad.mean()) if ad.size else 0.0
-        if mean_den <= 0:
-            raise ValueError("no denominator: the figure is undefined")
-        y, yhat, yu = hn[lab], an[lab], an[~lab]
-        scale = 1.0 / mean_den
-        everyone = an
+        m_theta, m_lo, m_hi = ppi_ratio(
+            (hn[lab], hd[lab]), (an[lab], ad[lab]), (an[~lab], ad[~lab]), level=level
+        )
+        ppi = Estimate(m_theta, m_lo, m_hi, int(an.size))
+        naive, people = _ratio_ci(an, ad, z), _ratio_ci(hn[lab], hd[lab], z)
+        counts = (int(lab.sum()), int((~lab).sum()))
     else:
         raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
-    theta, lo, hi = ppi_mean(y, yhat, yu, level=level)
     return PredictionPowered(
         figure=figure,
         aggregate=aggregate,
         level=level,
-        ppi=Estimate(theta * scale, lo * scale, hi * scale, int(y.size + yu.size)),
-        naive=_mean_ci(everyone, z, scale),
-        human=_mean_ci(y, z, scale),
-        labelled=int(y.size),
-        unlabelled=int(yu.size),
+        ppi=ppi,
+        naive=naive,
+        human=people,
+        labelled=counts[0],
+        unlabelled=counts[1],
     )
 
 
@@ -950,26 +1201,43 @@ def ledger_ranking(
     The answers every decomposer scored are resampled (an answer a decomposer gave no row for
     is left out, as in a comparison).
     """
-    num, den = _ledger_defs()[metric]
+    return ledger_rankings(
+        table, metrics=(metric,), aggregate=aggregate, resamples=resamples, seed=seed
+    )[0]
+
+
+def ledger_rankings(
+    table: Any,
+    *,
+    metrics: Sequence[str] = LEDGER_METRICS,
+    aggregate: Aggregate = "micro",
+    resamples: int = 2000,
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """:func:`ledger_ranking` of several metrics, with one resampling of the shared answers."""
     groups = scored_by_group(table)
     if len(groups) < 2:
-        return {"order": list(groups), "same_order": None, "pairs": [], "resamples": 0}
+        return [
+            {"order": list(groups), "same_order": None, "pairs": [], "resamples": 0, "metric": m}
+            for m in metrics
+        ]
     shared = None
     for g in groups.values():
         shared = g.index if shared is None else shared.intersection(g.index, sort=False)
-    parts = {
-        name: _parts(
-            g.loc[shared, num].to_numpy(np.float64),
-            g.loc[shared, den].to_numpy(np.float64),
-            aggregate,
-        )
-        for name, g in groups.items()
-    }
-    out = ranking_stability(parts, resamples=resamples, seed=seed)
-    out.update(
-        metric=metric, aggregate=aggregate, answers=int(len(shared)) if shared is not None else 0
-    )
-    return out
+    by_figure = {}
+    for metric in metrics:
+        num, den = _ledger_defs()[metric]
+        by_figure[metric] = {
+            name: _parts(
+                g.loc[shared, num].to_numpy(np.float64),
+                g.loc[shared, den].to_numpy(np.float64),
+                aggregate,
+            )
+            for name, g in groups.items()
+        }
+    ranked = rankings_stability(by_figure, resamples=resamples, seed=seed)
+    answers = int(len(shared)) if shared is not None else 0
+    return [dict(ranked[m], metric=m, aggregate=aggregate, answers=answers) for m in metrics]
 
 
 def ledger_prediction_powered(

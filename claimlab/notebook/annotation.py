@@ -12,7 +12,6 @@ from typing import Any
 from matplotlib.axes import Axes
 
 from claimlab.io.decomposition import DecompositionFixture
-from claimlab.labs.adjudicate import Adjudication
 from claimlab.metrics.agreement import AgreementReport
 from claimlab.metrics.decomposition import METRIC_LABELS
 from claimlab.notebook.display import pandas
@@ -100,29 +99,43 @@ def plot_annotator_figures(report: AgreementReport, *, title: str | None = None)
     )
 
 
-def ties_table(result: Adjudication, names: Sequence[str] = ()) -> Any:
-    """The labels the majority did not settle, with each annotator's value."""
+def ties_table(results: Any, names: Sequence[str] = ()) -> Any:
+    """The labels the majority did not settle, with each annotator's value and its ``--decide``.
+
+    ``results`` is one :class:`~claimlab.labs.adjudicate.Adjudication` or the per-answer
+    results of a folder.
+    """
     pd = pandas()
+    many = results if isinstance(results, (list, tuple)) else [results]
     rows = []
-    for t in result.ties:
-        row: dict[str, object] = {"candidate": t.candidate, "label": t.label}
-        for name in names or t.values:
-            row[name] = t.values.get(name, "-")
-        rows.append(row)
-    for u in result.unit_ties:
-        rows.append({"candidate": "-", "label": f"unit {u} (half of the annotators)"})
+    for r in many:
+        answer = getattr(getattr(r, "key", None), "label", "")
+        for t in r.ties:
+            row: dict[str, object] = {"answer": answer, "candidate": t.candidate, "label": t.label}
+            for name in names or t.values:
+                row[name] = t.values.get(name, "-")
+            row["settle with"] = " or ".join(
+                f"--decide {t.decide(v)}" for v in dict.fromkeys(t.values.values())
+            )
+            rows.append(row)
+        for u in r.unit_ties:
+            rows.append(
+                {"answer": answer, "candidate": "-", "label": f"unit {u} (half of the annotators)"}
+            )
     if not rows:
-        return pd.DataFrame([{"candidate": "-", "label": "no tie: every label settled"}]).set_index(
-            "candidate"
-        )
-    return pd.DataFrame(rows).set_index("candidate")
+        rows = [{"answer": "-", "candidate": "-", "label": "no tie: every label settled"}]
+    frame = pd.DataFrame(rows)
+    if len(many) == 1 or not frame["answer"].any():
+        frame = frame.drop(columns="answer")
+    return frame.set_index("candidate")
 
 
-def provenance_table(result: Adjudication) -> Any:
-    """Per candidate and label: the rule that settled it and the votes."""
+def provenance_table(result: Any) -> Any:
+    """Per candidate and label: the rule that settled it and the votes (an Adjudication or its file)."""
     pd = pandas()
+    doc = result.document if hasattr(result, "document") else result
     rows = []
-    for c in result.document["candidates"]:
+    for c in doc["candidates"]:
         for label, rec in c.get("provenance", {}).items():
             rows.append(
                 {
@@ -132,4 +145,43 @@ def provenance_table(result: Adjudication) -> Any:
                     "votes": "; ".join(f"{k}: {v}" for k, v in rec.get("votes", {}).items()) or "-",
                 }
             )
-    return pd.DataFrame(rows).set_index("candidate")
+    return pd.DataFrame(rows, columns=["candidate", "label", "rule", "votes"]).set_index(
+        "candidate"
+    )
+
+
+def adjudication_heading(results: Sequence[Any], targets: Sequence[Any], folder: Any) -> str:
+    """Where the gold files went and whether they are a gold set, as Markdown."""
+    from claimlab.core.text import plural
+    from claimlab.notebook.display import md_code
+
+    gold = sum(1 for r in results if r.gold)
+    where = (
+        md_code(targets[0])
+        if len(targets) == 1
+        else f"{plural(len(targets), 'file')} in {md_code(folder)}"
+    )
+    if gold == len(results):
+        return f"Written to {where}: **a gold set**, every label settled."
+    return (
+        f"Written to {where}: **not yet gold**: {plural(len(results) - gold, 'answer')} still "
+        "hold ties under review (below)."
+    )
+
+
+def draft_heading(draft: DecompositionFixture) -> str:
+    """The file's note and the original answer, escaped, as Markdown."""
+    from claimlab.labs import lessons
+    from claimlab.notebook.display import md_code, md_text
+
+    parts = [
+        lessons.file_note(draft),
+        f"**Original** {md_code(draft.original.id)}: " + md_text(draft.original.text),
+    ]
+    return "\n\n".join(p for p in parts if p)
+
+
+def copies_table(space: Any) -> Any:
+    """The annotator's copies of a folder of drafts, each with how far it is."""
+    pd = pandas()
+    return pd.DataFrame(space.progress_rows(), columns=["file", "answer", "progress"])

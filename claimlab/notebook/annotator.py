@@ -171,6 +171,23 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _reference_html(title: str, version: str, text: str) -> str:
+    head = f"<b>{_e(title)}</b>" + (f" · version {_e(version)}" if version else "")
+    return f'<div class="claimlab-reference-text"><p>{head}</p><p>{_e(text)}</p></div>'
+
+
+def reference_texts(fx: Any) -> W.Widget:
+    """Each reference's text, in a collapsible panel per reference (text escaped, never markup)."""
+    if not fx.references:
+        return W.HTML("<i>the file has no references: every status is NOT_IN_REFERENCE</i>")
+    panels = W.Accordion(
+        children=[_Html(_reference_html(r.title, r.version, r.text)) for r in fx.references],
+        titles=tuple(_short(f"{r.id}: {r.title}", 70) for r in fx.references),
+    )
+    panels.add_class("claimlab-reference-texts")
+    return panels
+
+
 def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
@@ -229,6 +246,7 @@ class Annotator(_View):
         self.status.add_class("claimlab-status")
         self.status.observe(lambda _c: self._status_changed(), names="value")
         self.references = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.reference_texts = reference_texts(fx)
         self.faithful.observe(lambda _c: self._bool_changed("faithful"), names="value")
         self.atomic.observe(lambda _c: self._bool_changed("atomic"), names="value")
         self.confirm = self._button(
@@ -261,8 +279,9 @@ class Annotator(_View):
                 W.HTML("<b>errors</b>"),
                 W.HBox(list(self.errors.values()), layout=W.Layout(flex_flow="row wrap")),
                 self.status,
-                W.HTML("<b>references</b>"),
+                W.HTML("<b>references</b> (the evidence status comes from their texts alone)"),
                 self.references,
+                self.reference_texts,
                 W.HBox([self.confirm, self.reopen]),
                 self.message,
                 guide,
@@ -584,5 +603,10 @@ class Annotator(_View):
         return (
             f'<div class="claimlab-annotator-snapshot"><p><b>{_e(self.session.progress().text)}</b> '
             f"(annotator: {_e(self.session.annotator)})</p>"
-            f"<p>{_e(text)}</p><ul>{''.join(marks)}</ul>{table_html(frame)}</div>"
+            f"<p>{_e(text)}</p><ul>{''.join(marks)}</ul>{table_html(frame)}"
+            + "".join(
+                f"<h4>{_e(r.id)}</h4>" + _reference_html(r.title, r.version, r.text)
+                for r in fx.references
+            )
+            + "</div>"
         )

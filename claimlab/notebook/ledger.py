@@ -63,7 +63,7 @@ def plot_ledger_models(
         name: {
             m: (iv.low, iv.high)
             for (aggregate, m), iv in (intervals or {}).get(name, {}).items()
-            if aggregate == kind and iv is not None
+            if aggregate == kind and iv
         }
         for name in groups
     }

@@ -383,7 +383,7 @@ def plot_grouped_ratios(
         for row, cells in rows.items()
     }
     errors = {
-        row: {s: (iv.low, iv.high) for s, iv in cells.items() if iv is not None}
+        row: {s: (iv.low, iv.high) for s, iv in cells.items() if iv}
         for row, cells in (intervals or {}).items()
     }
     return plot_grouped_values(

@@ -60,7 +60,7 @@ def intervals_table(
 
 
 def _width(iv: Any) -> str:
-    return "-" if iv is None else f"{100 * (iv.high - iv.low):.1f} points"
+    return "-" if not iv else f"{100 * (iv.high - iv.low):.1f} points"
 
 
 def uncertainty_kinds_table(study: Any) -> Any:
@@ -93,6 +93,6 @@ def plot_figure_with_intervals(
     errors = {
         name: {series: (iv.low, iv.high)}
         for name, iv in intervals.items()
-        if iv is not None and values.get(name, (None, ""))[0] is not None
+        if iv and values.get(name, (None, ""))[0] is not None
     }
     return plot_grouped_values(rows, title=title, errors=errors)

@@ -196,14 +196,17 @@ def parse_value(text: str) -> Any:
 
 
 def absolutise_paths(params: Mapping[str, Any], *, cwd: Path | None = None) -> dict[str, Any]:
-    """Turn string values that name existing files relative to ``cwd`` into absolute paths.
+    """Turn string values that name files relative to ``cwd`` into absolute paths.
 
-    The notebook runs in ``notebooks/``; a user's ``-p FIXTURE my.json`` means their own folder.
+    The notebook runs in ``notebooks/``; a user's ``-p FIXTURE my.json`` means their own folder,
+    and so does a folder the notebook writes into (a parameter named ``..._DIR``, such as
+    ``-p WORK_DIR ana``), whether or not it exists yet.
     """
     base = cwd or Path.cwd()
     out = {}
     for k, v in params.items():
-        if isinstance(v, str) and v and not os.path.isabs(v) and (base / v).exists():
+        names_a_path = isinstance(v, str) and v and not os.path.isabs(v)
+        if names_a_path and ((base / v).exists() or k.endswith("_DIR")):
             out[k] = str((base / v).resolve())
         else:
             out[k] = v

@@ -421,3 +421,32 @@ def test_ledger_human_labels(data):
     u = _write(d, "u.jsonl", _jsonl(UNITS))
     args = ["ledger", c, "--units", u, "--human", h, "--json"]
     assert_refused_or_fine(args, "ledger", h)
+
+
+def _read_both_ways(data: bytes, source: str):
+    """The careful reader's verdict (records or the error) and the fast reader's records or None."""
+    import orjson
+
+    from claimlab.io.decomposition import _read_careful, _read_fast
+
+    try:
+        doc = orjson.loads(data)  # what the command line parses: refused here, read by neither
+    except orjson.JSONDecodeError:
+        return None, None
+    try:
+        careful = _read_careful(doc, source)
+    except ClaimlabInputError as exc:
+        careful = exc
+    except (TypeError, AttributeError, KeyError, IndexError):  # pragma: no cover - a bug found
+        raise
+    return careful, _read_fast(doc, source)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(mutated_json(FX["atlas_nova.json"], None), mutated_json(ANNOTATED, None)))
+def test_the_fast_decomposition_reader_never_accepts_what_the_careful_one_refuses(data):
+    careful, fast = _read_both_ways(data, "x.json")
+    if isinstance(careful, ClaimlabInputError):
+        assert fast is None, f"the fast reader accepted what the careful one refused: {careful}"
+    elif fast is not None:
+        assert fast == careful  # the same records, field for field

@@ -20,7 +20,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
 from claimlab.tooling.cli import annotate, labs, ledger, multihop, notebooks, realdata
-from claimlab.tooling.cli.common import say
+from claimlab.tooling.cli.common import check_outputs, say
 
 COMMANDS: list[Callable[[Any], None]] = [
     labs.add_decomposition,
@@ -86,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         previous = None
     try:
+        if getattr(args, "paths", None) is not None:  # outputs never replace inputs
+            check_outputs(*args.paths(args))
         return args.handler(args)
     except ClaimlabInputError as exc:
         say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)

@@ -3,66 +3,108 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.decomposition import load_decomposition
-from claimlab.io.files import json_text, replacing_all, write_json
-from claimlab.io.reader import read_json
-from claimlab.tooling.cli.common import count_type, emit_json, say
+from claimlab.core.text import plural
+from claimlab.io.files import Staging
+from claimlab.tooling.cli.common import Steps, count_type, emit_json, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
     """Run ``claimlab draft``; returns the exit code."""
     from claimlab.io.raw import load_raw_answers
-    from claimlab.labs.draft import check_units_choice, draft_document, file_names
+    from claimlab.labs.draft import check_units_choice, draft_files, file_names
 
     check_units_choice(args.units)
+    steps = Steps("draft", enabled=args.progress or None)
+    steps.step("reading answers")
     answers = load_raw_answers(args.input)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise ClaimlabInputError("is a file; --out names a folder for the drafts", file=str(out))
     names = file_names([a.id for a in answers])
     targets = [out / n for n in names]
-    if not args.force:
-        for t, a in zip(targets, answers, strict=True):
-            if t.exists():
-                raise ClaimlabInputError(
-                    "exists: a draft may already be annotated; choose another --out or give "
-                    "--force to replace it",
-                    file=str(t),
-                    record=a.id,
-                )
-    built = [
-        draft_document(a, units=args.units, threshold=args.threshold, source=args.input)
-        for a in answers
-    ]
-    with replacing_all(targets) as temps:
-        for tmp, (doc, _) in zip(temps, built, strict=True):
-            tmp.write_text(json_text(doc), encoding="utf-8")
-    summaries = [s for _, s in built]
+    _refuse_draft_targets(args, out, names, targets, answers)
+    advance = steps.step("drafting", len(answers), "answer")
+    staging = Staging(targets)
+    try:
+        summaries = []
+        built = draft_files(
+            answers,
+            staging,
+            units=args.units,
+            threshold=args.threshold,
+            source=args.input,
+            decomposer=args.decomposer,
+        )
+        for summary in built:
+            summaries.append(summary)
+            advance(1)
+        staging.commit()
+    finally:
+        staging.discard()
+    steps.close()
+    _say_drafts(args, out, targets, summaries)
+    return 0
+
+
+def _refuse_draft_targets(
+    args: argparse.Namespace, out: Path, names: list[str], targets: list[Path], answers: list[Any]
+) -> None:
+    """Refuse a draft that would replace the input, or (without --force) an existing draft."""
+    src = Path(args.input)
+    if out.is_dir() and src.parent.resolve() == out.resolve() and src.name in names:
+        raise ClaimlabInputError(
+            f"--out {out} would replace the input {src} with a draft: outputs never replace "
+            "inputs (choose another --out)",
+            file=str(src),
+            field="--out",
+        )
+    if args.force or not out.is_dir():
+        return
+    existing = {p.name for p in out.iterdir()}
+    for t, a in zip(targets, answers, strict=True):
+        if t.name in existing:
+            raise ClaimlabInputError(
+                "exists: a draft may already be annotated; choose another --out or give "
+                "--force to replace it",
+                file=str(t),
+                record=a.id,
+            )
+
+
+def _say_drafts(
+    args: argparse.Namespace, out: Path, targets: list[Path], summaries: list[Any]
+) -> None:
     if args.json:
         emit_json(
             {
                 "input": args.input,
                 "out": str(out),
+                "decomposer": args.decomposer,
                 "files": [str(t) for t in targets],
                 "drafts": [s.to_dict() for s in summaries],
                 "gold": False,
             }
         )
-        return 0
-    for t, s in zip(targets, summaries, strict=True):
+        return
+    shown = targets if len(targets) <= args.show else targets[: args.show]
+    for t, s in zip(shown, summaries, strict=False):
         nowhere = f"; matched nowhere (no span, proposed as introduced): {', '.join(s.unmatched)}"
         say(
-            f"{s.id} -> {t}: {s.units} units ({s.units_from}), {s.candidates} candidates, "
-            f"{s.spans} spans proposed" + (nowhere if s.unmatched else "")
+            f"{s.id} -> {t}: {plural(s.units, 'unit')} ({s.units_from}), "
+            f"{plural(s.candidates, 'candidate')}, {plural(s.spans, 'span')} proposed"
+            + (nowhere if s.unmatched else "")
         )
+    if len(targets) > len(shown):
+        say(f"... and {len(targets) - len(shown)} more (--show N, or --json)")
     say(
-        f"{len(targets)} drafts written. Every label is PROPOSED, not gold: confirm them in "
-        "notebooks/09_annotate.ipynb (one copy per annotator)."
+        f"{plural(len(targets), 'draft')} written. Every label is PROPOSED, not gold: confirm "
+        "them in notebooks/09_annotate.ipynb (one copy per annotator)."
     )
-    return 0
 
 
 def add_draft(sub: argparse._SubParsersAction) -> None:
@@ -81,7 +123,14 @@ def add_draft(sub: argparse._SubParsersAction) -> None:
         default=70.0,
         help="lowest alignment score (0-100) that proposes a source span (default 70)",
     )
+    p.add_argument(
+        "--decomposer",
+        default="",
+        help="who split the answers (recorded in each draft; answers are paired by it and id)",
+    )
     p.add_argument("--force", action="store_true", help="replace drafts that exist")
+    p.add_argument("--show", type=count_type(0), default=20, help="drafts listed (default 20)")
+    p.add_argument("--progress", action="store_true", help="progress lines even off a terminal")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_draft)
 
@@ -101,43 +150,75 @@ def _score(text: str) -> float:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Run ``claimlab agreement``; returns the exit code."""
-    from claimlab.metrics.agreement import find_agreement
+    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
 
-    fixtures = [load_decomposition(f) for f in args.files]
-    report = find_agreement(fixtures, selection=args.mode)
+    steps = Steps("agreement", enabled=args.progress or None)
+    sets, items = read_for_agreement(
+        args.paths_in, selection=args.mode, progress=steps.step("reading files", unit="file")
+    )
+    steps.step("pairing answers")
+    report = find_pooled_agreement(sets, items, per_answer=args.per_answer)
+    steps.close()
     if args.json:
         emit_json(report.to_dict())
         return 0
-    say(f"agreement of {len(report.annotators)} annotators: {', '.join(report.annotators)}")
-    say(f"  {'field':<20} {'items':>5}  {'alpha':<12} {'kappa':<12} raw agreement")
+    _say_agreement(report, show=args.show)
+    return 0
+
+
+def _say_agreement(report: Any, *, show: int) -> None:
+    """The agreement report for a person: fields, N/A reasons, disagreements, figures."""
+    names = report.annotators
+    split = (
+        f" ({report.decompositions} decompositions: each answer split by several decomposers)"
+        if report.decompositions != report.answers
+        else ""
+    )
+    say(
+        f"agreement of {plural(len(names), 'annotator')} ({', '.join(names)}) over "
+        f"{plural(report.answers, 'answer')}{split}"
+    )
+    if report.single_annotator_answers:
+        shown = ", ".join(report.single_annotator_answers[:5])
+        more = "" if len(report.single_annotator_answers) <= 5 else ", ..."
+        say(
+            f"  {plural(len(report.single_annotator_answers), 'answer')} with one annotator only "
+            f"(no item to compare): {shown}{more}"
+        )
+    say(f"  {'field':<20} {'answers':>7} {'items':>7}  {'alpha':<12} {'kappa':<12} raw agreement")
     for f in report.fields:
         say(
-            f"  {f.field:<20} {f.items:>5}  {_short(f.alpha.display):<12} "
+            f"  {f.field:<20} {f.answers:>7} {f.items:>7}  {_short(f.alpha.display):<12} "
             f"{_short(f.kappa.display):<12} {f.raw.display}"
         )
-    two = len(report.annotators) == 2
     for f in report.fields:
         for coef, name in ((f.alpha, "alpha"), (f.kappa, "kappa")):
-            if coef.value is None and (two or name == "alpha"):
+            if coef.value is None and (len(names) == 2 or name == "alpha"):
                 say(f"  N/A: {f.field}: {name}: {coef.reason}")
     say(f"  disagreements: {len(report.disagreements)}")
-    for d in report.disagreements[: args.show]:
+    for d in report.disagreements[:show]:
         vals = ", ".join(
-            f"{n}={v if v is not None else '-'}"
-            for n, v in zip(report.annotators, d.values, strict=True)
+            f"{n}={v if v is not None else '-'}" for n, v in zip(names, d.values, strict=True)
         )
         say(f"    {d.field}: {d.item}: {vals}")
-    if len(report.disagreements) > args.show:
-        say(f"    ... and {len(report.disagreements) - args.show} more (--show N, or --json)")
+    if len(report.disagreements) > show:
+        say(f"    ... and {len(report.disagreements) - show} more (--show N, or --json)")
+    for row in report.per_answer:
+        say(f"  answer {row.answer} ({plural(row.annotators, 'annotator')}):")
+        for f in row.fields:
+            say(f"    {f.field:<20} {f.items:>5}  {_short(f.alpha.display):<12} {f.raw.display}")
     say(f"  the four Toy ratios from each annotator's labels ({report.selection}):")
     for fig in report.figures:
-        flag = f"  [{fig.under_review} candidates still proposed]" if fig.under_review else ""
+        flag = (
+            f"  [{plural(fig.under_review, 'candidate')} still proposed]"
+            if fig.under_review
+            else ""
+        )
         say(
             f"    {fig.annotator:<14} "
             + "  ".join(f"{m} {r.display}" for m, r in fig.ratios.items())
             + flag
         )
-    return 0
 
 
 def _short(text: str) -> str:
@@ -146,66 +227,142 @@ def _short(text: str) -> str:
 
 def add_agreement(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab agreement`` to the command parser."""
-    p = sub.add_parser("agreement", help="inter-annotator agreement on a draft's labels")
-    p.add_argument("files", nargs="+", help="two or more annotators' files of the same draft")
+    p = sub.add_parser(
+        "agreement",
+        help="inter-annotator agreement, pooled over every answer of the annotators' folders",
+        description="Krippendorff's alpha, Cohen's kappa and raw agreement per label, pooled "
+        "over every answer the annotators' files or folders hold (paired by answer id).",
+    )
+    p.add_argument(
+        "paths_in",
+        nargs="+",
+        metavar="ANNOTATOR",
+        help="each annotator's file, or folder of files (one per answer; sub-folders too)",
+    )
     p.add_argument("--mode", help="selection the Toy ratios are computed on (default: decomposer)")
     p.add_argument(
         "--show", type=count_type(0), default=20, help="disagreements listed (default 20)"
     )
+    p.add_argument("--per-answer", action="store_true", help="each answer's figures too")
+    p.add_argument("--progress", action="store_true", help="progress lines even off a terminal")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_agreement)
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     """Run ``claimlab adjudicate``; returns the exit code."""
-    from claimlab.labs.adjudicate import adjudicate, parse_decision
+    from claimlab.labs.adjudicate import adjudicate_paths
 
-    docs = [read_json(f) for f in args.files]
-    fixtures = [load_decomposition(f) for f in args.files]
-    decisions = [parse_decision(d) for d in args.decide or []]
-    result = adjudicate(docs, fixtures, decisions=decisions, by=args.by)
-    write_json(args.out, result.document)
+    steps = Steps("adjudicate", enabled=args.progress or None)
+    decisions = [d for text in args.decide or [] for d in _decisions(text)]
+    results, targets = adjudicate_paths(
+        args.paths_in, args.out, decisions=decisions, by=args.by, progress=steps.step
+    )
+    steps.close()
+    _say_adjudication(args, results, targets)
+    return 0
+
+
+def _decisions(text: str) -> list[str]:
+    """A ``--decide`` value, or ``@FILE``: one decision a line (blank lines and ``#`` comments left out)."""
+    if not text.startswith("@"):
+        return [text]
+    from claimlab.io.reader import decode_utf8, read_bytes
+
+    path = text[1:]
+    lines = decode_utf8(read_bytes(path), file=path).splitlines()
+    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: list[Path]) -> None:
+    ties = [t for r in results for t in r.ties]
+    gold = [r.key.label for r in results if r.gold]
+    decided = [d for r in results for d in r.decided]
     if args.json:
         emit_json(
             {
                 "out": args.out,
-                "gold": result.gold,
-                "ties": [t.to_dict() for t in result.ties],
-                "unit_ties": list(result.unit_ties),
-                "decided": list(result.decided),
+                "answers": len(results),
+                "gold": len(gold) == len(results),
+                "gold_answers": len(gold),
+                "files": [str(t) for t in targets],
+                "ties": [t.to_dict() for t in ties],
+                "unit_ties": [
+                    {"answer": r.key.label, "unit": u} for r in results for u in r.unit_ties
+                ],
+                "decided": decided,
+                "confirmed_by_nobody": [
+                    {"answer": r.key.label, "candidate": c} for r in results for c in r.unconfirmed
+                ],
             }
         )
-        return 0
-    say(f"{args.out}: merged from {len(args.files)} files by majority")
-    for t in result.ties:
+        return
+    where = args.out if len(results) == 1 else f"{args.out}/ ({plural(len(results), 'answer')})"
+    say(f"{where}: merged from {plural(len(args.paths_in), 'annotator')} by majority")
+    for t in ties[: args.show]:
         vals = ", ".join(f"{k}={v}" for k, v in t.values.items())
-        say(
-            f"  tie: {t.candidate}.{t.label}: {vals}  (settle with --decide {t.candidate}.{t.label}=VALUE)"
+        how = " or ".join(
+            f"--decide {shlex.quote(t.decide(v))}" for v in dict.fromkeys(t.values.values())
         )
-    for u in result.unit_ties:
-        say(f"  tie: unit {u} (marked by half of the annotators; kept, proposed again)")
-    if result.decided:
-        say(f"  decided by {args.by}: {', '.join(result.decided)}")
-    say(
-        "  a gold set: every label settled"
-        if result.gold
-        else "  NOT yet gold: the ties above stay under review"
-    )
-    return 0
+        at = f"{t.answer}: " if t.answer else ""
+        say(f"  tie: {at}{t.candidate}.{t.label}: {vals}; settle with {how}")
+    if len(ties) > args.show:
+        say(f"  ... and {len(ties) - args.show} more ties (--show N, or --json)")
+    for r in results:
+        for u in r.unit_ties:
+            at = f"{r.key.label}: " if len(results) > 1 else ""
+            say(f"  tie: {at}unit {u} (marked by half of the annotators; kept, proposed again)")
+    nobody = [(r.key.label, c) for r in results for c in r.unconfirmed]
+    if nobody:
+        shown = ", ".join(f"{a}:{c}" if len(results) > 1 else c for a, c in nobody[: args.show])
+        say(
+            f"  confirmed by nobody: {shown}{', ...' if len(nobody) > args.show else ''} (no vote: "
+            "an annotator confirms them, or --decide sets each label)"
+        )
+    if decided:
+        say(f"  decided by {args.by}: {', '.join(decided)}")
+    if len(gold) == len(results):
+        say("  a gold set: every label settled")
+    else:
+        say(
+            f"  NOT yet gold: {plural(len(results) - len(gold), 'answer')} of {len(results)} "
+            "still hold ties under review"
+        )
 
 
 def add_adjudicate(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab adjudicate`` to the command parser."""
-    p = sub.add_parser("adjudicate", help="merge annotators' files into a gold file by majority")
-    p.add_argument("files", nargs="+", help="two or more annotators' files of the same draft")
-    p.add_argument("--out", required=True, help="the merged file to write")
+    from claimlab.labs.adjudicate import LABEL_VALUES
+
+    values = "; ".join(f"{k}: {v}" for k, v in LABEL_VALUES.items())
+    p = sub.add_parser(
+        "adjudicate",
+        help="merge annotators' files or folders into gold files by majority",
+        description="Merge two or more annotators' files (or folders, paired by answer id) "
+        "into one gold file per answer, each label by majority with its provenance; ties stay "
+        f"under review until --decide settles them. Values each label takes: {values}.",
+    )
+    p.add_argument(
+        "paths_in",
+        nargs="+",
+        metavar="ANNOTATOR",
+        help="each annotator's file, or folder of files (one per answer; sub-folders too)",
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        help="folder for the gold files (OUT/[DECOMPOSER/]ANSWER.json); a .json file for one answer",
+    )
     p.add_argument(
         "--decide",
         action="append",
-        metavar="CID.LABEL=VALUE",
-        help="settle a tie (repeatable): S3.faithful=false, S3.errors=qualifier, "
-        "S3.evidence=SUPPORTED:R9, S3.preserves=U10,U11",
+        metavar="[ANSWER:]CID.LABEL=VALUE",
+        help="settle a tie (repeatable; ANSWER: may be left out for one answer): "
+        "S3.faithful=false, S3.errors=qualifier, S3.errors=none, S3.evidence=SUPPORTED:R9, "
+        "S3.preserves=U10,U11, 'S3.source_spans=12..40;52..60'",
     )
     p.add_argument("--by", default="adjudicator", help="the adjudicator's name (recorded)")
+    p.add_argument("--show", type=count_type(0), default=20, help="ties listed (default 20)")
+    p.add_argument("--progress", action="store_true", help="progress lines even off a terminal")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_adjudicate)
+    p.set_defaults(handler=cmd_adjudicate, paths=lambda a: (a.paths_in, [("--out", a.out)]))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import json_safe, terminal
@@ -91,13 +93,16 @@ def add_uncertainty_options(p: argparse.ArgumentParser, *, compared: str) -> Non
         help="intervals for every corpus figure (e.g. 0.95): answers resampled as clusters",
     )
     p.add_argument(
-        "--bootstrap", type=count_type(1, 1_000_000), default=2000, help="resamples (default 2000)"
+        "--bootstrap",
+        type=count_type(100, 1_000_000),
+        default=2000,
+        help="resamples (default 2000; at least 100, fewer cannot place a 2.5%% quantile)",
     )
     p.add_argument(
         "--permutations",
-        type=count_type(1, 1_000_000),
+        type=count_type(100, 1_000_000),
         default=2000,
-        help="permutations of the paired test (default 2000)",
+        help="permutations of the paired test (default 2000; at least 100)",
     )
     p.add_argument("--seed", type=count_type(0), default=0, help="random seed (default 0)")
     p.add_argument(
@@ -109,3 +114,92 @@ def add_uncertainty_options(p: argparse.ArgumentParser, *, compared: str) -> Non
         metavar="NAME",
         help=f"paired comparison of two {compared} (A B), or every pair (all), Holm-corrected",
     )
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def _nested(a: Path, b: Path) -> bool:
+    ra, rb = a.resolve(), b.resolve()
+    return ra == rb or ra.is_relative_to(rb) or rb.is_relative_to(ra)
+
+
+def check_outputs(
+    inputs: Sequence[str | os.PathLike[str] | None],
+    outputs: Sequence[tuple[str, str | os.PathLike[str] | None]],
+) -> None:
+    """Refuse, before anything is read or written, an output that would replace an input.
+
+    ``outputs`` are ``(option, path)`` pairs. An output file that is an input file is
+    refused; so is an output folder that is, holds or lies inside an input folder.
+
+    Raises:
+        ClaimlabInputError: naming the option, the output and the input.
+    """
+    from claimlab.core.errors import ClaimlabInputError
+
+    given = [Path(p) for p in inputs if p is not None and str(p)]
+    for option, out in outputs:
+        if out is None or not str(out):
+            continue
+        target = Path(out)
+        for src in given:
+            hit = _nested(target, src) if src.is_dir() else _same(target, src)
+            if hit:
+                raise ClaimlabInputError(
+                    f"would replace the input {src}: outputs never replace inputs (choose "
+                    f"another {option})",
+                    file=str(target),
+                    field=option,
+                )
+
+
+def _ignore(n: int = 1) -> None:
+    """A progress step nobody watches."""
+
+
+class Steps:
+    """A progress line on stderr for each step that runs over two seconds (on a terminal).
+
+    ``step(desc, total)`` returns a callable to advance it by n; the line appears only once the
+    step has run two seconds, so quick runs print nothing.
+    """
+
+    def __init__(self, command: str, *, enabled: bool | None = None) -> None:
+        self.command = command
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self._bars: list[Any] = []
+
+    def step(self, desc: str, total: int | None = None, unit: str = "") -> Callable[[int], None]:
+        """Start a step; the returned function advances it."""
+        self.close()
+        if not self.enabled:
+            return _ignore
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=total,
+            desc=terminal(f"claimlab {self.command}: {desc}"),
+            unit=unit or "it",
+            delay=2,
+            leave=False,
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
+        self._bars.append(bar)
+
+        def advance(n: int = 1) -> None:
+            bar.update(n)
+
+        return advance
+
+    def close(self) -> None:
+        """End the current step."""
+        while self._bars:
+            self._bars.pop().close()

@@ -128,7 +128,10 @@ def add_decomposition(sub: argparse._SubParsersAction) -> None:
         help="the earlier version of the same answer: both versions' figures side by side",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_decomposition)
+    p.set_defaults(
+        handler=cmd_decomposition,
+        paths=lambda a: ([a.file, a.earlier], [("--record", a.record)]),
+    )
 
 
 def cmd_sufficiency(args: argparse.Namespace) -> int:

@@ -4,102 +4,149 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import plural
 from claimlab.core.vocab import status_line
-from claimlab.tooling.cli.common import add_uncertainty_options, compare_pairs, emit_json, say
+from claimlab.tooling.cli.common import (
+    Steps,
+    add_uncertainty_options,
+    compare_pairs,
+    emit_json,
+    say,
+)
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     """Run ``claimlab ledger``; returns the exit code."""
-    from claimlab.metrics.ledger import METRIC_NAMES, score_ledger, score_tables
     from claimlab.tooling.writers import write_answers
 
-    if args.compare and not args.by:
-        raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
-    proposed = None
-    extra = None
-    if args.from_decompositions:
-        if args.candidates or args.units:
-            raise ClaimlabInputError(
-                "--from-decompositions reads a folder instead of CANDIDATES and --units; give one"
-            )
-        from claimlab.io.ledger import decomposition_folder, tables_from_decompositions
-
-        fixtures = decomposition_folder(args.from_decompositions)
-        cand, units = tables_from_decompositions(fixtures)
-        result = score_tables(cand, units, by=args.by, on_error=args.on_error)
-        drafts = [fx for fx in fixtures if fx.is_draft]
-        proposed = {
-            "files": len(fixtures),
-            "draft_files": len(drafts),
-            "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
-            "proposed_units": sum(len(fx.proposed_units) for fx in fixtures),
-            "gold": not drafts,
-        }
-        extra = {
-            "proposed_candidates": {fx.original.id: len(fx.proposed) for fx in fixtures},
-            "proposed_units": {fx.original.id: len(fx.proposed_units) for fx in fixtures},
-        }
-    else:
-        if not args.candidates or not args.units:
-            raise ClaimlabInputError(
-                "give CANDIDATES and --units UNITS, or --from-decompositions FOLDER"
-            )
-        result = score_ledger(
-            args.candidates,
-            args.units,
-            by=args.by,
-            on_error=args.on_error,
-            progress=args.progress or sys.stderr.isatty(),
-        )
+    _check_options(args)
+    result, labels, extra = _score(args)
     if args.out:
         write_answers(result, args.out, extra=extra)
     intervals, comparisons, rankings = _uncertainty(args, result)
     powered = _prediction_powered(args, result) if args.human else []
     if args.json:
-        data = result.to_dict()
-        for group, ivs in intervals.items():
-            fig = data["corpus"] if group is None else data["by_group"][group]
-            for (aggregate, metric), iv in ivs.items():
-                fig[aggregate][metric]["ci"] = iv.to_dict() if iv is not None else None
-        emit_json(
-            {
-                "candidates": args.candidates,
-                "units": args.units,
-                "from_decompositions": args.from_decompositions,
-                **({"labels": proposed} if proposed is not None else {}),
-                "by": args.by,
-                "out": args.out,
-                **data,
-                **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
-                **({"rankings": rankings} if args.compare else {}),
-                **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
-            }
-        )
+        _emit(args, result, labels, intervals, comparisons, rankings, powered)
         return 0
+    _say_result(args, result, labels, intervals)
+    _say_uncertainty(comparisons, rankings, powered)
+    if args.out:
+        say(f"per-answer rows written to {args.out}")
+    return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Options that contradict each other are refused before anything is read."""
+    if args.from_decompositions:
+        if args.candidates or args.units:
+            raise ClaimlabInputError(
+                "--from-decompositions reads folders instead of CANDIDATES and --units; give one"
+            )
+        if len(args.from_decompositions) > 1 and args.by is None:
+            args.by = "model"  # each folder is a decomposer
+        if args.by not in (None, "model"):
+            raise ClaimlabInputError(
+                "--from-decompositions groups by the folders' decomposers: --by model, or no --by",
+                field="--by",
+            )
+    elif not args.candidates or not args.units:
+        raise ClaimlabInputError(
+            "give CANDIDATES and --units UNITS, or --from-decompositions FOLDER"
+        )
+    if args.compare and not args.by:
+        raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
+
+
+def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[str, Any] | None]:
+    """The scored ledger, and for decomposition folders what is still proposed in them."""
+    from claimlab.metrics.ledger import score_ledger, score_tables
+
+    if not args.from_decompositions:
+        progress = args.progress or sys.stderr.isatty()
+        return (
+            score_ledger(
+                args.candidates, args.units, by=args.by, on_error=args.on_error, progress=progress
+            ),
+            None,
+            None,
+        )
+    from claimlab.io.ledger import decomposition_folders, tables_from_decompositions
+
+    named = decomposition_folders(args.from_decompositions)
+    fixtures = [fx for _, files in named for fx in files]
+    models = named if args.by else None
+    cand, units = tables_from_decompositions(fixtures, models=models)
+    result = score_tables(cand, units, by=args.by, on_error=args.on_error)
+    drafts = [fx for fx in fixtures if fx.is_draft]
+    labels = {
+        "folders": {name: len(files) for name, files in named},
+        "files": len(fixtures),
+        "draft_files": len(drafts),
+        "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
+        "proposed_units": sum(len(fx.proposed_units) for fx in fixtures),
+        "gold": not drafts,
+    }
+    extra = {
+        "proposed_candidates": {fx.original.id: len(fx.proposed) for fx in fixtures},
+        "proposed_units": {fx.original.id: len(fx.proposed_units) for fx in fixtures},
+    }
+    return result, labels, extra
+
+
+def _emit(
+    args: argparse.Namespace,
+    result: Any,
+    labels: dict[str, Any] | None,
+    intervals: dict[Any, Any],
+    comparisons: list[Any],
+    rankings: list[Any],
+    powered: list[Any],
+) -> None:
+    from claimlab.metrics.uncertainty import interval_or_reason
+
+    data = result.to_dict()
+    for group, ivs in intervals.items():
+        fig = data["corpus"] if group is None else data["by_group"][group]
+        for (aggregate, metric), iv in ivs.items():
+            fig[aggregate][metric].update(interval_or_reason(iv))
+    emit_json(
+        {
+            "candidates": args.candidates,
+            "units": args.units,
+            "from_decompositions": args.from_decompositions,
+            **({"labels": labels} if labels is not None else {}),
+            "by": args.by,
+            "out": args.out,
+            **data,
+            **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
+            **({"rankings": rankings} if args.compare else {}),
+            **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
+        }
+    )
+
+
+def _say_result(
+    args: argparse.Namespace, result: Any, labels: dict[str, Any] | None, intervals: dict[Any, Any]
+) -> None:
+    from claimlab.metrics.ledger import METRIC_NAMES
+
     if result.counts.skipped_rows:
         n = result.counts.skipped_rows
-        say(f"skipped {n} bad row{'' if n == 1 else 's'} (--on-error skip):")
+        say(f"skipped {plural(n, 'bad row')} (--on-error skip):")
         for issue in result.counts.issues:
             say(f"  {issue}")
         for field, more in result.counts.unlisted.items():
             say(f"  {args.candidates}: {field}: ... and {more} more rows like these")
-    if proposed is not None:
+    if labels is not None:
+        _say_labels(args, labels)
+    for g in [result.corpus, *result.groups.values()]:
+        pairs = "" if g.pairs == g.answers else f", {g.pairs} decomposer-answer pairs"
         say(
-            f"{args.from_decompositions}: {proposed['files']} decomposition files"
-            + (
-                f"; DRAFT, not gold: {proposed['draft_files']} files still hold proposed labels "
-                f"({proposed['candidates_with_proposed_labels']} candidates, "
-                f"{proposed['proposed_units']} units) and the figures below count them as given"
-                if proposed["draft_files"]
-                else "; every label confirmed by a person"
-            )
-        )
-    groups = [result.corpus, *result.groups.values()]
-    for g in groups:
-        say(
-            f"{g.group}: {g.answers} answers ({g.empty_answers} without candidates, scored as empty selections)"
+            f"{g.group}: {plural(g.answers, 'answer')}{pairs} ({g.empty_answers} without "
+            "candidates, scored as empty selections)"
         )
         ivs = intervals.get(None if g is result.corpus else g.group, {})
         for m in METRIC_NAMES:
@@ -107,12 +154,29 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             for aggregate in ("micro", "macro") if ivs else ():
                 iv = ivs.get((aggregate, m))
                 say(
-                    f"  {'':<18}   {aggregate} {iv.display if iv else 'N/A: no interval (no denominator)'}"
+                    f"  {'':<18}   {aggregate} {iv.display if iv is not None else 'N/A: no interval'}"
                 )
         say(
             f"  status (unique)    {status_line(g.status_counts, sep=', ')}; duplicates "
             f"{g.duplicates}; missing units {g.missing_units}; non-atomic {g.non_atomic}"
         )
+
+
+def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
+    where = ", ".join(f"{n} ({plural(k, 'file')})" for n, k in labels["folders"].items())
+    say(
+        f"{where}: {plural(labels['files'], 'decomposition file')}"
+        + (
+            f"; DRAFT, not gold: {labels['draft_files']} files still hold proposed labels "
+            f"({labels['candidates_with_proposed_labels']} candidates, "
+            f"{labels['proposed_units']} units) and the figures below count them as given"
+            if labels["draft_files"]
+            else "; every label confirmed by a person"
+        )
+    )
+
+
+def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[Any]) -> None:
     if comparisons:
         say("paired comparisons (A - B on the answers both scored; Holm over all of them):")
         for c in comparisons:
@@ -138,9 +202,6 @@ def cmd_ledger(args: argparse.Namespace) -> int:
                 f"  {p.figure:<18} {p.aggregate}  corrected {p.ppi.display}  autorater alone "
                 f"{p.naive.display}  people alone {p.human.display}"
             )
-    if args.out:
-        say(f"per-answer rows written to {args.out}")
-    return 0
 
 
 def _prediction_powered(args: argparse.Namespace, result: object) -> list:
@@ -173,7 +234,14 @@ def _prediction_powered(args: argparse.Namespace, result: object) -> list:
 
 def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, list]:
     """The intervals (per group, None for the corpus), comparisons and rankings asked for."""
-    from claimlab.metrics.uncertainty import ledger_comparisons, ledger_intervals, ledger_ranking
+    from claimlab.metrics.uncertainty import (
+        ledger_comparisons,
+        ledger_group_intervals,
+        ledger_rankings,
+        reporting,
+    )
+
+    steps = Steps("ledger", enabled=args.progress or None)
 
     intervals: dict = {}
     comparisons: list = []
@@ -181,25 +249,30 @@ def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, 
     table = result.counts.table  # type: ignore[attr-defined]
     level = args.ci if args.ci is not None else 0.95
     if args.ci is not None:
-        common = dict(level=level, resamples=args.bootstrap, seed=args.seed, method=args.ci_method)
-        intervals[None] = ledger_intervals(table, **common)
-        for name, sub in table.groupby("model", observed=True) if args.by else ():
-            intervals[str(name)] = ledger_intervals(sub, **common)
+        with reporting(steps.step("bootstrap intervals", args.bootstrap, "resample")):
+            intervals = ledger_group_intervals(
+                table,
+                by_group=bool(args.by),
+                level=level,
+                resamples=args.bootstrap,
+                seed=args.seed,
+                method=args.ci_method,
+            )
     if args.compare:
         groups = [str(g) for g in table["model"].unique()]
         pairs = compare_pairs(args.compare, groups, what=args.by)
-        comparisons = ledger_comparisons(
-            table,
-            pairs,
-            level=level,
-            resamples=args.bootstrap,
-            permutations=args.permutations,
-            seed=args.seed,
-        )
-        rankings = [
-            ledger_ranking(table, metric=m, resamples=args.bootstrap, seed=args.seed)
-            for m in ("preservation", "coverage", "confirmed_support", "raw_support")
-        ]
+        with reporting(steps.step("paired comparisons", args.bootstrap * len(pairs), "resample")):
+            comparisons = ledger_comparisons(
+                table,
+                pairs,
+                level=level,
+                resamples=args.bootstrap,
+                permutations=args.permutations,
+                seed=args.seed,
+            )
+        with reporting(steps.step("rankings", args.bootstrap, "resample")):
+            rankings = ledger_rankings(table, resamples=args.bootstrap, seed=args.seed)
+    steps.close()
     return intervals, comparisons, rankings
 
 
@@ -210,8 +283,11 @@ def add_ledger(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--units", help="units table (answer_id, unit_id)")
     p.add_argument(
         "--from-decompositions",
-        metavar="FOLDER",
-        help="score a folder of claimlab/decomposition@1 files (drafts or gold), one per answer",
+        nargs="+",
+        metavar="[NAME=]FOLDER",
+        help="score folders of claimlab/decomposition@1 files (drafts or gold; one file per "
+        "answer), each as one decomposer named NAME (or its folder's name): several folders "
+        "are compared with --compare A B",
     )
     p.add_argument("--by", help="column to compare side by side (e.g. model)")
     p.add_argument("--out", help="write per-answer rows here (.csv, .jsonl or .parquet)")
@@ -232,4 +308,12 @@ def add_ledger(sub: argparse._SubParsersAction) -> None:
         "estimates of every figure beside the autorater's and the people's alone",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_ledger)
+    p.set_defaults(handler=cmd_ledger, paths=_paths)
+
+
+def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """What the command reads and writes (an output never replaces an input)."""
+    from claimlab.io.ledger import folder_spec
+
+    folders = [folder_spec(s)[1] for s in args.from_decompositions or ()]
+    return [args.candidates, args.units, args.human, *folders], [("--out", args.out)]

@@ -43,7 +43,7 @@ def add_convert(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="the released JSON file (a list of records)")
     p.add_argument("--out", required=True, help="the sufficiency file to write")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_convert)
+    p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], [("--out", a.out)]))
 
 
 def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
@@ -80,4 +80,4 @@ def add_sufficiency_cases(sub: argparse._SubParsersAction) -> None:
         "--out", required=True, help="the cases file to write (claimlab/sufficiency-cases@1)"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_sufficiency_cases)
+    p.set_defaults(handler=cmd_sufficiency_cases, paths=lambda a: ([a.file], [("--out", a.out)]))

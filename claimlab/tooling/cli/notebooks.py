@@ -11,7 +11,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line
-from claimlab.tooling.cli.common import count_type, emit_json, say
+from claimlab.tooling.cli.common import check_outputs, count_type, emit_json, say
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -33,6 +33,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     notebooks = resolve_notebooks(args.notebooks)
     if not notebooks:
         raise ClaimlabInputError("no notebooks registered", file="notebooks/")
+    out = Path(args.output)
+    check_outputs(  # an executed notebook never replaces its source
+        [str(nb) for nb in notebooks],
+        [
+            ("--output", out / f"{nb.stem}{suffix}")
+            for nb in notebooks
+            for suffix in (".ipynb", ".records.json")
+        ],
+    )
     results = []
     failures: list[tuple[str, str, bool]] = []
     started = time.perf_counter()

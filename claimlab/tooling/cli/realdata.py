@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
@@ -70,7 +71,9 @@ def add_fever(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_fever)
+    p.set_defaults(
+        handler=cmd_fever, paths=lambda a: ([a.gold, a.predictions], [("--details", a.details)])
+    )
 
 
 def cmd_factscore(args: argparse.Namespace) -> int:
@@ -109,7 +112,11 @@ def cmd_factscore(args: argparse.Namespace) -> int:
                                 "ci": {
                                     k: (v.to_dict() if v is not None else None)
                                     for k, v in intervals[r.name].items()
-                                }
+                                },
+                                "ci_reason": {
+                                    k: getattr(v, "reason", None) if not v else None
+                                    for k, v in intervals[r.name].items()
+                                },
                             }
                             if intervals
                             else {}
@@ -128,7 +135,7 @@ def cmd_factscore(args: argparse.Namespace) -> int:
         init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
         say(f"  {r.name:<16} {r.display}  init_score {init}")
         for figure, iv in intervals.get(r.name, {}).items():
-            say(f"  {'':<16}   {figure:<16} {iv.display if iv else 'N/A: no interval'}")
+            say(f"  {'':<16}   {figure:<16} {iv.display if iv is not None else 'N/A: no interval'}")
     if comparisons:
         say("paired comparisons on shared prompts (A - B; Holm over all of them):")
         for c in comparisons:
@@ -229,4 +236,17 @@ def add_factscore(sub: argparse._SubParsersAction) -> None:
     )
     add_uncertainty_options(p, compared="subjects (file names)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_factscore)
+    p.set_defaults(handler=cmd_factscore, paths=_factscore_paths)
+
+
+def _factscore_paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The ledgers ``--ledger-dir`` writes never replace an input file."""
+    if not args.ledger_dir:
+        return args.files, []
+    out = Path(args.ledger_dir)
+    targets = [
+        out / f"{Path(f).stem}.{kind}.parquet"
+        for f in args.files
+        for kind in ("candidates", "units")
+    ]
+    return args.files, [("--ledger-dir", t) for t in targets]

@@ -1,0 +1,300 @@
+"""Annotators' work as folders: one annotator's files of many answers, paired by answer.
+
+Each argument of ``claimlab agreement`` and ``claimlab adjudicate`` is one annotator's work: a
+``claimlab/decomposition@1`` file, or a folder of them (searched recursively; hidden and
+temporary files are left out). A file belongs to an **answer**: its decomposer (the file's
+``decomposer``, else the sub-folder it lies in, else none) and its ``original.id``, both
+compared after Unicode NFC normalisation, so ``café`` typed in two ways is one answer.
+
+Refused, so that nothing becomes gold by accident (one line naming the files):
+    * the same file twice (the same path, or the same bytes for one answer);
+    * two files of one answer by the same annotator (``annotation.annotator``), or two files of
+      one answer inside one argument;
+    * a file in which nothing is confirmed (a draft nobody annotated has no labels to count).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import TypeVar
+
+import orjson
+
+from claimlab.core.errors import FixtureError
+from claimlab.core.parallel import chunked
+from claimlab.io.decomposition import DecompositionFixture, read_decomposition
+from claimlab.io.files import TEMP_MARK
+from claimlab.io.reader import bulk_load, decode_utf8, parse_json_text, read_bytes
+
+
+def nfc(text: str) -> str:
+    r"""Unicode NFC: one spelling for ids typed with composed or combining characters.
+
+    Examples:
+        >>> nfc("cafe\u0301") == nfc("caf\u00e9") == "caf\u00e9"
+        True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+@dataclass(frozen=True, order=True)
+class AnswerKey:
+    """Which answer a file annotates: its decomposer (may be "") and answer id, both NFC."""
+
+    decomposer: str
+    answer: str
+
+    @property
+    def label(self) -> str:
+        """``A/answer-7``, or ``answer-7`` without a decomposer: how the answer is named to a person."""
+        return f"{self.decomposer}/{self.answer}" if self.decomposer else self.answer
+
+
+@dataclass(frozen=True)
+class AnnotatedFile:
+    """One file of one annotator: the answer it annotates, its annotator and content digest."""
+
+    path: str
+    key: AnswerKey
+    annotator: str
+    digest: str
+    confirmed: int  # candidates a person confirmed (nothing under review)
+    candidates: int
+
+
+@dataclass(frozen=True)
+class AnnotationSet:
+    """One annotator's work (a folder or a file): their file of each answer."""
+
+    source: str
+    files: Mapping[AnswerKey, AnnotatedFile]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.files, MappingProxyType):
+            object.__setattr__(self, "files", MappingProxyType(dict(self.files)))
+
+    @property
+    def annotator(self) -> str:
+        """The annotator named in the files (the first one found), else the argument's name."""
+        for f in self.files.values():
+            if f.annotator:
+                return f.annotator
+        return Path(self.source).name
+
+
+def decomposition_files(folder: Path) -> list[Path]:
+    """The ``*.json`` files under a folder, recursively, in name order (no hidden, no temporary)."""
+    return [Path(p) for p in _walk(str(folder))]
+
+
+def _walk(folder: str) -> list[str]:
+    out: list[str] = []
+    with os.scandir(folder) as entries:
+        for e in sorted(entries, key=lambda e: e.name):
+            if e.name.startswith(".") or TEMP_MARK in e.name:
+                continue
+            if e.is_dir():
+                out += _walk(e.path)
+            elif e.name.endswith(".json") and e.is_file():
+                out.append(e.path)
+    return out
+
+
+def read_annotated(
+    path: str | Path, *, root: str | Path | None = None
+) -> tuple[AnnotatedFile, DecompositionFixture]:
+    """Read one file: what it annotates, who annotated it and its digest, with its records.
+
+    Raises:
+        FixtureError: the file does not load (naming file, record and field).
+    """
+    path = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        doc = orjson.loads(data)  # UTF-8 JSON; anything else is read again below, for its message
+    except (OSError, orjson.JSONDecodeError):
+        data = read_bytes(path, error=FixtureError)
+        doc = parse_json_text(decode_utf8(data, file=path, error=FixtureError), file=path)
+    fx = read_decomposition(doc, source=path)
+    decomposer = fx.decomposer
+    if not decomposer and root is not None:
+        folder = os.path.dirname(path)
+        if os.path.normpath(folder) != os.path.normpath(str(root)):
+            decomposer = Path(os.path.relpath(folder, root)).as_posix()
+    key = AnswerKey(nfc(decomposer), nfc(fx.original.id))
+    who = nfc(fx.annotation.annotator) if fx.annotation else ""
+    confirmed = sum(1 for c in fx.candidates if not c.review)
+    meta = AnnotatedFile(
+        path, key, who, hashlib.sha256(data).hexdigest(), confirmed, len(fx.candidates)
+    )
+    return meta, fx
+
+
+T = TypeVar("T")
+
+
+def _listing(args: Sequence[str | Path]) -> list[tuple[int, str, str | None]]:
+    """Every file to read: (argument index, path, the folder it was found under or None)."""
+    out: list[tuple[int, str, str | None]] = []
+    for i, arg in enumerate(args):
+        p = Path(arg)
+        if p.is_dir():
+            paths = _walk(str(p))
+            if not paths:
+                raise FixtureError("holds no decomposition file (*.json)", file=str(p))
+            out += [(i, q, str(p)) for q in paths]
+        elif p.exists():
+            out.append((i, str(p), None))
+        else:
+            raise FixtureError("not found (give an annotator's file or folder)", file=str(p))
+    return out
+
+
+def read_sets(
+    args: Sequence[str | Path],
+    extract: Callable[[AnnotatedFile, DecompositionFixture], T],
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[tuple[AnnotationSet, ...], dict[str, T]]:
+    """Read every annotator's files (on every core) and check them (see the module's rules).
+
+    ``extract`` reduces each file's records to what the caller needs (records stay in the
+    worker that read them); the result maps each file's path to it. The sets come back in
+    the order of their annotators' names (then their arguments), so a result never depends
+    on the order they were given in.
+
+    Raises:
+        FixtureError: fewer than two arguments, or a refused file (naming it).
+    """
+    if len(args) < 2:
+        raise FixtureError("give two or more annotators' files or folders")
+    listing = _listing(args)
+
+    def work(start: int, stop: int) -> list[tuple[AnnotatedFile, T]]:
+        out = []
+        for _, path, root in listing[start:stop]:
+            meta, fx = read_annotated(path, root=root)
+            out.append((meta, extract(meta, fx)))
+        return out
+
+    files: list[dict[AnswerKey, AnnotatedFile]] = [{} for _ in args]
+    extracted: dict[str, T] = {}
+    at = 0
+    with bulk_load():
+        for part in chunked(work, len(listing), chunk=1000):
+            for meta, value in part:
+                _add(files[listing[at][0]], meta)
+                extracted[meta.path] = value
+                at += 1
+            if progress is not None:
+                progress(len(part))
+    sets = [AnnotationSet(str(a), f) for a, f in zip(args, files, strict=True)]
+    _check_distinct(sets)
+    _check_shared(sets)
+    return tuple(sorted(sets, key=lambda s: (s.annotator, s.source))), extracted
+
+
+def _add(files: dict[AnswerKey, AnnotatedFile], f: AnnotatedFile) -> None:
+    if f.key in files:
+        raise FixtureError(
+            f"annotates the same answer ({f.key.label}) as {files[f.key].path}: one file "
+            "per answer in each annotator's folder",
+            file=f.path,
+            field="original.id",
+        )
+    if not f.confirmed:
+        raise FixtureError(
+            "nothing is confirmed in this file: a draft nobody annotated has no labels to "
+            "count (confirm its labels in notebook 09, or leave it out)",
+            file=f.path,
+            field="candidates[].review",
+        )
+    files[f.key] = f
+
+
+def _check_distinct(sets: Sequence[AnnotationSet]) -> None:
+    """No file twice, no answer twice by one annotator (see the module's rules)."""
+    roots: dict[str, str] = {}
+    for s in sets:  # the same argument twice, or one folder inside another
+        real = os.path.realpath(s.source)
+        for other, src in roots.items():
+            if real == other or real.startswith(other + os.sep) or other.startswith(real + os.sep):
+                raise FixtureError(
+                    f"is given twice (also as {src}, or inside it): the same file is not two "
+                    "annotators",
+                    file=s.source,
+                )
+        roots[real] = s.source
+    by_key: dict[AnswerKey, list[AnnotatedFile]] = {}
+    for s in sets:
+        for f in s.files.values():
+            by_key.setdefault(f.key, []).append(f)
+    for files in by_key.values():
+        for i, f in enumerate(files):
+            for g in files[:i]:
+                if f.digest == g.digest:
+                    raise FixtureError(
+                        f"is the same file as {g.path} (identical bytes): a copy is not a second "
+                        "annotator",
+                        file=f.path,
+                    )
+                if f.annotator and f.annotator == g.annotator:
+                    raise FixtureError(
+                        f"is annotated by {f.annotator!r}, as {g.path} is: two files of one "
+                        "annotator are not two annotators",
+                        file=f.path,
+                        field="annotation.annotator",
+                    )
+
+
+def _check_shared(sets: Sequence[AnnotationSet]) -> None:
+    """Files given one by one annotate one answer; folders share at least one answer."""
+    if all(not Path(s.source).is_dir() for s in sets):
+        first = next(iter(sets[0].files.values()))
+        for s in sets[1:]:
+            f = next(iter(s.files.values()))
+            if f.key != first.key:
+                raise FixtureError(
+                    f"annotates another answer ({f.key.label}) than {first.path} "
+                    f"({first.key.label}): files given one by one annotate one answer",
+                    file=f.path,
+                    field="original.id",
+                )
+        return
+    counts: dict[AnswerKey, int] = {}
+    for s in sets:
+        for k in s.files:
+            counts[k] = counts.get(k, 0) + 1
+    if not any(n >= 2 for n in counts.values()):
+        raise FixtureError(
+            f"no answer is annotated in two of the folders ({', '.join(s.source for s in sets)}): "
+            "they are paired by decomposer and answer id (original.id)",
+            file=sets[0].source,
+        )
+
+
+def answers_of(
+    sets: Sequence[AnnotationSet],
+) -> Iterator[tuple[AnswerKey, list[AnnotatedFile | None]]]:
+    """Every answer any annotator annotated, in order, with each set's file of it (or None)."""
+    keys = sorted({k for s in sets for k in s.files})
+    for k in keys:
+        yield k, [s.files.get(k) for s in sets]
+
+
+def set_names(sets: Sequence[AnnotationSet]) -> tuple[str, ...]:
+    """Each set's annotator, made distinct (``Ana``, ``Ana (2)``) where two names coincide."""
+    names: list[str] = []
+    for s in sets:
+        name, k = s.annotator, 2
+        while name in names:
+            name, k = f"{s.annotator} ({k})", k + 1
+        names.append(name)
+    return tuple(names)
