@@ -58,6 +58,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_ledger.py
 	$(VENV)/bin/python benchmarks/bench_scale.py
 	$(VENV)/bin/python benchmarks/bench_uncertainty.py
+	$(VENV)/bin/python benchmarks/bench_gold.py
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this
 # machine; as root (containers, CI machines) JupyterLab wants --allow-root

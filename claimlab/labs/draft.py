@@ -11,9 +11,11 @@ How each label is proposed:
       two Thai characters ends a Thai sentence, since Thai writes no full stop); with
       ``units="none"``, no units (the annotator marks them).
     * **source span**: the subclaim is aligned to the answer. In spaced scripts word by word:
-      the stretch of the answer that holds most of the subclaim's words in the fewest words
-      (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match; a
-      word with a digit matches only itself);
+      where the answer says the subclaim's words in a row (case folded), the first such stretch;
+      else the stretch of the answer that holds most of the subclaim's words in the fewest words
+      (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match, or
+      when they share their first four letters and 60 % of the shorter word, as reaches and
+      reaching do; a word with a digit matches only itself);
       its score is the share of the subclaim's words found (0-100). In Thai (no spaces between
       words) by ``rapidfuzz``'s ``partial_ratio_alignment`` over characters, never starting or
       ending inside a character's combining marks (Thai vowels and tones). Case is folded
@@ -176,7 +178,7 @@ class Aligner:
 
     def verbatim(self, claim: Sequence[str]) -> Alignment | None:
         """The first place where the answer says the subclaim's words in a row (case folded)."""
-        if not claim or len(set(claim)) < len(claim):  # a repeated word: let F2 decide
+        if not claim:
             return None
         first = self.index.find_run(claim)
         if first is None:

@@ -105,3 +105,70 @@ def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
     with linear_time("the exercises of 3,000 claims over 3,000 chunks"):
         exercises = context_exercises(lab, packed, reports, [])
     assert "`big`" in exercises[1].question
+
+
+# ------------------------------------------------------------------ the gold-set round trip
+# (timings: benchmarks/bench_gold.py; the quadratic versions were list scans per candidate and
+# a glob of the output folder per file written)
+
+
+def test_draft_of_20000_answers_and_one_answer_of_2000_sentences(tmp_path):
+    from scale_inputs import raw_answers
+
+    from tests.conftest import run_cli
+
+    raw = raw_answers(tmp_path, 20_000)
+    with linear_time("draft of 20,000 answers"):
+        proc = run_cli("draft", raw, "--out", tmp_path / "drafts")
+    assert proc.returncode == 0, proc.stderr
+    assert len(list((tmp_path / "drafts").glob("*.json"))) == 20_000
+    assert "20000 drafts written" in proc.stdout
+    from claimlab.io.raw import RawAnswer
+    from claimlab.labs.draft import draft_document
+
+    sentences = [f"Gate {i} opens at {i % 24}:00 for lane {i % 7}." for i in range(2000)]
+    raw1 = RawAnswer("long", 1, " ".join(sentences), "v", tuple(sentences), None, (),
+                     tuple({} for _ in sentences))  # fmt: skip
+    with linear_time("one answer of 2,000 sentences and 2,000 subclaims"):
+        _, summary = draft_document(raw1)
+    assert summary.spans == 2000
+
+
+def test_agreement_and_adjudicate_of_one_answer_with_30000_candidates(tmp_path):
+    # a list scan per candidate made these quadratic: 2 x 100,000 did not end in 60 s
+    from scale_inputs import annotated_big_file
+
+    from tests.conftest import run_cli
+
+    a, b = annotated_big_file(tmp_path, 30_000)
+    with linear_time("agreement of 2 x 30,000 candidates"):
+        proc = run_cli("agreement", a, b, "--json")
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    fields = {f["field"]: f for f in json.loads(proc.stdout)["fields"]}
+    assert fields["atomic"]["raw_agreement"]["display"] == "90.0% (27000/30000)"
+    assert fields["preserves"]["items"] == 30_000 * 1000  # candidates x unit spans
+    with linear_time("adjudicate of 2 x 30,000 candidates"):
+        proc = run_cli("adjudicate", a, b, "--out", tmp_path / "gold.json")
+    assert proc.returncode == 0, proc.stderr
+    assert "and 2980 more ties" in proc.stdout
+
+
+def test_folders_of_5000_answers_and_a_ledger_of_100000_answers(tmp_path):
+    from scale_inputs import annotator_folders, ledger_files
+
+    from tests.conftest import run_cli
+
+    ana, ben = annotator_folders(tmp_path, 5_000)
+    with linear_time("agreement and adjudicate of 2 folders of 5,000 answers"):
+        agree = run_cli("agreement", ana, ben)
+        adjud = run_cli("adjudicate", ana, ben, "--out", tmp_path / "gold")
+    assert agree.returncode == 0 and adjud.returncode == 0, agree.stderr + adjud.stderr
+    assert "over 5000 answers" in agree.stdout and "500 answers of 5000" in adjud.stdout
+    cand, units = ledger_files(tmp_path, 100_000)
+    with linear_time("ledger --ci 0.95 --compare A B on 100,000 answers"):
+        proc = run_cli("ledger", cand, "--units", units, "--by", "model", "--ci", "0.95",
+                       "--compare", "A", "B")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "A - B  coverage           micro  +33.3 points" in proc.stdout
