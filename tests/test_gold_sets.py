@@ -68,7 +68,10 @@ def test_a_draft_nobody_annotated_is_not_an_annotator(tmp_path):
         run_cli("adjudicate", a, d, "--out", tmp_path / "g"), d, "nothing is confirmed"
     )
     # two unannotated drafts of different decomposers: refused, not 18 lines of N/A
-    _one_line_refusal(run_cli("agreement", d, d.with_name("x.json")), "")
+    other = dict(draft, decomposer="B")
+    d2 = tmp_path / "draft_b.json"
+    d2.write_text(json.dumps(other), encoding="utf-8")
+    _one_line_refusal(run_cli("agreement", d, d2), "nothing is confirmed")
 
 
 def _merge(paths):
