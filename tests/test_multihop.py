@@ -88,7 +88,10 @@ def test_premise_cut_cases_behave_on_the_teaching_files(source):
     doc = json.loads((FIXTURES / source).read_text(encoding="utf-8"))
     cases = build_cases(doc, source=source)
     kinds = {c["kind"] for c in cases["cases"]}
-    assert kinds == {"cut", "look-alike", "look-alike-chain", "stale", "duplicate"}
+    assert kinds == {
+        "whole", "with-distractors", "cut", "look-alike", "look-alike-chain", "wrong-relation",
+        "stale", "duplicate", "changed-question",
+    }  # fmt: skip
     assert check_cases(cases) == []
 
 
@@ -257,11 +260,14 @@ def test_each_asked_item_is_confirmed_or_unknown_on_its_own(tmp_path):
     items = json.loads(proc.stdout)["items"]
     assert json.loads(proc.stdout)["status"] == "SUFFICIENT"
     assert items == {
-        "route": {"state": "UNKNOWN", "value": None},
-        "room": {"state": "CONFIRMED", "value": "Room A3"},
+        "route": {"status": "UNKNOWN", "value": None, "by": []},
+        "room": {"status": "CONFIRMED", "value": "Room A3", "by": ["E5"]},
     }
     text = run_cli("sufficiency", f, "--question", "route_and_room", "--context", "E1,E2").stdout
-    assert "per asked item: route CONFIRMED (Solar Route) · room CONFIRMED (Room A3)" in text
+    assert (
+        "per asked item: route CONFIRMED (Solar Route, from E1, E2) · "
+        "room CONFIRMED (Room A3, from E1, E2)" in text
+    )
 
 
 @pytest.mark.realdata

@@ -63,11 +63,26 @@ REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
 
 
 class SufficiencyStatus(Vocab):
-    """Whether a context holds a complete, linked, valid witness for a question."""
+    """Whether a context holds a complete, linked, valid witness for a question.
+
+    CONFLICT (two usable items give one subject different objects of a single-valued
+    relation) and CONDITIONAL (every complete witness has a condition the asker's
+    circumstances do not meet) are never SUFFICIENT.
+    """
 
     SUFFICIENT = "SUFFICIENT"
     INSUFFICIENT = "INSUFFICIENT"
     UNKNOWN = "UNKNOWN"
+    CONFLICT = "CONFLICT"
+    CONDITIONAL = "CONDITIONAL"
+
+
+class ItemState(Vocab):
+    """What a context says of one asked item (a route, a room)."""
+
+    CONFIRMED = "CONFIRMED"
+    UNKNOWN = "UNKNOWN"
+    CONFLICT = "CONFLICT"
 
 
 class RejectReason(Vocab):

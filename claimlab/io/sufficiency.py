@@ -1,5 +1,12 @@
 """The ``claimlab/sufficiency@1`` format: evidence records, rules, questions, scenarios, answer key.
 
+Version 3 adds, all optional (files without them read as before): an evidence item's
+``conditions`` (what must hold for it to apply, such as "only on Saturdays"), a question's
+``circumstances`` (what holds for the asker: a condition is met when they name it) and
+``answerable`` (false: no context is ever sufficient), and ``rules.single_valued``, the
+relations that take one object per subject (two approved items giving one subject different
+objects of such a relation are a conflict).
+
 Optionally also the game's rules (``game``: budget, search and copy costs, what may be copied,
 which scenarios the game offers), a ``note`` about the file and ``exercises``.
 
@@ -38,6 +45,7 @@ class EvidenceItem:
     topic: str
     inputs: tuple[str, ...] = ()
     document: str = ""  # the retrieval unit it belongs to (a paragraph); default: itself
+    conditions: tuple[str, ...] = ()  # what must hold for it to apply ("only on Saturdays")
 
     @property
     def takes(self) -> tuple[str, ...]:
@@ -57,6 +65,8 @@ class Question:
     links: tuple[tuple[tuple[str, str], ...] | None, ...] = ()  # per alternative; None: in order
     kind: str = ""
     subquestions: tuple[str, ...] = ()
+    circumstances: tuple[str, ...] = ()  # what holds for the asker (meets evidence conditions)
+    answerable: bool = True  # False: no context is sufficient (MuSiQue's unanswerable twins)
 
     def pairs(self, i: int) -> tuple[tuple[str, str], ...] | None:
         """The links alternative ``i`` must hold: explicit pairs, or None for its order."""
@@ -69,6 +79,7 @@ class Rules:
 
     required_status: str
     require_current: bool
+    single_valued: tuple[str, ...] = ()  # relations with one object per subject ("lasts")
 
 
 @dataclass(frozen=True)
@@ -243,19 +254,22 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
                 topic=e.get("topic", str),
                 inputs=e.str_list("inputs", ()),
                 document=e.get("document", str, ""),
+                conditions=_texts(e, "conditions"),
             )
         )
     check_unique([e.id for e in evidence], file=source, field="evidence")
     ids = {e.id for e in evidence}
     r = top.sub("rules")
-    rules = Rules(r.get("required_status", str), r.get("require_current", bool))
+    rules = Rules(
+        r.get("required_status", str), r.get("require_current", bool), _texts(r, "single_valued")
+    )
     questions: dict[str, Question] = {}
     if not top.get("questions", dict):
         raise top.error("at least one question is required", field="questions")
     for name, q in top.mapping("questions"):
         qr = Record(q, file=source, record=name, path=f"questions.{name}")
         alts_raw = qr.get("alternatives", list)
-        if not alts_raw:
+        if not alts_raw and qr.get("answerable", bool, True):
             raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
         alts = []
         for i, group in enumerate(alts_raw):
@@ -296,6 +310,8 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
             links=_links(qr, name, alts),
             kind=qr.get("kind", str, ""),
             subquestions=qr.str_list("subquestions", ()),
+            circumstances=_texts(qr, "circumstances"),
+            answerable=qr.get("answerable", bool, True),
         )
     answer_key: dict[str, Mapping[str, object]] = {}
     for qname, key in top.mapping("answer_key", {}):
@@ -350,6 +366,15 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
         note=top.get("note", str, ""),
         exercises=read_exercises(top),
     )
+
+
+def _texts(rec: Record, name: str) -> tuple[str, ...]:
+    """An optional list of non-empty texts (conditions, circumstances, relation names)."""
+    items = rec.str_list(name, ())
+    for j, text in enumerate(items):
+        if not text.strip():
+            raise rec.error("must hold some text", field=rec.field(f"{name}[{j}]"))
+    return items
 
 
 def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> SufficiencyRules:

@@ -2,6 +2,9 @@
 
 For each question and each alternative that is a complete witness on its own:
 
+* ``whole``: the witness alone: SUFFICIENT (CONDITIONAL where it holds unmet conditions).
+* ``with-distractors``: the witness and every item that is in no alternative of the question
+  (off-topic, stale, other premises' look-alikes; none of a single-valued relation): the same.
 * ``cut``: each premise removed. Must be INSUFFICIENT with exactly that premise missing from
   that alternative (a cut that another alternative survives is not made).
 * ``look-alike``: each premise swapped for a copy with the same name (subject, inputs, text)
@@ -10,26 +13,45 @@ For each question and each alternative that is a complete witness on its own:
 * ``look-alike-chain``: where the premise leads to another member, a new question whose
   alternative holds the look-alike instead: the chain breaks at the look-alike (a link error),
   INSUFFICIENT.
+* ``wrong-relation``: each premise swapped for a copy with the same subject and object but
+  another relation: not a premise, INSUFFICIENT, the premise missing (the words match, the
+  relation does not).
 * ``stale``: each premise swapped for a copy that is no longer CURRENT: rejected for its
   metadata, INSUFFICIENT, the premise missing.
-* ``duplicate``: the first premise given twice: still SUFFICIENT, one more raw item, the same
-  unique count, the copy rejected as a duplicate.
+* ``duplicate``: the first premise given twice: the whole witness's status (SUFFICIENT, or
+  CONDITIONAL on unmet conditions), one more raw item, the same unique count.
+* ``conflict`` (premises of a single-valued relation): the witness with a copy of the premise
+  giving another object: CONFLICT, both values with their ids.
+* ``dropped-condition`` and ``condition-met`` (witnesses holding conditions): the question
+  with its circumstances dropped: CONDITIONAL, those members unmet; with circumstances that
+  name every condition: SUFFICIENT.
+* ``changed-question``: the same context with the next question of the file none of whose
+  alternatives it holds: INSUFFICIENT (a context is enough for a question, not in general).
 
-The cases file (``claimlab/sufficiency-cases@1``) holds the source file with the copies and
-questions added (``fixture``) and the cases with what each must give (``expect``);
-:func:`check_cases` runs them, so the file is a regression test.
+Every expectation follows from how the case is made, never from running the checker. The
+report says how a checker that always answers SUFFICIENT, and one that always answers
+INSUFFICIENT, would score on the set: a set on which either scores 100 % cannot tell them
+from a real checker. The cases file (``claimlab/sufficiency-cases@1``) holds the source file
+with the copies and questions added (``fixture``) and the cases with what each must give
+(``expect``); :func:`check_cases` runs them, so the file is a regression test.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from claimlab.io.sufficiency import read_sufficiency
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.core.ratio import Ratio
+from claimlab.io.sufficiency import Question, SufficiencyFixture, read_sufficiency
+from claimlab.metrics.sufficiency import find_fixture_sufficiency, normalise_value
 
 CASES_FORMAT = "claimlab/sufficiency-cases@1"
-KINDS = ("cut", "look-alike", "look-alike-chain", "stale", "duplicate")
+KINDS = (
+    "whole", "with-distractors", "cut", "look-alike", "look-alike-chain", "wrong-relation",
+    "stale", "duplicate", "conflict", "dropped-condition", "condition-met", "changed-question",
+)  # fmt: skip
 
 
 def _successors(q: Any, i: int, member: str) -> list[str]:
@@ -41,6 +63,112 @@ def _successors(q: Any, i: int, member: str) -> list[str]:
     return [b for a, b in pairs if a == member]
 
 
+class _Builder:
+    """The cases of one document, with the copies and questions they add to it."""
+
+    def __init__(self, doc: dict[str, Any], fixture: SufficiencyFixture) -> None:
+        self.fixture = fixture
+        self.out = copy.deepcopy(doc)
+        self.by_id = {e["id"]: e for e in self.out["evidence"]}
+        self.ids = set(self.by_id)
+        self.cases: list[dict[str, Any]] = []
+        self.single = {normalise_value(r) for r in fixture.rules.single_valued}
+
+    def add_copy(self, eid: str, suffix: str, **changes: Any) -> str:
+        new, k = f"{eid}~{suffix}", 2
+        while new in self.ids:
+            new, k = f"{eid}~{suffix}{k}", k + 1
+        item = dict(self.by_id[eid], id=new, **changes)
+        self.out["evidence"].append(item)
+        self.ids.add(new)
+        return new
+
+    def add_question(self, q: Question, suffix: str, **changes: Any) -> str:
+        name, k = f"{q.name}~{suffix}", 2
+        while name in self.out["questions"]:
+            name, k = f"{q.name}~{suffix}{k}", k + 1
+        self.out["questions"][name] = dict(copy.deepcopy(self.out["questions"][q.name]), **changes)
+        return name
+
+    def case(self, kind: str, question: str, context: Sequence[str], **expect: Any) -> None:
+        self.cases.append(
+            {"kind": kind, "question": question, "context": list(context), "expect": expect}
+        )
+
+    def unmet(self, alt: Sequence[str], circumstances: Sequence[str]) -> list[str]:
+        held = {normalise_value(c) for c in circumstances}
+        return [
+            m
+            for m in alt
+            if any(normalise_value(c) not in held for c in self.fixture._by_id[m].conditions)
+        ]
+
+
+def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
+    """Cut, look-alike (and its chain), wrong relation and stale for one premise."""
+    alt = q.alternatives[i]
+    rest = [x for x in alt if x != m]
+    if not any(set(a) <= set(rest) for a in q.alternatives):
+        b.case("cut", q.name, rest, status="INSUFFICIENT", alternative=i, missing=[m])
+    item = b.by_id[m]
+    look = b.add_copy(m, "look-alike", object=f"{item['object']} (a different one)")
+    swapped = [look if x == m else x for x in alt]
+    b.case("look-alike", q.name, swapped, status="INSUFFICIENT", alternative=i, missing=[m],
+           rejected={look: "not a premise"})  # fmt: skip
+    if _successors(q, i, m):
+        links = b.out["questions"][q.name].get("links")
+        changes: dict[str, Any] = {"alternatives": [swapped]}
+        if links is not None:
+            pairs = links[i]
+            changes["links"] = [
+                None if pairs is None else [[look if x == m else x for x in p] for p in pairs]
+            ]
+        name = b.add_question(q, f"look-alike~{m}", **changes)
+        b.case("look-alike-chain", name, swapped, status="INSUFFICIENT", link_error_from=look)
+    other = b.add_copy(m, "wrong-relation", relation=f"{item['relation']} (another relation)")
+    b.case("wrong-relation", q.name, [other if x == m else x for x in alt], status="INSUFFICIENT",
+           alternative=i, missing=[m], rejected={other: "not a premise"})  # fmt: skip
+    stale = b.add_copy(m, "stale", current=False)
+    b.case("stale", q.name, [stale if x == m else x for x in alt], status="INSUFFICIENT",
+           alternative=i, missing=[m], rejected={stale: "metadata"})  # fmt: skip
+
+
+def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Question]) -> None:
+    """Duplicate, conflict, the conditions and the changed question for one whole witness."""
+    alt = list(q.alternatives[i])
+    unmet = b.unmet(alt, q.circumstances)
+    whole = "CONDITIONAL" if unmet else "SUFFICIENT"
+    b.case("whole", q.name, alt, status=whole)
+    premises = {m for a in q.alternatives for m in a}
+    noise = [
+        e.id
+        for e in b.fixture.evidence
+        if e.id not in premises and normalise_value(e.relation) not in b.single
+    ]
+    if noise:
+        b.case("with-distractors", q.name, [*alt, *noise], status=whole)
+    b.case("duplicate", q.name, [*alt, alt[0]], status=whole, context_raw=len(alt) + 1,
+           context_unique=len(alt), rejected={alt[0]: "duplicate"})  # fmt: skip
+    for m in alt:
+        item = b.by_id[m]
+        if normalise_value(item["relation"]) in b.single:
+            other = b.add_copy(m, "conflict", object=f"{item['object']} (another value)")
+            values = {item["object"]: [m], f"{item['object']} (another value)": [other]}
+            b.case("conflict", q.name, [*alt, other], status="CONFLICT", conflict_values=values)
+    conditions = [c for m in alt for c in b.fixture._by_id[m].conditions]
+    if conditions:
+        dropped = b.add_question(q, f"dropped-condition~{i}", circumstances=[])
+        b.case("dropped-condition", dropped, alt, status="CONDITIONAL",
+               conditions_unmet=b.unmet(alt, []))  # fmt: skip
+        met = b.add_question(q, f"condition-met~{i}", circumstances=list(dict.fromkeys(conditions)))
+        b.case("condition-met", met, alt, status="SUFFICIENT")
+    k = questions.index(q)
+    for other_q in [*questions[k + 1 :], *questions[:k]]:
+        if not any(set(a) <= set(alt) for a in other_q.alternatives):
+            b.case("changed-question", other_q.name, alt, status="INSUFFICIENT")
+            break
+
+
 def build_cases(doc: dict[str, Any], *, source: str = "sufficiency file") -> dict[str, Any]:
     """The cases of every complete witness of a sufficiency document (see the module).
 
@@ -48,104 +176,86 @@ def build_cases(doc: dict[str, Any], *, source: str = "sufficiency file") -> dic
         FixtureError: the document is not a valid sufficiency file.
     """
     fixture = read_sufficiency(doc, source=source)
-    out = copy.deepcopy(doc)
-    by_id = {e["id"]: e for e in out["evidence"]}
-    added_ids = set(by_id)
-    cases: list[dict[str, Any]] = []
-
-    def add_copy(eid: str, suffix: str, **changes: Any) -> str:
-        new = f"{eid}~{suffix}"
-        k = 2
-        while new in added_ids:
-            new, k = f"{eid}~{suffix}{k}", k + 1
-        item = dict(by_id[eid], id=new, **changes)
-        out["evidence"].append(item)
-        added_ids.add(new)
-        return new
-
-    for q in fixture.questions.values():
+    b = _Builder(doc, fixture)
+    questions = [q for q in fixture.questions.values() if q.answerable]
+    for q in questions:
         for i, alt in enumerate(q.alternatives):
             whole = find_fixture_sufficiency(fixture, q.name, list(alt))
-            if i not in [j for j, b in enumerate(whole.branches) if b.complete]:
+            if not whole.branches[i].complete:
                 continue  # not a complete witness on its own (its metadata fails, say)
             for m in alt:
-                rest = [x for x in alt if x != m]
-                if find_fixture_sufficiency(fixture, q.name, rest).status != "SUFFICIENT":
-                    cases.append(
-                        {
-                            "kind": "cut",
-                            "question": q.name,
-                            "context": rest,
-                            "expect": {"status": "INSUFFICIENT", "alternative": i, "missing": [m]},
-                        }
-                    )
-                item = by_id[m]
-                look = add_copy(m, "look-alike", object=f"{item['object']} (a different one)")
-                swapped = [look if x == m else x for x in alt]
-                cases.append(
-                    {
-                        "kind": "look-alike",
-                        "question": q.name,
-                        "context": swapped,
-                        "expect": {
-                            "status": "INSUFFICIENT",
-                            "alternative": i,
-                            "missing": [m],
-                            "rejected": {look: "not a premise"},
-                        },
-                    }
-                )
-                nexts = _successors(q, i, m)
-                if nexts:
-                    qname = f"{q.name}~look-alike~{m}"
-                    raw_q = copy.deepcopy(out["questions"][q.name])
-                    raw_q["alternatives"] = [swapped]
-                    if raw_q.get("links") is not None:
-                        pairs = raw_q["links"][i]
-                        raw_q["links"] = [
-                            None
-                            if pairs is None
-                            else [[look if a == m else a, look if b == m else b] for a, b in pairs]
-                        ]
-                    out["questions"][qname] = raw_q
-                    cases.append(
-                        {
-                            "kind": "look-alike-chain",
-                            "question": qname,
-                            "context": swapped,
-                            "expect": {"status": "INSUFFICIENT", "link_error_from": look},
-                        }
-                    )
-                stale = add_copy(m, "stale", current=False)
-                cases.append(
-                    {
-                        "kind": "stale",
-                        "question": q.name,
-                        "context": [stale if x == m else x for x in alt],
-                        "expect": {
-                            "status": "INSUFFICIENT",
-                            "alternative": i,
-                            "missing": [m],
-                            "rejected": {stale: "metadata"},
-                        },
-                    }
-                )
-            cases.append(
-                {
-                    "kind": "duplicate",
-                    "question": q.name,
-                    "context": [*alt, alt[0]],
-                    "expect": {
-                        "status": "SUFFICIENT",
-                        "context_raw": len(alt) + 1,
-                        "context_unique": len(alt),
-                        "rejected": {alt[0]: "duplicate"},
-                    },
-                }
-            )
-    for k, c in enumerate(cases, 1):
+                _premise_cases(b, q, i, m)
+            _witness_cases(b, q, i, questions)
+    for k, c in enumerate(b.cases, 1):
         c["name"] = f"{c['kind']}-{k}"
-    return {"format": CASES_FORMAT, "source": source, "fixture": out, "cases": cases}
+    return {"format": CASES_FORMAT, "source": source, "fixture": b.out, "cases": b.cases}
+
+
+@dataclass(frozen=True)
+class TrivialScores:
+    """How a checker that always says one status would score on a set of cases."""
+
+    cases: int
+    always_sufficient: Ratio
+    always_insufficient: Ratio
+
+    @property
+    def telling(self) -> bool:
+        """Whether neither trivial checker gets every case right."""
+        return self.cases > 0 and all(
+            r.numerator < r.denominator for r in (self.always_sufficient, self.always_insufficient)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "cases": self.cases,
+            "always_sufficient": self.always_sufficient.to_dict(),
+            "always_insufficient": self.always_insufficient.to_dict(),
+            "tells_them_apart": self.telling,
+        }
+
+
+def trivial_scores(cases: dict[str, Any]) -> TrivialScores:
+    """The share of cases an always-SUFFICIENT and an always-INSUFFICIENT checker get right."""
+    want = [c["expect"]["status"] for c in cases["cases"]]
+    n = len(want)
+    return TrivialScores(
+        n, Ratio(want.count("SUFFICIENT"), n), Ratio(want.count("INSUFFICIENT"), n)
+    )
+
+
+def _problems(r: Any, want: dict[str, Any]) -> list[str]:
+    problems = []
+    if r.status != want["status"]:
+        problems.append(f"status {r.status}, expected {want['status']}")
+    if "missing" in want:
+        got = list(r.branches[want["alternative"]].missing)
+        if got != want["missing"]:
+            problems.append(f"missing {got}, expected {want['missing']}")
+    for eid, reason in want.get("rejected", {}).items():
+        reasons = [str(x.reason) for x in r.rejected if x.id == eid]
+        if reason not in reasons:
+            problems.append(f"{eid} rejected for {reasons or 'nothing'}, expected {reason}")
+    if "link_error_from" in want:
+        errs = [e for b in r.branches for e in b.link_errors]
+        if not any(want["link_error_from"] == e.left for e in errs):
+            problems.append(f"no link error from {want['link_error_from']}")
+    for key in ("context_raw", "context_unique"):
+        if key in want and getattr(r, key) != want[key]:
+            problems.append(f"{key} {getattr(r, key)}, expected {want[key]}")
+    if "conflict_values" in want:
+        got = [{k: list(v) for k, v in c.values.items()} for c in r.conflicts]
+        if want["conflict_values"] not in got:
+            problems.append(f"conflicts {got}, expected {want['conflict_values']}")
+    if (
+        "conditions_unmet" in want
+        and [u.id for u in r.conditions_unmet] != want["conditions_unmet"]
+    ):
+        problems.append(
+            f"unmet {[u.id for u in r.conditions_unmet]}, expected {want['conditions_unmet']}"
+        )
+    return problems
 
 
 def check_cases(cases: dict[str, Any]) -> list[str]:
@@ -154,25 +264,7 @@ def check_cases(cases: dict[str, Any]) -> list[str]:
     failures = []
     for c in cases["cases"]:
         r = find_fixture_sufficiency(fixture, c["question"], c["context"])
-        want = c["expect"]
-        problems = []
-        if r.status != want["status"]:
-            problems.append(f"status {r.status}, expected {want['status']}")
-        if "missing" in want:
-            got = list(r.branches[want["alternative"]].missing)
-            if got != want["missing"]:
-                problems.append(f"missing {got}, expected {want['missing']}")
-        for eid, reason in want.get("rejected", {}).items():
-            reasons = [str(x.reason) for x in r.rejected if x.id == eid]
-            if reason not in reasons:
-                problems.append(f"{eid} rejected for {reasons or 'nothing'}, expected {reason}")
-        if "link_error_from" in want:
-            errs = [e for b in r.branches for e in b.link_errors]
-            if not any(want["link_error_from"] == e.left for e in errs):
-                problems.append(f"no link error from {want['link_error_from']}")
-        for key in ("context_raw", "context_unique"):
-            if key in want and getattr(r, key) != want[key]:
-                problems.append(f"{key} {getattr(r, key)}, expected {want[key]}")
+        problems = _problems(r, c["expect"])
         if problems:
             failures.append(f"{c['name']} ({c['question']}): " + "; ".join(problems))
     return failures

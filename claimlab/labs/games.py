@@ -31,7 +31,12 @@ from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
 from claimlab.io.sufficiency import Scenario, SufficiencyFixture, load_sufficiency
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
-from claimlab.metrics.sufficiency import find_fixture_sufficiency, named_by, normalise_value
+from claimlab.metrics.sufficiency import (
+    CONDITIONAL,
+    find_fixture_sufficiency,
+    named_by,
+    normalise_value,
+)
 
 
 @dataclass(frozen=True)
@@ -275,6 +280,14 @@ def game_scenarios(fixture: SufficiencyFixture) -> dict[str, Scenario]:
     }
 
 
+def conflict_round(fixture: SufficiencyFixture) -> str | None:
+    """The first round the game offers whose starting evidence holds a conflict (None: none)."""
+    for name, sc in game_scenarios(fixture).items():
+        if find_fixture_sufficiency(fixture, sc.question, list(sc.context)).conflicts:
+            return name
+    return None
+
+
 def _check_answer_key(fixture: SufficiencyFixture, scenario: Scenario) -> None:
     q = fixture.question(scenario.question)
     missing = [item for item in q.asks if not fixture.accepted(q.name, item)]
@@ -409,43 +422,65 @@ class SufficiencyGame:
         self.spent += self.copy_cost
         return Action(True, f"copied {eid} for {self.copy_cost} (budget left {self.budget_left})")
 
-    def submit(self, proof: Sequence[str], answer: Mapping[str, str]) -> SubmitResult:
-        """End the round with a proof set and an answer naming each asked item."""
-        fx = self.fixture
-        reasons: list[Reason] = []
+    def submit(
+        self, proof: Sequence[str], answer: Mapping[str, str], conflict: bool = False
+    ) -> SubmitResult:
+        """End the round with a proof set and an answer naming each asked item.
+
+        A round whose evidence holds a conflict (two approved texts giving one value two ways)
+        is won by reporting it (``conflict=True``) with a proof citing every side, never by
+        picking one; a witness that holds only on conditions the question does not meet wins
+        nothing.
+        """
         proof = list(dict.fromkeys(proof))
+        reasons: list[Reason] = []
         if self.spent > self.budget:
             reasons.append(Reason("OVER_BUDGET", f"spent {self.spent} of {self.budget}"))
         absent = [p for p in proof if p not in self.context]
         if absent:
             reasons.append(Reason("NOT_IN_CONTEXT", f"cited but never found: {', '.join(absent)}"))
+        seen = find_fixture_sufficiency(self.fixture, self.question, self.context)
+        if seen.conflicts or conflict:
+            reasons += _conflict_reasons(seen, proof, conflict)
+            witness = tuple(proof) if not reasons else None
+        else:
+            found, witness = self._answer_reasons(proof, answer)
+            reasons += found
+        result = SubmitResult(not reasons, tuple(reasons), witness, self.spent)
+        self.round_over = True
+        self.last_submit = result
+        return result
+
+    def _answer_reasons(
+        self, proof: list[str], answer: Mapping[str, str]
+    ) -> tuple[list[Reason], tuple[str, ...] | None]:
+        """What stands between a proof and an answer and a win (no conflict in sight)."""
+        fx = self.fixture
+        reasons: list[Reason] = []
         check = find_fixture_sufficiency(fx, self.question, [p for p in proof if p in self.context])
         bad = [r for r in check.rejected if r.reason in ("off-topic", "metadata")]
         if bad:
             reasons.append(Reason("REJECTED_EVIDENCE", "; ".join(r.detail for r in bad)))
         witnesses = [w for w in check.witnesses if set(w) <= set(proof)]
-        if not witnesses:
+        if witnesses and check.status == CONDITIONAL:
+            unmet = "; ".join(
+                f"{u.id} only if {', '.join(u.conditions)}" for u in check.conditions_unmet
+            )
+            reasons.append(
+                Reason(
+                    "CONDITIONS_UNMET",
+                    f"the witness holds on conditions the question does not meet ({unmet})",
+                )
+            )
+            witnesses = []
+        elif not witnesses:
             reasons.append(
                 Reason(
                     "NO_WITNESS",
                     "the proof set holds no complete, linked alternative for this question",
                 )
             )
-        right: dict[str, str] = {}  # asked item -> a value the key accepts
-        for item in self.asks:
-            raw = answer.get(item)
-            value = raw.strip() if isinstance(raw, str) else ""
-            accepted = {normalise_value(v) for v in fx.accepted(self.question, item)}
-            if not value:
-                reasons.append(Reason("MISSING_ANSWER", f"the answer does not name the {item}"))
-            elif normalise_value(value) not in accepted:
-                reasons.append(
-                    Reason(
-                        "WRONG_ANSWER", f"the {item} {value!r} is not what the evidence supports"
-                    )
-                )
-            else:
-                right[item] = value
+        right = self._right_items(answer, reasons)
         witness = next(
             (
                 w
@@ -462,15 +497,51 @@ class SufficiencyGame:
                     + " and ".join(f"the {item} {v!r}" for item, v in right.items()),
                 )
             )
-        result = SubmitResult(
-            not reasons,
-            tuple(reasons),
-            witness or (witnesses[0] if witnesses else None),
-            self.spent,
-        )
-        self.round_over = True
-        self.last_submit = result
-        return result
+        return reasons, witness or (witnesses[0] if witnesses else None)
+
+    def _right_items(self, answer: Mapping[str, str], reasons: list[Reason]) -> dict[str, str]:
+        """The asked items answered with a value the key accepts (the others become reasons)."""
+        right: dict[str, str] = {}
+        for item in self.asks:
+            raw = answer.get(item)
+            value = raw.strip() if isinstance(raw, str) else ""
+            accepted = {normalise_value(v) for v in self.fixture.accepted(self.question, item)}
+            if not value:
+                reasons.append(Reason("MISSING_ANSWER", f"the answer does not name the {item}"))
+            elif normalise_value(value) not in accepted:
+                reasons.append(
+                    Reason(
+                        "WRONG_ANSWER", f"the {item} {value!r} is not what the evidence supports"
+                    )
+                )
+            else:
+                right[item] = value
+        return right
+
+
+def _conflict_reasons(seen: Any, proof: Sequence[str], conflict: bool) -> list[Reason]:
+    """A round on a conflict: it must be reported, citing every side; none must be invented."""
+    if not seen.conflicts:
+        return [Reason("NO_CONFLICT", "the evidence found holds no conflict: answer the question")]
+    shown = "; ".join(c.explanation for c in seen.conflicts)
+    if not conflict:
+        return [
+            Reason(
+                "PICKED_A_SIDE",
+                f"the evidence holds a conflict ({shown}): report it, do not pick a side",
+            )
+        ]
+    unshown = [
+        v for c in seen.conflicts for v, ids in c.values.items() if not set(ids) & set(proof)
+    ]
+    if unshown:
+        return [
+            Reason(
+                "CONFLICT_NOT_CITED",
+                f"cite every side of the conflict: nothing cited gives {', '.join(map(repr, unshown))}",
+            )
+        ]
+    return []
 
 
 def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None) -> list[list]:
@@ -520,28 +591,31 @@ class Win:
     searches: tuple[str, ...]
     cost: int
     answer: Mapping[str, str]
+    conflict: bool = False  # the round is won by reporting a conflict
 
     def script(self) -> list[list]:
         """The round as ``play_script`` actions."""
-        return [
-            *(["search", e] for e in self.searches),
-            ["submit", list(self.witness), dict(self.answer)],
-        ]
+        submit: list[Any] = ["submit", list(self.witness), dict(self.answer)]
+        return [*(["search", e] for e in self.searches), submit + ([True] if self.conflict else [])]
 
 
 def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -> list[Win]:
     """Every way to win a scenario with one alternative, cheapest first (within the budget)."""
     game = SufficiencyGame(fixture, scenario)
     q = fixture.question(game.question)
+    start = find_fixture_sufficiency(fixture, game.question, game.context)
+    if start.conflicts:  # reported, every side cited: no search, no answer
+        sides = [ids[0] for c in start.conflicts for ids in c.values.values()]
+        return [Win(tuple(dict.fromkeys(sides)), (), 0, {}, conflict=True)]
     wins = []
     for alt in q.alternatives:
         searches = tuple(e for e in dict.fromkeys(alt) if e not in game.context)
         cost = sum(game.cost(e) for e in searches)
         if cost > game.budget:
             continue
-        check = find_fixture_sufficiency(fixture, game.question, list(alt))
-        if tuple(alt) not in {tuple(w) for w in check.witnesses}:
-            continue  # a chain that does not link, or a member the rules refuse
+        check = find_fixture_sufficiency(fixture, game.question, [*game.context, *searches])
+        if check.status != "SUFFICIENT" or tuple(alt) not in {tuple(w) for w in check.witnesses}:
+            continue  # a chain that does not link, a member the rules refuse, a condition unmet
         named = named_by(fixture, alt)
         answer = {}
         for item in q.asks:

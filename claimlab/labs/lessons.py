@@ -154,6 +154,16 @@ def _arrow(fixture: SufficiencyFixture, eid: str) -> str:
     return md_text(f"{eid}: {item.subject} → {item.object}") if item else md_text(eid)
 
 
+def scenario_results(fixture: SufficiencyFixture) -> dict[str, SufficiencyResult]:
+    """Every scenario of a file checked as it says (its question, context and metadata mode)."""
+    return {
+        name: find_fixture_sufficiency(
+            fixture, sc.question, list(sc.context), ignore_metadata=sc.ignore_metadata
+        )
+        for name, sc in fixture.scenarios.items()
+    }
+
+
 def sufficiency_exercises(
     fixture: SufficiencyFixture,
     walk: Mapping[str, SufficiencyResult],

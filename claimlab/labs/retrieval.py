@@ -253,45 +253,63 @@ class SelectiveDepth:
         }
 
 
+def reader_items(fixture: SufficiencyFixture, k: int) -> list[Any]:
+    """A SIMULATED reader over each question's BM25 top-k context, as selective-answering items.
+
+    The reader answers every question from its top-k paragraphs and is right exactly when they
+    hold the answer string (or an alias; SQuAD normalisation): an extractive reader that finds
+    the answer whenever it is there, so it cannot say yes or no. Its confidence is the share of
+    the softmax of the BM25 scores (as logits) that falls on the top k: how much of the
+    ranker's belief the reader reads (0..1, no constant chosen by hand). ``evidence_complete``:
+    the top-k context holds a complete witness (SUFFICIENT). Questions without documents are
+    left out.
+    """
+    import math
+
+    from claimlab.metrics.selective import SelectiveItem
+
+    out = []
+    for q in fixture.questions.values():
+        docs = question_documents(fixture, q.name)
+        scored = bm25_scored(docs, q.text)
+        if not scored:
+            continue
+        best = scored[0][1]
+        weights = [math.exp(score - best) for _, score in scored]
+        confidence = sum(weights[:k]) / sum(weights)
+        top = [name for name, _ in scored[:k]]
+        text = " ".join(docs.texts[docs.names.index(name)] for name in top)
+        accepted = fixture.accepted(q.name, q.asks[0]) if q.asks else ()
+        correct = any(_contains(text, a) for a in accepted)
+        status = find_fixture_sufficiency(fixture, q.name, docs.context(top)).status
+        out.append(SelectiveItem(q.name, True, correct, status == "SUFFICIENT", confidence))
+    return out
+
+
 def selective_study(
     fixture: SufficiencyFixture,
     ks: Sequence[int],
     *,
     thresholds: Sequence[float] = (0.0, 0.25, 0.5, 0.75),
 ) -> list[SelectiveDepth]:
-    """A SIMULATED reader over the BM25 top-k context, alone and answering only when SUFFICIENT.
+    """The SIMULATED reader (:func:`reader_items`) alone and answering only when SUFFICIENT.
 
-    The reader answers every question: with the gold answer when its top paragraph contains
-    it (or an alias; SQuAD normalisation), else with that paragraph's title, so it is right
-    exactly when its top paragraph holds the answer string. Its confidence is the margin of
-    its top BM25 score over the second, relative to the top (0..1). Accuracy is judged against
-    the answer key. ``gated``: the same reader answering only when the top-k context holds a
-    complete witness. Risk-coverage: the reader answering only above a confidence threshold.
+    Accuracy is judged against the answer key. ``gated``: the same reader answering only when
+    the top-k context holds a complete witness. Risk-coverage: the reader answering only above
+    a confidence threshold.
     """
     from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage
 
-    prepared = []
-    for q in fixture.questions.values():
-        docs = question_documents(fixture, q.name)
-        scored = bm25_scored(docs, q.text)
-        if not scored:
-            continue
-        top, second = scored[0][1], (scored[1][1] if len(scored) > 1 else 0.0)
-        confidence = (top - second) / top if top > 0 else 0.0
-        accepted = fixture.accepted(q.name, q.asks[0]) if q.asks else ()
-        top_text = docs.texts[docs.names.index(scored[0][0])]
-        correct = any(_contains(top_text, a) for a in accepted)
-        prepared.append((q, docs, [name for name, _ in scored], correct, confidence))
     out = []
     for k in ks:
-        reader, gated = [], []
-        for q, docs, ranking, correct, confidence in prepared:
-            context = docs.context(ranking[:k])
-            complete = find_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
-            reader.append(SelectiveItem(q.name, True, correct, complete, confidence))
-            gated.append(
-                SelectiveItem(q.name, complete, correct if complete else None, complete, confidence)
+        reader = reader_items(fixture, k)
+        gated = [
+            SelectiveItem(
+                i.id, i.evidence_complete, i.correct if i.evidence_complete else None,
+                i.evidence_complete, i.confidence,
             )
+            for i in reader
+        ]  # fmt: skip
         out.append(
             SelectiveDepth(
                 k,

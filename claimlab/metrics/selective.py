@@ -149,3 +149,151 @@ def risk_coverage(
             RiskCoverageRow(t, Ratio(len(answered), len(items)), Ratio(correct, len(answered)))
         )
     return rows
+
+
+# --- Sufficient Context: abstain by sufficiency and confidence ---------------------------------
+#
+# Joren et al. (2025), "Sufficient Context: A New Lens on Retrieval Augmented Generation
+# Systems" (ICLR): abstain unless the context is sufficient, or combine the sufficiency signal
+# with the model's confidence in a logistic regression fitted on a calibration split, and
+# answer when its probability of a right answer clears a threshold. Kamath, Jia and Liang
+# (2020), "Selective Question Answering under Domain Shift" (ACL): a threshold chosen on one
+# data set is judged on another, where the accuracy it promised drops.
+
+SCORERS = ("confidence", "sufficient-then-confidence", "logistic")
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """``P(right) = 1 / (1 + exp(-(intercept + w_sufficient * s + w_confidence * c)))``."""
+
+    intercept: float
+    sufficient: float
+    confidence: float
+    items: int
+
+    def probability(self, item: SelectiveItem) -> float:
+        """The fitted probability that the answer to ``item`` is right."""
+        import math
+
+        z = self.intercept + self.sufficient * float(item.evidence_complete)
+        z += self.confidence * float(item.confidence or 0.0)
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "intercept": self.intercept,
+            "sufficient": self.sufficient,
+            "confidence": self.confidence,
+            "fitted_on": self.items,
+        }
+
+
+def fit_logistic(items: Sequence[SelectiveItem], *, penalty: float = 1.0) -> Logistic:
+    """Fit P(right | sufficient, confidence) by Newton's method with a squared (ridge) penalty.
+
+    Minimises ``sum(log loss) + penalty / 2 * (w_s**2 + w_c**2)`` (the intercept unpenalised):
+    scikit-learn's ``LogisticRegression(C=1 / penalty)``. The penalty keeps the weights finite
+    when sufficiency alone separates right from wrong. Only answered items with a known
+    correctness and a confidence take part.
+
+    Raises:
+        ValueError: fewer than two usable items, or every one right (or every one wrong).
+    """
+    import numpy as np
+
+    usable = [i for i in items if i.correct is not None and i.confidence is not None]
+    y = np.array([float(bool(i.correct)) for i in usable])
+    if len(usable) < 2 or y.min() == y.max():
+        raise ValueError(
+            f"a calibration split needs right and wrong answers to fit on; it has "
+            f"{int(y.sum()) if len(usable) else 0} right of {len(usable)}"
+        )
+    x = np.array([[1.0, float(i.evidence_complete), float(i.confidence or 0.0)] for i in usable])
+    ridge = np.diag([0.0, penalty, penalty])
+    w = np.zeros(3)
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + ridge @ w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + ridge + 1e-12 * np.eye(3)
+        step = np.linalg.solve(hessian, gradient)
+        w = w - step
+        if float(np.abs(step).max()) < 1e-12:
+            break
+    return Logistic(float(w[0]), float(w[1]), float(w[2]), len(usable))
+
+
+def selection_scores(
+    items: Sequence[SelectiveItem], scorer: str, model: Logistic | None = None
+) -> list[float | None]:
+    """Each item's score for answering (higher answers first); None never answers.
+
+    ``confidence``: the confidence alone. ``sufficient-then-confidence``: abstain unless the
+    evidence is complete, then by confidence. ``logistic``: the fitted probability.
+    """
+    out: list[float | None] = []
+    for i in items:
+        if not i.answered or i.confidence is None:
+            out.append(None)
+        elif scorer == "confidence":
+            out.append(i.confidence)
+        elif scorer == "sufficient-then-confidence":
+            out.append(i.confidence if i.evidence_complete else None)
+        elif scorer == "logistic" and model is not None:
+            out.append(model.probability(i))
+        else:
+            raise ValueError(f"unknown scorer {scorer!r} (one of {', '.join(SCORERS)})")
+    return out
+
+
+def answered_at(
+    items: Sequence[SelectiveItem], scores: Sequence[float | None], threshold: float | None
+) -> RiskCoverageRow:
+    """Answer the items whose score is at least ``threshold`` (None: abstain on all)."""
+    answered = correct = 0
+    for item, score in zip(items, scores, strict=True):
+        if threshold is not None and score is not None and score >= threshold:
+            answered += 1
+            correct += bool(item.correct)
+    t = float("inf") if threshold is None else threshold
+    return RiskCoverageRow(t, Ratio(answered, len(items)), Ratio(correct, answered))
+
+
+def coverage_curve(
+    items: Sequence[SelectiveItem], scores: Sequence[float | None]
+) -> list[RiskCoverageRow]:
+    """One row per distinct score, highest first: the whole coverage-accuracy curve.
+
+    Examples:
+        >>> items = [SelectiveItem("a", True, True, True, 0.9), SelectiveItem("b", True, False, False, 0.4)]
+        >>> [(r.coverage.counts, r.accuracy.counts) for r in coverage_curve(items, [0.9, 0.4])]
+        [('1/2', '1/1'), ('2/2', '1/2')]
+    """
+    ranked = sorted(
+        ((s, bool(i.correct)) for i, s in zip(items, scores, strict=True) if s is not None),
+        key=lambda p: -p[0],
+    )
+    rows: list[RiskCoverageRow] = []
+    answered = correct = 0
+    for k, (score, right) in enumerate(ranked):
+        answered += 1
+        correct += right
+        if k + 1 == len(ranked) or ranked[k + 1][0] != score:
+            rows.append(
+                RiskCoverageRow(score, Ratio(answered, len(items)), Ratio(correct, answered))
+            )
+    return rows
+
+
+def choose_threshold(rows: Sequence[RiskCoverageRow], target: float) -> float | None:
+    """The threshold answering most while accuracy on answered is at least ``target``.
+
+    None when no threshold reaches the target (then nothing is answered, accuracy N/A).
+    """
+    best: RiskCoverageRow | None = None
+    for r in rows:
+        if r.accuracy.value is not None and r.accuracy.value >= target:
+            if best is None or r.coverage.numerator > best.coverage.numerator:
+                best = r
+    return None if best is None else best.threshold

@@ -9,6 +9,18 @@ Metric card:
     missing premises and link errors) and UNKNOWN (a context item could not be mapped to any
     premise and no witness is complete: it might be the missing premise). No witness means
     "this selection is not enough", never "the claim is false".
+    Two more, never SUFFICIENT (version 3 files): CONFLICT, when two usable items of the context
+    give one subject different objects of a relation the file calls single-valued (the
+    conflict is shown with every value and its ids; no text wins for where it stands), and
+    CONDITIONAL, when every complete witness holds an item whose conditions ("only on
+    Saturdays") the question's circumstances do not name. A question marked unanswerable is
+    never SUFFICIENT either.
+    Per asked item (a route, a room): CONFIRMED by the linked part of a chain that names a value
+    the answer key accepts (the chain's members from its start, each present, usable, linked
+    and with its conditions met: the first link alone confirms what it names, not what the
+    chain ends in; a whole alternative of a one-item question confirms it), CONFLICT where that
+    part holds a conflicting item, else UNKNOWN. What to search next: for the branch with the
+    fewest missing premises, each missing premise's subject and relation.
     Reference: the sufficiency lab's source notes (AND/OR alternatives, chain links, metadata
     rules, UNKNOWN for unmapped records). Relations are fixture labels, never inferred from
     word similarity.
@@ -18,18 +30,21 @@ The core works on plain ids so it serves fixtures and real data (FEVER, WiCE) al
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.vocab import RejectReason, SufficiencyStatus
-from claimlab.io.sufficiency import SufficiencyFixture
+from claimlab.core.frozen import Picklable, freeze
+from claimlab.core.vocab import ItemState, RejectReason, SufficiencyStatus
+from claimlab.io.sufficiency import EvidenceItem, Question, SufficiencyFixture
 
 SUFFICIENT = SufficiencyStatus.SUFFICIENT
 INSUFFICIENT = SufficiencyStatus.INSUFFICIENT
 UNKNOWN = SufficiencyStatus.UNKNOWN
+CONFLICT = SufficiencyStatus.CONFLICT
+CONDITIONAL = SufficiencyStatus.CONDITIONAL
 
 K = TypeVar("K", bound=Hashable)  # an evidence id: a string, a (page, line) pair, ...
 LinkCheck = Callable[[str, str], "LinkError | None"]
@@ -112,6 +127,79 @@ class Rejection:
 
 
 @dataclass(frozen=True)
+class Conflict(Picklable):
+    """Items of the context giving one subject different objects of a single-valued relation."""
+
+    subject: str
+    relation: str
+    values: Mapping[str, tuple[str, ...]]  # object -> the ids that give it
+
+    def __post_init__(self) -> None:
+        freeze(self, "values")
+
+    @property
+    def explanation(self) -> str:
+        """Plain words: every value with its ids."""
+        shown = "; ".join(f"{v!r} from {_ids(ids)}" for v, ids in self.values.items())
+        return (
+            f"{self.subject!r} {self.relation} one value, but the context gives {shown}: "
+            "a conflict to resolve (by authority and scope), not a side to pick"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "subject": self.subject,
+            "relation": self.relation,
+            "values": {k: list(v) for k, v in self.values.items()},
+            "explanation": self.explanation,
+        }
+
+
+@dataclass(frozen=True)
+class Unmet:
+    """A witness member whose conditions the asker's circumstances do not meet."""
+
+    id: str
+    conditions: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"id": self.id, "conditions": list(self.conditions)}
+
+
+@dataclass(frozen=True)
+class ItemAnswer:
+    """One asked item: CONFIRMED with its value and the ids that name it, UNKNOWN or CONFLICT."""
+
+    status: ItemState
+    value: str | None = None
+    by: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"status": self.status, "value": self.value, "by": list(self.by)}
+
+
+@dataclass(frozen=True)
+class NextSearch:
+    """What to look for next: a missing premise's subject and relation (its object is sought)."""
+
+    subject: str
+    relation: str
+    missing: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"subject": self.subject, "relation": self.relation, "missing": self.missing}
+
+    @property
+    def explanation(self) -> str:
+        """``search: what 'SUBJECT' RELATION (the missing premise ID)``."""
+        return f"search: what {self.subject!r} {self.relation} (the missing premise {self.missing})"
+
+
+@dataclass(frozen=True)
 class SufficiencyResult:
     """Status, witnesses, per-branch gaps and rejections, with the raw and unique context sizes."""
 
@@ -124,10 +212,32 @@ class SufficiencyResult:
     context_raw: int
     context_unique: int
     context: tuple[str, ...] = ()  # the context's unique ids, in the order given
+    conflicts: tuple[Conflict, ...] = ()
+    conditions_unmet: tuple[Unmet, ...] = ()
+    items: Mapping[str, ItemAnswer] = field(default_factory=dict)
+    next_search: tuple[NextSearch, ...] = ()
+    unanswerable: bool = False
+
+    def __post_init__(self) -> None:
+        freeze(self, "items")
 
     @property
     def explanation(self) -> str:
         """The result in plain words (built on demand)."""
+        if self.unanswerable:
+            return (
+                "the question is marked unanswerable: no context is sufficient, whatever it holds"
+            )
+        if self.conflicts:
+            return "; ".join(c.explanation for c in self.conflicts)
+        if self.status == CONDITIONAL:
+            unmet = "; ".join(
+                f"{u.id} only if {', '.join(u.conditions)}" for u in self.conditions_unmet
+            )
+            return (
+                f"a complete witness, but on conditions the question's circumstances do not meet "
+                f"({unmet}): it answers only if they hold"
+            )
         if self.witnesses:
             return "complete witness: " + "; ".join("{" + _ids(w) + "}" for w in self.witnesses)
         if self.unknown:
@@ -158,6 +268,11 @@ class SufficiencyResult:
             "context_raw": self.context_raw,
             "context_unique": self.context_unique,
             "context_ids": [str(c) for c in self.context],
+            "conflicts": [c.to_dict() for c in self.conflicts],
+            "conditions_unmet": [u.to_dict() for u in self.conditions_unmet],
+            "items": {k: v.to_dict() for k, v in self.items.items()},
+            "next_search": [n.to_dict() for n in self.next_search],
+            "unanswerable": self.unanswerable,
             "explanation": self.explanation,
         }
 
@@ -240,6 +355,7 @@ def find_sufficiency(
     unsafe: Callable[[str], Rejection | None] | None = None,
     link: LinkCheck | None = None,
     pairs: Sequence[Sequence[tuple[str, str]] | None] | None = None,
+    none_allowed: bool = False,
 ) -> SufficiencyResult:
     """Decide whether ``context`` holds a complete alternative, and say what is missing.
 
@@ -255,6 +371,8 @@ def find_sufficiency(
         link: Checks that a chain member leads to the next one; None when order does not matter.
         pairs: Per alternative, the member pairs ``link`` must hold (None: each member and the
             next, in order; an empty list: a set whose members need not link).
+        none_allowed: No alternative at all is allowed (an unanswerable question): the result
+            is INSUFFICIENT whatever the context.
 
     Returns:
         A SufficiencyResult; ``witnesses`` lists every complete alternative.
@@ -268,7 +386,8 @@ def find_sufficiency(
         >>> find_sufficiency([["a"]], []).status
         'INSUFFICIENT'
     """
-    check_alternatives(alternatives, chains=link is not None)
+    if alternatives or not none_allowed:
+        check_alternatives(alternatives, chains=link is not None)
     seen: dict[str, None] = {}
     rejected: list[Rejection] = []
     unsafe_list: list[Rejection] = []
@@ -372,38 +491,27 @@ def find_sufficiency(
     )
 
 
-def find_fixture_sufficiency(
-    fixture: SufficiencyFixture,
-    question: str,
-    context: Sequence[str],
-    *,
-    ignore_metadata: bool = False,
-) -> SufficiencyResult:
-    """Run the witness core on a fixture question, with its topic, metadata and link rules.
+@dataclass(frozen=True)
+class _Checks:
+    """A fixture question's rules as the witness core takes them."""
 
-    With ``ignore_metadata`` a record failing the metadata rules is listed as an *unsafe
-    candidate* (clearly apart), never used in a witness.
+    reject: Callable[[str], Rejection | None]
+    unsafe: Callable[[str], Rejection | None]
+    link: LinkCheck
+    metadata: Callable[[str], Rejection | None]
 
-    Examples:
-        >>> from claimlab.io.locate import FIXTURES_DIR
-        >>> from claimlab.io.sufficiency import load_sufficiency
-        >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
-        >>> question = next(iter(fx.questions.values()))
-        >>> chain = max(question.alternatives, key=len)
-        >>> r = find_fixture_sufficiency(fx, question.name, chain[:1])
-        >>> r.status, [b.missing for b in r.branches if b.alternative == chain] == [chain[1:]]
-        ('INSUFFICIENT', True)
-    """
-    q = fixture.question(question)
+
+def _checks(fixture: SufficiencyFixture, q: Question) -> _Checks:
     items = fixture._by_id
     premises = {m for alt in q.alternatives for m in alt}
+    rules = fixture.rules
 
     def metadata_problem(eid: str) -> Rejection | None:
         e = items[eid]
         problems = []
-        if e.status != fixture.rules.required_status:
-            problems.append(f"status {e.status} (needs {fixture.rules.required_status})")
-        if fixture.rules.require_current and not e.current:
+        if e.status != rules.required_status:
+            problems.append(f"status {e.status} (needs {rules.required_status})")
+        if rules.require_current and not e.current:
             problems.append("not CURRENT")
         if problems:
             return Rejection(
@@ -424,7 +532,7 @@ def find_fixture_sufficiency(
             return Rejection(
                 eid,
                 RejectReason.NOT_A_PREMISE,
-                f"{eid} is in no alternative of {question!r} (it asks for "
+                f"{eid} is in no alternative of {q.name!r} (it asks for "
                 f"{', '.join(q.asks)}): on its own it cannot answer this question",
             )
         return problem
@@ -447,15 +555,216 @@ def find_fixture_sufficiency(
             return None
         return LinkError(a, b, ea.object, " | ".join(eb.takes))
 
-    return find_sufficiency(
+    return _Checks(reject, unsafe, link, metadata_problem)
+
+
+def find_fixture_sufficiency(
+    fixture: SufficiencyFixture,
+    question: str,
+    context: Sequence[str],
+    *,
+    ignore_metadata: bool = False,
+    circumstances: Sequence[str] = (),
+) -> SufficiencyResult:
+    """Run the witness core on a fixture question, with its topic, metadata and link rules.
+
+    With ``ignore_metadata`` a record failing the metadata rules is listed as an *unsafe
+    candidate* (clearly apart), never used in a witness. ``circumstances`` add to the
+    question's own (what holds for the asker). Then the version 3 rules (see the metric
+    card): conflicts, conditions, per-item answers and what to search next.
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.sufficiency import load_sufficiency
+        >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
+        >>> question = next(iter(fx.questions.values()))
+        >>> chain = max(question.alternatives, key=len)
+        >>> r = find_fixture_sufficiency(fx, question.name, chain[:1])
+        >>> r.status, [b.missing for b in r.branches if b.alternative == chain] == [chain[1:]]
+        ('INSUFFICIENT', True)
+    """
+    q = fixture.question(question)
+    checks = _checks(fixture, q)
+    base = find_sufficiency(
         q.alternatives,
         context,
-        known=lambda eid: eid in items,
-        reject=reject,
-        unsafe=unsafe if ignore_metadata else None,
-        link=link,
+        known=lambda eid: eid in fixture._by_id,
+        reject=checks.reject,
+        unsafe=checks.unsafe if ignore_metadata else None,
+        link=checks.link,
         pairs=[q.pairs(i) for i in range(len(q.alternatives))] if q.links else None,
+        none_allowed=not q.answerable,
     )
+    return _judge(fixture, q, base, checks, (*q.circumstances, *circumstances))
+
+
+def _judge(
+    fixture: SufficiencyFixture,
+    q: Question,
+    base: SufficiencyResult,
+    checks: _Checks,
+    circumstances: Sequence[str],
+) -> SufficiencyResult:
+    """The witness core's result with conflicts, conditions, items and the next search."""
+    held = {normalise_value(c) for c in circumstances}
+    unmet = {
+        eid: tuple(c for c in e.conditions if normalise_value(c) not in held)
+        for eid, e in fixture._by_id.items()
+        if e.conditions
+    }
+    met = [w for w in base.witnesses if not any(unmet.get(m) for m in w)]
+    waiting = tuple(Unmet(m, unmet[m]) for w in base.witnesses for m in w if unmet.get(m))
+    usable = [c for c in base.context if c in fixture._by_id and _applies(fixture, q, checks, c)]
+    conflicts = find_conflicts([fixture._by_id[c] for c in usable], fixture.rules.single_valued)
+    status: SufficiencyStatus = SufficiencyStatus(base.status)
+    witnesses: tuple[tuple[str, ...], ...] = ()
+    if not q.answerable:
+        status = INSUFFICIENT
+    elif conflicts:
+        status, witnesses = CONFLICT, base.witnesses
+    elif met:  # the witnesses whose conditions hold
+        status, witnesses = SUFFICIENT, tuple(met)
+    elif base.witnesses:
+        status, witnesses = CONDITIONAL, base.witnesses
+    result = replace(
+        base,
+        status=status,
+        witnesses=witnesses,
+        conflicts=conflicts,
+        conditions_unmet=tuple(dict.fromkeys(waiting)),
+        unanswerable=not q.answerable,
+        next_search=() if witnesses else _next_search(fixture, base.branches),
+    )
+    return replace(result, items=_items(fixture, q, result, checks, unmet))
+
+
+def _applies(fixture: SufficiencyFixture, q: Question, checks: _Checks, eid: str) -> bool:
+    """On the question's topic and passing the metadata rules (premise of it or not)."""
+    return fixture._by_id[eid].topic == q.topic and checks.metadata(eid) is None
+
+
+def find_conflicts(
+    items: Sequence[EvidenceItem], single_valued: Sequence[str]
+) -> tuple[Conflict, ...]:
+    """Groups of items giving one subject different objects of a single-valued relation.
+
+    Subjects, relations and objects are compared without case or extra spaces.
+
+    Examples:
+        >>> from claimlab.io.sufficiency import EvidenceItem
+        >>> a = EvidenceItem("a", "", "dose", "is", "2 mg", "APPROVED", True, "t")
+        >>> b = EvidenceItem("b", "", "Dose", "is", "5 mg", "APPROVED", True, "t")
+        >>> [dict(c.values) for c in find_conflicts([a, b], ["is"])]
+        [{'2 mg': ('a',), '5 mg': ('b',)}]
+        >>> find_conflicts([a, b], [])
+        ()
+    """
+    single = {normalise_value(r) for r in single_valued}
+    groups: dict[tuple[str, str], dict[str, list[str]]] = {}
+    shown: dict[tuple[str, str], tuple[str, str]] = {}
+    for e in items:
+        rel = normalise_value(e.relation)
+        if rel not in single:
+            continue
+        key = (normalise_value(e.subject), rel)
+        shown.setdefault(key, (e.subject, e.relation))
+        values = groups.setdefault(key, {})
+        first = next(
+            (v for v in values if normalise_value(v) == normalise_value(e.object)), e.object
+        )
+        values.setdefault(first, []).append(e.id)
+    return tuple(
+        Conflict(shown[k][0], shown[k][1], {v: tuple(ids) for v, ids in values.items()})
+        for k, values in groups.items()
+        if len(values) > 1
+    )
+
+
+def _next_search(fixture: SufficiencyFixture, branches: Sequence[Branch]) -> tuple[NextSearch, ...]:
+    """Each missing premise to look for, on the branch nearest to complete.
+
+    The nearest: the incomplete branch missing the fewest premises, then holding the most.
+    """
+    open_ = [b for b in branches if b.missing]
+    if not open_:
+        return ()
+    nearest = min(open_, key=lambda b: (len(b.missing), -len(b.present)))
+    out = []
+    for m in nearest.missing:
+        e = fixture.item(m)
+        if e is not None:
+            out.append(NextSearch(e.subject, e.relation, m))
+    return tuple(out)
+
+
+def _linked_part(q: Question, i: int, good: set[str], checks: _Checks) -> tuple[str, ...]:
+    """The members of alternative ``i`` reached from its start through present, linked members.
+
+    A chain in order: its longest such prefix. With explicit links: the members whose every
+    incoming link comes from a reached member and holds. A set whose members need not link
+    (no pair): all of it, or nothing.
+    """
+    alt, pairs = q.alternatives[i], q.pairs(i)
+    if pairs is None:
+        part: list[str] = []
+        for m in alt:
+            if m not in good or (part and checks.link(part[-1], m) is not None):
+                break
+            part.append(m)
+        return tuple(part)
+    if not pairs:
+        return tuple(alt) if set(alt) <= good else ()
+    reached: list[str] = []
+    for m in alt:  # the alternative lists its members in an order that respects the links
+        incoming = [a for a, b in pairs if b == m]
+        if m in good and all(a in reached and checks.link(a, m) is None for a in incoming):
+            reached.append(m)
+    return tuple(reached)
+
+
+def _items(
+    fixture: SufficiencyFixture,
+    q: Question,
+    result: SufficiencyResult,
+    checks: _Checks,
+    unmet: Mapping[str, tuple[str, ...]],
+) -> dict[str, ItemAnswer]:
+    """Per asked item: CONFIRMED by a linked part of a chain, CONFLICT, or UNKNOWN.
+
+    A part confirms the items whose accepted value it names. A whole alternative (present,
+    linked, every member usable) of a question that asks one item confirms it, named or not
+    (a comparison's "yes", an answer inside a sentence's text), with the key's value when the
+    key gives exactly one (else the value stays open). Of a question asking several items, a
+    whole alternative confirms only those it names.
+    """
+    if not q.answerable:
+        return {item: ItemAnswer(ItemState.UNKNOWN) for item in q.asks}
+    rejected = {r.id for r in result.rejected if r.reason != RejectReason.DUPLICATE}
+    rejected |= {r.id for r in result.unsafe_candidates}
+    good = {c for c in result.context if c in fixture._by_id and c not in rejected}
+    good -= {m for m, conds in unmet.items() if conds}
+    conflicting = {i for c in result.conflicts for ids in c.values.values() for i in ids}
+    parts = [_linked_part(q, i, good, checks) for i in range(len(q.alternatives))]
+    out: dict[str, ItemAnswer] = {}
+    for item in q.asks:
+        accepted = fixture.accepted(q.name, item)
+        answer = ItemAnswer(ItemState.UNKNOWN)
+        for i, part in enumerate(parts):
+            names = named_by(fixture, part)
+            found = next((v for v in accepted if normalise_value(v) in names), None)
+            whole = len(q.asks) == 1 and bool(part) and set(part) == set(q.alternatives[i])
+            if found is None and whole:  # a whole alternative answers a one-item question
+                found = accepted[0] if len(accepted) == 1 else None
+            elif found is None:
+                continue
+            clash = [m for m in part if m in conflicting]
+            if clash:
+                answer = ItemAnswer(ItemState.CONFLICT, None, tuple(sorted(conflicting)))
+                break
+            if answer.status == ItemState.UNKNOWN:
+                answer = ItemAnswer(ItemState.CONFIRMED, found, part)
+        out[item] = answer
+    return out
 
 
 def normalise_value(value: str) -> str:
@@ -481,11 +790,10 @@ def named_by(fixture: SufficiencyFixture, witness: Sequence[str]) -> frozenset[s
 def item_answers(
     fixture: SufficiencyFixture, question: str, result: SufficiencyResult
 ) -> dict[str, tuple[str, str | None]]:
-    """Per asked item: CONFIRMED with the value a complete witness names, or UNKNOWN.
+    """Per asked item: its state (CONFIRMED, UNKNOWN or CONFLICT) and the confirmed value.
 
-    A question may ask several things (a route and a room); a context may confirm one and not
-    the other. An item is CONFIRMED when some complete witness names a value the answer key
-    accepts for it; without a key entry, or without such a witness, it is UNKNOWN.
+    The result's ``items`` (see the metric card), as pairs; a result made without them (from
+    the witness core alone) has every item UNKNOWN.
 
     Examples:
         >>> from claimlab.io.locate import FIXTURES_DIR
@@ -498,14 +806,8 @@ def item_answers(
         True
     """
     q = fixture.question(question)
-    out: dict[str, tuple[str, str | None]] = {}
-    for item in q.asks:
-        found: str | None = None
-        accepted = fixture.accepted(question, item)
-        for witness in result.witnesses:
-            names = named_by(fixture, witness)
-            found = next((v for v in accepted if normalise_value(v) in names), None)
-            if found is not None:
-                break
-        out[item] = ("CONFIRMED", found) if found is not None else ("UNKNOWN", None)
-    return out
+    unknown = ItemAnswer(ItemState.UNKNOWN)
+    return {
+        item: (str(result.items.get(item, unknown).status), result.items.get(item, unknown).value)
+        for item in q.asks
+    }

@@ -8,7 +8,7 @@ from typing import Any
 from matplotlib.axes import Axes
 
 from claimlab.notebook.display import pandas
-from claimlab.notebook.style import plot_grouped_ratios
+from claimlab.notebook.style import PALETTE, label, plot_grouped_ratios, styled
 
 QUERY_LABELS = {
     "question": "the question",
@@ -102,3 +102,94 @@ def selective_table(rows: Sequence[Any]) -> Any:
             }
         )
     return pd.DataFrame(out).set_index("context")
+
+
+SCORER_LABELS = {
+    "confidence": "confidence alone",
+    "sufficient-then-confidence": "abstain unless SUFFICIENT",
+    "logistic": "logistic (sufficiency + confidence)",
+}
+# a wide line under a thin one: where two ways of abstaining agree, both stay visible
+LINES: dict[str, dict[str, Any]] = {
+    "confidence": {"linewidth": 1.4, "zorder": 3},
+    "sufficient-then-confidence": {"linewidth": 3.2, "zorder": 2, "alpha": 0.8},
+    "logistic": {"linewidth": 1.2, "zorder": 4},
+}
+SPLIT_LABELS = {"calibration": "calibration", "held-out": "held out", "shifted": "other data set"}
+
+
+def sufficient_context_table(study: Any) -> Any:
+    """Per way of abstaining and split: the threshold, answered/total, accuracy and the drop."""
+    pd = pandas()
+    out = []
+    for m in study.methods:
+        for split, row in m.at_threshold.items():
+            drop = m.drop(split) if split != "calibration" else None
+            out.append(
+                {
+                    "abstain by": SCORER_LABELS[m.scorer],
+                    "split": SPLIT_LABELS[split] + (
+                        f" ({study.shifted_to})" if split == "shifted" else ""
+                    ),
+                    "threshold": "none reaches the target" if m.threshold is None
+                    else f"{m.threshold:.3f}",
+                    "answered": row.coverage.display,
+                    "accuracy on answered": row.accuracy.display,
+                    "drop from calibration": "-" if split == "calibration"
+                    else ("N/A" if drop is None else f"{drop:+.1f} points"),
+                }
+            )  # fmt: skip
+    return pd.DataFrame(out).set_index(["abstain by", "split"])
+
+
+@styled
+def plot_coverage_accuracy(study: Any, *, title: str | None = None) -> Axes:
+    """One panel per split: accuracy on answered against coverage for each way of abstaining.
+
+    The point each threshold chosen on calibration lands on is marked with its counts; the
+    target accuracy is a dashed line; a split where nothing is answered says N/A.
+    """
+    import matplotlib.pyplot as plt
+
+    splits = list(study.sizes)
+    fig, axes = plt.subplots(1, len(splits), figsize=(7.2, 4.2), sharey=True, squeeze=False)
+    for ax, split in zip(axes[0], splits, strict=True):
+        _coverage_panel(ax, study, split)
+    axes[0][0].set_ylabel("accuracy on answered")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncol=3, fontsize=7, frameon=False)
+    fig.suptitle(
+        title
+        or f"Thresholds chosen on {label(study.calibrated_on)} for "
+        f"{100 * study.target:.0f}% accuracy (dashed)",
+        fontsize=10,
+    )
+    fig.subplots_adjust(bottom=0.34, top=0.8, wspace=0.12)
+    fig.set_layout_engine("none")
+    return axes[0][0]
+
+
+def _coverage_panel(ax: Axes, study: Any, split: str) -> None:
+    """One split's curves, the chosen points and, under the axis, their counts in colour."""
+    for n, (colour, m) in enumerate(zip(PALETTE, study.methods, strict=False)):
+        rows = m.curves[split]
+        ax.plot(
+            [r.coverage.value for r in rows],
+            [r.accuracy.value for r in rows],
+            color=colour, label=SCORER_LABELS[m.scorer], **LINES.get(m.scorer, {}),
+        )  # fmt: skip
+        chosen = m.at_threshold[split]
+        if chosen.accuracy.value is not None:
+            ax.plot([chosen.coverage.value], [chosen.accuracy.value], "o", color=colour)
+        if chosen.accuracy.value is None:
+            note = f"● none answered of {chosen.coverage.denominator}: N/A"
+        else:
+            note = f"● {chosen.accuracy.counts} right of {chosen.coverage.counts}"
+        ax.text(0.0, -0.3 - 0.09 * n, note, transform=ax.transAxes, fontsize=7, color=colour)
+    ax.axhline(study.target, color="#777777", linestyle="--", linewidth=0.8)
+    name = study.shifted_to if split == "shifted" else study.calibrated_on
+    ax.set_title(f"{SPLIT_LABELS[split]}\n{label(name)} (n={study.sizes[split]})", fontsize=9)
+    ax.set_xlim(0, 1.02)
+    ax.set_xticks([0.0, 0.5, 1.0], ["0", "0.5", "1"])
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("answered / total", fontsize=8)

@@ -86,6 +86,35 @@ def rejected_table(result):
     return pd.DataFrame(rows, columns=["id", "kind", "reason", "detail"])
 
 
+def findings_table(result):
+    """What the version 3 rules found: conflicts, unmet conditions, each asked item, what next."""
+    pd = pandas()
+    rows = []
+    for c in result.conflicts:
+        values = "; ".join(f"{v} ({', '.join(ids)})" for v, ids in c.values.items())
+        rows.append({"finding": "CONFLICT", "about": f"{c.subject} {c.relation}", "detail": values})
+    for u in result.conditions_unmet:
+        rows.append(
+            {
+                "finding": "condition not met",
+                "about": u.id,
+                "detail": "only if " + "; ".join(u.conditions),
+            }
+        )
+    for item, a in result.items.items():
+        detail = f"{a.value} (from {', '.join(a.by)})" if a.value else (", ".join(a.by) or "-")
+        rows.append({"finding": f"asked item: {a.status}", "about": item, "detail": detail})
+    for n in result.next_search:
+        rows.append(
+            {
+                "finding": "search next",
+                "about": n.missing,
+                "detail": f"what {n.subject!r} {n.relation}",
+            }
+        )
+    return pd.DataFrame(rows, columns=["finding", "about", "detail"])
+
+
 def show_sufficiency(
     fixture,
     question: str,
@@ -110,8 +139,26 @@ def show_sufficiency(
     show_markdown(text)
     show_figure(plot_chains(fixture, question, result))
     show(branches_table(result))
+    show(findings_table(result))
     if result.rejected or result.unsafe_candidates or result.unknown:
         show(rejected_table(result))
+
+
+def show_scenarios(fixture, results: dict[str, SufficiencyResult]) -> None:
+    """Show every scenario's result (see :func:`claimlab.labs.lessons.scenario_results`)."""
+    for name, result in results.items():
+        sc = fixture.scenarios[name]
+        show_sufficiency(
+            fixture,
+            sc.question,
+            sc.context,
+            result,
+            ignore_metadata=sc.ignore_metadata,
+            heading=name,
+            note=sc.note,
+        )
+    if not results:
+        show_markdown("*This file has no scenarios.*")
 
 
 def selective_table(items):
@@ -157,6 +204,12 @@ def risk_coverage_table(rows):
 
 
 PRESENT: dict[str, Any] = {"facecolor": "#55A868", "edgecolor": "#2d6b3c", "linewidth": 1.2}
+CONFLICTING: dict[str, Any] = {
+    "facecolor": "#b35900",
+    "edgecolor": "#5c2e00",
+    "linewidth": 2.0,
+    "hatch": "//",
+}
 
 
 MISSING: dict[str, Any] = {
@@ -185,7 +238,21 @@ def plot_chains(
     longest = max((len(b.alternative) for b in rows), default=1)
     errors = any(b.link_errors for b in rows)
     step = 1.45 if errors else 1.1
-    notes = [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
+    conflicting = {i for c in result.conflicts for ids in c.values.values() for i in ids}
+    notes = [
+        (
+            "⚡ CONFLICT: "
+            + f"{c.subject} {c.relation}: "
+            + " vs ".join(f"{v} ({', '.join(ids)})" for v, ids in c.values.items()),
+            "#b35900",
+        )
+        for c in result.conflicts
+    ]
+    notes += [
+        (f"◆ {u.id} holds only if {'; '.join(u.conditions)} (not met)", "#6a3d9a")
+        for u in result.conditions_unmet
+    ]
+    notes += [(f"rejected {r.id} ({r.reason})", "#777777") for r in result.rejected]
     notes += [
         (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
         for u in result.unsafe_candidates
@@ -211,6 +278,8 @@ def plot_chains(
             x = i * (w + gap)
             e = fixture.item(m)
             style = PRESENT if m in b.present else MISSING
+            if m in conflicting and m in b.present:
+                style = CONFLICTING
             ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
             text = label(m, 18) + (
                 f"\n{label(e.subject, 24)}\n→ {label(e.object, 22)}" if e else ""
@@ -261,6 +330,8 @@ def plot_chains(
     )
     ax.set_title(textwrap.fill(label(heading, 160), 80), fontsize=10)
     legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
+    if conflicting:
+        legend.append(Patch(**CONFLICTING, label="a side of a conflict"))
     ax.legend(
         handles=legend,
         loc="upper left",
@@ -289,3 +360,32 @@ def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None
         xlabel="confidence threshold",
     )
     return ax
+
+
+def show_round(game, script, *, solver: bool = False) -> tuple[list, dict]:
+    """Play ``script`` in ``game`` and show how the round ended; (log, outcome) for the records."""
+    from claimlab.labs.games import play_script
+
+    log = play_script(game, script)
+    outcome = (
+        game.last_submit.to_dict()
+        if game.last_submit
+        else {
+            "won": False,
+            "reasons": [{"code": "NOT_SUBMITTED", "message": "the script never submitted"}],
+            "witness": None,
+            "spent": game.spent,
+        }
+    )
+    reported = " by reporting the conflict" if script and list(script[-1])[-1:] == [True] else ""
+    show_markdown(
+        f"Round {md_code(game.scenario)}"
+        + (" (the solver's round)" if solver else "")
+        + f": **{'WON' if outcome['won'] else 'not won'}**{reported} with {outcome['spent']} of "
+        + f"{game.budget} units spent, citing {md_ids(outcome['witness'] or [])} · "
+        + (
+            " · ".join(md_text(r["code"] + ": " + r["message"]) for r in outcome["reasons"])
+            or "every rule met"
+        )
+    )
+    return log, outcome

@@ -601,6 +601,10 @@ class SufficiencyGameView(_GameView):
             self.answers[item] = d
             self.answer_rows[item] = W.HBox([_Html(f"<strong>{e(item)}</strong>"), d])
         self.answer_box = W.HBox([])
+        self.conflict = W.Checkbox(
+            value=False, description="the evidence disagrees: report a conflict", indent=False
+        )
+        self.conflict.add_class("claimlab-report-conflict")
         rounds = {n: _puzzle_title(n, n) for n in game.scenarios}
         self.submit_button = self._controls("Submit", "claimlab-submit", self.submit, rounds)
         self.widget = W.VBox(
@@ -609,6 +613,7 @@ class SufficiencyGameView(_GameView):
                 self.intro,
                 *rows,
                 self.answer_box,
+                self.conflict,
                 W.HBox([self.submit_button, self.reset_button]),
                 self.message,
                 self.board,
@@ -625,6 +630,7 @@ class SufficiencyGameView(_GameView):
             c.value = False
         for d in self.answers.values():
             d.value = NO_ANSWER
+        self.conflict.value = False
 
     def reset(self):
         """Press Reset: the round starts again; citations and answers are cleared."""
@@ -670,6 +676,7 @@ class SufficiencyGameView(_GameView):
             )
         for eid, cb in self.copy_buttons.items():
             cb.disabled = eid not in g.context or g.round_over
+        self.conflict.disabled = g.round_over
         self.answer_box.children = [self.answer_rows[item] for item in g.asks]
         q = g.fixture.question(g.question)
         sc = g.current
@@ -678,7 +685,8 @@ class SufficiencyGameView(_GameView):
             + (f"<p>{e(sc.note)}</p>" if sc.note else "")
             + f"<p>Budget {g.budget}: each search costs what its button says; the starting "
             "evidence is free. Cite the records that prove your answer, name every asked item, "
-            "then Submit.</p>"
+            "then Submit. If approved records disagree, do not pick one: cite both and report "
+            "the conflict.</p>"
         )
         self.message.value = _message(message)
         self.board.value = (
@@ -689,7 +697,7 @@ class SufficiencyGameView(_GameView):
     def submit(self):
         """Press Submit."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
-        r = self.game.submit(self.proof, answer)
+        r = self.game.submit(self.proof, answer, self.conflict.value)
         self.sync("round over: you won" if r.won else "round over: not won (see why below)")
         return r
 

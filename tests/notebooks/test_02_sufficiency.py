@@ -19,6 +19,14 @@ WALK = {  # scenario: (status, witnesses)
     "draft_e8_ignored": ("INSUFFICIENT", []),
 }
 
+HARD = {"aurora.json": "library_loans.json", "aurora_th.json": "library_loans_th.json"}
+HARD_WALK = {
+    "missing_rule": "INSUFFICIENT",
+    "conflicting_rules": "CONFLICT",
+    "saturday_rule": "CONDITIONAL",
+    "saturday_asked": "INSUFFICIENT",
+}
+
 GRID = [
     ("aurora.json", "room", ["E1", "E4"], False, "INSUFFICIENT", [], 2),
     (
@@ -45,10 +53,20 @@ def test_notebook_records(tmp_path, fixture, question, context, ignore, status, 
             "QUESTION": question,
             "CONTEXT": context,
             "IGNORE_METADATA": ignore,
+            "HARD_CASES": "" if ignore else str(FIXTURES / HARD[fixture]),
         },
         output_dir=tmp_path,
     )
     rec = res.records
+    if ignore:
+        assert rec["hard_cases"] == {}
+    else:  # the conflict shown with both sides, the dropped condition CONDITIONAL
+        hard = rec["hard_cases"]
+        assert {name: r["status"] for name, r in hard.items()} == HARD_WALK
+        (conflict,) = hard["conflicting_rules"]["conflicts"]
+        assert sorted(i for ids in conflict["values"].values() for i in ids) == ["L2", "L3"]
+        assert hard["saturday_rule"]["conditions_unmet"][0]["id"] == "L4"
+        assert hard["missing_rule"]["next_search"][0]["missing"] == "L2"
     assert rec["chosen"]["status"] == status
     assert rec["chosen"]["witnesses"] == witnesses
     assert rec["chosen"]["context_raw"] == raw

@@ -105,6 +105,14 @@ SUFF = [
         ["REJECTED_EVIDENCE", "NO_WITNESS", "WRONG_ANSWER"],
         1,
     ),
+    (  # a round on a conflict: picking the newer text's value loses
+        "library_loans.json",
+        "conflicting_rules",
+        [["submit", ["L1", "L3"], {"period": "7 days"}]],
+        False,
+        ["PICKED_A_SIDE"],
+        0,
+    ),
 ]
 
 
@@ -112,10 +120,21 @@ SUFF = [
 def test_sufficiency_game_notebook(tmp_path, fixture, scenario, script, won, codes, spent):
     rec = run_notebook(
         NB7,
-        parameters={"FIXTURE": str(FIXTURES / fixture), "SCENARIO": scenario, "SCRIPT": script},
+        parameters={
+            "FIXTURE": str(FIXTURES / fixture),
+            "SCENARIO": scenario,
+            "SCRIPT": script,
+            "HARD_CASES": str(
+                FIXTURES / ("library_loans_th.json" if "_th" in fixture else "library_loans.json")
+            ),
+        },
         output_dir=tmp_path,
     ).records
     assert rec["outcome"]["won"] is won
     assert [r["code"] for r in rec["outcome"]["reasons"]] == codes
     assert rec["outcome"]["spent"] == spent
+    # the conflict round, played by the solver: won by reporting it, both sides cited
+    hard = rec["conflict_round"]
+    assert hard["scenario"] == "conflicting_rules" and hard["outcome"]["won"] is True
+    assert sorted(hard["outcome"]["witness"]) == ["L2", "L3"]
     assert rec["explorer"]["status"] == "INSUFFICIENT"

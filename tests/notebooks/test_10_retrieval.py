@@ -22,6 +22,26 @@ def test_depth_study_on_musique_and_hotpotqa(tmp_path):
         assert oracle["sufficient"]["display"] == "100.0% (100/100)"
         assert [r["k"] for r in rows if r["query"] == "question"] == [2, 5, 10]
     assert rec["cases"]["MuSiQue"]["failed"] == 0 and rec["cases"]["HotpotQA"]["failed"] == 0
+    for calibrated, shifted in (("musique", "HotpotQA"), ("hotpotqa", "MuSiQue")):
+        study = rec[f"sufficient_context_{calibrated}"]
+        assert study["shifted_to"] == shifted and study["target_accuracy"] == 0.8
+        assert sum(study["questions"][s] for s in ("calibration", "held-out")) == 100
+        assert study["questions"]["shifted"] == 100
+        by = {m["scorer"]: m for m in study["methods"]}
+        assert set(by) == {"confidence", "sufficient-then-confidence", "logistic"}
+        for m in by.values():
+            cal = m["at_threshold"]["calibration"]
+            if m["threshold"] is not None:  # chosen on calibration: the target is met there
+                assert cal["accuracy"]["value"] >= 0.8
+            for split in ("held-out", "shifted"):
+                row = m["at_threshold"][split]
+                assert row["coverage"]["denominator"] == study["questions"][split]
+                drop = m["drop_points"][split]
+                if row["accuracy"]["value"] is None or cal["accuracy"]["value"] is None:
+                    assert drop is None
+                else:
+                    want = 100 * (cal["accuracy"]["value"] - row["accuracy"]["value"])
+                    assert drop == round(want, 1)
 
 
 def test_own_multihop_file_and_absent_data(tmp_path):
@@ -36,5 +56,7 @@ def test_own_multihop_file_and_absent_data(tmp_path):
     assert (
         next(r for r in rows if r["query"] == "oracle")["sufficient"]["display"] == "100.0% (1/1)"
     )
+    # one question cannot calibrate a threshold: said so, the notebook goes on
+    assert "right and wrong answers" in run.records["sufficient_context_musique"]["skipped"]
     text = run.notebook.read_text(encoding="utf-8")
     assert "HotpotQA" in text and "hotpot.json" in text and "this part is skipped" in text

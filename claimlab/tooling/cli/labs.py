@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import status_line
 from claimlab.io.context_lab import load_chunks, parse_answer
 from claimlab.io.decomposition import load_decomposition
-from claimlab.io.reader import read_json
+from claimlab.io.reader import decode_utf8, read_bytes, read_json
 from claimlab.io.sufficiency import load_sufficiency
 from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import pack
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
 from claimlab.metrics.selection import core_select
-from claimlab.metrics.sufficiency import find_fixture_sufficiency, item_answers
+from claimlab.metrics.sufficiency import find_fixture_sufficiency
 from claimlab.tooling.cli.common import count_type, emit_json, id_list, say
 
 
@@ -134,12 +136,46 @@ def add_decomposition(sub: argparse._SubParsersAction) -> None:
     )
 
 
+def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]:
+    """The ids ``--context`` names: each argument an id, or ids joined by commas, or ``@FILE``.
+
+    An argument that is a known id as a whole is one id, commas and all (HotpotQA's
+    ``Laie, Hawaii#0``); otherwise it is split at its commas, and pieces that together make a
+    known id are joined again. ``@FILE`` holds one id a line.
+    """
+    out: list[str] = []
+    for arg in given:
+        if arg.startswith("@"):
+            path = arg[1:]
+            lines = decode_utf8(read_bytes(path), file=path).splitlines()
+            out += [ln.strip() for ln in lines if ln.strip()]
+            continue
+        if known(arg.strip()) or "," not in arg:
+            out += [arg.strip()] if arg.strip() else []
+            continue
+        pieces = arg.split(",")
+        k = 0
+        while k < len(pieces):
+            for j in range(len(pieces), k, -1):  # the longest run of pieces that is an id
+                joined = ",".join(pieces[k:j]).strip()
+                if j == k + 1 or known(joined):
+                    if joined:
+                        out.append(joined)
+                    k = j
+                    break
+    return out
+
+
 def cmd_sufficiency(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency``; returns the exit code."""
     fx = load_sufficiency(args.file)
-    context = id_list(args.context)
+    context = context_ids(args.context or [], lambda i: fx.item(i) is not None)
     result = find_fixture_sufficiency(
-        fx, args.question, context, ignore_metadata=args.ignore_metadata
+        fx,
+        args.question,
+        context,
+        ignore_metadata=args.ignore_metadata,
+        circumstances=args.circumstance or (),
     )
     if args.json:
         emit_json(
@@ -148,17 +184,19 @@ def cmd_sufficiency(args: argparse.Namespace) -> int:
                 "question": args.question,
                 "context": context,
                 "ignore_metadata": args.ignore_metadata,
+                "circumstances": list(fx.question(args.question).circumstances)
+                + list(args.circumstance or ()),
                 **result.to_dict(),
-                "items": {
-                    item: {"state": state, "value": value}
-                    for item, (state, value) in item_answers(fx, args.question, result).items()
-                },
             }
         )
         return 0
+    _say_sufficiency(args, fx, context, result)
+    return 0
+
+
+def _say_sufficiency(args: argparse.Namespace, fx: Any, context: list[str], result: Any) -> None:
     q = fx.question(args.question)
     say(f"{args.file}: question {args.question}: {q.text}")
-    items = item_answers(fx, args.question, result)
     say(
         f"  context: {', '.join(context) or '(empty)'} "
         f"({result.context_raw} raw, {result.context_unique} unique)"
@@ -168,12 +206,21 @@ def cmd_sufficiency(args: argparse.Namespace) -> int:
     say(
         "  per asked item: "
         + " · ".join(
-            f"{item} {state}" + (f" ({value})" if value else "")
-            for item, (state, value) in items.items()
+            f"{item} {a.status}"
+            + (f" ({a.value}, from {', '.join(a.by)})" if a.value else "")
+            + (f" (from {', '.join(a.by)})" if a.by and not a.value else "")
+            for item, a in result.items.items()
         )
     )
+    for c in result.conflicts:
+        values = "; ".join(f"{v} ({', '.join(ids)})" for v, ids in c.values.items())
+        say(f"  CONFLICT: {c.subject} {c.relation}: {values}")
+    for u in result.conditions_unmet:
+        say(f"  condition not met: {u.id} holds only if {'; '.join(u.conditions)}")
     for b in result.branches:
         state = "complete" if b.complete else "missing " + (", ".join(b.missing) or "-")
+        if b.complete and result.unanswerable:
+            state = "every member present, yet the question is unanswerable"
         say(f"  branch {{{', '.join(b.alternative)}}}: {state}")
         for e in b.link_errors:
             say(f"    link error: {e.explanation}")
@@ -181,7 +228,8 @@ def cmd_sufficiency(args: argparse.Namespace) -> int:
         say(f"  rejected {r.id} ({r.reason}): {r.detail}")
     for r in result.unsafe_candidates:
         say(f"  UNSAFE CANDIDATE {r.id}: {r.detail}")
-    return 0
+    for n in result.next_search:
+        say(f"  next: {n.explanation}")
 
 
 def add_sufficiency(sub: argparse._SubParsersAction) -> None:
@@ -191,8 +239,18 @@ def add_sufficiency(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--question", required=True, help="question name from the file")
     p.add_argument(
         "--context",
-        default="",
-        help="evidence ids, comma-separated (repeats kept), or @FILE with one id per line",
+        nargs="+",
+        action="extend",
+        metavar="ID",
+        help="evidence ids: repeated, space- or comma-separated (repeats kept), or @FILE with "
+        "one id a line; an id holding a comma is given whole",
+    )
+    p.add_argument(
+        "--circumstance",
+        action="append",
+        metavar="TEXT",
+        help="what holds for the asker, beside the question's own (meets an evidence condition "
+        "of the same words; repeatable)",
     )
     p.add_argument(
         "--ignore-metadata",

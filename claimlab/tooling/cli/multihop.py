@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import write_json
 from claimlab.tooling.cli.common import emit_json, say
 
@@ -13,16 +14,25 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from claimlab.io.multihop import convert_hotpotqa, convert_musique
     from claimlab.io.sufficiency import read_sufficiency
 
-    doc = (convert_musique if args.source == "musique" else convert_hotpotqa)(args.file)
+    if args.contrast and args.source != "musique":
+        raise ClaimlabInputError("--contrast makes MuSiQue's unanswerable twins: give musique")
+    if args.source == "musique":
+        doc = convert_musique(args.file, contrast=args.contrast)
+    else:
+        doc = convert_hotpotqa(args.file)
     fx = read_sufficiency(doc, source=args.out)  # what is written loads, or nothing is written
     write_json(args.out, doc)
+    skipped = doc.get("skipped", [])
+    unanswerable = sum(1 for q in fx.questions.values() if not q.answerable)
     if args.json:
         emit_json(
             {
                 "file": args.file,
                 "out": args.out,
                 "questions": len(fx.questions),
+                "unanswerable": unanswerable,
                 "evidence": len(fx.evidence),
+                "skipped": skipped,
             }
         )
         return 0
@@ -30,7 +40,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     for q in fx.questions.values():
         kinds[q.kind] = kinds.get(q.kind, 0) + 1
     shown = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
-    say(f"{args.out}: {len(fx.questions)} questions ({shown}), {len(fx.evidence)} evidence items")
+    twins = f", {unanswerable} unanswerable" if unanswerable else ""
+    say(
+        f"{args.out}: {len(fx.questions)} questions ({shown}{twins}), {len(fx.evidence)} evidence items"
+    )
+    for s in skipped:
+        where = ": ".join(str(x) for x in (s["file"], s["record"], s["field"]) if x)
+        say(f"  skipped (the others converted): {where}: {s['problem']}")
     return 0
 
 
@@ -42,6 +58,12 @@ def add_convert(sub: argparse._SubParsersAction) -> None:
     p.add_argument("source", choices=("musique", "hotpotqa"), help="the file's format")
     p.add_argument("file", help="the released JSON file (a list of records)")
     p.add_argument("--out", required=True, help="the sufficiency file to write")
+    p.add_argument(
+        "--contrast",
+        action="store_true",
+        help="MuSiQue: add each answerable record's unanswerable twin (its last hop's "
+        "supporting paragraph removed), which is never sufficient",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], [("--out", a.out)]))
 
@@ -49,20 +71,33 @@ def add_convert(sub: argparse._SubParsersAction) -> None:
 def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency-cases``; returns the exit code."""
     from claimlab.io.reader import read_json
-    from claimlab.labs.cases import build_cases, check_cases
+    from claimlab.labs.cases import KINDS, build_cases, check_cases, trivial_scores
 
     doc = read_json(args.file)
     cases = build_cases(doc, source=args.file)
     failures = check_cases(cases)
+    trivial = trivial_scores(cases)
     write_json(args.out, cases)
-    counts: dict[str, int] = {}
+    counts = dict.fromkeys(KINDS, 0)
     for c in cases["cases"]:
-        counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+        counts[c["kind"]] += 1
     if args.json:
-        emit_json({"file": args.file, "out": args.out, "cases": counts, "failed": failures})
+        emit_json(
+            {"file": args.file, "out": args.out, "cases": counts, "failed": failures,
+             "trivial_checkers": trivial.to_dict()}
+        )  # fmt: skip
         return 0 if not failures else 1
     shown = ", ".join(f"{k} {n}" for k, n in counts.items())
     say(f"{args.out}: {len(cases['cases'])} cases from {args.file} ({shown})")
+    if not counts["conflict"]:
+        say("  no conflict case: the file names no single-valued relation (rules.single_valued)")
+    if not counts["dropped-condition"]:
+        say("  no condition case: no witness of the file holds an item with conditions")
+    say(
+        f"  a checker that always says SUFFICIENT gets {trivial.always_sufficient.display}; "
+        f"one that always says INSUFFICIENT {trivial.always_insufficient.display}"
+        + ("" if trivial.telling else ": THIS SET CANNOT TELL ONE OF THEM FROM A REAL CHECKER")
+    )
     for f in failures[:20]:
         say(f"  FAILED {f}")
     say("every case behaves as stated" if not failures else f"{len(failures)} cases do not")
