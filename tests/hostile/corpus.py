@@ -140,7 +140,11 @@ def hostile_sufficiency(name: str = "aurora.json") -> dict:
         e["relation"] = text(e["relation"])
         e["topic"] = ent(e["topic"])
         e["status"] = ent(e["status"])
+        if "conditions" in e:  # the same text as the circumstance that meets it
+            e["conditions"] = [text(c) for c in e["conditions"]]
     d["rules"]["required_status"] = ent(d["rules"]["required_status"])
+    if "single_valued" in d["rules"]:
+        d["rules"]["single_valued"] = [text(r) for r in d["rules"]["single_valued"]]
     asks = Namer(2)
     questions = {}
     for qname, q in d["questions"].items():
@@ -148,6 +152,8 @@ def hostile_sufficiency(name: str = "aurora.json") -> dict:
         q["asks"] = [asks(a) for a in q["asks"]]
         q["topic"] = ent(q["topic"])
         q["alternatives"] = [[ids(i) for i in alt] for alt in q["alternatives"]]
+        if "circumstances" in q:
+            q["circumstances"] = [text(c) for c in q["circumstances"]]
         questions[ids(qname)] = q
     d["questions"] = questions
     scenarios, renamed = {}, {}

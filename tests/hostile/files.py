@@ -135,6 +135,9 @@ def write_hostile_files(d):
             d / "decomposition_th.json", corpus.hostile_decomposition("atlas_nova_th.json")
         ),
         "sufficiency": corpus.write_json(d / "sufficiency.json", corpus.hostile_sufficiency()),
+        "sufficiency_hard": corpus.write_json(
+            d / "sufficiency_hard.json", corpus.hostile_sufficiency("library_loans.json")
+        ),
         "context_tr": corpus.write_json(d / "context_tr.json", corpus.hostile_context_lab()),
         "context_en": corpus.write_json(
             d / "context_en.json", corpus.hostile_context_lab("leave_policy_en.json")
@@ -159,6 +162,7 @@ def hostile_parameters(files):
             "FIXTURE": str(files["sufficiency"]),
             "QUESTION": question,
             "CONTEXT": context,
+            "HARD_CASES": str(files["sufficiency_hard"]),
         },
         "03_witnesses_on_real_data": {
             "GOLD": str(files["gold"]),
@@ -171,7 +175,10 @@ def hostile_parameters(files):
             "ANSWER": next(iter(json.loads(files["context_tr"].read_text("utf-8"))["answers"])),
         },
         "06_decomposition_game": {"FIXTURE": str(files["decomposition"])},
-        "07_sufficiency_game": {"FIXTURE": str(files["sufficiency"])},
+        "07_sufficiency_game": {
+            "FIXTURE": str(files["sufficiency"]),
+            "HARD_CASES": str(files["sufficiency_hard"]),
+        },
         "09_annotate": {
             "RAW": str(files["raw"]),
             "ANNOTATOR": corpus.hostile(1, "me"),

@@ -30,6 +30,7 @@ def test_every_command_shows_hostile_text_with_visible_escapes(hostile_files, tm
     suff = json.loads(hostile_files["sufficiency"].read_text("utf-8"))
     question = next(iter(suff["questions"]))
     context = ",".join(suff["questions"][question]["alternatives"][1])
+    hard = json.loads(hostile_files["sufficiency_hard"].read_text("utf-8"))
     lab = json.loads(hostile_files["context_tr"].read_text("utf-8"))
     chunks = corpus.write_json(tmp_path / "chunks.json", lab["chunks"])
     answer = corpus.write_json(tmp_path / "answer.json", next(iter(lab["answers"].values())))
@@ -54,6 +55,10 @@ def test_every_command_shows_hostile_text_with_visible_escapes(hostile_files, tm
         ["convert", "musique", hostile_files["musique"], "--out", tmp_path / "m.json"],
         ["convert", "hotpotqa", hostile_files["hotpotqa"], "--out", tmp_path / "h.json"],
         ["sufficiency-cases", hostile_files["sufficiency"], "--out", tmp_path / "cases.json"],
+        # a conflict, a condition unmet, per-item answers and the next search, all hostile
+        *(["sufficiency", hostile_files["sufficiency_hard"], "--question", sc["question"],
+           "--context", *sc["context"]] for sc in hard["scenarios"].values()),
+        ["sufficiency-cases", hostile_files["sufficiency_hard"], "--out", tmp_path / "hard.json"],
     ]  # fmt: skip
     for args in commands:
         for extra in ([], ["--json"]):

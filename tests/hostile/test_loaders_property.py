@@ -136,7 +136,7 @@ def _write(folder: Path, name: str, data: bytes) -> Path:
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FX = {
     name: json.loads((FIXTURES / name).read_text(encoding="utf-8"))
-    for name in ("atlas_nova.json", "aurora.json", "leave_policy_tr.json")
+    for name in ("atlas_nova.json", "aurora.json", "leave_policy_tr.json", "library_loans.json")
 }
 SEED = FX["leave_policy_tr.json"]["answers"]["seed"]
 CHUNKS = FX["leave_policy_tr.json"]["chunks"]
@@ -165,6 +165,15 @@ def test_decomposition_loader_bytes(data):
 def test_sufficiency_loader(data):
     f = _write(_tmp(), "s.json", data)
     args = ["sufficiency", f, "--question", "room", "--context", "E1,E2"]
+    assert_refused_or_fine(args, "sufficiency", f)
+
+
+@SETTINGS
+@given(mutated_json(FX["library_loans.json"], None))
+def test_sufficiency_v3_loader(data):
+    """Conditions, circumstances and single-valued rules broken every way: refused or fine."""
+    f = _write(_tmp(), "s.json", data)
+    args = ["sufficiency", f, "--question", "loan_period", "--context", "L1", "L2", "L3"]
     assert_refused_or_fine(args, "sufficiency", f)
 
 
