@@ -354,3 +354,96 @@ SHIPPED_IDS = (
     r"\b(?:[CEUR]\d{1,2}|[sqk]\d{1,2}|doc-(?:timetable|bikes|summer|crossing|cafe)"
     r"|seed|fabricated_id|quote_from_other_chunk|flag_wrong)\b"
 )
+
+
+def hard_cases_data() -> dict:
+    """A hard-case sufficiency file: a swimming pool whose two approved notices disagree on how
+    long a day pass lasts, and whose evening rule holds only after six; other ids and names."""
+
+    def text(tid, words, subject, relation, obj, **more):
+        row = {"id": tid, "text": words, "subject": subject, "relation": relation}
+        row |= {"object": obj, "status": "APPROVED", "current": True, "topic": "passes"}
+        return row | more
+
+    evidence = [
+        text(
+            "pool/desk",
+            "A swimmer's day ticket is a standard pass.",
+            "day ticket",
+            "is issued as",
+            "standard pass",
+        ),
+        text(
+            "pool/notice-a",
+            "Notice A (approved): a standard pass is valid for 4 hours.",
+            "standard pass",
+            "is valid for",
+            "4 hours",
+        ),
+        text(
+            "pool/notice-b",
+            "Notice B (approved): a standard pass is valid for 3 hours.",
+            "standard pass",
+            "is valid for",
+            "3 hours",
+        ),
+        text(
+            "pool/evening",
+            "After six in the evening a day ticket is issued as an evening pass.",
+            "day ticket",
+            "is issued as",
+            "evening pass",
+            conditions=["bought after six"],
+        ),
+        text(
+            "pool/evening-length",
+            "An evening pass is valid for 2 hours.",
+            "evening pass",
+            "is valid for",
+            "2 hours",
+        ),
+    ]
+    questions = {
+        "pass_length": {
+            "text": "How long is a day ticket valid?",
+            "asks": ["length"],
+            "topic": "passes",
+            "alternatives": [
+                ["pool/desk", "pool/notice-a"],
+                ["pool/desk", "pool/notice-b"],
+                ["pool/evening", "pool/evening-length"],
+            ],
+        }
+    }
+    scenarios = {
+        "two_notices": {
+            "question": "pass_length",
+            "context": ["pool/desk", "pool/notice-a", "pool/notice-b"],
+            "note": "Two approved notices give 4 and 3 hours: show both.",
+        },
+        "evening_only": {
+            "question": "pass_length",
+            "context": ["pool/evening", "pool/evening-length"],
+            "note": "The evening rule holds only after six, which the question does not say.",
+        },
+    }
+    return {
+        "format": "claimlab/sufficiency@1",
+        "language": "en",
+        "note": "A made-up pool with two notices that disagree.",
+        "evidence": evidence,
+        "rules": {
+            "required_status": "APPROVED",
+            "require_current": True,
+            "single_valued": ["is valid for"],
+        },
+        "questions": questions,
+        "scenarios": scenarios,
+        "answer_key": {"pass_length": {"length": ["4 hours", "3 hours"]}},
+        "game": {"budget": 3, "search_cost": {"default": 1}, "scenarios": ["two_notices"]},
+    }
+
+
+def own_hard_cases(tmp: Path) -> Path:
+    """The hard-case file, written into ``tmp``."""
+    return write(tmp, "pool_passes.json", hard_cases_data())

@@ -68,21 +68,25 @@ def plot_depth(rows: Sequence[Any], *, title: str | None = None) -> Axes:
 
 
 def cases_table(summaries: dict[str, Any]) -> Any:
-    """Per source: how many premise-cut cases of each kind, and how many behaved as stated."""
+    """Cases per kind (rows) and source (columns), the last row how many behaved as stated.
+
+    Kinds are rows, so a long kind name is never split across a printed header.
+    """
     pd = pandas()
-    rows = []
+    columns: dict[str, dict[str, Any]] = {}
+    kinds: list[str] = []
     for source, (cases, failures) in summaries.items():
-        counts: dict[str, int] = {}
+        counts: dict[str, Any] = {}
         for c in cases["cases"]:
             counts[c["kind"]] = counts.get(c["kind"], 0) + 1
-        rows.append(
-            {
-                "source": source,
-                **counts,
-                "behaved as stated": f"{len(cases['cases']) - len(failures)} of {len(cases['cases'])}",
-            }
-        )
-    return pd.DataFrame(rows).set_index("source").fillna(0)
+            if c["kind"] not in kinds:
+                kinds.append(c["kind"])
+        total = len(cases["cases"])
+        counts["behaved as stated"] = f"{total - len(failures)} of {total}"
+        columns[source] = counts
+    index = [*kinds, "behaved as stated"]
+    table = {s: [c.get(k, 0) for k in index] for s, c in columns.items()}
+    return pd.DataFrame(table, index=pd.Index(index, name="kind of case"))
 
 
 def selective_table(rows: Sequence[Any]) -> Any:
@@ -157,7 +161,7 @@ def plot_coverage_accuracy(study: Any, *, title: str | None = None) -> Axes:
         _coverage_panel(ax, study, split)
     axes[0][0].set_ylabel("accuracy on answered")
     handles, names = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, names, loc="lower center", ncol=3, fontsize=7, frameon=False)
+    fig.legend(handles, names, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle(
         title
         or f"Thresholds chosen on {label(study.calibrated_on)} for "
@@ -185,7 +189,7 @@ def _coverage_panel(ax: Axes, study: Any, split: str) -> None:
             note = f"● none answered of {chosen.coverage.denominator}: N/A"
         else:
             note = f"● {chosen.accuracy.counts} right of {chosen.coverage.counts}"
-        ax.text(0.0, -0.3 - 0.09 * n, note, transform=ax.transAxes, fontsize=7, color=colour)
+        ax.text(0.0, -0.3 - 0.1 * n, note, transform=ax.transAxes, fontsize=8, color=colour)
     ax.axhline(study.target, color="#777777", linestyle="--", linewidth=0.8)
     name = study.shifted_to if split == "shifted" else study.calibrated_on
     ax.set_title(f"{SPLIT_LABELS[split]}\n{label(name)} (n={study.sizes[split]})", fontsize=9)

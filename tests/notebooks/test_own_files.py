@@ -20,6 +20,7 @@ from tests.own_files import (
     SHIPPED_WORDS,
     own_context,
     own_decomposition,
+    own_hard_cases,
     own_sufficiency,
 )
 
@@ -44,10 +45,9 @@ def shown_text(notebook) -> str:
     return "\n".join(parts)
 
 
-def _run(tmp_path, stem, fixture):
-    return run_notebook(
-        NOTEBOOKS / f"{stem}.ipynb", parameters={"FIXTURE": str(fixture)}, output_dir=tmp_path
-    )
+def _run(tmp_path, stem, fixture, **more):
+    parameters = {"FIXTURE": str(fixture)} | more
+    return run_notebook(NOTEBOOKS / f"{stem}.ipynb", parameters=parameters, output_dir=tmp_path)
 
 
 def _check_games(stem, records):
@@ -71,7 +71,8 @@ def test_the_second_teaching_pair_runs_every_lab(tmp_path, stem):
 @pytest.mark.parametrize("stem", DECOMPOSITION + SUFFICIENCY)
 def test_a_users_own_files_run_every_lab_with_nothing_of_the_shipped_fixtures(tmp_path, stem, game):
     make = own_decomposition if stem in DECOMPOSITION else own_sufficiency
-    res = _run(tmp_path, stem, make(tmp_path, game=game))
+    more = {} if stem in DECOMPOSITION else {"HARD_CASES": str(own_hard_cases(tmp_path))}
+    res = _run(tmp_path, stem, make(tmp_path, game=game), **more)
     _check_games(stem, res.records)
     text = shown_text(res.notebook)
     found = [w for w in SHIPPED_WORDS if w.lower() in text.lower()]
