@@ -4,7 +4,14 @@ import unicodedata
 import pytest
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.context_lab import load_answer, load_context_lab, parse_answer
+from claimlab.io.context_lab import (
+    Answer,
+    Chunk,
+    Claim,
+    load_answer,
+    load_context_lab,
+    parse_answer,
+)
 from claimlab.metrics.citations import find_quote, normalise, validate_citations
 from tests.conftest import FIXTURES, run_cli
 
@@ -146,3 +153,84 @@ def test_cli_citations(tmp_path):
         "citations", FIXTURES / "leave_policy_tr.json", "--name", "nope", "--context", sent
     )
     assert bad.returncode == 2 and "answers.nope: unknown answer" in bad.stderr
+
+
+# --- covered means stated: content words and numbers (issue cases, in another domain) ---------
+
+MUSEUM_EN = [
+    Chunk("fees#adults", "Museum Fees", "2026", 0.9, "Adults pay 5.00 a day at the gate."),
+    Chunk("fees#pensioners", "Museum Fees", "2026", 0.8, "Pensioners pay 2.10 a day at the gate."),
+    Chunk("fees#groups", "Museum Fees", "2026", 0.7, "A group visit is booked 14 days ahead."),
+]
+MUSEUM_TR = [
+    Chunk("ucret#yetiskin", "Müze Ücretleri", "2026", 0.9, "Yetişkinler kapıda günde 5,00 öder."),
+    Chunk("ucret#emekli", "Müze Ücretleri", "2026", 0.8, "Emekliler kapıda günde 2,10 öder."),
+    Chunk("ucret#grup", "Müze Ücretleri", "2026", 0.7, "Grup ziyareti on dört gün önce ayrılır."),
+]
+ADULTS_EN = ("Adults pay 5.00 a day.", "fees#adults", "Adults pay 5.00 a day at the gate.")
+ADULTS_TR = ("Yetişkinler günde 5 öder.", "ucret#yetiskin", "Yetişkinler kapıda günde 5,00 öder.")
+
+
+def _answer(text, claims, language):
+    return Answer(text, tuple(Claim(*c) for c in claims), False, language)
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "claims", "codes"),
+    [
+        # one valid claim about something else does not cover "pensioners pay nothing"
+        ("en", "Pensioners pay nothing.", [ADULTS_EN], ["UNCOVERED_SENTENCE"]),
+        ("tr", "Emekliler hiç ödemez.", [ADULTS_TR], ["UNCOVERED_SENTENCE"]),
+        # a claim's number must be in its quote, as a value
+        ("en", "Pensioners pay 5.00 a day.",
+         [("Pensioners pay 5.00 a day.", "fees#pensioners", "Pensioners pay 2.10 a day")],
+         ["NUMBER_MISMATCH"]),
+        ("tr", "Emekliler günde 5,00 öder.",
+         [("Emekliler günde 5,00 öder.", "ucret#emekli", "Emekliler kapıda günde 2,10 öder.")],
+         ["NUMBER_MISMATCH"]),
+        ("en", "Groups book 7 days ahead.",
+         [("Groups book 7 days ahead.", "fees#groups", "group visit is booked 14 days ahead")],
+         ["NUMBER_MISMATCH"]),
+        # a sentence's number must be stated by its claims ("14" is not "7")
+        ("en", "A group visit is booked 7 days ahead.",
+         [("A group visit is booked ahead.", "fees#groups", "A group visit is booked 14 days")],
+         ["UNCOVERED_SENTENCE"]),
+        # values, not spellings: 5.00 = 5, 2,10 = 2.10, "on dört" = 14 = "14"
+        ("en", "Adults pay 5 a day.", [ADULTS_EN], []),
+        ("tr", "Yetişkinler günde 5 öder.", [ADULTS_TR], []),
+        ("tr", "Grup ziyareti 14 gün önce ayrılır.",
+         [("Grup ziyareti 14 gün önce ayrılır.", "ucret#grup", "Grup ziyareti on dört gün önce")],
+         []),
+        ("en", "Pensioners pay 2.10 a day.",
+         [("Pensioners pay 2,10 a day.", "fees#pensioners", "Pensioners pay 2.10 a day")], []),
+        # two claims together state one sentence; one claim alone does not
+        ("en", "Adults pay 5.00 and pensioners pay 2.10 a day.",
+         [ADULTS_EN, ("Pensioners pay 2.10.", "fees#pensioners", "Pensioners pay 2.10 a day")],
+         []),
+        ("en", "Adults pay 5.00 and pensioners pay 2.10 a day.", [ADULTS_EN],
+         ["UNCOVERED_SENTENCE"]),
+    ],
+)  # fmt: skip
+def test_covered_means_stated(language, text, claims, codes):
+    sent = MUSEUM_EN if language == "en" else MUSEUM_TR
+    rep = validate_citations(_answer(text, claims, language), sent)
+    assert [p.code for p in rep.problems] == codes, [p.explanation for p in rep.problems]
+    assert rep.verdict == ("REJECT" if codes else "ACCEPT")
+
+
+def test_an_uncovered_sentence_says_what_its_claims_miss():
+    rep = validate_citations(_answer("Pensioners pay nothing.", [ADULTS_EN], "en"), MUSEUM_EN)
+    why = rep.problems[0].explanation
+    assert "carry 1 of its 3 content words" in why and "pensioners, nothing" in why
+    rep = validate_citations(
+        _answer("A group visit is booked 7 days ahead.",
+                [("A group visit is booked ahead.", "fees#groups", "A group visit is booked 14 days")],
+                "en"), MUSEUM_EN)  # fmt: skip
+    assert "states the number 7" in rep.problems[0].explanation
+
+
+def test_the_number_message_is_in_the_answers_language():
+    claim = ("Emekliler günde 5,00 öder.", "ucret#emekli", "Emekliler kapıda günde 2,10 öder.")
+    rep = validate_citations(_answer("Emekliler günde 5,00 öder.", [claim], "tr"), MUSEUM_TR)
+    assert "dayanakta" in rep.message and "5 sayısı" in rep.message
+    assert "number" not in rep.message

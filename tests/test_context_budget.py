@@ -3,14 +3,25 @@ import json
 import pytest
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.context_lab import Chunk, load_chunks, load_context_lab, parse_chunks
+from claimlab.io.context_lab import (
+    CalibrationQuery,
+    Chunk,
+    load_chunks,
+    load_context_lab,
+    parse_answer,
+    parse_chunks,
+)
+from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import (
     BudgetUsage,
     approx_word_tokens,
+    calibrate_held_out,
     calibrate_threshold,
+    dont_know_answer,
     pack,
     prompt_order,
     should_abstain,
+    split_queries,
     threshold_counts,
 )
 from tests.conftest import FIXTURES, run_cli
@@ -98,11 +109,13 @@ def test_prompt_order_uses_positions():
 
 
 def test_calibration_lowest_threshold_meeting_target(lab):
-    c = calibrate_threshold(lab.calibration_items, target_precision=0.9)
+    # the file's first five evaluation queries: the worked example the lab was written with
+    items = [c for q in lab.queries[:5] for c in q.candidates]
+    c = calibrate_threshold(items, target_precision=0.9)
     assert c.threshold == 0.61
     assert c.precision.display == "100.0% (7/7)"
     assert c.recall.display == "100.0% (7/7)"
-    p, r = threshold_counts(lab.calibration_items, 0.8)
+    p, r = threshold_counts(items, 0.8)
     assert r.counts == "1/7"  # a fixed 0.8 misses nearly every relevant candidate
     assert calibrate_threshold([(0.5, False)], target_precision=0.9).threshold is None
     assert should_abstain(lab.chunks, None)
@@ -176,3 +189,94 @@ def test_cli_pack_bad_input_is_one_line(tmp_path):
         and "empty chunk list" in proc.stderr
         and "Traceback" not in proc.stderr
     )
+
+
+# --- the threshold in the pipeline, chosen on one set and judged on another --------------------
+
+
+def test_pack_never_sends_a_chunk_below_the_threshold(lab):
+    r = pack(lab.chunks, max_chunks=10, max_tokens=10_000, threshold=0.7)
+    assert all(c.score >= 0.7 for c in lab.chunks if c.id in r.kept)
+    below = [d for d in r.dropped if "below the threshold 0.7" in d.reason]
+    assert len(below) == sum(c.score < 0.7 for c in lab.chunks) and not r.abstain
+    none = pack(lab.chunks, max_chunks=10, max_tokens=10_000, threshold=0.99)
+    assert none.abstain and none.kept == () and "do not call the model" in none.prompt
+    assert none.to_dict()["abstain"] is True and none.to_dict()["threshold"] == 0.99
+
+
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_the_prompts_dont_know_answer_is_the_one_citations_accepts(lab, language):
+    r = pack(lab.chunks, max_chunks=2, max_tokens=10_000, threshold=0.99, language=language)
+    shape = dont_know_answer(language)
+    assert shape in r.prompt
+    answer = parse_answer(json.loads(shape), source="prompt")
+    assert answer.dont_know and answer.language == language
+    rep = validate_citations(answer, [], threshold=0.99)
+    assert rep.verdict == "ACCEPT" and rep.problems == ()
+
+
+def test_citations_with_a_threshold(lab):
+    seed = lab.answers["seed"]
+    assert validate_citations(seed, lab.chunks, threshold=0.6).verdict == "ACCEPT"
+    rep = validate_citations(seed, lab.chunks, threshold=0.95)  # 7b scores 0.91
+    assert [(p.claim, p.code) for p in rep.problems] == [
+        (0, "BELOW_THRESHOLD"),
+        (1, "BELOW_THRESHOLD"),
+    ]
+    weak = [c for c in lab.chunks if c.score < 0.8]  # 7b left out: nothing reaches 0.8
+    dont = parse_answer(json.loads(dont_know_answer("en")), source="x")
+    assert validate_citations(dont, weak, threshold=0.8).verdict == "ACCEPT"
+
+
+def _q(qid, *cands, split=None):
+    return CalibrationQuery(qid, tuple(cands), split)
+
+
+def test_split_queries_by_id_whatever_the_order_and_never_one_sided():
+    qs = [_q(f"query {i}", (0.5, True)) for i in range(40)]
+    cal, held = split_queries(qs)
+    cal2, held2 = split_queries(qs[::-1])
+    assert {q.id for q in cal} == {q.id for q in cal2} and cal and held
+    assert len(cal) + len(held) == 40 and not {q.id for q in cal} & {q.id for q in held}
+    for pair in ([qs[0], qs[1]], [qs[2], qs[5]], [qs[3], qs[7]]):
+        a, b = split_queries(pair)
+        assert len(a) == len(b) == 1
+    marked = [_q("a", split="held-out"), _q("b", split="held-out"), _q("c", split="calibration")]
+    a, b = split_queries(marked)
+    assert [q.id for q in a] == ["c"] and [q.id for q in b] == ["a", "b"]
+
+
+def test_held_out_figures_are_na_without_a_threshold_or_held_out_queries():
+    qs = [_q("x", (0.9, False), split="calibration"), _q("y", (0.9, True), split="held-out")]
+    h = calibrate_held_out(qs, target_precision=0.9)
+    assert h.calibration.threshold is None
+    assert h.held_out_precision.display == "N/A (0/0)" and h.held_out_abstained == ("y",)
+    only = calibrate_held_out([_q("x", (0.9, True), split="calibration")], target_precision=0.9)
+    assert only.calibration.threshold == 0.9 and only.held_out_precision.value is None
+    assert only.held_out_recall.value is None
+
+
+def test_cli_pack_and_citations_take_the_threshold(tmp_path, lab):
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text(json.dumps([c.__dict__ for c in lab.chunks], ensure_ascii=False), "utf-8")
+    out = json.loads(
+        run_cli(
+            "pack",
+            chunks,
+            "--max-chunks",
+            "9",
+            "--max-tokens",
+            "999",
+            "--threshold",
+            "0.99",
+            "--json",
+        ).stdout  # fmt: skip
+    )
+    assert out["kept"] == [] and out["abstain"] is True
+    answer = tmp_path / "dk.json"
+    answer.write_text(dont_know_answer("tr"), "utf-8")
+    got = json.loads(run_cli("citations", answer, "--context", chunks, "--threshold", "0.99",
+                             "--json").stdout)  # fmt: skip
+    assert got["verdict"] == "ACCEPT"
+    bad = run_cli("pack", chunks, "--max-chunks", "1", "--max-tokens", "9", "--threshold", "inf")
+    assert bad.returncode == 2 and "--threshold: must be a finite number" in bad.stderr

@@ -77,12 +77,16 @@ class Answer:
     dont_know: bool = False
 
 
+SPLITS = ("calibration", "held-out")
+
+
 @dataclass(frozen=True)
 class CalibrationQuery:
     """One labelled evaluation query: candidate scores with relevance labels."""
 
     id: str
     candidates: tuple[tuple[float, bool], ...]
+    split: str | None = None  # "calibration" or "held-out" when the file says; None: by id
 
 
 @dataclass(frozen=True)
@@ -223,7 +227,10 @@ def load_context_lab(path: str | Path) -> ContextLab:
         cands = []
         for _, c in q.records("candidates", id_field=None):
             cands.append((float(c.get("score", (int, float))), c.get("relevant", bool)))
-        queries.append(CalibrationQuery(q.get("id", str), tuple(cands)))
+        split = q.get("split", str, None)
+        if split not in (None, *SPLITS):
+            raise q.error(f"must be one of {', '.join(SPLITS)}, got {split!r}", field="split")
+        queries.append(CalibrationQuery(q.get("id", str), tuple(cands), split))
     return ContextLab(
         source,
         top.get("question", str),

@@ -11,10 +11,13 @@ Every function returns Markdown in which every string from the file is escaped.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
+from claimlab.core.content import alter_number
+from claimlab.core.sentences import split_sentences
 from claimlab.core.text import md_code, md_ids, md_text
 from claimlab.core.vocab import STATUSES, ProblemCode, Status, Verdict
-from claimlab.io.context_lab import ContextLab
+from claimlab.io.context_lab import Answer, Chunk, ContextLab
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.io.sufficiency import SufficiencyFixture
@@ -464,11 +467,11 @@ def _threshold_exercise(rows: Sequence[ThresholdRow]) -> Exercise | None:
     worst = max(fixed, key=lambda r: (len(r.abstained), r.threshold))
     calibrated = [r for r in rows if r.name.startswith("calibrated")]
     against = (
-        f" The calibrated threshold {calibrated[0].threshold:g} keeps precision "
+        f" The calibrated threshold {calibrated[0].threshold:g} (chosen on other queries) keeps precision "
         f"{calibrated[0].precision} with recall {calibrated[0].recall} and abstains on "
         f"{len(calibrated[0].abstained)}/{calibrated[0].queries}."
         if calibrated
-        else " No threshold reaches the target precision on these queries, so none is calibrated."
+        else " No threshold reaches the target precision on the calibration queries, so none is calibrated."
     )
     return Exercise(
         f'A colleague proposes the fixed threshold {worst.threshold:g} "because it worked on the '
@@ -481,6 +484,34 @@ def _threshold_exercise(rows: Sequence[ThresholdRow]) -> Exercise | None:
         "shifts between retrievers and queries; a threshold has to be calibrated on labelled "
         "queries of this setting.",
     )
+
+
+def stated_cases(answer: Answer, sent: Sequence[Chunk]) -> dict[str, Answer]:
+    """The answer as given and two variants that show what "covered means stated" refuses.
+
+    * a sentence no claim states: the first sentence of a sent chunk that no claim cites,
+      added to the answer (the answer now says more than its claims);
+    * a changed number: the first claim that holds a number says it one higher (its quote
+      still says the old one, and so does the answer).
+
+    A variant the file cannot make (every chunk cited, no claim with a number) is left out.
+    """
+    out = {"as given": answer}
+    cited = {c.chunk_id for c in answer.claims}
+    spare = next((c for c in sent if c.id not in cited), None)
+    if spare is not None and not answer.dont_know:
+        extra = split_sentences(spare.text)
+        if extra:
+            text = f"{answer.answer.rstrip()} {extra[0].text}"
+            out["a sentence no claim states"] = replace(answer, answer=text)
+    for i, claim in enumerate(answer.claims):
+        changed = alter_number(claim.text, answer.language)
+        if changed is not None and claim.chunk_id is not None:
+            claims = list(answer.claims)
+            claims[i] = replace(claim, text=changed)
+            out["a claim's number changed"] = replace(answer, claims=tuple(claims))
+            break
+    return out
 
 
 def context_exercises(

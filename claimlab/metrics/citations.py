@@ -12,9 +12,15 @@ saying whether some claim has no source. The checks belong to the pipeline, not 
   fewer than 12 characters or fewer than 3 words (a word of a script written without spaces,
   such as Thai, counts one per 3 characters), so "i" or "7 ... ." cannot pass;
 * ``UNSOURCED_CLAIM``: a claim without a chunk id (refused unless ``allow_unsourced``);
-* ``UNCOVERED_SENTENCE``: a sentence of the answer that no claim covers: it states something
-  no citation backs (refused unless the answer declares unsourced claims and they are allowed);
-  a claim covers the sentence it shares the most character trigrams with;
+* ``NUMBER_MISMATCH``: a claim states a number, date or amount its quote does not hold,
+  compared as values ("5.00" is "5", "yedi" is "7"; "7" is not "14");
+* ``UNCOVERED_SENTENCE``: a sentence of the answer that its claims do not state: it says
+  something no citation backs (refused unless the answer declares unsourced claims and they
+  are allowed). Covered means stated: each claim is matched to the sentence it shares the most
+  character trigrams with, and the claims matched to a sentence must together carry at least
+  half of its content words and every number in it (``claimlab.core.content``);
+* ``BELOW_THRESHOLD`` (with a calibrated threshold): a claim rests on a chunk scored below it,
+  or no chunk sent reaches it and the answer is not the explicit "I don't know";
 * ``DONT_KNOW_WITH_CLAIMS``: an answer that says it does not know but makes claims;
 * ``FLAG_MISMATCH``: the unsourced-claim flag disagrees with the claims.
 
@@ -39,6 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from claimlab.core.content import carried, content_units, numbers
 from claimlab.core.ratio import Ratio
 from claimlab.core.sentences import split_sentences
 from claimlab.core.vocab import ProblemCode, Verdict
@@ -223,17 +230,72 @@ def _best_matches_sparse(
     return out
 
 
-def uncovered_sentences(answer: Answer) -> list[tuple[int, str]]:
-    """The answer's sentences (1-based, text) that no claim covers.
+@dataclass(frozen=True)
+class Uncovered:
+    """A sentence of the answer (1-based) that its claims do not state, and why."""
 
-    Each claim covers the sentence it shares the most character trigrams with (at least 3;
-    ties go to the earlier sentence): a language-free measure that works for Turkish suffixes
-    and Thai alike. A claim sharing fewer than 3 trigrams with every sentence covers none.
+    n: int
+    text: str
+    reason: str
+
+
+def _coverage_gap(sentence: str, claims: Sequence[str], language: str) -> str | None:
+    """Why the claims matched to a sentence do not state it (None: they do)."""
+    if not claims:
+        return "no claim matches it"
+    units = content_units(sentence)
+    claim_units = {u for c in claims for u in content_units(c)}
+    got = carried(units, claim_units)
+    if 2 * len(got) < len(units):
+        missing = [u for u in units if u not in got]
+        return (
+            f"its claims carry {len(got)} of its {len(units)} content words (half are needed;"
+            f" not carried: {', '.join(dict.fromkeys(missing[:6]))})"
+        )
+    claim_numbers = {v for c in claims for v in numbers(c, language)}
+    lost = sorted(numbers(sentence, language) - claim_numbers)
+    if lost:
+        return f"no claim of it states the number {', '.join(lost[:6])}"
+    return None
+
+
+def uncovered_sentences(answer: Answer) -> list[Uncovered]:
+    """The answer's sentences that its claims do not state.
+
+    Each claim is matched to the sentence it shares the most character trigrams with (at
+    least 3; ties go to the earlier sentence). A sentence is covered when the claims matched
+    to it together carry at least half of its content words and every number, date and
+    amount in it, compared as values (``claimlab.core.content``).
     """
     sentences = split_sentences(answer.answer)
-    best = best_matches([c.text for c in answer.claims], [s.text for s in sentences])
-    covered = {b for b in best if b is not None}
-    return [(i + 1, s.text) for i, s in enumerate(sentences) if i not in covered]
+    texts = [c.text for c in answer.claims]
+    best = best_matches(texts, [s.text for s in sentences])
+    matched: dict[int, list[str]] = {}
+    for text, b in zip(texts, best, strict=True):
+        if b is not None:
+            matched.setdefault(b, []).append(text)
+    out = []
+    for i, s in enumerate(sentences):
+        reason = _coverage_gap(s.text, matched.get(i, []), answer.language)
+        if reason is not None:
+            out.append(Uncovered(i + 1, s.text, reason))
+    return out
+
+
+def lost_numbers(claim: str, quote: str, language: str) -> list[str]:
+    """The numbers of a claim that its quote does not hold (as values: "5.00" is "5").
+
+    Examples:
+        >>> lost_numbers("The fee is 5.00 a day.", "a fee of 2.10 a day", "en")
+        ['5']
+        >>> lost_numbers("Talep en az yedi gün önce iletilir.", "en az 7 gün önce ...", "tr")
+        []
+    """
+    return sorted(numbers(claim, language) - numbers(quote, language), key=_sort_key)
+
+
+def _sort_key(value: str) -> tuple[int, str]:
+    return (len(value.split(".")[0]), value)
 
 
 @dataclass(frozen=True)
@@ -294,6 +356,9 @@ MESSAGES = {
         "uncovered": "a source for sentence {n} ({sentence})",
         "dont_know_claims": "an answer that either makes claims or says it does not know",
         "flag": "a consistent unsourced-claim flag",
+        "number": "the number {numbers} of {claim} in its quote from {chunk}",
+        "below": "a source above the relevance threshold {threshold} (not {chunk})",
+        "nothing_above": "any chunk above the relevance threshold {threshold}",
     },
     "tr": {
         "accept": "Her iddia gönderilen bir parçaya dayanıyor ve dayanak o parçanın metninde geçiyor.",
@@ -310,6 +375,9 @@ MESSAGES = {
         "uncovered": "{n}. cümle için bir kaynak ({sentence})",
         "dont_know_claims": "ya iddia içeren ya da bilmediğini söyleyen bir cevap",
         "flag": "tutarlı bir kaynaksız iddia işareti",
+        "number": "{chunk} parçasından alınan dayanakta {claim} iddiasındaki {numbers} sayısı",
+        "below": "{threshold} alaka eşiğini geçen bir kaynak ({chunk} değil)",
+        "nothing_above": "{threshold} alaka eşiğini geçen herhangi bir parça",
     },
 }
 
@@ -320,10 +388,103 @@ def _q(text: str, limit: int = 60) -> str:
     return f"“{' '.join(short.split())}”"
 
 
+def _claim_problem(
+    n: int,
+    claim: Any,
+    index: ChunkIndex,
+    m: dict[str, str],
+    language: str,
+    threshold: float | None = None,
+) -> tuple[Problem, str] | None:
+    """The first failed check of one sourced claim with what the user is told is missing."""
+    short = _q(claim.text)
+    found = index.by_id.get(claim.chunk_id)
+    if found is None:
+        why = f"claim {n} cites {claim.chunk_id!r}, which was not among the {len(index.ids)} chunks sent"
+        return Problem(n, ProblemCode.FABRICATED_ID, why), m["no_chunk"].format(
+            chunk=_q(claim.chunk_id), claim=short
+        )
+    i, chunk = found
+    if threshold is not None and chunk.score < threshold:
+        why = (
+            f"claim {n} cites {chunk.id}, whose score {chunk.score:g} is below the threshold"
+            f" {threshold:g}: a chunk below it is never sent"
+        )
+        return Problem(n, ProblemCode.BELOW_THRESHOLD, why), m["below"].format(
+            chunk=_q(chunk.id), threshold=f"{threshold:g}"
+        )
+    if claim.quote is None:
+        why = f"claim {n} cites {chunk.id} without a supporting quote"
+        return Problem(n, ProblemCode.MISSING_QUOTE, why), m["no_quote"].format(claim=short)
+    too_short = short_quote_piece(claim.quote)
+    if too_short is not None:
+        why = (
+            f"claim {n}: the quote piece {too_short!r} is too short to be evidence (each"
+            f" piece needs {MIN_QUOTE_CHARS} characters and {MIN_QUOTE_WORDS} words)"
+        )
+        return Problem(n, ProblemCode.QUOTE_TOO_SHORT, why), m["short_quote"].format(
+            chunk=_q(chunk.id)
+        )
+    pieces = quote_pieces(claim.quote)
+    if not _pieces_in(pieces, index.texts[i]):
+        elsewhere = index.elsewhere(pieces, chunk.id)
+        where = f"; it occurs in {', '.join(elsewhere)} instead" if elsewhere else ""
+        in_order = len(pieces) > 1 and all(p in index.texts[i] for p in pieces)
+        order = " (its pieces are not in this order)" if in_order else ""
+        why = f"claim {n}: the quote {claim.quote!r} does not occur in {chunk.id}{order}{where}"
+        return Problem(n, ProblemCode.QUOTE_NOT_FOUND, why), m["quote_not_in"].format(
+            quote=_q(claim.quote), chunk=_q(chunk.id)
+        )
+    lost = lost_numbers(claim.text, claim.quote, language)
+    if lost:
+        why = f"claim {n} states {', '.join(lost)}, which its quote from {chunk.id} does not"
+        return Problem(n, ProblemCode.NUMBER_MISMATCH, why), m["number"].format(
+            numbers=", ".join(lost), claim=short, chunk=_q(chunk.id)
+        )
+    return None
+
+
+def _answer_problems(
+    answer: Answer, unsourced: int, m: dict[str, str], *, allow_unsourced: bool
+) -> list[tuple[Problem, str]]:
+    """The checks of the answer as a whole: covered sentences and the unsourced flag."""
+    out = []
+    uncovered = [] if answer.dont_know else uncovered_sentences(answer)
+    declared = answer.has_unsourced_claim
+    for u in uncovered:
+        if declared and allow_unsourced:
+            continue
+        why = (
+            f"sentence {u.n} of the answer ({_q(u.text)}) is not stated by its claims: {u.reason}"
+            + ("" if declared else " (and the answer does not declare unsourced claims)")
+        )
+        out.append(
+            (
+                Problem(0, ProblemCode.UNCOVERED_SENTENCE, why),
+                m["uncovered"].format(n=u.n, sentence=_q(u.text)),
+            )
+        )
+    # uncovered sentences are unsourced content: a "true" flag is consistent with them
+    if declared != (unsourced > 0) and not (declared and uncovered):
+        why = (
+            f"the unsourced-claim flag says {str(declared).lower()} but "
+            f"{unsourced} claim(s) have no source"
+        )
+        out.append((Problem(0, ProblemCode.FLAG_MISMATCH, why), m["flag"]))
+    return out
+
+
 def validate_citations(
-    answer: Answer, sent: Sequence[Chunk], *, allow_unsourced: bool = False
+    answer: Answer,
+    sent: Sequence[Chunk],
+    *,
+    allow_unsourced: bool = False,
+    threshold: float | None = None,
 ) -> CitationReport:
     """Check every claim against the chunks that were sent, and every sentence against the claims.
+
+    With a calibrated ``threshold``, a claim resting on a chunk scored below it, and any answer
+    but the explicit "I don't know" when no chunk sent reaches it, is ``BELOW_THRESHOLD``.
 
     Examples:
         >>> sent = [Chunk("k#1", "Doc", "v1", 0.9, "Requests go to the manager seven days ahead.")]
@@ -337,127 +498,54 @@ def validate_citations(
     """
     m = MESSAGES[answer.language]
     index = ChunkIndex(sent)
-    problems: list[Problem] = []
-    not_found: list[str] = []
-    unsourced = 0
+    found: list[tuple[Problem, str]] = []
     if answer.dont_know and answer.claims:
-        problems.append(
-            Problem(
-                0,
-                ProblemCode.DONT_KNOW_WITH_CLAIMS,
-                f"the answer says it does not know but makes {len(answer.claims)} claim(s)",
+        why = f"the answer says it does not know but makes {len(answer.claims)} claim(s)"
+        found.append((Problem(0, ProblemCode.DONT_KNOW_WITH_CLAIMS, why), m["dont_know_claims"]))
+    if threshold is not None and not answer.dont_know:
+        if not any(c.score >= threshold for c in sent):
+            why = (
+                f"no chunk sent reaches the threshold {threshold:g}: the model should not have"
+                ' been called, and only the explicit "I don\'t know" answer is accepted'
             )
-        )
-        not_found.append(m["dont_know_claims"])
+            below = m["nothing_above"].format(threshold=f"{threshold:g}")
+            found.append((Problem(0, ProblemCode.BELOW_THRESHOLD, why), below))
+    unsourced = 0
     for n, claim in enumerate(answer.claims, 1):
-        short = _q(claim.text)
         if claim.chunk_id is None:
             unsourced += 1
             if not allow_unsourced:
-                problems.append(
-                    Problem(
-                        n,
-                        ProblemCode.UNSOURCED_CLAIM,
-                        f"claim {n} cites no chunk, so it cannot be verified",
+                why = f"claim {n} cites no chunk, so it cannot be verified"
+                found.append(
+                    (
+                        Problem(n, ProblemCode.UNSOURCED_CLAIM, why),
+                        m["no_source"].format(claim=_q(claim.text)),
                     )
                 )
-                not_found.append(m["no_source"].format(claim=short))
             continue
-        found = index.by_id.get(claim.chunk_id)
-        if found is None:
-            problems.append(
-                Problem(
-                    n,
-                    ProblemCode.FABRICATED_ID,
-                    f"claim {n} cites {claim.chunk_id!r}, which was not among the {len(sent)} chunks sent",
-                )
-            )
-            not_found.append(m["no_chunk"].format(chunk=_q(claim.chunk_id), claim=short))
-            continue
-        i, chunk = found
-        if claim.quote is None:
-            problems.append(
-                Problem(
-                    n,
-                    ProblemCode.MISSING_QUOTE,
-                    f"claim {n} cites {chunk.id} without a supporting quote",
-                )
-            )
-            not_found.append(m["no_quote"].format(claim=short))
-            continue
-        too_short = short_quote_piece(claim.quote)
-        if too_short is not None:
-            problems.append(
-                Problem(
-                    n,
-                    ProblemCode.QUOTE_TOO_SHORT,
-                    f"claim {n}: the quote piece {too_short!r} is too short to be evidence (each"
-                    f" piece needs {MIN_QUOTE_CHARS} characters and {MIN_QUOTE_WORDS} words)",
-                )
-            )
-            not_found.append(m["short_quote"].format(chunk=_q(chunk.id)))
-            continue
-        pieces = quote_pieces(claim.quote)
-        if not _pieces_in(pieces, index.texts[i]):
-            elsewhere = index.elsewhere(pieces, chunk.id)
-            where = f"; it occurs in {', '.join(elsewhere)} instead" if elsewhere else ""
-            order = (
-                " (its pieces are not in this order)"
-                if len(pieces) > 1 and all(p in index.texts[i] for p in pieces)
-                else ""
-            )
-            problems.append(
-                Problem(
-                    n,
-                    ProblemCode.QUOTE_NOT_FOUND,
-                    f"claim {n}: the quote {claim.quote!r} does not occur in {chunk.id}{order}{where}",
-                )
-            )
-            not_found.append(m["quote_not_in"].format(quote=_q(claim.quote), chunk=_q(chunk.id)))
-    uncovered = [] if answer.dont_know else uncovered_sentences(answer)
-    declared = answer.has_unsourced_claim
-    for n, sentence in uncovered:
-        if declared and allow_unsourced:
-            continue
-        problems.append(
-            Problem(
-                0,
-                ProblemCode.UNCOVERED_SENTENCE,
-                f"sentence {n} of the answer ({_q(sentence)}) is covered by no claim: it states "
-                "something no citation backs"
-                + ("" if declared else " (and the answer does not declare unsourced claims)"),
-            )
-        )
-        not_found.append(m["uncovered"].format(n=n, sentence=_q(sentence)))
-    # uncovered sentences are unsourced content: a "true" flag is consistent with them
-    if declared != (unsourced > 0) and not (declared and uncovered):
-        problems.append(
-            Problem(
-                0,
-                ProblemCode.FLAG_MISMATCH,
-                f"the unsourced-claim flag says {str(declared).lower()} but "
-                f"{unsourced} claim(s) have no source",
-            )
-        )
-        not_found.append(m["flag"])
+        problem = _claim_problem(n, claim, index, m, answer.language, threshold)
+        if problem is not None:
+            found.append(problem)
+    found += _answer_problems(answer, unsourced, m, allow_unsourced=allow_unsourced)
+    return _report(answer, sent, found, m)
+
+
+def _report(
+    answer: Answer, sent: Sequence[Chunk], found: list[tuple[Problem, str]], m: dict[str, str]
+) -> CitationReport:
     documents = tuple(dict.fromkeys(f"{c.document} ({c.version})" for c in sent))
-    if problems:
+    if found:
         message = " ".join(
             [
                 m["head"],
                 m["searched"].format(docs=", ".join(documents), n=len(sent)),
-                m["not_found"].format(items="; ".join(not_found)),
+                m["not_found"].format(items="; ".join(text for _, text in found)),
                 m["advice"],
             ]
         )
         verdict = Verdict.REJECT
     else:
         message, verdict = (m["dont_know"] if answer.dont_know else m["accept"]), Verdict.ACCEPT
-    return CitationReport(
-        verdict,
-        tuple(problems),
-        message,
-        documents,
-        tuple(c.id for c in sent),
-        len(answer.claims),
-    )
+    problems = tuple(p for p, _ in found)
+    sent_ids = tuple(c.id for c in sent)
+    return CitationReport(verdict, problems, message, documents, sent_ids, len(answer.claims))

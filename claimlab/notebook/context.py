@@ -85,6 +85,46 @@ def thresholds_table(rows: Sequence[ThresholdRow]):
     ).set_index("threshold")
 
 
+def held_out_table(held: Any):
+    """The calibrated threshold on the queries it was chosen on and on held-out ones, with counts."""
+    pd = pandas()
+    t = held.calibration.threshold
+    rows = [
+        {
+            "queries": f"calibration (chosen here): {len(held.calibration_queries)}",
+            "threshold": "none meets the target" if t is None else f"{t:g}",
+            "precision": held.calibration.precision.display,
+            "recall": held.calibration.recall.display,
+        },
+        {
+            "queries": f"held out (reported here): {len(held.held_out_queries)}",
+            "threshold": "-" if t is None else f"{t:g}",
+            "precision": held.held_out_precision.display,
+            "recall": held.held_out_recall.display,
+        },
+    ]
+    return pd.DataFrame(rows).set_index("queries")
+
+
+def gate_note(gated: Any, best: float | None) -> str:
+    """What packing with the calibrated threshold decided, with the counts (Markdown)."""
+    from claimlab.notebook.display import md_ids
+
+    t = gated.threshold
+    if t is None:
+        return "No threshold could be calibrated: **abstain, do not call the model**."
+    below = [d.id for d in gated.dropped if "below the threshold" in d.reason]
+    head = f"Threshold **{t:g}** (best score here {best:g}): " if best is not None else ""
+    if gated.abstain:
+        return head + "no chunk reaches it: **abstain, do not call the model**."
+    return (
+        head
+        + f"**go ahead** with {len(gated.kept)} chunk(s) ({md_ids(gated.kept)}); "
+        + f"{len(below)} scored below it and are never sent"
+        + (f" ({md_ids(below)})." if below else ".")
+    )
+
+
 def score_ranges_table(lab):
     """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
     pd = pandas()

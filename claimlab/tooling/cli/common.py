@@ -43,6 +43,22 @@ def count_type(minimum: int, maximum: int | None = None) -> Callable[[str], int]
     return parse
 
 
+def finite_type(text: str) -> float:
+    """An argparse type: a finite number (a score threshold)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
+
+finite_type.__name__ = "number"
+
+
 def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
     if text.startswith("@"):

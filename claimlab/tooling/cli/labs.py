@@ -17,7 +17,7 @@ from claimlab.metrics.context_budget import pack
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
 from claimlab.metrics.selection import core_select
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
-from claimlab.tooling.cli.common import count_type, emit_json, id_list, say
+from claimlab.tooling.cli.common import count_type, emit_json, finite_type, id_list, say
 
 
 def cmd_decomposition(args: argparse.Namespace) -> int:
@@ -265,13 +265,19 @@ def cmd_pack(args: argparse.Namespace) -> int:
     """Run ``claimlab pack``; returns the exit code."""
     chunks = load_chunks(args.chunks)
     result = pack(
-        chunks, max_chunks=args.max_chunks, max_tokens=args.max_tokens, question=args.question
+        chunks,
+        max_chunks=args.max_chunks,
+        max_tokens=args.max_tokens,
+        question=args.question,
+        threshold=args.threshold,
+        language=args.language,
     )
     if args.json:
         emit_json({"chunks_file": args.chunks, **result.to_dict()})
         return 0
     say(
         f"{args.chunks}: {len(chunks)} candidate chunks, budget {args.max_chunks} chunks / {args.max_tokens} tokens"
+        + ("" if args.threshold is None else f", relevance threshold {args.threshold:g}")
     )
     say(f"  chunks used  {result.chunks_used.display}")
     say(f"  tokens used  {result.tokens_used.display}  ({result.token_counter})")
@@ -295,6 +301,18 @@ def add_pack(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-tokens", type=count_type(0), required=True, help="token budget")
     p.add_argument("--question", default="", help="question to put in the prompt")
     p.add_argument("--show-prompt", action="store_true", help="print the rendered prompt")
+    p.add_argument(
+        "--threshold",
+        type=finite_type,
+        help="a calibrated relevance threshold: chunks scored below it are never sent, and with"
+        " none above it the model is not called",
+    )
+    p.add_argument(
+        "--language",
+        choices=("en", "tr"),
+        default="en",
+        help='keys of the exact "I don\'t know" answer the prompt asks for (default en)',
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_pack)
 
@@ -314,7 +332,9 @@ def cmd_citations(args: argparse.Namespace) -> int:
         data, source=args.answer, where=None if args.name is None else f"answers.{args.name}"
     )
     sent = load_chunks(args.context)
-    report = validate_citations(answer, sent, allow_unsourced=args.allow_unsourced)
+    report = validate_citations(
+        answer, sent, allow_unsourced=args.allow_unsourced, threshold=args.threshold
+    )
     if args.json:
         emit_json({"answer_file": args.answer, "context_file": args.context, **report.to_dict()})
         return 0
@@ -335,6 +355,12 @@ def add_citations(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="pick one of a fixture's named answers")
     p.add_argument(
         "--allow-unsourced", action="store_true", help="accept claims flagged as unsourced"
+    )
+    p.add_argument(
+        "--threshold",
+        type=finite_type,
+        help="the calibrated relevance threshold the pipeline used: a claim on a chunk below it,"
+        ' or any answer but "I don\'t know" when no chunk sent reaches it, is refused',
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_citations)

@@ -1,0 +1,211 @@
+"""What a sentence states: its content words and its numbers, compared as values.
+
+A claim *carries* a sentence when it holds what the sentence says, not merely some of its
+letters. Two things are read from a text:
+
+* **numbers, dates and amounts as values.** Digits of any script (``7``, ``๗``), a decimal
+  point or comma (``5.00`` = ``5``, Turkish ``2,10`` = ``2.1``), a separator followed by
+  exactly three digits as thousands (``1,000`` = ``1.000`` = ``1000``), a date or time as its
+  parts (``2026-03-01`` is 2026, 3 and 1; ``20:00`` is 20 and 0), and the number words of the
+  text's language (English ``seven``, Turkish ``yedi``; ``one`` and ``bir`` are left out, being
+  also the article). ``7`` ≠ ``14`` however alike they look.
+* **content words**: the words after Unicode NFC and case folding, short function words of
+  English and Turkish left out (``the``, ``of``, ``ve``, ``ile``, ...; negations and
+  quantifiers such as ``not``, ``no``, ``least``, ``az`` stay: they change what is said). Two
+  words match when they are equal or, both of 4 letters or more, share their first 4 (a
+  suffix or a consonant change: Turkish ``talebi`` and ``talep``, ``pensioner`` and
+  ``pensioners``); in Hangul 2 syllables. A run of a script written without spaces (Thai,
+  Chinese, Japanese) counts by its character trigrams.
+
+It is a rule, not a model: it cannot see a paraphrase with other words ("goes" and "is sent"),
+which is why a sentence needs only half of its content words from its claims (but every
+number).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+STOPWORDS = frozenset(
+    """
+    a an the of to in on at for by with from into onto as and or but if than then so
+    is are was were be been being am it its this that these those there here which who whom
+    whose what when where how do does did has have had will would shall should can could may
+    might must i you he she we they me him her us them my your his our their
+    ve ile veya ya da de ki bu şu o bir için gibi ise mi mı mu mü olarak olan çok daha her
+    """.split()
+)  # fmt: skip
+# kept on purpose (they change what a sentence says): not no nothing never none least most
+# only all any en az hiç yok değil
+
+NUMBER_WORDS = {
+    "en": dict(zip(
+        "zero two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+        "eighty ninety hundred thousand million".split(),
+        [0, *range(2, 21), 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000], strict=True,
+    )),
+    "tr": dict(zip(
+        "sıfır iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş "
+        "seksen doksan yüz bin milyon".split(),
+        [0, *range(2, 11), 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000], strict=True,
+    )),
+}  # fmt: skip
+
+ONE = {"en": "one", "tr": "bir"}
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"\w+")
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff]+")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+STEM = 4
+
+
+def _digits(text: str) -> str:
+    """Digits of any script as ASCII digits (``๗`` → ``7``)."""
+    return "".join(
+        str(d) if (d := unicodedata.decimal(ch, None)) is not None else ch for ch in text
+    )
+
+
+def _canonical(whole: str, fraction: str = "") -> str:
+    """A value written without leading or trailing zeros: ``007.50`` → ``7.5``, ``5.00`` → ``5``."""
+    whole, fraction = whole.lstrip("0") or "0", fraction.rstrip("0")
+    return f"{whole}.{fraction}" if fraction else whole
+
+
+def _values(token: str) -> list[str]:
+    """One written number as values (usually one; a section number "1.2.3" as its parts).
+
+    A separator followed by exactly 3 digits marks thousands (``1,000`` = ``1.000``); with
+    both ``.`` and ``,`` the last one is the decimal point (``1,000.50`` = ``1.000,50``).
+    """
+    seps = re.findall(r"[.,]", token)
+    parts = re.split(r"[.,]", token)
+    if not seps:
+        return [_canonical(token)]
+    if len(set(seps)) == 2:
+        last = max(token.rfind("."), token.rfind(","))
+        return [_canonical(re.sub(r"[.,]", "", token[:last]), token[last + 1 :])]
+    if len(parts[0]) <= 3 and all(len(p) == 3 for p in parts[1:]):
+        return [_canonical("".join(parts))]
+    if len(parts) == 2:
+        return [_canonical(parts[0], parts[1])]
+    return [_canonical(p) for p in parts]
+
+
+def numbers(text: str, language: str = "en") -> frozenset[str]:
+    """The numbers of a text as values, each written canonically (digits, dates, number words).
+
+    Examples:
+        >>> sorted(numbers("costs 5.00, not 2,10; since 2026-03-01"), key=float)
+        ['1', '2.1', '3', '5', '2026']
+        >>> numbers("1,000 or 1.000") == numbers("1000")
+        True
+        >>> sorted(numbers("en az yedi gün, on beş kişi, bir oda", "tr"), key=float)
+        ['7', '15']
+        >>> sorted(numbers("two hundred and twenty one"), key=float)
+        ['21', '200']
+        >>> numbers("๗ วัน") == numbers("7 days") == numbers("seven days")
+        True
+    """
+    plain = _digits(unicodedata.normalize("NFC", text))
+    found: set[str] = set()
+    for m in _NUMBER.finditer(plain):
+        found.update(_values(m.group()))
+    words = NUMBER_WORDS.get(language, {})
+    if words:
+        found.update(_word_numbers(_WORD.findall(plain.casefold()), words, language))
+    return frozenset(found)
+
+
+def _word_numbers(tokens: list[str], words: dict[str, int], language: str) -> list[str]:
+    """Runs of number words as values: "on dört" is 14, "two hundred" 200, "yirmi bir" 21.
+
+    ``one`` and ``bir`` count only inside a run: alone they are also the article.
+    """
+    unit = ONE[language]
+    out: list[str] = []
+    run: list[int] = []
+    for w in [*tokens, ""]:
+        if w in words or (w == unit and run):
+            run.append(words.get(w, 1))
+            continue
+        if run:
+            out.append(str(_combine(run)))
+            run = []
+    return out
+
+
+def _combine(run: list[int]) -> int:
+    """The value of a run of number words: hundreds multiply, thousands and up close a group."""
+    total = current = 0
+    for v in run:
+        if v == 100:
+            current = max(current, 1) * 100
+        elif v >= 1000:
+            total += max(current, 1) * v
+            current = 0
+        else:
+            current += v
+    return total + current
+
+
+def content_units(text: str) -> list[str]:
+    """The content words of a text (case folded, NFC), and trigrams of unspaced runs.
+
+    Examples:
+        >>> content_units("An annual leave request goes to the manager.")
+        ['annual', 'leave', 'request', 'goes', 'manager']
+        >>> content_units("Pensioners pay nothing.")
+        ['pensioners', 'pay', 'nothing']
+    """
+    folded = unicodedata.normalize("NFC", text).casefold()
+    units: list[str] = []
+    for w in _WORD.findall(folded):
+        if _UNSPACED.search(w):
+            for run in _UNSPACED.findall(w):
+                units.extend(run[i : i + 3] for i in range(max(len(run) - 2, 1)))
+            rest = _UNSPACED.sub(" ", w).split()
+            units.extend(r for r in rest if not r.isdigit() and r not in STOPWORDS)
+        elif w not in STOPWORDS and not _digits(w).isdigit():
+            units.append(w)
+    return units
+
+
+def stem(word: str) -> str:
+    """The part two words must share to match: 4 letters (2 Hangul syllables), or all."""
+    n = 2 if _HANGUL.match(word) else STEM
+    return word[:n] if len(word) >= n else word + "\x00"
+
+
+def carried(sentence_units: list[str], claim_units: set[str]) -> list[str]:
+    """The sentence's content units that the claims' units carry (equal, or the same stem).
+
+    Examples:
+        >>> carried(["yıllık", "izin", "talebi", "yedi"], {"talep", "yedi"})
+        ['talebi', 'yedi']
+    """
+    stems = {stem(u) for u in claim_units}
+    return [u for u in sentence_units if u in claim_units or stem(u) in stems]
+
+
+def alter_number(text: str, language: str = "en") -> str | None:
+    """The text with its first number (digits or a number word) one higher; None: no number.
+
+    Examples:
+        >>> alter_number("sent 7 days ahead"), alter_number("en az yedi gün", "tr")
+        ('sent 8 days ahead', 'en az 8 gün')
+        >>> alter_number("no number here") is None
+        True
+    """
+    digits = re.search(r"\d+", text)
+    words = NUMBER_WORDS.get(language, {})
+    word = next((m for m in _WORD.finditer(text) if m.group().casefold() in words), None)
+    if digits is not None and (word is None or digits.start() < word.start()):
+        value = int(_digits(digits.group())) + 1
+        return f"{text[: digits.start()]}{value}{text[digits.end() :]}"
+    if word is not None:
+        value = words[word.group().casefold()] + 1
+        return f"{text[: word.start()]}{value}{text[word.end() :]}"
+    return None
