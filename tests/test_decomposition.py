@@ -82,7 +82,9 @@ def test_audit_row_keeps_the_two_layers_apart(fixture):
     row = next(a for a in r.audit if a.id == "C8").to_dict()
     assert row["original_to_subclaim"] == {
         "source_spans": "(no source span)",
+        "spans": [],
         "preserves": [],
+        "unbacked_units": [],
         "faithful": False,
         "atomic": True,
         "errors": ["introduced"],

@@ -150,10 +150,16 @@ def test_background_from_elsewhere_must_be_tagged(write_variant):
     fx = load_decomposition(write_variant("atlas_nova.json", context))
     r = find_decomposition(fx, fx.mode("baseline"))
     assert r.untagged_background == ("C2",)  # C3's is tagged, C1's comes from the original
-    assert r.preservation == Ratio(5, 5)  # only the target is what the labels verify
+    # C2 is listed with its reason and left out of every count (it was counted, 5/5, before):
+    # preservation 4/4, and its unit U2 is no longer covered
+    assert r.preservation == Ratio(4, 4) and r.coverage == Ratio(4, 5)
+    assert r.missing_units == ("U2",) and "not tagged" in r.left_out["C2"]
     data = json.loads(run_cli("decomposition", fx.source, "--mode", "baseline", "--json").stdout)
-    assert data["untagged_background"] == ["C2"]
+    assert data["untagged_background"] == ["C2"] and "C2" in data["left_out"]
     assert data["audit"][1]["background"] == "Markdown is a markup language."
+    assert data["audit"][1]["state"] == "left out" and data["audit"][1]["counted"] is False
+    text = run_cli("decomposition", fx.source, "--mode", "baseline").stdout
+    assert "never counted" in text
 
 
 def test_a_revision_is_audited_again_side_by_side(tmp_path, write_variant):
@@ -255,5 +261,6 @@ def test_notebook_01_lists_ambiguous_and_untagged_candidates(tmp_path, write_var
         output_dir=tmp_path / "out",
     )
     text = run.notebook.read_text(encoding="utf-8")
-    assert "ambiguous (kept, not counted)" in text and "background from elsewhere, untagged" in text
+    assert "ambiguous (kept, not counted)" in text
+    assert "untagged background (kept, not counted)" in text
     assert run.records["results"]["baseline"]["ambiguous"] == ["C4"]

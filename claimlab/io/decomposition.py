@@ -17,7 +17,7 @@ faithful candidate preserves a unit, ...) wait until it is confirmed; the struct
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -92,6 +92,7 @@ class Reference:
     title: str
     version: str
     text: str
+    entity: str = ""  # whom the document is about ("" any): a group's support counts only these
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,13 @@ class Candidate:
     weight: float = 1.0  # how informative (Core-style selection); 0: uninformative
     mapping: str = "MAPPED"  # AMBIGUOUS: its source in the original cannot be fixed
     background: Background | None = None
+    entails: tuple[str, ...] = ()  # candidates it entails (redundancy edges of a checker)
+
+    @property
+    def untagged_background(self) -> bool:
+        """Whether it carries context from outside the original that is not tagged as such."""
+        b = self.background
+        return b is not None and not b.from_original and not b.tagged
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,8 @@ class Puzzle:
 
 
 DEFAULT_SLOTS = 7
+# a preserved unit counts when a source span of the candidate covers at least this share of it
+SPAN_COVER = 0.5
 FREE_PUZZLE = Puzzle("free", (), "Free play", "Start from an empty selection.")
 
 
@@ -212,10 +222,46 @@ class DecompositionFixture:
     exercises: tuple[Exercise, ...] = ()
     annotation: Annotation | None = None
     decomposer: str = ""  # who split the answer (``claimlab draft --decomposer``); "" unknown
+    span_cover: float = SPAN_COVER  # the share of a unit's span a source span must cover
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
+    _unit_span: Mapping[str, Span] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.candidates}))
+        object.__setattr__(self, "_unit_span", MappingProxyType({u.id: u.span for u in self.units}))
+
+    def backs(self, c: Candidate, unit: str) -> bool:
+        """Whether one of the candidate's source spans covers enough of the unit's span.
+
+        Enough is ``span_cover`` of it (half unless the file asks for more); a unit of no
+        length is backed by a span that touches its place.
+        """
+        u = self._unit_span[unit]
+        need = self.span_cover * (u.end - u.start)
+        for s in c.source_spans:
+            overlap = min(s.end, u.end) - max(s.start, u.start)
+            if (u.end > u.start and overlap >= need) or (
+                u.end == u.start and s.start <= u.start <= s.end
+            ):
+                return True
+        return False
+
+    def counted_units(self, c: Candidate) -> tuple[str, ...]:
+        """The units a candidate preserves that its source spans back (the ones that count)."""
+        return tuple(u for u in c.preserves if self.backs(c, u))
+
+    def unbacked_units(self, c: Candidate) -> tuple[str, ...]:
+        """The units a candidate says it preserves but no source span of it backs."""
+        return tuple(u for u in c.preserves if not self.backs(c, u))
+
+    @staticmethod
+    def left_out(c: Candidate) -> str | None:
+        """Why a candidate is kept in the audit but left out of every count (None: counted)."""
+        if c.mapping == "AMBIGUOUS":
+            return "ambiguous mapping: its source in the original cannot be fixed"
+        if c.untagged_background:
+            return "background from outside the original, not tagged: never counted"
+        return None
 
     @property
     def unit_ids(self) -> tuple[str, ...]:
@@ -428,7 +474,11 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     for _, r in top.records("references"):
         references.append(
             Reference(
-                r.get("id", str), r.get("title", str), r.get("version", str), r.get("text", str)
+                r.get("id", str),
+                r.get("title", str),
+                r.get("version", str),
+                r.get("text", str),
+                r.get("entity", str, ""),
             )
         )
     check_unique([r.id for r in references], file=source, field="references")
@@ -530,6 +580,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
             weight=float(c.number("weight", minimum=0, maximum=1e9, default=1.0)),
             mapping=_mapping(c),
             background=_background(c),
+            entails=c.str_list("entails", ()),
         )
         if not review:
             for where, problem in candidate_problems(candidate, unit_span):
@@ -537,6 +588,10 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
         candidates.append(candidate)
     check_unique([c.id for c in candidates], file=source, field="candidates")
     cand_set = {c.id for c in candidates}
+    bad_edge = _entails_problem(candidates, cand_set)
+    if bad_edge is not None:
+        cid, where, why = bad_edge
+        raise FixtureError(why, file=source, record=cid, field=where)
 
     modes: dict[str, tuple[str, ...]] = {}
     for name, ids in top.mapping("modes", {}):
@@ -576,7 +631,26 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
         exercises=read_exercises(top),
         annotation=_annotation(top),
         decomposer=_decomposer(top),
+        span_cover=_span_cover(top),
     )
+
+
+def _entails_problem(
+    candidates: Sequence[Candidate], cand_set: set[str]
+) -> tuple[str, str, str] | None:
+    """The first ``entails`` edge to an unknown candidate or to itself, as (id, field, problem)."""
+    for c in candidates:
+        for j, other in enumerate(c.entails):
+            if other not in cand_set:
+                return c.id, f"entails[{j}]", f"unknown candidate id {other!r}"
+            if other == c.id:
+                return c.id, f"entails[{j}]", "a candidate cannot entail itself"
+    return None
+
+
+def _span_cover(top: Record) -> float:
+    """``span_cover``: the share of a unit's span a source span must cover (0.5..1, default 0.5)."""
+    return float(top.number("span_cover", minimum=SPAN_COVER, maximum=1, default=SPAN_COVER))
 
 
 def _decomposer(top: Record) -> str:
@@ -711,6 +785,7 @@ class _CandidateShape(msgspec.Struct):
     weight: float = 1.0
     mapping: Literal["MAPPED", "AMBIGUOUS"] = "MAPPED"
     background: _BackgroundShape | None = None
+    entails: list[str] = []
 
 
 class _UnitShape(msgspec.Struct):
@@ -724,6 +799,7 @@ class _ReferenceShape(msgspec.Struct):
     title: str
     version: str
     text: str
+    entity: str = ""
 
 
 class _OriginalShape(msgspec.Struct):
@@ -801,7 +877,7 @@ def _fast_units(shape: _DocumentShape, original: _Slicer) -> tuple[Unit, ...]:
 
 def _fast_references(shape: _DocumentShape) -> tuple[Reference, ...]:
     refs = tuple(
-        _make(Reference, id=r.id, title=r.title, version=r.version, text=r.text)
+        _make(Reference, id=r.id, title=r.title, version=r.version, text=r.text, entity=r.entity)
         for r in shape.references
     )
     ids = {r.id for r in refs}
@@ -864,6 +940,7 @@ def _fast_candidate(
         weight=float(c.weight),
         mapping=c.mapping,
         background=None if b is None else Background(b.text, b.from_original, b.tagged),
+        entails=tuple(c.entails),
     )
     if not candidate.review and candidate_problems(candidate, unit_span):
         raise _Refuse
@@ -883,6 +960,8 @@ def _read_fast(data: Any, source: str) -> DecompositionFixture | None:
         refs: dict[str, _Slicer | str] = {r.id: r.text for r in references}
         candidates = tuple(_fast_candidate(c, text, unit_span, refs) for c in shape.candidates)
         if len({c.id for c in candidates}) != len(candidates):
+            raise _Refuse
+        if _entails_problem(candidates, {c.id for c in candidates}) is not None:
             raise _Refuse
     except (_Refuse, msgspec.ValidationError, TypeError, ValueError):
         return None
@@ -914,6 +993,7 @@ def _read_sections(
             "exercises": read_exercises(rec) if "exercises" in top else (),
             "annotation": _annotation(rec),
             "decomposer": shape.decomposer,
+            "span_cover": _span_cover(rec),
         }
     except FixtureError:
         return None

@@ -481,7 +481,9 @@ def tables_from_decompositions(
     """The candidates and units ledger tables of decomposition files (every candidate, in order).
 
     Adds ``file`` and ``proposed`` (the labels still under review, ``;``-joined; empty when a
-    person confirmed them) to the candidates table. With ``models`` (each decomposer's name and
+    person confirmed them) to the candidates table. As in ``claimlab decomposition``, a
+    candidate's ``preserves`` lists only the units a source span of it backs, and a candidate
+    with an ambiguous mapping or untagged background from outside the original is left out. With ``models`` (each decomposer's name and
     files) the table gains a ``model`` column and ``fixtures`` is ignored; answers are paired
     across decomposers by their NFC id, units by their spans. ``select`` gives the candidate
     ids of each file that are scored, in their order (default: every candidate, in file order).
@@ -503,11 +505,13 @@ def tables_from_decompositions(
             )
             chosen = fx.candidates if select is None else [fx.candidate(i) for i in select(fx)]
             for c in chosen:
+                if fx.left_out(c) is not None:
+                    continue  # ambiguous or untagged background: audited, never counted
                 row = (
                     aid,
                     nfc(c.id),
                     c.fingerprint,
-                    [unit_of.get(u, u) for u in c.preserves],
+                    [unit_of.get(u, u) for u in fx.counted_units(c)],
                     c.faithful,
                     c.atomic,
                     str(c.evidence.status),

@@ -2,11 +2,16 @@
 
 Every candidate of the file appears, selected or not, with its state and the reason for it:
 ``counted`` (in the unique selection), ``duplicate`` (a repeat of a counted candidate),
-``ambiguous`` (its source in the original cannot be fixed: kept, never counted), ``proposed``
+``ambiguous`` (its source in the original cannot be fixed: kept, never counted),
+``untagged background`` (context from outside the original, not tagged: kept, never counted),
+``proposed``
 (labels nobody has confirmed), ``dropped by selection`` (Core-style selection: a repeat or
 uninformative), ``not selected``. The record carries the answer's id and version and the
 figures; a revised answer is a new version audited again, and its record lists the earlier
-version's figures beside its own.
+version's figures beside its own. Each candidate keeps what the decomposition seed asks an
+audit row to keep: entity, version, predicate and qualifiers, its source spans (UTF-16), the units
+it preserves and those that count (a source span backs them), its reference ids, its state
+and the reason.
 """
 
 from __future__ import annotations
@@ -55,20 +60,32 @@ def audit_record(
             state, reason = "not selected", "the selection does not hold it"
         elif c.mapping == "AMBIGUOUS":
             state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
+        elif c.untagged_background:
+            state, reason = "untagged background", str(fixture.left_out(c))
         elif not row.counted:
             state, reason = "duplicate", f"repeats {row.duplicate_of} (the same fingerprint)"
         else:
-            state, reason = "counted", ""
+            state, reason = "counted", row.reason
         entry: dict[str, Any] = {
             "id": c.id,
             "text": c.text,
+            "entity": c.entity,
+            "version": c.version,
+            "predicate": c.predicate,
+            "qualifiers": list(c.qualifiers),
+            "source_spans": [sp.to_dict() for sp in c.source_spans],
+            "preserves": list(c.preserves),
+            "counted_units": list(fixture.counted_units(c)),
             "state": state,
             "reason": reason or None,
             "faithful": c.faithful,
             "atomic": c.atomic,
             "errors": list(c.errors),
             "status": str(c.evidence.status),
+            "references": list(c.evidence.references),
         }
+        if c.entails:
+            entry["entails"] = list(c.entails)
         if c.review:
             entry["proposed"] = list(c.review)
         if c.id in dropped:

@@ -193,7 +193,7 @@ class DecompositionGame:
             u
             for c in (fx.candidate(i) for i in m.unique_ids)
             if c.faithful and c.atomic
-            for u in c.preserves
+            for u in fx.counted_units(c)
         }
         uncovered = [u for u in fx.unit_ids if u not in atomic_faithful]
         if uncovered:
@@ -552,7 +552,11 @@ def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None
     slots, and annotates every selected candidate with its status from the file.
     """
     game = DecompositionGame(fixture, puzzle)
-    good = [c for c in fixture.candidates if c.faithful and c.atomic and not c.errors]
+    good = [
+        c
+        for c in fixture.candidates
+        if c.faithful and c.atomic and not c.errors and fixture.left_out(c) is None
+    ]
     keep: list[str] = []
     fingerprints: set[str] = set()
     for cid in game.selection:
@@ -560,7 +564,8 @@ def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None
         if c in good and c.fingerprint not in fingerprints:
             keep.append(cid)
             fingerprints.add(c.fingerprint)
-    covered = {u for cid in keep for u in fixture.candidate(cid).preserves}
+    counted = {c.id: set(fixture.counted_units(c)) for c in good}
+    covered = {u for cid in keep for u in counted[cid]}
     added: list[str] = []
     while missing := [u for u in fixture.unit_ids if u not in covered]:
         options = [
@@ -568,12 +573,12 @@ def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None
             for c in good
             if c.id not in keep and c.id not in added and c.fingerprint not in fingerprints
         ]
-        best = max(options, key=lambda c: len(set(c.preserves) & set(missing)), default=None)
-        if best is None or not set(best.preserves) & set(missing):
+        best = max(options, key=lambda c: len(counted[c.id] & set(missing)), default=None)
+        if best is None or not counted[best.id] & set(missing):
             return []
         added.append(best.id)
         fingerprints.add(best.fingerprint)
-        covered |= set(best.preserves)
+        covered |= counted[best.id]
     final = keep + added
     if not final or len(final) > game.slots:
         return []

@@ -79,6 +79,14 @@ class AuditRow:
     references: tuple[str, ...]
     mapping: str = "MAPPED"
     background: str = ""
+    entity: str = ""
+    version: str = ""
+    predicate: str = ""
+    qualifiers: tuple[str, ...] = ()
+    spans: tuple[dict[str, Any], ...] = ()  # each {start, end, text} (UTF-16)
+    unbacked: tuple[str, ...] = ()  # preserved units no source span backs (not counted)
+    state: str = "counted"  # counted, duplicate, left out
+    reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -88,12 +96,20 @@ class AuditRow:
             "position": self.position,
             "id": self.id,
             "text": self.text,
+            "entity": self.entity,
+            "version": self.version,
+            "predicate": self.predicate,
+            "qualifiers": list(self.qualifiers),
             "fingerprint": self.fingerprint,
             "counted": self.counted,
             "duplicate_of": self.duplicate_of,
+            "state": self.state,
+            "reason": self.reason or None,
             "original_to_subclaim": {
                 "source_spans": self.source_spans,
+                "spans": [dict(sp) for sp in self.spans],
                 "preserves": list(self.preserves),
+                "unbacked_units": list(self.unbacked),
                 "faithful": self.faithful,
                 "atomic": self.atomic,
                 "errors": list(self.errors),
@@ -129,9 +145,19 @@ class DecompositionResult:
     atomicity: Ratio = field(default_factory=lambda: Ratio(0, 0))
     ambiguous: tuple[str, ...] = ()
     untagged_background: tuple[str, ...] = ()
+    unbacked: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        freeze(self, "status_counts", "raw_status_counts", "error_ids", "proposed")
+        freeze(
+            self,
+            "status_counts",
+            "raw_status_counts",
+            "error_ids",
+            "proposed",
+            "unbacked",
+            "left_out",
+        )
 
     @property
     def gold(self) -> bool:
@@ -168,6 +194,8 @@ class DecompositionResult:
             "atomicity": self.atomicity.to_dict(),
             "ambiguous": list(self.ambiguous),
             "untagged_background": list(self.untagged_background),
+            "unbacked_units": {k: list(v) for k, v in self.unbacked.items()},
+            "left_out": dict(self.left_out),
             "gold": self.gold,
             "proposed_labels": {k: list(v) for k, v in self.proposed.items()},
             "proposed_units": list(self.proposed_units),
@@ -195,11 +223,15 @@ def _unique(chosen: Sequence[Candidate]) -> tuple[list[Candidate], list[str | No
 
 
 def _four(
-    unit_ids: Sequence[str], chosen: Sequence[Candidate], unique: Sequence[Candidate]
+    fixture: DecompositionFixture, chosen: Sequence[Candidate], unique: Sequence[Candidate]
 ) -> dict[str, Ratio]:
-    """The four Toy ratios from D (``chosen``) and D* (``unique``): the metric card's counts."""
+    """The four Toy ratios from D (``chosen``) and D* (``unique``): the metric card's counts.
+
+    A unit counts as preserved only where a source span of the candidate backs it.
+    """
+    unit_ids = fixture.unit_ids
     faithful = [c for c in unique if c.faithful]
-    preserved = {u for c in faithful for u in c.preserves}
+    preserved = {u for c in faithful for u in fixture.counted_units(c)}
     return {
         "preservation": Ratio(len(faithful), len(unique)),
         "coverage": Ratio(sum(1 for u in unit_ids if u in preserved), len(unit_ids)),
@@ -220,8 +252,8 @@ def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[
         >>> toy_ratios(fx, [])["coverage"].display
         '0.0% (0/5)'
     """
-    chosen = [c for c in map(fixture.candidate, selection) if c.mapping != "AMBIGUOUS"]
-    return _four(fixture.unit_ids, chosen, _unique(chosen)[0])
+    chosen = [c for c in map(fixture.candidate, selection) if fixture.left_out(c) is None]
+    return _four(fixture, chosen, _unique(chosen)[0])
 
 
 def find_decomposition(
@@ -251,47 +283,21 @@ def find_decomposition(
         ('N/A (0/0)', '0.0% (0/5)')
     """
     picked = [fixture.candidate(cid) for cid in selection]
-    ambiguous = tuple(c.id for c in picked if c.mapping == "AMBIGUOUS")
-    chosen = [c for c in picked if c.mapping != "AMBIGUOUS"]
+    left_out = {c.id: why for c in picked if (why := fixture.left_out(c)) is not None}
+    chosen = [c for c in picked if c.id not in left_out]
     unique, dup_of = _unique(chosen)
+    audit = _audit_rows(fixture, picked, dup_of, left_out)
     duplicates = [c.id for c, d in zip(chosen, dup_of, strict=True) if d is not None]
-    marks = iter(dup_of)
-    audit: list[AuditRow] = []
-    for pos, c in enumerate(picked):
-        dup = next(marks) if c.mapping != "AMBIGUOUS" else None
-        counted = c.mapping != "AMBIGUOUS" and dup is None  # ambiguous: kept here, never counted
-        audit.append(
-            AuditRow(
-                position=pos + 1,
-                id=c.id,
-                text=c.text,
-                fingerprint=c.fingerprint,
-                counted=counted,
-                duplicate_of=dup,
-                source_spans=_spans_text(c),
-                preserves=c.preserves,
-                faithful=c.faithful,
-                atomic=c.atomic,
-                errors=c.errors,
-                status=c.evidence.status,
-                references=c.evidence.references,
-                mapping=c.mapping,
-                background=c.background.text if c.background else "",
-            )
-        )
     faithful = [c for c in unique if c.faithful]
-    preserved = {u for c in faithful for u in c.preserves}
+    preserved = {u for c in faithful for u in fixture.counted_units(c)}
     unit_ids = fixture.unit_ids
-    status_counts = {str(s): sum(1 for c in unique if c.evidence.status == s) for s in STATUSES}
-    raw_counts = {str(s): sum(1 for c in chosen if c.evidence.status == s) for s in STATUSES}
     error_ids = {str(kind): tuple(c.id for c in unique if kind in c.errors) for kind in ERROR_KINDS}
-    four = _four(unit_ids, chosen, unique)
     return DecompositionResult(
         selection=tuple(selection),
         unique_ids=tuple(c.id for c in unique),
-        **four,
-        status_counts=status_counts,
-        raw_status_counts=raw_counts,
+        **_four(fixture, chosen, unique),
+        status_counts={str(s): sum(c.evidence.status == s for c in unique) for s in STATUSES},
+        raw_status_counts={str(s): sum(c.evidence.status == s for c in chosen) for s in STATUSES},
         faithful_ids=tuple(c.id for c in faithful),
         preserved_units=tuple(u for u in unit_ids if u in preserved),
         missing_units=tuple(u for u in unit_ids if u not in preserved),
@@ -305,15 +311,68 @@ def find_decomposition(
         proposed_units=fixture.proposed_units,
         decompscore=sum(1 for c in chosen if c.faithful),
         atomicity=Ratio(sum(1 for c in unique if c.atomic), len(unique)),
-        ambiguous=ambiguous,
-        untagged_background=tuple(
-            c.id
-            for c in picked
-            if c.background is not None
-            and not c.background.from_original
-            and not c.background.tagged
-        ),
+        ambiguous=tuple(c.id for c in picked if c.mapping == "AMBIGUOUS"),
+        untagged_background=tuple(c.id for c in picked if c.untagged_background),
+        unbacked={c.id: un for c in unique if c.faithful and (un := fixture.unbacked_units(c))},
+        left_out=left_out,
     )
+
+
+def _audit_rows(
+    fixture: DecompositionFixture,
+    picked: Sequence[Candidate],
+    dup_of: Sequence[str | None],
+    left_out: Mapping[str, str],
+) -> list[AuditRow]:
+    """One row per selected candidate: both layers, its state and the reason for it.
+
+    ``dup_of`` holds, for each counted-kind candidate of the selection in order, what it repeats.
+    """
+    rows: list[AuditRow] = []
+    marks = iter(dup_of)
+    for pos, c in enumerate(picked):
+        dup = None if c.id in left_out else next(marks)
+        unbacked = fixture.unbacked_units(c) if c.faithful else ()
+        if c.id in left_out:
+            state, reason = "left out", left_out[c.id]
+        elif dup is not None:
+            state, reason = "duplicate", f"repeats {dup} (the same fingerprint)"
+        else:
+            state = "counted"
+            reason = (
+                f"{', '.join(unbacked)} not counted: no source span covers "
+                f"{fixture.span_cover:.0%} of the unit's span"
+                if unbacked
+                else ""
+            )
+        rows.append(
+            AuditRow(
+                position=pos + 1,
+                id=c.id,
+                text=c.text,
+                fingerprint=c.fingerprint,
+                counted=state == "counted",
+                duplicate_of=dup,
+                source_spans=_spans_text(c),
+                preserves=c.preserves,
+                faithful=c.faithful,
+                atomic=c.atomic,
+                errors=c.errors,
+                status=c.evidence.status,
+                references=c.evidence.references,
+                mapping=c.mapping,
+                background=c.background.text if c.background else "",
+                entity=c.entity,
+                version=c.version,
+                predicate=c.predicate,
+                qualifiers=c.qualifiers,
+                spans=tuple(sp.to_dict() for sp in c.source_spans),
+                unbacked=unbacked,
+                state=state,
+                reason=reason,
+            )
+        )
+    return rows
 
 
 ALL_CANDIDATES = "all candidates"

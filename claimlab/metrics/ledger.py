@@ -598,6 +598,8 @@ def fixture_from_rows(
 
     ``rows`` are dicts with the candidates columns, in file order; the fixture scorer then scores
     ``[row["candidate_id"] for row in rows]`` with the same definitions the ledger scorer counts.
+    A ledger's ``preserves`` are the units that count (a decomposition file's rows list only the
+    units a source span backs), so every candidate here gets a span at each unit's place.
     """
     return DecompositionFixture(
         "ledger rows",
@@ -612,7 +614,7 @@ def fixture_from_rows(
                 version="",
                 predicate="",
                 qualifiers=(),
-                source_spans=(),
+                source_spans=(Span(0, 0, ""),),
                 fingerprint=r["fingerprint"],
                 preserves=tuple(r["preserves"]),
                 faithful=r["faithful"],

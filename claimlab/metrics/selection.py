@@ -3,12 +3,18 @@
 Metric card (after Jiang et al., "Core: Robust Factual Precision with Informative Sub-Claim
 Identification", Findings of ACL 2025):
     The selection D is a graph: two candidates conflict when they repeat each other (the same
-    fingerprint, as the file labels them). Each candidate has a weight (the file's ``weight``,
-    default 1; 0 marks an uninformative subclaim, which is dropped). The step keeps the set of
+    fingerprint, as the file labels them) or when one entails the other (an ``entails`` edge
+    of the file, from any checker the user ran: the entailed one says nothing the other does
+    not). Each candidate has a weight (the file's ``weight``, its informativeness, default 1;
+    0 marks an uninformative subclaim, which is dropped). The step keeps the set of
     candidates without two in conflict whose total weight is largest (a maximum-weight
-    independent set; the conflict graph is a union of cliques, one per repeat group, so the
-    exact solution keeps the heaviest member of each, the earliest on a tie) and drops the
-    rest, each with its reason: a repeat of the kept candidate, or uninformative.
+    independent set), solved exactly: per connected part of the conflict graph, a clique (a
+    repeat group) keeps its heaviest member, a part of up to 12 candidates is searched subset by
+    subset, and anything larger is an integer programme (``scipy.optimize.milp``: maximise the
+    kept weight, at most one of each conflicting pair, at most one of each repeat group). On a tie the earliest candidates of the selection are
+    kept: each in turn is kept whenever the largest weight is still reachable with it.
+    Each drop comes with its reason: uninformative, a repeat of a kept candidate, entailed by
+    a kept one, or entailing kept ones whose weight together is larger.
     Coverage after selection is the Toy Original Coverage of what is kept: de-duplication does
     not promise that every unit survives (a dropped candidate may have been the only one
     preserving a unit).
@@ -17,13 +23,16 @@ Identification", Findings of ACL 2025):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.ratio import Ratio
-from claimlab.io.decomposition import DecompositionFixture
+from claimlab.io.decomposition import Candidate, DecompositionFixture
 from claimlab.metrics.decomposition import find_decomposition
+
+TOLERANCE = 1e-9
+ENUMERATE_UP_TO = 12  # a part of at most this many candidates is solved by trying every subset
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,141 @@ class Selection:
         }
 
 
+def conflicts(
+    chosen: Sequence[Candidate], fingerprint_of: Mapping[str, str] | None = None
+) -> tuple[list[list[int]], set[tuple[int, int]]]:
+    """The conflict graph of a selection: repeat groups (by fingerprint) and entailment pairs.
+
+    Positions, not ids: a candidate listed twice is two members of one repeat group; an
+    ``entails`` edge reaches every candidate with the entailed one's fingerprint, whether or
+    not the entailed one is selected (``fingerprint_of``: every candidate's of the file;
+    default those of ``chosen``).
+    """
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(chosen):
+        groups.setdefault(c.fingerprint, []).append(i)
+    if fingerprint_of is None:
+        fingerprint_of = {c.id: c.fingerprint for c in chosen}
+    pairs: set[tuple[int, int]] = set()
+    for i, c in enumerate(chosen):
+        for other in c.entails:
+            fp = fingerprint_of.get(other)
+            if fp is None or fp == c.fingerprint:
+                continue
+            for j in groups.get(fp, ()):  # what repeats the entailed one is entailed too
+                pairs.add((min(i, j), max(i, j)))
+    return list(groups.values()), pairs
+
+
+def _parts(n: int, groups: list[list[int]], pairs: set[tuple[int, int]]) -> list[list[int]]:
+    """The connected parts of the conflict graph over positions 0..n-1 (union-find)."""
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for g in groups:
+        for j in g[1:]:
+            parent[root(j)] = root(g[0])
+    for i, j in pairs:
+        parent[root(j)] = root(i)
+    parts: dict[int, list[int]] = {}
+    for i in range(n):
+        parts.setdefault(root(i), []).append(i)
+    return list(parts.values())
+
+
+def max_weight_independent(
+    members: list[int],
+    weights: Sequence[float],
+    cliques: list[list[int]],
+    edges: list[tuple[int, int]],
+) -> set[int]:
+    """The exact maximum-weight set of one connected part without two members in conflict.
+
+    ``cliques`` are the part's repeat groups of two or more, ``edges`` its entailment pairs.
+    A part that is one repeat group keeps its heaviest member (the earliest on a tie); a
+    small part is searched subset by subset, a larger one solved with ``scipy.optimize.milp``,
+    the earliest members kept first among the sets of the largest weight.
+    """
+    if not edges:
+        if len(cliques) == 1:
+            return {max(members, key=lambda i: (weights[i], -i))}
+        return set(members)
+    if len(members) <= ENUMERATE_UP_TO:
+        return _enumerate(sorted(members), weights, cliques, edges)
+    return _milp_lexicographic(sorted(members), weights, cliques, edges)
+
+
+def _enumerate(
+    members: list[int],
+    weights: Sequence[float],
+    cliques: list[list[int]],
+    edges: list[tuple[int, int]],
+) -> set[int]:
+    """Every independent subset of a small part; the heaviest, the earliest members on a tie."""
+    n = len(members)
+    at = {m: k for k, m in enumerate(members)}
+    clash = [0] * n
+    for g in cliques:
+        for a in g:
+            for b in g:
+                if a != b:
+                    clash[at[a]] |= 1 << at[b]
+    for i, j in edges:
+        clash[at[i]] |= 1 << at[j]
+        clash[at[j]] |= 1 << at[i]
+    best_mask, best_key = 0, (-1.0, 0)
+    for mask in range(1 << n):
+        if any(mask >> k & 1 and mask & clash[k] for k in range(n)):
+            continue
+        total = round(sum(weights[members[k]] for k in range(n) if mask >> k & 1), 9)
+        # the earliest members first: member 0 is the highest bit of the order key
+        order = sum(1 << (n - 1 - k) for k in range(n) if mask >> k & 1)
+        if (total, order) > best_key:
+            best_mask, best_key = mask, (total, order)
+    return {members[k] for k in range(n) if best_mask >> k & 1}
+
+
+def _milp_lexicographic(
+    members: list[int],
+    weights: Sequence[float],
+    cliques: list[list[int]],
+    edges: list[tuple[int, int]],
+) -> set[int]:
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    at = {m: k for k, m in enumerate(members)}
+    rows = [[at[i] for i in g] for g in cliques] + [[at[i], at[j]] for i, j in edges]
+    a = np.zeros((len(rows), len(members)))
+    for r, cols in enumerate(rows):
+        a[r, cols] = 1
+    c = -np.array([weights[m] for m in members], dtype=float)
+    constraint = LinearConstraint(a, -np.inf, 1)
+    lower = np.zeros(len(members))
+    integrality = np.ones(len(members))
+
+    def best(low: Any) -> tuple[float, Any]:
+        res = milp(c, constraints=constraint, integrality=integrality, bounds=Bounds(low, 1))
+        return (-res.fun, res.x) if res.success else (-np.inf, None)
+
+    target, x = best(lower)
+    for k in range(len(members)):
+        if x is not None and x[k] > 0.5:
+            lower[k] = 1  # already kept by an optimal set: keep it
+            continue
+        trial = lower.copy()
+        trial[k] = 1
+        value, tx = best(trial)
+        if value >= target - TOLERANCE * max(1.0, abs(target)):
+            lower, x = trial, tx
+    return {members[k] for k in range(len(members)) if lower[k] == 1}
+
+
 def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Selection:
     """Apply Core-style selection to a selection of candidate ids (see the metric card).
 
@@ -64,49 +208,99 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
     """
     chosen = [fixture.candidate(cid) for cid in selection]
     weights = [c.weight for c in chosen]
-    n = len(chosen)
-    dropped: dict[int, str] = {}
-    for i in range(n):
-        if weights[i] <= 0:
-            dropped[i] = "uninformative (weight 0)"
-    live = [i for i in range(n) if i not in dropped]
-    # conflicts: repeats of one another (the same fingerprint); components are the repeat groups
-    groups: dict[str, list[int]] = {}
-    for i in live:
-        groups.setdefault(chosen[i].fingerprint, []).append(i)
+    dropped = {i: "uninformative (weight 0)" for i, w in enumerate(weights) if w <= 0}
+    live = [i for i in range(len(chosen)) if i not in dropped]
+    fingerprints = {c.id: c.fingerprint for c in fixture.candidates}
+    groups, pairs = conflicts([chosen[i] for i in live], fingerprints)
+    groups = [[live[k] for k in g] for g in groups]
+    pairs = {(live[i], live[j]) for i, j in pairs}
     kept: set[int] = set()
-    for members in groups.values():
-        best = _best_independent(members, weights)
-        kept.update(best)
-        first = min(best) if best else None
-        for i in members:
-            if i not in best:
-                keeper = chosen[first].id if first is not None else "another candidate"
-                same = (
-                    " (the same id again)" if first is not None and chosen[i].id == keeper else ""
-                )
-                dropped[i] = f"repeats {keeper}{same} (the same fingerprint)"
+    parts = _parts_of(live, groups, pairs)
+    part_of = {i: k for k, part in enumerate(parts) for i in part}
+    cliques: list[list[list[int]]] = [[] for _ in parts]
+    edges: list[list[tuple[int, int]]] = [[] for _ in parts]
+    for g in groups:
+        if len(g) > 1:
+            cliques[part_of[g[0]]].append(g)
+    for i, j in pairs:
+        edges[part_of[i]].append((i, j))
+    for k, part in enumerate(parts):
+        kept |= max_weight_independent(part, weights, cliques[k], edges[k])
+    idx = _kept_index(chosen, kept, pairs, fingerprints)
+    for i in live:
+        if i not in kept:
+            dropped[i] = _why_dropped(i, chosen, weights, idx)
     kept_ids = tuple(chosen[i].id for i in sorted(kept))
-    before = find_decomposition(fixture, list(selection)).coverage
-    after = find_decomposition(fixture, list(kept_ids)).coverage
     return Selection(
         kept=kept_ids,
         dropped=tuple((chosen[i].id, dropped[i]) for i in sorted(dropped)),
-        coverage_before=before,
-        coverage_after=after,
+        coverage_before=find_decomposition(fixture, list(selection)).coverage,
+        coverage_after=find_decomposition(fixture, list(kept_ids)).coverage,
         weight_kept=float(sum(weights[i] for i in kept)),
     )
 
 
-def _best_independent(members: list[int], weights: list[float]) -> set[int]:
-    """The maximum-weight set of one repeat group without two members in conflict.
+def _parts_of(
+    live: list[int], groups: list[list[int]], pairs: set[tuple[int, int]]
+) -> list[list[int]]:
+    """Connected parts over the live positions (mapped to 0..n-1 and back)."""
+    at = {p: k for k, p in enumerate(live)}
+    local = _parts(
+        len(live), [[at[i] for i in g] for g in groups], {(at[i], at[j]) for i, j in pairs}
+    )
+    return [[live[k] for k in part] for part in local]
 
-    Every two members of a repeat group conflict (the conflict graph is a union of cliques),
-    so the exact maximum keeps one member: the heaviest, the earliest on a tie.
-    """
-    if not members:
-        return set()
-    return {max(members, key=lambda i: (weights[i], -i))}
+
+def _entails(keeper: Candidate, c: Candidate, fp_of: Mapping[str, str]) -> bool:
+    """Whether ``keeper`` entails ``c`` (directly or through one of its repeats)."""
+    return c.id in keeper.entails or any(fp_of.get(e) == c.fingerprint for e in keeper.entails)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What the reasons look up: the first kept of each fingerprint, kept neighbours by position."""
+
+    first_of: dict[str, int]
+    near: dict[int, list[int]]
+    fingerprints: dict[str, str]
+
+
+def _kept_index(
+    chosen: Sequence[Candidate],
+    kept: set[int],
+    pairs: set[tuple[int, int]],
+    fingerprints: Mapping[str, str],
+) -> _Kept:
+    first_of: dict[str, int] = {}
+    for k in sorted(kept):
+        first_of.setdefault(chosen[k].fingerprint, k)
+    near: dict[int, list[int]] = {}
+    for i, j in pairs:
+        if j in kept:
+            near.setdefault(i, []).append(j)
+        if i in kept:
+            near.setdefault(j, []).append(i)
+    return _Kept(first_of, near, dict(fingerprints))
+
+
+def _why_dropped(i: int, chosen: Sequence[Candidate], weights: Sequence[float], idx: _Kept) -> str:
+    """The reason one live candidate was not kept, naming the kept ones it conflicts with."""
+    c = chosen[i]
+    first = idx.first_of.get(c.fingerprint)
+    if first is not None:
+        keeper = chosen[first].id
+        again = " (the same id again)" if keeper == c.id else ""
+        return f"repeats {keeper}{again} (the same fingerprint)"
+    near = sorted(set(idx.near.get(i, ())))
+    by = [chosen[k].id for k in near if _entails(chosen[k], c, idx.fingerprints)]
+    if by:
+        return f"entailed by {', '.join(by)} (it says nothing the kept one does not)"
+    named = [chosen[k].id for k in near]
+    total = sum(weights[k] for k in near)
+    return (
+        f"entails {', '.join(named)}, kept instead: together they weigh {total:g} against its"
+        f" {weights[i]:g}"
+    )
 
 
 @dataclass(frozen=True)
@@ -119,6 +313,7 @@ class EntityGroup:
     preservation: Ratio
     confirmed_support: Ratio
     errors: tuple[str, ...]  # ids with an error in this group
+    other_entity: tuple[str, ...] = ()  # SUPPORTED, but only by another entity's references
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -129,6 +324,7 @@ class EntityGroup:
             "preservation": self.preservation.to_dict(),
             "confirmed_support": self.confirmed_support.to_dict(),
             "with_errors": list(self.errors),
+            "supported_by_another_entity": list(self.other_entity),
         }
 
 
@@ -142,9 +338,13 @@ def entity_groups(
     ``version`` (a candidate about several, written ``A; B`` with versions ``1; 2``, belongs to
     each); per group, Toy Preservation and Toy Confirmed Support over its unique candidates. A
     claim attached to the wrong product counts against that product's group: it is in the
-    group it names, unfaithful.
+    group it names, unfaithful. A group's support counts only against that entity's
+    references: a SUPPORTED candidate counts in a group when one of its references is about
+    that entity (a reference's ``entity``; one without is about any), and is listed apart
+    when only another entity's documents support it.
     """
     result = find_decomposition(fixture, list(selection))
+    about = {r.id: r.entity.strip() for r in fixture.references}
     groups: dict[tuple[str, str], list[str]] = {}
     for cid in result.unique_ids:
         c = fixture.candidate(cid)
@@ -157,16 +357,17 @@ def entity_groups(
     out = []
     for (e, v), ids in groups.items():
         cands = [fixture.candidate(i) for i in ids]
+        supported = [c for c in cands if c.evidence.status == "SUPPORTED"]
+        own = {c.id for c in supported if any(about[r] in ("", e) for r in c.evidence.references)}
         out.append(
             EntityGroup(
                 entity=e,
                 version=v,
                 ids=tuple(ids),
                 preservation=Ratio(sum(1 for c in cands if c.faithful), len(cands)),
-                confirmed_support=Ratio(
-                    sum(1 for c in cands if c.evidence.status == "SUPPORTED"), len(cands)
-                ),
+                confirmed_support=Ratio(len(own), len(cands)),
                 errors=tuple(c.id for c in cands if c.errors),
+                other_entity=tuple(c.id for c in supported if c.id not in own),
             )
         )
     return tuple(out)

@@ -85,9 +85,12 @@ def audit_table(result: DecompositionResult):
             r.position,
             r.id,
             r.text,
-            "yes" if r.counted else f"no (duplicate of {r.duplicate_of})",
+            "yes" if r.counted else f"no ({r.reason})",
             "; ".join(_SPAN.findall(r.source_spans)) or r.source_spans,
-            ", ".join(r.preserves) or "-",
+            ", ".join(
+                f"{u} (not backed: not counted)" if u in r.unbacked else u for u in r.preserves
+            )
+            or "-",
             r.faithful,
             r.atomic,
             ", ".join(r.errors) or "-",
@@ -350,13 +353,21 @@ def plot_versions(
 
 
 def flags_table(results: Mapping[str, DecompositionResult]) -> Any:
-    """Per selection: candidates kept but never counted (AMBIGUOUS) and untagged background."""
+    """Per selection: what is audited but not counted, each with its reason.
+
+    Candidates left out of every count (an AMBIGUOUS mapping; untagged background from outside
+    the original) and preserved units no source span of the candidate backs.
+    """
     pd = pandas()
     rows = [
         {
             "selection": name,
             "ambiguous (kept, not counted)": ", ".join(r.ambiguous) or "-",
-            "background from elsewhere, untagged": ", ".join(r.untagged_background) or "-",
+            "untagged background (kept, not counted)": ", ".join(r.untagged_background) or "-",
+            "units no span backs (not counted)": "; ".join(
+                f"{cid}: {', '.join(units)}" for cid, units in r.unbacked.items()
+            )
+            or "-",
         }
         for name, r in results.items()
     ]

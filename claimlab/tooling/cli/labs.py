@@ -15,7 +15,7 @@ from claimlab.io.sufficiency import load_sufficiency
 from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import pack
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
-from claimlab.metrics.selection import core_select
+from claimlab.metrics.selection import core_select, entity_groups
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
 from claimlab.tooling.cli.common import count_type, emit_json, finite_type, id_list, say
 
@@ -24,7 +24,11 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     """Run ``claimlab decomposition``; returns the exit code."""
     fx = load_decomposition(args.file)
     selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
+    core = core_select(fx, selection)
+    if args.select_core:
+        selection = core.kept  # the figures below are those of what Core-style selection keeps
     result = find_decomposition(fx, selection)
+    groups = entity_groups(fx, selection) if args.by_entity else None
     record = None
     if args.record or args.earlier:
         from claimlab.labs.audit import audit_record
@@ -44,7 +48,9 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
                 "file": args.file,
                 "mode": args.mode,
                 **result.to_dict(),
-                "core_selection": core_select(fx, result.selection).to_dict(),
+                "scored": "core selection" if args.select_core else "selection as given",
+                "core_selection": core.to_dict(),
+                **({"entity_groups": [g.to_dict() for g in groups]} if groups is not None else {}),
                 **({"versions": record["versions"]} if record and record["versions"] else {}),
             }
         )
@@ -76,13 +82,30 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         ("unfaithful", result.unfaithful),
     ):
         say(f"  {name:<24} {', '.join(ids) or '-'}")
-    core = core_select(fx, result.selection)
+    if result.untagged_background:
+        say("  untagged background: context from outside the original, not tagged: never counted")
+    for cid, units in result.unbacked.items():
+        say(
+            f"  not backed               {cid} preserves {', '.join(units)} but no source span of it"
+            f" covers {fx.span_cover:.0%} of the unit's span: not counted"
+        )
     say(
         f"  Core-style selection     keeps {', '.join(core.kept) or '-'}; coverage "
         f"{core.coverage_before} -> {core.coverage_after}"
+        + ("  (the figures above are of what it keeps: --select-core)" if args.select_core else "")
     )
     for cid, reason in core.dropped:
         say(f"    drops {cid}: {reason}")
+    for g in groups or ():
+        other = (
+            f"; supported only by another entity's references: {', '.join(g.other_entity)}"
+            if g.other_entity
+            else ""
+        )
+        say(
+            f"  entity {g.entity} {g.version}: {', '.join(g.ids)}; preservation {g.preservation},"
+            f" confirmed support {g.confirmed_support} (its own references){other}"
+        )
     if record and record["versions"]:
         a, b = record["versions"]
         say(f"  versions side by side    {a['version']} -> {b['version']}")
@@ -98,6 +121,8 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             else " (AMBIGUOUS mapping: its source cannot be fixed, not counted)"
             if row.mapping == "AMBIGUOUS"
             else f" (duplicate of {row.duplicate_of}, not counted)"
+            if row.duplicate_of is not None
+            else f" ({row.reason})"
         )
         if row.background:
             untagged = row.id in result.untagged_background
@@ -116,6 +141,18 @@ def add_decomposition(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab decomposition`` to the command parser."""
     p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
     p.add_argument("file", help="a claimlab/decomposition@1 file")
+    p.add_argument(
+        "--select-core",
+        action="store_true",
+        help="score what Core-style selection keeps (a maximum-weight subset with no repeat and"
+        " no entailed pair), each drop with its reason",
+    )
+    p.add_argument(
+        "--by-entity",
+        action="store_true",
+        help="figures per entity and version (after D-FActScore), a group's support counted"
+        " only against that entity's references",
+    )
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
     g.add_argument("--mode", help="a named selection from the file's modes")
