@@ -6,7 +6,7 @@ letters. Two things are read from a text:
 * **numbers, dates and amounts as values.** Digits of any script (``7``, ``๗``), a decimal
   point or comma (``5.00`` = ``5``, Turkish ``2,10`` = ``2.1``), a separator followed by
   exactly three digits as thousands (``1,000`` = ``1.000`` = ``1000``), a date or time as its
-  parts (``2026-03-01`` is 2026, 3 and 1; ``20:00`` is 20 and 0), and the number words of the
+  parts (``2026-03-01`` is 2026, 3 and 1; ``18:45`` is 18 and 45), and the number words of the
   text's language (English ``seven``, Turkish ``yedi``; ``one`` and ``bir`` are left out, being
   also the article). ``7`` ≠ ``14`` however alike they look.
 * **content words**: the words after Unicode NFC and case folding, short function words of
@@ -106,7 +106,7 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
         ['7', '15']
         >>> sorted(numbers("two hundred and twenty one"), key=float)
         ['21', '200']
-        >>> numbers("๗ วัน") == numbers("7 days") == numbers("seven days")
+        >>> numbers("๙ สัปดาห์") == numbers("9 weeks") == numbers("nine weeks")
         True
     """
     plain = _digits(unicodedata.normalize("NFC", text))
@@ -194,8 +194,8 @@ def alter_number(text: str, language: str = "en") -> str | None:
     """The text with its first number (digits or a number word) one higher; None: no number.
 
     Examples:
-        >>> alter_number("sent 7 days ahead"), alter_number("en az yedi gün", "tr")
-        ('sent 8 days ahead', 'en az 8 gün')
+        >>> alter_number("sent 9 weeks ahead"), alter_number("en az yedi hafta", "tr")
+        ('sent 10 weeks ahead', 'en az 8 hafta')
         >>> alter_number("no number here") is None
         True
     """

@@ -256,13 +256,18 @@ def _entails(keeper: Candidate, c: Candidate, fp_of: Mapping[str, str]) -> bool:
     return c.id in keeper.entails or any(fp_of.get(e) == c.fingerprint for e in keeper.entails)
 
 
-@dataclass(frozen=True)
 class _Kept:
-    """What the reasons look up: the first kept of each fingerprint, kept neighbours by position."""
+    """What the reasons look up: the first kept of each fingerprint, kept neighbours by position.
 
-    first_of: dict[str, int]
-    near: dict[int, list[int]]
-    fingerprints: dict[str, str]
+    A working index of one call, not a record: it is built, read and dropped inside it.
+    """
+
+    def __init__(
+        self, first_of: dict[str, int], near: dict[int, list[int]], fingerprints: dict[str, str]
+    ) -> None:
+        self.first_of = first_of
+        self.near = near
+        self.fingerprints = fingerprints
 
 
 def _kept_index(

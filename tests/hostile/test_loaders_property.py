@@ -136,7 +136,13 @@ def _write(folder: Path, name: str, data: bytes) -> Path:
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FX = {
     name: json.loads((FIXTURES / name).read_text(encoding="utf-8"))
-    for name in ("atlas_nova.json", "aurora.json", "leave_policy_tr.json", "library_loans.json")
+    for name in (
+        "atlas_nova.json",
+        "aurora.json",
+        "leave_policy_tr.json",
+        "library_loans.json",
+        "ferry_lines.json",
+    )
 }
 SEED = FX["leave_policy_tr.json"]["answers"]["seed"]
 CHUNKS = FX["leave_policy_tr.json"]["chunks"]
@@ -151,6 +157,14 @@ def _tmp() -> Path:
 def test_decomposition_loader(data):
     f = _write(_tmp(), "d.json", data)
     assert_refused_or_fine(["decomposition", f, "--mode", "baseline", "--json"], "decomposition", f)
+
+
+@SETTINGS
+@given(mutated_json(FX["ferry_lines.json"], None))
+def test_decomposition_loader_with_weights_entailment_and_background(data):
+    f = _write(_tmp(), "d.json", data)
+    args = ["decomposition", f, "--mode", "faithful", "--select-core", "--by-entity", "--json"]
+    assert_refused_or_fine(args, "decomposition", f)
 
 
 @SETTINGS
@@ -452,7 +466,13 @@ def _read_both_ways(data: bytes, source: str):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(mutated_json(FX["atlas_nova.json"], None), mutated_json(ANNOTATED, None)))
+@given(
+    st.one_of(
+        mutated_json(FX["atlas_nova.json"], None),
+        mutated_json(FX["ferry_lines.json"], None),
+        mutated_json(ANNOTATED, None),
+    )
+)
 def test_the_fast_decomposition_reader_never_accepts_what_the_careful_one_refuses(data):
     careful, fast = _read_both_ways(data, "x.json")
     if isinstance(careful, ClaimlabInputError):
