@@ -417,3 +417,42 @@ def test_ledger_with_peoples_labels_on_some_answers_corrects_a_lenient_autorater
         "--human", tmp_path / "human.parquet", "--by", "model",
     )  # fmt: skip
     assert bad.returncode == 2
+
+
+@pytest.mark.parametrize("policy", ["paper", "exclude", "unsupported"])
+def test_the_fast_autorater_counts_equal_find_factscore_on_the_relabelled_responses(policy):
+    """The prediction-powered study draws its autorater fast; the figures must be the slow ones.
+
+    Real human annotations (every label kind, irrelevant sentences and abstentions) and a
+    made-up set of every label in every place.
+    """
+    from claimlab.io import factscore as fs_io
+    from claimlab.io.factscore import LabelledResponse, LabelledSentence
+    from claimlab.labs.simulations import AutoraterCounts, simulate_autorater
+    from claimlab.metrics.factscore import find_factscore
+    from tests.conftest import DATA
+
+    def sentence(relevant, facts):
+        return LabelledSentence("s", relevant, tuple(t for t, _ in facts or ()), facts)
+
+    made_up = [
+        LabelledResponse(1, "a", (), (sentence(True, (("x", "S"), ("y", "NS"), ("z", "IR"))),)),
+        LabelledResponse(2, "b", (), None),
+        LabelledResponse(3, "c", (), (sentence(False, None), sentence(True, ()))),
+        LabelledResponse(4, "d", (), (sentence(True, (("x", "NS"),) * 5),)),
+    ]
+    sets = [made_up]
+    if (DATA / "factscore").exists():
+        sets.append([r for rs in fs_io.load_subjects(DATA / "factscore").values() for r in rs])
+    for responses in sets:
+        fast = AutoraterCounts(responses, policy=policy)
+        for seed in (0, 3, 11):
+            slow = find_factscore(
+                simulate_autorater(responses, optimism=0.4, pessimism=0.2, seed=seed),
+                policy=policy,
+                gamma=0,
+            )
+            n = [r.support.numerator if r.support else 0 for r in slow.responses]
+            d = [r.support.denominator if r.support else 0 for r in slow.responses]
+            got_n, got_d = fast.counts(optimism=0.4, pessimism=0.2, seed=seed)
+            assert got_n.tolist() == n and got_d.tolist() == d

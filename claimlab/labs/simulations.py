@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -131,6 +132,46 @@ def simulate_autorater(
         return label
 
     return _relabel(responses, lean)
+
+
+class AutoraterCounts:
+    """The per-response (supported, facts) a SIMULATED autorater gives, many seeds, fast.
+
+    The same draws as :func:`simulate_autorater` (one ``random.Random(seed).random()`` per S or
+    NS human fact, in file order), so the counts equal those of ``find_factscore`` on its
+    relabelled responses, without building them: the facts' labels are read once, each seed
+    only draws and counts.
+    """
+
+    def __init__(self, responses: Sequence[LabelledResponse], *, policy: str) -> None:
+        from claimlab.metrics.factscore import fact_labels
+
+        codes: list[int] = []  # 0: S, 1: NS (each draws once); IR draws nothing
+        owner: list[int] = []
+        facts = np.zeros(len(responses))
+        for i, r in enumerate(responses):
+            labels = fact_labels(r, policy)  # type: ignore[arg-type]
+            if labels is None:
+                continue
+            facts[i] = len(labels)
+            for sent in r.sentences or ():
+                for _, label in sent.human_facts or ():
+                    if label in ("S", "NS"):
+                        codes.append(0 if label == "S" else 1)
+                        owner.append(i)
+        self.codes = np.array(codes, dtype=np.int8)
+        self.owner = np.array(owner, dtype=np.int64)
+        self.facts = facts
+        self.n = len(responses)
+
+    def counts(self, *, optimism: float, pessimism: float, seed: int) -> tuple[Any, Any]:
+        """(supported, facts) per response for this seed, as float arrays."""
+        rng = random.Random(seed)
+        draws = np.fromiter((rng.random() for _ in range(len(self.codes))), float, len(self.codes))
+        supported = np.where(self.codes == 0, draws >= pessimism, draws < optimism)
+        # every S under any policy is a human fact's (an IR fact or sentence counts as NS)
+        n = np.bincount(self.owner[supported], minlength=self.n).astype(float)
+        return n, self.facts.copy()
 
 
 def _relabel(

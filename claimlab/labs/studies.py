@@ -271,7 +271,7 @@ def ppi_study(
     """
     import numpy as np
 
-    from claimlab.labs.simulations import simulate_autorater
+    from claimlab.labs.simulations import AutoraterCounts
     from claimlab.metrics.factscore import find_factscore
     from claimlab.metrics.uncertainty import prediction_powered
 
@@ -288,17 +288,15 @@ def ppi_study(
     covered = {"ppi": 0, "naive": 0, "human": 0}
     widths: dict[str, list[float]] = {k: [] for k in covered}
     example = None
+    autorater = AutoraterCounts(responses, policy=policy)
     for k in range(runs):
-        auto = find_factscore(
-            simulate_autorater(responses, optimism=optimism, pessimism=pessimism, seed=seed + k),
-            policy=policy,  # type: ignore[arg-type]
-            gamma=0,
-        )
+        # the counts find_factscore gives on simulate_autorater(..., seed=seed + k), drawn fast
+        auto = autorater.counts(optimism=optimism, pessimism=pessimism, seed=seed + k)
         rng = np.random.default_rng(seed + k)
         mask = np.zeros(len(responses), dtype=bool)
         mask[rng.choice(len(responses), size=min(labelled, len(responses)), replace=False)] = True
         try:
-            p = prediction_powered(counts(auto), hc, mask, figure="init_score", level=level)
+            p = prediction_powered(auto, hc, mask, figure="init_score", level=level)
         except ValueError:  # this draw left fewer than two scored responses on a side
             continue
         example = example or p
