@@ -79,8 +79,12 @@ def installed(tmp_path_factory):
     (wheel,) = (base / "dist").glob("claimlab-*.whl")
     venv = base / "venv"
     _run([*_uv(), "venv", "--quiet", "--python", sys.executable, str(venv)], cwd=base, env=env)
+    # bytecode compiled at install, as pip does by default (uv does not): with
+    # PYTHONDONTWRITEBYTECODE set, every kernel would otherwise compile pandas and matplotlib
+    # again (about 4 s a notebook here)
+    python = str(venv / "bin" / "python")
     _run(
-        [*_uv(), "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), str(wheel)],
+        [*_uv(), "pip", "install", "--quiet", "--compile-bytecode", "--python", python, str(wheel)],
         cwd=base,
         env=env,
     )
