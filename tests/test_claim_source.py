@@ -310,3 +310,17 @@ def test_reading_a_file_with_entails_both_ways_gives_the_same_records():
     data = json.loads((ROOT / "fixtures" / "ferry_lines.json").read_text("utf-8"))
     assert read_decomposition(data, source="f") == _read_careful(data, source="f")
     assert read_decomposition(data, source="f").candidate("s10").entails == ("s1", "s3")
+
+
+def test_a_part_too_large_to_solve_exactly_says_so_and_still_has_no_conflict(monkeypatch):
+    import claimlab.metrics.selection as selection
+
+    monkeypatch.setattr(selection, "EXACT_UP_TO", 3)  # a chain of 5 is then "too large"
+    monkeypatch.setattr(selection, "ENUMERATE_UP_TO", 0)
+    cands = [_candidate(i, f"f{i}", 1 + i % 2, (f"k{i + 1}",) if i < 4 else ()) for i in range(5)]
+    s = selection.core_select(_fixture(cands), [c.id for c in cands])
+    assert "more than the 3 solved exactly" in s.not_exact and s.to_dict()["exact"] is False
+    kept = {int(k[1:]) for k in s.kept}
+    assert all(not (i in kept and i + 1 in kept) for i in range(4))  # no entailed pair kept
+    monkeypatch.undo()
+    assert core_select(_fixture(cands), [c.id for c in cands]).to_dict()["exact"] is True

@@ -11,8 +11,12 @@ Identification", Findings of ACL 2025):
     independent set), solved exactly: per connected part of the conflict graph, a clique (a
     repeat group) keeps its heaviest member, a part of up to 12 candidates is searched subset by
     subset, and anything larger is an integer programme (``scipy.optimize.milp``: maximise the
-    kept weight, at most one of each conflicting pair, at most one of each repeat group). On a tie the earliest candidates of the selection are
-    kept: each in turn is kept whenever the largest weight is still reachable with it.
+    kept weight, at most one of each conflicting pair, at most one of each repeat group, with
+    no optimality gap). On a tie the earliest candidates of the selection are kept: each in turn
+    is kept whenever the largest weight is still reachable with it (in a part of more than 60,
+    by one solve that prefers earlier candidates by a bonus far below any weight). A connected
+    part of more than 20,000 candidates, or one whose programme does not finish in 60 s, is
+    kept heaviest first instead, and the result says it is not proven the heaviest.
     Each drop comes with its reason: uninformative, a repeat of a kept candidate, entailed by
     a kept one, or entailing kept ones whose weight together is larger.
     Coverage after selection is the Toy Original Coverage of what is kept: de-duplication does
@@ -33,6 +37,17 @@ from claimlab.metrics.decomposition import find_decomposition
 
 TOLERANCE = 1e-9
 ENUMERATE_UP_TO = 12  # a part of at most this many candidates is solved by trying every subset
+LEXICOGRAPHIC_UP_TO = 60  # up to this many, ties go to the earliest by one solve per member
+LARGE_PART_SECONDS = 60.0  # the integer programme of one large part stops here, said so
+EXACT_UP_TO = 20_000  # a larger connected part is kept heaviest first, and said to be inexact
+
+
+class NotExact(Exception):
+    """A large part's programme stopped before proving its optimum: the best set found, and why."""
+
+    def __init__(self, why: str, kept: set[int] | None = None) -> None:
+        super().__init__(why)
+        self.kept = kept or set()
 
 
 @dataclass(frozen=True)
@@ -44,10 +59,13 @@ class Selection:
     coverage_before: Ratio
     coverage_after: Ratio
     weight_kept: float
+    not_exact: str = ""  # why the kept set is not proven the heaviest ("" when it is)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
+            "exact": not self.not_exact,
+            "not_exact": self.not_exact or None,
             "kept": list(self.kept),
             "dropped": [{"id": c, "reason": r} for c, r in self.dropped],
             "coverage_before": self.coverage_before.to_dict(),
@@ -122,6 +140,11 @@ def max_weight_independent(
         return set(members)
     if len(members) <= ENUMERATE_UP_TO:
         return _enumerate(sorted(members), weights, cliques, edges)
+    if len(members) > EXACT_UP_TO:
+        raise NotExact(
+            f"a conflict part of {len(members)} candidates is more than the {EXACT_UP_TO:,} solved"
+            " exactly here; kept heaviest first"
+        )
     return _milp_lexicographic(sorted(members), weights, cliques, edges)
 
 
@@ -161,34 +184,58 @@ def _milp_lexicographic(
     cliques: list[list[int]],
     edges: list[tuple[int, int]],
 ) -> set[int]:
+    """The part's maximum-weight independent set by integer programming (no optimality gap).
+
+    Up to ``LEXICOGRAPHIC_UP_TO`` members, the earliest are kept first among the optimal sets
+    (one solve per member); a larger part is solved once, earlier members preferred by a bonus
+    far below any weight (a billionth of the smallest), so the kept weight is still the largest.
+    """
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import csr_matrix
 
+    n = len(members)
     at = {m: k for k, m in enumerate(members)}
     rows = [[at[i] for i in g] for g in cliques] + [[at[i], at[j]] for i, j in edges]
-    a = np.zeros((len(rows), len(members)))
-    for r, cols in enumerate(rows):
-        a[r, cols] = 1
-    c = -np.array([weights[m] for m in members], dtype=float)
+    cols = [k for r in rows for k in r]
+    indptr = np.cumsum([0, *(len(r) for r in rows)])
+    a = csr_matrix((np.ones(len(cols)), cols, indptr), shape=(len(rows), n))
+    w = np.array([weights[m] for m in members], dtype=float)
     constraint = LinearConstraint(a, -np.inf, 1)
-    lower = np.zeros(len(members))
-    integrality = np.ones(len(members))
+    integrality = np.ones(n)
+    exact = {"mip_rel_gap": 0.0}
 
-    def best(low: Any) -> tuple[float, Any]:
-        res = milp(c, constraints=constraint, integrality=integrality, bounds=Bounds(low, 1))
+    def best(c: Any, low: Any) -> tuple[float, Any]:
+        res = milp(c, constraints=constraint, integrality=integrality, bounds=Bounds(low, 1),
+                   options=exact)  # fmt: skip
         return (-res.fun, res.x) if res.success else (-np.inf, None)
 
-    target, x = best(lower)
-    for k in range(len(members)):
+    if n > LEXICOGRAPHIC_UP_TO:
+        bonus = 1e-9 * float(w[w > 0].min()) * (n - np.arange(n)) / n
+        res = milp(-(w + bonus), constraints=constraint, integrality=integrality,
+                   bounds=Bounds(0, 1), options={**exact, "time_limit": LARGE_PART_SECONDS})  # fmt: skip
+        if res.x is None:
+            raise NotExact(f"no solution found within {LARGE_PART_SECONDS:g} s for {n} candidates")
+        kept = {members[k] for k in range(n) if res.x[k] > 0.5}
+        if res.status != 0:
+            raise NotExact(
+                f"stopped at {LARGE_PART_SECONDS:g} s on a conflict part of {n} candidates "
+                f"(gap {res.mip_gap:.2g})",
+                kept,
+            )
+        return kept
+    lower = np.zeros(n)
+    target, x = best(-w, lower)
+    for k in range(n):
         if x is not None and x[k] > 0.5:
             lower[k] = 1  # already kept by an optimal set: keep it
             continue
         trial = lower.copy()
         trial[k] = 1
-        value, tx = best(trial)
+        value, tx = best(-w, trial)
         if value >= target - TOLERANCE * max(1.0, abs(target)):
             lower, x = trial, tx
-    return {members[k] for k in range(len(members)) if lower[k] == 1}
+    return {members[k] for k in range(n) if lower[k] == 1}
 
 
 def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Selection:
@@ -224,8 +271,13 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
             cliques[part_of[g[0]]].append(g)
     for i, j in pairs:
         edges[part_of[i]].append((i, j))
+    not_exact = []
     for k, part in enumerate(parts):
-        kept |= max_weight_independent(part, weights, cliques[k], edges[k])
+        try:
+            kept |= max_weight_independent(part, weights, cliques[k], edges[k])
+        except NotExact as stop:
+            kept |= stop.kept or _greedy(part, weights, cliques[k], edges[k])
+            not_exact.append(str(stop))
     idx = _kept_index(chosen, kept, pairs, fingerprints)
     for i in live:
         if i not in kept:
@@ -237,7 +289,29 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
         coverage_before=find_decomposition(fixture, list(selection)).coverage,
         coverage_after=find_decomposition(fixture, list(kept_ids)).coverage,
         weight_kept=float(sum(weights[i] for i in kept)),
+        not_exact="; ".join(not_exact),
     )
+
+
+def _greedy(
+    members: list[int],
+    weights: Sequence[float],
+    cliques: list[list[int]],
+    edges: list[tuple[int, int]],
+) -> set[int]:
+    """A conflict-free set, heaviest first (only when a large part's programme found none)."""
+    clash: dict[int, set[int]] = {m: set() for m in members}
+    for g in cliques:
+        for a in g:
+            clash[a].update(x for x in g if x != a)
+    for i, j in edges:
+        clash[i].add(j)
+        clash[j].add(i)
+    kept: set[int] = set()
+    for m in sorted(members, key=lambda i: (-weights[i], i)):
+        if not clash[m] & kept:
+            kept.add(m)
+    return kept
 
 
 def _parts_of(

@@ -94,6 +94,8 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         f"{core.coverage_before} -> {core.coverage_after}"
         + ("  (the figures above are of what it keeps: --select-core)" if args.select_core else "")
     )
+    if core.not_exact:
+        say(f"    NOT proven the heaviest subset: {core.not_exact}")
     for cid, reason in core.dropped:
         say(f"    drops {cid}: {reason}")
     for g in groups or ():
