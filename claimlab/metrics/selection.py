@@ -33,7 +33,7 @@ from typing import Any
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.decomposition import Candidate, DecompositionFixture
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import find_decomposition, toy_ratios
 
 TOLERANCE = 1e-9
 ENUMERATE_UP_TO = 12  # a part of at most this many candidates is solved by trying every subset
@@ -286,8 +286,8 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
     return Selection(
         kept=kept_ids,
         dropped=tuple((chosen[i].id, dropped[i]) for i in sorted(dropped)),
-        coverage_before=find_decomposition(fixture, list(selection)).coverage,
-        coverage_after=find_decomposition(fixture, list(kept_ids)).coverage,
+        coverage_before=toy_ratios(fixture, list(selection))["coverage"],
+        coverage_after=toy_ratios(fixture, list(kept_ids))["coverage"],
         weight_kept=float(sum(weights[i] for i in kept)),
         not_exact="; ".join(not_exact),
     )

