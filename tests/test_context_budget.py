@@ -241,6 +241,8 @@ def test_split_queries_by_id_whatever_the_order_and_never_one_sided():
     for pair in ([qs[0], qs[1]], [qs[2], qs[5]], [qs[3], qs[7]]):
         a, b = split_queries(pair)
         assert len(a) == len(b) == 1
+    for qid in ("query 0", "query 1", "query 2"):  # one query alone always calibrates
+        assert [q.id for q in split_queries([_q(qid, (0.5, True))])[0]] == [qid]
     marked = [_q("a", split="held-out"), _q("b", split="held-out"), _q("c", split="calibration")]
     a, b = split_queries(marked)
     assert [q.id for q in a] == ["c"] and [q.id for q in b] == ["a", "b"]

@@ -431,7 +431,8 @@ def split_queries(
 
     Without a ``split`` field a query goes by a hash of its id (NFC): the same query lands on
     the same side whatever the order of the file, and about half go each way; with two
-    queries or more, each side holds at least one.
+    queries or more, each side holds at least one; a single query calibrates (the held-out
+    figures are then N/A).
     """
     import hashlib
     import unicodedata
@@ -444,6 +445,8 @@ def split_queries(
     sides: list[list[CalibrationQuery]] = [[], []]
     for q in unsplit:
         sides[side(q)].append(q)
+    if len(unsplit) == 1 and sides[1]:
+        sides[0].append(sides[1].pop())  # one query calibrates; nothing is held out (N/A)
     if len(unsplit) >= 2 and not (sides[0] and sides[1]):
         full = 0 if sides[0] else 1
         sides[1 - full].append(sides[full].pop())  # the last of the file's order moves over
