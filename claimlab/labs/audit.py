@@ -38,6 +38,53 @@ def _figures(fixture: DecompositionFixture, r: DecompositionResult) -> dict[str,
     }
 
 
+def _entry(
+    fixture: DecompositionFixture, c: Any, row: Any, dropped: dict[str, str]
+) -> dict[str, Any]:
+    """One candidate of the record: what the seed asks an audit row to keep, state and reason."""
+    if row is None:
+        state, reason = "not selected", "the selection does not hold it"
+    elif c.mapping == "AMBIGUOUS":
+        state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
+    elif c.untagged_background:
+        state, reason = "untagged background", str(fixture.left_out(c))
+    elif not row.counted:
+        state, reason = "duplicate", f"repeats {row.duplicate_of} (the same fingerprint)"
+    else:
+        state, reason = "counted", row.reason
+    entry: dict[str, Any] = {
+        "id": c.id,
+        "text": c.text,
+        "entity": c.entity,
+        "version": c.version,
+        "predicate": c.predicate,
+        "qualifiers": list(c.qualifiers),
+        "source_spans": [sp.to_dict() for sp in c.source_spans],
+        "preserves": list(c.preserves),
+        "counted_units": list(fixture.counted_units(c)),
+        "state": state,
+        "reason": reason or None,
+        "faithful": c.faithful,
+        "atomic": c.atomic,
+        "errors": list(c.errors),
+        "status": str(c.evidence.status),
+        "references": list(c.evidence.references),
+    }
+    if c.entails:
+        entry["entails"] = list(c.entails)
+    if c.review:
+        entry["proposed"] = list(c.review)
+    if c.id in dropped:
+        entry["selection_step"] = dropped[c.id]
+    if c.background is not None:
+        entry["background"] = {
+            "text": c.background.text,
+            "from_original": c.background.from_original,
+            "tagged": c.background.tagged,
+        }
+    return entry
+
+
 def audit_record(
     fixture: DecompositionFixture,
     selection: Sequence[str],
@@ -50,53 +97,9 @@ def audit_record(
         FixtureError: ``previous`` is not a version of the same answer.
     """
     r = find_decomposition(fixture, selection)
-    core = core_select(fixture, selection)
-    dropped = dict(core.dropped)
+    dropped = dict(core_select(fixture, selection).dropped)
     by_row = {row.id: row for row in r.audit}
-    candidates = []
-    for c in fixture.candidates:
-        row = by_row.get(c.id)
-        if row is None:
-            state, reason = "not selected", "the selection does not hold it"
-        elif c.mapping == "AMBIGUOUS":
-            state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
-        elif c.untagged_background:
-            state, reason = "untagged background", str(fixture.left_out(c))
-        elif not row.counted:
-            state, reason = "duplicate", f"repeats {row.duplicate_of} (the same fingerprint)"
-        else:
-            state, reason = "counted", row.reason
-        entry: dict[str, Any] = {
-            "id": c.id,
-            "text": c.text,
-            "entity": c.entity,
-            "version": c.version,
-            "predicate": c.predicate,
-            "qualifiers": list(c.qualifiers),
-            "source_spans": [sp.to_dict() for sp in c.source_spans],
-            "preserves": list(c.preserves),
-            "counted_units": list(fixture.counted_units(c)),
-            "state": state,
-            "reason": reason or None,
-            "faithful": c.faithful,
-            "atomic": c.atomic,
-            "errors": list(c.errors),
-            "status": str(c.evidence.status),
-            "references": list(c.evidence.references),
-        }
-        if c.entails:
-            entry["entails"] = list(c.entails)
-        if c.review:
-            entry["proposed"] = list(c.review)
-        if c.id in dropped:
-            entry["selection_step"] = dropped[c.id]
-        if c.background is not None:
-            entry["background"] = {
-                "text": c.background.text,
-                "from_original": c.background.from_original,
-                "tagged": c.background.tagged,
-            }
-        candidates.append(entry)
+    candidates = [_entry(fixture, c, by_row.get(c.id), dropped) for c in fixture.candidates]
     record: dict[str, Any] = {
         "format": AUDIT_FORMAT,
         "answer": fixture.original.id,

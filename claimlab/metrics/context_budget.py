@@ -247,6 +247,42 @@ def render_prompt(
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _fill(
+    ranked: Sequence[Chunk],
+    tokens: Mapping[str, int],
+    max_chunks: int,
+    max_tokens: int,
+    threshold: float | None,
+) -> tuple[list[Chunk], list[Dropped], int]:
+    """The longest ranked prefix within both budgets (below-threshold chunks never sent)."""
+    kept: list[Chunk] = []
+    dropped: list[Dropped] = []
+    used = 0
+    stopped: str | None = None
+    for rank, c in enumerate(ranked, 1):
+        t = tokens[c.id]
+        if threshold is not None and c.score < threshold:
+            why = f"score {c.score:g} below the threshold {threshold:g}: never sent"
+            dropped.append(Dropped(c.id, rank, why))
+            continue
+        if stopped is None and len(kept) >= max_chunks:
+            stopped = f"chunk budget full ({len(kept)} of {max_chunks} chunks kept)"
+        if stopped is None and used + t > max_tokens:
+            stopped = (
+                f"dropped whole: adding its {t} tokens would make {used + t} > {max_tokens}; "
+                "chunks are never cut"
+            )
+            dropped.append(Dropped(c.id, rank, stopped))
+            stopped = f"ranked below {c.id}, which did not fit the token budget (lower ranks are dropped first)"
+            continue
+        if stopped is not None:
+            dropped.append(Dropped(c.id, rank, stopped))
+            continue
+        kept.append(c)
+        used += t
+    return kept, dropped, used
+
+
 def pack(
     chunks: Sequence[Chunk],
     *,
@@ -275,31 +311,7 @@ def pack(
             raise ClaimlabInputError(f"must be an integer >= 0, got {value!r}", field=name)
     ranked = rank_chunks(chunks)
     tokens = {c.id: count_tokens(c.text) for c in ranked}
-    kept: list[Chunk] = []
-    dropped: list[Dropped] = []
-    used = 0
-    stopped: str | None = None
-    for rank, c in enumerate(ranked, 1):
-        t = tokens[c.id]
-        if threshold is not None and c.score < threshold:
-            why = f"score {c.score:g} below the threshold {threshold:g}: never sent"
-            dropped.append(Dropped(c.id, rank, why))
-            continue
-        if stopped is None and len(kept) >= max_chunks:
-            stopped = f"chunk budget full ({len(kept)} of {max_chunks} chunks kept)"
-        if stopped is None and used + t > max_tokens:
-            stopped = (
-                f"dropped whole: adding its {t} tokens would make {used + t} > {max_tokens}; "
-                "chunks are never cut"
-            )
-            dropped.append(Dropped(c.id, rank, stopped))
-            stopped = f"ranked below {c.id}, which did not fit the token budget (lower ranks are dropped first)"
-            continue
-        if stopped is not None:
-            dropped.append(Dropped(c.id, rank, stopped))
-            continue
-        kept.append(c)
-        used += t
+    kept, dropped, used = _fill(ranked, tokens, max_chunks, max_tokens, threshold)
     ordered = prompt_order(kept)
     label = getattr(count_tokens, "label", getattr(count_tokens, "__name__", "custom counter"))
     return PackResult(

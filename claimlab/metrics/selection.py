@@ -148,6 +148,20 @@ def max_weight_independent(
     return _milp_lexicographic(sorted(members), weights, cliques, edges)
 
 
+def _neighbours(
+    members: list[int], cliques: list[list[int]], edges: list[tuple[int, int]]
+) -> dict[int, set[int]]:
+    """Each member's conflicting members: the rest of its repeat group, and its entailment pairs."""
+    near: dict[int, set[int]] = {m: set() for m in members}
+    for g in cliques:
+        for a in g:
+            near[a].update(x for x in g if x != a)
+    for i, j in edges:
+        near[i].add(j)
+        near[j].add(i)
+    return near
+
+
 def _enumerate(
     members: list[int],
     weights: Sequence[float],
@@ -157,15 +171,8 @@ def _enumerate(
     """Every independent subset of a small part; the heaviest, the earliest members on a tie."""
     n = len(members)
     at = {m: k for k, m in enumerate(members)}
-    clash = [0] * n
-    for g in cliques:
-        for a in g:
-            for b in g:
-                if a != b:
-                    clash[at[a]] |= 1 << at[b]
-    for i, j in edges:
-        clash[at[i]] |= 1 << at[j]
-        clash[at[j]] |= 1 << at[i]
+    near = _neighbours(members, cliques, edges)
+    clash = [sum(1 << at[x] for x in near[m]) for m in members]
     best_mask, best_key = 0, (-1.0, 0)
     for mask in range(1 << n):
         if any(mask >> k & 1 and mask & clash[k] for k in range(n)):
@@ -300,13 +307,7 @@ def _greedy(
     edges: list[tuple[int, int]],
 ) -> set[int]:
     """A conflict-free set, heaviest first (only when a large part's programme found none)."""
-    clash: dict[int, set[int]] = {m: set() for m in members}
-    for g in cliques:
-        for a in g:
-            clash[a].update(x for x in g if x != a)
-    for i, j in edges:
-        clash[i].add(j)
-        clash[j].add(i)
+    clash = _neighbours(members, cliques, edges)
     kept: set[int] = set()
     for m in sorted(members, key=lambda i: (-weights[i], i)):
         if not clash[m] & kept:

@@ -29,19 +29,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         selection = core.kept  # the figures below are those of what Core-style selection keeps
     result = find_decomposition(fx, selection)
     groups = entity_groups(fx, selection) if args.by_entity else None
-    record = None
-    if args.record or args.earlier:
-        from claimlab.labs.audit import audit_record
-
-        previous = None
-        if args.earlier:
-            before = load_decomposition(args.earlier)
-            previous = (before, before.mode(args.mode) if args.mode is not None else selection)
-        record = audit_record(fx, selection, previous=previous)
-        if args.record:
-            from claimlab.io.files import write_json
-
-            write_json(args.record, record)
+    record = _audit(args, fx, selection) if args.record or args.earlier else None
     if args.json:
         emit_json(
             {
@@ -55,6 +43,37 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    _say_figures(args, fx, result)
+    _say_core_and_groups(args, core, groups)
+    if record and record["versions"]:
+        a, b = record["versions"]
+        say(f"  versions side by side    {a['version']} -> {b['version']}")
+        for m in METRICS:
+            say(f"    {METRIC_LABELS[m]:<22} {a[m]['display']:<16} -> {b[m]['display']}")
+    if args.record:
+        say(f"  audit record written to {args.record}")
+    _say_audit(result)
+    return 0
+
+
+def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[str, Any]:
+    """The audit record (``--record``, ``--earlier``), written when asked."""
+    from claimlab.labs.audit import audit_record
+
+    previous = None
+    if args.earlier:
+        before = load_decomposition(args.earlier)
+        previous = (before, before.mode(args.mode) if args.mode is not None else selection)
+    record = audit_record(fx, selection, previous=previous)
+    if args.record:
+        from claimlab.io.files import write_json
+
+        write_json(args.record, record)
+    return record
+
+
+def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
+    """The four ratios, the cited methods and the ids behind the counts."""
     label = f"mode {args.mode}" if args.mode is not None else "selection"
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
     if not result.gold:
@@ -70,8 +89,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         f"  {'DecompScore':<24} {result.decompscore} supported subclaims per passage (a count, "
         "not a percentage; duplicates count)"
     )
-    sc = result.status_counts
-    say(f"  status (unique selection) {status_line(sc, sep=', ')}")
+    say(f"  status (unique selection) {status_line(result.status_counts, sep=', ')}")
     for name, ids in (
         ("missing units", result.missing_units),
         ("duplicates", result.duplicates),
@@ -89,6 +107,10 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             f"  not backed               {cid} preserves {', '.join(units)} but no source span of it"
             f" covers {fx.span_cover:.0%} of the unit's span: not counted"
         )
+
+
+def _say_core_and_groups(args: argparse.Namespace, core: Any, groups: Any) -> None:
+    """What Core-style selection kept and dropped, and the entity groups (``--by-entity``)."""
     say(
         f"  Core-style selection     keeps {', '.join(core.kept) or '-'}; coverage "
         f"{core.coverage_before} -> {core.coverage_after}"
@@ -108,13 +130,10 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             f"  entity {g.entity} {g.version}: {', '.join(g.ids)}; preservation {g.preservation},"
             f" confirmed support {g.confirmed_support} (its own references){other}"
         )
-    if record and record["versions"]:
-        a, b = record["versions"]
-        say(f"  versions side by side    {a['version']} -> {b['version']}")
-        for m in METRICS:
-            say(f"    {METRIC_LABELS[m]:<22} {a[m]['display']:<16} -> {b[m]['display']}")
-    if args.record:
-        say(f"  audit record written to {args.record}")
+
+
+def _say_audit(result: Any) -> None:
+    """One line per selected candidate: both layers, and why it is not counted if it is not."""
     say("  audit:")
     for row in result.audit:
         flag = (
@@ -136,7 +155,6 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
             f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "
             f"{','.join(row.references) or '-'}{flag}"
         )
-    return 0
 
 
 def add_decomposition(sub: argparse._SubParsersAction) -> None:
