@@ -435,6 +435,130 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
     return _read_careful(data, source)
 
 
+def _careful_candidate(
+    c: Record,
+    encoded: _Utf16,
+    unit_span: Mapping[str, Span],
+    ref_text: Mapping[str, str],
+    ref_encoded: dict[str, _Utf16],
+) -> Candidate:
+    """One candidate, field by field in file order; the first problem raised."""
+    cid = c.get("id", str)
+    spans = []
+    for j, s in c.records("source_spans", id_field=None):
+        s.record = cid
+        spans.append(
+            _span(
+                s,
+                "source_spans",
+                encoded,
+                against="original.text",
+                where=f"source_spans[{j}]",
+            )
+        )
+    preserves = c.str_list("preserves")
+    for j, uid in enumerate(preserves):
+        if uid not in unit_span:
+            raise c.error(f"unknown unit id {uid!r}", field=f"preserves[{j}]")
+    raw_errors = c.str_list("errors")
+    for j, e in enumerate(raw_errors):
+        if e not in ERROR_KINDS:
+            raise c.error(
+                f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
+                field=f"errors[{j}]",
+            )
+    errors = tuple(ErrorKind(e) for e in raw_errors)
+    faithful = c.get("faithful", bool)
+    ev = c.sub("evidence")
+    status, refs = _careful_evidence(ev, ref_text)
+    review = c.str_list("review", ())
+    for j, name in enumerate(review):
+        if name not in REVIEW_FIELDS:
+            raise c.error(
+                f"unknown label {name!r} (one of {', '.join(REVIEW_FIELDS)})",
+                field=f"review[{j}]",
+            )
+    confirmed = None
+    if c.data.get("confirmed") is not None:
+        cf = c.sub("confirmed")
+        confirmed = Confirmation(cf.get("by", str), cf.get("at", str))
+    alignment = None
+    if c.data.get("alignment") is not None:
+        alignment = float(c.sub("alignment").number("score", minimum=0, maximum=100))
+    ev_spans = _careful_evidence_spans(ev, cid, refs, ref_text, ref_encoded)
+    candidate = Candidate(
+        id=cid,
+        text=c.get("text", str),
+        entity=c.get("entity", str),
+        version=c.get("version", str),
+        predicate=c.get("predicate", str),
+        qualifiers=c.str_list("qualifiers"),
+        source_spans=tuple(spans),
+        fingerprint=c.get("fingerprint", str),
+        preserves=preserves,
+        faithful=faithful,
+        atomic=c.get("atomic", bool),
+        errors=errors,
+        evidence=Evidence(status, refs, tuple(ev_spans)),
+        review=review,
+        confirmed=confirmed,
+        alignment=alignment,
+        weight=float(c.number("weight", minimum=0, maximum=1e9, default=1.0)),
+        mapping=_mapping(c),
+        background=_background(c),
+        entails=c.str_list("entails", ()),
+    )
+    if not review:
+        for where, problem in candidate_problems(candidate, unit_span):
+            raise c.error(problem, field=where)
+    return candidate
+
+
+def _careful_evidence(ev: Record, ref_text: Mapping[str, str]) -> tuple[Status, tuple[str, ...]]:
+    """The evidence's status and reference ids, each checked."""
+    raw_status = ev.get("status", str)
+    if raw_status not in STATUSES:
+        raise ev.error(
+            f"unknown status {raw_status!r} (one of {', '.join(STATUSES)})",
+            field="evidence.status",
+        )
+    refs = ev.str_list("references")
+    for j, rid in enumerate(refs):
+        if rid not in ref_text:
+            raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
+    return Status(raw_status), refs
+
+
+def _careful_evidence_spans(
+    ev: Record,
+    cid: str,
+    refs: Sequence[str],
+    ref_text: Mapping[str, str],
+    ref_encoded: dict[str, _Utf16],
+) -> list[EvidenceSpan]:
+    """The evidence spans, each in one of the cited references' texts."""
+    ev_spans: list[EvidenceSpan] = []
+    for j, s in ev.records("spans", id_field=None) if "spans" in ev.data else ():
+        s.record = cid
+        rid = s.get("reference", str)
+        if rid not in refs:
+            raise s.error(
+                f"reference {rid!r} is not among evidence.references",
+                field=f"evidence.spans[{j}].reference",
+            )
+        if rid not in ref_encoded:
+            ref_encoded[rid] = _Utf16(ref_text[rid])
+        sp = _span(
+            s,
+            "spans",
+            ref_encoded[rid],
+            against=f"reference {rid} text",
+            where=f"evidence.spans[{j}]",
+        )
+        ev_spans.append(EvidenceSpan(rid, sp.start, sp.end, sp.text))
+    return ev_spans
+
+
 def _read_careful(data: Any, source: str) -> DecompositionFixture:
     """The field-by-field reader: every check in file order, the first problem raised."""
     top = Record(data, file=source)
@@ -484,108 +608,12 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     check_unique([r.id for r in references], file=source, field="references")
     ref_text = {r.id: r.text for r in references}
     ref_encoded: dict[str, _Utf16] = {}
-    unit_set = {u.id for u in units}
     unit_span = {u.id: u.span for u in units}
 
-    candidates = []
-    for _, c in top.records("candidates"):
-        cid = c.get("id", str)
-        spans = []
-        for j, s in c.records("source_spans", id_field=None):
-            s.record = cid
-            spans.append(
-                _span(
-                    s,
-                    "source_spans",
-                    encoded,
-                    against="original.text",
-                    where=f"source_spans[{j}]",
-                )
-            )
-        preserves = c.str_list("preserves")
-        for j, uid in enumerate(preserves):
-            if uid not in unit_set:
-                raise c.error(f"unknown unit id {uid!r}", field=f"preserves[{j}]")
-        raw_errors = c.str_list("errors")
-        for j, e in enumerate(raw_errors):
-            if e not in ERROR_KINDS:
-                raise c.error(
-                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
-                    field=f"errors[{j}]",
-                )
-        errors = tuple(ErrorKind(e) for e in raw_errors)
-        faithful = c.get("faithful", bool)
-        ev = c.sub("evidence")
-        raw_status = ev.get("status", str)
-        if raw_status not in STATUSES:
-            raise ev.error(
-                f"unknown status {raw_status!r} (one of {', '.join(STATUSES)})",
-                field="evidence.status",
-            )
-        status = Status(raw_status)
-        refs = ev.str_list("references")
-        for j, rid in enumerate(refs):
-            if rid not in ref_text:
-                raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
-        review = c.str_list("review", ())
-        for j, name in enumerate(review):
-            if name not in REVIEW_FIELDS:
-                raise c.error(
-                    f"unknown label {name!r} (one of {', '.join(REVIEW_FIELDS)})",
-                    field=f"review[{j}]",
-                )
-        confirmed = None
-        if c.data.get("confirmed") is not None:
-            cf = c.sub("confirmed")
-            confirmed = Confirmation(cf.get("by", str), cf.get("at", str))
-        alignment = None
-        if c.data.get("alignment") is not None:
-            alignment = float(c.sub("alignment").number("score", minimum=0, maximum=100))
-        ev_spans = []
-        for j, s in ev.records("spans", id_field=None) if "spans" in ev.data else ():
-            s.record = cid
-            rid = s.get("reference", str)
-            if rid not in refs:
-                raise s.error(
-                    f"reference {rid!r} is not among evidence.references",
-                    field=f"evidence.spans[{j}].reference",
-                )
-            if rid not in ref_encoded:
-                ref_encoded[rid] = _Utf16(ref_text[rid])
-            sp = _span(
-                s,
-                "spans",
-                ref_encoded[rid],
-                against=f"reference {rid} text",
-                where=f"evidence.spans[{j}]",
-            )
-            ev_spans.append(EvidenceSpan(rid, sp.start, sp.end, sp.text))
-        candidate = Candidate(
-            id=cid,
-            text=c.get("text", str),
-            entity=c.get("entity", str),
-            version=c.get("version", str),
-            predicate=c.get("predicate", str),
-            qualifiers=c.str_list("qualifiers"),
-            source_spans=tuple(spans),
-            fingerprint=c.get("fingerprint", str),
-            preserves=preserves,
-            faithful=faithful,
-            atomic=c.get("atomic", bool),
-            errors=errors,
-            evidence=Evidence(status, refs, tuple(ev_spans)),
-            review=review,
-            confirmed=confirmed,
-            alignment=alignment,
-            weight=float(c.number("weight", minimum=0, maximum=1e9, default=1.0)),
-            mapping=_mapping(c),
-            background=_background(c),
-            entails=c.str_list("entails", ()),
-        )
-        if not review:
-            for where, problem in candidate_problems(candidate, unit_span):
-                raise c.error(problem, field=where)
-        candidates.append(candidate)
+    candidates = [
+        _careful_candidate(c, encoded, unit_span, ref_text, ref_encoded)
+        for _, c in top.records("candidates")
+    ]
     check_unique([c.id for c in candidates], file=source, field="candidates")
     cand_set = {c.id for c in candidates}
     bad_edge = _entails_problem(candidates, cand_set)
