@@ -206,3 +206,72 @@ def test_alpha_and_kappa_equal_krippendorff_and_scikit_learn_on_random_labels():
         if both.sum() and len(set(codes[0, both]) | set(codes[1, both])) > 1:
             ref_k = cohen_kappa_score(codes[0, both], codes[1, both])
             assert kappa_codes(codes[0], codes[1], cats).value == pytest.approx(ref_k, abs=1e-6)
+
+
+def _random_answer(rng, k, annotators):
+    """One answer's files by ``annotators`` people: three sentences, random labels per person.
+
+    Units are the sentences for everyone, except where a person (one answer in four) splits
+    the first sentence in two, so that the answer's files no longer line up.
+    """
+    sentences = [f"Stop {k} opens at {j + 6} am." for j in range(3)]
+    text = " ".join(sentences)
+    starts = [text.index(s) for s in sentences]
+    docs = []
+    for who in range(annotators):
+        units = [
+            {"id": f"U{j + 1}", "span": {"start": a, "end": a + len(s), "text": s}}
+            for j, (a, s) in enumerate(zip(starts, sentences, strict=True))
+        ]
+        if k % 4 == 3 and who == 0:
+            cut = starts[0] + len(f"Stop {k}")
+            units[0] = {"id": "U1", "span": {"start": 0, "end": cut, "text": text[:cut]}}
+        ids = [u["id"] for u in units]
+        cands = []
+        for c in range(4):
+            keep = [u for u in ids if rng.random() < 0.4]
+            faithful = bool(keep) and bool(rng.random() < 0.8)
+            cands.append({
+                "id": f"S{c}", "text": sentences[c % 3], "entity": "", "source_spans": [
+                    {"start": 0, "end": len(text), "text": text}],
+                "version": "", "predicate": "", "qualifiers": [],
+                "fingerprint": f"s{c}", "preserves": keep, "faithful": faithful,
+                "atomic": True, "errors": [] if faithful else ["introduced"], "evidence": {"status": "SUPPORTED",
+                "references": ["R1"]}, "review": ["faithful"] if rng.random() < 0.2 else [],
+            })  # fmt: skip
+        docs.append({
+            "format": "claimlab/decomposition@1", "offset_unit": "utf16",
+            "original": {"id": f"a{k}", "version": "1", "text": text}, "units": units,
+            "references": [{"id": "R1", "title": "T", "version": "1", "text": text}],
+            "candidates": cands, "annotation": {"annotator": f"P{who}", "updated": "", "log": []},
+        })  # fmt: skip
+    return docs
+
+
+@pytest.mark.parametrize("annotators", [2, 3])
+def test_preserves_coded_from_keep_masks_equal_the_answer_by_answer_coding(annotators):
+    """Lined-up answers are coded together from bit masks; the figures and each answer's
+    columns equal those of the answer-by-answer coding (masks left out)."""
+    from claimlab.io.annotations import AnswerKey
+    from claimlab.io.decomposition import read_decomposition
+    from claimlab.metrics.agreement import field_agreement
+    from claimlab.metrics.agreement_items import disagreements, file_items, pool
+
+    rng = np.random.default_rng(annotators)
+    keys, groups = [], []
+    for k in range(40):
+        docs = _random_answer(rng, k, annotators)
+        keys.append(AnswerKey("", f"a{k}"))
+        groups.append(tuple(file_items(read_decomposition(d, source=f"f{k}")) for d in docs))
+    plain = [tuple(f._replace(keeps=None) for f in g) for g in groups]
+    fast, slow = pool(keys, groups, annotators), pool(keys, plain, annotators)
+    assert fast.lined_up.count(True) == 30  # one answer in four is not lined up
+    for k in range(len(keys)):
+        mine = fast.codes["preserves"][:, fast.owner["preserves"] == k]
+        theirs = slow.codes["preserves"][:, slow.owner["preserves"] == k]
+        assert np.array_equal(mine, theirs), k
+    for name in ("preserves", "faithful"):
+        a = field_agreement(name, fast.codes[name], weights=fast.weights[name])
+        b = field_agreement(name, slow.codes[name], weights=slow.weights[name])
+        assert a == b and a.items > 0
+    assert disagreements(fast) == disagreements(slow) != []

@@ -23,7 +23,7 @@ gold set only when nothing is left under review. Ids are compared after NFC norm
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,7 +100,14 @@ class Adjudication:
 
 
 def _copy(value: Any) -> Any:
-    """A copy of a JSON value (what files hold): a round trip through orjson, no memo to keep."""
+    """A copy of a JSON value (what files hold): a round trip through orjson, no memo to keep.
+
+    Plain values need no copy, and a list of plain values a new list.
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
     return orjson.loads(orjson.dumps(value))
 
 
@@ -325,8 +332,8 @@ def _settle(
             record["rule"] = "none"
             out.review.append(label)
         else:
-            tally = Counter(record["votes"].values())
-            (top, n), *rest = tally.most_common()
+            tally = _tally(record["votes"].values())
+            (top, n), *rest = tally
             if rest and rest[0][1] == n:
                 record["rule"] = "tie"
                 out.review.append(label)
@@ -338,6 +345,15 @@ def _settle(
                 record["of"] = f"{n} of {len(given)}"
         out.provenance[label] = record
     return out
+
+
+def _tally(votes: Iterable[str]) -> list[tuple[str, int]]:
+    """Each value with its votes, most first (ties in order of first vote), as Counter gives."""
+    values = list(votes)
+    first = values[0]
+    if all(v == first for v in values):  # the usual case: everyone agrees
+        return [(first, len(values))]
+    return Counter(values).most_common()
 
 
 def _decisions(

@@ -29,6 +29,7 @@ Metric card:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,7 @@ from numpy.typing import NDArray
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
+from claimlab.core.parallel import cores
 from claimlab.core.ratio import Ratio
 from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
 from claimlab.io.decomposition import DecompositionFixture
@@ -196,11 +198,10 @@ Weights = NDArray[np.int64]
 
 def _counts(codes: Codes, k: int) -> NDArray[np.int64]:
     """Items x categories: how many annotators gave each category to each item."""
-    m, n = codes.shape
-    valid = codes >= 0
-    item = np.broadcast_to(np.arange(n), (m, n))[valid]
-    flat = np.bincount(item * k + codes[valid].astype(np.int64), minlength=n * k)
-    return flat.reshape(n, k)
+    out = np.empty((codes.shape[1], k), dtype=np.int64)
+    for c in range(k):  # one pass per category: no index arrays as large as the codes
+        np.sum(codes == c, axis=0, dtype=np.int64, out=out[:, c])
+    return out
 
 
 def _ones(codes: Codes, weights: Weights | None) -> Weights:
@@ -222,8 +223,8 @@ def alpha_codes(codes: Codes, cats: Sequence[str], weights: Weights | None = Non
     keep = m_u >= 2
     if not keep.any():
         return Coefficient(None, "no item was labelled by two annotators")
-    counts, m_u, w = counts[keep].astype(np.float64), m_u[keep].astype(np.float64), w[keep]
-    n_c = (counts * w[:, None]).sum(axis=0)
+    counts, m_u, w = counts[keep], m_u[keep], w[keep]
+    n_c = (counts * w[:, None]).sum(axis=0).astype(np.float64)
     used = np.flatnonzero(n_c)
     if len(used) < 2:
         return Coefficient(
@@ -232,9 +233,11 @@ def alpha_codes(codes: Codes, cats: Sequence[str], weights: Weights | None = Non
             "told from chance",
         )
     n = float(n_c.sum())
-    o_cc = (counts * (counts - 1) / (m_u - 1)[:, None] * w[:, None]).sum(axis=0)
+    # o = sum_u w_u sum_c n_uc (n_uc - 1) / (m_u - 1): whole numbers summed per m_u, then divided
+    pairs = np.bincount(m_u, weights=(w * (counts * (counts - 1)).sum(axis=1)).astype(np.float64))
+    observed = float(sum(pairs[v] / (v - 1) for v in np.flatnonzero(pairs).tolist()))
     expected = n * n - float((n_c**2).sum())
-    return Coefficient(round(1 - (n - 1) * (n - float(o_cc.sum())) / expected, 6))
+    return Coefficient(round(1 - (n - 1) * (n - observed) / expected, 6))
 
 
 def kappa_codes(
@@ -319,7 +322,7 @@ def field_agreement(
     cats = categories_of(name)
     w = _ones(codes, weights)
     valid = codes >= 0
-    seen = sorted({cats[int(c)] for c in np.unique(codes[valid])}) if valid.any() else []
+    seen = sorted(cats[c] for c in range(len(cats)) if (codes == c).any())
     if codes.shape[0] == 2:
         kappa = kappa_codes(codes[0], codes[1], cats, w)
     else:
@@ -413,15 +416,17 @@ def _report(
     p = pool(keys, groups, len(names))
     ids = {a: k for k, a in enumerate(sorted({k.answer for k in keys}))}
     answer_of = np.array([ids[k.answer] for k in keys], dtype=np.int64)
-    fields = tuple(
-        field_agreement(
+
+    def one(name: str) -> FieldAgreement:
+        return field_agreement(
             name,
             p.codes[name],
             answers=_answers_with_items(p, name, answer_of),
             weights=p.weights[name],
         )
-        for name in FIELDS
-    )
+
+    with ThreadPoolExecutor(max_workers=cores()) as threads:  # numpy lets go of the GIL
+        fields = tuple(threads.map(one, FIELDS))
     rows = tuple(_answer_row(p, k) for k in (range(len(keys)) if per_answer else ()))
     chosen = next((f.selection for m in mine for f in m), "all candidates")
     return AgreementReport(

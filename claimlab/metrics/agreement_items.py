@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import struct
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -149,6 +150,11 @@ class FileItems(NamedTuple):
     selection: str
     proposed: int  # candidates with proposed labels
     layout: bytes  # a digest of what two files must share for their items to line up
+    keeps: bytes | None = None  # per candidate a uint64: bit k = it keeps the k-th unit span
+
+    def keep_masks(self) -> NDArray[np.uint64] | None:
+        """Per candidate (file order) the unit spans it keeps as bits, None past 64 spans."""
+        return None if self.keeps is None else np.frombuffer(self.keeps, dtype="<u8")
 
     def unit_spans(self) -> dict[Span2, tuple[str, str]]:
         """Unit span -> (its id, its text)."""
@@ -156,12 +162,13 @@ class FileItems(NamedTuple):
 
 
 def _own_codes(
-    fx: DecompositionFixture, cids: Sequence[str], spans: Sequence[Span2]
+    fx: DecompositionFixture, codes: Sequence[tuple[int, ...] | None], spans: Sequence[Span2]
 ) -> tuple[bytes | None, ...]:
-    per = [bytearray([_MISSING]) * len(cids) for _ in PER_CANDIDATE]
-    for a, c in enumerate(fx.candidates):
-        if not c.review:
-            for row, v in zip(per, _codes_of(c), strict=True):
+    """Boundaries, then each per-candidate field's codes over the file's candidates."""
+    per = [bytearray([_MISSING]) * len(codes) for _ in PER_CANDIDATE]
+    for a, values in enumerate(codes):
+        if values is not None:
+            for row, v in zip(per, values, strict=True):
                 row[a] = v
     bio = None if fx.proposed_units else boundary_bytes(fx.original.text, spans)
     return (bio, *(bytes(row) for row in per))
@@ -186,15 +193,23 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
         sp = (u.span.start, u.span.end)
         units.setdefault(sp, (u.id, u.span.text))
         span_of[u.id] = sp
+    spans = sorted(units)
+    bit = {sp: 1 << k for k, sp in enumerate(spans)}
     chosen, ids = _selected(fx, selection)
     counts = tuple(x for m in toy_ratios(fx, ids).values() for x in (m.numerator, m.denominator))
     cids = tuple(nfc(c.id) for c in fx.candidates)
-    confirmed = tuple(
-        (nfc(c.id), _codes_of(c), tuple(span_of[u] for u in c.preserves if u in span_of))
-        for c in fx.candidates
-        if not c.review
-    )
-    spans = sorted(units)
+    confirmed, masks = [], []
+    codes: list[tuple[int, ...] | None] = []
+    for cid, c in zip(cids, fx.candidates, strict=True):
+        if c.review:
+            codes.append(None)
+            masks.append(0)
+            continue
+        keeps = tuple(span_of[u] for u in c.preserves if u in span_of)
+        values = _codes_of(c)
+        confirmed.append((cid, values, keeps))
+        codes.append(values)
+        masks.append(sum(bit[sp] for sp in set(keeps)))
     layout = (nfc(fx.original.id), fx.original.text, cids, spans)
     return FileItems(
         source=fx.source,
@@ -203,12 +218,13 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
         units=tuple((s, e, *units[(s, e)]) for s, e in spans),
         proposed_units=bool(fx.proposed_units),
         candidates=cids,
-        confirmed=confirmed,
-        codes=_own_codes(fx, cids, spans),
+        confirmed=tuple(confirmed),
+        codes=_own_codes(fx, codes, spans),
         counts=counts,
         selection=chosen,
         proposed=len(fx.proposed),
         layout=hashlib.blake2b(repr(layout).encode(), digest_size=16).digest(),
+        keeps=struct.pack(f"<{len(masks)}Q", *masks) if len(spans) <= 64 else None,
     )
 
 
@@ -385,6 +401,7 @@ class Pool:
     weights: Mapping[str, NDArray[np.int64]]
     owner: Mapping[str, NDArray[np.int64]]
     start: Mapping[str, NDArray[np.int64]]  # per answer, where its columns begin
+    lined_up: tuple[bool, ...]  # per answer: see :func:`aligned`
 
     def __post_init__(self) -> None:
         freeze(self, "codes", "weights", "owner", "start")
@@ -433,8 +450,9 @@ def _place(
 
 def pool(keys: Sequence[AnswerKey], groups: Sequence[Sequence[FileItems | None]], m: int) -> Pool:
     """Build the :class:`Pool` of these answers (each a group of m annotators' files or None)."""
-    fast = [k for k, g in enumerate(groups) if aligned(g)]
-    slow = [k for k, g in enumerate(groups) if not aligned(g)]
+    lined = [aligned(g) for g in groups]
+    fast = [k for k, ok in enumerate(lined) if ok]
+    slow = [k for k, ok in enumerate(lined) if not ok]
     others = {k: answer_items(keys[k], groups[k]) for k in slow}
     order = np.array(fast + slow, dtype=np.int64)
     codes, weights, owner, start = {}, {}, {}, {}
@@ -452,7 +470,9 @@ def pool(keys: Sequence[AnswerKey], groups: Sequence[Sequence[FileItems | None]]
         )
         codes[name], owner[name], start[name] = _place(blocks, sizes, order, len(groups))
         weights[name] = np.ones(codes[name].shape[1], dtype=np.int64)
-    return Pool(tuple(keys), tuple(tuple(g) for g in groups), codes, weights, owner, start)
+    return Pool(
+        tuple(keys), tuple(tuple(g) for g in groups), codes, weights, owner, start, tuple(lined)
+    )
 
 
 def _pooled_preserves(
@@ -461,28 +481,103 @@ def _pooled_preserves(
     others: Mapping[int, AnswerItems],
     m: int,
 ) -> tuple[Codes, NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """Preserves over every answer: explicit columns by answer, then the counted ones."""
-    blocks, sizes, bulks = [], [], []
-    for k, g in enumerate(groups):
-        a, first = others.get(k), g[0]
+    """Preserves over every answer: explicit columns by answer, then the counted ones.
+
+    Lined-up answers whose files carry their keep masks are coded together (see
+    :func:`_masked_preserves`); the others one by one through :func:`_preserves`.
+    """
+    masked = [k for k, g in enumerate(groups) if k not in others and _has_masks(g, m)]
+    fast_codes, fast_sizes, fast_bulk = _masked_preserves(groups, masked, m)
+    blocks, sizes = [fast_codes], [*fast_sizes.tolist()]
+    bulks: list[Mapping[tuple[int, ...], int]] = [fast_bulk]
+    done = set(masked)
+    rest = [k for k in range(len(groups)) if k not in done]
+    for k in rest:
+        a, first = others.get(k), groups[k][0]
         if a is not None:
             p = a.preserves
         elif first is None:  # pragma: no cover - a lined-up answer has every file
             raise ValueError(f"answer {keys[k].label} is lined up without a first file")
         else:  # lined up: every file has the first one's candidates and unit spans
-            p = _preserves(g, first.candidates, [(s, e) for s, e, *_ in first.units])
+            p = _preserves(groups[k], first.candidates, [(s, e) for s, e, *_ in first.units])
         blocks.append(p.codes)
         sizes.append(p.codes.shape[1])
         bulks.append(p.bulk)
     codes, owner, begin = _place(
-        blocks or [np.zeros((m, 0), np.int8)],
-        np.array(sizes, np.int64),
-        np.arange(len(groups)),
-        len(groups),
+        blocks, np.array(sizes, np.int64), np.array(masked + rest, dtype=np.int64), len(groups)
     )
     full, weights = _with_bulk(codes, bulks)
     owner = np.concatenate([owner, np.full(full.shape[1] - codes.shape[1], -1, dtype=np.int64)])
     return full, weights, owner, begin
+
+
+def _present(f: FileItems | None) -> FileItems:
+    if f is None:  # pragma: no cover - a lined-up answer has every file
+        raise ValueError("a lined-up answer without one of its files")
+    return f
+
+
+def _masks_of(f: FileItems) -> NDArray[np.uint64]:
+    masks = f.keep_masks()
+    if masks is None:  # pragma: no cover - only files with masks are coded together
+        raise ValueError(f"{f.source}: no keep masks")
+    return masks
+
+
+def _codes(f: FileItems, j: int) -> bytes:
+    codes = f.codes[j]
+    if codes is None:  # pragma: no cover - only boundaries may be None
+        raise ValueError(f"{f.source}: no codes for field {j}")
+    return codes
+
+
+def _has_masks(group: Sequence[FileItems | None], m: int) -> bool:
+    """Every file with its masks, candidate ids distinct, few enough annotators."""
+    files = [f for f in group if f is not None]
+    if m > 30 or len(files) < len(group):  # the annotators' pattern is a bit mask
+        return False
+    first = files[0]
+    return all(f.keeps is not None for f in files) and len(set(first.candidates)) == len(
+        first.candidates
+    )
+
+
+def _masked_preserves(
+    groups: Sequence[Sequence[FileItems | None]], answers: Sequence[int], m: int
+) -> tuple[Codes, NDArray[np.int64], dict[tuple[int, ...], int]]:
+    """Preserves of lined-up answers from their keep masks, as :func:`_preserves` codes them.
+
+    Every file of a lined-up answer marks the same unit spans, so a candidate some annotator
+    confirmed has a column for each span one of them says it keeps (1 where that annotator
+    says so, 0 where they confirmed it without, -1 where they did not confirm it), in
+    candidate then span order; its other spans are counted by who confirmed it.
+    Returns the columns, each answer's number of columns, and the counted items.
+    """
+    if not answers:
+        return np.zeros((m, 0), np.int8), np.zeros(0, np.int64), {}
+    files = [[_present(groups[k][i]) for k in answers] for i in range(m)]
+    masks = np.stack([np.concatenate([_masks_of(f) for f in fs]) for fs in files])
+    said = np.stack([np.frombuffer(b"".join(_codes(f, 1) for f in fs), np.uint8) for fs in files])
+    said = said != _MISSING  # annotator x candidate: confirmed
+    width = np.array([len(f.candidates) for f in files[0]], np.int64)
+    answer_of = np.repeat(np.arange(len(answers)), width)
+    spans = np.array([len(f.units) for f in files[0]], np.int64)[answer_of]
+    union = np.bitwise_or.reduce(masks, axis=0)
+    bits = np.unpackbits(union.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    cand, bit = np.nonzero(bits)
+    kept = (masks[:, cand] >> bit.astype(np.uint64)) & np.uint64(1)
+    codes = np.where(kept == 1, 1, np.where(said[:, cand], 0, -1)).astype(np.int8)
+    sizes = np.bincount(answer_of[cand], minlength=len(answers)).astype(np.int64)
+    anyone = said.any(axis=0)
+    rest = (spans - bits.sum(axis=1, dtype=np.int64))[anyone]
+    who = said[:, anyone]
+    pattern = (who * (1 << np.arange(m))[:, None]).sum(axis=0)
+    bulk: dict[tuple[int, ...], int] = {}
+    for code in dict.fromkeys(pattern.tolist()):  # patterns in order of first appearance
+        n = int(rest[pattern == code].sum())
+        if n:
+            bulk[tuple(0 if code >> i & 1 else -1 for i in range(m))] = n
+    return codes.reshape(m, -1), sizes, bulk
 
 
 def _values(codes: Codes, j: int, cats: Sequence[str]) -> tuple[str | None, ...]:
@@ -496,8 +591,8 @@ def disagreements(p: Pool) -> list[Disagreement]:
     answers: dict[int, AnswerItems] = {}
     for f_index, name in enumerate(FIELDS):
         if name == BOUNDARIES:
-            for k, g in enumerate(p.groups):
-                if not aligned(g):
+            for k, ok in enumerate(p.lined_up):
+                if not ok:
                     prefix = f"{p.keys[k].label}: " if many else ""
                     for d in unit_disagreements(_answer(answers, p, k), prefix=prefix):
                         found.append((k, f_index, 0, d))
