@@ -6,7 +6,7 @@ import pytest
 
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.reader import read_json
-from claimlab.labs.adjudicate import adjudicate, parse_decision
+from claimlab.labs.annotation.adjudicate import adjudicate, parse_decision
 from tests.conftest import ROOT, run_cli
 from tests.test_agreement import atlas_pair
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from claimlab.io.decomposition import load_decomposition
-from claimlab.labs.annotation import AnnotationError, AnnotationSession, work_copy_name
+from claimlab.labs.annotation.session import AnnotationError, AnnotationSession, work_copy_name
 from tests.conftest import ROOT, run_cli
 
 RAW = ROOT / "fixtures" / "raw_subclaims.jsonl"
@@ -116,7 +116,7 @@ def test_unknown_ids_and_values_are_refused(draft, call, problem):
 
 
 def test_the_annotator_widget_makes_a_unit_from_a_selection_and_confirms(draft):
-    from claimlab.notebook.annotator import Annotator
+    from claimlab.labs.annotation.widgets import Annotator
 
     s = AnnotationSession.start(draft, "Ayşe")
     a = Annotator(s)
@@ -136,8 +136,8 @@ def test_the_annotator_widget_makes_a_unit_from_a_selection_and_confirms(draft):
 
 KERNEL_SCRIPT = """
 import sys
-from claimlab.labs.annotation import AnnotationSession
-from claimlab.notebook.annotator import Annotator
+from claimlab.labs.annotation.session import AnnotationSession
+from claimlab.labs.annotation.widgets import Annotator
 s = AnnotationSession.start(sys.argv[1], "Ayşe")
 a = Annotator(s)
 for cid in ("S1", "S2", "S3"):
@@ -184,7 +184,7 @@ def test_a_killed_kernel_keeps_every_confirmed_label(draft):
 
 
 def test_the_annotator_shows_a_hostile_file_as_text(tmp_path):
-    from claimlab.notebook.annotator import Annotator
+    from claimlab.labs.annotation.widgets import Annotator
     from tests.hostile.checks import html_problems
     from tests.hostile.corpus import PAYLOADS
 

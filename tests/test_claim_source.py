@@ -25,7 +25,7 @@ from claimlab.io.decomposition import (
     read_decomposition,
 )
 from claimlab.io.ledger import tables_from_decompositions
-from claimlab.labs.audit import audit_record
+from claimlab.labs.decomposition.audit import audit_record
 from claimlab.metrics.decomposition import find_decomposition
 from claimlab.metrics.ledger import count_ledger
 from claimlab.metrics.selection import core_select, entity_groups

@@ -1,7 +1,7 @@
 import pytest
 
 from claimlab.io.decomposition import load_decomposition
-from claimlab.labs.explain import explain_mode
+from claimlab.labs.decomposition.explain import explain_mode
 from claimlab.metrics.decomposition import find_decomposition
 from tests.conftest import FIXTURES
 

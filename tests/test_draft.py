@@ -8,7 +8,7 @@ from claimlab.core.spans import utf16_slice
 from claimlab.core.vocab import REVIEW_FIELDS
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.raw import load_raw_answers
-from claimlab.labs.draft import align, draft_document, file_names, looks_compound
+from claimlab.labs.annotation.draft import align, draft_document, file_names, looks_compound
 from tests.conftest import run_cli
 
 # three answers of another domain (a museum's opening hours), in English, Thai and Turkish

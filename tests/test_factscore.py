@@ -10,7 +10,7 @@ from claimlab.io.factscore import (
     load_factcheck_gpt,
     load_labelled,
 )
-from claimlab.labs.simulations import simulate_estimator, simulated_subjects
+from claimlab.labs.factscore.simulations import simulate_estimator, simulated_subjects
 from claimlab.metrics.factscore import (
     by_category,
     check_estimator,

@@ -3,7 +3,9 @@
 import pytest
 
 from claimlab.io.sufficiency import load_sufficiency
-from claimlab.labs.games import DecompositionGame, SufficiencyGame, play_script
+from claimlab.labs.decomposition.game import DecompositionGame
+from claimlab.labs.play import play_script
+from claimlab.labs.sufficiency.game import SufficiencyGame
 from tests.conftest import FIXTURES
 
 DX = FIXTURES / "atlas_nova.json"
@@ -286,9 +288,9 @@ def test_games_accept_a_loaded_fixture_and_scripts():
 
 from claimlab.core.errors import FixtureError  # noqa: E402
 from claimlab.io.decomposition import load_decomposition  # noqa: E402
-from claimlab.labs.games import (  # noqa: E402
+from claimlab.labs.decomposition.game import solve_decomposition  # noqa: E402
+from claimlab.labs.sufficiency.game import (  # noqa: E402
     game_scenarios,
-    solve_decomposition,
     solve_sufficiency,
     sufficiency_wins,
 )

@@ -15,7 +15,7 @@ import pytest
 from claimlab.core.spans import utf16_slice
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.reader import read_json
-from claimlab.labs.adjudicate import adjudicate
+from claimlab.labs.annotation.adjudicate import adjudicate
 from tests.conftest import ROOT, run_cli
 from tests.test_agreement import atlas_pair
 
@@ -359,8 +359,8 @@ def test_ppi_mean_with_ddof_0_equals_ppi_python_exactly():
 
 
 def test_the_annotator_shows_every_reference_text_escaped(tmp_path):
-    from claimlab.labs.annotation import AnnotationSession
-    from claimlab.notebook.annotator import Annotator
+    from claimlab.labs.annotation.session import AnnotationSession
+    from claimlab.labs.annotation.widgets import Annotator
 
     a, _ = atlas_pair(tmp_path)
     doc = read_json(a)
@@ -378,7 +378,7 @@ def test_the_annotator_shows_every_reference_text_escaped(tmp_path):
 
 
 def test_a_faithful_subclaim_with_an_inflected_word_is_found():
-    from claimlab.labs.draft import align
+    from claimlab.labs.annotation.draft import align
 
     answer = "Lake Baikal, the deepest lake on Earth, reaches 1,642 metres and lies in Siberia."
     hit = align("Lake Baikal reaches 1,642 metres deep.", answer)

@@ -154,7 +154,7 @@ def test_the_student_handout_leaves_room_after_each_exercise(printed):
 def test_game_handouts_carry_the_board_to_play_on_paper(printed):
     from claimlab.io.decomposition import load_decomposition
     from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.labs.games import game_scenarios
+    from claimlab.labs.sufficiency.game import game_scenarios
 
     _, run = printed
 

@@ -27,7 +27,7 @@ from claimlab.io.context_lab import Answer, Chunk, Claim
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.factscore import LabelledResponse, LabelledSentence
 from claimlab.io.fever import GoldClaim, Prediction
-from claimlab.labs.simulations import demo_ledger
+from claimlab.labs.ledger.demo import demo_ledger
 from claimlab.metrics.citations import validate_citations
 from claimlab.metrics.context_budget import calibrate_threshold, threshold_counts
 from claimlab.metrics.decomposition import find_decomposition

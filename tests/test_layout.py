@@ -40,9 +40,10 @@ def readme_row(floor):
 
 ALL = {floor: modules(PACKAGE / floor) for floor in FLOORS}
 OTHERS = set().union(*ALL.values())
+LAB_PACKAGES = sorted(p.parent.name for p in (PACKAGE / "labs").glob("*/__init__.py"))
 
 
-@pytest.mark.parametrize("floor", [*FLOORS, "tooling/cli"])
+@pytest.mark.parametrize("floor", [*FLOORS, "tooling/cli", *(f"labs/{n}" for n in LAB_PACKAGES)])
 def test_every_module_is_named_in_its_floors_docstring(floor):
     folder = PACKAGE / floor
     named = set(CODE.findall(docstring(folder)))
@@ -61,7 +62,7 @@ def test_every_module_is_named_in_the_readme_layout(floor):
 
 # the explorers and games compute a result on every click: they are the one place in the
 # display floor that calls a metric (a widget is a controller as well as a view)
-CONTROLLERS = {"widgets"}
+CONTROLLERS = {"widgets", "terminal"}  # terminal: option types check with the metrics' own rules
 
 
 def metric_calls(path):
@@ -98,13 +99,32 @@ def metric_calls(path):
     return calls
 
 
-@pytest.mark.parametrize(
-    "module", sorted(p.stem for p in (PACKAGE / "notebook").glob("*.py") if p.stem != "__init__")
+VIEWS = sorted(
+    [p.relative_to(PACKAGE).as_posix() for p in (PACKAGE / "notebook").glob("*.py")]
+    + [p.relative_to(PACKAGE).as_posix() for p in (PACKAGE / "labs").glob("*/views.py")]
 )
-def test_the_display_floor_never_computes_a_metric(module):
-    """Views and plots take typed results; the notebook (or a lab) computes them once."""
-    calls = metric_calls(PACKAGE / "notebook" / f"{module}.py")
-    assert calls == [] or module in CONTROLLERS
+
+
+@pytest.mark.parametrize("module", [m for m in VIEWS if not m.endswith("__init__.py")])
+def test_the_display_floor_and_the_labs_views_never_compute_a_metric(module):
+    """Views and plots take typed results; the notebook (or a lab's study) computes them once."""
+    calls = metric_calls(PACKAGE / module)
+    assert calls == [] or module.removesuffix(".py").rsplit("/", 1)[-1] in CONTROLLERS
+
+
+def test_the_registry_names_every_lab_package_and_notebook_once():
+    """Every lab package is in the registry, every notebook belongs to exactly one lab, and
+    every command and game it names can be loaded."""
+    from claimlab.labs.registry import LABS, load, notebook_stems
+
+    assert sorted(lab.name for lab in LABS) == LAB_PACKAGES
+    shipped = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    assert list(notebook_stems()) == shipped
+    assert len(set(notebook_stems())) == len(shipped)
+    for lab in LABS:
+        assert all(callable(load(ref)) for ref in lab.commands), lab.name
+        if lab.game:
+            assert lab.game in lab.notebooks and callable(load(lab.game_from_file or "")), lab.name
 
 
 def test_a_view_that_computes_a_metric_is_found(tmp_path):
@@ -148,7 +168,7 @@ def frozen_records_with_mutable_fields(floors):
 
 
 # the one exception: the gold file an adjudication builds is a JSON document, written as it is
-DOCUMENTS = {("claimlab.labs.adjudicate", "Adjudication", "document")}
+DOCUMENTS = {("claimlab.labs.annotation.adjudicate", "Adjudication", "document")}
 
 
 def test_records_hold_no_mutable_container():

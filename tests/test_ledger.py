@@ -502,7 +502,7 @@ def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
 
 def factscore_parity(responses, policy):
     """(ledger macro raw support, defined, undefined, answers) and FActScore's own figures."""
-    from claimlab.labs.ledgers import factscore_ledger
+    from claimlab.labs.factscore.ledgers import factscore_ledger
     from claimlab.metrics.factscore import find_factscore
     from claimlab.metrics.ledger import summarise
 
@@ -520,7 +520,7 @@ def factscore_parity(responses, policy):
 
 @pytest.mark.parametrize("subject", ["thorough", "brief", "abstainer", "silent"])
 def test_factscore_as_a_ledger_gives_init_score_as_macro_raw_support(subject):
-    from claimlab.labs.simulations import simulated_subjects
+    from claimlab.labs.factscore.simulations import simulated_subjects
 
     ledger_side, factscore_side = factscore_parity(simulated_subjects()[subject], "exclude")
     if factscore_side[0] is None:  # nobody responded: no answer, both N/A

@@ -6,8 +6,8 @@ import pytest
 
 from claimlab.io.multihop import convert_hotpotqa, convert_musique
 from claimlab.io.sufficiency import read_sufficiency
-from claimlab.labs.cases import build_cases, check_cases
-from claimlab.labs.retrieval import depth_study
+from claimlab.labs.retrieval.study import depth_study
+from claimlab.labs.sufficiency.cases import build_cases, check_cases
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
 from tests.conftest import FIXTURES, require_data, run_cli
 
@@ -272,7 +272,7 @@ def test_each_asked_item_is_confirmed_or_unknown_on_its_own(tmp_path):
 
 @pytest.mark.realdata
 def test_selective_answering_on_real_data(converted):
-    from claimlab.labs.retrieval import selective_study
+    from claimlab.labs.retrieval.study import selective_study
 
     for name in ("musique", "hotpotqa"):
         rows = selective_study(converted[name][1], [2, 10])

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from claimlab.core.ratio import MeanOfDefined, Ratio  # noqa: E402
-from claimlab.notebook import ledger as ledger_plots  # noqa: E402
+from claimlab.labs.ledger import views as ledger_plots  # noqa: E402
 from claimlab.notebook import style as plotting  # noqa: E402
 
 

@@ -12,7 +12,7 @@ import shlex
 
 import pytest
 
-from claimlab.labs.annotation import AnnotationSession
+from claimlab.labs.annotation.session import AnnotationSession
 from tests.conftest import ROOT, run_cli
 
 pytestmark = pytest.mark.notebook

@@ -150,7 +150,7 @@ def test_a_calibration_split_without_right_and_wrong_is_refused(rows):
 
 
 def test_the_split_depends_on_the_ids_and_the_seed_not_the_order():
-    from claimlab.labs.selective import split_items
+    from claimlab.labs.retrieval.selective import split_items
 
     items = _random_items(random.Random(5), 200)
     cal, held = split_items(items, seed=3)
@@ -167,7 +167,7 @@ def test_the_split_depends_on_the_ids_and_the_seed_not_the_order():
 def test_sufficient_context_on_real_data_held_out_and_shifted():
     from claimlab.io.multihop import convert_hotpotqa, convert_musique
     from claimlab.io.sufficiency import read_sufficiency
-    from claimlab.labs.selective import sufficient_context_studies
+    from claimlab.labs.retrieval.selective import sufficient_context_studies
     from tests.conftest import require_data
 
     sources = {}

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from claimlab.io.sufficiency import load_sufficiency, read_sufficiency
-from claimlab.labs.cases import build_cases, check_cases, trivial_scores
-from claimlab.labs.games import SufficiencyGame, play_script, solve_sufficiency, sufficiency_wins
+from claimlab.labs.play import play_script
+from claimlab.labs.sufficiency.cases import build_cases, check_cases, trivial_scores
+from claimlab.labs.sufficiency.game import SufficiencyGame, solve_sufficiency, sufficiency_wins
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES, require_data, run_cli

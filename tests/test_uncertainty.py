@@ -6,7 +6,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from claimlab.labs.simulations import demo_ledger
+from claimlab.labs.ledger.demo import demo_ledger
 from claimlab.metrics.uncertainty import (
     bootstrap_intervals,
     holm,
@@ -315,7 +315,7 @@ def test_prediction_powered_mean_equals_the_published_formula_and_ppi_python():
 @pytest.mark.realdata
 def test_prediction_powered_interval_covers_the_human_figure_where_the_autorater_alone_does_not():
     from claimlab.io.factscore import load_subjects
-    from claimlab.labs.studies import ppi_study
+    from claimlab.labs.factscore.studies import ppi_study
     from tests.conftest import require_data
 
     folder = require_data("factscore")
@@ -428,7 +428,7 @@ def test_the_fast_autorater_counts_equal_find_factscore_on_the_relabelled_respon
     """
     from claimlab.io import factscore as fs_io
     from claimlab.io.factscore import LabelledResponse, LabelledSentence
-    from claimlab.labs.simulations import AutoraterCounts, simulate_autorater
+    from claimlab.labs.factscore.simulations import AutoraterCounts, simulate_autorater
     from claimlab.metrics.factscore import find_factscore
     from tests.conftest import DATA
 

@@ -39,9 +39,9 @@ def test_md_text_keeps_the_words_as_written():
 
 
 def test_ledger_table_has_a_column_per_group_and_every_count():
-    from claimlab.labs.simulations import demo_ledger
+    from claimlab.labs.ledger.demo import demo_ledger
+    from claimlab.labs.ledger.views import ledger_table
     from claimlab.metrics.ledger import count_ledger, summarise
-    from claimlab.notebook.ledger import ledger_table
 
     cand, units = demo_ledger(40, seed=1)
     counts = count_ledger(cand, units, by="model")
@@ -59,9 +59,9 @@ def test_ledger_table_has_a_column_per_group_and_every_count():
 
 
 def test_factscore_ledger_table_puts_init_score_beside_the_ledger():
-    from claimlab.labs.ledgers import factscore_beside_ledgers
-    from claimlab.labs.simulations import simulated_subjects
-    from claimlab.notebook.factscore import factscore_ledger_table
+    from claimlab.labs.factscore.ledgers import factscore_beside_ledgers
+    from claimlab.labs.factscore.simulations import simulated_subjects
+    from claimlab.labs.factscore.views import factscore_ledger_table
 
     subjects = simulated_subjects()
     table = factscore_ledger_table(*factscore_beside_ledgers(subjects, policy="exclude"))

@@ -2,13 +2,10 @@
 
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.sufficiency import load_sufficiency
-from claimlab.labs.games import DecompositionGame, SufficiencyGame
-from claimlab.notebook.widgets import (
-    DecompositionExplorer,
-    DecompositionGameView,
-    SufficiencyExplorer,
-    SufficiencyGameView,
-)
+from claimlab.labs.decomposition.game import DecompositionGame
+from claimlab.labs.decomposition.widgets import DecompositionExplorer, DecompositionGameView
+from claimlab.labs.sufficiency.game import SufficiencyGame
+from claimlab.labs.sufficiency.widgets import SufficiencyExplorer, SufficiencyGameView
 from tests.conftest import FIXTURES
 
 DX = load_decomposition(FIXTURES / "atlas_nova.json")

@@ -45,7 +45,12 @@ def default_data_dir() -> Path | None:
 
 
 def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
-    """Find ``value``: as given, else in the working folder, its parent, the checkout, the fixtures.
+    """Find ``value``: as given, else in the working folder, its parent or the checkout.
+
+    A path the user gives is theirs: it is looked up where they are (the working folder, the
+    labs folder above a notebook's own, the project's checkout). A file shipped with claimlab
+    is found only by its bare name (``atlas_nova.json``) or as ``fixtures/NAME``, and only
+    when no file of the user's own has that name; :func:`source_label` says which was used.
 
     Args:
         value: A path as a user or a notebook parameter gives it.
@@ -59,13 +64,10 @@ def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
         candidates = [p]
     else:
         here = Path.cwd()
-        candidates = [
-            here / p,
-            here.parent / p,
-            *([CHECKOUT / p] if IN_CHECKOUT else []),
-            FIXTURES_DIR / p,
-        ]
-        if p.parts and p.parts[0] == "fixtures":  # "fixtures/x.json": the packaged one too
+        candidates = [here / p, here.parent / p, *([CHECKOUT / p] if IN_CHECKOUT else [])]
+        if len(p.parts) == 1:  # a bare name: the shipped fixture of that name
+            candidates.append(FIXTURES_DIR / p)
+        elif p.parts[0] == "fixtures":  # "fixtures/x.json": the shipped one of that name
             candidates.append(FIXTURES_DIR.joinpath(*p.parts[1:]))
         candidates = list(dict.fromkeys(candidates))
     for c in candidates:
@@ -73,6 +75,30 @@ def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
             return c.resolve()
     tried = ", ".join(str(c) for c in candidates)
     raise ClaimlabInputError(f"{what} not found (looked in: {tried})", file=str(value))
+
+
+def is_shipped(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is one of the fixtures shipped with claimlab."""
+    try:
+        Path(path).resolve().relative_to(FIXTURES_DIR.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def source_label(path: str | os.PathLike[str]) -> str:
+    """Which file a lab reads: ``the shipped fixture atlas_nova.json`` or ``your file my.json``.
+
+    Examples:
+        >>> source_label(FIXTURES_DIR / "x.json")
+        'the shipped fixture x.json'
+        >>> source_label("/tmp/mine/x.json")
+        'your file x.json'
+    """
+    p = Path(path)
+    if is_shipped(p):
+        return f"the shipped fixture {p.resolve().relative_to(FIXTURES_DIR.resolve()).as_posix()}"
+    return f"your file {p.name}"
 
 
 def find_data(value: str | os.PathLike[str]) -> Path | None:

@@ -1,10 +1,10 @@
-"""Display only: the tables, figures and widgets a notebook shows, never a metric computed here.
+"""Shared display primitives, never a metric computed here and nothing of one lab.
 
 ``display`` (showing tables that are never typeset as maths, escaped Markdown, figures),
 ``style`` (the house style as a context manager, bars that carry their counts, hatched N/A),
-one module per lab with its tables and figures (``decomposition``, ``sufficiency``,
-``realdata``, ``factscore``, ``context``, ``ledger``, ``annotation``, ``retrieval``, and
-``uncertainty`` for intervals and comparisons), ``widgets`` (the explorers and games as
-ipywidgets), ``annotator`` (the annotation widget: select text for units and spans) and
-``records`` (values a notebook records for its tests). Imports the floors below.
+``uncertainty`` (intervals and comparisons, shown by several labs), ``widgets`` (the widget
+base: escaped HTML panes, toggles, the game view both games share), ``records`` (values a
+notebook records for its tests) and ``terminal`` (what the commands print: one-line errors,
+JSON, progress steps, option types, outputs that never replace inputs). Imports the floors
+below.
 """

@@ -22,9 +22,10 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Integer
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.labs.registry import games
 from claimlab.tooling.runner import read_notebook
 
-GAME_NOTEBOOKS = ("06_decomposition_game.ipynb", "07_sufficiency_game.ipynb")
+GAME_NOTEBOOKS = tuple(games().values())
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):

@@ -225,7 +225,7 @@ def hostile_ledger(folder: Path) -> tuple[Path, Path]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from claimlab.labs.simulations import demo_ledger
+    from claimlab.labs.ledger.demo import demo_ledger
 
     cand, units = demo_ledger(30, seed=3)
     names = Namer(0)

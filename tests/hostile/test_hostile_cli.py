@@ -357,8 +357,8 @@ def test_route_and_room_names_e5_with_a_reason_and_e1_e4_is_one_link_error():
 
 def test_the_chain_figure_names_the_context_it_was_given():
     from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.labs.sufficiency.views import plot_chains
     from claimlab.metrics.sufficiency import find_fixture_sufficiency
-    from claimlab.notebook.sufficiency import plot_chains
 
     fx = load_sufficiency(FIXTURES / "aurora.json")
     r = find_fixture_sufficiency(fx, "route_and_room", ["E5"])

@@ -93,7 +93,7 @@ def test_sparse_and_pairwise_sentence_matching_agree():
 def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
     """The exercises look for each unfound quote in every chunk: one search per claim."""
     from claimlab.io.context_lab import ContextLab, load_answer, load_chunks
-    from claimlab.labs.lessons import context_exercises
+    from claimlab.labs.context.lesson import context_exercises
     from claimlab.metrics.citations import validate_citations
     from claimlab.metrics.context_budget import pack
 
@@ -124,7 +124,7 @@ def test_draft_of_20000_answers_and_one_answer_of_2000_sentences(tmp_path):
     assert len(list((tmp_path / "drafts").glob("*.json"))) == 20_000
     assert "20000 drafts written" in proc.stdout
     from claimlab.io.raw import RawAnswer
-    from claimlab.labs.draft import draft_document
+    from claimlab.labs.annotation.draft import draft_document
 
     sentences = [f"Gate {i} opens at {i % 24}:00 for lane {i % 7}." for i in range(2000)]
     raw1 = RawAnswer("long", 1, " ".join(sentences), "v", tuple(sentences), None, (),

@@ -1,7 +1,7 @@
 import pyarrow.parquet as pq
 import pytest
 
-from claimlab.labs.simulations import demo_ledger
+from claimlab.labs.ledger.demo import demo_ledger
 from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT, require_data
 

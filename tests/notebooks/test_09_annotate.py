@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from claimlab.labs.annotation import AnnotationSession
+from claimlab.labs.annotation.session import AnnotationSession
 from claimlab.tooling.runner import NotebookFailed, run_notebook
 from tests.conftest import ROOT, run_cli
 from tests.own_files import SHIPPED_WORDS

@@ -1,11 +1,11 @@
-"""The ``claimlab`` command line: thin over the package, one module per command family.
+"""The ``claimlab`` command line: thin over the package, the labs' commands from the registry.
 
-``labs`` (decomposition, sufficiency, pack, citations), ``realdata`` (fever, factscore),
-``ledger``, ``annotate`` (draft, agreement, adjudicate), ``multihop`` (convert,
-sufficiency-cases) and ``notebooks`` (run, handouts, serve, notebooks); ``common`` holds what
-they share. Every command but ``serve`` takes ``--json``. Errors are one line on stderr: exit 2
-for input the command refuses (naming file, record and field, or the option), 1 for a failed
-run; set ``CLAIMLAB_DEBUG=1`` to see a traceback.
+Each lab's commands live in its own ``cli`` module (``claimlab.labs.<lab>.cli``) and are
+listed in :data:`claimlab.labs.registry.LABS`; ``notebooks`` holds the commands that run the
+notebooks themselves (run, handouts, serve, notebooks). Every command but ``serve`` takes
+``--json``. Errors are one line on stderr: exit 2 for input the command refuses (naming file,
+record and field, or the option), 1 for a failed run; set ``CLAIMLAB_DEBUG=1`` to see a
+traceback.
 """
 
 from __future__ import annotations
@@ -19,22 +19,12 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
-from claimlab.tooling.cli import annotate, labs, ledger, multihop, notebooks, realdata
-from claimlab.tooling.cli.common import check_outputs, say
+from claimlab.labs.registry import command_adders
+from claimlab.notebook.terminal import check_outputs, say
+from claimlab.tooling.cli import notebooks
 
-COMMANDS: list[Callable[[Any], None]] = [
-    labs.add_decomposition,
-    labs.add_sufficiency,
-    realdata.add_fever,
-    realdata.add_factscore,
-    labs.add_pack,
-    labs.add_citations,
-    ledger.add_ledger,
-    annotate.add_draft,
-    annotate.add_agreement,
-    annotate.add_adjudicate,
-    multihop.add_convert,
-    multihop.add_sufficiency_cases,
+# the labs' commands (the registry's order), then running, exporting and serving the notebooks
+TOOLING_COMMANDS: list[Callable[[Any], None]] = [
     notebooks.add_run,
     notebooks.add_handouts,
     notebooks.add_serve,
@@ -61,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    for add in COMMANDS:
+    for add in [*command_adders(), *TOOLING_COMMANDS]:
         add(sub)
     return parser
 

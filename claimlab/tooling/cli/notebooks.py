@@ -11,7 +11,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line
-from claimlab.tooling.cli.common import check_outputs, count_type, emit_json, say
+from claimlab.notebook.terminal import check_outputs, count_type, emit_json, say
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -173,23 +173,17 @@ def add_handouts(sub: argparse._SubParsersAction) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run ``claimlab serve``; returns the exit code."""
-    from claimlab.io.decomposition import load_decomposition
     from claimlab.io.files import temp_dir
-    from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.labs.games import DecompositionGame, SufficiencyGame
+    from claimlab.labs.registry import LABS, load
     from claimlab.tooling.paths import NOTEBOOKS_DIR
     from claimlab.tooling.serve import check_port, prepare_games_folder, voila_command
 
     fixtures = {}
-    if args.decomposition:  # refused now, in one line, rather than in a student's page
-        DecompositionGame(load_decomposition(args.decomposition))
-        fixtures["06_decomposition_game.ipynb"] = Path(args.decomposition)
-    if args.sufficiency:
-        try:
-            SufficiencyGame(load_sufficiency(args.sufficiency))
-        except ValueError as exc:
-            raise ClaimlabInputError(str(exc), file=args.sufficiency) from None
-        fixtures["07_sufficiency_game.ipynb"] = Path(args.sufficiency)
+    for lab in LABS:  # a teacher's own file, refused now in one line rather than in a page
+        own = getattr(args, lab.name, None) if lab.game_from_file else None
+        if own:
+            load(lab.game_from_file)(own)  # type: ignore[arg-type]
+            fixtures[f"{lab.game}.ipynb"] = Path(own)
     check_port(args.ip, args.port)
     # a folder named with this process's pid: Voila keeps the pid, and the next run of any
     # claimlab command that needs one removes it once the server has stopped
@@ -226,6 +220,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def add_serve(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab serve`` to the command parser."""
+    from claimlab.labs.registry import LABS
+
     p = sub.add_parser("serve", help="serve the games as standalone pages (Voila) for a classroom")
     p.add_argument("--port", type=count_type(1, 65535), default=8866, help="port (default 8866)")
     p.add_argument("--ip", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -249,8 +245,11 @@ def add_serve(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="show solutions, statuses and live metrics (default: the student view)",
     )
-    p.add_argument("--decomposition", help="your own decomposition file for the first game")
-    p.add_argument("--sufficiency", help="your own sufficiency file for the second game")
+    for lab in LABS:
+        if lab.game_from_file:
+            p.add_argument(
+                f"--{lab.name}", metavar="FILE", help=f"your own {lab.name} file for its game"
+            )
     p.set_defaults(handler=cmd_serve, json=False)
 
 

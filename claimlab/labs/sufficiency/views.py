@@ -145,7 +145,7 @@ def show_sufficiency(
 
 
 def show_scenarios(fixture, results: dict[str, SufficiencyResult]) -> None:
-    """Show every scenario's result (see :func:`claimlab.labs.lessons.scenario_results`)."""
+    """Show every scenario's result (see :func:`claimlab.labs.sufficiency.lesson.scenario_results`)."""
     for name, result in results.items():
         sc = fixture.scenarios[name]
         show_sufficiency(
@@ -364,7 +364,7 @@ def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None
 
 def show_round(game, script, *, solver: bool = False) -> tuple[list, dict]:
     """Play ``script`` in ``game`` and show how the round ended; (log, outcome) for the records."""
-    from claimlab.labs.games import play_script
+    from claimlab.labs.play import play_script
 
     log = play_script(game, script)
     outcome = (

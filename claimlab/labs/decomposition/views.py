@@ -10,7 +10,7 @@ from matplotlib.axes import Axes
 
 from claimlab.core.vocab import status_line
 from claimlab.io.decomposition import DecompositionFixture
-from claimlab.labs.explain import explain_mode
+from claimlab.labs.decomposition.explain import explain_mode
 from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,

@@ -38,7 +38,7 @@ from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
 from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
 from claimlab.io.reader import read_json
-from claimlab.labs.annotation import now
+from claimlab.labs.annotation.session import now
 from claimlab.metrics.agreement import annotator_names, check_same_answer
 
 LABELS = ("source_spans", "preserves", "faithful", "atomic", "errors", "evidence")
@@ -621,7 +621,7 @@ def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[Path]:
     Raises:
         FixtureError: a ``.json`` file named for several answers.
     """
-    from claimlab.labs.draft import file_names
+    from claimlab.labs.annotation.draft import file_names
 
     out = Path(out)
     if out.suffix == ".json" and not out.is_dir():

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.io.sufficiency import SufficiencyFixture
-from claimlab.labs.retrieval import reader_items
+from claimlab.labs.retrieval.study import reader_items
 from claimlab.metrics.selective import (
     SCORERS,
     Logistic,

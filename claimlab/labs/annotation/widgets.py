@@ -22,7 +22,7 @@ import traitlets
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
-from claimlab.labs.annotation import AnnotationSession
+from claimlab.labs.annotation.session import AnnotationSession
 from claimlab.notebook.widgets import _Html, _View, css_token
 
 GUIDE = """

@@ -10,13 +10,13 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
-from claimlab.tooling.cli.common import Steps, count_type, emit_json, say
+from claimlab.notebook.terminal import Steps, count_type, emit_json, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
     """Run ``claimlab draft``; returns the exit code."""
     from claimlab.io.raw import load_raw_answers
-    from claimlab.labs.draft import check_units_choice, draft_files, file_names
+    from claimlab.labs.annotation.draft import check_units_choice, draft_files, file_names
 
     check_units_choice(args.units)
     steps = Steps("draft", enabled=args.progress or None)
@@ -251,7 +251,7 @@ def add_agreement(sub: argparse._SubParsersAction) -> None:
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     """Run ``claimlab adjudicate``; returns the exit code."""
-    from claimlab.labs.adjudicate import adjudicate_paths
+    from claimlab.labs.annotation.adjudicate import adjudicate_paths
 
     steps = Steps("adjudicate", enabled=args.progress or None)
     decisions = [d for text in args.decide or [] for d in _decisions(text)]
@@ -332,7 +332,7 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
 
 def add_adjudicate(sub: argparse._SubParsersAction) -> None:
     """Add ``claimlab adjudicate`` to the command parser."""
-    from claimlab.labs.adjudicate import LABEL_VALUES
+    from claimlab.labs.annotation.adjudicate import LABEL_VALUES
 
     values = "; ".join(f"{k}: {v}" for k, v in LABEL_VALUES.items())
     p = sub.add_parser(

@@ -1,4 +1,4 @@
-"""Commands on multi-hop data: ``convert`` (MuSiQue, HotpotQA) and ``sufficiency-cases``."""
+"""``claimlab convert``: MuSiQue and HotpotQA records as sufficiency files."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import write_json
-from claimlab.tooling.cli.common import emit_json, say
+from claimlab.notebook.terminal import emit_json, say
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -66,53 +66,3 @@ def add_convert(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], [("--out", a.out)]))
-
-
-def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
-    """Run ``claimlab sufficiency-cases``; returns the exit code."""
-    from claimlab.io.reader import read_json
-    from claimlab.labs.cases import KINDS, build_cases, check_cases, trivial_scores
-
-    doc = read_json(args.file)
-    cases = build_cases(doc, source=args.file)
-    failures = check_cases(cases)
-    trivial = trivial_scores(cases)
-    write_json(args.out, cases)
-    counts = dict.fromkeys(KINDS, 0)
-    for c in cases["cases"]:
-        counts[c["kind"]] += 1
-    if args.json:
-        emit_json(
-            {"file": args.file, "out": args.out, "cases": counts, "failed": failures,
-             "trivial_checkers": trivial.to_dict()}
-        )  # fmt: skip
-        return 0 if not failures else 1
-    shown = ", ".join(f"{k} {n}" for k, n in counts.items())
-    say(f"{args.out}: {len(cases['cases'])} cases from {args.file} ({shown})")
-    if not counts["conflict"]:
-        say("  no conflict case: the file names no single-valued relation (rules.single_valued)")
-    if not counts["dropped-condition"]:
-        say("  no condition case: no witness of the file holds an item with conditions")
-    say(
-        f"  a checker that always says SUFFICIENT gets {trivial.always_sufficient.display}; "
-        f"one that always says INSUFFICIENT {trivial.always_insufficient.display}"
-        + ("" if trivial.telling else ": THIS SET CANNOT TELL ONE OF THEM FROM A REAL CHECKER")
-    )
-    for f in failures[:20]:
-        say(f"  FAILED {f}")
-    say("every case behaves as stated" if not failures else f"{len(failures)} cases do not")
-    return 0 if not failures else 1
-
-
-def add_sufficiency_cases(sub: argparse._SubParsersAction) -> None:
-    """Add ``claimlab sufficiency-cases`` to the command parser."""
-    p = sub.add_parser(
-        "sufficiency-cases",
-        help="test cases from every complete witness: one premise cut, a look-alike, stale, a copy",
-    )
-    p.add_argument("file", help="a claimlab/sufficiency@1 file")
-    p.add_argument(
-        "--out", required=True, help="the cases file to write (claimlab/sufficiency-cases@1)"
-    )
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_sufficiency_cases, paths=lambda a: ([a.file], [("--out", a.out)]))

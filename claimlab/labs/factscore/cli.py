@@ -1,79 +1,25 @@
-"""Commands on real data formats: ``fever`` and ``factscore``."""
+"""``claimlab factscore``: the paper's human FActScores with their counts.
+
+With intervals, paired comparisons and prediction-powered figures on request.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
-from claimlab.io.fever import load_gold, load_predictions, pair_by_id
-from claimlab.io.files import atomic_write, replacing_all
+from claimlab.io.files import replacing_all
 from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
-from claimlab.metrics.fever import score_fever
-from claimlab.notebook.records import to_jsonable
-from claimlab.tooling.cli.common import (
+from claimlab.notebook.terminal import (
     add_uncertainty_options,
     compare_pairs,
     count_type,
     emit_json,
     say,
 )
-
-
-def cmd_fever(args: argparse.Namespace) -> int:
-    """Run ``claimlab fever``; returns the exit code."""
-    gold = load_gold(args.gold)
-    preds = load_predictions(args.predictions)
-    pairs = pair_by_id(gold, preds, gold_file=args.gold, pred_file=args.predictions)
-    result = score_fever(pairs, max_evidence=args.max_evidence)
-    if args.details:
-        atomic_write(
-            Path(args.details),
-            "".join(json.dumps(to_jsonable(c), ensure_ascii=False) + "\n" for c in result.claims),
-        )
-    if args.json:
-        emit_json({"gold": args.gold, "predictions": args.predictions, **result.to_dict()})
-        return 0
-    c = result.to_dict()["counts"]
-
-    def fig(value: float | None) -> str:
-        return "N/A (no verifiable claim)" if value is None else repr(value)
-
-    say(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
-    say(f"  strict score     {fig(result.strict_score):<22} {result.strict}")
-    say(f"  label accuracy   {fig(result.label_accuracy):<22} {result.label}")
-    say(
-        f"  precision        {fig(result.precision):<22} macro over {c['verifiable']} verifiable claims"
-    )
-    say(f"  recall           {fig(result.recall.value):<22} {result.recall}")
-    say(f"  f1               {fig(result.f1)}")
-    say(
-        f"  one sentence away from a witness: {c['one_sentence_away']} of {c['verifiable']} "
-        "verifiable claims"
-    )
-    if args.details:
-        say(f"  per-claim details written to {args.details}")
-    return 0
-
-
-def add_fever(sub: argparse._SubParsersAction) -> None:
-    """Add ``claimlab fever`` to the command parser."""
-    p = sub.add_parser("fever", help="FEVER scores (official conventions, paired by id)")
-    p.add_argument("gold", help="gold JSONL (id, label, evidence)")
-    p.add_argument(
-        "predictions", help="predictions JSONL (id, predicted_label, predicted_evidence)"
-    )
-    p.add_argument(
-        "--max-evidence", type=count_type(1), default=5, help="predicted sentences used (default 5)"
-    )
-    p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(
-        handler=cmd_fever, paths=lambda a: ([a.gold, a.predictions], [("--details", a.details)])
-    )
 
 
 def cmd_factscore(args: argparse.Namespace) -> int:
@@ -195,7 +141,7 @@ def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Pat
     """
     import pyarrow.parquet as pq
 
-    from claimlab.labs.ledgers import factscore_ledger
+    from claimlab.labs.factscore.ledgers import factscore_ledger
 
     tables, paths = [], []
     for stem, responses in loaded:

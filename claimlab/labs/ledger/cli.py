@@ -9,7 +9,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import plural
 from claimlab.core.vocab import status_line
-from claimlab.tooling.cli.common import (
+from claimlab.notebook.terminal import (
     Steps,
     add_uncertainty_options,
     compare_pairs,
@@ -20,7 +20,7 @@ from claimlab.tooling.cli.common import (
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     """Run ``claimlab ledger``; returns the exit code."""
-    from claimlab.tooling.writers import write_answers
+    from claimlab.labs.ledger.writers import write_answers
 
     _check_options(args)
     result, labels, extra = _score(args)

@@ -1,7 +1,7 @@
 """Tables and figures of the annotation lab (notebook 09): drafts, agreement, adjudication.
 
 Display only: every figure comes from :mod:`claimlab.metrics.agreement`,
-:mod:`claimlab.labs.adjudicate` and :mod:`claimlab.metrics.ledger`; nothing is computed here.
+:mod:`claimlab.labs.annotation.adjudicate` and :mod:`claimlab.metrics.ledger`; nothing is computed here.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def plot_annotator_figures(report: AgreementReport, *, title: str | None = None)
 def ties_table(results: Any, names: Sequence[str] = ()) -> Any:
     """The labels the majority did not settle, with each annotator's value and its ``--decide``.
 
-    ``results`` is one :class:`~claimlab.labs.adjudicate.Adjudication` or the per-answer
+    ``results`` is one :class:`~claimlab.labs.annotation.adjudicate.Adjudication` or the per-answer
     results of a folder.
     """
     pd = pandas()
@@ -171,11 +171,11 @@ def adjudication_heading(results: Sequence[Any], targets: Sequence[Any], folder:
 
 def draft_heading(draft: DecompositionFixture) -> str:
     """The file's note and the original answer, escaped, as Markdown."""
-    from claimlab.labs import lessons
+    from claimlab.labs import teaching
     from claimlab.notebook.display import md_code, md_text
 
     parts = [
-        lessons.file_note(draft),
+        teaching.file_note(draft),
         f"**Original** {md_code(draft.original.id)}: " + md_text(draft.original.text),
     ]
     return "\n\n".join(p for p in parts if p)

@@ -1,0 +1,186 @@
+"""``claimlab decomposition``: Toy ratios, Core-style selection and the audit record."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from claimlab.core.vocab import status_line
+from claimlab.io.decomposition import load_decomposition
+from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
+from claimlab.metrics.selection import core_select, entity_groups
+from claimlab.notebook.terminal import emit_json, id_list, say
+
+
+def cmd_decomposition(args: argparse.Namespace) -> int:
+    """Run ``claimlab decomposition``; returns the exit code."""
+    fx = load_decomposition(args.file)
+    selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
+    core = core_select(fx, selection)
+    if args.select_core:
+        selection = core.kept  # the figures below are those of what Core-style selection keeps
+    result = find_decomposition(fx, selection)
+    groups = entity_groups(fx, selection) if args.by_entity else None
+    record = _audit(args, fx, selection) if args.record or args.earlier else None
+    if args.json:
+        emit_json(
+            {
+                "file": args.file,
+                "mode": args.mode,
+                **result.to_dict(),
+                "scored": "core selection" if args.select_core else "selection as given",
+                "core_selection": core.to_dict(),
+                **({"entity_groups": [g.to_dict() for g in groups]} if groups is not None else {}),
+                **({"versions": record["versions"]} if record and record["versions"] else {}),
+            }
+        )
+        return 0
+    _say_figures(args, fx, result)
+    _say_core_and_groups(args, core, groups)
+    if record and record["versions"]:
+        a, b = record["versions"]
+        say(f"  versions side by side    {a['version']} -> {b['version']}")
+        for m in METRICS:
+            say(f"    {METRIC_LABELS[m]:<22} {a[m]['display']:<16} -> {b[m]['display']}")
+    if args.record:
+        say(f"  audit record written to {args.record}")
+    _say_audit(result)
+    return 0
+
+
+def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[str, Any]:
+    """The audit record (``--record``, ``--earlier``), written when asked."""
+    from claimlab.labs.decomposition.audit import audit_record
+
+    previous = None
+    if args.earlier:
+        before = load_decomposition(args.earlier)
+        previous = (before, before.mode(args.mode) if args.mode is not None else selection)
+    record = audit_record(fx, selection, previous=previous)
+    if args.record:
+        from claimlab.io.files import write_json
+
+        write_json(args.record, record)
+    return record
+
+
+def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
+    """The four ratios, the cited methods and the ids behind the counts."""
+    label = f"mode {args.mode}" if args.mode is not None else "selection"
+    say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
+    if not result.gold:
+        say(
+            f"  DRAFT, not gold: {len(result.proposed)} selected candidates and "
+            f"{len(result.proposed_units)} units hold proposed labels nobody has confirmed; "
+            "the figures below count them as given"
+        )
+    for m in METRICS:
+        say(f"  {METRIC_LABELS[m]:<24} {getattr(result, m)}")
+    say(f"  {'Atomicity':<24} {result.atomicity}")
+    say(
+        f"  {'DecompScore':<24} {result.decompscore} supported subclaims per passage (a count, "
+        "not a percentage; duplicates count)"
+    )
+    say(f"  status (unique selection) {status_line(result.status_counts, sep=', ')}")
+    for name, ids in (
+        ("missing units", result.missing_units),
+        ("duplicates", result.duplicates),
+        ("introduced", result.introduced),
+        ("non-atomic", result.non_atomic),
+        ("ambiguous (not counted)", result.ambiguous),
+        ("untagged background", result.untagged_background),
+        ("unfaithful", result.unfaithful),
+    ):
+        say(f"  {name:<24} {', '.join(ids) or '-'}")
+    if result.untagged_background:
+        say("  untagged background: context from outside the original, not tagged: never counted")
+    for cid, units in result.unbacked.items():
+        say(
+            f"  not backed               {cid} preserves {', '.join(units)} but no source span of it"
+            f" covers {fx.span_cover:.0%} of the unit's span: not counted"
+        )
+
+
+def _say_core_and_groups(args: argparse.Namespace, core: Any, groups: Any) -> None:
+    """What Core-style selection kept and dropped, and the entity groups (``--by-entity``)."""
+    say(
+        f"  Core-style selection     keeps {', '.join(core.kept) or '-'}; coverage "
+        f"{core.coverage_before} -> {core.coverage_after}"
+        + ("  (the figures above are of what it keeps: --select-core)" if args.select_core else "")
+    )
+    if core.not_exact:
+        say(f"    NOT proven the heaviest subset: {core.not_exact}")
+    for cid, reason in core.dropped:
+        say(f"    drops {cid}: {reason}")
+    for g in groups or ():
+        other = (
+            f"; supported only by another entity's references: {', '.join(g.other_entity)}"
+            if g.other_entity
+            else ""
+        )
+        say(
+            f"  entity {g.entity} {g.version}: {', '.join(g.ids)}; preservation {g.preservation},"
+            f" confirmed support {g.confirmed_support} (its own references){other}"
+        )
+
+
+def _say_audit(result: Any) -> None:
+    """One line per selected candidate: both layers, and why it is not counted if it is not."""
+    say("  audit:")
+    for row in result.audit:
+        flag = (
+            ""
+            if row.counted
+            else " (AMBIGUOUS mapping: its source cannot be fixed, not counted)"
+            if row.mapping == "AMBIGUOUS"
+            else f" (duplicate of {row.duplicate_of}, not counted)"
+            if row.duplicate_of is not None
+            else f" ({row.reason})"
+        )
+        if row.background:
+            untagged = row.id in result.untagged_background
+            flag += f" [background{' NOT from the original, untagged' if untagged else ''}: {row.background}]"
+        if row.id in result.proposed:
+            flag += f" [proposed: {', '.join(result.proposed[row.id])}]"
+        say(
+            f"    {row.id:<4} preserves={','.join(row.preserves) or '-'} faithful={row.faithful} "
+            f"atomic={row.atomic} errors={','.join(row.errors) or '-'} | {row.status} "
+            f"{','.join(row.references) or '-'}{flag}"
+        )
+
+
+def add_decomposition(sub: argparse._SubParsersAction) -> None:
+    """Add ``claimlab decomposition`` to the command parser."""
+    p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
+    p.add_argument("file", help="a claimlab/decomposition@1 file")
+    p.add_argument(
+        "--select-core",
+        action="store_true",
+        help="score what Core-style selection keeps (a maximum-weight subset with no repeat and"
+        " no entailed pair), each drop with its reason",
+    )
+    p.add_argument(
+        "--by-entity",
+        action="store_true",
+        help="figures per entity and version (after D-FActScore), a group's support counted"
+        " only against that entity's references",
+    )
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
+    g.add_argument("--mode", help="a named selection from the file's modes")
+    p.add_argument(
+        "--record",
+        metavar="OUT.json",
+        help="write the audit record: every candidate with its state and reason, the figures",
+    )
+    p.add_argument(
+        "--earlier",
+        metavar="FILE",
+        help="the earlier version of the same answer: both versions' figures side by side",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(
+        handler=cmd_decomposition,
+        paths=lambda a: ([a.file, a.earlier], [("--record", a.record)]),
+    )

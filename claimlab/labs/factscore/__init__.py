@@ -1,0 +1,7 @@
+"""FActScore (notebook 04): the paper's human annotations, uncertainty and autoraters.
+
+``studies`` (per-claim, clustered and paired uncertainty; prediction-powered inference),
+``simulations`` (the SIMULATED subjects, estimators and autorater the notebook says are made
+up), ``ledgers`` (the human annotations read as claim ledgers), ``views`` (tables and
+figures) and ``cli`` (``claimlab factscore``).
+"""

@@ -1,0 +1,6 @@
+"""Your own ledgers at scale (notebook 08): many decomposers x many answers.
+
+``demo`` (the SIMULATED demo ledger), ``writers`` (the per-answer table as CSV, JSONL or
+Parquet, written atomically), ``views`` (per-decomposer figures, comparisons,
+coverage) and ``cli`` (``claimlab ledger``: figures, intervals, paired comparisons).
+"""

@@ -1,0 +1,127 @@
+"""The labs: their notebooks, commands and games, the one list everything else reads.
+
+The runner, the handouts, the classroom server and the command line take their lists from
+:data:`LABS`; a new lab is a folder under ``claimlab/labs/`` and one entry here. Commands are
+named as ``module:function`` strings and imported only when the command line is built, so
+reading this list imports no lab.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Lab:
+    """One lab: its package, notebooks (file stems, in run order), commands and game."""
+
+    name: str
+    title: str
+    notebooks: tuple[str, ...]
+    commands: tuple[str, ...] = ()  # "claimlab.labs.NAME.cli:add_COMMAND", in help order
+    game: str | None = None  # the notebook played as a game in the classroom
+    game_from_file: str | None = None  # "module:function": a game from a teacher's own file
+
+    @property
+    def package(self) -> str:
+        """The lab's package: ``claimlab.labs.NAME``."""
+        return f"claimlab.labs.{self.name}"
+
+
+LABS: tuple[Lab, ...] = (
+    Lab(
+        "decomposition",
+        "Claim decomposition",
+        ("01_decomposition_pitfalls", "06_decomposition_game"),
+        ("claimlab.labs.decomposition.cli:add_decomposition",),
+        game="06_decomposition_game",
+        game_from_file="claimlab.labs.decomposition.game:game_from_file",
+    ),
+    Lab(
+        "sufficiency",
+        "Evidence sufficiency",
+        ("02_evidence_sufficiency", "07_sufficiency_game"),
+        ("claimlab.labs.sufficiency.cli:add_sufficiency",),
+        game="07_sufficiency_game",
+        game_from_file="claimlab.labs.sufficiency.game:game_from_file",
+    ),
+    Lab(
+        "realdata",
+        "Witnesses on real data (FEVER, WiCE)",
+        ("03_witnesses_on_real_data",),
+        ("claimlab.labs.realdata.cli:add_fever",),
+    ),
+    Lab(
+        "factscore",
+        "FActScore",
+        ("04_factscore",),
+        ("claimlab.labs.factscore.cli:add_factscore",),
+    ),
+    Lab(
+        "context",
+        "Context budget and citations",
+        ("05_context_and_citations",),
+        ("claimlab.labs.context.cli:add_pack", "claimlab.labs.context.cli:add_citations"),
+    ),
+    Lab(
+        "ledger",
+        "Your own ledgers",
+        ("08_your_ledger",),
+        ("claimlab.labs.ledger.cli:add_ledger",),
+    ),
+    Lab(
+        "annotation",
+        "From raw subclaims to a gold set",
+        ("09_annotate",),
+        (
+            "claimlab.labs.annotation.cli:add_draft",
+            "claimlab.labs.annotation.cli:add_agreement",
+            "claimlab.labs.annotation.cli:add_adjudicate",
+        ),
+    ),
+    Lab(
+        "retrieval",
+        "Retrieval depth on multi-hop data",
+        ("10_retrieval_depth",),
+        (
+            "claimlab.labs.retrieval.cli:add_convert",
+            "claimlab.labs.sufficiency.cli:add_sufficiency_cases",
+        ),
+    ),
+)
+
+
+def lab_named(name: str) -> Lab:
+    """The lab called ``name``.
+
+    Raises:
+        KeyError: no lab has that name.
+    """
+    for lab in LABS:
+        if lab.name == name:
+            return lab
+    raise KeyError(name)
+
+
+def notebook_stems() -> tuple[str, ...]:
+    """Every lab's notebooks, in the order of their numbers."""
+    return tuple(sorted(stem for lab in LABS for stem in lab.notebooks))
+
+
+def games() -> dict[str, str]:
+    """Lab name -> its game notebook's file name, for the labs that have a game."""
+    return {lab.name: f"{lab.game}.ipynb" for lab in LABS if lab.game}
+
+
+def load(ref: str) -> Any:
+    """The object a ``module:name`` reference names (its module imported now)."""
+    module, name = ref.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def command_adders() -> list[Callable[[Any], None]]:
+    """Every lab's ``add_COMMAND`` functions, in the order of :data:`LABS` (imported now)."""
+    return [load(ref) for lab in LABS for ref in lab.commands]

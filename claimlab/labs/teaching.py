@@ -1,0 +1,45 @@
+"""What every lab's lesson shares: a file's note, own exercises, the message for absent data."""
+
+from __future__ import annotations
+
+from claimlab.core.text import md_text, plural
+from claimlab.io.context_lab import ContextLab
+from claimlab.io.decomposition import DecompositionFixture
+from claimlab.io.lesson import Exercise
+from claimlab.io.locate import default_data_dir, source_label
+from claimlab.io.sufficiency import SufficiencyFixture
+
+
+def file_note(fixture: DecompositionFixture | SufficiencyFixture | ContextLab) -> str:
+    """Which file this is (shipped or the user's own), its ``note``, and a draft's warning."""
+    parts = [f"**File.** {md_text(source_label(fixture.source))}"] if fixture.source else []
+    if fixture.note:
+        parts.append(f"**About this file.** {md_text(fixture.note)}")
+    if isinstance(fixture, DecompositionFixture) and fixture.is_draft:
+        parts.append(
+            f"**A draft, not a gold set.** {plural(len(fixture.proposed), 'candidate')} and "
+            f"{plural(len(fixture.proposed_units), 'unit')} hold labels a person has not "
+            "confirmed (listed as *proposed* below); every figure here counts them as given."
+        )
+    return "\n\n".join(parts)
+
+
+def own_exercises(
+    fixture: DecompositionFixture | SufficiencyFixture | ContextLab,
+) -> list[Exercise]:
+    """The exercises the file brings, escaped for Markdown."""
+    return [Exercise(md_text(x.question), md_text(x.solution)) for x in fixture.exercises]
+
+
+def data_message(label: str, value: str) -> str:
+    """What to tell the user when a real-data file is absent."""
+    folder = default_data_dir()
+    where = (
+        f"the working directory, the labs folder and {folder}"
+        if folder
+        else "the working directory and the labs folder"
+    )
+    return (
+        f"{label}: {value!r} not found (looked in {where}); this part is skipped. Pass your own "
+        "path as a parameter, or the data folder with 'claimlab run --data DIR' or CLAIMLAB_DATA."
+    )
