@@ -9,7 +9,7 @@ field for the first value that does not fit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -472,6 +472,39 @@ def _shared_units(
     return first
 
 
+def _candidate_rows(
+    fx: DecompositionFixture,
+    units_of: Mapping[str, tuple[DecompositionFixture, Mapping[tuple[int, int], str]]],
+    select: Callable[[DecompositionFixture], Sequence[str]] | None,
+) -> list[tuple[Any, ...]]:
+    """One file's scored candidates as ledger rows (units named as the answer's first file)."""
+    from claimlab.io.annotations import nfc
+
+    aid = nfc(fx.original.id)
+    first, canon = units_of[aid]
+    unit_of = (
+        {u.id: u.id for u in fx.units}
+        if fx is first
+        else {u.id: canon[(u.span.start, u.span.end)] for u in fx.units}
+    )
+    chosen = fx.candidates if select is None else [fx.candidate(i) for i in select(fx)]
+    return [
+        (
+            aid,
+            nfc(c.id),
+            c.fingerprint,
+            [unit_of.get(u, u) for u in fx.counted_units(c)],
+            c.faithful,
+            c.atomic,
+            str(c.evidence.status),
+            fx.source,
+            ";".join(c.review),
+        )
+        for c in chosen
+        if fx.left_out(c) is None  # ambiguous or untagged background: audited, never counted
+    ]
+
+
 def tables_from_decompositions(
     fixtures: Sequence[DecompositionFixture],
     *,
@@ -488,38 +521,16 @@ def tables_from_decompositions(
     across decomposers by their NFC id, units by their spans. ``select`` gives the candidate
     ids of each file that are scored, in their order (default: every candidate, in file order).
     """
-    from claimlab.io.annotations import nfc
-
     named = list(models) if models is not None else [("", fixtures)]
     units_of = _shared_units(named)
     cols = (*CANDIDATE_COLUMNS, "file", "proposed", *(("model",) if models is not None else ()))
     cand: dict[str, list[Any]] = {k: [] for k in cols}
     for model, files in named:
         for fx in files:
-            aid = nfc(fx.original.id)
-            first, canon = units_of[aid]
-            unit_of = (
-                {u.id: u.id for u in fx.units}
-                if fx is first
-                else {u.id: canon[(u.span.start, u.span.end)] for u in fx.units}
-            )
-            chosen = fx.candidates if select is None else [fx.candidate(i) for i in select(fx)]
-            for c in chosen:
-                if fx.left_out(c) is not None:
-                    continue  # ambiguous or untagged background: audited, never counted
-                row = (
-                    aid,
-                    nfc(c.id),
-                    c.fingerprint,
-                    [unit_of.get(u, u) for u in fx.counted_units(c)],
-                    c.faithful,
-                    c.atomic,
-                    str(c.evidence.status),
-                    fx.source,
-                    ";".join(c.review),
-                    *((model,) if models is not None else ()),
-                )
-                for k, v in zip(cols, row, strict=True):
+            for row in _candidate_rows(fx, units_of, select):
+                for k, v in zip(
+                    cols, (*row, *((model,) if models is not None else ())), strict=True
+                ):
                     cand[k].append(v)
     units: dict[str, list[Any]] = {k: [] for k in UNIT_COLUMNS}
     for aid, (first, _) in units_of.items():

@@ -171,56 +171,7 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
         FixtureError: naming the file, the record id (or line) and the field.
     """
     source = str(path)
-    answers: list[RawAnswer] = []
-    for n, value in iter_jsonl(path):
-        if not isinstance(value, dict):
-            raise FixtureError(
-                f"must be an object, got {describe(value)}", file=source, record=f"line {n}"
-            )
-        rid = value.get("id")
-        if not isinstance(rid, str) or not rid:
-            raise FixtureError(
-                f"must be a non-empty string, got {describe(rid)}",
-                file=source,
-                record=f"line {n}",
-                field="id",
-            )
-        rec = Record(value, file=source, record=rid)
-        answer = rec.get("answer", str)
-        subclaims = rec.str_list("subclaims")
-        for j, text in enumerate(subclaims):
-            if not text.strip():
-                raise rec.error("a subclaim must hold some text", field=f"subclaims[{j}]")
-        references = tuple(
-            RawReference(
-                r.get("id", str),
-                r.get("title", str, ""),
-                r.get("version", str, ""),
-                r.get("text", str),
-            )
-            for _, r in (rec.records("references") if "references" in rec.data else ())
-        )
-        check_unique([r.id for r in references], file=source, field=f"{rid}.references")
-        labels = _labels(rec, len(subclaims))
-        known_refs = {r.id for r in references}
-        for j, lab in enumerate(labels):
-            for k, ref in enumerate(lab.get("references", ())):
-                if ref not in known_refs:
-                    raise rec.error(
-                        f"unknown reference id {ref!r}", field=f"labels[{j}].references[{k}]"
-                    )
-        answers.append(
-            RawAnswer(
-                id=rid,
-                line=n,
-                answer=answer,
-                version=rec.get("version", str, "draft"),
-                subclaims=subclaims,
-                units=_units(rec, answer),
-                references=references,
-                labels=labels,
-            )
-        )
+    answers = [_raw_answer(value, n, source) for n, value in iter_jsonl(path)]
     seen: dict[str, str] = {}
     for a in answers:  # an id typed with composed or combining characters is one id
         key = unicodedata.normalize("NFC", a.id)
@@ -233,3 +184,58 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
     if not answers:
         raise FixtureError("holds no answer (one JSON object per line)", file=source)
     return answers
+
+
+def _raw_answer(value: object, n: int, source: str) -> RawAnswer:
+    """One line's answer, every field checked (naming the record and field)."""
+    if not isinstance(value, dict):
+        raise FixtureError(
+            f"must be an object, got {describe(value)}", file=source, record=f"line {n}"
+        )
+    rid = value.get("id")
+    if not isinstance(rid, str) or not rid:
+        raise FixtureError(
+            f"must be a non-empty string, got {describe(rid)}",
+            file=source,
+            record=f"line {n}",
+            field="id",
+        )
+    rec = Record(value, file=source, record=rid)
+    answer = rec.get("answer", str)
+    subclaims = rec.str_list("subclaims")
+    for j, text in enumerate(subclaims):
+        if not text.strip():
+            raise rec.error("a subclaim must hold some text", field=f"subclaims[{j}]")
+    references = _references(rec, source, rid)
+    labels = _labels(rec, len(subclaims))
+    known_refs = {r.id for r in references}
+    for j, lab in enumerate(labels):
+        for k, ref in enumerate(lab.get("references", ())):
+            if ref not in known_refs:
+                raise rec.error(
+                    f"unknown reference id {ref!r}", field=f"labels[{j}].references[{k}]"
+                )
+    return RawAnswer(
+        id=rid,
+        line=n,
+        answer=answer,
+        version=rec.get("version", str, "draft"),
+        subclaims=subclaims,
+        units=_units(rec, answer),
+        references=references,
+        labels=labels,
+    )
+
+
+def _references(rec: Record, source: str, rid: str) -> tuple[RawReference, ...]:
+    references = tuple(
+        RawReference(
+            r.get("id", str),
+            r.get("title", str, ""),
+            r.get("version", str, ""),
+            r.get("text", str),
+        )
+        for _, r in (rec.records("references") if "references" in rec.data else ())
+    )
+    check_unique([r.id for r in references], file=source, field=f"{rid}.references")
+    return references

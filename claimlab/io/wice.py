@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import WiceLabel
@@ -61,34 +61,51 @@ def load_wice(
         label = LABELS.get(value)
         if label is None:
             raise rec.error(f"unknown label {value!r}", field="label")
-        ev = rec.get("evidence", (list, str), want="a list of sentences")
-        if isinstance(ev, str):  # some releases store the list as its Python text
-            try:
-                ev = ast.literal_eval(ev)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-                raise rec.error("evidence is not a list of sentences", field="evidence") from None
-            if not isinstance(ev, list):
-                raise rec.error("must be a list of sentences", field="evidence")
-        alts = rec.get("supporting_sentences", list, want="a list of sentence-index lists")
-        groups = []
-        dropped = 0
-        for i, g in enumerate(alts):
-            if isinstance(g, list) and not g and empty_groups == "drop":
-                dropped += 1
-                continue
-            if not isinstance(g, list) or not g:
-                raise rec.error(
-                    "empty or malformed supporting set (an empty set would count as complete with "
-                    "no evidence; load with empty_groups='drop' to leave such sets out, counted)",
-                    field=f"supporting_sentences[{i}]",
-                )
-            for j, s in enumerate(g):
-                if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < len(ev):
-                    raise rec.error(
-                        f"sentence index {describe(s)} outside 0..{len(ev) - 1}",
-                        field=f"supporting_sentences[{i}][{j}]",
-                    )
-            groups.append(tuple(g))
+        ev = _evidence(rec)
+        groups, dropped = _groups(rec, len(ev), empty_groups)
         claim = rec.get("claim", (str, type(None)), None) or ""
         out.append(WiceClaim(str(cid), label, claim, len(ev), tuple(groups), dropped))
     return out
+
+
+def _evidence(rec: Record) -> list[Any]:
+    """The record's evidence sentences (a list, or the Python text of one in some releases)."""
+    ev: object = rec.get("evidence", (list, str), want="a list of sentences")
+    if isinstance(ev, str):  # some releases store the list as its Python text
+        try:
+            ev = ast.literal_eval(ev)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            raise rec.error("evidence is not a list of sentences", field="evidence") from None
+    if not isinstance(ev, list):
+        raise rec.error("must be a list of sentences", field="evidence")
+    return ev
+
+
+def _groups(
+    rec: Record, n: int, empty_groups: Literal["error", "drop"]
+) -> tuple[list[tuple[int, ...]], int]:
+    """The supporting sets as sentence indexes (checked against ``n`` sentences), and drops.
+
+    Returns the sets and how many empty sets were dropped.
+    """
+    alts = rec.get("supporting_sentences", list, want="a list of sentence-index lists")
+    groups: list[tuple[int, ...]] = []
+    dropped = 0
+    for i, g in enumerate(alts):
+        if isinstance(g, list) and not g and empty_groups == "drop":
+            dropped += 1
+            continue
+        if not isinstance(g, list) or not g:
+            raise rec.error(
+                "empty or malformed supporting set (an empty set would count as complete with "
+                "no evidence; load with empty_groups='drop' to leave such sets out, counted)",
+                field=f"supporting_sentences[{i}]",
+            )
+        for j, s in enumerate(g):
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
+                raise rec.error(
+                    f"sentence index {describe(s)} outside 0..{n - 1}",
+                    field=f"supporting_sentences[{i}][{j}]",
+                )
+        groups.append(tuple(g))
+    return groups, dropped

@@ -89,7 +89,7 @@ def table_html(frame: Any) -> str:
         for n, a in zip(names, align, strict=True)
     )
     if any(groups):  # two heading levels: the groups over their columns, then the columns
-        spans: list[list] = []
+        spans: list[list[Any]] = []
         for g in groups:
             if spans and spans[-1][0] == g:
                 spans[-1][1] += 1
@@ -127,7 +127,7 @@ def table_html(frame: Any) -> str:
 
 
 @functools.cache
-def _table_class():
+def _table_class() -> Any:
     import pandas as pd
 
     class Table(pd.DataFrame):
@@ -138,10 +138,10 @@ def _table_class():
         """
 
         @property
-        def _constructor(self):
+        def _constructor(self) -> Any:
             return Table
 
-        def _repr_html_(self):
+        def _repr_html_(self) -> Any:
             return table_html(self)
 
     return Table
@@ -155,7 +155,7 @@ def table(frame: Any) -> Any:
 class _Pandas:
     """pandas, with ``DataFrame`` replaced by the table that is never typeset (no global options)."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         import pandas as pd
 
         return _table_class() if name == "DataFrame" else getattr(pd, name)
@@ -189,7 +189,7 @@ MIN_FONT_PT = 8.0  # the smallest text a printed figure may carry
 FIGURE_PPI = 240  # pixels per inch at the size the figure is shown and printed
 
 
-def figure_fonts(fig) -> list[float]:
+def figure_fonts(fig: Any) -> list[float]:
     """The sizes (pt) of every visible, non-empty text in a figure."""
     from matplotlib.text import Text
 
@@ -200,7 +200,7 @@ def figure_fonts(fig) -> list[float]:
     ]
 
 
-def figure_png(fig) -> tuple[bytes, dict[str, Any]]:
+def figure_png(fig: Any) -> tuple[bytes, dict[str, Any]]:
     """The figure as a PNG at :data:`FIGURE_PPI`, and the display metadata that keeps its size.
 
     Shown at its own size (``width`` in CSS pixels of 1/96 inch), the image prints at
@@ -231,7 +231,7 @@ def figure_png(fig) -> tuple[bytes, dict[str, Any]]:
     return data, meta
 
 
-def show_figure(ax) -> None:
+def show_figure(ax: Any) -> None:
     """Display the figure of ``ax`` once, as a 240 ppi PNG at its own size, and close it."""
     import matplotlib.pyplot as plt
     from IPython.display import display
@@ -245,7 +245,7 @@ def show_figure(ax) -> None:
     display({"image/png": data, "text/plain": "<figure>"}, raw=True, metadata={"image/png": meta})
 
 
-def show_exercises(exercises, *, solutions: bool = False) -> None:
+def show_exercises(exercises: Any, *, solutions: bool = False) -> None:
     """Numbered exercises (questions), or their solutions; every text escaped.
 
     In the student handout each question is followed by space to write the answer.

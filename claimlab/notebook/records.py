@@ -52,7 +52,7 @@ def record(name: str, value: Any) -> None:
     display({MIME: payload}, raw=True)
 
 
-def records_from_notebook(nb: Mapping) -> dict[str, Any]:
+def records_from_notebook(nb: Mapping[str, Any]) -> dict[str, Any]:
     """Collect recorded values from a notebook dict (later records of one name win)."""
     out: dict[str, Any] = {}
     for cell in nb.get("cells", []):
@@ -71,5 +71,6 @@ def read_records(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     data = json.loads(p.read_text(encoding="utf-8"))
     if p.suffix == ".json" and "cells" not in data:
-        return data.get("records", data)
+        records: dict[str, Any] = data.get("records", data)
+        return records
     return records_from_notebook(data)

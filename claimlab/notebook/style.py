@@ -286,7 +286,16 @@ def _error_bar(
 
 
 def _panels(
-    rows, row_names, series, colors, series_labels, title, notes, na_label, xlabel, errors=None
+    rows: Any,
+    row_names: Any,
+    series: Any,
+    colors: Any,
+    series_labels: Any,
+    title: Any,
+    notes: Any,
+    na_label: Any,
+    xlabel: Any,
+    errors: Any = None,
 ) -> Axes:
     """One panel per series, a horizontal bar per group, its label beside the bar."""
     cols = min(len(series), 4)  # one row of panels sharing the group labels
@@ -335,10 +344,11 @@ def _panels(
         fig.suptitle(title, fontsize=11)
     if xlabel:
         fig.supxlabel(xlabel, fontsize=8)
-    return axes[0][0]
+    first: Axes = axes[0][0]
+    return first
 
 
-def _make_room_above(ax: Axes, labels: Sequence, *, margin: float = 0.02) -> None:
+def _make_room_above(ax: Axes, labels: Sequence[Any], *, margin: float = 0.02) -> None:
     """Raise the top of the y axis until every label standing on a bar ends inside the axes.
 
     A label's height is fixed in points while its foot sits at a data value, so one rendering

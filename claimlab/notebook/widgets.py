@@ -47,7 +47,7 @@ class _Html(W.HTML):
     """An HTML widget whose content MathJax never typesets (a "$" from a file stays text)."""
 
     @traitlets.validate("value")
-    def _no_math(self, proposal):
+    def _no_math(self, proposal: Any) -> Any:
         value = proposal["value"]
         if value and not value.startswith(_NO_MATH_OPEN):
             value = f"{_NO_MATH_OPEN}{value}</div>"
@@ -73,7 +73,7 @@ def css_token(value: str) -> str:
     return "x" + hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
-def verdict_html(result) -> str:
+def verdict_html(result: Any) -> str:
     """The end of a round: a WON banner, or how many rules are not met and each one's reason."""
     if result is None:
         return ""
@@ -98,7 +98,7 @@ def _style_toggle(t: W.ToggleButton) -> None:
 
 
 def _toggles(
-    items, *, selected: Sequence[str], css_prefix: str, on_change
+    items: Any, *, selected: Sequence[str], css_prefix: str, on_change: Any
 ) -> dict[str, W.ToggleButton]:
     """One toggle button per ``(id, tooltip)``, tagged with a CSS class ``<prefix>-<id>``."""
     out = {}
@@ -120,7 +120,7 @@ class _View:
     def snapshot_html(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _repr_mimebundle_(self, **kwargs):
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = self.widget._repr_mimebundle_(**kwargs)
         data = dict(bundle) if isinstance(bundle, dict) else {}
         snapshot = self.snapshot_html()
@@ -130,7 +130,7 @@ class _View:
         return data
 
 
-def _button(description: str, css: str, on_click, **kwargs) -> W.Button:
+def _button(description: str, css: str, on_click: Any, **kwargs: Any) -> W.Button:
     b = W.Button(description=description, **kwargs)
     b.add_class(css)
     b.on_click(lambda _b: on_click())
@@ -152,7 +152,7 @@ class _GameView(_View):
     game: Any  # the lab's game: a DecompositionGame or a SufficiencyGame
     student: bool
 
-    def _controls(self, label: str, css: str, action, rounds: dict[str, str]) -> W.Button:
+    def _controls(self, label: str, css: str, action: Any, rounds: dict[str, str]) -> W.Button:
         """Build the chooser, Reset, the message and the board; return the main action's button."""
         self.chooser = W.Dropdown(
             options=[(title, name) for name, title in rounds.items()],
@@ -175,14 +175,14 @@ class _GameView(_View):
     def _round(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _choose(self, change) -> None:
+    def _choose(self, change: Any) -> None:
         if change["new"] != self._round():
             self.sync(self.game.choose(change["new"]).message)
 
     def sync(self, message: str) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def reset(self):
+    def reset(self) -> None:
         """Press Reset: the round starts again, everything chosen is cleared."""
         self.sync(self.game.reset().message)
 

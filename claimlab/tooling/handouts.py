@@ -107,7 +107,7 @@ def find_chromium() -> str | None:
     return None
 
 
-def _strip_widgets(nb) -> int:
+def _strip_widgets(nb: Any) -> int:
     """Replace widget views by their static snapshot (text/html) or a plain note; count them."""
     n = 0
     for cell in nb.cells:
@@ -125,7 +125,7 @@ def _strip_widgets(nb) -> int:
     return n
 
 
-def _data_files(parameters: dict) -> list[tuple[str, str, str]]:
+def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
     rows = []
     for name, value in parameters.items():
@@ -150,7 +150,7 @@ def _data_files(parameters: dict) -> list[tuple[str, str, str]]:
 
 
 def _stamp(
-    title: str, stem: str, variant: Variant, parameters: dict, records_file: Path | None
+    title: str, stem: str, variant: Variant, parameters: dict[str, Any], records_file: Path | None
 ) -> str:
     params = "".join(
         f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(json.dumps(v, ensure_ascii=False))}</code></td></tr>"
@@ -211,7 +211,7 @@ def clean_html(fragment: object) -> str:
 
     text = fragment.decode() if isinstance(fragment, bytes) else str(fragment)
     text = _DROPPED.sub("", text)  # pandas' scoped styles and any script: gone, not shown
-    return bleach.clean(
+    cleaned: str = bleach.clean(
         text,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
@@ -228,6 +228,7 @@ def clean_html(fragment: object) -> str:
         strip=False,
         strip_comments=True,
     )
+    return cleaned
 
 
 _DROPPED = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -282,7 +283,7 @@ def render_html(
     notebook: Path,
     variant: Variant,
     *,
-    parameters: dict | None = None,
+    parameters: dict[str, Any] | None = None,
     records_file: Path | None = None,
 ) -> str:
     """The handout HTML of one executed notebook.
@@ -345,7 +346,7 @@ def _mark_body(match: re.Match[str], variant: str = "student") -> str:
     return f'<body class="{classes}"{attrs}>'
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(proc: subprocess.Popen[Any]) -> None:
     """Kill a process and everything it started (its own process group)."""
     if proc.poll() is None:
         try:
@@ -405,7 +406,7 @@ def print_pdfs(
         ClaimlabInputError: chromium failed or timed out on a file, naming it.
     """
     pending = list(jobs)
-    running: list[tuple[subprocess.Popen, float, Path, Path, Path, Any]] = []
+    running: list[tuple[subprocess.Popen[Any], float, Path, Path, Path, Any]] = []
     profiles: list[Path] = []  # every profile made, even one whose chromium never started
     try:
         while pending or running:

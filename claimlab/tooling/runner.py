@@ -171,7 +171,7 @@ def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
                         file=str(path),
                         field="parameters",
                     )
-                default = ast.literal_eval(node.value)  # type: ignore[arg-type]
+                default = ast.literal_eval(node.value)
                 types = (
                     _annotation_types(annotation, file=str(path))
                     if annotation is not None

@@ -17,6 +17,7 @@ import socket
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer
@@ -33,7 +34,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     max_kernels = Integer(40, config=True, help="Most kernels running at once (page views).")
 
-    async def start_kernel(self, *args, **kwargs):  # type: ignore[override]
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Start a kernel for a new page view, unless the cap is reached (HTTP 503)."""
         if len(self.list_kernel_ids()) >= self.max_kernels:
             from tornado import web
@@ -114,7 +115,7 @@ def prepare_games_folder(
     return out
 
 
-def _inject(nb, params: Mapping[str, object]) -> None:
+def _inject(nb: Any, params: Mapping[str, object]) -> None:
     """Add a cell setting ``params`` right after the notebook's parameters cell."""
     import nbformat
 

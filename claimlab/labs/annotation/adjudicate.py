@@ -35,7 +35,14 @@ from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
-from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
+from claimlab.io.annotations import (
+    AnnotatedFile,
+    AnnotationSet,
+    AnswerKey,
+    answers_of,
+    nfc,
+    set_names,
+)
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
 from claimlab.io.reader import read_json
 from claimlab.labs.annotation.session import now
@@ -549,6 +556,31 @@ class AnswerResult:
     unconfirmed: tuple[str, ...] = ()  # candidates no annotator confirmed: no vote at all
 
 
+def _wanted(
+    decisions: Sequence[str], labels: Sequence[str]
+) -> dict[str, list[tuple[str, str, Any]]]:
+    """The ``--decide`` values by answer (parsed; each names an answer, or the only one)."""
+    wanted: dict[str, list[tuple[str, str, Any]]] = {}
+    for text in decisions:
+        answer, rest = split_decision(text, labels)
+        wanted.setdefault(answer, []).append(parse_decision(rest))
+    return wanted
+
+
+def _check_two_annotators(
+    groups: Sequence[tuple[AnswerKey, list[AnnotatedFile | None]]], names: Sequence[str]
+) -> None:
+    """Refuse an answer only one annotator annotated (naming the answer and the file)."""
+    for key, files in groups:
+        given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
+        if len(given) < 2:
+            raise FixtureError(
+                f"answer {key.label} is annotated by {given[0][0]} only: adjudication needs two "
+                "or more annotators for every answer (add the others' files, or leave it out)",
+                file=given[0][1].path,
+            )
+
+
 def adjudicate_sets(
     sets: Sequence[AnnotationSet],
     write: Callable[[int, dict[str, Any]], None],
@@ -569,19 +601,8 @@ def adjudicate_sets(
     """
     groups = list(answers_of(sets))
     names = set_names(sets)
-    labels = [k.label for k, _ in groups]
-    wanted: dict[str, list[tuple[str, str, Any]]] = {}
-    for text in decisions:
-        answer, rest = split_decision(text, labels)
-        wanted.setdefault(answer, []).append(parse_decision(rest))
-    for key, files in groups:
-        given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
-        if len(given) < 2:
-            raise FixtureError(
-                f"answer {key.label} is annotated by {given[0][0]} only: adjudication needs two "
-                "or more annotators for every answer (add the others' files, or leave it out)",
-                file=given[0][1].path,
-            )
+    wanted = _wanted(decisions, [k.label for k, _ in groups])
+    _check_two_annotators(groups, names)
     at = clock()
 
     def work(start: int, stop: int) -> list[AnswerResult]:

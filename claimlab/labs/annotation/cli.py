@@ -107,7 +107,7 @@ def _say_drafts(
     )
 
 
-def add_draft(sub: argparse._SubParsersAction) -> None:
+def add_draft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab draft`` to the command parser."""
     p = sub.add_parser("draft", help="turn raw subclaims into decomposition drafts to annotate")
     p.add_argument("input", help="JSON Lines: {id, answer, subclaims[, units, references, labels]}")
@@ -225,7 +225,7 @@ def _short(text: str) -> str:
     return text if len(text) <= 12 else "N/A"
 
 
-def add_agreement(sub: argparse._SubParsersAction) -> None:
+def add_agreement(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab agreement`` to the command parser."""
     p = sub.add_parser(
         "agreement",
@@ -330,7 +330,7 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
         )
 
 
-def add_adjudicate(sub: argparse._SubParsersAction) -> None:
+def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab adjudicate`` to the command parser."""
     from claimlab.labs.annotation.adjudicate import LABEL_VALUES
 

@@ -47,7 +47,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_pack(sub: argparse._SubParsersAction) -> None:
+def add_pack(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab pack`` to the command parser."""
     p = sub.add_parser("pack", help="pack ranked chunks under a chunk and a token budget")
     p.add_argument("chunks", help="JSON list of {id, document, version, score, text}")
@@ -99,7 +99,7 @@ def cmd_citations(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_citations(sub: argparse._SubParsersAction) -> None:
+def add_citations(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab citations`` to the command parser."""
     p = sub.add_parser("citations", help="validate an answer's claim-to-chunk citations")
     p.add_argument(

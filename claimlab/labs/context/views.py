@@ -6,16 +6,17 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
 from claimlab.core.ratio import Ratio
 from claimlab.metrics.context_budget import Calibration, ThresholdRow
 from claimlab.notebook.display import NO_MATH, pandas, show
-from claimlab.notebook.style import plt, styled
+from claimlab.notebook.style import styled
 
 
-def chunks_table(chunks, result=None):
+def chunks_table(chunks: Any, result: Any = None) -> Any:
     """Chunks with score, rank, tokens and (after packing) kept/dropped with the reason."""
     pd = pandas()
 
@@ -52,7 +53,7 @@ def show_prompt(prompt: str) -> None:
     )
 
 
-def citations_table(reports):
+def citations_table(reports: Any) -> Any:
     """One row per named answer: verdict and the problem codes with explanations."""
     pd = pandas()
 
@@ -68,7 +69,7 @@ def citations_table(reports):
     return pd.DataFrame(rows).set_index("answer")
 
 
-def thresholds_table(rows: Sequence[ThresholdRow]):
+def thresholds_table(rows: Sequence[ThresholdRow]) -> Any:
     """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
     pd = pandas()
     return pd.DataFrame(
@@ -85,7 +86,7 @@ def thresholds_table(rows: Sequence[ThresholdRow]):
     ).set_index("threshold")
 
 
-def held_out_table(held: Any):
+def held_out_table(held: Any) -> Any:
     """The calibrated threshold on the queries it was chosen on and on held-out ones, with counts."""
     pd = pandas()
     t = held.calibration.threshold
@@ -125,7 +126,7 @@ def gate_note(gated: Any, best: float | None) -> str:
     )
 
 
-def score_ranges_table(lab):
+def score_ranges_table(lab: Any) -> Any:
     """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
     pd = pandas()
 
@@ -145,7 +146,7 @@ def score_ranges_table(lab):
 
 
 @styled
-def plot_packing(result, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def plot_packing(result: Any, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
     if ax is None:
         _, ax = plt.subplots(figsize=(7.2, 3.8))

@@ -150,7 +150,7 @@ def _say_audit(result: Any) -> None:
         )
 
 
-def add_decomposition(sub: argparse._SubParsersAction) -> None:
+def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab decomposition`` to the command parser."""
     p = sub.add_parser("decomposition", help="score a selection of candidate subclaims")
     p.add_argument("file", help="a claimlab/decomposition@1 file")

@@ -193,7 +193,9 @@ class DecompositionGame:
         return result
 
 
-def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None) -> list[list]:
+def solve_decomposition(
+    fixture: DecompositionFixture, puzzle: str | None = None
+) -> list[list[Any]]:
     """A winning script for a puzzle (deselect, select, annotate, check), or [] when none exists.
 
     Keeps the starting candidates that are atomic, faithful, error-free and not duplicates, then
@@ -231,7 +233,7 @@ def solve_decomposition(fixture: DecompositionFixture, puzzle: str | None = None
     final = keep + added
     if not final or len(final) > game.slots:
         return []
-    script: list[list] = [["deselect", cid] for cid in game.selection if cid not in keep]
+    script: list[list[Any]] = [["deselect", cid] for cid in game.selection if cid not in keep]
     script += [["select", cid] for cid in added]
     script += [["annotate", cid, str(fixture.candidate(cid).evidence.status)] for cid in final]
     return [*script, ["check"]]

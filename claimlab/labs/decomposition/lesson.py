@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from claimlab.core.text import md_code, md_ids, md_text, plural
 from claimlab.core.vocab import STATUSES, Status
@@ -125,7 +126,7 @@ def decomposition_game_rules(fixture: DecompositionFixture) -> str:
     )
 
 
-def _moves(script: Sequence[Sequence]) -> str:
+def _moves(script: Sequence[Sequence[Any]]) -> str:
     parts = []
     drop = [s[1] for s in script if s[0] == "deselect"]
     add = [s[1] for s in script if s[0] == "select"]

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.core.vocab import status_line
@@ -17,12 +18,12 @@ from claimlab.metrics.decomposition import (
     DecompositionResult,
 )
 from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
-from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, plt, styled
+from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, styled
 
 _SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
 
 
-def units_table(fixture: DecompositionFixture):
+def units_table(fixture: DecompositionFixture) -> Any:
     """The original's units with their UTF-16 spans."""
     pd = pandas()
 
@@ -35,7 +36,7 @@ def units_table(fixture: DecompositionFixture):
     ).set_index("unit")
 
 
-def candidates_table(fixture: DecompositionFixture):
+def candidates_table(fixture: DecompositionFixture) -> Any:
     """All candidates with their labels (both layers)."""
     pd = pandas()
 
@@ -60,7 +61,7 @@ def candidates_table(fixture: DecompositionFixture):
     return pd.DataFrame(rows).set_index("id")
 
 
-def audit_table(result: DecompositionResult):
+def audit_table(result: DecompositionResult) -> Any:
     """The audit rows with the two layers under separate column headings."""
     pd = pandas()
 
@@ -105,7 +106,7 @@ def audit_table(result: DecompositionResult):
     return table
 
 
-def metrics_table(results: dict[str, DecompositionResult]):
+def metrics_table(results: dict[str, DecompositionResult]) -> Any:
     """One row per selection: the four ratios as displays and the status counts beside them."""
     pd = pandas()
 
@@ -125,7 +126,7 @@ def metrics_table(results: dict[str, DecompositionResult]):
     return pd.DataFrame(rows).set_index("selection")
 
 
-def findings_table(results: dict[str, DecompositionResult]):
+def findings_table(results: dict[str, DecompositionResult]) -> Any:
     """One row per selection: what it holds, and the units it misses and the duplicates it repeats."""
     pd = pandas()
 
@@ -154,7 +155,7 @@ def show_decomposition_mode(name: str, result: DecompositionResult) -> None:
 
 
 @styled
-def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = None) -> Axes:
+def plot_decomposition(result: Any, *, title: str | None = None, ax: Axes | None = None) -> Axes:
     """The four Toy metrics of one selection, with CONTRADICTED / NOT_IN_REFERENCE beside support."""
     note = f"status over the unique selection: {status_line(result.status_counts)}"
     labels = {k: v.replace("Toy ", "Toy\n") for k, v in METRIC_LABELS.items()}
@@ -162,7 +163,7 @@ def plot_decomposition(result, *, title: str | None = None, ax: Axes | None = No
 
 
 @styled
-def plot_mode_comparison(results: Mapping, *, title: str | None = None) -> Axes:
+def plot_mode_comparison(results: Mapping[str, Any], *, title: str | None = None) -> Axes:
     """All selections side by side: four metrics per mode, n/d on every bar."""
     rows = {name: r.ratios() for name, r in results.items()}
     notes = {
@@ -232,7 +233,8 @@ def plot_decompscore_atomicity(
     right.set_title("Atomicity: atomic / unique selection", fontsize=9)
     if title:
         fig.suptitle(title, fontsize=10)
-    return left
+    shown: Axes = left
+    return shown
 
 
 def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:

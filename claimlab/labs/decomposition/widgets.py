@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -119,10 +120,10 @@ class DecompositionExplorer(_View):
         """Selected candidate ids in fixture order."""
         return [cid for cid, t in self.toggles.items() if t.value]
 
-    def _changed(self, _change=None) -> None:
+    def _changed(self, _change: Any = None) -> None:
         self.refresh()
 
-    def _mode(self, change) -> None:
+    def _mode(self, change: Any) -> None:
         if change["new"] in self.fixture.modes:
             self.set_selection(self.fixture.modes[change["new"]])
 
@@ -152,7 +153,7 @@ class DecompositionExplorer(_View):
 
     def snapshot_html(self) -> str:
         """Static rendering of the current state."""
-        return self.metrics.value + self.audit.value
+        return str(self.metrics.value) + str(self.audit.value)
 
 
 class DecompositionGameView(_GameView):
@@ -195,8 +196,8 @@ class DecompositionGameView(_GameView):
     def _round(self) -> str:
         return str(self.game.puzzle)
 
-    def _toggle(self, cid):
-        def handler(change):
+    def _toggle(self, cid: Any) -> Any:
+        def handler(change: Any) -> None:
             if self._syncing:
                 return
             act = self.game.select(cid) if change["new"] else self.game.deselect(cid)
@@ -204,8 +205,8 @@ class DecompositionGameView(_GameView):
 
         return handler
 
-    def _annotate(self, cid):
-        def handler(change):
+    def _annotate(self, cid: Any) -> Any:
+        def handler(change: Any) -> None:
             if self._syncing or change["new"] == NO_STATUS:
                 return
             self.sync(self.game.annotate(cid, change["new"]).message)
@@ -240,7 +241,7 @@ class DecompositionGameView(_GameView):
         live = "" if self.student and not after else metrics_html(g.metrics())
         self.board.value = left + verdict_html(g.last_check) + live
 
-    def check(self):
+    def check(self) -> Any:
         """Press Check."""
         r = self.game.check()
         self.sync("round over: you won" if r.won else "round over: not won (see why below)")

@@ -97,7 +97,9 @@ def cmd_factscore(args: argparse.Namespace) -> int:
     return 0
 
 
-def _factscore_uncertainty(args: argparse.Namespace, results: list) -> tuple[dict, list, dict]:
+def _factscore_uncertainty(
+    args: argparse.Namespace, results: list[Any]
+) -> tuple[dict[str, Any], list[Any], dict[str, Any]]:
     """Intervals per subject, comparisons and the ranking's stability, as the options ask."""
     from claimlab.metrics.uncertainty import (
         factscore_comparisons,
@@ -115,8 +117,8 @@ def _factscore_uncertainty(args: argparse.Namespace, results: list) -> tuple[dic
             )
             for name, r in by_name.items()
         }
-    comparisons: list = []
-    ranking: dict = {}
+    comparisons: list[Any] = []
+    ranking: dict[str, Any] = {}
     if args.compare:
         pairs = compare_pairs(args.compare, list(by_name), what="subject")
         comparisons = factscore_comparisons(
@@ -132,7 +134,7 @@ def _factscore_uncertainty(args: argparse.Namespace, results: list) -> tuple[dic
     return intervals, comparisons, ranking
 
 
-def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Path, Path]]:
+def _write_factscore_ledgers(loaded: Any, args: argparse.Namespace) -> list[tuple[Path, Path]]:
     """Every file's responses as a claim ledger (Parquet): all files are replaced together.
 
     A candidates file and its units file belong together, and so do the subjects of one run;
@@ -158,7 +160,7 @@ def _write_factscore_ledgers(loaded, args: argparse.Namespace) -> list[tuple[Pat
     return [(paths[i], paths[i + 1]) for i in range(0, len(paths), 2)]
 
 
-def add_factscore(sub: argparse._SubParsersAction) -> None:
+def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab factscore`` to the command parser."""
     p = sub.add_parser("factscore", help="FActScore of human-labelled responses, with its counts")
     p.add_argument("files", nargs="+", help="labelled JSONL files (one subject model each)")

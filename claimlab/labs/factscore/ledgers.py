@@ -7,6 +7,7 @@ so the large-scale scorer runs on real data; its macro raw support is FActScore'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -16,7 +17,7 @@ from claimlab.metrics.factscore import POLICIES, FactscoreResult, find_factscore
 from claimlab.metrics.ledger import CorpusFigures, count_ledger, summarise
 
 
-def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, pa.Table]:
+def factscore_ledger(responses: Any, *, policy: str = "exclude") -> tuple[pa.Table, pa.Table]:
     """FActScore's human-labelled responses as a claim ledger (candidates, units).
 
     Each responding response is an answer (``<line>:<topic>``), its sentences are the units
@@ -36,8 +37,8 @@ def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, p
             f"unknown irrelevant-fact policy {policy!r} (one of {', '.join(POLICIES)})"
         )
     status_of = {"S": "SUPPORTED", "NS": "NOT_IN_REFERENCE", "IR": "NOT_IN_REFERENCE"}
-    cand: dict[str, list] = {k: [] for k in CANDIDATE_COLUMNS}
-    unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
+    cand: dict[str, list[Any]] = {k: [] for k in CANDIDATE_COLUMNS}
+    unit_rows: dict[str, list[Any]] = {"answer_id": [], "unit_id": []}
     for r in responses:
         if r.sentences is None:
             continue
@@ -66,7 +67,7 @@ def factscore_ledger(responses, *, policy: str = "exclude") -> tuple[pa.Table, p
     return candidates, pa.table(unit_rows, schema=UNIT_SCHEMA)
 
 
-def factscore_ledgers(subjects, *, policy: str = "exclude") -> dict[str, CorpusFigures]:
+def factscore_ledgers(subjects: Any, *, policy: str = "exclude") -> dict[str, CorpusFigures]:
     """Each subject's FActScore responses scored as a ledger of its own (corpus figures)."""
     out = {}
     for name, responses in subjects.items():

@@ -5,19 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
-from claimlab.notebook.style import plot_grouped_values, plt, styled
+from claimlab.notebook.style import plot_grouped_values, styled
 
 
-def factscore_table(results):
+def factscore_table(results: Any) -> Any:
     """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
     pd = pandas()
 
-    def pct(v):
+    def pct(v: Any) -> Any:
         return "N/A" if v is None else f"{100 * v:.1f}"
 
     rows = []
@@ -42,7 +43,7 @@ def factscore_table(results):
 
 def factscore_ledger_table(
     factscores: Mapping[str, FactscoreResult], ledgers: Mapping[str, CorpusFigures]
-):
+) -> Any:
     """One column per subject: FActScore's init_score beside the responses scored as a ledger.
 
     ``factscores`` and ``ledgers`` come from the same responses under the same policy
@@ -68,7 +69,7 @@ def factscore_ledger_table(
     return table
 
 
-def estimator_table(checks):
+def estimator_table(checks: Any) -> Any:
     """One row per flip share: error per subject and whether the ranking is kept."""
     pd = pandas()
 

@@ -204,7 +204,7 @@ def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[
             )
 
 
-def _prediction_powered(args: argparse.Namespace, result: object) -> list:
+def _prediction_powered(args: argparse.Namespace, result: object) -> list[Any]:
     """The ledger's figures with the people's labels of ``--human`` correcting the autorater's."""
     from claimlab.io.ledger import read_table
     from claimlab.metrics.ledger import count_ledger
@@ -232,7 +232,9 @@ def _prediction_powered(args: argparse.Namespace, result: object) -> list:
         raise ClaimlabInputError(str(exc), file=args.human) from None
 
 
-def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, list]:
+def _uncertainty(
+    args: argparse.Namespace, result: object
+) -> tuple[dict[Any, Any], list[Any], list[Any]]:
     """The intervals (per group, None for the corpus), comparisons and rankings asked for."""
     from claimlab.metrics.uncertainty import (
         ledger_comparisons,
@@ -243,9 +245,9 @@ def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, 
 
     steps = Steps("ledger", enabled=args.progress or None)
 
-    intervals: dict = {}
-    comparisons: list = []
-    rankings: list = []
+    intervals: dict[Any, Any] = {}
+    comparisons: list[Any] = []
+    rankings: list[Any] = []
     table = result.counts.table  # type: ignore[attr-defined]
     level = args.ci if args.ci is not None else 0.95
     if args.ci is not None:
@@ -276,7 +278,7 @@ def _uncertainty(args: argparse.Namespace, result: object) -> tuple[dict, list, 
     return intervals, comparisons, rankings
 
 
-def add_ledger(sub: argparse._SubParsersAction) -> None:
+def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab ledger`` to the command parser."""
     p = sub.add_parser("ledger", help="score a claim ledger (many models x answers) fast")
     p.add_argument("candidates", nargs="?", help="candidates table (.csv, .jsonl or .parquet)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 
@@ -18,10 +20,10 @@ def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Tabl
     Each answer has 3-7 units; a few answers are left out by ``drops-hard`` entirely.
     """
     rng = np.random.default_rng(seed)
-    rows: dict[str, list] = {k: [] for k in ("model", *CANDIDATE_COLUMNS)}
-    unit_rows: dict[str, list] = {"answer_id": [], "unit_id": []}
+    rows: dict[str, list[Any]] = {k: [] for k in ("model", *CANDIDATE_COLUMNS)}
+    unit_rows: dict[str, list[Any]] = {"answer_id": [], "unit_id": []}
 
-    def add(model, a, c, fp, pres, faithful, status):
+    def add(model: Any, a: Any, c: Any, fp: Any, pres: Any, faithful: Any, status: Any) -> None:
         for k, v in zip(rows, (model, a, c, fp, pres, faithful, True, status), strict=True):
             rows[k].append(v)
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.core.vocab import status_line
 from claimlab.metrics.ledger import METRIC_NAMES, CorpusFigures
 from claimlab.notebook.display import pandas
-from claimlab.notebook.style import plot_grouped_values, plt, styled
+from claimlab.notebook.style import plot_grouped_values, styled
 
 
-def ledger_table(groups):
+def ledger_table(groups: Any) -> Any:
     """One column per group: answers, micro and macro displays of the four ratios, status counts.
 
     Groups are columns (there are few decomposers and many measures), so the table stays narrow
@@ -74,7 +75,7 @@ def plot_ledger_models(
 
 
 @styled
-def plot_coverage_distribution(table, *, ax: Axes | None = None) -> Axes:
+def plot_coverage_distribution(table: Any, *, ax: Axes | None = None) -> Axes:
     """Histogram of per-answer coverage per model; answers with no unit (N/A) counted in the legend."""
     import numpy as np
 

@@ -53,7 +53,7 @@ def cmd_fever(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_fever(sub: argparse._SubParsersAction) -> None:
+def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab fever`` to the command parser."""
     p = sub.add_parser("fever", help="FEVER scores (official conventions, paired by id)")
     p.add_argument("gold", help="gold JSONL (id, label, evidence)")

@@ -25,7 +25,7 @@ class FeverStudy:
     gold_path: Path
     predictions_path: Path
     limit: int
-    pairs: tuple
+    pairs: tuple[Any, ...]
     result: fever.FeverResult
     sweep: Mapping[int, Any]
     group_sizes: Mapping[int, int]
@@ -93,7 +93,7 @@ class WiceStudy:
     """WiCE claims: labels, alternative supporting sets, and lead-k sufficiency."""
 
     path: Path
-    claims: tuple
+    claims: tuple[Any, ...]
     labels: Mapping[str, int]
     empty_groups: int
     empty_group_claims: Mapping[str, int]

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.notebook.display import md_code, md_text, pandas, show, show_figure, show_markdown
-from claimlab.notebook.style import DEFAULT_COLOR, plt, styled
+from claimlab.notebook.style import DEFAULT_COLOR, styled
 
 
-def fever_table(result):
+def fever_table(result: Any) -> Any:
     """The five official figures with their counts."""
     pd = pandas()
 
     c = result.to_dict()["counts"]
 
-    def na(value):
+    def na(value: Any) -> Any:
         return "N/A" if value is None else value
 
     rows = [
@@ -34,7 +36,7 @@ def fever_table(result):
     return pd.DataFrame(rows, columns=["figure", "value", "counts"]).set_index("figure")
 
 
-def show_fever_study(study) -> None:
+def show_fever_study(study: Any) -> None:
     """Everything the real-data notebook shows about FEVER, or the reason it is skipped."""
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
@@ -91,7 +93,7 @@ def show_fever_study(study) -> None:
     show(pd.DataFrame(list(study.near_misses)))
 
 
-def show_wice_study(study) -> None:
+def show_wice_study(study: Any) -> None:
     """WiCE through the witness core, or the reason it is skipped."""
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
@@ -126,12 +128,12 @@ def show_wice_study(study) -> None:
 
 @styled
 def plot_count_bars(
-    counts: Mapping,
+    counts: Mapping[str, Any],
     *,
     ax: Axes | None = None,
     title: str | None = None,
     xlabel: str = "",
-    highlight=None,
+    highlight: Any = None,
 ) -> Axes:
     """A distribution as bars, each labelled with its count and share of the total."""
     if ax is None:

@@ -50,7 +50,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_convert(sub: argparse._SubParsersAction) -> None:
+def add_convert(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab convert`` to the command parser."""
     p = sub.add_parser(
         "convert", help="MuSiQue or HotpotQA records as a claimlab/sufficiency@1 file"

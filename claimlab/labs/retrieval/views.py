@@ -170,7 +170,8 @@ def plot_coverage_accuracy(study: Any, *, title: str | None = None) -> Axes:
     )
     fig.subplots_adjust(bottom=0.34, top=0.8, wspace=0.12)
     fig.set_layout_engine("none")
-    return axes[0][0]
+    first: Axes = axes[0][0]
+    return first
 
 
 def _coverage_panel(ax: Axes, study: Any, split: str) -> None:

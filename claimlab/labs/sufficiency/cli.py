@@ -113,7 +113,7 @@ def _say_sufficiency(args: argparse.Namespace, fx: Any, context: list[str], resu
         say(f"  next: {n.explanation}")
 
 
-def add_sufficiency(sub: argparse._SubParsersAction) -> None:
+def add_sufficiency(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab sufficiency`` to the command parser."""
     p = sub.add_parser("sufficiency", help="is the selected evidence enough for a question?")
     p.add_argument("file", help="a claimlab/sufficiency@1 file")
@@ -177,7 +177,7 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     return 0 if not failures else 1
 
 
-def add_sufficiency_cases(sub: argparse._SubParsersAction) -> None:
+def add_sufficiency_cases(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab sufficiency-cases`` to the command parser."""
     p = sub.add_parser(
         "sufficiency-cases",

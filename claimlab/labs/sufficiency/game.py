@@ -339,7 +339,7 @@ class Win:
     answer: Mapping[str, str]
     conflict: bool = False  # the round is won by reporting a conflict
 
-    def script(self) -> list[list]:
+    def script(self) -> list[list[Any]]:
         """The round as ``play_script`` actions."""
         submit: list[Any] = ["submit", list(self.witness), dict(self.answer)]
         return [*(["search", e] for e in self.searches), submit + ([True] if self.conflict else [])]
@@ -376,7 +376,7 @@ def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -
     return sorted(wins, key=lambda w: w.cost)
 
 
-def solve_sufficiency(fixture: SufficiencyFixture, scenario: str | None = None) -> list[list]:
+def solve_sufficiency(fixture: SufficiencyFixture, scenario: str | None = None) -> list[list[Any]]:
     """The cheapest winning script for a scenario, or [] when none fits the budget."""
     wins = sufficiency_wins(fixture, scenario)
     return wins[0].script() if wins else []

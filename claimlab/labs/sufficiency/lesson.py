@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from claimlab.core.text import md_code, md_ids, md_text, plural
 from claimlab.io.lesson import Exercise
@@ -30,7 +31,7 @@ def scenario_results(fixture: SufficiencyFixture) -> dict[str, SufficiencyResult
 def sufficiency_exercises(
     fixture: SufficiencyFixture,
     walk: Mapping[str, SufficiencyResult],
-    thresholds: Sequence = (),
+    thresholds: Sequence[Any] = (),
 ) -> list[Exercise]:
     """Exercises on the file's scenarios (``walk``: name -> result) and the risk-coverage rows."""
     out: list[Exercise] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
@@ -17,10 +18,10 @@ from claimlab.notebook.display import (
     show_figure,
     show_markdown,
 )
-from claimlab.notebook.style import PRINT_WIDTH_IN, label, plot_grouped_ratios, plt, styled
+from claimlab.notebook.style import PRINT_WIDTH_IN, label, plot_grouped_ratios, styled
 
 
-def evidence_table(fixture):
+def evidence_table(fixture: Any) -> Any:
     """The evidence records with their relation and metadata."""
     pd = pandas()
 
@@ -39,7 +40,7 @@ def evidence_table(fixture):
     ).set_index("id")
 
 
-def branches_table(result):
+def branches_table(result: Any) -> Any:
     """Per alternative: complete?, present, missing premises, link errors."""
     pd = pandas()
 
@@ -57,7 +58,7 @@ def branches_table(result):
     )
 
 
-def rejected_table(result):
+def rejected_table(result: Any) -> Any:
     """Rejected items and unsafe candidates with their reasons (empty frame when none)."""
     pd = pandas()
 
@@ -86,7 +87,7 @@ def rejected_table(result):
     return pd.DataFrame(rows, columns=["id", "kind", "reason", "detail"])
 
 
-def findings_table(result):
+def findings_table(result: Any) -> Any:
     """What the version 3 rules found: conflicts, unmet conditions, each asked item, what next."""
     pd = pandas()
     rows = []
@@ -116,9 +117,9 @@ def findings_table(result):
 
 
 def show_sufficiency(
-    fixture,
+    fixture: Any,
     question: str,
-    context,
+    context: Any,
     result: SufficiencyResult,
     *,
     ignore_metadata: bool = False,
@@ -144,7 +145,7 @@ def show_sufficiency(
         show(rejected_table(result))
 
 
-def show_scenarios(fixture, results: dict[str, SufficiencyResult]) -> None:
+def show_scenarios(fixture: Any, results: dict[str, SufficiencyResult]) -> None:
     """Show every scenario's result (see :func:`claimlab.labs.sufficiency.lesson.scenario_results`)."""
     for name, result in results.items():
         sc = fixture.scenarios[name]
@@ -161,7 +162,7 @@ def show_scenarios(fixture, results: dict[str, SufficiencyResult]) -> None:
         show_markdown("*This file has no scenarios.*")
 
 
-def selective_table(items):
+def selective_table(items: Any) -> Any:
     """Selective-answering items with evidence completeness computed by the witness core."""
     pd = pandas()
 
@@ -186,7 +187,7 @@ def selective_table(items):
     ).set_index("scenario")
 
 
-def risk_coverage_table(rows):
+def risk_coverage_table(rows: Any) -> Any:
     """Threshold, answered/total, accuracy and risk on answered, as displays."""
     pd = pandas()
 
@@ -222,7 +223,7 @@ MISSING: dict[str, Any] = {
 
 @styled
 def plot_chains(
-    fixture, question: str, result, *, title: str | None = None, ax: Axes | None = None
+    fixture: Any, question: str, result: Any, *, title: str | None = None, ax: Axes | None = None
 ) -> Axes:
     """One row per alternative: members present (filled), missing (dashed), link errors in red.
 
@@ -343,13 +344,13 @@ def plot_chains(
     return ax
 
 
-def _context_labels(result) -> list[str]:
+def _context_labels(result: Any) -> list[str]:
     """Context ids for a caption (unique, in the order given)."""
     return [str(c) for c in result.context] or ["(empty)"]
 
 
 @styled
-def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def plot_risk_coverage(rows: Any, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Coverage and accuracy on answered per threshold, each bar with n/d; N/A hatched."""
     data = {f"≥ {r.threshold:g}": {"coverage": r.coverage, "accuracy": r.accuracy} for r in rows}
     ax = plot_grouped_ratios(
@@ -362,7 +363,7 @@ def plot_risk_coverage(rows, *, ax: Axes | None = None, title: str | None = None
     return ax
 
 
-def show_round(game, script, *, solver: bool = False) -> tuple[list, dict]:
+def show_round(game: Any, script: Any, *, solver: bool = False) -> tuple[list[Any], dict[str, Any]]:
     """Play ``script`` in ``game`` and show how the round ended; (log, outcome) for the records."""
     from claimlab.labs.play import play_script
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as W
 
@@ -111,7 +112,7 @@ class SufficiencyExplorer(_View):
         ids = [eid for eid, t in self.toggles.items() if t.value]
         return ids + [self.copy_of.value] * self.copies.value
 
-    def _changed(self, _change=None) -> None:
+    def _changed(self, _change: Any = None) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -138,7 +139,7 @@ class SufficiencyExplorer(_View):
 
     def snapshot_html(self) -> str:
         """Static rendering of the current state."""
-        return self.status.value
+        return str(self.status.value)
 
 
 class SufficiencyGameView(_GameView):
@@ -221,20 +222,20 @@ class SufficiencyGameView(_GameView):
             d.value = NO_ANSWER
         self.conflict.value = False
 
-    def reset(self):
+    def reset(self) -> None:
         """Press Reset: the round starts again; citations and answers are cleared."""
         self._clear()
         super().reset()
 
-    def _choose(self, change) -> None:
+    def _choose(self, change: Any) -> None:
         if change["new"] != self._round():
             self._clear()
         super()._choose(change)
 
-    def _search(self, eid):
+    def _search(self, eid: Any) -> Any:
         return lambda _b: self.sync(self.game.search(eid).message)
 
-    def _copy(self, eid):
+    def _copy(self, eid: Any) -> Any:
         return lambda _b: self.sync(self.game.copy(eid).message)
 
     @property
@@ -283,7 +284,7 @@ class SufficiencyGameView(_GameView):
             f"context: {e(', '.join(g.context) or 'nothing yet')}</p>" + verdict_html(g.last_submit)
         )
 
-    def submit(self):
+    def submit(self) -> Any:
         """Press Submit."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
         r = self.game.submit(self.proof, answer, self.conflict.value)

@@ -35,7 +35,7 @@ TOOLING_COMMANDS: list[Callable[[Any], None]] = [
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors (``claimlab CMD: error: ...``) and exit code 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> None:  # type: ignore[override]
         """Print one line naming the option and where to read more, then exit 2."""
         self.exit(
             2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
@@ -78,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if getattr(args, "paths", None) is not None:  # outputs never replace inputs
             check_outputs(*args.paths(args))
-        return args.handler(args)
+        code: int = args.handler(args)
+        return code
     except ClaimlabInputError as exc:
         say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2

@@ -102,7 +102,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 2 if all(bad for _, _, bad in failures) else 1
 
 
-def add_run(sub: argparse._SubParsersAction) -> None:
+def add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab run`` to the command parser."""
     p = sub.add_parser("run", help="execute notebooks headless with papermill")
     p.add_argument("notebooks", nargs="*", help="notebook paths or stems (default: all registered)")
@@ -156,7 +156,7 @@ def cmd_handouts(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_handouts(sub: argparse._SubParsersAction) -> None:
+def add_handouts(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab handouts`` to the command parser."""
     p = sub.add_parser("handouts", help="export executed notebooks as HTML/PDF handouts")
     p.add_argument(
@@ -218,7 +218,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0  # not reached
 
 
-def add_serve(sub: argparse._SubParsersAction) -> None:
+def add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab serve`` to the command parser."""
     from claimlab.labs.registry import LABS
 
