@@ -301,15 +301,9 @@ def _panels(
     cols = min(len(series), 4)  # one row of panels sharing the group labels
     nrows = (len(series) + cols - 1) // cols
     panel_h = (0.36 if notes else 0.26) * len(row_names) + 0.7
+    height = panel_h * nrows + (0.6 if title else 0.2) + (0.3 if xlabel else 0)
     fig, axes = plt.subplots(
-        nrows,
-        cols,
-        figsize=(
-            PRINT_WIDTH_IN,
-            panel_h * nrows + (0.6 if title else 0.2) + (0.3 if xlabel else 0),
-        ),
-        squeeze=False,
-        sharey=True,
+        nrows, cols, figsize=(PRINT_WIDTH_IN, height), squeeze=False, sharey=True
     )
     ticks = [label(f"{r}\n{notes[r]}" if notes.get(r) else r, 28) for r in row_names]
     for j, s in enumerate(series):
