@@ -50,7 +50,7 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check claimlab tests benchmarks notebooks
 	$(VENV)/bin/ruff format --check claimlab tests benchmarks notebooks
-	$(VENV)/bin/mypy claimlab
+	$(VENV)/bin/mypy --strict claimlab
 	$(VENV)/bin/lint-imports
 
 bench: setup
