@@ -26,6 +26,19 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
             "and support have a zero denominator and are **N/A**, not 0% and not 100%. Coverage "
             f"still has a denominator (the original's units) and is {r.coverage}. " + common
         )
+    notes = _pitfall_notes(r)
+    if not notes and r.missing_units:
+        notes.append(
+            f"**Units {md_ids(r.missing_units)} not kept.** Nothing selected says what they said; "
+            f"coverage is {r.coverage}."
+        )
+    if not notes:
+        notes.append(_faithful_note(r))
+    return "\n\n".join(notes) + "\n\n" + common
+
+
+def _pitfall_notes(r: DecompositionResult) -> list[str]:
+    """A note per pitfall the selection shows (dropped units, introduced claims, errors, ...)."""
     notes = []
     if r.missing_units and r.confirmed_support.value == 1.0:
         notes.append(
@@ -61,21 +74,17 @@ def explain_mode(name: str, result: DecompositionResult) -> str:
             f"**Compound claim {md_ids(r.non_atomic)}.** It preserves its units but is not "
             "atomic: one verdict now covers two statements, so a partial failure would be hidden."
         )
-    if not notes and r.missing_units:
-        notes.append(
-            f"**Units {md_ids(r.missing_units)} not kept.** Nothing selected says what they said; "
-            f"coverage is {r.coverage}."
-        )
-    if not notes:
-        bad = sc[Status.CONTRADICTED] + sc[Status.NOT_IN_REFERENCE]
-        notes.append(
-            "**Faithful selection.** Every unit is kept, each once."
-            + (
-                f" Support is below 100% because the answer itself has {sc[Status.CONTRADICTED]} "
-                f"contradicted and {sc[Status.NOT_IN_REFERENCE]} unreferenced claim(s), and those "
-                "must stay visible: a good decomposition reports them rather than dropping them."
-                if bad
-                else ""
-            )
-        )
-    return "\n\n".join(notes) + "\n\n" + common
+    return notes
+
+
+def _faithful_note(r: DecompositionResult) -> str:
+    """Why a faithful selection's support can still be below 100%."""
+    sc = r.status_counts
+    bad = sc[Status.CONTRADICTED] + sc[Status.NOT_IN_REFERENCE]
+    return "**Faithful selection.** Every unit is kept, each once." + (
+        f" Support is below 100% because the answer itself has {sc[Status.CONTRADICTED]} "
+        f"contradicted and {sc[Status.NOT_IN_REFERENCE]} unreferenced claim(s), and those "
+        "must stay visible: a good decomposition reports them rather than dropping them."
+        if bad
+        else ""
+    )

@@ -50,56 +50,11 @@ def decomposition_exercises(
     fixture: DecompositionFixture, results: Mapping[str, DecompositionResult]
 ) -> list[Exercise]:
     """Exercises on the file's own selections (``results``: name -> result), with solutions."""
-    out: list[Exercise] = []
-    ref = _reference_mode(results)
-    if ref is not None:
-        r0 = results[ref]
-        for name, r in results.items():
-            better = (r.confirmed_support.value or 0) > (r0.confirmed_support.value or 0)
-            if name != ref and r.selection and better and r.missing_units:
-                out.append(
-                    Exercise(
-                        f"In {md_code(name)}, confirmed support is {r.confirmed_support}, against "
-                        f"{r0.confirmed_support} in {md_code(ref)}. Which units were lost, and "
-                        "which single number on the page tells you so?",
-                        f"{md_ids(r.missing_units)}: coverage drops from {r0.coverage} to "
-                        f"{r.coverage} while support rises from {r0.confirmed_support} to "
-                        f"{r.confirmed_support}. Dropping claims makes support look better "
-                        "without checking anything more.",
-                    )
-                )
-                break
-    for name, r in results.items():
-        if r.duplicates:
-            first = {a.id: a.duplicate_of for a in r.audit if a.duplicate_of}
-            pairs = ", ".join(f"{md_text(d)} (of {md_text(first.get(d))})" for d in r.duplicates)
-            out.append(
-                Exercise(
-                    f"Why does {md_code(name)} change raw support but not confirmed support or "
-                    "coverage?",
-                    f"{pairs} share a fingerprint with an earlier candidate, so the unique "
-                    f"selection and the preserved units are unchanged (confirmed support "
-                    f"{r.confirmed_support}, coverage {r.coverage}); only the raw list grows to "
-                    f"{len(r.selection)} items (raw support {r.raw_support}).",
-                )
-            )
-            break
-    for name, r in results.items():
-        kinds = [(k, ids) for k, ids in r.error_ids.items() if ids and k != "introduced"]
-        if kinds:
-            kind, ids = kinds[0]
-            cid = ids[0]
-            status = fixture.candidate(cid).evidence.status
-            out.append(
-                Exercise(
-                    f"In {md_code(name)}, candidate {md_text(cid)} is labelled {status} by the "
-                    "references. Why does that label say nothing about the answer?",
-                    f"{md_text(cid)} has a {kind} error: it no longer says what the answer said, "
-                    f"so it preserves no unit (coverage {r.coverage}) and whatever the references "
-                    "say about it is about a different claim. The original layer decides first.",
-                )
-            )
-            break
+    out = [
+        *_dropped_units(results)[:1],
+        *_duplicates(results)[:1],
+        *_original_layer(fixture, results)[:1],
+    ]
     out.append(
         Exercise(
             'A colleague reports "support 100%" for an empty selection. What should the report '
@@ -110,6 +65,70 @@ def decomposition_exercises(
         )
     )
     return out + own_exercises(fixture)
+
+
+def _dropped_units(results: Mapping[str, DecompositionResult]) -> list[Exercise]:
+    """A selection whose support beats the reference selection's by dropping units."""
+    ref = _reference_mode(results)
+    if ref is None:
+        return []
+    r0 = results[ref]
+    for name, r in results.items():
+        better = (r.confirmed_support.value or 0) > (r0.confirmed_support.value or 0)
+        if name != ref and r.selection and better and r.missing_units:
+            return [
+                Exercise(
+                    f"In {md_code(name)}, confirmed support is {r.confirmed_support}, against "
+                    f"{r0.confirmed_support} in {md_code(ref)}. Which units were lost, and "
+                    "which single number on the page tells you so?",
+                    f"{md_ids(r.missing_units)}: coverage drops from {r0.coverage} to "
+                    f"{r.coverage} while support rises from {r0.confirmed_support} to "
+                    f"{r.confirmed_support}. Dropping claims makes support look better "
+                    "without checking anything more.",
+                )
+            ]
+    return []
+
+
+def _duplicates(results: Mapping[str, DecompositionResult]) -> list[Exercise]:
+    """A selection with a repeated candidate: raw support moves, nothing else does."""
+    for name, r in results.items():
+        if r.duplicates:
+            first = {a.id: a.duplicate_of for a in r.audit if a.duplicate_of}
+            pairs = ", ".join(f"{md_text(d)} (of {md_text(first.get(d))})" for d in r.duplicates)
+            return [
+                Exercise(
+                    f"Why does {md_code(name)} change raw support but not confirmed support or "
+                    "coverage?",
+                    f"{pairs} share a fingerprint with an earlier candidate, so the unique "
+                    f"selection and the preserved units are unchanged (confirmed support "
+                    f"{r.confirmed_support}, coverage {r.coverage}); only the raw list grows to "
+                    f"{len(r.selection)} items (raw support {r.raw_support}).",
+                )
+            ]
+    return []
+
+
+def _original_layer(
+    fixture: DecompositionFixture, results: Mapping[str, DecompositionResult]
+) -> list[Exercise]:
+    """A candidate with an error whose evidence label says nothing about the answer."""
+    for name, r in results.items():
+        kinds = [(k, ids) for k, ids in r.error_ids.items() if ids and k != "introduced"]
+        if kinds:
+            kind, ids = kinds[0]
+            cid = ids[0]
+            status = fixture.candidate(cid).evidence.status
+            return [
+                Exercise(
+                    f"In {md_code(name)}, candidate {md_text(cid)} is labelled {status} by the "
+                    "references. Why does that label say nothing about the answer?",
+                    f"{md_text(cid)} has a {kind} error: it no longer says what the answer said, "
+                    f"so it preserves no unit (coverage {r.coverage}) and whatever the references "
+                    "say about it is about a different claim. The original layer decides first.",
+                )
+            ]
+    return []
 
 
 def decomposition_game_rules(fixture: DecompositionFixture) -> str:

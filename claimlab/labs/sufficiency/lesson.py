@@ -34,7 +34,26 @@ def sufficiency_exercises(
     thresholds: Sequence[Any] = (),
 ) -> list[Exercise]:
     """Exercises on the file's scenarios (``walk``: name -> result) and the risk-coverage rows."""
-    out: list[Exercise] = []
+    steps = (_one_record_short, _question_matters, _metadata_rejects)
+    out = [x for step in steps for x in step(fixture, walk)[:1]]
+    silent = [t for t in thresholds if t.coverage.numerator == 0 and t.coverage.denominator]
+    if silent:
+        t = silent[-1]
+        out.append(
+            Exercise(
+                f"At the confidence threshold {t.threshold:g} nothing is answered. What is the "
+                "accuracy, and why is neither 0% nor 100% right?",
+                f"N/A (0/0): no answered question exists to be right or wrong; the report shows "
+                f"{t.coverage} answered next to it.",
+            )
+        )
+    return out + own_exercises(fixture)
+
+
+def _one_record_short(
+    fixture: SufficiencyFixture, walk: Mapping[str, SufficiencyResult]
+) -> list[Exercise]:
+    """The first INSUFFICIENT scenario that one added record makes sufficient."""
     for name, r in walk.items():
         sc = fixture.scenarios[name]
         one = [
@@ -48,34 +67,34 @@ def sufficiency_exercises(
         ]
         if r.status == "INSUFFICIENT" and one and not sc.ignore_metadata:
             others = [b for b in r.branches if b not in one and b.missing and not b.link_errors]
-            out.append(
+            more = "; ".join(md_ids(b.missing) for b in others)
+            return [
                 Exercise(
                     f"Scenario {md_code(name)}: with the question {md_code(sc.question)} and the "
                     f"context {md_ids(sc.context)}, which single record completes a witness?",
                     "Add "
                     + " or ".join(_arrow(fixture, b.missing[0]) for b in one)
-                    + (
-                        "; a branch needing more would be "
-                        + "; ".join(md_ids(b.missing) for b in others)
-                        if others
-                        else ""
-                    )
+                    + (f"; a branch needing more would be {more}" if others else "")
                     + ".",
                 )
-            )
-            break
-    names = list(fixture.questions)
-    done = False
+            ]
+    return []
+
+
+def _question_matters(
+    fixture: SufficiencyFixture, walk: Mapping[str, SufficiencyResult]
+) -> list[Exercise]:
+    """The first context that is enough for one question of the file and not for another."""
     for name, r in walk.items():
         sc = fixture.scenarios[name]
-        for other in names:
-            if other == sc.question or done:
+        for other in fixture.questions:
+            if other == sc.question:
                 continue
             alt = find_fixture_sufficiency(fixture, other, sc.context)
             if r.sufficient != alt.sufficient:
                 yes, no = (sc.question, other) if r.sufficient else (other, sc.question)
                 q = fixture.question(no)
-                out.append(
+                return [
                     Exercise(
                         f"Why is the context {md_ids(sc.context)} enough for {md_code(yes)} but "
                         f"not for {md_code(no)}?",
@@ -84,32 +103,26 @@ def sufficiency_exercises(
                         + " answer it, and the context completes none of them. Sufficiency is "
                         "always for a question.",
                     )
-                )
-                done = True
+                ]
+    return []
+
+
+def _metadata_rejects(
+    fixture: SufficiencyFixture, walk: Mapping[str, SufficiencyResult]
+) -> list[Exercise]:
+    """The first scenario with a record the file's rules reject."""
     for name, r in walk.items():
         meta = [x for x in r.rejected if x.reason == "metadata"]
         if meta and not fixture.scenarios[name].ignore_metadata:
-            out.append(
+            return [
                 Exercise(
                     f"Scenario {md_code(name)}: why is {md_text(meta[0].id)} never part of a "
                     "witness, even where its chain links?",
                     f"{md_text(meta[0].detail)}. Every member of a witness must pass the file's "
                     "rules; a record that fails them is rejected whatever it says.",
                 )
-            )
-            break
-    silent = [t for t in thresholds if t.coverage.numerator == 0 and t.coverage.denominator]
-    if silent:
-        t = silent[-1]
-        out.append(
-            Exercise(
-                f"At the confidence threshold {t.threshold:g} nothing is answered. What is the "
-                "accuracy, and why is neither 0% nor 100% right?",
-                f"N/A (0/0): no answered question exists to be right or wrong; the report shows "
-                f"{t.coverage} answered next to it.",
-            )
-        )
-    return out + own_exercises(fixture)
+            ]
+    return []
 
 
 def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
