@@ -23,12 +23,10 @@ LEFT = {
     "claimlab/tooling/cli/notebooks.py:cmd_run": 86,
     "claimlab/tooling/runner.py:run_notebook": 79,
     "claimlab/io/decomposition.py:_careful_candidate": 77,
-    "claimlab/labs/factscore/cli.py:cmd_factscore": 73,
     "claimlab/labs/retrieval/study.py:depth_study": 69,
     "claimlab/metrics/uncertainty.py:paired_comparisons": 68,
     "claimlab/labs/factscore/studies.py:ppi_study": 65,
     "claimlab/labs/context/views.py:plot_calibration": 66,
-    "claimlab/tooling/handouts.py:build_handouts": 64,
     "claimlab/labs/annotation/widgets.py:_show_candidate": 64,
     "claimlab/labs/sufficiency/widgets.py:__init__": 63,
 }

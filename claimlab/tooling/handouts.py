@@ -472,6 +472,46 @@ class HandoutRun:
     seconds: float
 
 
+def _executed(src: Path, stems: Sequence[str] | None) -> list[Path]:
+    """The executed notebooks in ``src`` (no failed ones), those of ``stems`` if given.
+
+    Raises:
+        ClaimlabInputError: there is none.
+    """
+    notebooks = sorted(
+        p for p in src.glob("[0-9][0-9]_*.ipynb") if not p.name.endswith(".failed.ipynb")
+    )
+    if stems:
+        notebooks = [p for p in notebooks if p.stem in stems]
+    if not notebooks:
+        raise ClaimlabInputError(
+            "no executed notebooks found (run `claimlab run` first)", file=str(src)
+        )
+    return notebooks
+
+
+def _html_handouts(
+    nb: Path, src: Path, dst: Path, variants: Sequence[Variant], *, pdf: bool
+) -> list[Handout]:
+    """Write one notebook's HTML handout per variant, stamped with its run's parameters."""
+    rec_file = src / f"{nb.stem}.records.json"
+    params = (
+        json.loads(rec_file.read_text(encoding="utf-8")).get("parameters", {})
+        if rec_file.exists()
+        else {}
+    )
+    out = []
+    for variant in variants:
+        html_file = dst / f"{nb.stem}.{variant}.html"
+        html = render_html(
+            nb, variant, parameters=params, records_file=rec_file if rec_file.exists() else None
+        )
+        atomic_write(html_file, html)
+        pdf_file = dst / f"{nb.stem}.{variant}.pdf" if pdf else None
+        out.append(Handout(nb.stem, variant, html_file, pdf_file))
+    return out
+
+
 def build_handouts(
     source: str | Path = "outputs",
     target: str | Path | None = None,
@@ -489,15 +529,7 @@ def build_handouts(
     started = time.perf_counter()
     src = Path(source)
     dst = Path(target) if target is not None else src / "handouts"
-    notebooks = sorted(
-        p for p in src.glob("[0-9][0-9]_*.ipynb") if not p.name.endswith(".failed.ipynb")
-    )
-    if stems:
-        notebooks = [p for p in notebooks if p.stem in stems]
-    if not notebooks:
-        raise ClaimlabInputError(
-            "no executed notebooks found (run `claimlab run` first)", file=str(src)
-        )
+    notebooks = _executed(src, stems)
     chromium = find_chromium() if "pdf" in formats else None
     if "pdf" in formats and chromium is None:
         raise ClaimlabInputError(
@@ -507,27 +539,10 @@ def build_handouts(
     jobs = []
     written: list[Handout] = []
     for nb in notebooks:
-        rec_file = src / f"{nb.stem}.records.json"
-        params = (
-            json.loads(rec_file.read_text(encoding="utf-8")).get("parameters", {})
-            if rec_file.exists()
-            else {}
-        )
-        for variant in variants:
-            html_file = dst / f"{nb.stem}.{variant}.html"
-            atomic_write(
-                html_file,
-                render_html(
-                    nb,
-                    variant,
-                    parameters=params,
-                    records_file=rec_file if rec_file.exists() else None,
-                ),
-            )
-            pdf_file = dst / f"{nb.stem}.{variant}.pdf" if "pdf" in formats else None
-            if pdf_file is not None:
-                jobs.append((html_file, pdf_file))
-            written.append(Handout(nb.stem, variant, html_file, pdf_file))
+        for h in _html_handouts(nb, src, dst, variants, pdf="pdf" in formats):
+            if h.pdf is not None:
+                jobs.append((h.html, h.pdf))
+            written.append(h)
     if jobs and chromium is not None:
         print_pdfs(jobs, chromium=chromium)
     if "html" not in formats:

@@ -24,16 +24,7 @@ from claimlab.notebook.terminal import (
 
 def cmd_factscore(args: argparse.Namespace) -> int:
     """Run ``claimlab factscore``; returns the exit code."""
-    stems: dict[str, str] = {}
-    for f in args.files:  # one ledger per stem: two files may not write the same one
-        stem = Path(f).stem
-        if args.ledger_dir and stem in stems:
-            raise ClaimlabInputError(
-                f"same file name as {stems[stem]}: both would write the ledger {stem}.*.parquet"
-                " (rename one)",
-                file=f,
-            )
-        stems[stem] = f
+    _check_ledger_names(args)
     results, loaded = [], []
     for f in args.files:
         responses = load_labelled(f)
@@ -47,35 +38,58 @@ def cmd_factscore(args: argparse.Namespace) -> int:
             {
                 "gamma": args.gamma,
                 "irrelevant": args.irrelevant,
-                "files": [
-                    {
-                        "file": f,
-                        **r.to_dict(),
-                        "factscore_percent": None if r.factscore is None else 100 * r.factscore,
-                        "init_score_percent": None if r.init_score is None else 100 * r.init_score,
-                        **(
-                            {
-                                "ci": {
-                                    k: (v.to_dict() if v is not None else None)
-                                    for k, v in intervals[r.name].items()
-                                },
-                                "ci_reason": {
-                                    k: getattr(v, "reason", None) if not v else None
-                                    for k, v in intervals[r.name].items()
-                                },
-                            }
-                            if intervals
-                            else {}
-                        ),
-                    }
-                    for f, r in results
-                ],
+                "files": [_file_json(f, r, intervals) for f, r in results],
                 "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
                 **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
                 **({"ranking": ranking} if ranking else {}),
             }
         )
         return 0
+    _say_factscore(args, results, intervals, comparisons, ranking)
+    for c, u in ledgers:
+        say(f"ledger written: {c} --units {u}")
+    return 0
+
+
+def _check_ledger_names(args: argparse.Namespace) -> None:
+    """One ledger per file stem: two files may not write the same one."""
+    stems: dict[str, str] = {}
+    for f in args.files:
+        stem = Path(f).stem
+        if args.ledger_dir and stem in stems:
+            raise ClaimlabInputError(
+                f"same file name as {stems[stem]}: both would write the ledger {stem}.*.parquet"
+                " (rename one)",
+                file=f,
+            )
+        stems[stem] = f
+
+
+def _file_json(f: str, r: Any, intervals: dict[str, Any]) -> dict[str, Any]:
+    """One file's figures as JSON (percent forms beside the ratios; intervals when asked)."""
+    out = {
+        "file": f,
+        **r.to_dict(),
+        "factscore_percent": None if r.factscore is None else 100 * r.factscore,
+        "init_score_percent": None if r.init_score is None else 100 * r.init_score,
+    }
+    if intervals:
+        mine = intervals[r.name]
+        out["ci"] = {k: (v.to_dict() if v is not None else None) for k, v in mine.items()}
+        out["ci_reason"] = {
+            k: getattr(v, "reason", None) if not v else None for k, v in mine.items()
+        }
+    return out
+
+
+def _say_factscore(
+    args: argparse.Namespace,
+    results: list[Any],
+    intervals: dict[str, Any],
+    comparisons: list[Any],
+    ranking: dict[str, Any],
+) -> None:
+    """The figures for a person: per file, intervals, comparisons, the ranking's stability."""
     say(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
     for _, r in results:
         init = "N/A" if r.init_score is None else f"{100 * r.init_score:.1f}"
@@ -92,9 +106,6 @@ def cmd_factscore(args: argparse.Namespace) -> int:
             f"{100 * ranking['same_order']:.1f}% of {ranking['resamples']} resamples of "
             f"{ranking['prompts']} shared prompts"
         )
-    for c, u in ledgers:
-        say(f"ledger written: {c} --units {u}")
-    return 0
 
 
 def _factscore_uncertainty(
