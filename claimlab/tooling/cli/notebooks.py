@@ -16,13 +16,7 @@ from claimlab.notebook.terminal import check_outputs, count_type, emit_json, say
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run ``claimlab run``; returns the exit code."""
-    from claimlab.tooling.runner import (
-        NotebookFailed,
-        absolutise_paths,
-        parse_value,
-        resolve_notebooks,
-        run_notebook,
-    )
+    from claimlab.tooling.runner import absolutise_paths, parse_value
 
     if args.data:
         data = Path(args.data).expanduser()
@@ -30,43 +24,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             raise ClaimlabInputError("not a folder", file=str(args.data), field="--data")
         os.environ["CLAIMLAB_DATA"] = str(data.resolve())  # the kernels inherit it
     params = absolutise_paths({name: parse_value(value) for name, value in args.parameter or []})
-    notebooks = resolve_notebooks(args.notebooks)
-    if not notebooks:
-        raise ClaimlabInputError("no notebooks registered", file="notebooks/")
-    out = Path(args.output)
-    check_outputs(  # an executed notebook never replaces its source
-        [str(nb) for nb in notebooks],
-        [
-            ("--output", out / f"{nb.stem}{suffix}")
-            for nb in notebooks
-            for suffix in (".ipynb", ".records.json")
-        ],
-    )
-    results = []
-    failures: list[tuple[str, str, bool]] = []
+    notebooks = _notebooks_to_run(args)
     started = time.perf_counter()
-    for i, nb in enumerate(notebooks, 1):
-        prefix = f"[{i}/{len(notebooks)}] {nb.stem}"
-        if not args.json:
-            say(f"{prefix} ...", end="", flush=True)
-        try:
-            res = run_notebook(nb, parameters=params, output_dir=args.output, timeout=args.timeout)
-        except NotebookFailed as exc:
-            failures.append((nb.stem, str(exc), exc.input_error))
-            if not args.json:
-                say(" FAILED", flush=True)
-            say(f"claimlab run: error: {one_line(exc)}", file=sys.stderr, flush=True)
-            continue
-        except ClaimlabInputError:
-            if not args.json:
-                say(" refused", flush=True)
-            raise
-        results.append(res)
-        if not args.json:
-            say(
-                f" ok {res.seconds:6.1f} s  {len(res.records)} records -> {res.notebook}",
-                flush=True,
-            )
+    results, failures = _run_each(args, notebooks, params)
     total = time.perf_counter() - started
     if args.json:
         emit_json(
@@ -87,19 +47,67 @@ def cmd_run(args: argparse.Namespace) -> int:
             }
         )
     else:
+        failed = f"; {len(failures)} failed: {', '.join(s for s, _, _ in failures)}"
         say(
             f"summary: {len(results)} of {len(notebooks)} notebooks executed in {total:.1f} s"
-            + (
-                f"; {len(failures)} failed: {', '.join(s for s, _, _ in failures)}"
-                if failures
-                else ""
-            )
+            + (failed if failures else "")
             + f"; outputs in {args.output}/"
         )
     if not failures:
         return 0
     # refused input is the user's to fix (2); any other failure is a failed run (1)
     return 2 if all(bad for _, _, bad in failures) else 1
+
+
+def _notebooks_to_run(args: argparse.Namespace) -> list[Path]:
+    """The notebooks named (or every lab's), checked not to be replaced by their outputs."""
+    from claimlab.tooling.runner import resolve_notebooks
+
+    notebooks = resolve_notebooks(args.notebooks)
+    if not notebooks:
+        raise ClaimlabInputError("no notebooks registered", file="notebooks/")
+    out = Path(args.output)
+    check_outputs(  # an executed notebook never replaces its source
+        [str(nb) for nb in notebooks],
+        [
+            ("--output", out / f"{nb.stem}{suffix}")
+            for nb in notebooks
+            for suffix in (".ipynb", ".records.json")
+        ],
+    )
+    return list(notebooks)
+
+
+def _run_each(
+    args: argparse.Namespace, notebooks: list[Path], params: dict[str, Any]
+) -> tuple[list[Any], list[tuple[str, str, bool]]]:
+    """Execute each notebook, a line each; returns the results and the failures."""
+    from claimlab.tooling.runner import NotebookFailed, run_notebook
+
+    results = []
+    failures: list[tuple[str, str, bool]] = []
+    for i, nb in enumerate(notebooks, 1):
+        if not args.json:
+            say(f"[{i}/{len(notebooks)}] {nb.stem} ...", end="", flush=True)
+        try:
+            res = run_notebook(nb, parameters=params, output_dir=args.output, timeout=args.timeout)
+        except NotebookFailed as exc:
+            failures.append((nb.stem, str(exc), exc.input_error))
+            if not args.json:
+                say(" FAILED", flush=True)
+            say(f"claimlab run: error: {one_line(exc)}", file=sys.stderr, flush=True)
+            continue
+        except ClaimlabInputError:
+            if not args.json:
+                say(" refused", flush=True)
+            raise
+        results.append(res)
+        if not args.json:
+            say(
+                f" ok {res.seconds:6.1f} s  {len(res.records)} records -> {res.notebook}",
+                flush=True,
+            )
+    return results, failures
 
 
 def add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
