@@ -20,7 +20,6 @@ LEFT = {
     "claimlab/io/decomposition.py:_read_careful": 102,
     "claimlab/labs/annotation/widgets.py:__init__": 94,
     "claimlab/notebook/style.py:plot_grouped_values": 92,
-    "claimlab/tooling/runner.py:run_notebook": 79,
     "claimlab/io/decomposition.py:_careful_candidate": 77,
     "claimlab/labs/retrieval/study.py:depth_study": 69,
     "claimlab/metrics/uncertainty.py:paired_comparisons": 68,

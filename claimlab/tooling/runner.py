@@ -240,6 +240,46 @@ class NotebookFailed(ClaimlabInputError):
         self.input_error = input_error
 
 
+def _checked_parameters(
+    nb_path: Path, parameters: Mapping[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The notebook's declared defaults, and the given values (each declared and of its type).
+
+    Raises:
+        ClaimlabInputError: no such notebook, an undeclared parameter or a value of a wrong type.
+    """
+    if not nb_path.exists():
+        raise ClaimlabInputError("notebook not found", file=str(nb_path))
+    declared_types = notebook_parameters(nb_path)
+    declared = {name: p.default for name, p in declared_types.items()}
+    params = dict(parameters or {})
+    unknown = sorted(set(params) - set(declared))
+    if unknown:
+        raise ClaimlabInputError(
+            f"undeclared parameter(s) {', '.join(unknown)}; this notebook declares "
+            f"{', '.join(declared) or 'none'}",
+            file=str(nb_path),
+            field="parameters",
+        )
+    for name, value in params.items():
+        declared_types[name].check(value, file=str(nb_path))
+    return declared, params
+
+
+def _output_folder(output_dir: str | Path) -> Path:
+    """The output folder, made if missing (refused in one line when it cannot be)."""
+    out_dir = Path(output_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ClaimlabInputError("is a file, not a folder", file=str(out_dir), field="--output")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClaimlabInputError(
+            f"cannot create the output folder ({exc.strerror})", file=str(out_dir)
+        ) from None
+    return out_dir
+
+
 def run_notebook(
     path: str | Path,
     *,
@@ -264,30 +304,8 @@ def run_notebook(
     from papermill.exceptions import PapermillExecutionError
 
     nb_path = Path(path)
-    if not nb_path.exists():
-        raise ClaimlabInputError("notebook not found", file=str(path))
-    declared_types = notebook_parameters(nb_path)
-    declared = {name: p.default for name, p in declared_types.items()}
-    params = dict(parameters or {})
-    unknown = sorted(set(params) - set(declared))
-    if unknown:
-        raise ClaimlabInputError(
-            f"undeclared parameter(s) {', '.join(unknown)}; this notebook declares "
-            f"{', '.join(declared) or 'none'}",
-            file=str(nb_path),
-            field="parameters",
-        )
-    for name, value in params.items():
-        declared_types[name].check(value, file=str(nb_path))
-    out_dir = Path(output_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ClaimlabInputError("is a file, not a folder", file=str(out_dir), field="--output")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ClaimlabInputError(
-            f"cannot create the output folder ({exc.strerror})", file=str(out_dir)
-        ) from None
+    declared, params = _checked_parameters(nb_path, parameters)
+    out_dir = _output_folder(output_dir)
     stem = nb_path.stem
     final_nb = out_dir / f"{stem}.ipynb"
     final_rec = out_dir / f"{stem}.records.json"
