@@ -507,32 +507,40 @@ def paired_comparisons(
     totals = matrix.sum(axis=0)
     observed = _observed(totals, len(keys))
     sums = resampled_sums(matrix, resamples, seed)
-    p_values: list[float | None] = [None] * len(keys)
-    reason = ""
-    if permutations >= MIN_RESAMPLES:
-        extreme = _permutation_extremes(cols, totals, observed, permutations, seed + 1)
-        p_values = [(1 + int(e)) / (1 + permutations) for e in extreme]
-    else:
-        reason = f"a p-value needs {MIN_RESAMPLES} or more permutations"
+    p_values, reason = _p_values(cols, totals, observed, permutations, seed + 1)
     alpha = (1 - level) / 2
     out = []
     for k, (metric, aggregate) in enumerate(keys):
-        if np.isnan(observed[k]):
-            diff, p_value = Difference(None, None, None), None
-        else:
-            diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
-                sums[:, 4 * k + 2], sums[:, 4 * k + 3]
-            )
-            ok = diffs[~np.isnan(diffs)]
-            low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
-            diff, p_value = Difference(float(observed[k]), low, high), p_values[k]
+        diff = _difference(sums, k, float(observed[k]), alpha)
         out.append(
             Comparison(
-                metric=metric, aggregate=aggregate, difference=diff, p_value=p_value,
-                reason=reason, **common,
+                metric=metric, aggregate=aggregate, difference=diff,
+                p_value=None if diff.value is None else p_values[k], reason=reason, **common,
             )
         )  # fmt: skip
     return out
+
+
+def _p_values(
+    cols: list[Floats], totals: Floats, observed: Floats, permutations: int, seed: int
+) -> tuple[list[float | None], str]:
+    """Each figure's permutation p-value (the same swaps for all), or None with the reason."""
+    if permutations < MIN_RESAMPLES:
+        return [None] * len(observed), f"a p-value needs {MIN_RESAMPLES} or more permutations"
+    extreme = _permutation_extremes(cols, totals, observed, permutations, seed)
+    return [(1 + int(e)) / (1 + permutations) for e in extreme], ""
+
+
+def _difference(sums: Floats, k: int, observed: float, alpha: float) -> Difference:
+    """Figure k's observed difference A - B with its percentile interval over the resamples."""
+    if np.isnan(observed):
+        return Difference(None, None, None)
+    diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
+        sums[:, 4 * k + 2], sums[:, 4 * k + 3]
+    )
+    ok = diffs[~np.isnan(diffs)]
+    low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+    return Difference(observed, low, high)
 
 
 def _observed(totals: Floats, figures: int) -> Floats:
