@@ -101,6 +101,25 @@ class PPIStudy:
         freeze(self, "covered", "mean_width")
 
 
+def _support_counts(result: Any) -> tuple[Any, Any]:
+    """Each response's supported facts and scored facts (0 and 0 where it has none)."""
+    import numpy as np
+
+    n = np.array([r.support.numerator if r.support else 0 for r in result.responses], float)
+    d = np.array([r.support.denominator if r.support else 0 for r in result.responses], float)
+    return n, d
+
+
+def _tally(
+    p: Any, truth: float | None, covered: dict[str, int], widths: dict[str, list[float]]
+) -> None:
+    """Count whether each estimate's interval covers the truth, and keep its width."""
+    for name, est in (("ppi", p.ppi), ("naive", p.naive), ("human", p.human)):
+        if est.low is not None and est.high is not None and truth is not None:
+            covered[name] += est.low <= truth <= est.high
+            widths[name].append(est.high - est.low)
+
+
 def ppi_study(
     responses: list[Any],
     *,
@@ -126,13 +145,8 @@ def ppi_study(
     from claimlab.metrics.factscore import find_factscore
     from claimlab.metrics.uncertainty import prediction_powered
 
-    def counts(result: Any) -> tuple[Any, Any]:
-        n = np.array([r.support.numerator if r.support else 0 for r in result.responses], float)
-        d = np.array([r.support.denominator if r.support else 0 for r in result.responses], float)
-        return n, d
-
     human = find_factscore(responses, policy=policy, gamma=0)  # type: ignore[arg-type]
-    hc = counts(human)
+    hc = _support_counts(human)
     labelled = min(labelled, len(responses) // 2)
     if human.scored < 8 or labelled < 4:
         return None
@@ -151,10 +165,7 @@ def ppi_study(
         except ValueError:  # this draw left fewer than two scored responses on a side
             continue
         example = example or p
-        for name, est in (("ppi", p.ppi), ("naive", p.naive), ("human", p.human)):
-            if est.low is not None and est.high is not None and human.init_score is not None:
-                covered[name] += est.low <= human.init_score <= est.high
-                widths[name].append(est.high - est.low)
+        _tally(p, human.init_score, covered, widths)
     return PPIStudy(
         truth=human.init_score,
         example=example,
