@@ -143,6 +143,55 @@ class DepthRow:
         }
 
 
+def _context_at(
+    name: str, k: int, q: Any, docs: Any, rankings: Mapping[str, list[list[str]]]
+) -> list[str]:
+    """The context a query kind gives at depth k (each paragraph once, in order).
+
+    The oracle's is the first alternative; the others' the top k of each of their rankings.
+    """
+    if name == "oracle":
+        return list(q.alternatives[0])
+    chosen: dict[str, None] = {}
+    for ranking in rankings[name]:
+        for d in ranking[:k]:
+            chosen[d] = None
+    return list(docs.context(list(chosen)))
+
+
+def _depth_row(
+    fixture: SufficiencyFixture,
+    prepared: Sequence[tuple[Any, Any, Mapping[str, list[list[str]]]]],
+    name: str,
+    k: int,
+    hops: int,
+    totals: tuple[int, ...],
+) -> DepthRow:
+    """One query kind at one depth: the sufficient share, misses per hop and per question kind."""
+    sufficient = 0
+    missing = [0] * hops
+    kinds: dict[str, list[int]] = {}
+    for q, docs, rankings in prepared:
+        context = _context_at(name, k, q, docs, rankings)
+        ok = find_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
+        sufficient += ok
+        tally = kinds.setdefault(q.kind or "all", [0, 0])
+        tally[0] += ok
+        tally[1] += 1
+        present = set(context)
+        for h, eid in enumerate(q.alternatives[0]):
+            if eid not in present:
+                missing[h] += 1
+    return DepthRow(
+        k=k if name != "oracle" else 0,
+        query=name,
+        sufficient=Ratio(sufficient, len(prepared)),
+        missing_by_hop=tuple(missing),
+        by_kind={kind: Ratio(a, b) for kind, (a, b) in sorted(kinds.items())},
+        hops_total=totals,
+    )
+
+
 def depth_study(
     fixture: SufficiencyFixture,
     ks: Sequence[int],
@@ -179,38 +228,7 @@ def depth_study(
     rows = []
     for name in queries:
         for k in ks if name != "oracle" else ks[:1]:
-            sufficient = 0
-            missing = [0] * hops
-            kinds: dict[str, list[int]] = {}
-            for q, docs, rankings in prepared:
-                if name == "oracle":
-                    context = list(q.alternatives[0])
-                else:
-                    chosen: dict[str, None] = {}
-                    for ranking in rankings[name]:
-                        for d in ranking[:k]:
-                            chosen[d] = None
-                    context = docs.context(list(chosen))
-                r = find_fixture_sufficiency(fixture, q.name, context)
-                ok = r.status == "SUFFICIENT"
-                sufficient += ok
-                tally = kinds.setdefault(q.kind or "all", [0, 0])
-                tally[0] += ok
-                tally[1] += 1
-                present = set(context)
-                for h, eid in enumerate(q.alternatives[0]):
-                    if eid not in present:
-                        missing[h] += 1
-            rows.append(
-                DepthRow(
-                    k=k if name != "oracle" else 0,
-                    query=name,
-                    sufficient=Ratio(sufficient, len(prepared)),
-                    missing_by_hop=tuple(missing),
-                    by_kind={kind: Ratio(a, b) for kind, (a, b) in sorted(kinds.items())},
-                    hops_total=totals,
-                )
-            )
+            rows.append(_depth_row(fixture, prepared, name, k, hops, totals))
     return rows
 
 
