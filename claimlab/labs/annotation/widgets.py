@@ -502,51 +502,19 @@ class Annotator(_View):
         self._syncing = True
         try:
             self.answer.span = [[s.start, s.end] for s in c.source_spans]
-            state = (
-                f"confirmed by {_e(c.confirmed.by)} at {_e(c.confirmed.at)}"
-                if c.confirmed and not c.review
-                else "proposed: " + _e(", ".join(c.review))
-                if c.review
-                else "confirmed"
-            )
-            span = "; ".join(f"{s.start}..{s.end} “{_e(s.text)}”" for s in c.source_spans)
-            align = f" · alignment score {c.alignment:g}" if c.alignment is not None else ""
-            self.cand_text.value = (
-                f'<div style="font-size:15px"><b>{_e(c.id)}</b>: {_e(c.text)}</div>'
-                f'<div style="font-size:12px;color:#444">{state}{align} · source span: '
-                f"{span or '<i>none</i>'}</div>"
-            )
-            toggles = []
-            for u in fx.units:
-                t = W.ToggleButton(
-                    value=u.id in c.preserves,
-                    description=u.id,
-                    tooltip=u.span.text,
-                    button_style="success" if u.id in c.preserves else "",
-                    icon="check" if u.id in c.preserves else "",
-                )
-                t.add_class(f"claimlab-preserves-{css_token(u.id)}")
-                t.observe(lambda _c, uid=u.id: self._toggle_preserve(uid), names="value")
-                toggles.append(t)
-            self.preserves.children = toggles or [W.HTML("<i>no units yet: mark some above</i>")]
+            self.cand_text.value = _candidate_html(c)
+            self.preserves.children = self._preserve_toggles(c) or [
+                W.HTML("<i>no units yet: mark some above</i>")
+            ]
             self.faithful.value = c.faithful
             self.atomic.value = c.atomic
             for k, t in self.errors.items():
                 t.value = k in c.errors
                 t.button_style = "danger" if t.value else ""
             self.status.value = str(c.evidence.status)
-            refs = []
-            for r in fx.references:
-                t = W.ToggleButton(
-                    value=r.id in c.evidence.references,
-                    description=r.id,
-                    tooltip=f"{r.title} ({r.version})",
-                    button_style="info" if r.id in c.evidence.references else "",
-                )
-                t.add_class(f"claimlab-reference-{css_token(r.id)}")
-                t.observe(lambda _c: self._references_changed(), names="value")
-                refs.append(t)
-            self.references.children = refs or [W.HTML("<i>the file has no references</i>")]
+            self.references.children = self._reference_toggles(c) or [
+                W.HTML("<i>the file has no references</i>")
+            ]
         finally:
             self._syncing = False
         problems = self.session.problems(cid)
@@ -556,6 +524,37 @@ class Annotator(_View):
                 + "; ".join(_e(p) for _, p in problems)
                 + "</div>"
             )
+
+    def _preserve_toggles(self, c: Any) -> list[Any]:
+        """A toggle per unit of the file: on where the candidate preserves it."""
+        toggles = []
+        for u in self.session.fixture.units:
+            t = W.ToggleButton(
+                value=u.id in c.preserves,
+                description=u.id,
+                tooltip=u.span.text,
+                button_style="success" if u.id in c.preserves else "",
+                icon="check" if u.id in c.preserves else "",
+            )
+            t.add_class(f"claimlab-preserves-{css_token(u.id)}")
+            t.observe(lambda _c, uid=u.id: self._toggle_preserve(uid), names="value")
+            toggles.append(t)
+        return toggles
+
+    def _reference_toggles(self, c: Any) -> list[Any]:
+        """A toggle per reference of the file: on where the candidate's evidence cites it."""
+        refs = []
+        for r in self.session.fixture.references:
+            t = W.ToggleButton(
+                value=r.id in c.evidence.references,
+                description=r.id,
+                tooltip=f"{r.title} ({r.version})",
+                button_style="info" if r.id in c.evidence.references else "",
+            )
+            t.add_class(f"claimlab-reference-{css_token(r.id)}")
+            t.observe(lambda _c: self._references_changed(), names="value")
+            refs.append(t)
+        return refs
 
     def snapshot_html(self) -> str:
         """A static picture: progress, the answer with its units, each candidate's labels."""
@@ -610,3 +609,21 @@ class Annotator(_View):
             )
             + "</div>"
         )
+
+
+def _candidate_html(c: Any) -> str:
+    """A candidate's id, text, state, alignment score and source spans, escaped."""
+    state = (
+        f"confirmed by {_e(c.confirmed.by)} at {_e(c.confirmed.at)}"
+        if c.confirmed and not c.review
+        else "proposed: " + _e(", ".join(c.review))
+        if c.review
+        else "confirmed"
+    )
+    span = "; ".join(f"{s.start}..{s.end} “{_e(s.text)}”" for s in c.source_spans)
+    align = f" · alignment score {c.alignment:g}" if c.alignment is not None else ""
+    return (
+        f'<div style="font-size:15px"><b>{_e(c.id)}</b>: {_e(c.text)}</div>'
+        f'<div style="font-size:12px;color:#444">{state}{align} · source span: '
+        f"{span or '<i>none</i>'}</div>"
+    )

@@ -197,6 +197,18 @@ def plot_packing(result: Any, *, ax: Axes | None = None, title: str | None = Non
 
 
 @styled
+def _mark_thresholds(ax: Axes, calibrated: float | None, fixed: Sequence[float]) -> None:
+    """A line for the calibrated threshold and a dashed one for each fixed threshold."""
+    if calibrated is not None:
+        ax.axvline(calibrated, color="#55A868", linewidth=2)
+        ax.text(
+            calibrated, 1.07, f"calibrated {calibrated:g}", ha="center", fontsize=8, color="#55A868"
+        )
+    for f in fixed:
+        ax.axvline(f, color="#777777", linestyle="--", linewidth=1)
+        ax.text(f, -0.12, f"fixed {f:g}", ha="center", fontsize=8, color="#555555")
+
+
 def plot_calibration(
     sweep: Sequence[tuple[float, Ratio, Ratio]],
     calibration: Calibration,
@@ -240,19 +252,7 @@ def plot_calibration(
                 fontsize=8,
                 color="#777777",
             )
-    if calibration.threshold is not None:
-        ax.axvline(calibration.threshold, color="#55A868", linewidth=2)
-        ax.text(
-            calibration.threshold,
-            1.07,
-            f"calibrated {calibration.threshold:g}",
-            ha="center",
-            fontsize=8,
-            color="#55A868",
-        )
-    for f in fixed:
-        ax.axvline(f, color="#777777", linestyle="--", linewidth=1)
-        ax.text(f, -0.12, f"fixed {f:g}", ha="center", fontsize=8, color="#555555")
+    _mark_thresholds(ax, calibration.threshold, fixed)
     ax.set_ylim(-0.18, 1.15)
     ax.set_xlabel("relevance threshold (raw retriever score)")
     ax.legend(fontsize=8, loc="lower left", frameon=False)
