@@ -21,7 +21,6 @@ LEFT = {
     "claimlab/labs/annotation/widgets.py:__init__": 94,
     "claimlab/notebook/style.py:plot_grouped_values": 92,
     "claimlab/io/decomposition.py:_careful_candidate": 77,
-    "claimlab/labs/sufficiency/widgets.py:__init__": 63,
 }
 
 

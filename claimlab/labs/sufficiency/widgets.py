@@ -155,33 +155,7 @@ class SufficiencyGameView(_GameView):
         self.copy_buttons: dict[str, W.Button] = {}
         self.cite: dict[str, W.Checkbox] = {}
         self.found: dict[str, W.HTML] = {}
-        rows = []
-        for ev in fx.evidence:
-            token = css_token(ev.id)
-            b = W.Button(description=f"search ({game.cost(ev.id)})", tooltip=f"search {ev.id}")
-            b.add_class(f"claimlab-search-{token}")
-            b.on_click(self._search(ev.id))
-            self.search_buttons[ev.id] = b
-            extra: list[W.Widget] = []
-            if fx.game.copyable and not game.can_copy(ev.id):  # keep the rows aligned
-                extra.append(_Html("", layout=W.Layout(width="148px")))
-            if game.can_copy(ev.id):
-                cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
-                cb.add_class(f"claimlab-copy-{token}")
-                cb.on_click(self._copy(ev.id))
-                self.copy_buttons[ev.id] = cb
-                extra.append(cb)
-            c = W.Checkbox(
-                value=False, description="cite", indent=False, layout=W.Layout(width="70px")
-            )
-            c.add_class(f"claimlab-cite-{token}")
-            self.cite[ev.id] = c
-            self.found[ev.id] = _Html(layout=W.Layout(width="90px"))
-            meta = f"{ev.status}{'' if ev.current else ', not current'}"
-            text = _Html(
-                f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>"
-            )
-            rows.append(W.HBox([b, *extra, c, self.found[ev.id], text]))
+        rows = [self._evidence_row(ev) for ev in fx.evidence]
         options = sorted({v for ev in fx.evidence for v in (ev.subject, ev.object)})
         self.answers: dict[str, W.Dropdown] = {}
         self.answer_rows: dict[str, W.HBox] = {}
@@ -210,6 +184,31 @@ class SufficiencyGameView(_GameView):
             ]
         )
         self.sync("")
+
+    def _evidence_row(self, ev: Any) -> Any:
+        """One record's row: search (and copy) buttons, the cite box, what was found, its text."""
+        game, fx = self.game, self.game.fixture
+        token = css_token(ev.id)
+        b = W.Button(description=f"search ({game.cost(ev.id)})", tooltip=f"search {ev.id}")
+        b.add_class(f"claimlab-search-{token}")
+        b.on_click(self._search(ev.id))
+        self.search_buttons[ev.id] = b
+        extra: list[W.Widget] = []
+        if fx.game.copyable and not game.can_copy(ev.id):  # keep the rows aligned
+            extra.append(_Html("", layout=W.Layout(width="148px")))
+        if game.can_copy(ev.id):
+            cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
+            cb.add_class(f"claimlab-copy-{token}")
+            cb.on_click(self._copy(ev.id))
+            self.copy_buttons[ev.id] = cb
+            extra.append(cb)
+        c = W.Checkbox(value=False, description="cite", indent=False, layout=W.Layout(width="70px"))
+        c.add_class(f"claimlab-cite-{token}")
+        self.cite[ev.id] = c
+        self.found[ev.id] = _Html(layout=W.Layout(width="90px"))
+        meta = f"{ev.status}{'' if ev.current else ', not current'}"
+        text = _Html(f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>")
+        return W.HBox([b, *extra, c, self.found[ev.id], text])
 
     def _round(self) -> str:
         return str(self.game.scenario)
