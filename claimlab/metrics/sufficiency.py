@@ -388,6 +388,70 @@ def find_sufficiency(
     """
     if alternatives or not none_allowed:
         check_alternatives(alternatives, chains=link is not None)
+    sorted_out = _sort_context(context, known=known, reject=reject, unsafe=unsafe)
+    seen, usable, rejected, unsafe_list, unknown = sorted_out
+    branches = _branches(alternatives, usable, link, pairs)
+    # stand-in link errors arise only where a member is missing: complete means witness
+    witnesses = tuple(b.alternative for b in branches if b.complete)
+    status = SUFFICIENT if witnesses else UNKNOWN if unknown else INSUFFICIENT
+    return SufficiencyResult(
+        status=status,
+        witnesses=witnesses,
+        branches=tuple(branches),
+        rejected=tuple(rejected),
+        unsafe_candidates=tuple(unsafe_list),
+        unknown=tuple(unknown),
+        context_raw=len(context),
+        context_unique=len(seen),
+        context=tuple(seen),
+    )
+
+
+def _branches(
+    alternatives: Sequence[Sequence[str]],
+    usable: set[str],
+    link: LinkCheck | None,
+    pairs: Sequence[Sequence[tuple[str, str]] | None] | None,
+) -> list[Branch]:
+    """Each alternative as a branch: present and missing members, and its own link errors.
+
+    A link error is listed under the first branch that meets it.
+    """
+    _, gaps = find_group_gaps(alternatives, usable)
+    # members in context at each (chain length, position): the stand-ins a branch may meet
+    at_position: dict[tuple[int, int], dict[str, None]] = {}
+    if link is not None:
+        for alt in alternatives:
+            for i, m in enumerate(alt):
+                if m in usable:
+                    at_position.setdefault((len(alt), i), {})[m] = None
+    reported: set[LinkError] = set()
+    branches = []
+    for k, (alt, missing) in enumerate(zip(alternatives, gaps, strict=True)):
+        alt_t = tuple(alt)
+        present = tuple(m for m in alt_t if m in usable) if missing else alt_t
+        explicit = pairs[k] if pairs is not None and k < len(pairs) else None
+        errors = (
+            _link_errors(alt_t, usable, link, explicit, at_position) if link is not None else []
+        )
+        own = [e for e in dict.fromkeys(errors) if e not in reported]
+        reported.update(own)
+        branches.append(Branch(alt_t, present, missing, tuple(own)))
+    return branches
+
+
+def _sort_context(
+    context: Sequence[str],
+    *,
+    known: Callable[[str], bool] | None,
+    reject: Callable[[str], Rejection | None] | None,
+    unsafe: Callable[[str], Rejection | None] | None,
+) -> tuple[dict[str, None], set[str], list[Rejection], list[Rejection], list[str]]:
+    """The context's distinct ids, those usable in a witness, and the rest with their reasons.
+
+    Returns the distinct ids (in order), the usable ones, the rejections (copies first), the
+    unsafe candidates and the ids that cannot be mapped.
+    """
     seen: dict[str, None] = {}
     rejected: list[Rejection] = []
     unsafe_list: list[Rejection] = []
@@ -404,91 +468,84 @@ def find_sufficiency(
             continue
         seen[cid] = None
     if known is None and unsafe is None and reject is None:
-        usable = set(seen)
+        return seen, set(seen), rejected, unsafe_list, unknown
+    usable = set()
+    for cid in seen:
+        if known is not None and not known(cid):
+            unknown.append(cid)
+            continue
+        u = unsafe(cid) if unsafe is not None else None
+        if u is not None:
+            unsafe_list.append(u)
+            continue
+        r = reject(cid) if reject is not None else None
+        if r is not None:
+            rejected.append(r)
+            continue
+        usable.add(cid)
+    return seen, usable, rejected, unsafe_list, unknown
+
+
+def _link_errors(
+    alt: tuple[str, ...],
+    usable: set[str],
+    link: LinkCheck,
+    explicit: Sequence[tuple[str, str]] | None,
+    at_position: Mapping[tuple[int, int], Mapping[str, None]],
+) -> list[LinkError]:
+    """A branch's link errors, between members and of stand-ins for missing ones.
+
+    First between its usable members (the file's pairs, else each member and the next); then,
+    without the file's pairs, of context items from other branches standing in for a missing one.
+    """
+    errors: list[LinkError] = []
+    if explicit is not None:
+        steps: Iterable[tuple[str, str]] = explicit
+    elif len(alt) > 1:
+        steps = pairwise(alt)
     else:
-        usable = set()
-        for cid in seen:
-            if known is not None and not known(cid):
-                unknown.append(cid)
+        return errors
+    for a, b in steps:
+        if a in usable and b in usable:
+            e = link(a, b)
+            if e is not None:
+                errors.append(e)
+    if explicit is None:
+        errors += _stand_in_errors(alt, usable, link, at_position)
+    return errors
+
+
+def _stand_in_errors(
+    alt: tuple[str, ...],
+    usable: set[str],
+    link: LinkCheck,
+    at_position: Mapping[tuple[int, int], Mapping[str, None]],
+) -> list[LinkError]:
+    """Why context items at a missing member's place in other chains cannot stand in for it.
+
+    Each one's link to the previous member, and to the next (at most MAX_STAND_INS a place).
+    """
+    errors: list[LinkError] = []
+    members = set(alt)
+    for i, m in enumerate(alt):
+        if m in usable:
+            continue
+        shown = 0
+        for s in at_position.get((len(alt), i), ()):
+            if s in members:
                 continue
-            if unsafe is not None:
-                u = unsafe(cid)
-                if u is not None:
-                    unsafe_list.append(u)
-                    continue
-            if reject is not None:
-                r = reject(cid)
-                if r is not None:
-                    rejected.append(r)
-                    continue
-            usable.add(cid)
-
-    _, gaps = find_group_gaps(alternatives, usable)
-    # members in context at each (chain length, position): the stand-ins a branch may meet
-    at_position: dict[tuple[int, int], dict[str, None]] = {}
-    if link is not None:
-        for alt in alternatives:
-            for i, m in enumerate(alt):
-                if m in usable:
-                    at_position.setdefault((len(alt), i), {})[m] = None
-    reported: set[LinkError] = set()  # a link error is listed under the first branch meeting it
-    branches = []
-    for k, (alt, missing) in enumerate(zip(alternatives, gaps, strict=True)):
-        alt_t = tuple(alt)
-        present = tuple(m for m in alt_t if m in usable) if missing else alt_t
-        errors: list[LinkError] = []
-        explicit = pairs[k] if pairs is not None and k < len(pairs) else None
-        if link is not None and explicit is not None:
-            for a, b in explicit:
-                if a in usable and b in usable:
-                    e = link(a, b)
-                    if e is not None:
-                        errors.append(e)
-        elif link is not None and len(alt_t) > 1:
-            # links inside the branch
-            for a, b in pairwise(alt_t):
-                if a in usable and b in usable:
-                    e = link(a, b)
-                    if e is not None:
-                        errors.append(e)
-            # a context item from another branch standing in for a missing member
-            members = set(alt_t)
-            for i, m in enumerate(alt_t):
-                if m in usable:
-                    continue
-                shown = 0
-                for s in at_position.get((len(alt_t), i), ()):
-                    if s in members:
-                        continue
-                    if shown == MAX_STAND_INS:  # enough to explain the gap; the rest adds nothing
-                        break
-                    shown += 1
-                    if i > 0 and alt_t[i - 1] in usable:
-                        e = link(alt_t[i - 1], s)
-                        if e is not None:
-                            errors.append(e)
-                    if i + 1 < len(alt_t) and alt_t[i + 1] in usable:
-                        e = link(s, alt_t[i + 1])
-                        if e is not None:
-                            errors.append(e)
-        own = [e for e in dict.fromkeys(errors) if e not in reported]
-        reported.update(own)
-        branches.append(Branch(alt_t, present, missing, tuple(own)))
-
-    # stand-in link errors arise only where a member is missing: complete means witness
-    witnesses = tuple(b.alternative for b in branches if b.complete)
-    status = SUFFICIENT if witnesses else UNKNOWN if unknown else INSUFFICIENT
-    return SufficiencyResult(
-        status=status,
-        witnesses=witnesses,
-        branches=tuple(branches),
-        rejected=tuple(rejected),
-        unsafe_candidates=tuple(unsafe_list),
-        unknown=tuple(unknown),
-        context_raw=len(context),
-        context_unique=len(seen),
-        context=tuple(seen),
-    )
+            if shown == MAX_STAND_INS:  # enough to explain the gap; the rest adds nothing
+                break
+            shown += 1
+            if i > 0 and alt[i - 1] in usable:
+                e = link(alt[i - 1], s)
+                if e is not None:
+                    errors.append(e)
+            if i + 1 < len(alt) and alt[i + 1] in usable:
+                e = link(s, alt[i + 1])
+                if e is not None:
+                    errors.append(e)
+    return errors
 
 
 @dataclass(frozen=True)
