@@ -240,79 +240,111 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
-    evidence = []
-    for _, e in top.records("evidence"):
-        evidence.append(
-            EvidenceItem(
-                id=e.get("id", str),
-                text=e.get("text", str),
-                subject=e.get("subject", str),
-                relation=e.get("relation", str),
-                object=e.get("object", str),
-                status=e.get("status", str),
-                current=e.get("current", bool),
-                topic=e.get("topic", str),
-                inputs=e.str_list("inputs", ()),
-                document=e.get("document", str, ""),
-                conditions=_texts(e, "conditions"),
-            )
-        )
+    evidence = [_evidence_item(e) for _, e in top.records("evidence")]
     check_unique([e.id for e in evidence], file=source, field="evidence")
     ids = {e.id for e in evidence}
     r = top.sub("rules")
     rules = Rules(
         r.get("required_status", str), r.get("require_current", bool), _texts(r, "single_valued")
     )
-    questions: dict[str, Question] = {}
     if not top.get("questions", dict):
         raise top.error("at least one question is required", field="questions")
-    for name, q in top.mapping("questions"):
-        qr = Record(q, file=source, record=name, path=f"questions.{name}")
-        alts_raw = qr.get("alternatives", list)
-        if not alts_raw and qr.get("answerable", bool, True):
-            raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
-        alts = []
-        for i, group in enumerate(alts_raw):
-            where = f"questions.{name}.alternatives[{i}]"
-            if not isinstance(group, list):
-                raise qr.error(f"must be a list of evidence ids, got {group!r}", field=where)
-            if not group:
-                raise qr.error(
-                    "empty evidence group (it would count as complete with no evidence)",
-                    field=where,
-                )
-            for j, eid in enumerate(group):
-                if not isinstance(eid, str):
-                    raise qr.error(
-                        f"must be an evidence id (a string), got {describe(eid)}",
-                        field=f"{where}[{j}]",
-                    )
-                if eid not in ids:
-                    raise qr.error(f"unknown evidence id {eid!r}", field=f"{where}[{j}]")
-                if eid in group[:j]:
-                    raise qr.error(
-                        f"{eid} occurs twice in one chain (a cycle is not a chain of evidence)",
-                        field=f"{where}[{j}]",
-                    )
-            alts.append(tuple(group))
-        asks = qr.str_list("asks")
-        if not asks:
-            raise qr.error(
-                'must name at least one item the question asks for (e.g. ["room"])',
-                field=f"questions.{name}.asks",
-            )
-        questions[name] = Question(
-            name=name,
-            text=qr.get("text", str),
-            asks=asks,
-            topic=qr.get("topic", str),
-            alternatives=tuple(alts),
-            links=_links(qr, name, alts),
-            kind=qr.get("kind", str, ""),
-            subquestions=qr.str_list("subquestions", ()),
-            circumstances=_texts(qr, "circumstances"),
-            answerable=qr.get("answerable", bool, True),
+    questions = {
+        name: _question(Record(q, file=source, record=name, path=f"questions.{name}"), name, ids)
+        for name, q in top.mapping("questions")
+    }
+    answer_key = _answer_key(top, source, questions)
+    scenarios = {
+        name: _scenario(
+            Record(sc, file=source, record=name, path=f"scenarios.{name}"), name, questions, ids
         )
+        for name, sc in top.mapping("scenarios", {})
+    }
+    return SufficiencyFixture(
+        source,
+        tuple(evidence),
+        rules,
+        MappingProxyType(questions),
+        MappingProxyType(scenarios),
+        MappingProxyType(answer_key),
+        game=_game(top, ids, scenarios),
+        note=top.get("note", str, ""),
+        exercises=read_exercises(top),
+    )
+
+
+def _evidence_item(e: Record) -> EvidenceItem:
+    return EvidenceItem(
+        id=e.get("id", str),
+        text=e.get("text", str),
+        subject=e.get("subject", str),
+        relation=e.get("relation", str),
+        object=e.get("object", str),
+        status=e.get("status", str),
+        current=e.get("current", bool),
+        topic=e.get("topic", str),
+        inputs=e.str_list("inputs", ()),
+        document=e.get("document", str, ""),
+        conditions=_texts(e, "conditions"),
+    )
+
+
+def _question(qr: Record, name: str, ids: set[str]) -> Question:
+    """One question: its alternatives (chains of known ids), what it asks, its kind and links."""
+    alts_raw = qr.get("alternatives", list)
+    if not alts_raw and qr.get("answerable", bool, True):
+        raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
+    alts = [
+        _chain(qr, group, f"questions.{name}.alternatives[{i}]", ids)
+        for i, group in enumerate(alts_raw)
+    ]
+    asks = qr.str_list("asks")
+    if not asks:
+        raise qr.error(
+            'must name at least one item the question asks for (e.g. ["room"])',
+            field=f"questions.{name}.asks",
+        )
+    return Question(
+        name=name,
+        text=qr.get("text", str),
+        asks=asks,
+        topic=qr.get("topic", str),
+        alternatives=tuple(alts),
+        links=_links(qr, name, alts),
+        kind=qr.get("kind", str, ""),
+        subquestions=qr.str_list("subquestions", ()),
+        circumstances=_texts(qr, "circumstances"),
+        answerable=qr.get("answerable", bool, True),
+    )
+
+
+def _chain(qr: Record, group: object, where: str, ids: set[str]) -> tuple[str, ...]:
+    """One alternative: a non-empty list of known evidence ids, none twice."""
+    if not isinstance(group, list):
+        raise qr.error(f"must be a list of evidence ids, got {group!r}", field=where)
+    if not group:
+        raise qr.error(
+            "empty evidence group (it would count as complete with no evidence)", field=where
+        )
+    for j, eid in enumerate(group):
+        if not isinstance(eid, str):
+            raise qr.error(
+                f"must be an evidence id (a string), got {describe(eid)}", field=f"{where}[{j}]"
+            )
+        if eid not in ids:
+            raise qr.error(f"unknown evidence id {eid!r}", field=f"{where}[{j}]")
+        if eid in group[:j]:
+            raise qr.error(
+                f"{eid} occurs twice in one chain (a cycle is not a chain of evidence)",
+                field=f"{where}[{j}]",
+            )
+    return tuple(group)
+
+
+def _answer_key(
+    top: Record, source: str, questions: Mapping[str, Question]
+) -> dict[str, Mapping[str, object]]:
+    """Per question, each asked item's accepted value (or values)."""
     answer_key: dict[str, Mapping[str, object]] = {}
     for qname, key in top.mapping("answer_key", {}):
         if qname not in questions:
@@ -332,39 +364,28 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
                 )
             values[item] = value if isinstance(value, str) else tuple(value)
         answer_key[qname] = MappingProxyType(values)
-    scenarios: dict[str, Scenario] = {}
-    for name, sc in top.mapping("scenarios", {}):
-        sr = Record(sc, file=source, record=name, path=f"scenarios.{name}")
-        qname = sr.get("question", str)
-        if qname not in questions:
-            raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
-        context = sr.str_list("context")
-        for j, eid in enumerate(context):
-            if eid not in ids:
-                raise sr.error(f"unknown evidence id {eid!r}", field=sr.field(f"context[{j}]"))
-        system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
-        conf = (
-            system.number("confidence", minimum=0.0, maximum=1.0, default=None) if system else None
-        )
-        scenarios[name] = Scenario(
-            name=name,
-            question=qname,
-            context=context,
-            ignore_metadata=sr.get("ignore_metadata", bool, False),
-            note=sr.get("note", str, ""),
-            system_answer=_system_answer(system, questions[qname]) if system else None,
-            system_confidence=None if conf is None else float(conf),
-        )
-    return SufficiencyFixture(
-        source,
-        tuple(evidence),
-        rules,
-        MappingProxyType(questions),
-        MappingProxyType(scenarios),
-        MappingProxyType(answer_key),
-        game=_game(top, ids, scenarios),
-        note=top.get("note", str, ""),
-        exercises=read_exercises(top),
+    return answer_key
+
+
+def _scenario(sr: Record, name: str, questions: Mapping[str, Question], ids: set[str]) -> Scenario:
+    """One scenario: a question of the file, a context of known ids, a simulated system."""
+    qname = sr.get("question", str)
+    if qname not in questions:
+        raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
+    context = sr.str_list("context")
+    for j, eid in enumerate(context):
+        if eid not in ids:
+            raise sr.error(f"unknown evidence id {eid!r}", field=sr.field(f"context[{j}]"))
+    system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
+    conf = system.number("confidence", minimum=0.0, maximum=1.0, default=None) if system else None
+    return Scenario(
+        name=name,
+        question=qname,
+        context=context,
+        ignore_metadata=sr.get("ignore_metadata", bool, False),
+        note=sr.get("note", str, ""),
+        system_answer=_system_answer(system, questions[qname]) if system else None,
+        system_confidence=None if conf is None else float(conf),
     )
 
 
