@@ -15,10 +15,8 @@ LIMIT = 60
 # still to split (module:function -> lines today)
 LEFT = {
     "claimlab/labs/sufficiency/views.py:plot_chains": 121,
-    "claimlab/io/decomposition.py:_read_careful": 102,
     "claimlab/labs/annotation/widgets.py:__init__": 94,
     "claimlab/notebook/style.py:plot_grouped_values": 92,
-    "claimlab/io/decomposition.py:_careful_candidate": 77,
 }
 
 

@@ -17,7 +17,7 @@ faithful candidate preserves a unit, ...) wait until it is confirmed; the struct
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -444,40 +444,17 @@ def _careful_candidate(
 ) -> Candidate:
     """One candidate, field by field in file order; the first problem raised."""
     cid = c.get("id", str)
-    spans = []
-    for j, s in c.records("source_spans", id_field=None):
-        s.record = cid
-        spans.append(
-            _span(
-                s,
-                "source_spans",
-                encoded,
-                against="original.text",
-                where=f"source_spans[{j}]",
-            )
-        )
+    spans = _careful_source_spans(c, cid, encoded)
     preserves = c.str_list("preserves")
-    for j, uid in enumerate(preserves):
-        if uid not in unit_span:
-            raise c.error(f"unknown unit id {uid!r}", field=f"preserves[{j}]")
+    _all_known(c, "preserves", preserves, unit_span, "unit id", listed=False)
     raw_errors = c.str_list("errors")
-    for j, e in enumerate(raw_errors):
-        if e not in ERROR_KINDS:
-            raise c.error(
-                f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
-                field=f"errors[{j}]",
-            )
+    _all_known(c, "errors", raw_errors, ERROR_KINDS, "error kind")
     errors = tuple(ErrorKind(e) for e in raw_errors)
     faithful = c.get("faithful", bool)
     ev = c.sub("evidence")
     status, refs = _careful_evidence(ev, ref_text)
     review = c.str_list("review", ())
-    for j, name in enumerate(review):
-        if name not in REVIEW_FIELDS:
-            raise c.error(
-                f"unknown label {name!r} (one of {', '.join(REVIEW_FIELDS)})",
-                field=f"review[{j}]",
-            )
+    _all_known(c, "review", review, REVIEW_FIELDS, "label")
     confirmed = None
     if c.data.get("confirmed") is not None:
         cf = c.sub("confirmed")
@@ -512,6 +489,33 @@ def _careful_candidate(
         for where, problem in candidate_problems(candidate, unit_span):
             raise c.error(problem, field=where)
     return candidate
+
+
+def _careful_source_spans(c: Record, cid: str, encoded: _Utf16) -> list[Span]:
+    """A candidate's source spans, each a UTF-16 slice of the original text."""
+    spans = []
+    for j, s in c.records("source_spans", id_field=None):
+        s.record = cid
+        spans.append(
+            _span(s, "source_spans", encoded, against="original.text", where=f"source_spans[{j}]")
+        )
+    return spans
+
+
+def _all_known(
+    c: Record,
+    name: str,
+    values: Sequence[str],
+    allowed: Collection[str],
+    what: str,
+    *,
+    listed: bool = True,
+) -> None:
+    """Refuse the first value of a list that is not among the allowed ones, naming its index."""
+    for j, value in enumerate(values):
+        if value not in allowed:
+            one_of = f" (one of {', '.join(allowed)})" if listed else ""
+            raise c.error(f"unknown {what} {value!r}{one_of}", field=f"{name}[{j}]")
 
 
 def _careful_evidence(ev: Record, ref_text: Mapping[str, str]) -> tuple[Status, tuple[str, ...]]:
@@ -571,45 +575,26 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
             f"must be 'utf16' (UTF-16 code units, end exclusive), got {unit_kind!r}",
             field="offset_unit",
         )
-
     o = top.sub("original")
     original = Original(o.get("id", str), o.get("version", str), o.get("text", str))
     o.record = original.id
     encoded = _Utf16(original.text)
-
-    units = []
-    for _, u in top.records("units"):
-        review = u.str_list("review", ())
-        for j, name in enumerate(review):
-            if name != "span":
-                raise u.error(
-                    f"unknown label {name!r} (a unit's review lists 'span')", field=f"review[{j}]"
-                )
-        units.append(
-            Unit(
-                u.get("id", str),
-                _span(u.sub("span"), "span", encoded, against="original.text", where="span"),
-                proposed=bool(review),
-            )
-        )
+    units = [_careful_unit(u, encoded) for _, u in top.records("units")]
     check_unique([u.id for u in units], file=source, field="units")
-
-    references = []
-    for _, r in top.records("references"):
-        references.append(
-            Reference(
-                r.get("id", str),
-                r.get("title", str),
-                r.get("version", str),
-                r.get("text", str),
-                r.get("entity", str, ""),
-            )
+    references = [
+        Reference(
+            r.get("id", str),
+            r.get("title", str),
+            r.get("version", str),
+            r.get("text", str),
+            r.get("entity", str, ""),
         )
+        for _, r in top.records("references")
+    ]
     check_unique([r.id for r in references], file=source, field="references")
     ref_text = {r.id: r.text for r in references}
     ref_encoded: dict[str, _Utf16] = {}
     unit_span = {u.id: u.span for u in units}
-
     candidates = [
         _careful_candidate(c, encoded, unit_span, ref_text, ref_encoded)
         for _, c in top.records("candidates")
@@ -620,7 +605,39 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     if bad_edge is not None:
         cid, where, why = bad_edge
         raise FixtureError(why, file=source, record=cid, field=where)
+    return DecompositionFixture(
+        source=source,
+        original=original,
+        units=tuple(units),
+        references=tuple(references),
+        candidates=tuple(candidates),
+        modes=MappingProxyType(_careful_modes(top, source, cand_set)),
+        game=_game(top, cand_set),
+        note=top.get("note", str, ""),
+        exercises=read_exercises(top),
+        annotation=_annotation(top),
+        decomposer=_decomposer(top),
+        span_cover=_span_cover(top),
+    )
 
+
+def _careful_unit(u: Record, encoded: _Utf16) -> Unit:
+    """One unit: its span of the original, and whether it is still proposed."""
+    review = u.str_list("review", ())
+    for j, name in enumerate(review):
+        if name != "span":
+            raise u.error(
+                f"unknown label {name!r} (a unit's review lists 'span')", field=f"review[{j}]"
+            )
+    return Unit(
+        u.get("id", str),
+        _span(u.sub("span"), "span", encoded, against="original.text", where="span"),
+        proposed=bool(review),
+    )
+
+
+def _careful_modes(top: Record, source: str, cand_set: set[str]) -> dict[str, tuple[str, ...]]:
+    """The file's named selections: each a list of its candidate ids."""
     modes: dict[str, tuple[str, ...]] = {}
     for name, ids in top.mapping("modes", {}):
         if not isinstance(ids, list):
@@ -646,21 +663,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
                     field=f"modes.{name}[{j}]",
                 )
         modes[name] = tuple(ids)
-
-    return DecompositionFixture(
-        source=source,
-        original=original,
-        units=tuple(units),
-        references=tuple(references),
-        candidates=tuple(candidates),
-        modes=MappingProxyType(modes),
-        game=_game(top, cand_set),
-        note=top.get("note", str, ""),
-        exercises=read_exercises(top),
-        annotation=_annotation(top),
-        decomposer=_decomposer(top),
-        span_cover=_span_cover(top),
-    )
+    return modes
 
 
 def _entails_problem(
