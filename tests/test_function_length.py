@@ -16,7 +16,6 @@ LIMIT = 60
 LEFT = {
     "claimlab/labs/sufficiency/views.py:plot_chains": 121,
     "claimlab/labs/annotation/widgets.py:__init__": 94,
-    "claimlab/notebook/style.py:plot_grouped_values": 92,
 }
 
 

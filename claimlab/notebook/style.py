@@ -209,46 +209,14 @@ def plot_grouped_values(
         )
     if ax is None:
         _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 4.2))
-    k = max(len(series), 1)
-    width = 0.8 / k
-    above = []  # labels standing on top of their bars
-    for i, row in enumerate(row_names):
-        for j, s in enumerate(series):
-            x = i - 0.4 + width * (j + 0.5)
-            value, cell_label = rows[row][s]
-            if value is None:
-                ax.bar(x, 1.0, width=width, **NA_STYLE)
-                ax.text(
-                    x,
-                    0.5,
-                    label(cell_label or na_label),
-                    rotation=90,
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                )
-            else:
-                ax.bar(x, value, width=width, color=colors[s])
-                top = _error_bar(ax, x, value, (errors or {}).get(row, {}).get(s), vertical=True)
-                above.append(
-                    ax.text(
-                        x,
-                        top + 0.015,
-                        label(cell_label),
-                        rotation=90,
-                        ha="center",
-                        va="bottom",
-                        fontsize=8,
-                    )
-                )
+    above = _column_bars(ax, rows, row_names, series, colors, na_label, errors)
     ax.set_xticks(range(len(row_names)))
     # texts are made visible before _make_room_above measures them (a glyph-less control
     # character would be measured, and warned about, first)
     ticks = [label(f"{r}\n{notes.get(r, '')}".strip()) for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
     ax.set_ylim(0, 1.05)
-    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
-    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"], fontsize=8)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"], fontsize=8)
     handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
     handles.append(Patch(**NA_STYLE, label=na_label))
     ax.legend(  # above the axes, so no bar or label can run into it
@@ -267,6 +235,38 @@ def plot_grouped_values(
     if ylabel:
         ax.set_ylabel(ylabel, fontsize=9)
     return ax
+
+
+def _column_bars(
+    ax: Axes,
+    rows: Mapping[str, Mapping[str, tuple[float | None, str]]],
+    row_names: Sequence[str],
+    series: Sequence[str],
+    colors: Mapping[str, str],
+    na_label: str,
+    errors: Mapping[str, Mapping[str, tuple[float, float] | None]] | None,
+) -> list[Any]:
+    """A bar per row and series, its counts written on it; returns the labels standing above."""
+    width = 0.8 / max(len(series), 1)
+    above = []
+    for i, row in enumerate(row_names):
+        for j, s in enumerate(series):
+            x = i - 0.4 + width * (j + 0.5)
+            value, cell_label = rows[row][s]
+            if value is None:
+                ax.bar(x, 1.0, width=width, **NA_STYLE)
+                text = label(cell_label or na_label)
+                ax.text(x, 0.5, text, rotation=90, ha="center", va="center", fontsize=8)
+                continue
+            ax.bar(x, value, width=width, color=colors[s])
+            top = _error_bar(ax, x, value, (errors or {}).get(row, {}).get(s), vertical=True)
+            above.append(
+                ax.text(
+                    x, top + 0.015, label(cell_label), rotation=90, ha="center", va="bottom",
+                    fontsize=8,
+                )
+            )  # fmt: skip
+    return above
 
 
 def _error_bar(
