@@ -233,13 +233,48 @@ def plot_chains(
     """
     import textwrap
 
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
-
     rows = result.branches
     longest = max((len(b.alternative) for b in rows), default=1)
-    errors = any(b.link_errors for b in rows)
-    step = 1.45 if errors else 1.1
+    step = 1.45 if any(b.link_errors for b in rows) else 1.1
     conflicting = {i for c in result.conflicts for ids in c.values.values() for i in ids}
+    notes = _chain_notes(result)
+    if ax is None:
+        _, ax = plt.subplots(
+            figsize=(PRINT_WIDTH_IN, 1.3 + 0.62 * step * len(rows) + 0.22 * len(notes))
+        )
+    for r, b in enumerate(rows):
+        _chain_row(ax, fixture, b, -r * step, conflicting)
+    y = -len(rows) * step + 0.35
+    for text, color in notes:
+        ax.text(-2.2, y, label(text, 90), ha="left", va="center", fontsize=8, color=color)
+        y -= 0.4
+    ax.set_xlim(-2.3, max(longest, 3) * (_BOX_W + _GAP))
+    ax.set_ylim(min(y, -len(rows) * step + 0.6) - 0.1, 0.8)
+    ax.axis("off")
+    ctx = ", ".join(_context_labels(result))
+    heading = title or (
+        f"{question}: {result.status} · context {ctx} "
+        f"({result.context_raw} raw / {result.context_unique} unique)"
+    )
+    ax.set_title(textwrap.fill(label(heading, 160), 80), fontsize=10)
+    legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
+    if conflicting:
+        legend.append(Patch(**CONFLICTING, label="a side of a conflict"))
+    ax.legend(
+        handles=legend, loc="upper left", bbox_to_anchor=(0.0, 0.0), ncol=2, fontsize=8,
+        frameon=False,
+    )  # fmt: skip
+    return ax
+
+
+_BOX_W, _BOX_H, _GAP = 3.3, 0.9, 0.6  # a chain member's box, and the arrow between two
+
+
+def _chain_notes(result: Any) -> list[tuple[str, str]]:
+    """The lines under the chains, with their colours.
+
+    Conflicts, unmet conditions, rejected items and unsafe candidates, in that order.
+    """
     notes = [
         (
             "⚡ CONFLICT: "
@@ -258,90 +293,39 @@ def plot_chains(
         (f"⚠ UNSAFE CANDIDATE {u.id}: fails metadata rules, never a witness", "#b8860b")
         for u in result.unsafe_candidates
     ]
-    if ax is None:
-        _, ax = plt.subplots(
-            figsize=(PRINT_WIDTH_IN, 1.3 + 0.62 * step * len(rows) + 0.22 * len(notes))
+    return notes
+
+
+def _chain_row(ax: Axes, fixture: Any, b: Any, y: float, conflicting: set[str]) -> None:
+    """One alternative at height y: its status, a box per member, arrows, its link errors."""
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    w, h, gap = _BOX_W, _BOX_H, _GAP
+    status = "complete\nwitness" if b.complete else f"missing {len(b.missing)}"
+    color = "#2d6b3c" if b.complete else "#C44E52"
+    ax.text(-0.25, y, status, ha="right", va="center", fontsize=8, color=color)
+    for i, m in enumerate(b.alternative):
+        x = i * (w + gap)
+        e = fixture.item(m)
+        style = PRESENT if m in b.present else MISSING
+        if m in conflicting and m in b.present:
+            style = CONFLICTING
+        ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
+        text = label(m, 18) + (f"\n{label(e.subject, 24)}\n→ {label(e.object, 22)}" if e else "")
+        ink = "white" if m in b.present else "#333333"
+        ax.text(x + w / 2, y, text, ha="center", va="center", fontsize=8, color=ink)
+        if i + 1 < len(b.alternative):
+            arrow = FancyArrowPatch(
+                (x + w, y), (x + w + gap, y), arrowstyle="-|>", mutation_scale=10, color="#555555"
+            )
+            ax.add_patch(arrow)
+    if b.link_errors:
+        msg = "; ".join(
+            f"✗ {le.left}→{le.right}: {le.left_end} ≠ {le.right_start}" for le in b.link_errors
         )
-    w, h, gap = 3.3, 0.9, 0.6
-    for r, b in enumerate(rows):
-        y = -r * step
-        status = "complete\nwitness" if b.complete else f"missing {len(b.missing)}"
         ax.text(
-            -0.25,
-            y,
-            status,
-            ha="right",
-            va="center",
-            fontsize=8,
-            color="#2d6b3c" if b.complete else "#C44E52",
+            0, y - h / 2 - 0.12, label(msg, 90), ha="left", va="top", fontsize=8, color="#C44E52"
         )
-        for i, m in enumerate(b.alternative):
-            x = i * (w + gap)
-            e = fixture.item(m)
-            style = PRESENT if m in b.present else MISSING
-            if m in conflicting and m in b.present:
-                style = CONFLICTING
-            ax.add_patch(FancyBboxPatch((x, y - h / 2), w, h, boxstyle="round,pad=0.02", **style))
-            text = label(m, 18) + (
-                f"\n{label(e.subject, 24)}\n→ {label(e.object, 22)}" if e else ""
-            )
-            ax.text(
-                x + w / 2,
-                y,
-                text,
-                ha="center",
-                va="center",
-                fontsize=8,
-                color="white" if m in b.present else "#333333",
-            )
-            if i + 1 < len(b.alternative):
-                ax.add_patch(
-                    FancyArrowPatch(
-                        (x + w, y),
-                        (x + w + gap, y),
-                        arrowstyle="-|>",
-                        mutation_scale=10,
-                        color="#555555",
-                    )
-                )
-        if b.link_errors:
-            msg = "; ".join(
-                f"✗ {le.left}→{le.right}: {le.left_end} ≠ {le.right_start}" for le in b.link_errors
-            )
-            ax.text(
-                0,
-                y - h / 2 - 0.12,
-                label(msg, 90),
-                ha="left",
-                va="top",
-                fontsize=8,
-                color="#C44E52",
-            )
-    y = -len(rows) * step + 0.35
-    for text, color in notes:
-        ax.text(-2.2, y, label(text, 90), ha="left", va="center", fontsize=8, color=color)
-        y -= 0.4
-    ax.set_xlim(-2.3, max(longest, 3) * (w + gap))
-    ax.set_ylim(min(y, -len(rows) * step + 0.6) - 0.1, 0.8)
-    ax.axis("off")
-    ctx = ", ".join(_context_labels(result))
-    heading = title or (
-        f"{question}: {result.status} · context {ctx} "
-        f"({result.context_raw} raw / {result.context_unique} unique)"
-    )
-    ax.set_title(textwrap.fill(label(heading, 160), 80), fontsize=10)
-    legend = [Patch(**PRESENT, label="in context"), Patch(**MISSING, label="missing premise")]
-    if conflicting:
-        legend.append(Patch(**CONFLICTING, label="a side of a conflict"))
-    ax.legend(
-        handles=legend,
-        loc="upper left",
-        bbox_to_anchor=(0.0, 0.0),
-        ncol=2,
-        fontsize=8,
-        frameon=False,
-    )
-    return ax
 
 
 def _context_labels(result: Any) -> list[str]:
