@@ -206,6 +206,15 @@ class Annotator(_View):
         self.message = _Html()
         self.message.add_class("claimlab-message")
 
+        self._unit_controls()
+        self._candidate_controls()
+        self._label_controls(fx)
+        self.widget = self._layout()
+        self.widget.add_class("claimlab-annotator")
+        self.refresh()
+
+    def _unit_controls(self) -> None:
+        """New, move, remove and confirm units from the selected text."""
         self.new_unit = self._button(
             "New unit from selection (u)", "claimlab-new-unit", self.unit_from_selection
         )
@@ -220,6 +229,8 @@ class Annotator(_View):
             "Confirm all units", "claimlab-confirm-units", self.confirm_all_units
         )
 
+    def _candidate_controls(self) -> None:
+        """The candidate chooser, its text and its source span buttons."""
         self.chooser = W.Dropdown(description="candidate", layout=W.Layout(width="auto"))
         self.chooser.add_class("claimlab-candidate")
         self.chooser.observe(lambda _c: self._show_candidate(), names="value")
@@ -231,6 +242,9 @@ class Annotator(_View):
             "Source span from selection (s)", "claimlab-set-span", self.span_from_selection
         )
         self.no_span = self._button("No source span", "claimlab-no-span", self.clear_span)
+
+    def _label_controls(self, fx: Any) -> None:
+        """Preserves, faithful, atomic, errors, evidence status, references, confirm, reopen."""
         self.preserves = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.faithful = W.Checkbox(description="faithful", indent=False)
         self.faithful.add_class("claimlab-faithful")
@@ -253,10 +267,13 @@ class Annotator(_View):
             "Confirm candidate (c)", "claimlab-confirm", self.confirm_current, style="success"
         )
         self.reopen = self._button("Reopen", "claimlab-reopen", self.reopen_current)
+
+    def _layout(self) -> Any:
+        """Every control in reading order, with the annotation guide folded at the end."""
         guide = W.Accordion(children=[_Html(GUIDE)], titles=("Annotation guide",))
         guide.selected_index = None
 
-        self.widget = W.VBox(
+        return W.VBox(
             [
                 self.progress,
                 self.answer,
@@ -287,8 +304,6 @@ class Annotator(_View):
                 guide,
             ]
         )
-        self.widget.add_class("claimlab-annotator")
-        self.refresh()
 
     # ------------------------------------------------------------------ plumbing
 
