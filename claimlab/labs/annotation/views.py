@@ -185,3 +185,17 @@ def copies_table(space: Any) -> Any:
     """The annotator's copies of a folder of drafts, each with how far it is."""
     pd = pandas()
     return pd.DataFrame(space.progress_rows(), columns=["file", "answer", "progress"])
+
+
+def gold_ledger_heading(files: Sequence[Any], gold_dir: Any) -> str:
+    """How many gold files were scored, and whether any still holds proposed labels (Markdown)."""
+    from claimlab.core.text import plural
+    from claimlab.notebook.display import md_code
+
+    drafts = sum(1 for fx in files if fx.is_draft)
+    rest = (
+        f"; **{plural(drafts, 'file')} with proposed labels** (not gold)."
+        if drafts
+        else "; every label confirmed."
+    )
+    return f"{plural(len(files), 'file')} in {md_code(str(gold_dir))}" + rest

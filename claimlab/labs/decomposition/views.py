@@ -374,3 +374,54 @@ def flags_table(results: Mapping[str, DecompositionResult]) -> Any:
         for name, r in results.items()
     ]
     return pd.DataFrame(rows).set_index("selection")
+
+
+def show_original(fixture: DecompositionFixture) -> None:
+    """The file's note, the original answer (id, version, text) and the offsets note, escaped."""
+    from claimlab.labs import teaching
+    from claimlab.labs.decomposition.lesson import offsets_note
+    from claimlab.notebook.display import md_text
+
+    o = fixture.original
+    parts = (
+        teaching.file_note(fixture),
+        f"**Original** {md_code(o.id)} ({md_text(o.version)}): " + md_text(o.text),
+        offsets_note(fixture),
+    )
+    show_markdown("\n\n".join(part for part in parts if part))
+
+
+def papers_record(
+    results: Mapping[str, DecompositionResult], core: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What notebook 01 records of the cited methods: DecompScore, atomicity, Core-style."""
+    return {
+        name: {
+            "decompscore": r.decompscore,
+            "atomicity": r.atomicity.to_dict(),
+            "core": core[name].to_dict(),
+        }
+        for name, r in results.items()
+    }
+
+
+def game_outcome(game: Any, *, solver: bool) -> dict[str, Any]:
+    """A scripted round's outcome (its last check, or NOT_CHECKED), shown in one line."""
+    from claimlab.notebook.display import md_text
+
+    outcome: dict[str, Any] = (
+        game.last_check.to_dict()
+        if game.last_check
+        else {
+            "won": False,
+            "reasons": [{"code": "NOT_CHECKED", "message": "the script never pressed Check"}],
+        }
+    )
+    reasons = " · ".join(md_text(r["code"] + ": " + r["message"]) for r in outcome["reasons"])
+    show_markdown(
+        f"Round {md_code(game.puzzle)}"
+        + (" (the solver's round)" if solver else "")
+        + f": **{'WON' if outcome['won'] else 'not won'}** · "
+        + (reasons or "every rule met")
+    )
+    return outcome

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -146,3 +146,35 @@ def _relabel(
             sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
         out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
     return out
+
+
+def estimator_checks(
+    chosen: Mapping[str, Any],
+    subjects: Mapping[str, Sequence[LabelledResponse]],
+    *,
+    policy: str,
+    gamma: int,
+    shares: Sequence[float] = (0.05, 0.2, 0.4),
+) -> dict[float, Any]:
+    """For each share of flipped labels, a SIMULATED estimator checked against the people.
+
+    Each check compares the estimator's FActScores with the human ones (``chosen``): its error
+    rate and whether the ranking holds.
+    """
+    from claimlab.metrics.factscore import check_estimator, find_factscore
+
+    return {
+        share: check_estimator(
+            dict(chosen),
+            {
+                name: find_factscore(
+                    simulate_estimator(resp, flip_share=share, seed=0),
+                    name=name,
+                    policy=policy,  # type: ignore[arg-type]
+                    gamma=gamma,
+                )
+                for name, resp in subjects.items()
+            },
+        )
+        for share in shares
+    }

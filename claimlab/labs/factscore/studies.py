@@ -177,3 +177,51 @@ def ppi_study(
         optimism=optimism,
         pessimism=pessimism,
     )
+
+
+def uncertainty_record(study: UncertaintyStudy) -> dict[str, Any]:
+    """What notebook 04 records of the uncertainty study (comparisons, ranking, intervals)."""
+    return {
+        "comparisons": [c.to_dict() for c in study.comparisons],
+        "unpaired": study.unpaired.to_dict(),
+        "ranking": study.ranking,
+        "clustered": {
+            n: {f: (iv.to_dict() if iv else None) for f, iv in v.items()}
+            for n, v in study.clustered.items()
+        },
+        "per_claim": {n: (iv.to_dict() if iv else None) for n, iv in study.per_claim.items()},
+    }
+
+
+def ppi_record(ppi: PPIStudy) -> dict[str, Any]:
+    """What notebook 04 records of the prediction-powered study."""
+    return {
+        "truth": ppi.truth,
+        "covered": ppi.covered,
+        "runs": ppi.runs,
+        "mean_width": ppi.mean_width,
+        "example": ppi.example.to_dict() if ppi.example is not None else None,
+    }
+
+
+def rarity_gap_record(rarity: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Per subject and rarity bucket: FActScore, abstentions counted as 0, the respond ratio."""
+    return {
+        name: {
+            b: {
+                "factscore": r.factscore,
+                "abstentions_as_zero": r.abstentions_as_zero,
+                "respond": r.respond.to_dict(),
+            }
+            for b, r in buckets.items()
+        }
+        for name, buckets in rarity.items()
+    }
+
+
+def position_record(positions: Mapping[str, Any], revisions: Mapping[str, Any]) -> dict[str, Any]:
+    """Unsupported facts by position and the annotators' revisions, per subject."""
+    return {
+        "error_by_position": {n: [b.to_dict() for b in v] for n, v in positions.items()},
+        "fact_revisions": {n: r.to_dict() for n, r in revisions.items()},
+    }

@@ -242,3 +242,41 @@ def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any
     if not rows:
         return pd.DataFrame(columns=["subject", "rarity"]).set_index("subject")
     return pd.DataFrame(rows).set_index("subject")
+
+
+def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> None:
+    """The uncertainty study: its kinds, FActScore with intervals, comparison and ranking.
+
+    Each sentence is built from the study's own figures.
+    """
+    from claimlab.notebook import uncertainty as unc
+    from claimlab.notebook.display import md_text, show, show_figure, show_markdown
+
+    show(unc.uncertainty_kinds_table(study))
+    values = {
+        n: (r.factscore, f"{r.scored} scored; respond {r.respond.counts}")
+        for n, r in chosen.items()
+    }
+    show_figure(
+        unc.plot_figure_with_intervals(
+            values,
+            {n: study.clustered[n]["factscore"] for n in chosen},
+            series="FActScore",
+            title=f"FActScore, {100 * level:g}% intervals (prompts resampled)",
+        )
+    )
+    if not study.comparisons:
+        return
+    show(unc.comparisons_table(study.comparisons))
+    c, up, rk = study.comparisons[0], study.unpaired, study.ranking
+    d = c.difference
+    show_markdown(
+        f"Paired on {c.shared} shared prompts, {md_text(c.a)} − {md_text(c.b)} is "
+        f"{100 * d.value:+.1f} points [{100 * d.low:+.1f}, {100 * d.high:+.1f}]; an unpaired "
+        f"bootstrap of the same data gives [{100 * up.low:+.1f}, {100 * up.high:+.1f}]."
+    )
+    show_markdown(
+        f"Ranking by FActScore: {' > '.join(md_text(n) for n in rk['order'])}; it holds "
+        f"in {100 * rk['same_order']:.1f}% of {rk['resamples']} resamples of the "
+        f"{rk['prompts']} shared prompts (compare the estimator error rates above)."
+    )

@@ -338,3 +338,35 @@ def selective_study(
             )
         )
     return out
+
+
+def load_sources(
+    musique: str, hotpotqa: str
+) -> tuple[dict[str, tuple[dict[str, Any], SufficiencyFixture]], dict[str, dict[str, Any]]]:
+    """Both data sets converted to sufficiency files, where found.
+
+    Returns, per data set found, its converted document and fixture; and per data set what
+    notebook 10 records (its size, or why it was skipped).
+    """
+    from claimlab.io.locate import find_data
+    from claimlab.io.multihop import convert_hotpotqa, convert_musique
+    from claimlab.io.sufficiency import read_sufficiency
+    from claimlab.labs.teaching import data_message
+
+    sources: dict[str, tuple[dict[str, Any], SufficiencyFixture]] = {}
+    seen: dict[str, dict[str, Any]] = {}
+    for label, value, convert in (
+        ("MuSiQue", musique, convert_musique),
+        ("HotpotQA", hotpotqa, convert_hotpotqa),
+    ):
+        path = find_data(value)
+        if path is None:
+            seen[label] = {"skipped": data_message(label, value)}
+            continue
+        doc = convert(path)
+        sources[label] = (doc, read_sufficiency(doc, source=str(path)))
+        seen[label] = {
+            "questions": len(sources[label][1].questions),
+            "evidence": len(doc["evidence"]),
+        }
+    return sources, seen

@@ -1,0 +1,159 @@
+"""The shared display primitives, named one by one: what a command prints and a notebook shows."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from claimlab.core.errors import ClaimlabInputError  # noqa: E402
+from claimlab.notebook import display, style, terminal  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "value"),
+    [
+        (terminal.count_type(1, 5), "3", 3),
+        (terminal.count_type(1, 5), "5", 5),
+        (terminal.count_type(1), "1", 1),
+        (terminal.finite_type, "-0.25", -0.25),
+        (terminal.level_type, "0.9", 0.9),
+    ],
+)
+def test_option_types_take_values_within_their_bounds(parse, text, value):
+    assert parse(text) == value
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "message"),
+    [
+        (terminal.count_type(1, 5), "0", "must be 1..5, got 0"),
+        (terminal.count_type(1, 5), "6", "must be 1..5, got 6"),
+        (terminal.count_type(1), "0", "must be at least 1, got 0"),
+        (terminal.count_type(1), "2.5", "must be an integer, got '2.5'"),
+        (terminal.finite_type, "nan", "must be a finite number, got 'nan'"),
+        (terminal.finite_type, "x", "must be a number, got 'x'"),
+        (terminal.level_type, "1", "between 0 and 1"),
+        (terminal.level_type, "0", "between 0 and 1"),
+    ],
+)
+def test_option_types_refuse_in_one_line(parse, text, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=message.replace("(", r"\(")):
+        parse(text)
+
+
+def test_id_lists_from_commas_or_a_file(tmp_path):
+    ids = tmp_path / "ids.txt"
+    ids.write_text("E1\nE2, E3\n\n", encoding="utf-8")
+    assert terminal.id_list("E1, E2,,E3") == ["E1", "E2", "E3"]
+    assert terminal.id_list(f"@{ids}") == ["E1", "E2", "E3"]
+    assert terminal.id_list("") == []
+
+
+def test_compare_pairs_names_two_or_all_and_refuses_the_rest():
+    assert terminal.compare_pairs(["all"], ["b", "a", "c"], what="model") == [
+        ("a", "b"),
+        ("a", "c"),
+        ("b", "c"),
+    ]
+    assert terminal.compare_pairs(["b", "a"], ["a", "b"], what="model") == [("b", "a")]
+    with pytest.raises(ClaimlabInputError, match="no model 'x' \\(there are: a, b\\)"):
+        terminal.compare_pairs(["a", "x"], ["a", "b"], what="model")
+    with pytest.raises(ClaimlabInputError, match="takes two model names"):
+        terminal.compare_pairs(["a"], ["a", "b"], what="model")
+
+
+def test_uncertainty_options_are_added_with_their_defaults():
+    p = argparse.ArgumentParser()
+    terminal.add_uncertainty_options(p, compared="decomposer")
+    args = p.parse_args(["--ci", "0.9"])
+    assert args.ci == 0.9 and args.bootstrap >= 100
+
+
+def test_an_output_that_is_an_input_is_refused(tmp_path):
+    src = tmp_path / "in.json"
+    src.write_text("{}", encoding="utf-8")
+    terminal.check_outputs([str(src)], [("--out", tmp_path / "out.json")])
+    with pytest.raises(ClaimlabInputError, match="--out"):
+        terminal.check_outputs([str(src)], [("--out", src)])
+
+
+def test_json_out_escapes_terminal_controls(capsys):
+    terminal.emit_json({"id": "a\u202eb\x9bc", "n": 2**70})
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "\x9b" not in out
+    assert json.loads(out) == {"id": "a\u202eb\x9bc", "n": 2**70}
+
+
+def test_steps_report_progress_only_when_enabled(capsys):
+    quiet = terminal.Steps("demo", enabled=False)
+    quiet.step("reading", 3)(1)
+    quiet.close()
+    assert capsys.readouterr().err == ""
+    loud = terminal.Steps("demo", enabled=True)
+    advance = loud.step("reading", 3, "file")
+    advance(3)
+    (bar,) = loud._bars  # shown on stderr once the step has run two seconds
+    assert (bar.desc, bar.n, bar.total, bar.unit) == ("claimlab demo: reading", 3, 3, "file")
+    loud.close()
+    assert loud._bars == []
+
+
+def test_tables_become_one_header_row_of_escaped_html():
+    import pandas as pd
+
+    html = display.table_html(pd.DataFrame({"id": ["<b>x</b>"], "ratio": ["60.0% (3/5)"]}))
+    assert "&lt;b&gt;" in html and "<b>x</b>" not in html and "60.0% (3/5)" in html
+    assert html.count("<tr") == 2
+
+
+def test_figures_print_at_their_size_with_readable_text():
+    with style.house_style():
+        fig, ax = plt.subplots(figsize=(3, 2))
+        ax.set_title("title \x1b[31m red")
+        style.visible_text(ax)
+        png, meta = display.figure_png(fig)
+        sizes = display.figure_fonts(fig)
+    plt.close(fig)
+    assert png.startswith(b"\x89PNG") and meta["width"] > 0
+    assert min(sizes) >= 8 and "\\x1b" in ax.get_title()
+
+
+def test_a_styled_plot_runs_in_the_house_style():
+    @style.styled
+    def draw():
+        _, ax = plt.subplots()
+        ax.set_xlabel("a\x07b")
+        return ax
+
+    ax = draw()
+    assert ax.get_xlabel() == "a\\x07b"
+    plt.close(ax.figure)
+
+
+def test_exercises_and_skips_are_escaped(monkeypatch):
+    from claimlab.io.lesson import Exercise
+
+    shown = []
+    monkeypatch.setattr(display, "show_markdown", shown.append)
+    display.show_skip("data <x> absent")
+    display.show_exercises([Exercise("Why *not*?", "Because")], solutions=True)
+    assert shown[0] == "**Skipped:** data \\<x\\> absent" or "&lt;x&gt;" in shown[0]
+    assert "Because" in "".join(shown[1:])
+
+
+def test_records_are_read_back_from_a_notebook():
+    from claimlab.notebook.records import MIME, records_from_notebook
+
+    def cell(name, value):
+        data = {MIME: {"name": name, "value": value}}
+        return {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": data}]}
+
+    nb = {"cells": [cell("a", 1), {"cell_type": "markdown"}, cell("a", 2), cell("b", [3])]}
+    assert records_from_notebook(nb) == {"a": 2, "b": [3]}
