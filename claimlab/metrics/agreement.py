@@ -23,7 +23,7 @@ Metric card:
     field are one list of items, and the figures are computed once over all of them, with the
     number of answers and items behind each; per-answer figures on request. The coefficients
     are computed from category counts (coincidences for alpha, marginals for kappa) and equal
-    the ``krippendorff`` package's and scikit-learn's (``tests/test_agreement.py``).
+    the ``krippendorff`` package's and scikit-learn's (``tests/metrics/test_agreement.py``).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
-from tests.test_multihop import MUSIQUE_ROW
+from tests.io.test_multihop import MUSIQUE_ROW
 
 DEEP = "[" * 3000 + "]" * 3000
 BAD_VALUES = st.one_of(

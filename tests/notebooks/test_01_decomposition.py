@@ -6,7 +6,7 @@ import pytest
 
 from claimlab.tooling.runner import NotebookFailed, run_notebook
 from tests.conftest import FIXTURES, ROOT
-from tests.test_decomposition import EXPECTED
+from tests.metrics.test_decomposition import EXPECTED
 
 NB = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
 pytestmark = pytest.mark.notebook

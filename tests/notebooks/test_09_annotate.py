@@ -7,8 +7,8 @@ import pytest
 from claimlab.labs.annotation.session import AnnotationSession
 from claimlab.tooling.runner import NotebookFailed, run_notebook
 from tests.conftest import ROOT, run_cli
+from tests.labs.annotation.test_draft import RAW as MUSEUM
 from tests.own_files import SHIPPED_WORDS
-from tests.test_draft import RAW as MUSEUM
 
 NB = ROOT / "notebooks" / "09_annotate.ipynb"
 pytestmark = pytest.mark.notebook

@@ -6,7 +6,7 @@ import pytest
 
 from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT, require_data
-from tests.test_multihop import MUSIQUE_ROW
+from tests.io.test_multihop import MUSIQUE_ROW
 
 NB = ROOT / "notebooks" / "10_retrieval_depth.ipynb"
 pytestmark = pytest.mark.notebook

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from claimlab.metrics import ledger, uncertainty
 from claimlab.notebook.display import md_code
@@ -54,3 +54,29 @@ def intervals_record(intervals: dict[str, Any]) -> dict[str, Any]:
         n: {"/".join(k): (v.to_dict() if v else None) for k, v in ivs.items()}
         for n, ivs in intervals.items()
     }
+
+
+def group_comparisons(
+    result: ledger.LedgerResult, compare: str, *, level: float, resamples: int, seed: int
+) -> list[Any] | None:
+    """Paired comparisons of the groups ``compare`` names ("all", or two names).
+
+    None when there are fewer than two groups or nothing is asked.
+    """
+    names = sorted(result.groups)
+    if not compare or len(names) < 2:
+        return None
+    if compare == "all":
+        pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    else:
+        pairs = [cast("tuple[str, str]", tuple(n.strip() for n in compare.split()))]
+    return list(
+        uncertainty.ledger_comparisons(
+            result.counts.table,
+            pairs,
+            level=level,
+            resamples=resamples,
+            permutations=resamples,
+            seed=seed,
+        )
+    )

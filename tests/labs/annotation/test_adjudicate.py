@@ -8,7 +8,7 @@ from claimlab.io.decomposition import load_decomposition
 from claimlab.io.reader import read_json
 from claimlab.labs.annotation.adjudicate import adjudicate, parse_decision
 from tests.conftest import ROOT, run_cli
-from tests.test_agreement import atlas_pair
+from tests.metrics.test_agreement import atlas_pair
 
 SHIPPED = sorted((ROOT / "fixtures" / "annotations").glob("*.json"))
 

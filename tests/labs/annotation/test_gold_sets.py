@@ -17,7 +17,7 @@ from claimlab.io.decomposition import load_decomposition
 from claimlab.io.reader import read_json
 from claimlab.labs.annotation.adjudicate import adjudicate
 from tests.conftest import ROOT, run_cli
-from tests.test_agreement import atlas_pair
+from tests.metrics.test_agreement import atlas_pair
 
 
 def _sha(path):
@@ -116,7 +116,7 @@ def test_a_unit_span_listed_twice_in_one_file_votes_once(tmp_path):
 
 
 def _musique_file(tmp_path):
-    from tests.test_multihop import MUSIQUE_ROW
+    from tests.io.test_multihop import MUSIQUE_ROW
 
     m = tmp_path / "m.json"
     m.write_text(json.dumps([MUSIQUE_ROW]), encoding="utf-8")

@@ -281,7 +281,7 @@ BAD_HOP = {"paragraph_support_idx": None}
 
 
 def _musique_rows():
-    from tests.test_multihop import MUSIQUE_ROW
+    from tests.io.test_multihop import MUSIQUE_ROW
 
     good = copy.deepcopy(MUSIQUE_ROW)
     bad = copy.deepcopy(MUSIQUE_ROW)
