@@ -251,6 +251,17 @@ def test_bad_uncertainty_options_are_one_line_errors(ledger_files, extra, proble
     assert proc.returncode == 2 and problem in proc.stderr and proc.stderr.count("\n") == 1
 
 
+def test_an_unknown_compare_name_is_refused_before_out_is_written(ledger_files, tmp_path):
+    c, u = ledger_files
+    out = tmp_path / "answers.csv"
+    proc = run_cli(
+        "ledger", c, "--units", u, "--by", "model", "--compare", "faithful", "nobody",
+        "--out", out, "--ci", "0.95", "--bootstrap", "5000",
+    )  # fmt: skip
+    assert proc.returncode == 2 and "no model 'nobody' (there are: " in proc.stderr
+    assert proc.stderr.count("\n") == 1 and not out.exists()
+
+
 def test_compare_needs_by(ledger_files):
     c, u = ledger_files
     proc = run_cli("ledger", c, "--units", u, "--compare", "all")

@@ -24,6 +24,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     _check_options(args)
     result, labels, extra = _score(args)
+    if args.compare:  # the names are refused now: before --out is written or a resample drawn
+        compare_pairs(args.compare, _groups(result), what=args.by)
     if args.out:
         write_answers(result, args.out, extra=extra)
     intervals, comparisons, rankings = _uncertainty(args, result)
@@ -36,6 +38,11 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     if args.out:
         say(f"per-answer rows written to {args.out}")
     return 0
+
+
+def _groups(result: Any) -> list[str]:
+    """The groups a ledger was scored by (the values of its ``--by`` column)."""
+    return [str(g) for g in result.counts.table["model"].unique()]
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -261,8 +268,7 @@ def _uncertainty(
                 method=args.ci_method,
             )
     if args.compare:
-        groups = [str(g) for g in table["model"].unique()]
-        pairs = compare_pairs(args.compare, groups, what=args.by)
+        pairs = compare_pairs(args.compare, _groups(result), what=args.by)
         with reporting(steps.step("paired comparisons", args.bootstrap * len(pairs), "resample")):
             comparisons = ledger_comparisons(
                 table,
