@@ -6,7 +6,7 @@ Each member is a ``str`` whose value is the word files and JSON use, so ``Status
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum
 
 
@@ -60,6 +60,26 @@ class ReviewField(Vocab):
 
 
 REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
+
+
+class SourceMapping(Vocab):
+    """Whether a candidate's source in the original answer can be fixed."""
+
+    MAPPED = "MAPPED"
+    AMBIGUOUS = "AMBIGUOUS"  # its source cannot be fixed: audited, never counted
+
+
+MAPPINGS: tuple[SourceMapping, ...] = tuple(SourceMapping)
+
+
+def unknown(what: str, value: object, allowed: Iterable[str]) -> str:
+    """The one message for a value outside a closed vocabulary.
+
+    Examples:
+        >>> unknown("status", "MAYBE", STATUSES)
+        "unknown status 'MAYBE' (one of SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE)"
+    """
+    return f"unknown {what} {value!r} (one of {', '.join(str(a) for a in allowed)})"
 
 
 class SufficiencyStatus(Vocab):

@@ -26,7 +26,14 @@ from typing import Any, Literal
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, ErrorKind, Status
+from claimlab.core.vocab import (
+    ERROR_KINDS,
+    REVIEW_FIELDS,
+    STATUSES,
+    ErrorKind,
+    SourceMapping,
+    Status,
+)
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
@@ -125,7 +132,7 @@ class Candidate:
     confirmed: Confirmation | None = None
     alignment: float | None = None
     weight: float = 1.0  # how informative (Core-style selection); 0: uninformative
-    mapping: str = "MAPPED"  # AMBIGUOUS: its source in the original cannot be fixed
+    mapping: SourceMapping = SourceMapping.MAPPED  # AMBIGUOUS: audited, never counted
     background: Background | None = None
     entails: tuple[str, ...] = ()  # candidates it entails (redundancy edges of a checker)
 
@@ -257,7 +264,7 @@ class DecompositionFixture:
     @staticmethod
     def left_out(c: Candidate) -> str | None:
         """Why a candidate is kept in the audit but left out of every count (None: counted)."""
-        if c.mapping == "AMBIGUOUS":
+        if c.mapping == SourceMapping.AMBIGUOUS:
             return "ambiguous mapping: its source in the original cannot be fixed"
         if c.untagged_background:
             return "background from outside the original, not tagged: never counted"
@@ -520,17 +527,12 @@ def _all_known(
 
 def _careful_evidence(ev: Record, ref_text: Mapping[str, str]) -> tuple[Status, tuple[str, ...]]:
     """The evidence's status and reference ids, each checked."""
-    raw_status = ev.get("status", str)
-    if raw_status not in STATUSES:
-        raise ev.error(
-            f"unknown status {raw_status!r} (one of {', '.join(STATUSES)})",
-            field="evidence.status",
-        )
+    status = ev.choice("status", Status, "status", field="evidence.status")
     refs = ev.str_list("references")
     for j, rid in enumerate(refs):
         if rid not in ref_text:
             raise ev.error(f"unknown reference id {rid!r}", field=f"evidence.references[{j}]")
-    return Status(raw_status), refs
+    return status, refs
 
 
 def _careful_evidence_spans(
@@ -689,15 +691,9 @@ def _decomposer(top: Record) -> str:
     return str(top.get("decomposer", str, ""))
 
 
-MAPPINGS = ("MAPPED", "AMBIGUOUS")
-
-
-def _mapping(c: Record) -> str:
+def _mapping(c: Record) -> SourceMapping:
     """``mapping``: MAPPED (default) or AMBIGUOUS (its source cannot be fixed)."""
-    value = c.get("mapping", str, "MAPPED")
-    if value not in MAPPINGS:
-        raise c.error(f"unknown mapping {value!r} (one of {', '.join(MAPPINGS)})", field="mapping")
-    return str(value)
+    return c.choice("mapping", SourceMapping, "mapping", "MAPPED", field="mapping")
 
 
 def _background(c: Record) -> Background | None:
@@ -814,7 +810,7 @@ class _CandidateShape(msgspec.Struct):
     confirmed: _ConfirmedShape | None = None
     alignment: _AlignmentShape | None = None
     weight: float = 1.0
-    mapping: Literal["MAPPED", "AMBIGUOUS"] = "MAPPED"
+    mapping: Literal["MAPPED", "AMBIGUOUS"] = "MAPPED"  # the values of SourceMapping
     background: _BackgroundShape | None = None
     entails: list[str] = []
 
@@ -969,7 +965,7 @@ def _fast_candidate(
         confirmed=None if c.confirmed is None else Confirmation(c.confirmed.by, c.confirmed.at),
         alignment=None if c.alignment is None else float(c.alignment.score),
         weight=float(c.weight),
-        mapping=c.mapping,
+        mapping=SourceMapping(c.mapping),
         background=None if b is None else Background(b.text, b.from_original, b.tagged),
         entails=tuple(c.entails),
     )

@@ -27,7 +27,7 @@ from typing import Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.spans import utf16_len, utf16_offset, utf16_slice
-from claimlab.core.vocab import ERROR_KINDS, STATUSES
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
 from claimlab.io.reader import Record, check_unique, describe, iter_jsonl
 
 LABEL_FIELDS = (
@@ -151,13 +151,13 @@ def _labels(rec: Record, count: int) -> tuple[Mapping[str, Any], ...]:
                 got[key] = lab.str_list(key)
         if "status" in got and got["status"] not in STATUSES:
             raise lab.error(
-                f"unknown status {got['status']!r} (one of {', '.join(STATUSES)})",
+                unknown("status", got["status"], STATUSES),
                 field=lab.field("status"),
             )
         for k, e in enumerate(got.get("errors", ())):
             if e not in ERROR_KINDS:
                 raise lab.error(
-                    f"unknown error kind {e!r} (one of {', '.join(ERROR_KINDS)})",
+                    unknown("error kind", e, ERROR_KINDS),
                     field=lab.field(f"errors[{k}]"),
                 )
         out.append(MappingProxyType(got))

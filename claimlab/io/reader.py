@@ -15,11 +15,14 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.core.vocab import Vocab, unknown
+
+V = TypeVar("V", bound=Vocab)
 
 _MISSING = object()
 
@@ -206,6 +209,31 @@ class Record:
         if isinstance(value, float) and not math.isfinite(value):
             raise self.error(f"must be a finite number, got {value!r}", field=self.field(name))
         return value
+
+    def choice(
+        self,
+        name: str,
+        vocab: type[V],
+        what: str,
+        default: Any = _MISSING,
+        *,
+        field: str | None = None,
+    ) -> V:
+        """Read a string field that must be one of a closed vocabulary's values (its member).
+
+        Examples:
+            >>> from claimlab.core.vocab import Status
+            >>> Record({"status": "SUPPORTED"}, file="f").choice("status", Status, "status")
+            'SUPPORTED'
+        """
+        value = self.get(name, str, default)
+        if isinstance(value, vocab):
+            return value
+        try:
+            return vocab(value)
+        except ValueError:
+            where = field or self.field(name)
+            raise self.error(unknown(what, value, vocab), field=where) from None
 
     def number(
         self,

@@ -39,7 +39,7 @@ from typing import Any
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, Status
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, SourceMapping, Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 SUPPORTED = Status.SUPPORTED
@@ -311,7 +311,7 @@ def find_decomposition(
         proposed_units=fixture.proposed_units,
         decompscore=sum(1 for c in chosen if c.faithful),
         atomicity=Ratio(sum(1 for c in unique if c.atomic), len(unique)),
-        ambiguous=tuple(c.id for c in picked if c.mapping == "AMBIGUOUS"),
+        ambiguous=tuple(c.id for c in picked if c.mapping == SourceMapping.AMBIGUOUS),
         untagged_background=tuple(c.id for c in picked if c.untagged_background),
         unbacked={c.id: un for c in unique if c.faithful and (un := fixture.unbacked_units(c))},
         left_out=left_out,

@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from claimlab.core.errors import LedgerError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio
-from claimlab.core.vocab import STATUSES
+from claimlab.core.vocab import STATUSES, unknown
 from claimlab.io.decomposition import (
     Candidate,
     DecompositionFixture,
@@ -255,7 +255,7 @@ def check_rows(cols: Columns, codes: Codes, *, by: str | None) -> list[RowCheck]
         RowCheck(
             "status",
             codes.status < 0,
-            lambda i: f"unknown status {status[i].as_py()!r} (one of {', '.join(STATUSES)})",
+            lambda i: unknown("status", status[i].as_py(), STATUSES),
         )
     ]
     cid_codes, cids = _encode(cid)
@@ -273,8 +273,8 @@ def check_rows(cols: Columns, codes: Codes, *, by: str | None) -> list[RowCheck]
             ),
         )
     )
-    unknown = np.zeros(len(codes.group), dtype=bool)
-    unknown[codes.parent[~codes.preserved_known]] = True
+    unknown_units = np.zeros(len(codes.group), dtype=bool)
+    unknown_units[codes.parent[~codes.preserved_known]] = True
     flat = pc.list_flatten(cols.preserves)
     first_unknown: dict[int, str] = {}
     for j in np.flatnonzero(~codes.preserved_known)[:1000]:
@@ -282,7 +282,7 @@ def check_rows(cols: Columns, codes: Codes, *, by: str | None) -> list[RowCheck]
     checks.append(
         RowCheck(
             "preserves",
-            unknown,
+            unknown_units,
             lambda i: (
                 f"unit {first_unknown.get(i, '?')!r} is not in the units table for answer "
                 f"{ans[i].as_py()!r}"

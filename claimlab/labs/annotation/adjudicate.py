@@ -34,7 +34,7 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
-from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
+from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, unknown
 from claimlab.io.annotations import (
     AnnotatedFile,
     AnnotationSet,
@@ -197,7 +197,7 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
         status, _, refs = value.partition(":")
         if status not in STATUSES:
             raise FixtureError(
-                f"unknown status {status!r} (one of {', '.join(STATUSES)})",
+                unknown("status", status, STATUSES),
                 record=cid,
                 field="--decide",
             )

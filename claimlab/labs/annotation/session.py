@@ -29,7 +29,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import utf16_len, utf16_slice
 from claimlab.core.text import cap_bytes
-from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES
+from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, unknown
 from claimlab.io.decomposition import (
     DecompositionFixture,
     candidate_problems,
@@ -311,7 +311,7 @@ class AnnotationSession:
         for k in kinds:
             if k not in ERROR_KINDS:
                 raise AnnotationError(
-                    f"unknown error kind {k!r} (one of {', '.join(ERROR_KINDS)})",
+                    unknown("error kind", k, ERROR_KINDS),
                     file=str(self.path),
                     record=cid,
                 )
@@ -328,7 +328,7 @@ class AnnotationSession:
         """What the references say (SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE)."""
         if status not in STATUSES:
             raise AnnotationError(
-                f"unknown status {status!r} (one of {', '.join(STATUSES)})",
+                unknown("status", status, STATUSES),
                 file=str(self.path),
                 record=cid,
             )

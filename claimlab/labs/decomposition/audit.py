@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.vocab import SourceMapping
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
 from claimlab.metrics.selection import core_select
@@ -44,7 +45,7 @@ def _entry(
     """One candidate of the record: what the seed asks an audit row to keep, state and reason."""
     if row is None:
         state, reason = "not selected", "the selection does not hold it"
-    elif c.mapping == "AMBIGUOUS":
+    elif c.mapping == SourceMapping.AMBIGUOUS:
         state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
     elif c.untagged_background:
         state, reason = "untagged background", str(fixture.left_out(c))

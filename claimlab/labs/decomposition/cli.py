@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from claimlab.core.vocab import status_line
+from claimlab.core.vocab import SourceMapping, status_line
 from claimlab.io.decomposition import load_decomposition
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
 from claimlab.metrics.selection import core_select, entity_groups
@@ -133,7 +133,7 @@ def _say_audit(result: Any) -> None:
             ""
             if row.counted
             else " (AMBIGUOUS mapping: its source cannot be fixed, not counted)"
-            if row.mapping == "AMBIGUOUS"
+            if row.mapping == SourceMapping.AMBIGUOUS
             else f" (duplicate of {row.duplicate_of}, not counted)"
             if row.duplicate_of is not None
             else f" ({row.reason})"

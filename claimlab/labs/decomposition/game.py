@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import plural
-from claimlab.core.vocab import ERROR_KINDS, STATUSES
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
 from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
 from claimlab.labs.play import Action, Reason
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
@@ -125,7 +125,7 @@ class DecompositionGame:
         if (closed := self._closed()) is not None:
             return closed
         if status not in STATUSES:
-            return Action(False, f"unknown status {status!r} (one of {', '.join(STATUSES)})")
+            return Action(False, unknown("status", status, STATUSES))
         if cid not in self.selection:
             return Action(False, f"select {cid} before annotating it")
         self.annotations[cid] = status
