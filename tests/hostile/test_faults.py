@@ -153,13 +153,16 @@ def test_a_killed_handout_run_takes_its_chromium_with_it(executed, tmp_path):
 
 
 def test_ctrl_c_while_printing_returns_within_seconds_and_leaves_nothing(executed, tmp_path):
-    target = tmp_path / "handouts"
-    proc = start("handouts", "--from", executed, "--to", target, "--format", "pdf")
-    wait_for(lambda: _printing(proc), what="a printing chromium")
-    started = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    elapsed = time.monotonic() - started
+    for attempt in range(3):  # a signal that lands after the last page was printed: again
+        target = tmp_path / f"handouts{attempt}"
+        proc = start("handouts", "--from", executed, "--to", target, "--format", "pdf")
+        wait_for(lambda proc=proc: _printing(proc), what="a printing chromium")
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        elapsed = time.monotonic() - started
+        if proc.returncode != 0 or len(list(target.glob("*.pdf"))) < 4:
+            break
     assert proc.returncode == 130 and "interrupted" in err
     assert elapsed < 10, f"Ctrl-C took {elapsed:.1f} s"
     assert _printing(proc) == []
