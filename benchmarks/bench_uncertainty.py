@@ -27,11 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_ledger import make_ledger  # noqa: E402
 
 from claimlab.metrics.ledger import score_tables  # noqa: E402
-from claimlab.metrics.uncertainty import (  # noqa: E402
-    ledger_comparisons,
-    ledger_intervals,
-    paired_comparison,
-)
+from claimlab.metrics.stats.comparisons import paired_comparison
+from claimlab.metrics.uncertainty import ledger_comparisons, ledger_intervals
 
 
 def peak_mb() -> float:

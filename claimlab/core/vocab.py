@@ -62,6 +62,10 @@ class ReviewField(Vocab):
 REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
 
 
+# the four Toy ratios of a selection, in the order every table and figure shows them
+TOY_METRICS: tuple[str, ...] = ("preservation", "coverage", "confirmed_support", "raw_support")
+
+
 class SourceMapping(Vocab):
     """Whether a candidate's source in the original answer can be fixed."""
 

@@ -9,7 +9,8 @@ undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and a
 duplicate rows by array operations and ``ledger_dask`` for a cluster), ``agreement``
 (Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
 the items coded by ``agreement_items``) and
-``uncertainty`` (cluster-bootstrap intervals, paired comparisons with permutation tests, Holm,
-prediction-powered estimates). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib,
+``uncertainty`` (the intervals, paired comparisons and prediction-powered estimates of the
+ledger's and FActScore's figures), built on ``stats`` (resampling, intervals, comparisons,
+prediction-powered: each returns frozen records). Imports ``claimlab.core`` and ``claimlab.io``; never matplotlib,
 ipywidgets, papermill or nbconvert.
 """

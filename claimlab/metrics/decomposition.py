@@ -39,14 +39,14 @@ from typing import Any
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, SourceMapping, Status
+from claimlab.core.vocab import ERROR_KINDS, STATUSES, TOY_METRICS, SourceMapping, Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 SUPPORTED = Status.SUPPORTED
 CONTRADICTED = Status.CONTRADICTED
 NOT_IN_REFERENCE = Status.NOT_IN_REFERENCE
 
-METRICS = ("preservation", "coverage", "confirmed_support", "raw_support")
+METRICS = TOY_METRICS
 METRIC_LABELS = {
     "preservation": "Toy Preservation",
     "coverage": "Toy Original Coverage",

@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from claimlab.core.errors import LedgerError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio
-from claimlab.core.vocab import STATUSES, unknown
+from claimlab.core.vocab import STATUSES, TOY_METRICS, unknown
 from claimlab.io.decomposition import (
     Candidate,
     DecompositionFixture,
@@ -423,7 +423,7 @@ def count_ledger(
     return LedgerCounts(df, kept.issues, kept.skipped, int((df["raw"] == 0).sum()), kept.unlisted)
 
 
-METRIC_NAMES = ("preservation", "coverage", "confirmed_support", "raw_support")
+METRIC_NAMES = TOY_METRICS
 RATIO_DEFS = {
     "preservation": ("faithful", "unique"),
     "coverage": ("covered", "units"),

@@ -79,7 +79,7 @@ def id_list(text: str) -> list[str]:
 
 def level_type(text: str) -> float:
     """An argparse type: a confidence level strictly between 0 and 1."""
-    from claimlab.metrics.uncertainty import check_level
+    from claimlab.metrics.stats.resampling import check_level
 
     try:
         return check_level(float(text))

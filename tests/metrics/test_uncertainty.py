@@ -7,14 +7,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from claimlab.labs.ledger.demo import demo_ledger
-from claimlab.metrics.uncertainty import (
-    bootstrap_intervals,
-    holm,
-    macro_parts,
-    paired_comparison,
-    ranking_stability,
-    wilson,
-)
+from claimlab.metrics.stats.comparisons import holm, paired_comparison, ranking_stability
+from claimlab.metrics.stats.intervals import bootstrap_intervals, wilson
+from claimlab.metrics.stats.resampling import macro_parts
 from tests.conftest import run_cli
 
 TRUE_DIFFERENCE = 0.1 * 4 / 6  # B covers each unit with 0.9 times A's chance; E[p] = 4/6
@@ -306,7 +301,7 @@ def test_factscore_compare_names_the_subjects(tmp_path):
 
 
 def test_prediction_powered_mean_equals_the_published_formula_and_ppi_python():
-    from claimlab.metrics.uncertainty import ppi_mean
+    from claimlab.metrics.stats.prediction_powered import ppi_mean
 
     rng = np.random.default_rng(8)
     y = rng.binomial(1, 0.6, 120).astype(float)
@@ -345,7 +340,7 @@ def test_error_bars_are_drawn_with_the_counts_still_on_the_bars():
 
     matplotlib.use("Agg")
     from claimlab.core.ratio import Ratio
-    from claimlab.metrics.uncertainty import Interval
+    from claimlab.metrics.stats.intervals import Interval
     from claimlab.notebook.style import plot_grouped_ratios
 
     iv = Interval(0.5, 0.7, 0.95, "BCa", 100, 40)

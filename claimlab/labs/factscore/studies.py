@@ -44,13 +44,13 @@ def uncertainty_study(
 
     ``pair`` names the two subjects to compare (default: the first two, in name order).
     """
+    from claimlab.metrics.stats.comparisons import unpaired_difference
+    from claimlab.metrics.stats.intervals import wilson
     from claimlab.metrics.uncertainty import (
         aligned_parts,
         factscore_comparisons,
         factscore_intervals,
         factscore_ranking,
-        unpaired_difference,
-        wilson,
     )
 
     names = sorted(results)
@@ -143,7 +143,7 @@ def ppi_study(
     import numpy as np
 
     from claimlab.metrics.factscore import find_factscore
-    from claimlab.metrics.uncertainty import prediction_powered
+    from claimlab.metrics.stats.prediction_powered import prediction_powered
 
     human = find_factscore(responses, policy=policy, gamma=0)  # type: ignore[arg-type]
     hc = _support_counts(human)

@@ -112,7 +112,7 @@ def _emit(
     rankings: list[Any],
     powered: list[Any],
 ) -> None:
-    from claimlab.metrics.uncertainty import interval_or_reason
+    from claimlab.metrics.stats.intervals import interval_or_reason
 
     data = result.to_dict()
     for group, ivs in intervals.items():
@@ -243,11 +243,11 @@ def _uncertainty(
     args: argparse.Namespace, result: object
 ) -> tuple[dict[Any, Any], list[Any], list[Any]]:
     """The intervals (per group, None for the corpus), comparisons and rankings asked for."""
+    from claimlab.metrics.stats.resampling import reporting
     from claimlab.metrics.uncertainty import (
         ledger_comparisons,
         ledger_group_intervals,
         ledger_rankings,
-        reporting,
     )
 
     steps = Steps("ledger", enabled=args.progress or None)

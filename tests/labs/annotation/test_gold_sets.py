@@ -314,7 +314,7 @@ def test_one_answer_gives_no_interval_and_too_few_resamples_are_refused(tmp_path
 
 
 def test_bca_counts_resamples_at_the_estimate_as_half():
-    from claimlab.metrics.uncertainty import _below
+    from claimlab.metrics.stats.intervals import _below
 
     estimate = 0.1 + 0.2  # 0.30000000000000004
     at = np.array([0.3, 0.3, 0.3, 0.3])  # the same figure, summed in another order
@@ -323,7 +323,7 @@ def test_bca_counts_resamples_at_the_estimate_as_half():
 
 
 def test_micro_prediction_powered_corrects_numerators_and_denominators_together():
-    from claimlab.metrics.uncertainty import prediction_powered
+    from claimlab.metrics.stats.prediction_powered import prediction_powered
 
     rng = np.random.default_rng(3)
     units = rng.integers(1, 9, 200).astype(float)
@@ -344,7 +344,7 @@ def test_micro_prediction_powered_corrects_numerators_and_denominators_together(
 
 def test_ppi_mean_with_ddof_0_equals_ppi_python_exactly():
     ppi_py = pytest.importorskip("ppi_py")
-    from claimlab.metrics.uncertainty import ppi_mean
+    from claimlab.metrics.stats.prediction_powered import ppi_mean
 
     rng = np.random.default_rng(5)
     y = rng.binomial(1, 0.5, 30).astype(float)

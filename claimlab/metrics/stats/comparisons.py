@@ -1,0 +1,423 @@
+"""Paired comparisons of two sides on the answers both scored.
+
+The difference with its paired bootstrap interval, a permutation test, Holm's adjustment,
+the unpaired interval beside it, and how stable a ranking is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from claimlab.metrics.stats.resampling import (
+    BLOCK_CELLS,
+    MIN_CLUSTERS,
+    MIN_RESAMPLES,
+    Aggregate,
+    Floats,
+    _parts,
+    _quantiles,
+    _ratio,
+    _stack,
+    check_level,
+    resampled_sums,
+)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A - B with its interval."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One figure of A against B on their shared answers (see the metric card)."""
+
+    a: str
+    b: str
+    metric: str
+    aggregate: str
+    difference: Difference
+    p_value: float | None
+    shared: int
+    only_a: int
+    only_b: int
+    level: float
+    resamples: int
+    permutations: int
+    p_adjusted: float | None = None
+    unpaired: Difference | None = None
+    reason: str = ""  # why there is no interval or p-value (too few shared answers)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``--compare``."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "metric": self.metric,
+            "aggregate": self.aggregate,
+            "difference": self.difference.to_dict(),
+            "p_value": self.p_value,
+            "p_adjusted": self.p_adjusted,
+            "shared": self.shared,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "level": self.level,
+            "resamples": self.resamples,
+            "permutations": self.permutations,
+            **({"reason": self.reason} if self.reason else {}),
+        }
+
+    @property
+    def display(self) -> str:
+        """``-4.1 points [-6.0, -2.2] (p 0.001; 300 shared, 0 only A, 12 only B)``."""
+        d = self.difference
+        counts = f"{self.shared} shared, {self.only_a} only {self.a}, {self.only_b} only {self.b}"
+        if d.value is None:
+            return f"N/A ({counts})"
+        ci = (
+            "" if d.low is None or d.high is None else f" [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        )
+        p = "" if self.p_value is None else f"; p {self.p_value:.3g}"
+        if self.p_adjusted is not None:
+            p += f", Holm {self.p_adjusted:.3g}"
+        why = f"; {self.reason}" if self.reason else ""
+        return f"{100 * d.value:+.1f} points{ci} ({counts}{p}{why})"
+
+
+def paired_comparison(
+    a: tuple[Any, Any],
+    b: tuple[Any, Any],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    metric: str = "",
+    aggregate: Aggregate = "micro",
+    only: tuple[int, int] = (0, 0),
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+    unpaired_from: tuple[tuple[Any, Any], tuple[Any, Any]] | None = None,
+) -> Comparison:
+    """A's figure minus B's on the shared answers, paired interval and permutation p-value.
+
+    ``a`` and ``b`` are per-answer (numerator, denominator) counts in the same answer order.
+    ``unpaired_from`` (A's and B's counts over all their answers) adds the interval an unpaired
+    bootstrap would give, for contrast.
+
+    Examples:
+        >>> x = (np.array([1, 2, 3.0]), np.array([2, 2, 4.0]))
+        >>> c = paired_comparison(x, x, resamples=200, permutations=200, seed=3)
+        >>> c.difference.value, c.p_value, c.shared
+        (0.0, 1.0, 3)
+    """
+    (c,) = paired_comparisons(
+        {(metric, aggregate): (_parts(*a, aggregate), _parts(*b, aggregate))},
+        names=names,
+        only=only,
+        level=level,
+        resamples=resamples,
+        permutations=permutations,
+        seed=seed,
+    )
+    if unpaired_from is None:
+        return c
+    unpaired = unpaired_difference(
+        *unpaired_from, aggregate=aggregate, level=level, resamples=resamples, seed=seed + 2
+    )
+    from dataclasses import replace
+
+    return replace(c, unpaired=unpaired)
+
+
+def paired_comparisons(
+    figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]],
+    *,
+    names: tuple[str, str] = ("A", "B"),
+    only: tuple[int, int] = (0, 0),
+    level: float = 0.95,
+    resamples: int = 2000,
+    permutations: int = 2000,
+    seed: int = 0,
+) -> list[Comparison]:
+    """Several figures of A against B on the same shared answers, with one resampling.
+
+    ``figures`` maps ``(metric, aggregate)`` to A's and B's ``(a, b)`` ratio parts (see
+    :func:`ratio_parts`). The same answers are drawn for every figure and both sides, and the
+    same swaps serve every figure's permutation test: one matrix product each, however many
+    figures. Fewer than 2 shared answers or 100 resamples give the difference alone, with the
+    reason; fewer than 100 permutations give no p-value.
+    """
+    level = check_level(level)
+    keys = list(figures)
+    cols: list[Floats] = []
+    for (an, ad), (bn, bd) in figures.values():
+        if an.size != bn.size:
+            raise ValueError("A and B must give counts for the same answers, in the same order")
+        cols += [an, ad, bn, bd]
+    n = cols[0].size if cols else 0
+    common: dict[str, Any] = dict(
+        a=names[0],
+        b=names[1],
+        shared=n,
+        only_a=only[0],
+        only_b=only[1],
+        level=level,
+        resamples=resamples,
+        permutations=permutations,
+    )
+    if n < MIN_CLUSTERS or resamples < MIN_RESAMPLES:
+        return _too_few(keys, cols, n, resamples, permutations, common)
+    matrix = np.column_stack(cols)
+    totals = matrix.sum(axis=0)
+    observed = _observed(totals, len(keys))
+    sums = resampled_sums(matrix, resamples, seed)
+    p_values, reason = _p_values(cols, totals, observed, permutations, seed + 1)
+    alpha = (1 - level) / 2
+    out = []
+    for k, (metric, aggregate) in enumerate(keys):
+        diff = _difference(sums, k, float(observed[k]), alpha)
+        out.append(
+            Comparison(
+                metric=metric, aggregate=aggregate, difference=diff,
+                p_value=None if diff.value is None else p_values[k], reason=reason, **common,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _p_values(
+    cols: list[Floats], totals: Floats, observed: Floats, permutations: int, seed: int
+) -> tuple[list[float | None], str]:
+    """Each figure's permutation p-value (the same swaps for all), or None with the reason."""
+    if permutations < MIN_RESAMPLES:
+        return [None] * len(observed), f"a p-value needs {MIN_RESAMPLES} or more permutations"
+    extreme = _permutation_extremes(cols, totals, observed, permutations, seed)
+    return [(1 + int(e)) / (1 + permutations) for e in extreme], ""
+
+
+def _difference(sums: Floats, k: int, observed: float, alpha: float) -> Difference:
+    """Figure k's observed difference A - B with its percentile interval over the resamples."""
+    if np.isnan(observed):
+        return Difference(None, None, None)
+    diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
+        sums[:, 4 * k + 2], sums[:, 4 * k + 3]
+    )
+    ok = diffs[~np.isnan(diffs)]
+    low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+    return Difference(observed, low, high)
+
+
+def _observed(totals: Floats, figures: int) -> Floats:
+    """A's figure minus B's for every figure (NaN where either has no denominator)."""
+    observed = np.full(figures, np.nan)
+    for k in range(figures):
+        sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
+        if sa_d > 0 and sb_d > 0:
+            observed[k] = sa_n / sa_d - sb_n / sb_d
+    return observed
+
+
+def _permutation_extremes(
+    cols: Sequence[Floats], totals: Floats, observed: Floats, permutations: int, seed: int
+) -> NDArray[np.int64]:
+    """For each figure, how many random swaps of A and B give a difference as large.
+
+    Swapping A and B on an answer moves (B - A) into A's sums there; the same swaps serve
+    every figure, one matrix product per block of permutations.
+    """
+    figures, n = len(observed), cols[0].size
+    rng = np.random.default_rng(seed)
+    deltas = np.column_stack(
+        [
+            col
+            for k in range(figures)
+            for col in (cols[4 * k + 2] - cols[4 * k], cols[4 * k + 3] - cols[4 * k + 1])
+        ]
+    )
+    extreme = np.zeros(figures, dtype=np.int64)
+    per_block = max(1, min(permutations, BLOCK_CELLS // max(n, 1)))
+    done = 0
+    while done < permutations:
+        size = min(per_block, permutations - done)
+        swap = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+        moved = swap @ deltas
+        for k in range(figures):
+            if np.isnan(observed[k]):
+                continue
+            sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
+            mn, md = moved[:, 2 * k], moved[:, 2 * k + 1]
+            diff = _ratio(sa_n + mn, sa_d + md) - _ratio(sb_n - mn, sb_d - md)
+            tol = 1e-12 * max(1.0, abs(observed[k]))
+            extreme[k] += int(
+                np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed[k]) - tol)
+            )
+        done += size
+    return extreme
+
+
+def _too_few(
+    keys: Sequence[tuple[str, str]],
+    cols: Sequence[Floats],
+    n: int,
+    resamples: int,
+    permutations: int,
+    common: dict[str, Any],
+) -> list[Comparison]:
+    """Comparisons with the observed difference only: too few shared answers or resamples."""
+    if n < MIN_CLUSTERS:
+        reason = f"{n} shared answer{'' if n == 1 else 's'}: an interval and a test need 2 or more"
+    else:
+        reason = f"an interval needs {MIN_RESAMPLES} or more resamples"
+    out = []
+    for k, (metric, aggregate) in enumerate(keys):
+        an, ad, bn, bd = (float(c.sum()) for c in cols[4 * k : 4 * k + 4])
+        value = an / ad - bn / bd if ad > 0 and bd > 0 else None
+        out.append(
+            Comparison(
+                metric=metric,
+                aggregate=aggregate,
+                difference=Difference(value, None, None),
+                p_value=None,
+                reason=reason,
+                **common,
+            )
+        )
+    return out
+
+
+def unpaired_difference(
+    a: tuple[Any, Any],
+    b: tuple[Any, Any],
+    *,
+    aggregate: Aggregate = "micro",
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Difference:
+    """A - B with A's and B's answers resampled independently (ignores that they are shared)."""
+    level = check_level(level)
+    an, ad = _parts(*a, aggregate)
+    bn, bd = _parts(*b, aggregate)
+    if ad.sum() <= 0 or bd.sum() <= 0:
+        return Difference(None, None, None)
+    sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)
+    sb = resampled_sums(np.column_stack([bn, bd]), resamples, seed + 7919)
+    diffs = _ratio(sa[:, 0], sa[:, 1]) - _ratio(sb[:, 0], sb[:, 1])
+    ok = diffs[~np.isnan(diffs)]
+    alpha = (1 - level) / 2
+    lo, hi = _quantiles(ok, alpha, 1 - alpha)
+    return Difference(float(an.sum() / ad.sum() - bn.sum() / bd.sum()), lo, hi)
+
+
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjusted p-values (None stays None and is not counted).
+
+    Examples:
+        >>> holm([0.01, 0.04, 0.03])
+        [0.03, 0.06, 0.06]
+        >>> holm([None, 0.5])
+        [None, 0.5]
+    """
+    idx = [i for i, p in enumerate(p_values) if p is not None]
+    m = len(idx)
+    order = sorted(idx, key=lambda i: p_values[i])  # type: ignore[arg-type, return-value]
+    out: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        p = p_values[i]
+        assert p is not None
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = round(running, 12)
+    return out
+
+
+def with_holm(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """The comparisons with Holm-adjusted p-values over all of them."""
+    from dataclasses import replace
+
+    adjusted = holm([c.p_value for c in comparisons])
+    return [replace(c, p_adjusted=p) for c, p in zip(comparisons, adjusted, strict=True)]
+
+
+def ranking_stability(
+    figures: dict[str, tuple[Any, Any]],
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """How often the order of several systems holds when their shared answers are resampled.
+
+    ``figures`` maps each system to (a, b) per-answer arrays over the same answers. Returns
+    the observed order (best first), the share of resamples with exactly that order, and for
+    each adjacent pair the share in which the first stays above the second.
+    """
+    return rankings_stability({"": figures}, resamples=resamples, seed=seed)[""]
+
+
+def rankings_stability(
+    by_figure: dict[str, dict[str, tuple[Any, Any]]],
+    *,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """:func:`ranking_stability` of several figures over the same answers, in one resampling."""
+    cols: list[tuple[Floats, Floats]] = []
+    for figures in by_figure.values():
+        cols += [
+            (np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()
+        ]
+    n = cols[0][0].size if cols else 0
+    sums = resampled_sums(_stack(cols), resamples, seed) if n and resamples else None
+    out, at = {}, 0
+    for name, figures in by_figure.items():
+        pairs = cols[at : at + len(figures)]
+        part = None if sums is None else sums[:, 2 * at : 2 * (at + len(figures))]
+        out[name] = _ranking(list(figures), pairs, part, resamples)
+        at += len(figures)
+    return out
+
+
+def _ranking(
+    names: list[str], pairs: list[tuple[Floats, Floats]], sums: Floats | None, resamples: int
+) -> dict[str, Any]:
+    values = {
+        n: (a.sum() / b.sum() if b.sum() > 0 else np.nan)
+        for n, (a, b) in zip(names, pairs, strict=True)
+    }
+    order = sorted((n for n in names if not np.isnan(values[n])), key=lambda n: -values[n])
+    if len(order) < 2 or sums is None or pairs[0][0].size < MIN_CLUSTERS:
+        return {"order": order, "same_order": None, "pairs": [], "resamples": 0}
+    stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
+    col = {n: k for k, n in enumerate(names)}
+    ranked = stars[:, [col[n] for n in order]]
+    # an observed tie (two systems both at 100 %, say) holds while they stay tied or in order
+    tied = np.array([values[x] == values[y] for x, y in zip(order, order[1:], strict=False)])
+    steps = np.diff(ranked, axis=1)
+    same = np.all(np.where(tied, steps <= 0, steps < 0), axis=1)
+    pair_rows = []
+    for k, (first, second) in enumerate(zip(order, order[1:], strict=False)):
+        a, b = stars[:, col[first]], stars[:, col[second]]
+        above = a >= b if tied[k] else a > b
+        pair_rows.append(
+            {"above": first, "below": second, "tied": bool(tied[k]), "holds": float(above.mean())}
+        )
+    return {
+        "order": order,
+        "values": {n: float(values[n]) for n in order},
+        "same_order": float(same.mean()),
+        "pairs": pair_rows,
+        "resamples": resamples,
+    }

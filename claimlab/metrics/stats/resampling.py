@@ -1,0 +1,128 @@
+"""Resampling answers as clusters: weights drawn in blocks, resampled sums, the figure's parts.
+
+A resample draws N answers with replacement and recomputes each figure from the answers'
+counts weighted by how often each was drawn: one matrix product per block of resamples.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+Method = Literal["percentile", "bca"]
+
+
+METHODS: tuple[Method, ...] = ("percentile", "bca")
+
+
+Aggregate = Literal["micro", "macro"]
+
+
+AGGREGATES: tuple[Aggregate, ...] = ("micro", "macro")
+
+
+Floats = NDArray[np.float64]
+
+
+BLOCK_CELLS = 8_000_000  # answers x resamples drawn at once: about 64 MB of weights
+
+
+def check_level(level: float) -> float:
+    """A confidence level strictly between 0 and 1."""
+    if not (isinstance(level, (int, float)) and 0 < float(level) < 1) or math.isnan(level):
+        raise ValueError(f"the level must be between 0 and 1 (e.g. 0.95), got {level!r}")
+    return float(level)
+
+
+def weight_blocks(n: int, resamples: int, seed: int) -> Iterator[NDArray[np.float64]]:
+    """Blocks of bootstrap weights: how often each of ``n`` answers is drawn, per resample.
+
+    One generator per seed, blocks sized so that memory stays bounded on any ledger; the same
+    seed gives the same weights whatever the block size.
+    """
+    rng = np.random.default_rng(seed)
+    per_block = max(1, min(resamples, BLOCK_CELLS // max(n, 1)))
+    done = 0
+    while done < resamples:
+        b = min(per_block, resamples - done)
+        draws = rng.integers(0, n, size=(b, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
+        offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
+        counts = np.bincount((draws + offsets).ravel(), minlength=b * n).reshape(b, n)
+        yield counts.astype(np.float64)
+        done += b
+
+
+def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:
+    """A macro mean as a ratio of sums: (r_i where defined, 0 elsewhere), (1 where defined)."""
+    defined = den > 0
+    r = np.divide(num, den, out=np.zeros_like(num, dtype=np.float64), where=defined)
+    return r, defined.astype(np.float64)
+
+
+def _parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
+    n = np.asarray(num, dtype=np.float64)
+    d = np.asarray(den, dtype=np.float64)
+    if aggregate == "macro":
+        return macro_parts(n, d)
+    if aggregate != "micro":
+        raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
+    return n, d
+
+
+def _stack(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
+    return np.column_stack([x for pair in pairs for x in pair])
+
+
+RESAMPLED: ContextVar[Callable[[int], None] | None] = ContextVar("resampled", default=None)
+
+
+@contextmanager
+def reporting(progress: Callable[[int], None] | None) -> Iterator[None]:
+    """Within the block, every block of resamples drawn is reported to ``progress(count)``.
+
+    A command shows a progress line for a long bootstrap this way; the figures are the same.
+    """
+    token = RESAMPLED.set(progress)
+    try:
+        yield
+    finally:
+        RESAMPLED.reset(token)
+
+
+def resampled_sums(columns: Floats, resamples: int, seed: int) -> Floats:
+    """(resamples x columns) weighted column sums: the bootstrap of every figure at once."""
+    n = columns.shape[0]
+    report = RESAMPLED.get()
+    out = []
+    for w in weight_blocks(n, resamples, seed):
+        out.append(w @ columns)
+        if report is not None:
+            report(len(w))
+    return np.vstack(out) if out else np.zeros((0, columns.shape[1]))
+
+
+def _ratio(top: Floats, bottom: Floats) -> Floats:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+
+
+def _quantiles(values: Floats, lo: float, hi: float) -> tuple[float, float]:
+    q = np.quantile(values, [lo, hi])
+    return float(q[0]), float(q[1])
+
+
+MIN_RESAMPLES = 100  # fewer resamples cannot place a 2.5 % quantile: no interval is claimed
+
+
+MIN_CLUSTERS = 2  # one answer cannot show how answers vary
+
+
+def ratio_parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
+    """The (a, b) arrays of a micro ratio or a macro mean of per-answer counts."""
+    return _parts(num, den, aggregate)
