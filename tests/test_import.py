@@ -41,3 +41,32 @@ def test_the_public_names_are_the_ones_their_modules_define():
         assert "no_such_name" in str(exc)
     else:
         raise AssertionError("an unknown name must raise AttributeError")
+
+
+def test_the_readme_python_api_example_runs_as_written():
+    import re
+
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Python API") : readme.index("## Layout")]
+    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    lines = out.stdout.splitlines()
+    assert lines[0] == "100.0% (5/5) 60.0% (3/5)"
+    assert lines[1] in ("SUFFICIENT", "INSUFFICIENT", "UNKNOWN", "CONFLICT", "CONDITIONAL")
+    assert "decomposition" in lines[2] and "retrieval" in lines[2]
+
+
+def test_the_readme_lists_every_public_name():
+    import re
+
+    import claimlab
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Python API") : readme.index("## Layout")]
+    listed = set(re.findall(r"`(\w+)`", section.split("The names:")[1]))
+    assert listed == set(claimlab.__all__) - {"__version__"}
