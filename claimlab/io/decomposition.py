@@ -33,6 +33,7 @@ from claimlab.core.vocab import (
     ErrorKind,
     SourceMapping,
     Status,
+    unknown,
 )
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
@@ -210,7 +211,7 @@ class DecompositionRules:
         if not name:
             return next(iter(self.puzzles.values()))
         if name not in self.puzzles:
-            raise ValueError(f"unknown puzzle {name!r} (one of {', '.join(self.puzzles)})")
+            raise ValueError(unknown("puzzle", name, self.puzzles))
         return self.puzzles[name]
 
 

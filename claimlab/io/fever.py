@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.vocab import FeverLabel
+from claimlab.core.vocab import FeverLabel, unknown
 from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
 
 Sentence = tuple[str, int]
@@ -61,7 +61,7 @@ def _label(rec: Record, name: str) -> FeverLabel:
     value = rec.get(name, str, want=f"one of {', '.join(LABELS)}")
     label = LABELS.get(value.upper())
     if label is None:
-        raise rec.error(f"unknown label {value!r} (one of {', '.join(LABELS)})", field=name)
+        raise rec.error(unknown("label", value, LABELS), field=name)
     return label
 
 

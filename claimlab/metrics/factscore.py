@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio, macro_mean
+from claimlab.core.vocab import unknown
 from claimlab.io.factscore import LabelledResponse
 
 Policy = Literal["exclude", "unsupported", "paper"]
@@ -54,9 +55,7 @@ def length_penalty(n_facts: int, gamma: int = DEFAULT_GAMMA) -> float:
 def fact_labels(response: LabelledResponse, policy: Policy) -> list[str] | None:
     """The response's fact labels under ``policy`` as ``S`` / ``NS`` (IR resolved); None if it abstained."""
     if policy not in POLICIES:
-        raise ValueError(
-            f"unknown irrelevant-fact policy {policy!r} (one of {', '.join(POLICIES)})"
-        )
+        raise ValueError(unknown("irrelevant-fact policy", policy, POLICIES))
     if response.sentences is None:
         return None
     labels: list[str] = []

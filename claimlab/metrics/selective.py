@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
 
@@ -243,7 +244,7 @@ def selection_scores(
         elif scorer == "logistic" and model is not None:
             out.append(model.probability(i))
         else:
-            raise ValueError(f"unknown scorer {scorer!r} (one of {', '.join(SCORERS)})")
+            raise ValueError(unknown("scorer", scorer, SCORERS))
     return out
 
 

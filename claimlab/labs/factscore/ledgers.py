@@ -11,6 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from claimlab.core.vocab import unknown
 from claimlab.io.factscore import LabelledResponse
 from claimlab.io.ledger import CANDIDATE_COLUMNS, CANDIDATE_SCHEMA, UNIT_SCHEMA
 from claimlab.metrics.factscore import POLICIES, FactscoreResult, find_factscore
@@ -33,9 +34,7 @@ def factscore_ledger(responses: Any, *, policy: str = "exclude") -> tuple[pa.Tab
     sentences with a checked fact) and repeated facts.
     """
     if policy not in POLICIES:
-        raise ValueError(
-            f"unknown irrelevant-fact policy {policy!r} (one of {', '.join(POLICIES)})"
-        )
+        raise ValueError(unknown("irrelevant-fact policy", policy, POLICIES))
     status_of = {"S": "SUPPORTED", "NS": "NOT_IN_REFERENCE", "IR": "NOT_IN_REFERENCE"}
     cand: dict[str, list[Any]] = {k: [] for k in CANDIDATE_COLUMNS}
     unit_rows: dict[str, list[Any]] = {"answer_id": [], "unit_id": []}

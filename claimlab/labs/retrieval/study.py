@@ -25,6 +25,7 @@ from typing import Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
 
@@ -212,7 +213,7 @@ def depth_study(
             raise ValueError(f"every k must be at least 1, got {k}")
     for name in queries:
         if name not in QUERIES:
-            raise ValueError(f"unknown query kind {name!r} (one of {', '.join(QUERIES)})")
+            raise ValueError(unknown("query kind", name, QUERIES))
     prepared = []
     for q in fixture.questions.values():
         docs = question_documents(fixture, q.name)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import Scenario, SufficiencyFixture, load_sufficiency
 from claimlab.labs.play import Action, Reason
 from claimlab.metrics.sufficiency import (
@@ -101,9 +102,7 @@ class SufficiencyGame:
         if not self.scenario:
             self.scenario = next(iter(self.scenarios))
         if self.scenario not in self.scenarios:
-            raise ValueError(
-                f"unknown scenario {self.scenario!r} (one of {', '.join(self.scenarios)})"
-            )
+            raise ValueError(unknown("scenario", self.scenario, self.scenarios))
         _check_answer_key(self.fixture, self.scenarios[self.scenario])
         self.reset()
 
@@ -149,9 +148,7 @@ class SufficiencyGame:
     def choose(self, scenario: str) -> Action:
         """Play another scenario (a new round)."""
         if scenario not in self.scenarios:
-            return Action(
-                False, f"unknown scenario {scenario!r} (one of {', '.join(self.scenarios)})"
-            )
+            return Action(False, unknown("scenario", scenario, self.scenarios))
         try:
             _check_answer_key(self.fixture, self.scenarios[scenario])
         except ValueError as exc:
