@@ -43,7 +43,7 @@ LABEL = {"description_width": "initial"}
 _NO_MATH_OPEN = '<div class="tex2jax_ignore mathjax_ignore">'
 
 
-class _Html(W.HTML):
+class Html(W.HTML):
     """An HTML widget whose content MathJax never typesets (a "$" from a file stays text)."""
 
     @traitlets.validate("value")
@@ -91,13 +91,13 @@ def verdict_html(result: Any) -> str:
     )
 
 
-def _style_toggle(t: W.ToggleButton) -> None:
+def style_toggle(t: W.ToggleButton) -> None:
     """Selected toggles are green with a tick; unselected ones plain: never two close greys."""
     t.button_style = "success" if t.value else ""
     t.icon = "check" if t.value else ""
 
 
-def _toggles(
+def toggles(
     items: Any, *, selected: Sequence[str], css_prefix: str, on_change: Any
 ) -> dict[str, W.ToggleButton]:
     """One toggle button per ``(id, tooltip)``, tagged with a CSS class ``<prefix>-<id>``."""
@@ -105,19 +105,20 @@ def _toggles(
     for item_id, tooltip in items:
         t = W.ToggleButton(value=item_id in selected, description=item_id, tooltip=tooltip)
         t.add_class(f"{css_prefix}-{css_token(item_id)}")
-        _style_toggle(t)
-        t.observe(lambda change, t=t: _style_toggle(t), names="value")
+        style_toggle(t)
+        t.observe(lambda change, t=t: style_toggle(t), names="value")
         t.observe(on_change, names="value")
         out[item_id] = t
     return out
 
 
-class _View:
+class View:
     """Common part: the widget tree and a static snapshot for non-widget front ends."""
 
     widget: W.Widget
 
     def snapshot_html(self) -> str:  # pragma: no cover - overridden
+        """A static picture of the widget's state (each view draws its own)."""
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -130,7 +131,8 @@ class _View:
         return data
 
 
-def _button(description: str, css: str, on_click: Any, **kwargs: Any) -> W.Button:
+def button(description: str, css: str, on_click: Any, **kwargs: Any) -> W.Button:
+    """A button with a CSS class of its own, calling ``on_click()`` when pressed."""
     b = W.Button(description=description, **kwargs)
     b.add_class(css)
     b.on_click(lambda _b: on_click())
@@ -142,11 +144,12 @@ def round_title(name: str, title: str) -> str:
     return title if title == name else f"{title} ({name})"
 
 
-def _message(text: str) -> str:
+def message_html(text: str) -> str:
+    """A message for the player as an escaped paragraph (nothing for no message)."""
     return f"<p>{e(text)}</p>" if text else ""
 
 
-class _GameView(_View):
+class GameView(View):
     """What both game views share: the round chooser, Reset, the message and the board."""
 
     game: Any  # the lab's game: a DecompositionGame or a SufficiencyGame
@@ -163,14 +166,14 @@ class _GameView(_View):
         self.chooser.value = self._round()
         self.chooser.add_class("claimlab-round")
         self.chooser.observe(self._choose, names="value")
-        self.reset_button = _button("Reset", "claimlab-reset", self.reset, icon="undo")
-        self.intro = _Html()
+        self.reset_button = button("Reset", "claimlab-reset", self.reset, icon="undo")
+        self.intro = Html()
         self.intro.add_class("claimlab-intro")
-        self.message = _Html()
+        self.message = Html()
         self.message.add_class("claimlab-message")
-        self.board = _Html()
+        self.board = Html()
         self.board.add_class("claimlab-board")
-        return _button(label, css, action, button_style="primary")
+        return button(label, css, action, button_style="primary")
 
     def _round(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -180,6 +183,7 @@ class _GameView(_View):
             self.sync(self.game.choose(change["new"]).message)
 
     def sync(self, message: str) -> None:  # pragma: no cover - overridden
+        """Redraw every control from the game's state, with ``message``."""
         raise NotImplementedError
 
     def reset(self) -> None:
@@ -187,6 +191,7 @@ class _GameView(_View):
         self.sync(self.game.reset().message)
 
     def paper_html(self) -> str:  # pragma: no cover - overridden
+        """The round as a paper board to print."""
         raise NotImplementedError
 
     def snapshot_html(self) -> str:

@@ -157,3 +157,23 @@ def test_records_are_read_back_from_a_notebook():
 
     nb = {"cells": [cell("a", 1), {"cell_type": "markdown"}, cell("a", 2), cell("b", [3])]}
     assert records_from_notebook(nb) == {"a": 2, "b": [3]}
+
+
+def test_the_widget_base_escapes_and_never_typesets_a_files_text():
+    import ipywidgets as W
+
+    from claimlab.labs.decomposition.widgets import DecompositionGameView
+    from claimlab.labs.sufficiency.widgets import SufficiencyExplorer
+    from claimlab.notebook.widgets import GameView, Html, View, message_html, style_toggle
+
+    pane = Html("costs $5 and $6")
+    assert pane.value.startswith('<div class="tex2jax_ignore mathjax_ignore">')
+    assert message_html("<b>no</b>") == "<p>&lt;b&gt;no&lt;/b&gt;</p>" and message_html("") == ""
+    t = W.ToggleButton(value=True)
+    style_toggle(t)
+    assert (t.button_style, t.icon) == ("success", "check")
+    t.value = False
+    style_toggle(t)
+    assert (t.button_style, t.icon) == ("", "")
+    assert issubclass(DecompositionGameView, GameView) and issubclass(GameView, View)
+    assert issubclass(SufficiencyExplorer, View)

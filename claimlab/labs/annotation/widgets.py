@@ -23,7 +23,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.labs.annotation.session import AnnotationSession
-from claimlab.notebook.widgets import _Html, _View, css_token
+from claimlab.notebook.widgets import Html, View, css_token
 
 GUIDE = """
 <ul>
@@ -181,7 +181,7 @@ def reference_texts(fx: Any) -> W.Widget:
     if not fx.references:
         return W.HTML("<i>the file has no references: every status is NOT_IN_REFERENCE</i>")
     panels = W.Accordion(
-        children=[_Html(_reference_html(r.title, r.version, r.text)) for r in fx.references],
+        children=[Html(_reference_html(r.title, r.version, r.text)) for r in fx.references],
         titles=tuple(_short(f"{r.id}: {r.title}", 70) for r in fx.references),
     )
     panels.add_class("claimlab-reference-texts")
@@ -192,7 +192,7 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-class Annotator(_View):
+class Annotator(View):
     """The annotation widget over a session (see the module's keys)."""
 
     def __init__(self, session: AnnotationSession) -> None:
@@ -201,9 +201,9 @@ class Annotator(_View):
         fx = session.fixture
         self.answer = AnswerText(text=fx.original.text)
         self.answer.on_msg(self._key)
-        self.progress = _Html()
+        self.progress = Html()
         self.progress.add_class("claimlab-progress")
-        self.message = _Html()
+        self.message = Html()
         self.message.add_class("claimlab-message")
 
         self._unit_controls()
@@ -236,7 +236,7 @@ class Annotator(_View):
         self.chooser.observe(lambda _c: self._show_candidate(), names="value")
         self.prev = self._button("◀ previous (p)", "claimlab-prev", lambda: self.step(-1))
         self.next = self._button("next (n) ▶", "claimlab-next", lambda: self.step(1))
-        self.cand_text = _Html()
+        self.cand_text = Html()
         self.cand_text.add_class("claimlab-candidate-text")
         self.set_span = self._button(
             "Source span from selection (s)", "claimlab-set-span", self.span_from_selection
@@ -270,7 +270,7 @@ class Annotator(_View):
 
     def _layout(self) -> Any:
         """Every control in reading order, with the annotation guide folded at the end."""
-        guide = W.Accordion(children=[_Html(GUIDE)], titles=("Annotation guide",))
+        guide = W.Accordion(children=[Html(GUIDE)], titles=("Annotation guide",))
         guide.selected_index = None
 
         return W.VBox(

@@ -21,15 +21,15 @@ from claimlab.notebook.widgets import (
     LABEL,
     NO_STATUS,
     STUDENT_NOTE,
-    _GameView,
-    _Html,
-    _message,
-    _style_toggle,
-    _toggles,
-    _View,
+    GameView,
+    Html,
+    View,
     css_token,
     e,
+    message_html,
     round_title,
+    style_toggle,
+    toggles,
     verdict_html,
 )
 
@@ -79,7 +79,7 @@ def candidate_texts_html(fixture: DecompositionFixture, ids: Sequence[str]) -> s
     )
 
 
-class DecompositionExplorer(_View):
+class DecompositionExplorer(View):
     """Toggle candidates; the four metrics (with counts and N/A) and the audit table follow."""
 
     def __init__(
@@ -91,7 +91,7 @@ class DecompositionExplorer(_View):
     ) -> None:
         self.fixture = fixture
         self.student = student
-        self.toggles = _toggles(
+        self.toggles = toggles(
             ((c.id, c.text) for c in fixture.candidates),
             selected=selection,
             css_prefix="claimlab-cand",
@@ -101,9 +101,9 @@ class DecompositionExplorer(_View):
             options=["(choose a selection)", *fixture.modes], description="selection", style=LABEL
         )
         self.mode.observe(self._mode, names="value")
-        self.metrics = _Html()
+        self.metrics = Html()
         self.metrics.add_class("claimlab-metrics-box")
-        self.audit = _Html()
+        self.audit = Html()
         self.widget = W.VBox(
             [
                 *([self.mode] if fixture.modes else []),
@@ -156,7 +156,7 @@ class DecompositionExplorer(_View):
         return str(self.metrics.value) + str(self.audit.value)
 
 
-class DecompositionGameView(_GameView):
+class DecompositionGameView(GameView):
     """Choose a round, select candidates (slots), annotate statuses, Check, Reset."""
 
     game: DecompositionGame
@@ -171,13 +171,13 @@ class DecompositionGameView(_GameView):
             token = css_token(c.id)
             t = W.ToggleButton(description=c.id, tooltip="select or deselect")
             t.add_class(f"claimlab-game-{token}")
-            t.observe(lambda change, t=t: _style_toggle(t), names="value")
+            t.observe(lambda change, t=t: style_toggle(t), names="value")
             t.observe(self._toggle(c.id), names="value")
             d = W.Dropdown(options=[NO_STATUS, *STATUSES], layout=W.Layout(width="190px"))
             d.add_class(f"claimlab-annot-{token}")
             d.observe(self._annotate(c.id), names="value")
             self.toggles[c.id], self.status_pickers[c.id] = t, d
-            rows.append(W.HBox([t, d, _Html(f"<span>{e(c.text)}</span>")]))
+            rows.append(W.HBox([t, d, Html(f"<span>{e(c.text)}</span>")]))
         rounds = {n: round_title(n, p.title) for n, p in fx.game.puzzles.items()}
         self.check_button = self._controls("Check", "claimlab-check", self.check, rounds)
         self.widget = W.VBox(
@@ -232,7 +232,7 @@ class DecompositionGameView(_GameView):
             "candidates, none twice and none with an error, and annotate each with its "
             "evidence status.</p>"
         )
-        self.message.value = _message(message)
+        self.message.value = message_html(message)
         left = (
             f'<p>slots left: <span class="claimlab-slots">{g.slots_left}</span> of {g.slots} · '
             f"selected: {e(', '.join(g.selection) or 'nothing')}</p>"

@@ -15,14 +15,14 @@ from claimlab.notebook.widgets import (
     NO_ANSWER,
     STUDENT_NOTE,
     WIDE,
-    _GameView,
-    _Html,
-    _message,
-    _toggles,
-    _View,
+    GameView,
+    Html,
+    View,
     css_token,
     e,
+    message_html,
     round_title,
+    toggles,
     verdict_html,
 )
 
@@ -53,7 +53,7 @@ def sufficiency_html(result: SufficiencyResult) -> str:
     )
 
 
-class SufficiencyExplorer(_View):
+class SufficiencyExplorer(View):
     """Toggle evidence, switch question, ignore metadata; status, witnesses and gaps follow."""
 
     def __init__(
@@ -67,7 +67,7 @@ class SufficiencyExplorer(_View):
     ) -> None:
         self.fixture = fixture
         self.student = student
-        self.toggles = _toggles(
+        self.toggles = toggles(
             ((ev.id, ev.text) for ev in fixture.evidence),
             selected=context,
             css_prefix="claimlab-ev",
@@ -93,7 +93,7 @@ class SufficiencyExplorer(_View):
         )
         self.ignore.add_class("claimlab-ignore")
         self.ignore.observe(self._changed, names="value")
-        self.status = _Html()
+        self.status = Html()
         self.status.add_class("claimlab-sufficiency-box")
         self.widget = W.VBox(
             [
@@ -142,7 +142,7 @@ class SufficiencyExplorer(_View):
         return str(self.status.value)
 
 
-class SufficiencyGameView(_GameView):
+class SufficiencyGameView(GameView):
     """Choose a round, search with a budget, cite a proof, answer, Submit, Reset."""
 
     game: SufficiencyGame
@@ -163,7 +163,7 @@ class SufficiencyGameView(_GameView):
             d = W.Dropdown(options=[NO_ANSWER, *options])
             d.add_class(f"claimlab-answer-{css_token(item)}")
             self.answers[item] = d
-            self.answer_rows[item] = W.HBox([_Html(f"<strong>{e(item)}</strong>"), d])
+            self.answer_rows[item] = W.HBox([Html(f"<strong>{e(item)}</strong>"), d])
         self.answer_box = W.HBox([])
         self.conflict = W.Checkbox(
             value=False, description="the evidence disagrees: report a conflict", indent=False
@@ -195,7 +195,7 @@ class SufficiencyGameView(_GameView):
         self.search_buttons[ev.id] = b
         extra: list[W.Widget] = []
         if fx.game.copyable and not game.can_copy(ev.id):  # keep the rows aligned
-            extra.append(_Html("", layout=W.Layout(width="148px")))
+            extra.append(Html("", layout=W.Layout(width="148px")))
         if game.can_copy(ev.id):
             cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
             cb.add_class(f"claimlab-copy-{token}")
@@ -205,9 +205,9 @@ class SufficiencyGameView(_GameView):
         c = W.Checkbox(value=False, description="cite", indent=False, layout=W.Layout(width="70px"))
         c.add_class(f"claimlab-cite-{token}")
         self.cite[ev.id] = c
-        self.found[ev.id] = _Html(layout=W.Layout(width="90px"))
+        self.found[ev.id] = Html(layout=W.Layout(width="90px"))
         meta = f"{ev.status}{'' if ev.current else ', not current'}"
-        text = _Html(f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>")
+        text = Html(f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>")
         return W.HBox([b, *extra, c, self.found[ev.id], text])
 
     def _round(self) -> str:
@@ -277,7 +277,7 @@ class SufficiencyGameView(_GameView):
             "then Submit. If approved records disagree, do not pick one: cite both and report "
             "the conflict.</p>"
         )
-        self.message.value = _message(message)
+        self.message.value = message_html(message)
         self.board.value = (
             f'<p>budget left: <span class="claimlab-budget">{g.budget_left}</span> of {g.budget} · '
             f"context: {e(', '.join(g.context) or 'nothing yet')}</p>" + verdict_html(g.last_submit)
