@@ -10,6 +10,7 @@ import numpy as np
 from claimlab.core.vocab import TOY_METRICS
 from claimlab.metrics.stats.comparisons import (
     Comparison,
+    Ranking,
     paired_comparisons,
     ranking_stability,
     rankings_stability,
@@ -273,14 +274,12 @@ def factscore_comparisons(
 
 def factscore_ranking(
     results: dict[str, Any], *, figure: str = "factscore", resamples: int = 2000, seed: int = 0
-) -> dict[str, Any]:
+) -> Ranking:
     """How often the order of the subjects by a figure holds when shared prompts are resampled."""
     names = list(results)
     shared, parts = aligned_parts(results, names)
     out = ranking_stability({n: parts[n][figure] for n in names}, resamples=resamples, seed=seed)
-    out["prompts"] = len(shared)
-    out["figure"] = figure
-    return out
+    return out.with_about(prompts=len(shared), figure=figure)
 
 
 def ledger_ranking(
@@ -290,7 +289,7 @@ def ledger_ranking(
     aggregate: Aggregate = "micro",
     resamples: int = 2000,
     seed: int = 0,
-) -> dict[str, Any]:
+) -> Ranking:
     """How often the decomposers' order by one figure holds under resampling.
 
     The answers every decomposer scored are resampled (an answer a decomposer gave no row for
@@ -308,14 +307,11 @@ def ledger_rankings(
     aggregate: Aggregate = "micro",
     resamples: int = 2000,
     seed: int = 0,
-) -> list[dict[str, Any]]:
+) -> list[Ranking]:
     """:func:`ledger_ranking` of several metrics, with one resampling of the shared answers."""
     groups = scored_by_group(table)
     if len(groups) < 2:
-        return [
-            {"order": list(groups), "same_order": None, "pairs": [], "resamples": 0, "metric": m}
-            for m in metrics
-        ]
+        return [Ranking(tuple(groups), None, (), 0, about={"metric": m}) for m in metrics]
     shared = None
     for g in groups.values():
         shared = g.index if shared is None else shared.intersection(g.index, sort=False)
@@ -332,7 +328,7 @@ def ledger_rankings(
         }
     ranked = rankings_stability(by_figure, resamples=resamples, seed=seed)
     answers = int(len(shared)) if shared is not None else 0
-    return [dict(ranked[m], metric=m, aggregate=aggregate, answers=answers) for m in metrics]
+    return [ranked[m].with_about(metric=m, aggregate=aggregate, answers=answers) for m in metrics]
 
 
 def ledger_prediction_powered(

@@ -139,12 +139,16 @@ def test_ranking_stability_of_clearly_and_barely_separated_systems():
         "low": (rng.binomial(10, 0.4, 300).astype(float), m),
     }
     out = ranking_stability(clear, resamples=500, seed=1)
-    assert out["order"] == ["high", "low"] and out["same_order"] == 1.0
+    assert out.order == ("high", "low") and out.same_order == 1.0
+    assert out.to_dict()["order"] == ["high", "low"] and set(out.to_dict()["values"]) == {
+        "high",
+        "low",
+    }
     p = rng.beta(4, 2, 300)
     a = rng.binomial(10, p).astype(float)
     close = {"a": (a, m), "b": (a + (rng.random(300) < 0.05), m)}
     out = ranking_stability(close, resamples=500, seed=1)
-    assert 0.5 < out["same_order"] <= 1.0 and out["pairs"][0]["above"] == "b"
+    assert 0.5 < out.same_order <= 1.0 and out.pairs[0].above == "b"
 
 
 @pytest.fixture(scope="module")
@@ -361,7 +365,7 @@ def test_a_tie_in_the_observed_order_holds_while_the_systems_stay_tied():
     m = np.full(50, 4.0)
     tie = {"a": (m.copy(), m), "b": (m.copy(), m), "c": (m / 2, m)}  # a = b = 100% > c = 50%
     out = ranking_stability(tie, resamples=200, seed=0)
-    assert out["same_order"] == 1.0 and out["pairs"][0]["tied"] and not out["pairs"][1]["tied"]
+    assert out.same_order == 1.0 and out.pairs[0].tied and not out.pairs[1].tied
 
 
 def test_ledger_rankings_of_the_decomposers(ledger_files):
@@ -462,3 +466,22 @@ def test_the_fast_autorater_counts_equal_find_factscore_on_the_relabelled_respon
             d = [r.support.denominator if r.support else 0 for r in slow.responses]
             got_n, got_d = fast.counts(optimism=0.4, pessimism=0.2, seed=seed)
             assert got_n.tolist() == n and got_d.tolist() == d
+
+
+def test_a_ranking_is_a_frozen_record_whose_json_keeps_its_order_of_keys():
+    import dataclasses
+
+    from claimlab.metrics.stats.comparisons import Ranking
+
+    m = np.full(40, 10.0)
+    out = ranking_stability({"x": (m * 0.9, m), "y": (m * 0.5, m)}, resamples=200, seed=0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        out.same_order = 0.0  # type: ignore[misc]
+    more = out.with_about(metric="coverage", answers=40)
+    assert list(more.to_dict()) == [
+        "order", "values", "same_order", "pairs", "resamples", "metric", "answers",
+    ]  # fmt: skip
+    with pytest.raises(TypeError):
+        more.about["metric"] = "x"  # type: ignore[index]
+    alone = Ranking(("x",), None, (), 0)
+    assert alone.to_dict() == {"order": ["x"], "same_order": None, "pairs": [], "resamples": 0}

@@ -87,7 +87,7 @@ def _say_factscore(
     results: list[Any],
     intervals: dict[str, Any],
     comparisons: list[Any],
-    ranking: dict[str, Any],
+    ranking: Any,
 ) -> None:
     """The figures for a person: per file, intervals, comparisons, the ranking's stability."""
     say(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
@@ -100,17 +100,17 @@ def _say_factscore(
         say("paired comparisons on shared prompts (A - B; Holm over all of them):")
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<16} {c.display}")
-    if ranking and ranking.get("same_order") is not None:
+    if ranking is not None and ranking.same_order is not None:
         say(
-            f"ranking by FActScore {' > '.join(ranking['order'])} holds in "
-            f"{100 * ranking['same_order']:.1f}% of {ranking['resamples']} resamples of "
-            f"{ranking['prompts']} shared prompts"
+            f"ranking by FActScore {' > '.join(ranking.order)} holds in "
+            f"{100 * ranking.same_order:.1f}% of {ranking.resamples} resamples of "
+            f"{ranking.about['prompts']} shared prompts"
         )
 
 
 def _factscore_uncertainty(
     args: argparse.Namespace, results: list[Any]
-) -> tuple[dict[str, Any], list[Any], dict[str, Any]]:
+) -> tuple[dict[str, Any], list[Any], Any]:
     """Intervals per subject, comparisons and the ranking's stability, as the options ask."""
     from claimlab.metrics.uncertainty import (
         factscore_comparisons,
@@ -129,7 +129,7 @@ def _factscore_uncertainty(
             for name, r in by_name.items()
         }
     comparisons: list[Any] = []
-    ranking: dict[str, Any] = {}
+    ranking = None
     if args.compare:
         pairs = compare_pairs(args.compare, list(by_name), what="subject")
         comparisons = factscore_comparisons(

@@ -26,10 +26,10 @@ class UncertaintyStudy:
     comparisons: tuple[Any, ...]
     unpaired: Any
     pair: tuple[str, str] | None
-    ranking: Mapping[str, Any]
+    ranking: Any  # a Ranking, None without a pair to compare
 
     def __post_init__(self) -> None:
-        freeze(self, "per_claim", "clustered", "ranking")
+        freeze(self, "per_claim", "clustered")
 
 
 def uncertainty_study(
@@ -63,7 +63,7 @@ def uncertainty_study(
         pair = (names[0], names[1])
     comparisons: list[Any] = []
     unpaired = None
-    ranking: dict[str, Any] = {}
+    ranking = None
     if pair is not None:
         for n in pair:
             if n not in results:
@@ -184,7 +184,7 @@ def uncertainty_record(study: UncertaintyStudy) -> dict[str, Any]:
     return {
         "comparisons": [c.to_dict() for c in study.comparisons],
         "unpaired": study.unpaired.to_dict(),
-        "ranking": study.ranking,
+        "ranking": study.ranking.to_dict() if study.ranking else {},
         "clustered": {
             n: {f: (iv.to_dict() if iv else None) for f, iv in v.items()}
             for n, v in study.clustered.items()

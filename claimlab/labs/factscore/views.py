@@ -276,7 +276,7 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
         f"bootstrap of the same data gives [{100 * up.low:+.1f}, {100 * up.high:+.1f}]."
     )
     show_markdown(
-        f"Ranking by FActScore: {' > '.join(md_text(n) for n in rk['order'])}; it holds "
-        f"in {100 * rk['same_order']:.1f}% of {rk['resamples']} resamples of the "
-        f"{rk['prompts']} shared prompts (compare the estimator error rates above)."
+        f"Ranking by FActScore: {' > '.join(md_text(n) for n in rk.order)}; it holds "
+        f"in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of the "
+        f"{rk.about['prompts']} shared prompts (compare the estimator error rates above)."
     )

@@ -189,14 +189,15 @@ def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
         for rk in rankings:
-            if rk.get("same_order") is not None:
-                shown = rk["order"][0] + "".join(
-                    f" {'=' if p['tied'] else '>'} {p['below']}" for p in rk["pairs"]
+            if rk.same_order is not None:
+                shown = rk.order[0] + "".join(
+                    f" {'=' if p.tied else '>'} {p.below}" for p in rk.pairs
                 )
+                about = rk.about
                 say(
-                    f"  ranking by {rk['metric']} ({rk['aggregate']}): {shown}"
-                    f" holds in {100 * rk['same_order']:.1f}% of {rk['resamples']} resamples of "
-                    f"{rk['answers']} answers every decomposer scored"
+                    f"  ranking by {about['metric']} ({about['aggregate']}): {shown}"
+                    f" holds in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of "
+                    f"{about['answers']} answers every decomposer scored"
                 )
     if powered:
         p0 = powered[0]

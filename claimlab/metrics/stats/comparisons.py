@@ -6,13 +6,14 @@ the unpaired interval beside it, and how stable a ranking is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from claimlab.core.frozen import freeze
 from claimlab.metrics.stats.resampling import (
     BLOCK_CELLS,
     MIN_CLUSTERS,
@@ -352,12 +353,63 @@ def with_holm(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return [replace(c, p_adjusted=p) for c, p in zip(comparisons, adjusted, strict=True)]
 
 
+@dataclass(frozen=True)
+class RankedPair:
+    """Two neighbours of an order: how often the first stays above (or tied with) the second."""
+
+    above: str
+    below: str
+    tied: bool  # tied in the data: holding means staying tied or in this order
+    holds: float  # the share of resamples in which it holds
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"above": self.above, "below": self.below, "tied": self.tied, "holds": self.holds}
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """An order of systems by a figure and how stable it is when the answers are resampled.
+
+    ``same_order`` is None (with no resamples) where fewer than two systems have a figure or
+    too few answers are shared. ``about`` says what is ranked (a figure and its prompts, or a
+    metric, its aggregate and the answers), in the order JSON shows it.
+    """
+
+    order: tuple[str, ...]
+    same_order: float | None
+    pairs: tuple[RankedPair, ...]
+    resamples: int
+    values: Mapping[str, float] | None = None
+    about: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        freeze(self, *(["values"] if self.values is not None else []), "about")
+
+    def with_about(self, **about: Any) -> Ranking:
+        """The same ranking, saying more about what it ranks."""
+        return replace(self, about={**self.about, **about})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: order, values, same_order, pairs, resamples, then what it ranks."""
+        out: dict[str, Any] = {"order": list(self.order)}
+        if self.values is not None:
+            out["values"] = dict(self.values)
+        out.update(
+            same_order=self.same_order,
+            pairs=[p.to_dict() for p in self.pairs],
+            resamples=self.resamples,
+        )
+        out.update(self.about)
+        return out
+
+
 def ranking_stability(
     figures: dict[str, tuple[Any, Any]],
     *,
     resamples: int = 2000,
     seed: int = 0,
-) -> dict[str, Any]:
+) -> Ranking:
     """How often the order of several systems holds when their shared answers are resampled.
 
     ``figures`` maps each system to (a, b) per-answer arrays over the same answers. Returns
@@ -372,7 +424,7 @@ def rankings_stability(
     *,
     resamples: int = 2000,
     seed: int = 0,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, Ranking]:
     """:func:`ranking_stability` of several figures over the same answers, in one resampling."""
     cols: list[tuple[Floats, Floats]] = []
     for figures in by_figure.values():
@@ -392,14 +444,14 @@ def rankings_stability(
 
 def _ranking(
     names: list[str], pairs: list[tuple[Floats, Floats]], sums: Floats | None, resamples: int
-) -> dict[str, Any]:
+) -> Ranking:
     values = {
         n: (a.sum() / b.sum() if b.sum() > 0 else np.nan)
         for n, (a, b) in zip(names, pairs, strict=True)
     }
     order = sorted((n for n in names if not np.isnan(values[n])), key=lambda n: -values[n])
     if len(order) < 2 or sums is None or pairs[0][0].size < MIN_CLUSTERS:
-        return {"order": order, "same_order": None, "pairs": [], "resamples": 0}
+        return Ranking(tuple(order), None, (), 0)
     stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
     col = {n: k for k, n in enumerate(names)}
     ranked = stars[:, [col[n] for n in order]]
@@ -411,13 +463,11 @@ def _ranking(
     for k, (first, second) in enumerate(zip(order, order[1:], strict=False)):
         a, b = stars[:, col[first]], stars[:, col[second]]
         above = a >= b if tied[k] else a > b
-        pair_rows.append(
-            {"above": first, "below": second, "tied": bool(tied[k]), "holds": float(above.mean())}
-        )
-    return {
-        "order": order,
-        "values": {n: float(values[n]) for n in order},
-        "same_order": float(same.mean()),
-        "pairs": pair_rows,
-        "resamples": resamples,
-    }
+        pair_rows.append(RankedPair(first, second, bool(tied[k]), float(above.mean())))
+    return Ranking(
+        tuple(order),
+        float(same.mean()),
+        tuple(pair_rows),
+        resamples,
+        values={n: float(values[n]) for n in order},
+    )
