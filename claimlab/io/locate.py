@@ -59,6 +59,8 @@ def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
     Raises:
         ClaimlabInputError: when no candidate location exists.
     """
+    if not str(value).strip():
+        raise ClaimlabInputError(f"no {what} given (an empty path)", file=repr(str(value)))
     p = Path(value).expanduser()
     if p.is_absolute():
         candidates = [p]
@@ -67,7 +69,7 @@ def resolve_path(value: str | os.PathLike[str], *, what: str = "file") -> Path:
         candidates = [here / p, here.parent / p, *([CHECKOUT / p] if IN_CHECKOUT else [])]
         if len(p.parts) == 1:  # a bare name: the shipped fixture of that name
             candidates.append(FIXTURES_DIR / p)
-        elif p.parts[0] == "fixtures":  # "fixtures/x.json": the shipped one of that name
+        elif p.parts and p.parts[0] == "fixtures":  # "fixtures/x.json": the shipped one
             candidates.append(FIXTURES_DIR.joinpath(*p.parts[1:]))
         candidates = list(dict.fromkeys(candidates))
     for c in candidates:
@@ -102,7 +104,12 @@ def source_label(path: str | os.PathLike[str]) -> str:
 
 
 def find_data(value: str | os.PathLike[str]) -> Path | None:
-    """A real-data file: as given (cwd, project root), else under the data folder; None if absent."""
+    """A real-data file: as given (cwd, project root), else under the data folder; None if absent.
+
+    An empty value names no file: None (the section is skipped).
+    """
+    if not str(value).strip():
+        return None
     try:
         return resolve_path(value)
     except ClaimlabInputError:

@@ -55,3 +55,20 @@ def test_a_path_the_user_gives_is_theirs_and_a_shipped_fixture_is_found_by_its_b
     (tmp_path / "work" / "fixtures").mkdir()
     (tmp_path / "work" / "fixtures" / "aurora.json").write_text("{}", encoding="utf-8")
     assert resolve_path("fixtures/aurora.json") == (tmp_path / "work/fixtures/aurora.json")
+
+
+def test_an_empty_path_is_refused_in_one_line_not_a_crash():
+    import pytest
+
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.locate import resolve_path
+
+    for empty in ("", "  "):
+        with pytest.raises(ClaimlabInputError, match="no draft given"):
+            resolve_path(empty, what="draft")
+
+
+def test_an_empty_data_path_names_no_file():
+    from claimlab.io.locate import find_data
+
+    assert find_data("") is None and find_data(" ") is None
