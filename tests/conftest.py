@@ -62,3 +62,17 @@ def hostile_runs(hostile_files, tmp_path_factory):
 
     out = tmp_path_factory.mktemp("hostile-runs")
     return out, run_hostile_notebooks(hostile_files, out)
+
+
+# the long groups (each runs on one worker, start to end) are handed out first, so that the
+# other worker takes the many short tests meanwhile instead of idling at the end of the run
+LONG_GROUPS = ("print", "install", "hostile", "faults")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        marker = item.get_closest_marker("xdist_group")
+        name = (marker.args[0] if marker.args else marker.kwargs.get("name")) if marker else None
+        return LONG_GROUPS.index(name) if name in LONG_GROUPS else len(LONG_GROUPS)
+
+    items.sort(key=rank)  # stable: the order within each rank is the collection order
