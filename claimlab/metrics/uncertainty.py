@@ -23,8 +23,8 @@ from claimlab.metrics.stats.resampling import (
     Aggregate,
     Floats,
     Method,
-    _parts,
     macro_parts,
+    ratio_parts,
 )
 
 LEDGER_METRICS = TOY_METRICS
@@ -148,8 +148,12 @@ def ledger_comparisons(
         for metric, (num, den) in defs.items():
             for aggregate in AGGREGATES:
                 figures[(metric, aggregate)] = (
-                    _parts(sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64), aggregate),
-                    _parts(sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64), aggregate),
+                    ratio_parts(
+                        sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64), aggregate
+                    ),
+                    ratio_parts(
+                        sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64), aggregate
+                    ),
                 )
         out += paired_comparisons(
             figures,
@@ -319,7 +323,7 @@ def ledger_rankings(
     for metric in metrics:
         num, den = _ledger_defs()[metric]
         by_figure[metric] = {
-            name: _parts(
+            name: ratio_parts(
                 g.loc[shared, num].to_numpy(np.float64),
                 g.loc[shared, den].to_numpy(np.float64),
                 aggregate,

@@ -20,11 +20,11 @@ from claimlab.metrics.stats.resampling import (
     MIN_RESAMPLES,
     Aggregate,
     Floats,
-    _parts,
     _quantiles,
     _ratio,
     _stack,
     check_level,
+    ratio_parts,
     resampled_sums,
 )
 
@@ -125,7 +125,7 @@ def paired_comparison(
         (0.0, 1.0, 3)
     """
     (c,) = paired_comparisons(
-        {(metric, aggregate): (_parts(*a, aggregate), _parts(*b, aggregate))},
+        {(metric, aggregate): (ratio_parts(*a, aggregate), ratio_parts(*b, aggregate))},
         names=names,
         only=only,
         level=level,
@@ -310,8 +310,8 @@ def unpaired_difference(
 ) -> Difference:
     """A - B with A's and B's answers resampled independently (ignores that they are shared)."""
     level = check_level(level)
-    an, ad = _parts(*a, aggregate)
-    bn, bd = _parts(*b, aggregate)
+    an, ad = ratio_parts(*a, aggregate)
+    bn, bd = ratio_parts(*b, aggregate)
     if ad.sum() <= 0 or bd.sum() <= 0:
         return Difference(None, None, None)
     sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)

@@ -65,16 +65,6 @@ def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:
     return r, defined.astype(np.float64)
 
 
-def _parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
-    n = np.asarray(num, dtype=np.float64)
-    d = np.asarray(den, dtype=np.float64)
-    if aggregate == "macro":
-        return macro_parts(n, d)
-    if aggregate != "micro":
-        raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
-    return n, d
-
-
 def _stack(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
     return np.column_stack([x for pair in pairs for x in pair])
 
@@ -125,4 +115,10 @@ MIN_CLUSTERS = 2  # one answer cannot show how answers vary
 
 def ratio_parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
     """The (a, b) arrays of a micro ratio or a macro mean of per-answer counts."""
-    return _parts(num, den, aggregate)
+    n = np.asarray(num, dtype=np.float64)
+    d = np.asarray(den, dtype=np.float64)
+    if aggregate == "macro":
+        return macro_parts(n, d)
+    if aggregate != "micro":
+        raise ValueError(f"aggregate must be micro or macro, got {aggregate!r}")
+    return n, d
