@@ -24,11 +24,11 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     _check_options(args)
     result, labels, extra = _score(args)
-    if args.compare:  # the names are refused now: before --out is written or a resample drawn
-        compare_pairs(args.compare, _groups(result), what=args.by)
+    # the names are refused now: before --out is written or a resample drawn
+    pairs = compare_pairs(args.compare, _groups(result), what=args.by) if args.compare else []
     if args.out:
         write_answers(result, args.out, extra=extra)
-    intervals, comparisons, rankings = _uncertainty(args, result)
+    intervals, comparisons, rankings = _uncertainty(args, result, pairs)
     powered = _prediction_powered(args, result) if args.human else []
     if args.json:
         _emit(args, result, labels, intervals, comparisons, rankings, powered)
@@ -241,9 +241,9 @@ def _prediction_powered(args: argparse.Namespace, result: object) -> list[Any]:
 
 
 def _uncertainty(
-    args: argparse.Namespace, result: object
+    args: argparse.Namespace, result: object, pairs: list[tuple[str, str]]
 ) -> tuple[dict[Any, Any], list[Any], list[Any]]:
-    """The intervals (per group, None for the corpus), comparisons and rankings asked for."""
+    """The intervals (per group, None for the corpus), comparisons of ``pairs`` and rankings."""
     from claimlab.metrics.stats.resampling import reporting
     from claimlab.metrics.uncertainty import (
         ledger_comparisons,
@@ -269,7 +269,6 @@ def _uncertainty(
                 method=args.ci_method,
             )
     if args.compare:
-        pairs = compare_pairs(args.compare, _groups(result), what=args.by)
         with reporting(steps.step("paired comparisons", args.bootstrap * len(pairs), "resample")):
             comparisons = ledger_comparisons(
                 table,
