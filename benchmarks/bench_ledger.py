@@ -245,7 +245,8 @@ def hash_choices(rows: int, repeats: int) -> None:
     """
     import pandas as pd
 
-    from claimlab.metrics.repeats import _encode, _repeats, _repeats_within
+    from claimlab.io.arrays import dictionary_codes, repeats_within
+    from claimlab.io.arrays import repeats as find_repeats
 
     cand, _ = make_ledger(rows, seed=2)
     pair = pc.binary_join_element_wise(cand["model"], cand["answer_id"], "|")
@@ -253,15 +254,15 @@ def hash_choices(rows: int, repeats: int) -> None:
     values = cand["fingerprint"]
 
     def by_dictionary():
-        codes, dictionary = _encode(values)
-        return _repeats(group * len(dictionary) + codes)
+        codes, dictionary = dictionary_codes(values)
+        return find_repeats(group * len(dictionary) + codes)
 
     def by_pandas():
         frame = pd.DataFrame({"g": group, "v": values.to_pandas()})
         return frame.duplicated().to_numpy()
 
     ways = {
-        "hand-written 64-bit hash + sort (kept)": lambda: _repeats_within(group, values),
+        "hand-written 64-bit hash + sort (kept)": lambda: repeats_within(group, values),
         "pyarrow dictionary_encode + codes": by_dictionary,
         "pandas duplicated over (group, string)": by_pandas,
     }

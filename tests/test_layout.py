@@ -55,6 +55,20 @@ def test_every_module_is_named_in_its_floors_docstring(floor):
         assert sorted((named & OTHERS) - ALL[floor]) == []
 
 
+def test_no_module_imports_another_modules_private_name():
+    """A name used across modules is public (documented, kept); a leading underscore is not."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("claimlab"):
+                found += [
+                    f"{path.relative_to(ROOT)}: {node.module}.{a.name}"
+                    for a in node.names
+                    if a.name.startswith("_") and not a.name.startswith("__")
+                ]
+    assert found == []
+
+
 @pytest.mark.parametrize("floor", FLOORS)
 def test_every_module_is_named_in_the_readme_layout(floor):
     named = set(README_CODE.findall(readme_row(floor)))

@@ -4,7 +4,8 @@
 for field-by-field checks with file, record and field in every error); then one module per
 format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, the lab file),
 ``fever``, ``factscore`` (with Factcheck-GPT), ``wice`` and ``ledger`` (CSV/JSONL/Parquet tables,
-coerced and checked column by column); ``raw`` reads a decomposer's raw output (answers and
+coerced and checked column by column; ``ledger_rows`` parses a ledger's rows into codes and
+checks every row before a metric counts it, on the array helpers of ``arrays``: codes, repeats); ``raw`` reads a decomposer's raw output (answers and
 their subclaims, for ``claimlab draft``); ``multihop`` turns MuSiQue and HotpotQA records into
 sufficiency files (``claimlab convert``); ``lesson`` reads what a file may say about itself for
 the lessons (its own ``exercises``); ``annotations`` reads annotators' files and folders,

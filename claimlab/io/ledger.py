@@ -54,7 +54,8 @@ UNIT_SCHEMA = pa.schema([("answer_id", pa.string()), ("unit_id", pa.string())])
 ROW = "_row"
 
 
-def _kind(path: Path) -> str:
+def table_kind(path: Path) -> str:
+    """parquet, jsonl or csv: the kind of table a path names, from its extension."""
     name = path.name.lower()
     for ext, kind in (
         (".parquet", "parquet"),
@@ -70,7 +71,7 @@ def _kind(path: Path) -> str:
 
 def row_label(path: str | Path, row: int) -> str:
     """How a row is named in messages: CSV rows carry their line, JSONL lines are lines."""
-    kind = _kind(Path(path))
+    kind = table_kind(Path(path))
     if kind == "csv":
         return f"row {row} (line {row + 1})"
     if kind == "jsonl":
@@ -85,7 +86,7 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
         LedgerError: unreadable file.
     """
     p = Path(path)
-    kind = _kind(p)
+    kind = table_kind(p)
     try:
         if kind == "parquet":
             import pyarrow.parquet as pq
@@ -194,7 +195,8 @@ def _type(t: pa.DataType) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _require(table: pa.Table, names: Sequence[str], source: str) -> None:
+def require_columns(table: pa.Table, names: Sequence[str], source: str) -> None:
+    """Refuse a table without one of ``names``, naming the file and the missing column."""
     for name in names:
         if name not in table.column_names:
             raise LedgerError(
@@ -204,7 +206,8 @@ def _require(table: pa.Table, names: Sequence[str], source: str) -> None:
             )
 
 
-def _as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
+def as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
+    """A column as non-empty strings (dictionary-encoded kept), or an error naming the first bad row."""
     col = table.column(name)
     if table.num_rows == 0 or pa.types.is_null(col.type):
         col = col.cast(pa.string()) if pa.types.is_null(col.type) else col
@@ -238,7 +241,7 @@ def _nfc(col: pa.ChunkedArray) -> pa.ChunkedArray:
 
 def as_id(table: pa.Table, name: str, source: str, *, group: bool = False) -> pa.ChunkedArray:
     """An id column: strings, none empty where it names a group, in NFC (see :func:`_nfc`)."""
-    col = _nfc(_as_string(table, name, source))
+    col = _nfc(as_string(table, name, source))
     if group and len(col):
         plain = col.cast(pa.string()) if pa.types.is_dictionary(col.type) else col
         empty = pc.equal(pc.utf8_length(plain), 0)
@@ -253,7 +256,8 @@ def as_id(table: pa.Table, name: str, source: str, *, group: bool = False) -> pa
     return col
 
 
-def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
+def as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
+    """A column as booleans (true/false, 1/0 and the like), or an error naming the first bad row."""
     col = table.column(name)
     if table.num_rows == 0:
         return np.zeros(0, dtype=bool)
@@ -291,7 +295,8 @@ def _as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
     return values
 
 
-def _preserves(table: pa.Table, source: str) -> pa.ChunkedArray:
+def preserves_column(table: pa.Table, source: str) -> pa.ChunkedArray:
+    """The ``preserves`` column as lists of NFC unit ids (``;``-separated strings split)."""
     col = table.column("preserves")
     if pa.types.is_null(col.type):
         col = col.cast(pa.list_(pa.string())) if table.num_rows == 0 else col

@@ -19,7 +19,7 @@ CHECKOUT = PACKAGE_DIR.parent  # the project root when running from a checkout
 IN_CHECKOUT = (CHECKOUT / "pyproject.toml").is_file() and (CHECKOUT / "notebooks").is_dir()
 
 
-def _data_folder(name: str) -> Path:
+def data_folder(name: str) -> Path:
     """A folder shipped with claimlab: in the wheel (package data) or in the checkout.
 
     An installed wheel carries ``claimlab/_notebooks`` and ``claimlab/_fixtures``; a checkout
@@ -29,7 +29,7 @@ def _data_folder(name: str) -> Path:
     return packaged if packaged.is_dir() else CHECKOUT / name
 
 
-FIXTURES_DIR = _data_folder("fixtures")
+FIXTURES_DIR = data_folder("fixtures")
 DATA_ENV = "CLAIMLAB_DATA"
 
 

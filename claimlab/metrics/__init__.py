@@ -5,8 +5,8 @@ undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and a
 ``selection`` (Core-style selection and entity groups), ``sufficiency`` (the witness core),
 ``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
 ``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations``,
-``ledger`` (the decomposition metrics over many answers, vectorised, with ``repeats`` finding
-duplicate rows by array operations and ``ledger_dask`` for a cluster), ``agreement``
+``ledger`` (the decomposition metrics over many answers, vectorised, counting the rows the io
+floor has parsed and checked, and ``ledger_dask`` for a cluster), ``agreement``
 (Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
 the items coded by ``agreement_items``) and
 ``uncertainty`` (the intervals, paired comparisons and prediction-powered estimates of the

@@ -89,6 +89,24 @@ def level_type(text: str) -> float:
         ) from None
 
 
+def check_compare(asked: list[str], *, what: str) -> None:
+    """The shape of ``--compare``, checked before anything is read: two different names, or all.
+
+    Raises:
+        ClaimlabInputError: one name, three, or the same name twice.
+    """
+    from claimlab.core.errors import ClaimlabInputError
+
+    if asked == ["all"]:
+        return
+    if len(asked) != 2:
+        raise ClaimlabInputError(f"--compare takes two {what} names, or all", field="--compare")
+    if asked[0] == asked[1]:
+        raise ClaimlabInputError(
+            f"--compare names {asked[0]!r} twice: a {what} compared with itself", field="--compare"
+        )
+
+
 def compare_pairs(asked: list[str], names: list[str], *, what: str) -> list[tuple[str, str]]:
     """The pairs ``--compare`` names: two of ``names``, or every pair with ``all``.
 
@@ -98,10 +116,9 @@ def compare_pairs(asked: list[str], names: list[str], *, what: str) -> list[tupl
     from claimlab.core.errors import ClaimlabInputError
 
     names = sorted(names)
+    check_compare(asked, what=what)
     if asked == ["all"]:
         return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-    if len(asked) != 2:
-        raise ClaimlabInputError(f"--compare takes two {what} names, or all")
     for name in asked:
         if name not in names:
             raise ClaimlabInputError(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from claimlab.io.locate import CHECKOUT, FIXTURES_DIR, _data_folder
+from claimlab.io.locate import CHECKOUT, FIXTURES_DIR, data_folder
 
-NOTEBOOKS_DIR = _data_folder("notebooks")
+NOTEBOOKS_DIR = data_folder("notebooks")
 __all__ = ["CHECKOUT", "FIXTURES_DIR", "NOTEBOOKS_DIR", "labs_notebooks"]
 
 

@@ -432,55 +432,6 @@ def test_dask_two_workers_identical_to_single_machine(two_workers):
     assert summarise(single, by="model").to_dict()["by_group"] == distributed.to_dict()["by_group"]
 
 
-HASH_CASES = [
-    ["", "", "a", "a", "ab"],  # empty strings and one-byte strings
-    ["abcdefgh", "abcdefgh", "abcdefghi", "abcdefg"],  # around one eight-byte word
-    ["x" * 15, "x" * 16, "x" * 17, "x" * 16, "x" * 100, "x" * 100],  # word boundaries, long
-    ["é" * 9, "e\u0301" * 9, "é" * 9, "ş|ğ|ı", "ş|ğ|ı"],  # multi-byte UTF-8, NFC vs NFD differ
-    ["a\x00", "a", "a\x00"],  # a NUL byte is a byte, not padding
-]
-
-
-@pytest.mark.parametrize("values", HASH_CASES)
-def test_string_hash_equal_strings_equal_hashes_also_in_slices(values):
-    from claimlab.metrics.repeats import _string_hash
-
-    for arr in (pa.array(values), pa.array(["padding", *values]).slice(1)):
-        h = _string_hash(arr)
-        assert len(h) == len(values)
-        for i, a in enumerate(values):
-            for j, b in enumerate(values):
-                assert (h[i] == h[j]) == (a == b), (a, b)
-
-
-REPEAT_CASES = [
-    # (groups, values, repeats): a repeat is a value seen earlier in the same group
-    ([0, 0, 0, 1, 1, 0, 1], ["f1", "f2", "f1", "f1", "f3", "f2", "f2"], [0, 0, 1, 0, 0, 1, 0]),
-    ([5, 5, 5, 2, 2, 2], ["a", "b", "a", "a", "a", "a"], [0, 0, 1, 0, 1, 1]),  # contiguous runs
-    ([0, 1, 0, 1, 0, 1], ["x", "x", "x", "y", "y", "x"], [0, 0, 1, 0, 0, 1]),  # interleaved
-    ([7, 10**6, 7, 10**6], ["a", "a", "a", "a"], [0, 0, 1, 1]),  # sparse group numbers
-    ([2**41, 0, 2**41, 0], ["a", "a", "a", "b"], [0, 0, 1, 0]),  # too wide for the sort key
-    ([3, 3, 3], ["", "", "é"], [0, 1, 0]),  # empty strings repeat too
-]
-
-
-@pytest.mark.parametrize("collide", [False, True], ids=["hashed", "every-hash-collides"])
-@pytest.mark.parametrize(("groups", "values", "repeats"), REPEAT_CASES)
-def test_repeats_within_groups_exact_even_when_hashes_collide(
-    monkeypatch, collide, groups, values, repeats
-):
-    import numpy as np
-
-    from claimlab.metrics import repeats as module
-
-    if collide:  # every string hashes the same: the string check must catch it and fall back
-        monkeypatch.setattr(module, "_string_hash", lambda arr: np.zeros(len(arr), np.uint64))
-    chunked = pa.chunked_array([values[:2], values[2:]])  # two chunks, as files are read
-    got = module._repeats_within(np.array(groups, dtype=np.int64), chunked)
-    assert got.astype(int).tolist() == repeats
-    assert module._repeats_within(np.zeros(0, np.int64), chunked.slice(0, 0)).tolist() == []
-
-
 def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
     """Three decomposers of one answer reuse candidate ids: without --by they collide, and the
     message says what to do; with --by model they are three separate selections."""

@@ -261,6 +261,24 @@ def test_an_unknown_compare_name_is_refused_before_out_is_written(ledger_files, 
     assert proc.stderr.count("\n") == 1 and not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("compare", "problem"),
+    [(["a", "a"], "'a' twice: a model compared with itself"), (["one"], "two model names")],
+)
+def test_the_shape_of_compare_is_refused_before_any_file_is_read(tmp_path, compare, problem):
+    missing = tmp_path / "not-there.csv"  # never opened: the options are checked first
+    proc = run_cli(
+        "ledger", missing, "--units", missing, "--by", "model", "--compare", *compare
+    )  # fmt: skip
+    assert proc.returncode == 2 and problem in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_factscore_compare_names_are_the_file_names_checked_before_reading(tmp_path):
+    files = [tmp_path / "alpha.jsonl", tmp_path / "beta.jsonl"]  # neither exists
+    proc = run_cli("factscore", *files, "--compare", "alpha", "gamma")
+    assert proc.returncode == 2 and "no subject 'gamma' (there are: alpha, beta)" in proc.stderr
+
+
 def test_compare_needs_by(ledger_files):
     c, u = ledger_files
     proc = run_cli("ledger", c, "--units", u, "--compare", "all")

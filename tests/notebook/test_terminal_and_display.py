@@ -69,6 +69,25 @@ def test_compare_pairs_names_two_or_all_and_refuses_the_rest():
         terminal.compare_pairs(["a"], ["a", "b"], what="model")
 
 
+@pytest.mark.parametrize(
+    ("asked", "problem"),
+    [
+        (["a", "a"], "'a' twice"),
+        (["a"], "takes two"),
+        (["a", "b", "c"], "takes two"),
+        ([], "takes two"),
+    ],
+)
+def test_check_compare_refuses_a_bad_shape_before_any_name_is_known(asked, problem):
+    with pytest.raises(ClaimlabInputError, match=problem):
+        terminal.check_compare(asked, what="model")
+
+
+@pytest.mark.parametrize("asked", [["all"], ["a", "b"], ["b", "a"]])
+def test_check_compare_lets_two_names_or_all_through(asked):
+    assert terminal.check_compare(asked, what="model") is None
+
+
 def test_uncertainty_options_are_added_with_their_defaults():
     p = argparse.ArgumentParser()
     terminal.add_uncertainty_options(p, compared="decomposer")

@@ -25,6 +25,8 @@ from claimlab.notebook.terminal import (
 def cmd_factscore(args: argparse.Namespace) -> int:
     """Run ``claimlab factscore``; returns the exit code."""
     _check_ledger_names(args)
+    if args.compare:  # the subjects are the files' names: refused before any file is read
+        compare_pairs(args.compare, [Path(f).stem for f in args.files], what="subject")
     results, loaded = [], []
     for f in args.files:
         responses = load_labelled(f)

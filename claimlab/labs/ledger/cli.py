@@ -12,6 +12,7 @@ from claimlab.core.vocab import status_line
 from claimlab.notebook.terminal import (
     Steps,
     add_uncertainty_options,
+    check_compare,
     compare_pairs,
     emit_json,
     say,
@@ -65,6 +66,8 @@ def _check_options(args: argparse.Namespace) -> None:
         )
     if args.compare and not args.by:
         raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
+    if args.compare:
+        check_compare(args.compare, what=args.by)
 
 
 def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[str, Any] | None]:

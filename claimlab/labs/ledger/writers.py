@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.io.files import replacing
-from claimlab.io.ledger import _kind
+from claimlab.io.ledger import table_kind
 from claimlab.metrics.ledger import LedgerResult, per_answer_ratios
 
 
@@ -23,7 +23,7 @@ def write_answers(
     ``extra`` adds columns: name -> {answer id: value}.
     """
     out = Path(path)
-    kind = _kind(out)
+    kind = table_kind(out)
     table = per_answer_ratios(result.counts.table)
     for name, values in (extra or {}).items():
         table[name] = table["answer_id"].astype(str).map(dict(values))

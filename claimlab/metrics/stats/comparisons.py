@@ -20,12 +20,12 @@ from claimlab.metrics.stats.resampling import (
     MIN_RESAMPLES,
     Aggregate,
     Floats,
-    _quantiles,
-    _ratio,
-    _stack,
     check_level,
+    quantile_pair,
+    ratio_or_nan,
     ratio_parts,
     resampled_sums,
+    stack_pairs,
 )
 
 
@@ -213,11 +213,11 @@ def _difference(sums: Floats, k: int, observed: float, alpha: float) -> Differen
     """Figure k's observed difference A - B with its percentile interval over the resamples."""
     if np.isnan(observed):
         return Difference(None, None, None)
-    diffs = _ratio(sums[:, 4 * k], sums[:, 4 * k + 1]) - _ratio(
+    diffs = ratio_or_nan(sums[:, 4 * k], sums[:, 4 * k + 1]) - ratio_or_nan(
         sums[:, 4 * k + 2], sums[:, 4 * k + 3]
     )
     ok = diffs[~np.isnan(diffs)]
-    low, high = _quantiles(ok, alpha, 1 - alpha) if ok.size else (None, None)
+    low, high = quantile_pair(ok, alpha, 1 - alpha) if ok.size else (None, None)
     return Difference(observed, low, high)
 
 
@@ -260,7 +260,7 @@ def _permutation_extremes(
                 continue
             sa_n, sa_d, sb_n, sb_d = totals[4 * k : 4 * k + 4]
             mn, md = moved[:, 2 * k], moved[:, 2 * k + 1]
-            diff = _ratio(sa_n + mn, sa_d + md) - _ratio(sb_n - mn, sb_d - md)
+            diff = ratio_or_nan(sa_n + mn, sa_d + md) - ratio_or_nan(sb_n - mn, sb_d - md)
             tol = 1e-12 * max(1.0, abs(observed[k]))
             extreme[k] += int(
                 np.sum(np.abs(np.nan_to_num(diff, nan=0.0)) >= abs(observed[k]) - tol)
@@ -316,10 +316,10 @@ def unpaired_difference(
         return Difference(None, None, None)
     sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)
     sb = resampled_sums(np.column_stack([bn, bd]), resamples, seed + 7919)
-    diffs = _ratio(sa[:, 0], sa[:, 1]) - _ratio(sb[:, 0], sb[:, 1])
+    diffs = ratio_or_nan(sa[:, 0], sa[:, 1]) - ratio_or_nan(sb[:, 0], sb[:, 1])
     ok = diffs[~np.isnan(diffs)]
     alpha = (1 - level) / 2
-    lo, hi = _quantiles(ok, alpha, 1 - alpha)
+    lo, hi = quantile_pair(ok, alpha, 1 - alpha)
     return Difference(float(an.sum() / ad.sum() - bn.sum() / bd.sum()), lo, hi)
 
 
@@ -432,7 +432,7 @@ def rankings_stability(
             (np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()
         ]
     n = cols[0][0].size if cols else 0
-    sums = resampled_sums(_stack(cols), resamples, seed) if n and resamples else None
+    sums = resampled_sums(stack_pairs(cols), resamples, seed) if n and resamples else None
     out, at = {}, 0
     for name, figures in by_figure.items():
         pairs = cols[at : at + len(figures)]
@@ -452,7 +452,9 @@ def _ranking(
     order = sorted((n for n in names if not np.isnan(values[n])), key=lambda n: -values[n])
     if len(order) < 2 or sums is None or pairs[0][0].size < MIN_CLUSTERS:
         return Ranking(tuple(order), None, (), 0)
-    stars = np.column_stack([_ratio(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))])
+    stars = np.column_stack(
+        [ratio_or_nan(sums[:, 2 * k], sums[:, 2 * k + 1]) for k in range(len(names))]
+    )
     col = {n: k for k, n in enumerate(names)}
     ranked = stars[:, [col[n] for n in order]]
     # an observed tie (two systems both at 100 %, say) holds while they stay tied or in order

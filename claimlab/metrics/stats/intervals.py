@@ -19,11 +19,11 @@ from claimlab.metrics.stats.resampling import (
     MIN_RESAMPLES,
     Floats,
     Method,
-    _quantiles,
-    _ratio,
-    _stack,
     check_level,
+    quantile_pair,
+    ratio_or_nan,
     resampled_sums,
+    stack_pairs,
 )
 
 
@@ -187,7 +187,7 @@ def interval_from(
         )
     alpha = (1 - level) / 2
     if method == "percentile":
-        lo, hi = _quantiles(ok, alpha, 1 - alpha)
+        lo, hi = quantile_pair(ok, alpha, 1 - alpha)
         return Interval(lo, hi, level, "percentile", **counts)
     if method != "bca":
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
@@ -198,7 +198,7 @@ def interval_from(
     for z_alpha in (nd.inv_cdf(alpha), nd.inv_cdf(1 - alpha)):
         shifted = z0 + (z0 + z_alpha) / (1 - accel * (z0 + z_alpha))
         out.append(nd.cdf(shifted))
-    lo, hi = _quantiles(ok, out[0], out[1])
+    lo, hi = quantile_pair(ok, out[0], out[1])
     return Interval(lo, hi, level, "BCa", **counts)
 
 
@@ -235,9 +235,9 @@ def bootstrap_intervals(
             or NoInterval("only 1 answer: an interval needs 2 or more")
             for name, (a, b) in zip(names, pairs, strict=True)
         }
-    sums = resampled_sums(_stack(pairs), resamples, seed)
+    sums = resampled_sums(stack_pairs(pairs), resamples, seed)
     out: dict[str, Interval | NoInterval] = {}
     for k, (name, (a, b)) in enumerate(zip(names, pairs, strict=True)):
-        stars = _ratio(sums[:, 2 * k], sums[:, 2 * k + 1])
+        stars = ratio_or_nan(sums[:, 2 * k], sums[:, 2 * k + 1])
         out[name] = interval_from(a, b, stars, level=level, method=method)
     return out

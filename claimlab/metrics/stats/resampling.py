@@ -65,7 +65,8 @@ def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:
     return r, defined.astype(np.float64)
 
 
-def _stack(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
+def stack_pairs(pairs: Sequence[tuple[Floats, Floats]]) -> Floats:
+    """(numerator, denominator) column pairs side by side, in order, as one matrix."""
     return np.column_stack([x for pair in pairs for x in pair])
 
 
@@ -97,12 +98,14 @@ def resampled_sums(columns: Floats, resamples: int, seed: int) -> Floats:
     return np.vstack(out) if out else np.zeros((0, columns.shape[1]))
 
 
-def _ratio(top: Floats, bottom: Floats) -> Floats:
+def ratio_or_nan(top: Floats, bottom: Floats) -> Floats:
+    """The ratio element by element: top / bottom, NaN (N/A) where the denominator is 0."""
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
 
 
-def _quantiles(values: Floats, lo: float, hi: float) -> tuple[float, float]:
+def quantile_pair(values: Floats, lo: float, hi: float) -> tuple[float, float]:
+    """The ``lo`` and ``hi`` quantiles of ``values`` (numpy's default, linear interpolation)."""
     q = np.quantile(values, [lo, hi])
     return float(q[0]), float(q[1])
 

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 
-def _repeats(keys: np.ndarray, *, dense_limit: int = 64_000_000) -> np.ndarray:
+def repeats(keys: np.ndarray, *, dense_limit: int = 64_000_000) -> np.ndarray:
     """True for every key that already occurred earlier (first occurrences are False).
 
     Small key ranges are counted first (a bincount), so the usual case without repeats costs a
@@ -50,7 +50,7 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return x
 
 
-def _string_hash(arr: pa.Array) -> np.ndarray:
+def string_hash(arr: pa.Array) -> np.ndarray:
     """A 64-bit hash of every string of a (non-null) string array, eight bytes per step.
 
     Equal strings always hash equal; callers confirm every match on the strings themselves, so
@@ -86,7 +86,7 @@ def _string_hash(arr: pa.Array) -> np.ndarray:
     return h
 
 
-def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
+def repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
     """True for every row whose value already occurred earlier in the same group (exact).
 
     Each string is hashed; rows are sorted (stably, so file order survives among equals) by
@@ -100,7 +100,7 @@ def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
 
     n = len(group)
     if n and not pa.types.is_dictionary(values.type):
-        h = np.concatenate([_string_hash(c) for c in values.chunks if len(c)])
+        h = np.concatenate([string_hash(c) for c in values.chunks if len(c)])
         change = np.empty(n, dtype=bool)
         change[0] = True
         np.not_equal(group[1:], group[:-1], out=change[1:])
@@ -126,16 +126,17 @@ def _repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
                 dup = np.zeros(n, dtype=bool)
                 dup[later] = True
                 return dup
-    codes, dictionary = _encode(values)
-    return _repeats(group * len(dictionary) + codes)
+    codes, dictionary = dictionary_codes(values)
+    return repeats(group * len(dictionary) + codes)
 
 
-def _uniq(values: pa.ChunkedArray | pa.Array) -> pa.Array:
+def unique_values(values: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """The distinct values of a column, in order of first occurrence, as one array."""
     u = pc.unique(values)
     return u.combine_chunks() if isinstance(u, pa.ChunkedArray) else u
 
 
-def _encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+def dictionary_codes(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Integer codes and the string dictionary of a column, in one pass (dictionary columns for free)."""
     if not pa.types.is_dictionary(values.type):
         values = pc.dictionary_encode(values)  # chunk by chunk with one shared memo
@@ -160,11 +161,13 @@ def _encode(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     return codes, first
 
 
-def _decoded(values: pa.ChunkedArray) -> pa.ChunkedArray:
+def decoded(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A dictionary-encoded column as plain strings (any other column as it is)."""
     return values.cast(pa.string()) if pa.types.is_dictionary(values.type) else values
 
 
-def _codes(values: pa.ChunkedArray | pa.Array, dictionary: pa.Array) -> np.ndarray:
+def codes_in(values: pa.ChunkedArray | pa.Array, dictionary: pa.Array) -> np.ndarray:
+    """The index of every value in ``dictionary`` (-1 where it is not there), as int64."""
     codes: np.ndarray = (
         pc.fill_null(pc.index_in(values, value_set=dictionary), -1)
         .to_numpy(zero_copy_only=False)
