@@ -157,6 +157,14 @@ class FactLabel(Vocab):
     IRRELEVANT = "IR"
 
 
+class CheckLabel(Vocab):
+    """A claim checker's verdict on one claim against one reference (RAGChecker's labels)."""
+
+    ENTAILMENT = "Entailment"
+    NEUTRAL = "Neutral"
+    CONTRADICTION = "Contradiction"
+
+
 class WiceLabel(Vocab):
     """A WiCE claim label."""
 

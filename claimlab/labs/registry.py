@@ -89,7 +89,15 @@ LABS: tuple[Lab, ...] = (
         (
             "claimlab.labs.retrieval.cli:add_convert",
             "claimlab.labs.sufficiency.cli:add_sufficiency_cases",
+            "claimlab.labs.retrieval.cli:add_hotpotqa",
+            "claimlab.labs.retrieval.cli:add_musique",
         ),
+    ),
+    Lab(
+        "rag",
+        "RAG diagnostics",
+        ("11_rag_diagnostics",),
+        ("claimlab.labs.rag.cli:add_rag", "claimlab.labs.rag.cli:add_meta_eval"),
     ),
 )
 

@@ -1,8 +1,10 @@
-"""``claimlab convert``: MuSiQue and HotpotQA records as sufficiency files."""
+"""``claimlab convert`` (MuSiQue and HotpotQA as sufficiency files); ``hotpotqa`` and ``musique``: the official scores."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import write_json
@@ -66,3 +68,78 @@ def add_convert(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], [("--out", a.out)]))
+
+
+def _say_scores(gold: str, scores: Any, metrics: Sequence[str]) -> None:
+    counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in scores.counts.items())
+    say(f"{gold}: {counts}")
+    for m in metrics:
+        if m in scores.figures:
+            f = scores.figures[m]
+            value = "N/A" if f.value is None else f"{f.value:.4f}"
+            say(f"  {m:<30} {value:>7}   {f.display}")
+
+
+def cmd_hotpotqa(args: argparse.Namespace) -> int:
+    """Run ``claimlab hotpotqa``; returns the exit code."""
+    from claimlab.io.official import load_hotpot_gold, load_hotpot_predictions
+    from claimlab.metrics.multihop_scores import HOTPOT_METRICS, score_hotpotqa
+
+    scores = score_hotpotqa(load_hotpot_gold(args.gold), load_hotpot_predictions(args.pred))
+    if args.json:
+        emit_json({"gold": args.gold, "pred": args.pred, **scores.to_dict()})
+    else:
+        _say_scores(args.gold, scores, HOTPOT_METRICS)
+    return 0
+
+
+def cmd_musique(args: argparse.Namespace) -> int:
+    """Run ``claimlab musique``; returns the exit code."""
+    from claimlab.io.official import load_musique_gold, load_musique_predictions
+    from claimlab.metrics.multihop_scores import score_musique
+
+    gold, preds = load_musique_gold(args.gold), load_musique_predictions(args.pred)
+    try:
+        scores = score_musique(gold, preds)
+    except ClaimlabInputError as err:  # pairing problems: name the predictions file
+        raise ClaimlabInputError(err.problem, file=args.pred, field=err.field) from None
+    if args.json:
+        emit_json({"gold": args.gold, "pred": args.pred, **scores.to_dict()})
+    else:
+        _say_scores(args.gold, scores, list(scores.figures))
+    return 0
+
+
+def add_hotpotqa(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``claimlab hotpotqa`` to the command parser."""
+    p = sub.add_parser(
+        "hotpotqa",
+        help="HotpotQA's official answer, supporting-fact and joint figures, with counts",
+        description="Scores predictions as HotpotQA's official evaluation does (answer EM, F1, "
+        "precision and recall after its normalisation; supporting facts; joint), every figure a "
+        "mean over the gold questions (a missing prediction scores 0 and is counted).",
+        epilog="example: claimlab hotpotqa hotpot_dev_distractor_v1.json pred.json",
+    )
+    p.add_argument("gold", help="gold records (JSON list, or JSON Lines)")
+    p.add_argument("pred", help='predictions: {"answer": {ID: text}, "sp": {ID: [[title, i]]}}')
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_hotpotqa, paths=lambda a: ([a.gold, a.pred], []))
+
+
+def add_musique(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``claimlab musique`` to the command parser."""
+    p = sub.add_parser(
+        "musique",
+        help="MuSiQue's official answer and support F1 (and grouped sufficiency figures)",
+        description="Scores predictions as MuSiQue's official evaluation does: answer EM and F1 "
+        "(best over the answer and its aliases) and support F1 over the answerable records; "
+        "with unanswerable records, the grouped answer+sufficiency and support+sufficiency F1.",
+        epilog="example: claimlab musique musique_ans_v1.0_dev.jsonl pred.jsonl",
+    )
+    p.add_argument("gold", help="gold records (JSON Lines as released, or a JSON list)")
+    p.add_argument(
+        "pred",
+        help="predictions: id, predicted_answer, predicted_support_idxs, predicted_answerable",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(handler=cmd_musique, paths=lambda a: ([a.gold, a.pred], []))

@@ -1,0 +1,233 @@
+"""Gold answers and predictions in the official HotpotQA and MuSiQue formats, JSON or JSON Lines.
+
+HotpotQA (``hotpot_evaluate_v1.py``'s formats): gold is a list of records with ``_id``,
+``answer`` and ``supporting_facts`` (``[title, sentence index]`` pairs); predictions are one
+object ``{"answer": {ID: text}, "sp": {ID: [[title, index], ...]}}`` (or JSON Lines of
+``{"_id", "answer", "sp"}``). MuSiQue (``evaluate_v1.0.py``'s formats): gold records with
+``id``, ``answer``, ``answer_aliases``, ``answerable`` and ``paragraphs`` (``idx``,
+``is_supporting``); predictions with ``id``, ``predicted_answer``, ``predicted_support_idxs`` and
+``predicted_answerable``. An id may appear twice in MuSiQue's full set (a question and its
+unanswerable twin): records are then paired by id and order of appearance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.frozen import freeze
+from claimlab.io.reader import Record, describe, iter_jsonl, read_json, where
+
+
+def _records(path: str | Path) -> list[tuple[str, Any]]:
+    """The file's records with where each is: a JSON list (or object), or JSON Lines."""
+    p = Path(path)
+    if p.suffix.lower() == ".jsonl":
+        return [(where(n), obj) for n, obj in iter_jsonl(p)]
+    data = read_json(p, error=ClaimlabInputError)
+    if isinstance(data, list):
+        return [(f"[{i}]", obj) for i, obj in enumerate(data)]
+    return [("", data)]
+
+
+def _record(obj: Any, source: str, at: str, id_field: str) -> Record:
+    rid = obj.get(id_field) if isinstance(obj, dict) else None
+    name = f"{at} (id {rid})" if isinstance(rid, (str, int)) and at else (at or None)
+    return Record(obj, file=source, record=name, error=ClaimlabInputError)
+
+
+def _fact(rec: Record, value: Any, field: str) -> tuple[str, int]:
+    ok = (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
+    if not ok:
+        raise rec.error(
+            f"a supporting fact is [title, sentence index], got {describe(value)}", field=field
+        )
+    return value[0], value[1]
+
+
+def _facts(rec: Record, value: Any, field: str) -> frozenset[tuple[str, int]]:
+    if not isinstance(value, list):
+        raise rec.error(
+            f"must be a list of [title, sentence index], got {describe(value)}", field=field
+        )
+    return frozenset(_fact(rec, v, f"{field}[{i}]") for i, v in enumerate(value))
+
+
+@dataclass(frozen=True)
+class HotpotGold:
+    """One HotpotQA question: its answer and supporting facts."""
+
+    id: str
+    answer: str
+    facts: frozenset[tuple[str, int]]
+    question: str = ""
+    paragraphs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (title, sentences)
+
+
+def _context(rec: Record) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """HotpotQA's ``context``: ``[title, [sentence, ...]]`` per paragraph (optional for scoring)."""
+    out = []
+    for i, par in enumerate(rec.get("context", list, [])):
+        ok = (
+            isinstance(par, list)
+            and len(par) == 2
+            and isinstance(par[0], str)
+            and isinstance(par[1], list)
+            and all(isinstance(s, str) for s in par[1])
+        )
+        if not ok:
+            raise rec.error(
+                f"a paragraph is [title, [sentences]], got {describe(par)}", field=f"context[{i}]"
+            )
+        out.append((par[0], tuple(par[1])))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class HotpotPredictions:
+    """Predicted answers and supporting facts by question id (either may lack an id)."""
+
+    answers: Mapping[str, str]
+    facts: Mapping[str, frozenset[tuple[str, int]]]
+
+    def __post_init__(self) -> None:
+        freeze(self, "answers", "facts")
+
+
+def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
+    """HotpotQA gold records (the released JSON list, or JSON Lines).
+
+    Raises:
+        ClaimlabInputError: naming file, record and field; an id given twice.
+    """
+    source, out, seen = str(path), [], set()
+    for at, obj in _records(path):
+        rec = _record(obj, source, at, "_id")
+        qid = str(rec.get("_id", (str, int)))
+        if qid in seen:
+            raise rec.error("this _id appears twice", field="_id")
+        seen.add(qid)
+        facts = _facts(rec, rec.get("supporting_facts", list), "supporting_facts")
+        out.append(
+            HotpotGold(
+                qid, rec.get("answer", str), facts, rec.get("question", str, ""), _context(rec)
+            )
+        )
+    return out
+
+
+def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
+    """Predictions: ``{"answer": {...}, "sp": {...}}``, or JSON Lines of ``{_id, answer, sp}``.
+
+    Raises:
+        ClaimlabInputError: naming file, question id and field.
+    """
+    source = str(path)
+    answers: dict[str, str] = {}
+    facts: dict[str, frozenset[tuple[str, int]]] = {}
+    rows = _records(path)
+    if len(rows) == 1 and rows[0][0] == "" and "_id" not in rows[0][1]:
+        top = _record(rows[0][1], source, "", "_id")
+        for qid, text in top.mapping("answer", {}):
+            if not isinstance(text, str):
+                raise top.error(f"must be a string, got {describe(text)}", field=f"answer.{qid}")
+            answers[qid] = text
+        for qid, value in top.mapping("sp", {}):
+            facts[qid] = _facts(top, value, f"sp.{qid}")
+        return HotpotPredictions(answers, facts)
+    for at, obj in rows:
+        rec = _record(obj, source, at, "_id")
+        qid = str(rec.get("_id", (str, int)))
+        if "answer" in rec.data:
+            answers[qid] = rec.get("answer", str)
+        if "sp" in rec.data:
+            facts[qid] = _facts(rec, rec.data["sp"], "sp")
+    return HotpotPredictions(answers, facts)
+
+
+@dataclass(frozen=True)
+class MusiqueGold:
+    """One MuSiQue record: answers (with aliases), supporting paragraphs, answerable or not."""
+
+    id: str
+    answers: tuple[str, ...]
+    support: frozenset[int]
+    answerable: bool
+    question: str = ""
+    paragraphs: tuple[tuple[int, str, str], ...] = ()  # (idx, title, text)
+
+
+@dataclass(frozen=True)
+class MusiquePrediction:
+    """One MuSiQue prediction."""
+
+    id: str
+    answer: str
+    support: frozenset[int]
+    answerable: bool
+
+
+def _index(rec: Record, value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise rec.error(f"a paragraph index is an integer, got {describe(value)}", field=field)
+    return value
+
+
+def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
+    """MuSiQue gold records (JSON Lines as released, or a JSON list).
+
+    Raises:
+        ClaimlabInputError: naming file, record and field.
+    """
+    source, out = str(path), []
+    for at, obj in _records(path):
+        rec = _record(obj, source, at, "id")
+        support, paragraphs = set(), []
+        for i, par in rec.items("paragraphs"):
+            idx = _index(par, par.data.get("idx"), f"paragraphs[{i}].idx")
+            if par.get("is_supporting", bool, False):
+                support.add(idx)
+            paragraphs.append((idx, par.get("title", str, ""), par.get("paragraph_text", str, "")))
+        out.append(
+            MusiqueGold(
+                str(rec.get("id", (str, int))),
+                (rec.get("answer", str), *rec.str_list("answer_aliases", [])),
+                frozenset(support),
+                rec.get("answerable", bool, True),
+                rec.get("question", str, ""),
+                tuple(paragraphs),
+            )
+        )
+    return out
+
+
+def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
+    """MuSiQue predictions (JSON Lines as the official script reads them, or a JSON list).
+
+    Raises:
+        ClaimlabInputError: naming file, record and field.
+    """
+    source, out = str(path), []
+    for at, obj in _records(path):
+        rec = _record(obj, source, at, "id")
+        idxs = rec.get("predicted_support_idxs", list, want="a list of paragraph indices")
+        out.append(
+            MusiquePrediction(
+                str(rec.get("id", (str, int))),
+                rec.get("predicted_answer", str),
+                frozenset(
+                    _index(rec, v, f"predicted_support_idxs[{i}]") for i, v in enumerate(idxs)
+                ),
+                rec.get("predicted_answerable", bool, True),
+            )
+        )
+    return out

@@ -1,0 +1,234 @@
+"""Tables, figures and terminal lines of the RAG diagnostics lab (notebook 11).
+
+Every figure shows its counts; a query's text, claims and chunks are a file's data and reach a
+table only as cell text (escaped by the display floor) and a plot only through
+:func:`~claimlab.notebook.style.label`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from matplotlib.axes import Axes
+
+from claimlab.metrics.rag import GENERATOR, OVERALL, RAG_METRICS, RETRIEVER
+from claimlab.notebook.display import pandas
+from claimlab.notebook.style import plot_grouped_values, styled
+
+PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
+LOWER_IS_BETTER = (
+    "noise_sensitivity_in_relevant",
+    "noise_sensitivity_in_irrelevant",
+    "hallucination",
+)
+
+
+def _pct(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:.1f}"
+
+
+def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
+    """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts."""
+    n = len(report.per_query)
+    yield f"{report.file}: {n} queries"
+    for part, metrics in PARTS.items():
+        yield f"{part}:"
+        for m in metrics:
+            macro, micro = report.macro[m], report.micro[m]
+            left = f"; {macro.undefined} N/A left out" if macro.undefined else ""
+            yield (
+                f"  {m:<32} macro {_pct(macro.value):>5} (mean of {macro.defined} queries{left})"
+                f"   micro {micro.display}"
+            )
+    if per_query:
+        for q in report.per_query:
+            yield f"query {q.query_id}:"
+            for m in RAG_METRICS:
+                yield f"  {m:<32} {q.figure(m).display}"
+
+
+def metric_table(report: Any) -> Any:
+    """Every metric: the macro mean (queries used, left out), the micro figure, the file's own."""
+    pd = pandas()
+    rows = []
+    for part, metrics in PARTS.items():
+        for m in metrics:
+            macro = report.macro[m]
+            published = report.published.get(m)
+            rows.append(
+                {
+                    "part": part,
+                    "metric": m,
+                    "macro %": _pct(macro.value),
+                    "queries (N/A left out)": f"{macro.defined} ({macro.undefined})",
+                    "micro (pooled claims)": report.micro[m].display,
+                    "in the file": "-" if published is None else f"{published:.1f}",
+                }
+            )
+    return pd.DataFrame(rows).set_index(["part", "metric"])
+
+
+def per_query_table(report: Any) -> Any:
+    """One row per query, one column per metric, each with its counts."""
+    pd = pandas()
+    rows = [
+        {"query": q.query_id, **{m: q.figure(m).display for m in RAG_METRICS}}
+        for q in report.per_query
+    ]
+    return pd.DataFrame(rows).set_index("query")
+
+
+@styled
+def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
+    """One part's metrics (overall, retriever or generator): macro and micro bars with counts."""
+    rows = {}
+    for m in PARTS[part]:
+        macro, micro = report.macro[m], report.micro[m]
+        rows[m] = {
+            "macro": (macro.value, f"{macro.defined} queries"),
+            "micro": (micro.value, micro.counts),
+        }
+    return plot_grouped_values(
+        rows,
+        series_labels={"macro": "macro (mean over queries)", "micro": "micro (pooled claims)"},
+        title=title or f"{part}: macro and micro, with counts",
+    )
+
+
+def claim_table(query: Any, *, side: str = "response") -> Any:
+    """A query's claims, one row each: correct (or recalled) and which chunks entail it."""
+    pd = pandas()
+    if side == "response":
+        claims, verdicts, matrix, what = (
+            query.response_claims,
+            query.correct,
+            query.chunk_response,
+            "correct",
+        )
+    else:
+        claims, verdicts, matrix, what = (
+            query.answer_claims,
+            query.recalled,
+            query.chunk_answer,
+            "in the response",
+        )
+    names = [doc for doc, _ in query.chunks]
+    rows = [
+        {
+            "claim": text,
+            what: "yes" if ok else "no",
+            "entailed by chunks": ", ".join(names[j] for j, v in enumerate(row) if v) or "none",
+        }
+        for text, ok, row in zip(claims, verdicts, matrix, strict=True)
+    ]
+    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="#"))
+
+
+def chunk_table(query: Any) -> Any:
+    """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails."""
+    pd = pandas()
+    rows = []
+    for j, (doc, text) in enumerate(query.chunks):
+        gt = sum(row[j] for row in query.chunk_answer)
+        resp = sum(row[j] for row in query.chunk_response)
+        rows.append(
+            {
+                "chunk": doc,
+                "relevant": "yes" if gt else "no",
+                "ground-truth claims it entails": gt,
+                "response claims it entails": resp,
+                "text": text,
+            }
+        )
+    return pd.DataFrame(rows).set_index("chunk")
+
+
+def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
+    """What ``claimlab meta-eval`` prints: per label, checker and people, with intervals."""
+    pct = round(100 * result.level)
+    yield (
+        f"{result.instances} response pairs, {result.judgments} judgments; {pct}% intervals from "
+        f"{result.resamples} resamples of response pairs (seed {result.seed})"
+    )
+    for label, a in result.labels.items():
+        below = [k for k, v in a.below_people.items() if v]
+        verdict = (
+            f"significantly below the people's own agreement ({', '.join(below)})"
+            if below
+            else "not significantly below the people's own agreement"
+        )
+        kappa = "N/A" if a.human_kappa is None else f"{a.human_kappa:.3f}"
+        yield f"{label}:"
+        yield f"  {checker} vs people   Pearson {a.pearson.display}   Spearman {a.spearman.display}"
+        yield f"  people vs people   Pearson {a.human_pearson.display}   Spearman {a.human_spearman.display}"
+        yield f"  people's quadratic-weighted kappa {kappa}; the checker is {verdict}"
+        if a.filled:
+            yield f"  {a.filled} pairs without a score took the median difference"
+
+
+def meta_table(result: Any) -> Any:
+    """Per label: checker vs people and people vs people, each with its interval."""
+    pd = pandas()
+    rows = []
+    for label, a in result.labels.items():
+        rows.append(
+            {
+                "label": label,
+                "checker Pearson": a.pearson.display,
+                "checker Spearman": a.spearman.display,
+                "people Pearson": a.human_pearson.display,
+                "people Spearman": a.human_spearman.display,
+                "people kappa (quadratic)": "N/A"
+                if a.human_kappa is None
+                else f"{a.human_kappa:.3f}",
+                "gap (Pearson)": a.gap_pearson.display,
+            }
+        )
+    return pd.DataFrame(rows).set_index("label")
+
+
+def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: int = 8) -> Any:
+    """The first response pairs: data set, query, both people's judgments, the checker's scores."""
+    pd = pandas()
+    rows = []
+    for p in pairs[:limit]:
+        one, two = p.checker[label]
+        rows.append(
+            {
+                "pair": p.instance_id,
+                "data set": p.dataset,
+                "query": p.query,
+                "people (1st, 2nd)": f"{p.people[label][0]:+d}, {p.people[label][1]:+d}",
+                "checker: 1st response": "N/A" if one is None else f"{one:.3f}",
+                "checker: 2nd response": "N/A" if two is None else f"{two:.3f}",
+            }
+        )
+    return pd.DataFrame(rows).set_index("pair")
+
+
+@styled
+def plot_preferences(pairs: Sequence[Any], *, label: str = "overall_label") -> Axes:
+    """The checker's score difference (2nd - 1st response) against each person's judgment."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from claimlab.notebook.style import PRINT_WIDTH_IN
+
+    _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 3.0))
+    by_judgment: dict[int, list[float]] = {v: [] for v in range(-2, 3)}
+    for p in pairs:
+        one, two = p.checker[label]
+        if one is None or two is None:
+            continue
+        for judged in p.people[label]:
+            by_judgment[judged].append(two - one)
+    keys = sorted(by_judgment)
+    ax.boxplot([by_judgment[k] or [np.nan] for k in keys], positions=range(len(keys)))
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([f"{k:+d}\n(n={len(by_judgment[k])})" for k in keys])
+    ax.axhline(0, color="0.6", linewidth=0.8)
+    ax.set_xlabel("a person's judgment: how much better the 2nd response is")
+    ax.set_ylabel("checker: 2nd - 1st score")
+    ax.set_title(f"{label}: the checker's differences by people's judgments (counts below)")
+    return ax

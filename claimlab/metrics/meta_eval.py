@@ -1,0 +1,244 @@
+"""How far an automatic checker can be trusted: its agreement with people's pairwise preferences.
+
+Metric card (RAGChecker's meta-evaluation, Ru et al., 2024, section 4.3; the computation is
+restated here, not copied). For each response pair and each label (correctness, completeness,
+overall), the checker's *score difference* is its score of the second response minus its score
+of the first; a pair without a score takes the median difference (counted in ``filled``). The
+differences are set on people's -2..2 scale by a linear map (which changes no correlation),
+each is lined up with both people's judgments of its pair, and the Pearson and Spearman
+correlations of the lined-up values are reported in percent, as the paper prints them. People
+against people: the first person's judgments against the second's, over the pairs.
+
+Beyond the paper: each correlation gets a percentile interval from resampling *response pairs*
+(a pair's two judgments stay together: they are not independent); the two people's agreement as
+a quadratic-weighted Cohen's kappa (the labels are ordered); and whether the checker is
+significantly below the people's own agreement: the interval of (people vs people) minus
+(checker vs people), computed on the same resamples, lies above 0.
+
+Spearman's correlation ranks the differences, so differences that are equal in exact
+arithmetic but not in floating point (0.75 - 0.5 and 0.5 - 0.25) break ties; ``tie_decimals``
+rounds the differences first to merge them (default: as the published script, no rounding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from claimlab.core.frozen import freeze
+from claimlab.io.ragchecker import META_LABELS, JudgedPair
+
+Floats = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """A correlation in percent with its interval (None when it cannot be computed)."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: value, low, high (percent)."""
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+    @property
+    def display(self) -> str:
+        """``"49.66 [43.1, 55.9]"`` or ``"N/A"``."""
+        if self.value is None:
+            return "N/A"
+        if self.low is None or self.high is None:
+            return f"{self.value:.2f}"
+        return f"{self.value:.2f} [{self.low:.2f}, {self.high:.2f}]"
+
+
+@dataclass(frozen=True)
+class LabelAgreement:
+    """One label: checker vs people, people vs people, their kappa and the gap."""
+
+    label: str
+    pearson: Correlation
+    spearman: Correlation
+    human_pearson: Correlation
+    human_spearman: Correlation
+    human_kappa: float | None
+    gap_pearson: Correlation  # people-vs-people minus checker-vs-people
+    gap_spearman: Correlation
+    filled: int
+
+    @property
+    def below_people(self) -> dict[str, bool]:
+        """Per correlation: whether the checker is significantly below the people's agreement."""
+        return {
+            "pearson": self.gap_pearson.low is not None and self.gap_pearson.low > 0,
+            "spearman": self.gap_spearman.low is not None and self.gap_spearman.low > 0,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (SPEC section 7), with the additions named."""
+        return {
+            "pearson": self.pearson.to_dict(),
+            "spearman": self.spearman.to_dict(),
+            "human_human": {
+                "pearson": self.human_pearson.to_dict(),
+                "spearman": self.human_spearman.to_dict(),
+                "quadratic_kappa": self.human_kappa,
+            },
+            "gap": {"pearson": self.gap_pearson.to_dict(), "spearman": self.gap_spearman.to_dict()},
+            "significantly_below_people": self.below_people,
+            "filled_with_median": self.filled,
+        }
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    """Every label's agreement figures, and how they were computed."""
+
+    instances: int
+    judgments: int
+    labels: Mapping[str, LabelAgreement]
+    level: float
+    resamples: int
+    seed: int
+
+    def __post_init__(self) -> None:
+        freeze(self, "labels")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of ``claimlab meta-eval --json``."""
+        return {
+            "instances": self.instances,
+            "judgments": self.judgments,
+            "level": self.level,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "labels": {k: v.to_dict() for k, v in self.labels.items()},
+        }
+
+
+def pearson_rows(x: Floats, y: Floats) -> Floats:
+    """Pearson's r of each row of ``x`` with the same row of ``y`` (NaN where one is constant)."""
+    xc = x - x.mean(axis=-1, keepdims=True)
+    yc = y - y.mean(axis=-1, keepdims=True)
+    den = np.sqrt((xc * xc).sum(axis=-1) * (yc * yc).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: Floats = np.where(den > 0, (xc * yc).sum(axis=-1) / np.where(den > 0, den, 1), np.nan)
+    return out
+
+
+def spearman_rows(x: Floats, y: Floats) -> Floats:
+    """Spearman's rho row by row: Pearson's r of the average ranks (ties share their rank)."""
+    from scipy.stats import rankdata
+
+    return pearson_rows(rankdata(x, axis=-1), rankdata(y, axis=-1))
+
+
+def quadratic_kappa(a: Sequence[int], b: Sequence[int]) -> float | None:
+    """Cohen's kappa with quadratic weights over the ordered labels both annotators used.
+
+    None when the expected disagreement is 0 (both gave one and the same label throughout).
+    """
+    cats = sorted(set(a) | set(b))
+    k, n = len(cats), len(a)
+    index = {c: i for i, c in enumerate(cats)}
+    observed = np.zeros((k, k))
+    for x, y in zip(a, b, strict=True):
+        observed[index[x], index[y]] += 1
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0)) / n
+    i, j = np.indices((k, k))
+    weights = (i - j) ** 2
+    den = float((weights * expected).sum())
+    return None if den == 0 else 1 - float((weights * observed).sum()) / den
+
+
+def score_differences(pairs: Sequence[JudgedPair], label: str) -> tuple[Floats, int]:
+    """The checker's second-minus-first differences, missing ones filled with the median."""
+    raw = [
+        np.nan if one is None or two is None else two - one
+        for one, two in (p.checker[label] for p in pairs)
+    ]
+    delta = np.array(raw, dtype=np.float64)
+    missing = np.isnan(delta)
+    if missing.all():
+        return delta, int(missing.sum())
+    delta[missing] = np.median(delta[~missing])
+    lo, hi = delta.min(), delta.max()
+    if hi > lo:  # people's -2..2 scale (a linear map: no correlation changes)
+        delta = ((delta - lo) / (hi - lo) - 0.5) * 4
+    return delta, int(missing.sum())
+
+
+def _interval(value: float, draws: Floats, level: float) -> Correlation:
+    draws = draws[~np.isnan(draws)]
+    if not len(draws) or np.isnan(value):
+        return Correlation(None if np.isnan(value) else round(float(value), 4))
+    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
+    return Correlation(round(float(value), 4), round(float(lo), 4), round(float(hi), 4))
+
+
+def _label(
+    pairs: Sequence[JudgedPair],
+    label: str,
+    picks: NDArray[np.int64],
+    level: float,
+    ties: int | None,
+) -> LabelAgreement:
+    delta, filled = score_differences(pairs, label)
+    if ties is not None:
+        delta = np.round(delta, ties)
+    people = np.array([p.people[label] for p in pairs], dtype=np.float64)  # (pairs, 2)
+    x, y = np.repeat(delta, 2), people.reshape(-1)
+    xs, ys = np.repeat(delta[picks], 2, axis=1), people[picks].reshape(len(picks), -1)
+    h1, h2 = people[picks, 0], people[picks, 1]
+    pct = 100.0
+    checker_p, checker_s = pct * pearson_rows(xs, ys), pct * spearman_rows(xs, ys)
+    human_p, human_s = pct * pearson_rows(h1, h2), pct * spearman_rows(h1, h2)
+    values = {
+        "p": pct * float(pearson_rows(x, y)),
+        "s": pct * float(spearman_rows(x, y)),
+        "hp": pct * float(pearson_rows(people[:, 0], people[:, 1])),
+        "hs": pct * float(spearman_rows(people[:, 0], people[:, 1])),
+    }
+    return LabelAgreement(
+        label,
+        _interval(values["p"], checker_p, level),
+        _interval(values["s"], checker_s, level),
+        _interval(values["hp"], human_p, level),
+        _interval(values["hs"], human_s, level),
+        quadratic_kappa([int(v) for v in people[:, 0]], [int(v) for v in people[:, 1]]),
+        _interval(values["hp"] - values["p"], human_p - checker_p, level),
+        _interval(values["hs"] - values["s"], human_s - checker_s, level),
+        filled,
+    )
+
+
+def meta_evaluate(
+    pairs: Sequence[JudgedPair],
+    *,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    tie_decimals: int | None = None,
+    labels: Sequence[str] = META_LABELS,
+) -> MetaEvaluation:
+    """Checker against people and people against people, per label, with intervals.
+
+    Intervals need at least 2 pairs and 100 resamples; with fewer they are left out (None).
+    """
+    rng = np.random.default_rng(seed)
+    n = len(pairs)
+    size = resamples if n >= 2 and resamples >= 100 else 0
+    picks = rng.integers(0, n, size=(size, n)) if n else np.zeros((0, 0), dtype=np.int64)
+    return MetaEvaluation(
+        instances=n,
+        judgments=2 * n,
+        labels={label: _label(pairs, label, picks, level, tie_decimals) for label in labels},
+        level=level,
+        resamples=size,
+        seed=seed,
+    )

@@ -1,0 +1,254 @@
+"""The official multi-hop scores: HotpotQA's and MuSiQue's, restated from their definitions.
+
+Metric card. Answers are compared after the official normalisation (lower case; ASCII
+punctuation deleted; the words a, an, the removed; white space collapsed).
+
+* **HotpotQA** (Yang et al., 2018; ``hotpot_evaluate_v1.py``): per question, answer EM and
+  token F1/precision/recall, where a yes/no/noanswer answer scores 0 unless it matches exactly;
+  supporting facts as sets of (title, sentence): precision, recall, F1, EM (no false positive
+  and no false negative); joint precision = answer precision x facts precision, joint recall
+  likewise, joint F1 their harmonic mean, joint EM both EMs. Every figure is the mean over the
+  *gold* questions: a question without a prediction scores 0 (counted in ``missing``).
+* **MuSiQue** (Trivedi et al., 2022; ``evaluate_v1.0.py``): over the answerable records, answer
+  EM and F1 taking the best over the answer and its aliases (F1 the SQuAD 2.0 way: an empty
+  answer scores 1 against an empty answer, else 0), and support F1 over sets of paragraph
+  indices (1 when both sets are empty). When unanswerable records are present (each question
+  twice: answerable, and its unanswerable twin), the grouped figures: per question, the answer
+  (or support) F1 of the answerable record when both answerable predictions are right, else 0;
+  mean over questions.
+
+Undefined: a mean over no question is N/A, never 0 (the official scripts print 0).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.frozen import freeze
+from claimlab.io.official import HotpotGold, HotpotPredictions, MusiqueGold, MusiquePrediction
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = frozenset(string.punctuation)
+YES_NO = ("yes", "no", "noanswer")
+HOTPOT_METRICS = (
+    "em", "f1", "prec", "recall", "sp_em", "sp_f1", "sp_prec", "sp_recall",
+    "joint_em", "joint_f1", "joint_prec", "joint_recall",
+)  # fmt: skip
+
+
+def official_normalise(text: str) -> str:
+    """The SQuAD/HotpotQA/MuSiQue normalisation.
+
+    Examples:
+        >>> official_normalise("The  U.S.-born  Hall!")
+        'usborn hall'
+    """
+    lowered = "".join(ch for ch in text.lower() if ch not in _PUNCT)
+    return " ".join(_ARTICLES.sub(" ", lowered).split())
+
+
+def token_prf(prediction: str, gold: str, *, yes_no: bool = True) -> tuple[float, float, float]:
+    """(F1, precision, recall) of the normalised tokens, the HotpotQA way.
+
+    With ``yes_no``, a yes/no/noanswer prediction or gold scores 0 unless both are equal.
+    """
+    p, g = official_normalise(prediction), official_normalise(gold)
+    if yes_no and (p in YES_NO or g in YES_NO) and p != g:
+        return 0.0, 0.0, 0.0
+    pt, gt = p.split(), g.split()
+    same = sum((Counter(pt) & Counter(gt)).values())
+    if same == 0:
+        return 0.0, 0.0, 0.0
+    prec, rec = same / len(pt), same / len(gt)
+    return 2 * prec * rec / (prec + rec), prec, rec
+
+
+def squad2_f1(prediction: str, gold: str) -> float:
+    """Token F1 the SQuAD 2.0 way (MuSiQue): empty against empty is 1, empty against text 0."""
+    pt, gt = official_normalise(prediction).split(), official_normalise(gold).split()
+    if not pt or not gt:
+        return float(pt == gt)
+    same = sum((Counter(pt) & Counter(gt)).values())
+    if same == 0:
+        return 0.0
+    prec, rec = same / len(pt), same / len(gt)
+    return 2 * prec * rec / (prec + rec)
+
+
+def set_prf(predicted: Iterable[Any], gold: Iterable[Any]) -> tuple[float, float, float, float]:
+    """(F1, precision, recall, EM) of two sets, the HotpotQA supporting-fact way."""
+    pred, ref = set(predicted), set(gold)
+    tp, fp, fn = len(pred & ref), len(pred - ref), len(ref - pred)
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    return f1, prec, rec, float(fp + fn == 0)
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A mean of per-question scores with its count; N/A over no question."""
+
+    total: float
+    count: int
+
+    @property
+    def value(self) -> float | None:
+        """Total / count, or None when there is no question."""
+        return self.total / self.count if self.count else None
+
+    @property
+    def display(self) -> str:
+        """``"45.2% (mean of 100)"`` or ``"N/A (no question)"``."""
+        v = self.value
+        return "N/A (no question)" if v is None else f"{100 * v:.1f}% (mean of {self.count})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: value, total, count, display."""
+        return {
+            "value": self.value,
+            "total": self.total,
+            "count": self.count,
+            "display": self.display,
+        }
+
+
+@dataclass(frozen=True)
+class OfficialScores:
+    """The official figures, the counts behind them, and what was left out."""
+
+    figures: Mapping[str, Mean]
+    counts: Mapping[str, int]
+
+    def __post_init__(self) -> None:
+        freeze(self, "figures", "counts")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: each figure's value at the top level (as the scripts print), then details."""
+        return {
+            **{k: v.value for k, v in self.figures.items()},
+            "counts": dict(self.counts),
+            "figures": {k: v.to_dict() for k, v in self.figures.items()},
+        }
+
+
+def _hotpot_row(g: HotpotGold, preds: HotpotPredictions) -> dict[str, float]:
+    """One question's twelve scores (0 for a part not predicted, and for the joint ones then)."""
+    row = dict.fromkeys(HOTPOT_METRICS, 0.0)
+    if g.id in preds.answers:
+        f1, prec, rec = token_prf(preds.answers[g.id], g.answer)
+        em = float(official_normalise(preds.answers[g.id]) == official_normalise(g.answer))
+        row.update(em=em, f1=f1, prec=prec, recall=rec)
+    if g.id in preds.facts:
+        f1, prec, rec, em = set_prf(preds.facts[g.id], g.facts)
+        row.update(sp_em=em, sp_f1=f1, sp_prec=prec, sp_recall=rec)
+    if g.id in preds.answers and g.id in preds.facts:
+        jp, jr = row["prec"] * row["sp_prec"], row["recall"] * row["sp_recall"]
+        row.update(
+            joint_prec=jp,
+            joint_recall=jr,
+            joint_f1=2 * jp * jr / (jp + jr) if jp + jr > 0 else 0.0,
+            joint_em=row["em"] * row["sp_em"],
+        )
+    return row
+
+
+def score_hotpotqa(gold: Sequence[HotpotGold], preds: HotpotPredictions) -> OfficialScores:
+    """HotpotQA's twelve figures over every gold question (see the module's definitions)."""
+    totals = dict.fromkeys(HOTPOT_METRICS, 0.0)
+    for g in gold:
+        for k, v in _hotpot_row(g, preds).items():
+            totals[k] += v
+    ids = {g.id for g in gold}
+    counts = {
+        "questions": len(gold),
+        "answered": sum(g.id in preds.answers for g in gold),
+        "with_supporting_facts": sum(g.id in preds.facts for g in gold),
+        "missing_answer": sum(g.id not in preds.answers for g in gold),
+        "missing_supporting_facts": sum(g.id not in preds.facts for g in gold),
+        "predictions_not_in_gold": len((set(preds.answers) | set(preds.facts)) - ids),
+    }
+    return OfficialScores({k: Mean(v, len(gold)) for k, v in totals.items()}, counts)
+
+
+def _pair_musique(
+    gold: Sequence[MusiqueGold], preds: Sequence[MusiquePrediction]
+) -> list[tuple[MusiqueGold, MusiquePrediction]]:
+    """Each gold record with its prediction: by id, the n-th occurrence with the n-th."""
+    waiting: dict[str, list[MusiquePrediction]] = {}
+    for p in preds:
+        waiting.setdefault(p.id, []).append(p)
+    pairs = []
+    for g in gold:
+        queue = waiting.get(g.id)
+        if not queue:
+            raise ClaimlabInputError(
+                f"gold record {g.id!r} has no prediction (every record needs one)", field="id"
+            )
+        pairs.append((g, queue.pop(0)))
+    extra = [pid for pid, q in waiting.items() if q]
+    if extra:
+        raise ClaimlabInputError(f"prediction {extra[0]!r} has no gold record", field="id")
+    return pairs
+
+
+def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str, Mean]:
+    """The answer+sufficiency and support+sufficiency means over questions (twins grouped)."""
+    groups: dict[str, list[tuple[MusiqueGold, MusiquePrediction]]] = {}
+    for g, p in pairs:
+        groups.setdefault(g.id, []).append((g, p))
+    answer = support = 0.0
+    for qid, members in groups.items():
+        answerable = [(g, p) for g, p in members if g.answerable]
+        if len(members) != 2 or len(answerable) != 1:
+            raise ClaimlabInputError(
+                f"question {qid!r}: the grouped figures need it twice, answerable and unanswerable",
+                field="answerable",
+            )
+        right = [p.answerable for _, p in members] == [g.answerable for g, _ in members]
+        g, p = answerable[0]
+        answer += max(squad2_f1(p.answer, a) for a in g.answers) if right else 0.0
+        support += _support_f1(p.support, g.support) if right else 0.0
+    return {
+        "group_answer_sufficiency_f1": Mean(answer, len(groups)),
+        "group_support_sufficiency_f1": Mean(support, len(groups)),
+    }
+
+
+def _support_f1(predicted: frozenset[int], gold: frozenset[int]) -> float:
+    return 1.0 if not predicted and not gold else set_prf(predicted, gold)[0]
+
+
+def score_musique(
+    gold: Sequence[MusiqueGold], preds: Sequence[MusiquePrediction]
+) -> OfficialScores:
+    """MuSiQue's figures (see the module's definitions).
+
+    Raises:
+        ClaimlabInputError: a gold record without a prediction or the reverse; with
+            unanswerable records, a question that is not there exactly twice.
+    """
+    pairs = _pair_musique(gold, preds)
+    answerable = [(g, p) for g, p in pairs if g.answerable]
+    em = sum(
+        max(float(official_normalise(p.answer) == official_normalise(a)) for a in g.answers)
+        for g, p in answerable
+    )
+    f1 = sum(max(squad2_f1(p.answer, a) for a in g.answers) for g, p in answerable)
+    sp = sum(_support_f1(p.support, g.support) for g, p in answerable)
+    n = len(answerable)
+    figures: dict[str, Mean] = {
+        "answer_f1": Mean(f1, n),
+        "answer_em": Mean(em, n),
+        "support_f1": Mean(sp, n),
+    }
+    if len(answerable) < len(pairs):
+        figures.update(_grouped(pairs))
+    counts = {"records": len(pairs), "answerable": n, "unanswerable": len(pairs) - n}
+    return OfficialScores(figures, counts)

@@ -1,0 +1,214 @@
+"""RAG diagnostics claim by claim: RAGChecker's eleven metrics, as counts.
+
+Metric card (Ru et al., 2024, "RAGChecker: A Fine-grained Framework for Diagnosing
+Retrieval-Augmented Generation"; the definitions, counted here). Per query, with the response's
+claims R, the ground-truth answer's claims G and the retrieved chunks K; a response claim is
+*correct* when the ground-truth answer entails it, a chunk is *relevant* when it entails some
+claim of G:
+
+* precision = correct claims of R / |R|; recall = claims of G the response entails / |G|;
+  f1 = their harmonic mean (0 when both are 0; N/A when either is);
+* claim_recall = claims of G some chunk entails / |G|;
+  context_precision = relevant chunks / |K|;
+* context_utilization = claims of G some chunk entails and the response entails / claims of G
+  some chunk entails;
+* noise_sensitivity_in_relevant = incorrect claims of R a relevant chunk entails / |R|;
+  noise_sensitivity_in_irrelevant = incorrect claims of R an irrelevant chunk entails and no
+  relevant chunk does / |R|;
+* hallucination = incorrect claims of R no chunk entails / |R|; self_knowledge = correct
+  claims of R no chunk entails / |R|; faithfulness = claims of R some chunk entails / |R|.
+
+Undefined: a ratio with a zero denominator is N/A (RAGChecker writes 0) and the macro mean leaves
+that query out, saying how many it left out; micro figures pool the counts of every query.
+With no retrieved chunk, claimlab counts by the definitions (every response claim is
+unfaithful) where RAGChecker's code writes 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claimlab.core.frozen import freeze
+from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
+from claimlab.io.ragchecker import RagChecking, RagQuery
+
+RATIO_METRICS = (
+    "precision",
+    "recall",
+    "claim_recall",
+    "context_precision",
+    "context_utilization",
+    "noise_sensitivity_in_relevant",
+    "noise_sensitivity_in_irrelevant",
+    "hallucination",
+    "self_knowledge",
+    "faithfulness",
+)
+RAG_METRICS = (*RATIO_METRICS[:2], "f1", *RATIO_METRICS[2:])
+RETRIEVER = ("claim_recall", "context_precision")
+GENERATOR = (
+    "context_utilization",
+    "noise_sensitivity_in_relevant",
+    "noise_sensitivity_in_irrelevant",
+    "hallucination",
+    "self_knowledge",
+    "faithfulness",
+)
+OVERALL = ("precision", "recall", "f1")
+
+
+@dataclass(frozen=True)
+class F1:
+    """The harmonic mean of a precision and a recall, with both kept."""
+
+    precision: Ratio
+    recall: Ratio
+
+    @property
+    def value(self) -> float | None:
+        """2PR/(P+R); 0.0 when both are 0; None when either is N/A."""
+        p, r = self.precision.value, self.recall.value
+        if p is None or r is None:
+            return None
+        return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+    @property
+    def counts(self) -> str:
+        """``"P 8/11, R 11/22"``: the counts behind both parts."""
+        return f"P {self.precision.counts}, R {self.recall.counts}"
+
+    @property
+    def display(self) -> str:
+        """``"59.3% (P 8/11, R 11/22)"`` or ``"N/A (P 0/0, R 3/4)"``."""
+        v = self.value
+        head = "N/A" if v is None else f"{100 * v:.1f}%"
+        return f"{head} ({self.counts})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: value, the two ratios and the display."""
+        return {
+            "value": self.value,
+            "precision": self.precision.to_dict(),
+            "recall": self.recall.to_dict(),
+            "display": self.display,
+        }
+
+
+@dataclass(frozen=True)
+class QueryFigures:
+    """One query's ten ratios and its F1."""
+
+    query_id: str
+    ratios: Mapping[str, Ratio]
+
+    def __post_init__(self) -> None:
+        freeze(self, "ratios")
+
+    @property
+    def f1(self) -> F1:
+        """F1 of this query's precision and recall."""
+        return F1(self.ratios["precision"], self.ratios["recall"])
+
+    def figure(self, metric: str) -> Ratio | F1:
+        """One metric by name (``f1`` included)."""
+        return self.f1 if metric == "f1" else self.ratios[metric]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the query id and every metric."""
+        return {"query_id": self.query_id, **{m: self.figure(m).to_dict() for m in RAG_METRICS}}
+
+
+def _any(rows: Sequence[Sequence[bool]], j: int) -> bool:
+    return any(row[j] for row in rows)
+
+
+def query_figures(q: RagQuery) -> QueryFigures:
+    """Count every metric of one query (see the module's definitions)."""
+    n_r, n_g, n_k = len(q.response_claims), len(q.answer_claims), len(q.chunks)
+    relevant = [_any(q.chunk_answer, j) for j in range(n_k)]
+    retrieved = [any(row) for row in q.chunk_answer]
+    faithful = [any(row) for row in q.chunk_response]
+    by_relevant = [any(v and relevant[j] for j, v in enumerate(row)) for row in q.chunk_response]
+    by_irrelevant = [
+        any(v and not relevant[j] for j, v in enumerate(row)) and not rel
+        for row, rel in zip(q.chunk_response, by_relevant, strict=True)
+    ]
+    wrong = [not c for c in q.correct]
+    return QueryFigures(
+        q.query_id,
+        {
+            "precision": Ratio(sum(q.correct), n_r),
+            "recall": Ratio(sum(q.recalled), n_g),
+            "claim_recall": Ratio(sum(retrieved), n_g),
+            "context_precision": Ratio(sum(relevant), n_k),
+            "context_utilization": Ratio(
+                sum(a and b for a, b in zip(retrieved, q.recalled, strict=True)), sum(retrieved)
+            ),
+            "noise_sensitivity_in_relevant": Ratio(_both(wrong, by_relevant), n_r),
+            "noise_sensitivity_in_irrelevant": Ratio(_both(wrong, by_irrelevant), n_r),
+            "hallucination": Ratio(_both(wrong, [not f for f in faithful]), n_r),
+            "self_knowledge": Ratio(_both(q.correct, [not f for f in faithful]), n_r),
+            "faithfulness": Ratio(sum(faithful), n_r),
+        },
+    )
+
+
+def _both(a: Sequence[bool], b: Sequence[bool]) -> int:
+    return sum(x and y for x, y in zip(a, b, strict=True))
+
+
+@dataclass(frozen=True)
+class RagReport:
+    """Per-query figures, the macro means (N/A queries left out, counted) and the micro figures."""
+
+    file: str
+    per_query: tuple[QueryFigures, ...]
+    macro: Mapping[str, MeanOfDefined]
+    micro: Mapping[str, Ratio | F1]
+    published: Mapping[str, float]
+
+    def __post_init__(self) -> None:
+        freeze(self, "macro", "micro", "published")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of ``claimlab rag --json`` (SPEC section 7)."""
+        return {
+            "file": self.file,
+            "queries": len(self.per_query),
+            "macro": {
+                m: {
+                    "value": v.value,
+                    "queries": v.defined,
+                    "left_out": v.undefined,
+                    "display": v.display,
+                }
+                for m, v in self.macro.items()
+            },
+            "micro": {m: v.to_dict() for m, v in self.micro.items()},
+            "per_query": [q.to_dict() for q in self.per_query],
+        }
+
+
+def _macro_f1(figures: Sequence[QueryFigures]) -> MeanOfDefined:
+    values = [v for v in (f.f1.value for f in figures) if v is not None]
+    mean = sum(values) / len(values) if values else None
+    return MeanOfDefined(mean, len(values), len(figures) - len(values))
+
+
+def score_rag(checking: RagChecking) -> RagReport:
+    """Every query's figures, and the macro and micro figures over the file."""
+    figures = tuple(query_figures(q) for q in checking.queries)
+    macro = {m: macro_mean(f.ratios[m] for f in figures) for m in RATIO_METRICS}
+    macro["f1"] = _macro_f1(figures)
+    pooled = {m: sum((f.ratios[m] for f in figures), Ratio(0, 0)) for m in RATIO_METRICS}
+    micro: dict[str, Ratio | F1] = {**pooled, "f1": F1(pooled["precision"], pooled["recall"])}
+    order = {m: i for i, m in enumerate(RAG_METRICS)}
+    return RagReport(
+        checking.file,
+        figures,
+        dict(sorted(macro.items(), key=lambda kv: order[kv[0]])),
+        dict(sorted(micro.items(), key=lambda kv: order[kv[0]])),
+        checking.published,
+    )
