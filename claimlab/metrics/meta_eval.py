@@ -156,13 +156,20 @@ def quadratic_kappa(a: Sequence[int], b: Sequence[int]) -> float | None:
     return None if den == 0 else 1 - float((weights * observed).sum()) / den
 
 
-def score_differences(pairs: Sequence[JudgedPair], label: str) -> tuple[Floats, int]:
-    """The checker's second-minus-first differences, missing ones filled with the median."""
+def score_differences(
+    pairs: Sequence[JudgedPair], label: str, *, tie_decimals: int | None = None
+) -> tuple[Floats, int]:
+    """The checker's second-minus-first differences, missing ones filled with the median.
+
+    ``tie_decimals`` rounds the raw differences first (see the module on ties).
+    """
     raw = [
         np.nan if one is None or two is None else two - one
         for one, two in (p.checker[label] for p in pairs)
     ]
     delta = np.array(raw, dtype=np.float64)
+    if tie_decimals is not None:
+        delta = np.round(delta, tie_decimals)
     missing = np.isnan(delta)
     if missing.all():
         return delta, int(missing.sum())
@@ -188,12 +195,10 @@ def _label(
     level: float,
     ties: int | None,
 ) -> LabelAgreement:
-    delta, filled = score_differences(pairs, label)
-    if ties is not None:
-        delta = np.round(delta, ties)
+    delta, filled = score_differences(pairs, label, tie_decimals=ties)
     people = np.array([p.people[label] for p in pairs], dtype=np.float64)  # (pairs, 2)
     x, y = np.repeat(delta, 2), people.reshape(-1)
-    xs, ys = np.repeat(delta[picks], 2, axis=1), people[picks].reshape(len(picks), -1)
+    xs, ys = np.repeat(delta[picks], 2, axis=1), people[picks].reshape(len(picks), 2 * len(pairs))
     h1, h2 = people[picks, 0], people[picks, 1]
     pct = 100.0
     checker_p, checker_s = pct * pearson_rows(xs, ys), pct * spearman_rows(xs, ys)

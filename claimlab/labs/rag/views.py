@@ -79,15 +79,29 @@ def per_query_table(report: Any) -> Any:
     return pd.DataFrame(rows).set_index("query")
 
 
+SHORT = {
+    "noise_sensitivity_in_relevant": "noise: relevant chunks",
+    "noise_sensitivity_in_irrelevant": "noise: irrelevant chunks",
+    "context_utilization": "context utilisation",
+}
+
+
+def _short(metric: str) -> str:
+    return SHORT.get(metric, metric.replace("_", " "))
+
+
 @styled
 def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
     """One part's metrics (overall, retriever or generator): macro and micro bars with counts."""
     rows = {}
     for m in PARTS[part]:
         macro, micro = report.macro[m], report.micro[m]
-        rows[m] = {
-            "macro": (macro.value, f"{macro.defined} queries"),
-            "micro": (micro.value, micro.counts),
+        queries = f"{macro.defined} queries" + (
+            f", {macro.undefined} N/A" if macro.undefined else ""
+        )
+        rows[_short(m)] = {
+            "macro": (macro.value, f"{_pct(macro.value)}% ({queries})"),
+            "micro": (micro.value, f"{_pct(micro.value)}% ({micro.counts})"),
         }
     return plot_grouped_values(
         rows,
@@ -232,3 +246,55 @@ def plot_preferences(pairs: Sequence[Any], *, label: str = "overall_label") -> A
     ax.set_ylabel("checker: 2nd - 1st score")
     ax.set_title(f"{label}: the checker's differences by people's judgments (counts below)")
     return ax
+
+
+def show_metrics(study: Any) -> None:
+    """The eleven metrics as a table and one figure per part, or why the section is skipped."""
+    from claimlab.notebook.display import md_code, show, show_figure, show_markdown, show_skip
+
+    if isinstance(study, str):
+        show_skip(study)
+        return
+    report = study.report
+    show_markdown(
+        f"**{len(report.per_query)} queries** from {md_code(report.file)}; the file's own overall "
+        "figures (percent, as RAGChecker prints them) beside claimlab's."
+    )
+    show(metric_table(report))
+    for part in PARTS:
+        show_figure(plot_part(report, part))
+
+
+def show_walkthrough(study: Any, *, limit: int) -> None:
+    """The first ``limit`` queries claim by claim: which chunk entails which claim."""
+    from claimlab.notebook.display import md_text, show, show_markdown
+
+    if isinstance(study, str):
+        return
+    figures = {f.query_id: f for f in study.report.per_query}
+    for q in study.checking.queries[:limit]:
+        show_markdown(f"### Query {md_text(q.query_id)}: {md_text(q.query)}")
+        show_markdown("**The response's claims** (correct: the ground-truth answer entails it)")
+        show(claim_table(q, side="response"))
+        show_markdown("**The ground-truth answer's claims** (in the response: it entails them)")
+        show(claim_table(q, side="answer"))
+        show(chunk_table(q))
+        f = figures[q.query_id]
+        show_markdown(" · ".join(f"{m} {f.figure(m).display}" for m in RAG_METRICS))
+
+
+def show_meta(meta: Any, *, label: str) -> None:
+    """The response pairs, the people's preferences and the checker's agreement with them."""
+    from claimlab.notebook.display import show, show_figure, show_markdown, show_skip
+
+    if isinstance(meta, str):
+        show_skip(meta)
+        return
+    r = meta.result
+    show_markdown(
+        f"**{r.instances} response pairs**, {r.judgments} judgments (two people per pair); "
+        f"{round(100 * r.level)}% intervals from {r.resamples} resamples of response pairs."
+    )
+    show(pairs_table(meta.pairs, label=label))
+    show(meta_table(r))
+    show_figure(plot_preferences(meta.pairs, label=label))

@@ -104,3 +104,51 @@ def musique_predictions(gold: Sequence[MusiqueGold], *, facts_k: int = 2) -> lis
             }
         )
     return out
+
+
+def reader_scores(musique: str, hotpotqa: str) -> dict[str, Any]:
+    """The lexical reader run on both gold files and scored officially; a message where absent.
+
+    Returns per data set (``MuSiQue``, ``HotpotQA``) its :class:`OfficialScores`, or why it
+    was skipped.
+    """
+    from claimlab.io.locate import find_data
+    from claimlab.io.official import (
+        HotpotPredictions,
+        load_hotpot_gold,
+        load_musique_gold,
+    )
+    from claimlab.labs.teaching import data_message
+    from claimlab.metrics.multihop_scores import score_hotpotqa, score_musique
+
+    out: dict[str, Any] = {}
+    path = find_data(musique)
+    if path is None:
+        out["MuSiQue"] = data_message("MuSiQue", musique)
+    else:
+        gold = load_musique_gold(path)
+        out["MuSiQue"] = score_musique(gold, _musique_records(musique_predictions(gold)))
+    path = find_data(hotpotqa)
+    if path is None:
+        out["HotpotQA"] = data_message("HotpotQA", hotpotqa)
+    else:
+        hgold = load_hotpot_gold(path)
+        pred = hotpot_predictions(hgold)
+        facts = {k: frozenset((t, i) for t, i in v) for k, v in pred["sp"].items()}
+        out["HotpotQA"] = score_hotpotqa(hgold, HotpotPredictions(pred["answer"], facts))
+    return out
+
+
+def _musique_records(rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """Prediction rows as the typed records the scorer takes."""
+    from claimlab.io.official import MusiquePrediction
+
+    return [
+        MusiquePrediction(
+            r["id"],
+            r["predicted_answer"],
+            frozenset(r["predicted_support_idxs"]),
+            r["predicted_answerable"],
+        )
+        for r in rows
+    ]

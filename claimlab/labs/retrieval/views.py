@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -198,3 +198,15 @@ def _coverage_panel(ax: Axes, study: Any, split: str) -> None:
     ax.set_xticks([0.0, 0.5, 1.0], ["0", "0.5", "1"])
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("answered / total", fontsize=8)
+
+
+def official_table(scores: Mapping[str, Any]) -> Any:
+    """The lexical reader's official figures per data set, each with its count."""
+    pd = pandas()
+    rows: dict[str, dict[str, str]] = {}
+    for data_set, s in scores.items():
+        if isinstance(s, str):
+            continue
+        for name, mean in s.figures.items():
+            rows.setdefault(name, {})[data_set] = mean.display
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("figure")

@@ -1,0 +1,179 @@
+"""RAGChecker's metrics: a hand-worked query, N/A cases, a property test, the published example."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimlab.core.ratio import Ratio
+from claimlab.io.ragchecker import load_checking
+from claimlab.metrics.rag import F1, RAG_METRICS, RATIO_METRICS, query_figures, score_rag
+from tests.conftest import require_data
+
+E, N, C = "Entailment", "Neutral", "Contradiction"
+
+
+def checked(queries):
+    """A checking-output document from (response labels, answer labels, r2resp, r2ans) tuples."""
+    results = []
+    for i, (a2r, r2a, k2r, k2a, *given) in enumerate(queries):
+        chunks = given[0] if given else len((k2r or k2a)[0]) if (k2r or k2a) else 0
+        results.append(
+            {
+                "query_id": f"q{i}",
+                "query": f"question {i}",
+                "response_claims": [f"r{j}" for j in range(len(a2r))],
+                "gt_answer_claims": [f"g{j}" for j in range(len(r2a))],
+                "retrieved_context": [{"doc_id": f"d{j}", "text": f"t{j}"} for j in range(chunks)],
+                "answer2response": a2r,
+                "response2answer": r2a,
+                "retrieved2response": k2r,
+                "retrieved2answer": k2a,
+            }
+        )
+    return {"results": results}
+
+
+def load(tmp_path, doc, name="c.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return load_checking(path)
+
+
+# a query worked by hand: 4 response claims, 3 ground-truth claims, 3 chunks
+# chunk d0 entails g0 and r0 (relevant); d1 entails r1 and r2 (irrelevant: no g); d2 entails g1
+HAND = (
+    [E, C, E, N],  # r0 correct, r1 wrong, r2 correct, r3 wrong
+    [E, N, E],  # g0 and g2 in the response
+    [[E, N, N], [N, E, N], [N, E, N], [N, N, N]],
+    [[E, N, N], [N, N, E], [N, N, N]],
+)
+HAND_WANT = {
+    "precision": (2, 4),
+    "recall": (2, 3),
+    "claim_recall": (2, 3),  # g0 (d0), g1 (d2)
+    "context_precision": (2, 3),  # d0, d2
+    "context_utilization": (1, 2),  # of g0, g1 retrieved, g0 is in the response
+    "noise_sensitivity_in_relevant": (0, 4),
+    "noise_sensitivity_in_irrelevant": (1, 4),  # r1: wrong, entailed by d1 only
+    "hallucination": (1, 4),  # r3: wrong, no chunk
+    "self_knowledge": (0, 4),
+    "faithfulness": (3, 4),
+}
+
+
+def test_a_query_worked_by_hand(tmp_path):
+    f = query_figures(load(tmp_path, checked([HAND])).queries[0])
+    assert {m: (r.numerator, r.denominator) for m, r in f.ratios.items()} == HAND_WANT
+    assert f.f1.value == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+
+
+@pytest.mark.parametrize(
+    ("query", "undefined"),
+    [
+        (([], [E, N], [], [[E], [N]]), {"precision", "noise_sensitivity_in_relevant",
+            "noise_sensitivity_in_irrelevant", "hallucination", "self_knowledge", "faithfulness", "f1"}),
+        (([E, N], [], [[E], [N]], []), {"recall", "claim_recall", "context_utilization", "f1"}),
+        (([E], [E], [[]], [[]]), {"context_precision", "context_utilization"}),
+        (([E], [E], [[N]], [[N]]), {"context_utilization"}),  # nothing retrieved recalls g0
+    ],
+    ids=["no-response-claim", "no-answer-claim", "no-chunk", "nothing-retrieved"],
+)  # fmt: skip
+def test_empty_denominators_are_na_never_zero(tmp_path, query, undefined):
+    f = query_figures(load(tmp_path, checked([query])).queries[0])
+    assert {m for m in RAG_METRICS if f.figure(m).value is None} == undefined
+
+
+def test_f1_is_zero_when_both_parts_are_zero_and_na_when_one_is_na():
+    assert F1(Ratio(0, 3), Ratio(0, 2)).value == 0.0
+    assert F1(Ratio(0, 0), Ratio(1, 2)).value is None
+    assert F1(Ratio(1, 1), Ratio(1, 1)).value == 1.0
+    assert F1(Ratio(1, 2), Ratio(1, 2)).value == pytest.approx(0.5)  # P = R: F1 = P
+
+
+def test_macro_leaves_na_queries_out_and_counts_them_micro_pools(tmp_path):
+    na_precision = ([], [E], [], [[E]])
+    report = score_rag(load(tmp_path, checked([HAND, na_precision])))
+    assert report.macro["precision"].defined == 1 and report.macro["precision"].undefined == 1
+    assert report.macro["precision"].value == 0.5
+    assert report.micro["precision"] == Ratio(2, 4)
+    assert report.macro["recall"].value == pytest.approx((2 / 3 + 1) / 2)
+    assert report.micro["recall"] == Ratio(3, 4)
+    data = report.to_dict()
+    assert data["queries"] == 2 and data["macro"]["precision"]["left_out"] == 1
+
+
+def hand(a2r, r2a, k2r, k2a, nk):
+    """The definitions again, as boolean matrix algebra (independent of the loop scorer)."""
+    correct = np.array(a2r, bool)
+    recalled = np.array(r2a, bool)
+    kr = np.array(k2r, bool).reshape(len(a2r), nk)
+    ka = np.array(k2a, bool).reshape(len(r2a), nk)
+    relevant = ka.any(axis=0)
+    retrieved = ka.any(axis=1)
+    faithful = kr.any(axis=1)
+    rel = (kr & relevant).any(axis=1)
+    irr = (kr & ~relevant).any(axis=1) & ~rel
+    nr, ng = len(a2r), len(r2a)
+    return {
+        "precision": (correct.sum(), nr), "recall": (recalled.sum(), ng),
+        "claim_recall": (retrieved.sum(), ng), "context_precision": (relevant.sum(), nk),
+        "context_utilization": ((retrieved & recalled).sum(), retrieved.sum()),
+        "noise_sensitivity_in_relevant": ((~correct & rel).sum(), nr),
+        "noise_sensitivity_in_irrelevant": ((~correct & irr).sum(), nr),
+        "hallucination": ((~correct & ~faithful).sum(), nr),
+        "self_knowledge": ((correct & ~faithful).sum(), nr),
+        "faithfulness": (faithful.sum(), nr),
+    }  # fmt: skip
+
+
+@st.composite
+def label_sets(draw):
+    nr, ng, nk = draw(st.integers(0, 5)), draw(st.integers(0, 5)), draw(st.integers(1, 4))
+    lab = st.sampled_from([E, N, C])
+    return (
+        draw(st.lists(lab, min_size=nr, max_size=nr)),
+        draw(st.lists(lab, min_size=ng, max_size=ng)),
+        draw(st.lists(st.lists(lab, min_size=nk, max_size=nk), min_size=nr, max_size=nr)),
+        draw(st.lists(st.lists(lab, min_size=nk, max_size=nk), min_size=ng, max_size=ng)),
+        nk,
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(queries=st.lists(label_sets(), min_size=1, max_size=4))
+def test_every_metric_equals_the_hand_computation_on_random_labels(tmp_path_factory, queries):
+    tmp = tmp_path_factory.mktemp("rag")
+    report = score_rag(load(tmp, checked(queries)))
+    for q, f in zip(queries, report.per_query, strict=True):
+        a2r, r2a, k2r, k2a, nk = q
+        flags = [[x == E for x in a2r], [x == E for x in r2a]]
+        want = hand(
+            *flags, [[x == E for x in r] for r in k2r], [[x == E for x in r] for r in k2a], nk
+        )
+        for m in RATIO_METRICS:
+            r = f.ratios[m]
+            assert (r.numerator, r.denominator) == tuple(int(v) for v in want[m]), m
+            assert (r.value is None) == (want[m][1] == 0)
+    for m in RATIO_METRICS:
+        defined = [f.ratios[m].value for f in report.per_query if f.ratios[m].value is not None]
+        mean = report.macro[m]
+        assert mean.defined == len(defined)
+        assert mean.value == (pytest.approx(sum(defined) / len(defined)) if defined else None)
+
+
+@pytest.mark.realdata
+def test_the_published_example_every_query_metric_and_the_overall_figures():
+    checking = load_checking(require_data("ragchecker", "checking_outputs.json"))
+    report = score_rag(checking)
+    assert len(report.per_query) == 2
+    for q, f in zip(checking.queries, report.per_query, strict=True):
+        for m in RAG_METRICS:
+            assert f.figure(m).value == pytest.approx(q.published[m], abs=1e-12), (q.query_id, m)
+    for m in RAG_METRICS:  # RAGChecker prints the mean over queries in percent, one decimal
+        assert round(100 * report.macro[m].value, 1) == checking.published[m], m
+    assert report.micro["precision"] == Ratio(12, 16) and report.micro["faithfulness"] == Ratio(
+        9, 16
+    )
