@@ -7,7 +7,9 @@ format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, th
 coerced and checked column by column; ``ledger_rows`` parses a ledger's rows into codes and
 checks every row before a metric counts it, on the array helpers of ``arrays``: codes, repeats); ``raw`` reads a decomposer's raw output (answers and
 their subclaims, for ``claimlab draft``); ``multihop`` turns MuSiQue and HotpotQA records into
-sufficiency files (``claimlab convert``); ``lesson`` reads what a file may say about itself for
+sufficiency files (``claimlab convert``) and ``official`` reads gold answers and predictions in the
+official HotpotQA and MuSiQue formats; ``ragchecker`` reads RAGChecker's checking output and its
+meta-evaluation files; ``lesson`` reads what a file may say about itself for
 the lessons (its own ``exercises``); ``annotations`` reads annotators' files and folders,
 pairs them by answer and refuses what would make gold by accident. ``files`` is the one atomic
 write (a temporary file beside

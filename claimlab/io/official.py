@@ -122,6 +122,8 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
                 qid, rec.get("answer", str), facts, rec.get("question", str, ""), _context(rec)
             )
         )
+    if not out:
+        raise ClaimlabInputError("no gold record in the file", file=source)
     return out
 
 
@@ -135,6 +137,10 @@ def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     answers: dict[str, str] = {}
     facts: dict[str, frozenset[tuple[str, int]]] = {}
     rows = _records(path)
+    if len(rows) == 1 and rows[0][0] == "" and not isinstance(rows[0][1], dict):
+        raise ClaimlabInputError(
+            f'must be {{"answer": {{...}}, "sp": {{...}}}}, got {describe(rows[0][1])}', file=source
+        )
     if len(rows) == 1 and rows[0][0] == "" and "_id" not in rows[0][1]:
         top = _record(rows[0][1], source, "", "_id")
         for qid, text in top.mapping("answer", {}):
@@ -207,6 +213,8 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
                 tuple(paragraphs),
             )
         )
+    if not out:
+        raise ClaimlabInputError("no gold record in the file", file=source)
     return out
 
 

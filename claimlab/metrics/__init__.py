@@ -6,7 +6,9 @@ undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and a
 ``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
 ``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations``,
 ``ledger`` (the decomposition metrics over many answers, vectorised, counting the rows the io
-floor has parsed and checked, and ``ledger_dask`` for a cluster), ``agreement``
+floor has parsed and checked, and ``ledger_dask`` for a cluster), ``rag`` (RAGChecker's eleven
+metrics), ``meta_eval`` (a checker against people's preferences), ``multihop_scores`` (the
+official HotpotQA and MuSiQue figures), ``agreement``
 (Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
 the items coded by ``agreement_items``) and
 ``uncertainty`` (the intervals, paired comparisons and prediction-powered estimates of the

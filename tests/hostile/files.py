@@ -148,7 +148,46 @@ def write_hostile_files(d):
     files["candidates"], files["units"] = corpus.hostile_ledger(d / "ledger")
     files["gold"], files["predictions"] = corpus.hostile_fever(d / "fever")
     files["factscore"] = _factscore_dir(d / "factscore")
+    files.update(_ragchecker_files(d / "ragchecker"))
     return files
+
+
+def _ragchecker_files(d):
+    """A checking output and a meta-evaluation whose every text is a payload."""
+    from tests.metrics.test_rag import HAND, checked
+
+    d.mkdir(parents=True, exist_ok=True)
+    doc = checked([HAND, HAND])
+    for i, q in enumerate(doc["results"]):
+        q["query_id"] = corpus.hostile(i, f"q{i}")
+        q["query"] = corpus.hostile(i + 3)
+        q["response_claims"] = [corpus.hostile(i + j) for j in range(len(q["response_claims"]))]
+        q["gt_answer_claims"] = [
+            [corpus.hostile(j), "is", "x"] for j in range(len(q["gt_answer_claims"]))
+        ]
+        for j, c in enumerate(q["retrieved_context"]):
+            c["doc_id"], c["text"] = corpus.hostile(j + 5, f"d{j}"), corpus.hostile(j + 7)
+    checking = corpus.write_json(d / "checking.json", doc)
+    human = [
+        {"instance_id": i // 2, "dataset": corpus.hostile(i), "query": corpus.hostile(i + 1),
+         "correctness_label": (i % 5) - 2, "completeness_label": (i % 3) - 1,
+         "overall_label": ((i * 7) % 5) - 2}
+        for i in range(12)
+    ]  # fmt: skip
+    scores = [
+        {"instance_id": i, "model1": {"ragchecker": dict.fromkeys(
+            ("correctness_label", "completeness_label", "overall_label"), 0.1 * i)},
+         "model2": {"ragchecker": dict.fromkeys(
+            ("correctness_label", "completeness_label", "overall_label"), 0.05 * (6 - i))}}
+        for i in range(6)
+    ]  # fmt: skip
+    (d / "human.json").write_text(json.dumps(human, ensure_ascii=False), encoding="utf-8")
+    (d / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
+    return {
+        "rag_checking": checking,
+        "rag_human": d / "human.json",
+        "rag_scores": d / "scores.json",
+    }
 
 
 def hostile_parameters(files):
@@ -189,6 +228,12 @@ def hostile_parameters(files):
             "MUSIQUE": str(files["musique"]),
             "HOTPOTQA": str(files["hotpotqa"]),
             "K": [1, 2],
+        },
+        "11_rag_diagnostics": {
+            "CHECKING": str(files["rag_checking"]),
+            "HUMAN": str(files["rag_human"]),
+            "SCORES": str(files["rag_scores"]),
+            "RESAMPLES": 200,
         },
         "08_your_ledger": {
             "CANDIDATES": str(files["candidates"]),

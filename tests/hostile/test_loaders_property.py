@@ -479,3 +479,66 @@ def test_the_fast_decomposition_reader_never_accepts_what_the_careful_one_refuse
         assert fast is None, f"the fast reader accepted what the careful one refused: {careful}"
     elif fast is not None:
         assert fast == careful  # the same records, field for field
+
+
+def _rag_doc():
+    from tests.metrics.test_rag import HAND, checked
+
+    return checked([HAND, HAND])
+
+
+@SETTINGS
+@given(mutated_json(_rag_doc(), None))
+def test_ragchecker_checking_output_loader(data):
+    f = _write(_tmp(), "checked.json", data)
+    assert_refused_or_fine(["rag", f, "--json", "--per-query"], "rag", f)
+
+
+META_HUMAN = [
+    {"instance_id": i // 2, "dataset": "d", "query": "q", "correctness_label": (i % 5) - 2,
+     "completeness_label": 1, "overall_label": (i % 3) - 1}
+    for i in range(8)
+]  # fmt: skip
+META_SCORES = [
+    {"instance_id": i, "model1": {"ragchecker": {k: 0.1 * i for k in ("correctness_label",
+     "completeness_label", "overall_label")}}, "model2": {"ragchecker": {"correctness_label": 0.5,
+     "completeness_label": 0.2 * i, "overall_label": None}}}
+    for i in range(4)
+]  # fmt: skip
+
+
+@SETTINGS
+@given(st.booleans(), st.data())
+def test_meta_evaluation_loaders(mutate_human, data):
+    d = _tmp()
+    human = _write(d, "human.json", json.dumps(META_HUMAN).encode())
+    scores = _write(d, "scores.json", json.dumps(META_SCORES).encode())
+    target = human if mutate_human else scores
+    target.write_bytes(data.draw(mutated_json(META_HUMAN if mutate_human else META_SCORES, None)))
+    args = ["meta-eval", human, scores, "--bootstrap", "100", "--json"]
+    code, _, err = run(args)
+    assert code in (0, 2) and "Traceback" not in err, err
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1 and ("human.json" in err or "scores.json" in err)
+
+
+HOTPOT_PRED = {"answer": {"hp1": "a"}, "sp": {"hp1": [["T1", 0]]}}
+MUSIQUE_PRED = [
+    {"id": MUSIQUE_ROW["id"], "predicted_answer": "x", "predicted_support_idxs": [0, 1],
+     "predicted_answerable": True}
+]  # fmt: skip
+
+
+@SETTINGS
+@given(st.sampled_from(["gold", "pred"]), st.data())
+def test_official_scorer_loaders(which, data):
+    d = _tmp()
+    for kind, gold, pred in (
+        ("hotpotqa", HOTPOTQA, HOTPOT_PRED),
+        ("musique", MUSIQUE, MUSIQUE_PRED),
+    ):
+        g = _write(d, f"{kind}-gold.json", json.dumps(gold).encode())
+        p = _write(d, f"{kind}-pred.json", json.dumps(pred).encode())
+        target = g if which == "gold" else p
+        target.write_bytes(data.draw(mutated_json(gold if which == "gold" else pred, None)))
+        assert_refused_or_fine([kind, g, p, "--json"], kind, target)

@@ -18,6 +18,7 @@ STEMS = [
     "08_your_ledger",
     "09_annotate",
     "10_retrieval_depth",
+    "11_rag_diagnostics",
 ]
 
 

@@ -367,6 +367,21 @@ def test_retrieval_views_on_musique(monkeypatch):
 
 
 @pytest.mark.realdata
+def test_the_lexical_readers_official_figures_table():
+    from claimlab.labs.retrieval import views
+    from claimlab.labs.retrieval.reader import reader_scores
+    from tests.conftest import require_data
+
+    path = require_data("musique", "hipporag_musique_ans_train_100.json")
+    scores = reader_scores(str(path), "no/such/hotpotqa.json")
+    assert isinstance(scores["HotpotQA"], str) and "not found" in scores["HotpotQA"]
+    table = views.official_table(scores)
+    assert list(table.columns) == ["MuSiQue"]
+    assert set(table.index) == {"answer_f1", "answer_em", "support_f1"}
+    assert all("(mean of 100)" in s for s in strings_of(table))
+
+
+@pytest.mark.realdata
 def test_fever_and_wice_views(monkeypatch):
     from claimlab.labs.realdata import studies, views
     from tests.conftest import require_data

@@ -18,8 +18,9 @@ E, N, C = "Entailment", "Neutral", "Contradiction"
 def checked(queries):
     """A checking-output document from (response labels, answer labels, r2resp, r2ans) tuples."""
     results = []
-    for i, (a2r, r2a, k2r, k2a, *given) in enumerate(queries):
-        chunks = given[0] if given else len((k2r or k2a)[0]) if (k2r or k2a) else 0
+    queries = json.loads(json.dumps(queries))  # the caller's lists are never changed
+    for i, (a2r, r2a, k2r, k2a, *extra) in enumerate(queries):
+        chunks = extra[0] if extra else len((k2r or k2a)[0]) if (k2r or k2a) else 0
         results.append(
             {
                 "query_id": f"q{i}",

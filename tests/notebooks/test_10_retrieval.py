@@ -22,6 +22,13 @@ def test_depth_study_on_musique_and_hotpotqa(tmp_path):
         assert oracle["sufficient"]["display"] == "100.0% (100/100)"
         assert [r["k"] for r in rows if r["query"] == "question"] == [2, 5, 10]
     assert rec["cases"]["MuSiQue"]["failed"] == 0 and rec["cases"]["HotpotQA"]["failed"] == 0
+    # the lexical reader, scored the official way: every figure over all 100 questions
+    hot, mus = rec["official_hotpotqa"], rec["official_musique"]
+    assert hot["counts"]["questions"] == 100 and hot["counts"]["missing_answer"] == 0
+    assert all(hot["figures"][m]["count"] == 100 for m in ("em", "sp_f1", "joint_f1"))
+    assert 0 <= hot["joint_f1"] <= min(hot["f1"], hot["sp_f1"]) + 1e-9
+    assert mus["counts"] == {"records": 100, "answerable": 100, "unanswerable": 0}
+    assert set(mus) >= {"answer_f1", "answer_em", "support_f1"}
     for calibrated, shifted in (("musique", "HotpotQA"), ("hotpotqa", "MuSiQue")):
         study = rec[f"sufficient_context_{calibrated}"]
         assert study["shifted_to"] == shifted and study["target_accuracy"] == 0.8

@@ -96,7 +96,7 @@ def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
     rows = {}
     for m in PARTS[part]:
         macro, micro = report.macro[m], report.micro[m]
-        queries = f"{macro.defined} queries" + (
+        queries = f"mean of {macro.defined} queries" + (
             f", {macro.undefined} N/A" if macro.undefined else ""
         )
         rows[_short(m)] = {
