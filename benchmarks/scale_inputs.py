@@ -277,3 +277,93 @@ def annotated_big_file(folder: Path, candidates: int = 100_000) -> tuple[Path, P
         p.write_bytes(orjson.dumps(doc))
         out.append(p)
     return out[0], out[1]
+
+
+# ------------------------------------------------------------------ RAG and multi-hop scoring
+
+_LABELS = ("Entailment", "Neutral", "Contradiction")
+
+
+def rag_file(folder: Path, queries: int = 100_000) -> Path:
+    """A RAGChecker checking output: 4 response claims, 3 answer claims, 3 chunks per query."""
+    import json
+
+    results = []
+    for i in range(queries):
+        lab = [_LABELS[(i + k) % 3] for k in range(12)]
+        results.append(
+            {
+                "query_id": f"q{i}",
+                "response_claims": [f"r{i}-{k}" for k in range(4)],
+                "gt_answer_claims": [f"g{i}-{k}" for k in range(3)],
+                "retrieved_context": [{"doc_id": f"d{k}", "text": "t"} for k in range(3)],
+                "answer2response": lab[:4],
+                "response2answer": lab[4:7],
+                "retrieved2response": [lab[k : k + 3] for k in range(4)],
+                "retrieved2answer": [lab[k + 5 : k + 8] for k in range(3)],
+            }
+        )
+    path = folder / f"rag_{queries}.json"
+    path.write_text(json.dumps({"results": results}), encoding="utf-8")
+    return path
+
+
+def meta_files(folder: Path, pairs: int = 100_000) -> tuple[Path, Path]:
+    """A meta-evaluation: two judgments per pair and a checker's score of each response."""
+    import json
+
+    labels = ("correctness_label", "completeness_label", "overall_label")
+    human = [
+        {"instance_id": i // 2, **{k: ((i * 7 + j) % 5) - 2 for j, k in enumerate(labels)}}
+        for i in range(2 * pairs)
+    ]
+    scores = [
+        {
+            "instance_id": i,
+            "model1": {"ragchecker": {k: (i % 11) / 10 for k in labels}},
+            "model2": {"ragchecker": {k: ((i * 7) % 13) / 12 for k in labels}},
+        }
+        for i in range(pairs)
+    ]
+    h, s = folder / f"human_{pairs}.json", folder / f"scores_{pairs}.json"
+    h.write_text(json.dumps(human), encoding="utf-8")
+    s.write_text(json.dumps(scores), encoding="utf-8")
+    return h, s
+
+
+def official_files(folder: Path, questions: int = 100_000) -> dict[str, Path]:
+    """HotpotQA and MuSiQue gold and predictions (MuSiQue: each question with its twin)."""
+    import json
+
+    gold = [
+        {
+            "_id": f"h{i}",
+            "answer": f"answer {i % 97}",
+            "supporting_facts": [[f"T{i}", 0], [f"U{i}", 1]],
+        }
+        for i in range(questions)
+    ]
+    pred = {
+        "answer": {f"h{i}": f"the answer {i % 89}" for i in range(questions)},
+        "sp": {f"h{i}": [[f"T{i}", 0]] for i in range(0, questions, 2)},
+    }
+    mgold, mpred = [], []
+    for i in range(questions):
+        twins = (True, False)  # the full set: every question and its unanswerable twin
+        for answerable in twins:
+            mgold.append({"id": f"m{i}", "answer": f"a{i % 7}", "answer_aliases": [f"b{i % 3}"],
+                          "answerable": answerable,
+                          "paragraphs": [{"idx": k, "is_supporting": k < 2} for k in range(4)]})  # fmt: skip
+            mpred.append({"id": f"m{i}", "predicted_answer": f"a{i % 5}",
+                          "predicted_support_idxs": [0, 3], "predicted_answerable": i % 2 == 0})  # fmt: skip
+    out = {
+        "hotpot_gold": folder / "hotpot_gold.json",
+        "hotpot_pred": folder / "hotpot_pred.json",
+        "musique_gold": folder / "musique_gold.jsonl",
+        "musique_pred": folder / "musique_pred.jsonl",
+    }
+    out["hotpot_gold"].write_text(json.dumps(gold), encoding="utf-8")
+    out["hotpot_pred"].write_text(json.dumps(pred), encoding="utf-8")
+    out["musique_gold"].write_text("".join(json.dumps(r) + "\n" for r in mgold), encoding="utf-8")
+    out["musique_pred"].write_text("".join(json.dumps(r) + "\n" for r in mpred), encoding="utf-8")
+    return out

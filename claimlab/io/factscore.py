@@ -193,3 +193,19 @@ def load_subjects(
     """Load ``<data_dir>/<name>.jsonl`` for each subject model that exists."""
     base = Path(data_dir)
     return {n: load_labelled(base / f"{n}.jsonl") for n in names if (base / f"{n}.jsonl").exists()}
+
+
+def load_passages(path: str | Path) -> dict[str, list[str]]:
+    """Knowledge passages by topic: JSON Lines of ``{"topic": TEXT, "text": TEXT}``.
+
+    Raises:
+        ClaimlabInputError: naming file, line and field.
+    """
+    source = str(path)
+    out: dict[str, list[str]] = {}
+    for n, obj in iter_jsonl(path):
+        rec = _line(obj, source, n, "topic")
+        out.setdefault(rec.get("topic", str), []).append(rec.get("text", str))
+    if not out:
+        raise ClaimlabInputError("no passage in the file", file=source)
+    return out

@@ -80,11 +80,14 @@ def _claims(rec: Record, name: str) -> tuple[str, ...]:
     return tuple(_claim_text(c) for c in items)
 
 
+ENTAILED = {label.value: label is CheckLabel.ENTAILMENT for label in CheckLabel}
+
+
 def _label(rec: Record, value: Any, field: str) -> bool:
-    try:
-        return CheckLabel(value) is CheckLabel.ENTAILMENT
-    except (ValueError, TypeError):
-        raise rec.error(unknown("label", describe(value), CheckLabel), field=field) from None
+    found = ENTAILED.get(value) if isinstance(value, str) else None
+    if found is None:
+        raise rec.error(unknown("label", describe(value), CheckLabel), field=field)
+    return found
 
 
 def _labels(rec: Record, name: str, rows: int) -> tuple[bool, ...]:

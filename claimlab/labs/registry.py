@@ -58,7 +58,10 @@ LABS: tuple[Lab, ...] = (
         "factscore",
         "FActScore",
         ("04_factscore",),
-        ("claimlab.labs.factscore.cli:add_factscore",),
+        (
+            "claimlab.labs.factscore.cli:add_factscore",
+            "claimlab.labs.factscore.cli:add_fact_estimate",
+        ),
     ),
     Lab(
         "context",

@@ -69,6 +69,17 @@ def finite_type(text: str) -> float:
 finite_type.__name__ = "number"
 
 
+def share_type(text: str) -> float:
+    """An argparse type: a share above 0 and at most 1 (a threshold, a labelled share)."""
+    value = finite_type(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, got {text!r}")
+    return value
+
+
+share_type.__name__ = "share"
+
+
 def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
     if text.startswith("@"):

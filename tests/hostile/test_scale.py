@@ -172,3 +172,57 @@ def test_folders_of_5000_answers_and_a_ledger_of_100000_answers(tmp_path):
                        "--compare", "A", "B")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "A - B  coverage           micro  +33.3 points" in proc.stdout
+
+
+# ------------------------------------------------------------------ RAG and multi-hop scoring
+
+
+def test_rag_of_100000_queries(tmp_path):
+    from scale_inputs import rag_file
+
+    from claimlab.io.ragchecker import load_checking
+    from claimlab.metrics.rag import score_rag
+
+    path = rag_file(tmp_path, 100_000)
+    with linear_time("rag over 100,000 queries"):
+        report = score_rag(load_checking(path))
+    assert len(report.per_query) == 100_000
+    assert report.micro["precision"].denominator == 400_000
+    assert report.macro["context_precision"].defined == 100_000
+
+
+def test_meta_evaluation_of_100000_pairs(tmp_path):
+    from scale_inputs import meta_files
+
+    from claimlab.io.ragchecker import load_meta_evaluation
+    from claimlab.metrics.meta_eval import meta_evaluate
+
+    human, scores = meta_files(tmp_path, 100_000)
+    with linear_time("meta-eval over 100,000 response pairs"):
+        result = meta_evaluate(load_meta_evaluation(human, scores), resamples=100)
+    assert result.judgments == 200_000 and result.resamples == 100
+    assert result.labels["overall_label"].pearson.low is not None
+
+
+def test_official_scores_of_100000_questions(tmp_path):
+    from scale_inputs import official_files
+
+    from claimlab.io.official import (
+        load_hotpot_gold,
+        load_hotpot_predictions,
+        load_musique_gold,
+        load_musique_predictions,
+    )
+    from claimlab.metrics.multihop_scores import score_hotpotqa, score_musique
+
+    f = official_files(tmp_path, 100_000)
+    with linear_time("hotpotqa and musique over 100,000 questions"):
+        hot = score_hotpotqa(
+            load_hotpot_gold(f["hotpot_gold"]), load_hotpot_predictions(f["hotpot_pred"])
+        )
+        mus = score_musique(
+            load_musique_gold(f["musique_gold"]), load_musique_predictions(f["musique_pred"])
+        )
+    assert hot.counts["missing_supporting_facts"] == 50_000
+    assert mus.counts == {"records": 200_000, "answerable": 100_000, "unanswerable": 100_000}
+    assert mus.figures["group_answer_sufficiency_f1"].count == 100_000

@@ -83,6 +83,18 @@ def test_check_compare_refuses_a_bad_shape_before_any_name_is_known(asked, probl
         terminal.check_compare(asked, what="model")
 
 
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("0.6", True), ("1", True), ("0", False), ("1.5", False), ("nan", False), ("x", False)],
+)
+def test_share_type_takes_above_0_up_to_1(text, ok):
+    if ok:
+        assert terminal.share_type(text) == float(text)
+    else:
+        with pytest.raises(argparse.ArgumentTypeError):
+            terminal.share_type(text)
+
+
 @pytest.mark.parametrize("asked", [["all"], ["a", "b"], ["b", "a"]])
 def test_check_compare_lets_two_names_or_all_through(asked):
     assert terminal.check_compare(asked, what="model") is None

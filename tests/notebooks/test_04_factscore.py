@@ -93,3 +93,16 @@ def test_the_rarity_gap_to_the_papers_text_is_measured(paper_records):
     assert round(100 * very_rare["factscore"], 1) == 26.2
     assert round(100 * very_rare["abstentions_as_zero"], 1) == 16.3
     assert very_rare["respond"]["display"] == "62.2% (23/37)"
+
+
+@pytest.mark.realdata
+def test_the_offline_estimator_section_records_its_error_rate_and_correction(paper_records):
+    offline = paper_records["offline_estimator"]
+    assert offline["checker"]["kind"] == "lexical" and offline["checker"]["labelled_share"] == 0.25
+    by = {s["name"]: s for s in offline["systems"]}
+    assert set(by) == {"InstructGPT", "ChatGPT", "PerplexityAI"}
+    for s in by.values():
+        assert s["error_rate_points"] == round(100 * (s["estimated"] - s["human"]), 2)
+        ppi = s["prediction_powered"]["ppi"]
+        assert ppi["low"] <= s["human_without_length_penalty"] <= ppi["high"]
+    assert offline["ranking"]["ranking_kept"] is False

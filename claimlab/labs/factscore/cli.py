@@ -18,7 +18,9 @@ from claimlab.notebook.terminal import (
     compare_pairs,
     count_type,
     emit_json,
+    level_type,
     say,
+    share_type,
 )
 
 
@@ -211,3 +213,114 @@ def _factscore_paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[st
         for kind in ("candidates", "units")
     ]
     return args.files, [("--ledger-dir", t) for t in targets]
+
+
+def cmd_fact_estimate(args: argparse.Namespace) -> int:
+    """Run ``claimlab fact-estimate``; returns the exit code."""
+    from claimlab.io.factscore import load_labelled, load_passages
+    from claimlab.labs.factscore.estimator import estimator_report
+    from claimlab.labs.factscore.views import estimate_lines
+
+    if args.auto and len(args.auto) != len(args.files):
+        raise ClaimlabInputError(
+            f"--auto gives {len(args.auto)} files for {len(args.files)}: one per file, in order",
+            field="--auto",
+        )
+    _check_ledger_names(argparse.Namespace(files=args.files, ledger_dir="x"))  # one name per file
+    human = {Path(f).stem: load_labelled(f) for f in args.files}
+    auto = (
+        {Path(f).stem: load_labelled(a) for f, a in zip(args.files, args.auto, strict=True)}
+        if args.auto
+        else None
+    )
+    if auto is not None:
+        _check_same_responses(human, auto, args)
+    report = estimator_report(
+        human,
+        auto,
+        knowledge=load_passages(args.knowledge) if args.knowledge else None,
+        threshold=args.threshold,
+        top=args.top,
+        policy=args.irrelevant,
+        gamma=args.gamma,
+        share=args.labelled,
+        seed=args.seed,
+        level=args.ci,
+    )
+    if args.json:
+        emit_json(report.to_dict())
+        return 0
+    for line in estimate_lines(report):
+        say(line)
+    return 0
+
+
+def _check_same_responses(
+    human: dict[str, Any], auto: dict[str, Any], args: argparse.Namespace
+) -> None:
+    """A checker's file labels the same responses, sentences and facts as the people's."""
+    for (name, h), a_file in zip(human.items(), args.auto, strict=True):
+        a = auto[name]
+        shape_h = [[len(s.human_facts or ()) for s in r.sentences or ()] for r in h]
+        shape_a = [[len(s.human_facts or ()) for s in r.sentences or ()] for r in a]
+        if [r.topic for r in h] != [r.topic for r in a] or shape_h != shape_a:
+            raise ClaimlabInputError(
+                "must label the same responses, sentences and facts as the people's file, in order",
+                file=a_file,
+            )
+
+
+def add_fact_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``claimlab fact-estimate`` to the command parser."""
+    p = sub.add_parser(
+        "fact-estimate",
+        help="an offline FActScore estimator against people: error rate, ranking, correction",
+        description="Runs a lexical checker (BM25 over the topic's passages, content-word overlap) "
+        "on every atomic fact people labelled, or takes a checker's own labels (--auto, in the "
+        "same labelled format), and reports per file the people's FActScore and the estimate, "
+        "their difference (the paper's error rate), whether the ranking is kept, the fact-level "
+        "agreement, and a prediction-powered FActScore corrected with a seeded share of people's "
+        "labels.",
+        epilog="example: claimlab fact-estimate ../shared/data/factscore/*.jsonl --labelled 0.25",
+    )
+    p.add_argument("files", nargs="+", help="people-labelled FActScore files (one system each)")
+    p.add_argument(
+        "--auto", nargs="+", metavar="FILE", help="a checker's labels, one file per FILE, in order"
+    )
+    p.add_argument(
+        "--knowledge", metavar="PASSAGES", help='passages: JSON Lines of {"topic", "text"}'
+    )
+    p.add_argument(
+        "--threshold",
+        type=share_type,
+        default=0.6,
+        help="share of a fact's content words a passage must hold (default 0.6)",
+    )
+    p.add_argument(
+        "--top", type=count_type(1, 100), default=5, help="passages read per fact (default 5)"
+    )
+    p.add_argument(
+        "--labelled",
+        type=share_type,
+        default=0.25,
+        metavar="SHARE",
+        help="share of topics people's labels are used for (default 0.25)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="which topics are labelled (default 0)")
+    p.add_argument(
+        "--ci", type=level_type, default=0.9, metavar="LEVEL", help="interval level (default 0.9)"
+    )
+    p.add_argument(
+        "--gamma", type=count_type(0), default=DEFAULT_GAMMA, help="length penalty (default 10)"
+    )
+    p.add_argument(
+        "--irrelevant",
+        choices=POLICIES,
+        default="paper",
+        help="irrelevant-fact policy (default paper)",
+    )
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(
+        handler=cmd_fact_estimate,
+        paths=lambda a: ([*a.files, *(a.auto or []), *([a.knowledge] if a.knowledge else [])], []),
+    )

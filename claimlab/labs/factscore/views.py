@@ -280,3 +280,58 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
         f"in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of the "
         f"{rk.about['prompts']} shared prompts (compare the estimator error rates above)."
     )
+
+
+def _pct(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:.1f}"
+
+
+def estimate_table(report: Any) -> Any:
+    """Per system: people and checker FActScore, ER, agreement, the prediction-powered figure."""
+    pd = pandas()
+    rows = []
+    for s in report.systems:
+        d = s.to_dict()
+        rows.append(
+            {
+                "system": s.name,
+                "people": f"{_pct(s.human.factscore)} ({s.human.scored} responses)",
+                "checker": f"{_pct(s.estimated.factscore)} ({s.estimated.scored} responses)",
+                "ER (points)": "N/A"
+                if d["error_rate_points"] is None
+                else f"{d['error_rate_points']:+.1f}",
+                "facts agreed": s.agreement.display,
+                "prediction-powered": s.ppi.ppi.display if s.ppi else f"N/A ({s.ppi_reason})",
+                "people alone": s.ppi.human.display if s.ppi else "N/A",
+            }
+        )
+    return pd.DataFrame(rows).set_index("system")
+
+
+def estimate_lines(report: Any) -> list[str]:
+    """What ``claimlab fact-estimate`` prints."""
+    c = report.checker
+    how = (
+        f"lexical checker ({c['knowledge']}; threshold {c['threshold']}, top {c['top']} passages)"
+        if c["kind"] == "lexical"
+        else "the given labels"
+    )
+    lines = [
+        f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
+    ]
+    for s in report.systems:
+        d = s.to_dict()
+        er = "N/A" if d["error_rate_points"] is None else f"{d['error_rate_points']:+.1f} points"
+        lines.append(
+            f"{s.name}: people {_pct(s.human.factscore)}, checker {_pct(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
+        )
+        lines.append(
+            "  prediction-powered (no length penalty) "
+            + (s.ppi.ppi.display if s.ppi else f"N/A: {s.ppi_reason}")
+            + (f"; people alone {s.ppi.human.display}" if s.ppi else "")
+        )
+    kept = "kept" if report.check.ranking_kept else "NOT kept"
+    lines.append(
+        f"ranking {kept}: people {' > '.join(report.check.human_ranking)}; checker {' > '.join(report.check.estimated_ranking)}"
+    )
+    return lines

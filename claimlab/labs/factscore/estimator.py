@@ -1,0 +1,277 @@
+"""A real offline estimator of FActScore: a lexical checker that needs no model, and its report.
+
+The checker (an autorater, not a metric): for each atomic fact of a response, the passages of the
+response's topic are ranked by Okapi BM25 against the fact; the fact is judged supported (S)
+when at least ``threshold`` of its content words (lower-cased words, a short English stop list
+left out) occur in the ``top`` best passages, else not supported (NS). Facts people marked
+irrelevant (IR) stay IR: the checker judges support, not relevance. It judges the same facts the
+people labelled, so its error is the judge's alone.
+
+Passages: a file of ``{"topic", "text"}`` lines (``--knowledge``: e.g. the subjects' Wikipedia
+paragraphs, as FActScore retrieves them). Without one, a stand-in pooled from the data itself:
+for each topic, the facts of the *other* systems' responses that people found supported (never
+the judged system's own). It is no Wikipedia: a fact no other system stated, true or not, finds
+no support there, so a system that says more than the others is underestimated.
+
+The report (:func:`estimator_report`): per system the people's FActScore and the estimate,
+their difference (the paper's error rate, ER), whether the systems keep their ranking, the
+fact-level agreement with the people, and a prediction-powered FActScore (without the length
+penalty: the mean over responses of their share of supported facts) that corrects the checker
+with the people's labels of a seeded share of responses (Angelopoulos et al., 2023). A checker's
+own labels, in FActScore's labelled format, go in the same place (``auto``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from claimlab.core.frozen import freeze
+from claimlab.core.ratio import Ratio
+from claimlab.io.factscore import LabelledResponse
+from claimlab.metrics.factscore import (
+    EstimatorCheck,
+    FactscoreResult,
+    Policy,
+    check_estimator,
+    fact_labels,
+    find_factscore,
+)
+from claimlab.metrics.stats.prediction_powered import PredictionPowered, prediction_powered
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+STOP = frozenset(
+    "a an the is was were are be been being of in on at to for from by with and or as that this "
+    "it its he she his her they their them has have had who which also s".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words of a text, the stop words left out."""
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP}
+
+
+class TopicIndex:
+    """The passages of every topic, each ranked by BM25 on demand (built once per topic)."""
+
+    def __init__(self, passages: Mapping[str, Sequence[str]]) -> None:
+        self.passages = {t: list(p) for t, p in passages.items()}
+        self._built: dict[str, Any] = {}
+
+    def best(self, topic: str, text: str, top: int) -> list[set[str]]:
+        """The content words of the ``top`` passages of ``topic`` best for ``text``."""
+        from rank_bm25 import BM25Okapi
+
+        found = self.passages.get(topic) or []
+        if not found:
+            return []
+        if topic not in self._built:
+            words = [_WORD.findall(p.lower()) or [""] for p in found]
+            self._built[topic] = (BM25Okapi(words), [content_words(p) for p in found])
+        bm25, sets = self._built[topic]
+        scores = bm25.get_scores(_WORD.findall(text.lower()))
+        order = sorted(range(len(found)), key=lambda i: (-scores[i], i))
+        return [sets[i] for i in order[:top]]
+
+
+def judge(fact: str, best: Sequence[set[str]], threshold: float) -> str:
+    """S when at least ``threshold`` of the fact's content words are in the best passages."""
+    words = content_words(fact)
+    if not words or not best:
+        return "NS"
+    covered = set().union(*best)
+    return "S" if len(words & covered) / len(words) >= threshold else "NS"
+
+
+def relabel(
+    responses: Sequence[LabelledResponse], index: TopicIndex, *, threshold: float, top: int
+) -> list[LabelledResponse]:
+    """The responses with every S/NS fact label replaced by the checker's (IR kept)."""
+    out = []
+    for r in responses:
+        if r.sentences is None:
+            out.append(r)
+            continue
+        sentences = []
+        for s in r.sentences:
+            if s.human_facts is None:
+                sentences.append(s)
+                continue
+            facts = tuple(
+                (
+                    text,
+                    label
+                    if label == "IR"
+                    else judge(text, index.best(r.topic, text, top), threshold),
+                )
+                for text, label in s.human_facts
+            )
+            sentences.append(replace(s, human_facts=facts))
+        out.append(replace(r, sentences=tuple(sentences)))
+    return out
+
+
+def pooled_passages(
+    subjects: Mapping[str, Sequence[LabelledResponse]], leave_out: str
+) -> dict[str, list[str]]:
+    """Per topic, the facts of the other systems' responses that people found supported."""
+    out: dict[str, list[str]] = {}
+    for name, responses in subjects.items():
+        if name == leave_out:
+            continue
+        for r in responses:
+            for s in r.sentences or ():
+                out.setdefault(r.topic, []).extend(
+                    text for text, label in s.human_facts or () if label == "S"
+                )
+    return out
+
+
+def is_labelled(topic: str, share: float, seed: int) -> bool:
+    """Whether people's labels of a topic's responses are used (a seeded hash of the topic).
+
+    The same topic is labelled (or not) for every system, so all are corrected on the same prompts.
+    """
+    digest = hashlib.sha256(f"{seed}:{topic}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < share
+
+
+@dataclass(frozen=True)
+class SystemEstimate:
+    """One system: the people's FActScore, the checker's, their agreement and the correction."""
+
+    name: str
+    human: FactscoreResult
+    estimated: FactscoreResult
+    agreement: Ratio  # facts (S or NS to the people) on which the checker agrees with them
+    ppi: PredictionPowered | None
+    ppi_reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "name": self.name,
+            "human": self.human.factscore,
+            "estimated": self.estimated.factscore,
+            "human_without_length_penalty": self.human.init_score,
+            "estimated_without_length_penalty": self.estimated.init_score,
+            "error_rate_points": None
+            if self.human.factscore is None or self.estimated.factscore is None
+            else round(100 * (self.estimated.factscore - self.human.factscore), 2),
+            "fact_agreement": self.agreement.to_dict(),
+            "prediction_powered": None if self.ppi is None else self.ppi.to_dict(),
+            "prediction_powered_reason": self.ppi_reason,
+        }
+
+
+@dataclass(frozen=True)
+class EstimatorReport:
+    """Every system's estimate, the ranking check, and how the checker was run."""
+
+    systems: tuple[SystemEstimate, ...]
+    check: EstimatorCheck
+    checker: Mapping[str, Any]
+
+    def __post_init__(self) -> None:
+        freeze(self, "checker")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of ``claimlab fact-estimate --json``."""
+        return {
+            "checker": dict(self.checker),
+            "systems": [s.to_dict() for s in self.systems],
+            "ranking": self.check.to_dict(),
+        }
+
+
+def _agreement(human: Sequence[LabelledResponse], auto: Sequence[LabelledResponse]) -> Ratio:
+    same = total = 0
+    for h, a in zip(human, auto, strict=True):
+        for hs, as_ in zip(h.sentences or (), a.sentences or (), strict=True):
+            for (_, hl), (_, al) in zip(hs.human_facts or (), as_.human_facts or (), strict=True):
+                if hl != "IR":
+                    total += 1
+                    same += hl == al
+    return Ratio(same, total)
+
+
+def _counts(responses: Sequence[LabelledResponse], policy: Policy) -> list[tuple[int, int] | None]:
+    out: list[tuple[int, int] | None] = []
+    for r in responses:
+        labels = fact_labels(r, policy)
+        out.append(None if labels is None else (labels.count("S"), len(labels)))
+    return out
+
+
+def _ppi(
+    human: Sequence[LabelledResponse],
+    auto: Sequence[LabelledResponse],
+    *,
+    policy: Policy,
+    share: float,
+    seed: int,
+    level: float,
+) -> tuple[PredictionPowered | None, str]:
+    """FActScore without the length penalty, prediction-powered; None with the reason."""
+    rows = [
+        (h, a, is_labelled(r.topic, share, seed))
+        for h, a, r in zip(_counts(human, policy), _counts(auto, policy), human, strict=True)
+        if h is not None and a is not None
+    ]
+    try:
+        result = prediction_powered(
+            ([a[0] for _, a, _ in rows], [a[1] for _, a, _ in rows]),
+            ([h[0] for h, _, _ in rows], [h[1] for h, _, _ in rows]),
+            [lab for _, _, lab in rows],
+            figure="factscore_without_length_penalty",
+            aggregate="macro",
+            level=level,
+        )
+    except ValueError as err:  # fewer than two responses labelled, or unlabelled
+        return None, str(err)
+    return result, ""
+
+
+def estimator_report(
+    human: Mapping[str, Sequence[LabelledResponse]],
+    auto: Mapping[str, Sequence[LabelledResponse]] | None = None,
+    *,
+    knowledge: Mapping[str, Sequence[str]] | None = None,
+    threshold: float = 0.6,
+    top: int = 5,
+    policy: Policy = "paper",
+    gamma: int = 10,
+    share: float = 0.25,
+    seed: int = 0,
+    level: float = 0.9,
+) -> EstimatorReport:
+    """The checker (or the given ``auto`` labels) against the people, system by system."""
+    systems, humans, estimates = [], {}, {}
+    for name, responses in human.items():
+        if auto is not None:
+            labelled = list(auto[name])
+        else:
+            index = TopicIndex(knowledge if knowledge is not None else pooled_passages(human, name))
+            labelled = relabel(responses, index, threshold=threshold, top=top)
+        humans[name] = find_factscore(responses, name=name, policy=policy, gamma=gamma)
+        estimates[name] = find_factscore(labelled, name=name, policy=policy, gamma=gamma)
+        ppi, reason = _ppi(responses, labelled, policy=policy, share=share, seed=seed, level=level)
+        agreement = _agreement(responses, labelled)
+        systems.append(SystemEstimate(name, humans[name], estimates[name], agreement, ppi, reason))
+    checker: dict[str, Any] = (
+        {"kind": "given labels"}
+        if auto is not None
+        else {
+            "kind": "lexical",
+            "knowledge": "given passages"
+            if knowledge is not None
+            else "pooled: other systems' supported facts",
+            "threshold": threshold,
+            "top": top,
+        }
+    )
+    checker.update(policy=policy, gamma=gamma, labelled_share=share, seed=seed, level=level)
+    return EstimatorReport(tuple(systems), check_estimator(humans, estimates), checker)
