@@ -46,7 +46,7 @@ def commands(folder: Path, n: int) -> dict[str, list[str]]:
             str(files["hotpot_gold"]),
             str(files["hotpot_pred"]),
         ],
-        f"musique ({n} questions and their twins)": [
+        f"musique ({n} records: {n // 2} questions, each twice)": [
             "musique",
             str(files["musique_gold"]),
             str(files["musique_pred"]),

@@ -286,7 +286,7 @@ _LABELS = ("Entailment", "Neutral", "Contradiction")
 
 def rag_file(folder: Path, queries: int = 100_000) -> Path:
     """A RAGChecker checking output: 4 response claims, 3 answer claims, 3 chunks per query."""
-    import json
+    import orjson
 
     results = []
     for i in range(queries):
@@ -304,13 +304,13 @@ def rag_file(folder: Path, queries: int = 100_000) -> Path:
             }
         )
     path = folder / f"rag_{queries}.json"
-    path.write_text(json.dumps({"results": results}), encoding="utf-8")
+    path.write_bytes(orjson.dumps({"results": results}))
     return path
 
 
 def meta_files(folder: Path, pairs: int = 100_000) -> tuple[Path, Path]:
     """A meta-evaluation: two judgments per pair and a checker's score of each response."""
-    import json
+    import orjson
 
     labels = ("correctness_label", "completeness_label", "overall_label")
     human = [
@@ -326,14 +326,15 @@ def meta_files(folder: Path, pairs: int = 100_000) -> tuple[Path, Path]:
         for i in range(pairs)
     ]
     h, s = folder / f"human_{pairs}.json", folder / f"scores_{pairs}.json"
-    h.write_text(json.dumps(human), encoding="utf-8")
-    s.write_text(json.dumps(scores), encoding="utf-8")
+    h.write_bytes(orjson.dumps(human))
+    s.write_bytes(orjson.dumps(scores))
     return h, s
 
 
 def official_files(folder: Path, questions: int = 100_000) -> dict[str, Path]:
-    """HotpotQA and MuSiQue gold and predictions (MuSiQue: each question with its twin)."""
-    import json
+    """HotpotQA gold and predictions of ``questions`` questions; MuSiQue's full set of as many
+    records (half as many questions, each with its unanswerable twin)."""
+    import orjson
 
     gold = [
         {
@@ -348,7 +349,7 @@ def official_files(folder: Path, questions: int = 100_000) -> dict[str, Path]:
         "sp": {f"h{i}": [[f"T{i}", 0]] for i in range(0, questions, 2)},
     }
     mgold, mpred = [], []
-    for i in range(questions):
+    for i in range(questions // 2):
         twins = (True, False)  # the full set: every question and its unanswerable twin
         for answerable in twins:
             mgold.append({"id": f"m{i}", "answer": f"a{i % 7}", "answer_aliases": [f"b{i % 3}"],
@@ -362,8 +363,8 @@ def official_files(folder: Path, questions: int = 100_000) -> dict[str, Path]:
         "musique_gold": folder / "musique_gold.jsonl",
         "musique_pred": folder / "musique_pred.jsonl",
     }
-    out["hotpot_gold"].write_text(json.dumps(gold), encoding="utf-8")
-    out["hotpot_pred"].write_text(json.dumps(pred), encoding="utf-8")
-    out["musique_gold"].write_text("".join(json.dumps(r) + "\n" for r in mgold), encoding="utf-8")
-    out["musique_pred"].write_text("".join(json.dumps(r) + "\n" for r in mpred), encoding="utf-8")
+    out["hotpot_gold"].write_bytes(orjson.dumps(gold))
+    out["hotpot_pred"].write_bytes(orjson.dumps(pred))
+    out["musique_gold"].write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in mgold))
+    out["musique_pred"].write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in mpred))
     return out

@@ -19,15 +19,17 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
-from claimlab.io.reader import Record, describe, iter_jsonl, read_json, where
+from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, read_json, where
 
 
 def _records(path: str | Path) -> list[tuple[str, Any]]:
     """The file's records with where each is: a JSON list (or object), or JSON Lines."""
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
-        return [(where(n), obj) for n, obj in iter_jsonl(p)]
-    data = read_json(p, error=ClaimlabInputError)
+        with bulk_load():
+            return [(where(n), obj) for n, obj in iter_jsonl(p)]
+    with bulk_load():
+        data = read_json(p, error=ClaimlabInputError)
     if isinstance(data, list):
         return [(f"[{i}]", obj) for i, obj in enumerate(data)]
     return [("", data)]

@@ -23,7 +23,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.core.vocab import CheckLabel, unknown
-from claimlab.io.reader import Record, describe, read_json, records_of
+from claimlab.io.reader import Record, bulk_load, describe, read_json, records_of
 
 META_LABELS = ("correctness_label", "completeness_label", "overall_label")
 Matrix = tuple[tuple[bool, ...], ...]
@@ -90,11 +90,20 @@ def _label(rec: Record, value: Any, field: str) -> bool:
     return found
 
 
+def _row(rec: Record, values: list[Any], field: str) -> tuple[bool, ...]:
+    """A list of labels as booleans (entailed or not), or the error naming the first bad one."""
+    found = tuple(map(ENTAILED.get, values)) if all(isinstance(v, str) for v in values) else (None,)
+    if None in found:
+        for i, v in enumerate(values):
+            _label(rec, v, f"{field}[{i}]")
+    return found  # type: ignore[return-value]
+
+
 def _labels(rec: Record, name: str, rows: int) -> tuple[bool, ...]:
     values = rec.get(name, list, want="a list of labels")
     if len(values) != rows:
         raise rec.error(f"{len(values)} labels for {rows} claims", field=name)
-    return tuple(_label(rec, v, f"{name}[{i}]") for i, v in enumerate(values))
+    return _row(rec, values, name)
 
 
 def _matrix(rec: Record, name: str, rows: int, columns: int) -> Matrix:
@@ -109,7 +118,7 @@ def _matrix(rec: Record, name: str, rows: int, columns: int) -> Matrix:
                 f"a row has a label per retrieved chunk: {columns} wanted, got {got}",
                 field=f"{name}[{i}]",
             )
-        out.append(tuple(_label(rec, v, f"{name}[{i}][{j}]") for j, v in enumerate(row)))
+        out.append(_row(rec, row, f"{name}[{i}]"))
     return tuple(out)
 
 
@@ -172,6 +181,12 @@ def load_checking(path: str | Path) -> RagChecking:
         ClaimlabInputError: naming the file, the query and the field: a label that is not
             Entailment, Neutral or Contradiction, a ragged matrix, a missing field.
     """
+    with bulk_load():
+        return _load_checking(path)
+
+
+def _load_checking(path: str | Path) -> RagChecking:
+    """The reading itself (see :func:`load_checking`)."""
     source = str(path)
     top = Record(read_json(path, error=ClaimlabInputError), file=source, error=ClaimlabInputError)
     results = top.get("results", list, want="a list of checked queries")
@@ -224,6 +239,14 @@ def load_meta_evaluation(
         ClaimlabInputError: naming file, instance and field: a judgment outside -2..2, a pair
             judged other than twice, an instance in one file and not the other.
     """
+    with bulk_load():
+        return _load_meta_evaluation(human, scores, checker=checker)
+
+
+def _load_meta_evaluation(
+    human: str | Path, scores: str | Path, *, checker: str = "ragchecker"
+) -> tuple[JudgedPair, ...]:
+    """The reading itself (see :func:`load_meta_evaluation`)."""
     people = _judgments(human)
     pairs = []
     source = str(scores)

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
 from claimlab.io.ragchecker import RagChecking, RagQuery
+from claimlab.io.reader import bulk_load
 
 RATIO_METRICS = (
     "precision",
@@ -120,19 +122,16 @@ class QueryFigures:
         return {"query_id": self.query_id, **{m: self.figure(m).to_dict() for m in RAG_METRICS}}
 
 
-def _any(rows: Sequence[Sequence[bool]], j: int) -> bool:
-    return any(row[j] for row in rows)
-
-
 def query_figures(q: RagQuery) -> QueryFigures:
     """Count every metric of one query (see the module's definitions)."""
     n_r, n_g, n_k = len(q.response_claims), len(q.answer_claims), len(q.chunks)
-    relevant = [_any(q.chunk_answer, j) for j in range(n_k)]
+    relevant = [any(col) for col in zip(*q.chunk_answer, strict=True)] or [False] * n_k
+    irrelevant = [not r for r in relevant]
     retrieved = [any(row) for row in q.chunk_answer]
     faithful = [any(row) for row in q.chunk_response]
-    by_relevant = [any(v and relevant[j] for j, v in enumerate(row)) for row in q.chunk_response]
+    by_relevant = [any(compress(relevant, row)) for row in q.chunk_response]
     by_irrelevant = [
-        any(v and not relevant[j] for j, v in enumerate(row)) and not rel
+        not rel and any(compress(irrelevant, row))
         for row, rel in zip(q.chunk_response, by_relevant, strict=True)
     ]
     wrong = [not c for c in q.correct]
@@ -199,7 +198,8 @@ def _macro_f1(figures: Sequence[QueryFigures]) -> MeanOfDefined:
 
 def score_rag(checking: RagChecking) -> RagReport:
     """Every query's figures, and the macro and micro figures over the file."""
-    figures = tuple(query_figures(q) for q in checking.queries)
+    with bulk_load():  # a pass over acyclic records: no garbage cycle to collect
+        figures = tuple(query_figures(q) for q in checking.queries)
     macro = {m: macro_mean(f.ratios[m] for f in figures) for m in RATIO_METRICS}
     macro["f1"] = _macro_f1(figures)
     pooled = {m: sum((f.ratios[m] for f in figures), Ratio(0, 0)) for m in RATIO_METRICS}
