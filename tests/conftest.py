@@ -64,15 +64,19 @@ def hostile_runs(hostile_files, tmp_path_factory):
     return out, run_hostile_notebooks(hostile_files, out)
 
 
-# the long groups (each runs on one worker, start to end) are handed out first, so that the
-# other worker takes the many short tests meanwhile instead of idling at the end of the run
-LONG_GROUPS = ("print", "install", "hostile", "faults")
+# the long groups (each runs on one worker, start to end, longest first) are handed out first,
+# then the other slow tests, so that the short tests fill the end of the run on both workers
+# instead of one worker idling while the other finishes a long group; "browser" keeps the
+# JupyterLab tests on one worker: one lab server and one chromium, not one per worker
+LONG_GROUPS = ("browser", "hostile", "print", "install", "faults")
 
 
 def pytest_collection_modifyitems(session, config, items):
     def rank(item):
         marker = item.get_closest_marker("xdist_group")
         name = (marker.args[0] if marker.args else marker.kwargs.get("name")) if marker else None
-        return LONG_GROUPS.index(name) if name in LONG_GROUPS else len(LONG_GROUPS)
+        if name in LONG_GROUPS:
+            return LONG_GROUPS.index(name)
+        return len(LONG_GROUPS) + (0 if item.get_closest_marker("slow") else 1)
 
     items.sort(key=rank)  # stable: the order within each rank is the collection order

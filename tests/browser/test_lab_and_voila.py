@@ -8,7 +8,7 @@ import pytest
 from tests.browser.conftest import SCREENSHOTS, record_timing
 from tests.conftest import DATA
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("browser")]
 
 
 def metric(page, name):
@@ -336,6 +336,7 @@ LAB_NOTEBOOKS = [
     ("04_factscore.ipynb", "FActScore"),
     ("05_context_and_citations.ipynb", "REJECT"),
     ("08_your_ledger.ipynb", "(decomposer, answer) pairs"),
+    ("11_rag_diagnostics.ipynb", "noise_sensitivity_in_relevant"),
 ]
 
 
@@ -348,7 +349,7 @@ def test_every_notebook_runs_all_in_jupyterlab_without_errors(lab_server, page, 
     assert errors.count() == 0, errors.first.inner_text()[:2000]
     text = panel.inner_text()
     assert "Traceback" not in text and shows in text
-    if notebook.startswith("03_") and not DATA.exists():  # every part of it reads real data
+    if notebook.startswith(("03_", "11_")) and not DATA.exists():  # every part reads real data
         assert "this part is skipped" in text
     else:
         assert panel.locator(".jp-RenderedImage img").count() >= 1  # the figures are drawn
