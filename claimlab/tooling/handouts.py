@@ -41,6 +41,7 @@ PROVENANCE = {
     "factcheck_gpt": "Factcheck-GPT benchmark (Wang et al.), Apache-2.0",
     "hotpotqa": "HotpotQA, CC BY-SA 4.0",
     "musique": "MuSiQue, CC BY 4.0",
+    "ragchecker": "RAGChecker's example checking output and meta-evaluation (Ru et al., 2024), Apache-2.0; queries from KIWI, ClapNQ, RobustQA and NovelQA, under their own terms",
     "fixtures": "claimlab teaching fixture (SIMULATION: made up for teaching)",
 }
 

@@ -89,6 +89,8 @@ def test_pdf_has_title_page_and_numbered_pages(handouts):
     [
         ("factscore", "FActScore human annotations"),
         ("fever/paper_dev.jsonl", "FEVER (Thorne et al., 2018), CC BY-SA 3.0"),
+        ("ragchecker/checking_outputs.json", "RAGChecker's example checking output"),
+        ("musique/hipporag_musique_ans_train_100.json", "MuSiQue, CC BY 4.0"),
         ("fixtures/aurora.json", "SIMULATION"),
         ("/home/me/ledger.parquet", "user-supplied file"),
         ("all", None),
