@@ -7,7 +7,7 @@ FActScore (Min et al., EMNLP 2023) releases one JSON object a line: ``topic``, `
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -208,4 +208,26 @@ def load_passages(path: str | Path) -> dict[str, list[str]]:
         out.setdefault(rec.get("topic", str), []).append(rec.get("text", str))
     if not out:
         raise ClaimlabInputError("no passage in the file", file=source)
+    return out
+
+
+def relabelled(
+    responses: Sequence[LabelledResponse], change: Callable[[str, str, str], str]
+) -> list[LabelledResponse]:
+    """The responses with every labelled fact's label replaced by ``change(topic, fact, label)``.
+
+    Abstentions and unlabelled sentences stay as they are; the order of everything is kept.
+    """
+    out = []
+    for r in responses:
+        if r.sentences is None:
+            out.append(r)
+            continue
+        sentences = []
+        for s in r.sentences:
+            if s.human_facts is not None:
+                facts = tuple((f, change(r.topic, f, label)) for f, label in s.human_facts)
+                s = LabelledSentence(s.text, s.relevant, s.model_facts, facts)
+            sentences.append(s)
+        out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sentences)))
     return out

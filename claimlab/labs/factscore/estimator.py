@@ -26,12 +26,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
-from claimlab.io.factscore import LabelledResponse
+from claimlab.io.factscore import LabelledResponse, relabelled
 from claimlab.metrics.factscore import (
     EstimatorCheck,
     FactscoreResult,
@@ -90,28 +90,11 @@ def relabel(
     responses: Sequence[LabelledResponse], index: TopicIndex, *, threshold: float, top: int
 ) -> list[LabelledResponse]:
     """The responses with every S/NS fact label replaced by the checker's (IR kept)."""
-    out = []
-    for r in responses:
-        if r.sentences is None:
-            out.append(r)
-            continue
-        sentences = []
-        for s in r.sentences:
-            if s.human_facts is None:
-                sentences.append(s)
-                continue
-            facts = tuple(
-                (
-                    text,
-                    label
-                    if label == "IR"
-                    else judge(text, index.best(r.topic, text, top), threshold),
-                )
-                for text, label in s.human_facts
-            )
-            sentences.append(replace(s, human_facts=facts))
-        out.append(replace(r, sentences=tuple(sentences)))
-    return out
+
+    def check(topic: str, fact: str, label: str) -> str:
+        return label if label == "IR" else judge(fact, index.best(topic, fact, top), threshold)
+
+    return relabelled(responses, check)
 
 
 def pooled_passages(

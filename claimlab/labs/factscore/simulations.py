@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from claimlab.io.factscore import LabelledResponse, LabelledSentence
+from claimlab.io.factscore import LabelledResponse, LabelledSentence, relabelled
 
 
 def simulate_estimator(
@@ -132,20 +132,7 @@ def _relabel(
     responses: Sequence[LabelledResponse], change: Callable[[str], str]
 ) -> list[LabelledResponse]:
     """The responses with every human fact label passed through ``change`` (in order)."""
-    out = []
-    for r in responses:
-        if r.sentences is None:
-            out.append(r)
-            continue
-        sents = []
-        for s in r.sentences:
-            if s.human_facts is None:
-                sents.append(s)
-                continue
-            facts = tuple((t, change(lab)) for t, lab in s.human_facts)
-            sents.append(LabelledSentence(s.text, s.relevant, s.model_facts, facts))
-        out.append(LabelledResponse(r.line, r.topic, r.category, tuple(sents)))
-    return out
+    return relabelled(responses, lambda _topic, _fact, label: change(label))
 
 
 def estimator_checks(
