@@ -552,3 +552,45 @@ def tables_from_decompositions(
     ct = ct.append_column(ROW, pa.array(np.arange(1, ct.num_rows + 1, dtype=np.int64)))
     ut = ut.append_column(ROW, pa.array(np.arange(1, ut.num_rows + 1, dtype=np.int64)))
     return ct, ut
+
+
+def read_answers(path: str | Path, *, keys: Sequence[str], counts: Sequence[str]) -> Any:
+    """An earlier run's per-answer table (``claimlab ledger --out``) as pandas, checked.
+
+    ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` must be whole
+    numbers of 0 or more, each key given once.
+
+    Raises:
+        LedgerError: a missing column, a count that is not a whole number of 0 or more, a key
+            given twice; naming file, row and field.
+    """
+    import pandas as pd
+
+    source = str(path)
+    table = read_table(path)
+    require_columns(table, [*keys, *counts], source)
+    frame = table.select([*keys, *counts, ROW]).to_pandas()
+    for name in counts:
+        col = pd.to_numeric(frame[name], errors="coerce")
+        bad = col.isna() | (col < 0) | (col != col.round())
+        if bad.any():
+            i = int(bad.to_numpy().nonzero()[0][0])
+            raise LedgerError(
+                f"must be a whole number of 0 or more, got {frame[name].iloc[i]!r}",
+                file=source,
+                record=row_label(source, int(frame[ROW].iloc[i])),
+                field=name,
+            )
+        frame[name] = col.astype("int64")
+    for k in keys:
+        frame[k] = frame[k].astype(str)
+    dup = frame.duplicated(list(keys))
+    if dup.any():
+        i = int(dup.to_numpy().nonzero()[0][0])
+        raise LedgerError(
+            "this answer appears twice in the table",
+            file=source,
+            record=row_label(source, int(frame[ROW].iloc[i])),
+            field=keys[-1],
+        )
+    return frame.drop(columns=ROW)

@@ -8,7 +8,8 @@ undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and a
 ``ledger`` (the decomposition metrics over many answers, vectorised, counting the rows the io
 floor has parsed and checked, and ``ledger_dask`` for a cluster), ``rag`` (RAGChecker's eleven
 metrics), ``meta_eval`` (a checker against people's preferences), ``multihop_scores`` (the
-official HotpotQA and MuSiQue figures), ``agreement``
+official HotpotQA and MuSiQue figures), ``gate`` (a release gate: a run's paired drop against an
+earlier run's), ``agreement``
 (Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
 the items coded by ``agreement_items``) and
 ``uncertainty`` (the intervals, paired comparisons and prediction-powered estimates of the

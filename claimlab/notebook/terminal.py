@@ -80,6 +80,17 @@ def share_type(text: str) -> float:
 share_type.__name__ = "share"
 
 
+def share_or_zero(text: str) -> float:
+    """An argparse type: a share from 0 to 1 (a margin)."""
+    value = finite_type(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 1 (0.02 = 2 points), got {text!r}")
+    return value
+
+
+share_or_zero.__name__ = "share"
+
+
 def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
     if text.startswith("@"):

@@ -87,7 +87,10 @@ def test_check_compare_refuses_a_bad_shape_before_any_name_is_known(asked, probl
     ("text", "ok"),
     [("0.6", True), ("1", True), ("0", False), ("1.5", False), ("nan", False), ("x", False)],
 )
-def test_share_type_takes_above_0_up_to_1(text, ok):
+def test_share_type_takes_above_0_up_to_1_and_a_margin_takes_0_too(text, ok):
+    assert terminal.share_or_zero("0") == 0.0
+    with pytest.raises(argparse.ArgumentTypeError):
+        terminal.share_or_zero("-0.1")
     if ok:
         assert terminal.share_type(text) == float(text)
     else:

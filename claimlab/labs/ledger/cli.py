@@ -15,7 +15,9 @@ from claimlab.notebook.terminal import (
     check_compare,
     compare_pairs,
     emit_json,
+    level_type,
     say,
+    share_or_zero,
 )
 
 
@@ -31,14 +33,57 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         write_answers(result, args.out, extra=extra)
     intervals, comparisons, rankings = _uncertainty(args, result, pairs)
     powered = _prediction_powered(args, result) if args.human else []
+    gate = _gate(args, result) if args.baseline else None
     if args.json:
-        _emit(args, result, labels, intervals, comparisons, rankings, powered)
-        return 0
-    _say_result(args, result, labels, intervals)
-    _say_uncertainty(comparisons, rankings, powered)
-    if args.out:
-        say(f"per-answer rows written to {args.out}")
-    return 0
+        _emit(args, result, labels, intervals, comparisons, rankings, powered, gate)
+    else:
+        _say_result(args, result, labels, intervals)
+        _say_uncertainty(comparisons, rankings, powered)
+        if args.out:
+            say(f"per-answer rows written to {args.out}")
+        _say_gate(args, gate)
+    return 1 if gate is not None and gate.regressed else 0
+
+
+def _gate(args: argparse.Namespace, result: Any) -> Any:
+    """The run gated against ``--baseline``; the JUnit report and summary written."""
+    from claimlab.core.vocab import TOY_METRICS
+    from claimlab.io.ledger import read_answers
+    from claimlab.labs.ledger.writers import gate_junit, gate_summary
+    from claimlab.metrics.gate import count_columns, release_gate
+    from claimlab.metrics.ledger import per_answer_ratios
+
+    figures = args.gate_figures or list(TOY_METRICS)
+    counts = sorted({c for pair in count_columns(figures).values() for c in pair})
+    keys = ["answer_id"] if args.by is None else [args.by, "answer_id"]
+    baseline = read_answers(args.baseline, keys=keys, counts=counts)
+    now = per_answer_ratios(result.counts.table)
+    if args.by is not None:
+        now = now.rename(columns={"model": args.by})
+    now[keys] = now[keys].astype(str)
+    gate = release_gate(
+        baseline, now, keys=keys, metrics=figures, aggregate=args.gate_aggregate,
+        margin=args.margin, level=args.gate_level, resamples=args.bootstrap, seed=args.seed,
+    )  # fmt: skip
+    if args.junit:
+        gate_junit(gate, args.junit)
+    if args.summary:
+        gate_summary(gate, args.summary)
+    return gate
+
+
+def _say_gate(args: argparse.Namespace, gate: Any) -> None:
+    from claimlab.labs.ledger.writers import gate_line
+
+    if gate is None:
+        return
+    say(
+        f"release gate against {args.baseline}: {gate.shared} answers paired, "
+        f"{gate.only_baseline} only in the baseline, {gate.only_now} only in this run"
+    )
+    for r in gate.rows:
+        say(f"  {gate_line(r)}")
+    say("REGRESSED: exit 1" if gate.regressed else "PASS")
 
 
 def _groups(result: Any) -> list[str]:
@@ -68,6 +113,10 @@ def _check_options(args: argparse.Namespace) -> None:
         raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
     if args.compare:
         check_compare(args.compare, what=args.by)
+    if (args.junit or args.summary or args.margin) and not args.baseline:
+        raise ClaimlabInputError(
+            "--margin, --junit and --summary gate a run: give --baseline ANSWERS"
+        )
 
 
 def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[str, Any] | None]:
@@ -114,6 +163,7 @@ def _emit(
     comparisons: list[Any],
     rankings: list[Any],
     powered: list[Any],
+    gate: Any = None,
 ) -> None:
     from claimlab.metrics.stats.intervals import interval_or_reason
 
@@ -134,6 +184,7 @@ def _emit(
             **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
             **({"rankings": rankings} if args.compare else {}),
             **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
+            **(gate.to_dict() if gate is not None else {}),
         }
     )
 
@@ -318,8 +369,45 @@ def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="people's labels for some of the answers (same format): prediction-powered "
         "estimates of every figure beside the autorater's and the people's alone",
     )
+    _add_gate_options(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger, paths=_paths)
+
+
+def _add_gate_options(p: argparse.ArgumentParser) -> None:
+    """``--baseline``, ``--margin``, ``--gate-figures``, ``--gate-aggregate``, ``--junit``, ``--summary``."""
+    from claimlab.core.vocab import TOY_METRICS
+
+    p.add_argument(
+        "--baseline",
+        metavar="ANSWERS",
+        help="release gate: an earlier run's per-answer table (its --out); exit 1 when a figure "
+        "dropped by more than --margin beyond noise (a one-sided paired interval)",
+    )
+    p.add_argument(
+        "--margin",
+        type=share_or_zero,
+        default=0.0,
+        help="the drop allowed, as a share (0.02 = 2 points; default 0)",
+    )
+    p.add_argument(
+        "--gate-figures",
+        nargs="+",
+        choices=TOY_METRICS,
+        metavar="FIGURE",
+        help="figures to gate (default all four)",
+    )
+    p.add_argument(
+        "--gate-aggregate",
+        choices=("micro", "macro"),
+        default="micro",
+        help="micro (default) or macro",
+    )
+    p.add_argument(
+        "--gate-level", type=level_type, default=0.95, help="one-sided level (default 0.95)"
+    )
+    p.add_argument("--junit", metavar="FILE.xml", help="write the gate as a JUnit XML report")
+    p.add_argument("--summary", metavar="FILE.md", help="write the gate as a Markdown table")
 
 
 def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
@@ -327,4 +415,5 @@ def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
     from claimlab.io.ledger import folder_spec
 
     folders = [folder_spec(s)[1] for s in args.from_decompositions or ()]
-    return [args.candidates, args.units, args.human, *folders], [("--out", args.out)]
+    outputs = [("--out", args.out), ("--junit", args.junit), ("--summary", args.summary)]
+    return [args.candidates, args.units, args.human, args.baseline, *folders], outputs

@@ -39,3 +39,83 @@ def write_answers(
         else:
             table.to_parquet(tmp, index=False)
     return out
+
+
+def _pct(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:.1f}%"
+
+
+def _points(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:+.1f}"
+
+
+def gate_junit(gate: Any, path: str | Path) -> Path:
+    """The gate as a JUnit XML report: one test case per figure, a failure per regression."""
+    import xml.etree.ElementTree as ET
+
+    failures = sum(r.verdict == "REGRESSED" for r in gate.rows)
+    suite = ET.Element(
+        "testsuite",
+        name="claimlab release gate",
+        tests=str(len(gate.rows)),
+        failures=str(failures),
+        errors="0",
+        skipped="0",
+    )
+    for r in gate.rows:
+        case = ET.SubElement(
+            suite, "testcase", classname="claimlab.gate", name=f"{r.metric} ({r.aggregate})"
+        )
+        text = gate_line(r)
+        if r.verdict == "REGRESSED":
+            ET.SubElement(case, "failure", message=text, type="REGRESSED").text = text
+        else:
+            ET.SubElement(case, "system-out").text = text
+    out = Path(path)
+    with replacing(out) as tmp:
+        root = ET.Element(
+            "testsuites", name="claimlab", tests=str(len(gate.rows)), failures=str(failures)
+        )
+        root.append(suite)
+        ET.ElementTree(root).write(tmp, encoding="utf-8", xml_declaration=True)
+    return out
+
+
+def gate_line(r: Any) -> str:
+    """One figure's verdict in words: before, now, the drop with its bounds, the margin."""
+    bounds = (
+        ""
+        if r.low is None
+        else f" (one-sided lower bound {_points(r.low)}, upper {_points(r.high)})"
+    )
+    why = f"; {r.reason}" if r.reason else ""
+    return (
+        f"{r.metric} ({r.aggregate}): {_pct(r.baseline)} -> {_pct(r.now)}, drop {_points(r.difference)} "
+        f"points{bounds}, margin {100 * r.margin:.1f}: {r.verdict}{why}"
+    )
+
+
+def gate_summary(gate: Any, path: str | Path) -> Path:
+    """The gate as a Markdown table for a pull request or a CI job summary."""
+    lines = [
+        "| figure | before | now | drop (points) with interval | margin | verdict |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in gate.rows:
+        interval = "" if r.low is None else f" [{_points(r.low)}, {_points(r.high)}]"
+        verdict = f"**{r.verdict}**" if r.verdict == "REGRESSED" else r.verdict
+        if not r.decided:
+            verdict += f" (not decided: {r.reason})"
+        lines.append(
+            f"| {r.metric} ({r.aggregate}) | {_pct(r.baseline)} | {_pct(r.now)} | "
+            f"{_points(r.difference)}{interval} | {100 * r.margin:.1f} | {verdict} |"
+        )
+    lines.append("")
+    lines.append(
+        f"{gate.shared} answers paired; {gate.only_baseline} only in the baseline, "
+        f"{gate.only_now} only in this run; one-sided {round(100 * gate.level)}% lower bounds."
+    )
+    out = Path(path)
+    with replacing(out) as tmp:
+        tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
