@@ -268,3 +268,43 @@ class Steps:
         """End the current step."""
         while self._bars:
             self._bars.pop().close()
+
+
+def add_store_option(p: argparse.ArgumentParser) -> None:
+    """``--store FILE.sqlite``: append this run to a run history (default ``$CLAIMLAB_STORE``)."""
+    p.add_argument(
+        "--store",
+        metavar="FILE.sqlite",
+        default=os.environ.get("CLAIMLAB_STORE") or None,
+        help="append this run (inputs' sha256, parameters, every figure with its counts) to a "
+        "run history (default: $CLAIMLAB_STORE)",
+    )
+
+
+def remember(
+    args: argparse.Namespace, command: str, data: Any, *, claims: Sequence[Any] = ()
+) -> int | None:
+    """Record the run in ``--store`` when one is given; returns its id (None without a store)."""
+    if not getattr(args, "store", None):
+        return None
+    from importlib import metadata
+
+    from claimlab.io.store import figures_of, record_run
+
+    inputs = [p for p in (args.paths(args)[0] if getattr(args, "paths", None) else []) if p]
+    skip = {"handler", "paths", "store", "json"}
+    parameters = {k: v for k, v in vars(args).items() if k not in skip and not callable(v)}
+    try:
+        version = metadata.version("claimlab")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a checkout without install
+        version = "0+unknown"
+    return record_run(
+        args.store,
+        command=command,
+        argv=sys.argv[1:],
+        inputs=[p for p in inputs if Path(p).exists()],
+        parameters=to_jsonable(parameters),
+        figures=figures_of(to_jsonable(data)),
+        claims=claims,
+        version=version,
+    )

@@ -211,3 +211,23 @@ def test_the_widget_base_escapes_and_never_typesets_a_files_text():
     assert (t.button_style, t.icon) == ("", "")
     assert issubclass(DecompositionGameView, GameView) and issubclass(GameView, View)
     assert issubclass(SufficiencyExplorer, View)
+
+
+def test_add_store_option_reads_the_environment_and_remember_records_only_with_a_store(
+    tmp_path, monkeypatch
+):
+    from claimlab.io.store import read_runs
+
+    store = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("CLAIMLAB_STORE", str(store))
+    p = argparse.ArgumentParser()
+    terminal.add_store_option(p)
+    args = p.parse_args([])
+    assert args.store == str(store)
+    data_file = tmp_path / "in.json"
+    data_file.write_text("{}")
+    args.paths = lambda a: ([str(data_file), None], [])
+    rid = terminal.remember(args, "test", {"x": {"numerator": 1, "denominator": 2, "value": 0.5}})
+    (run,) = read_runs(store)
+    assert run.id == rid and run.figures[0].name == "x" and run.inputs[0][0] == str(data_file)
+    assert terminal.remember(argparse.Namespace(store=None), "test", {}) is None

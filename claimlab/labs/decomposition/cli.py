@@ -10,7 +10,7 @@ from claimlab.core.vocab import SourceMapping, status_line
 from claimlab.io.decomposition import load_decomposition
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
 from claimlab.metrics.selection import core_select, entity_groups
-from claimlab.notebook.terminal import emit_json, id_list, say
+from claimlab.notebook.terminal import add_store_option, emit_json, id_list, remember, say
 
 
 def cmd_decomposition(args: argparse.Namespace) -> int:
@@ -22,19 +22,19 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         selection = core.kept  # the figures below are those of what Core-style selection keeps
     result = find_decomposition(fx, selection)
     groups = entity_groups(fx, selection) if args.by_entity else None
-    record = _audit(args, fx, selection) if args.record or args.earlier else None
+    record = _audit(args, fx, selection) if args.record or args.earlier or args.store else None
+    data = {
+        "file": args.file,
+        "mode": args.mode,
+        **result.to_dict(),
+        "scored": "core selection" if args.select_core else "selection as given",
+        "core_selection": core.to_dict(),
+        **({"entity_groups": [g.to_dict() for g in groups]} if groups is not None else {}),
+        **({"versions": record["versions"]} if record and record["versions"] else {}),
+    }
+    remember(args, "decomposition", data, claims=_claims(record))
     if args.json:
-        emit_json(
-            {
-                "file": args.file,
-                "mode": args.mode,
-                **result.to_dict(),
-                "scored": "core selection" if args.select_core else "selection as given",
-                "core_selection": core.to_dict(),
-                **({"entity_groups": [g.to_dict() for g in groups]} if groups is not None else {}),
-                **({"versions": record["versions"]} if record and record["versions"] else {}),
-            }
-        )
+        emit_json(data)
         return 0
     _say_figures(args, fx, result)
     _say_core_and_groups(args, core, groups)
@@ -47,6 +47,22 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         say(f"  audit record written to {args.record}")
     _say_audit(result)
     return 0
+
+
+def _claims(record: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The audit's candidates as the store keeps them (the memory rule)."""
+    if record is None:
+        return []
+    version = record["figures"].get("version")
+    return [
+        {
+            **c,
+            "answer_id": record["answer"],
+            "answer_version": version,
+            "proposed": bool(c.get("proposed")),
+        }
+        for c in record["candidates"]
+    ]
 
 
 def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[str, Any]:
@@ -179,6 +195,7 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="FILE",
         help="the earlier version of the same answer: both versions' figures side by side",
     )
+    add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
         handler=cmd_decomposition,

@@ -14,11 +14,13 @@ from claimlab.io.factscore import load_labelled
 from claimlab.io.files import replacing_all
 from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
 from claimlab.notebook.terminal import (
+    add_store_option,
     add_uncertainty_options,
     compare_pairs,
     count_type,
     emit_json,
     level_type,
+    remember,
     say,
     share_type,
 )
@@ -37,17 +39,17 @@ def cmd_factscore(args: argparse.Namespace) -> int:
         loaded.append((Path(f).stem, responses))
     ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []
     intervals, comparisons, ranking = _factscore_uncertainty(args, results)
+    data = {
+        "gamma": args.gamma,
+        "irrelevant": args.irrelevant,
+        "files": [_file_json(f, r, intervals) for f, r in results],
+        "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
+        **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
+        **({"ranking": ranking} if ranking else {}),
+    }
+    remember(args, "factscore", data)
     if args.json:
-        emit_json(
-            {
-                "gamma": args.gamma,
-                "irrelevant": args.irrelevant,
-                "files": [_file_json(f, r, intervals) for f, r in results],
-                "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
-                **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
-                **({"ranking": ranking} if ranking else {}),
-            }
-        )
+        emit_json(data)
         return 0
     _say_factscore(args, results, intervals, comparisons, ranking)
     for c, u in ledgers:
@@ -198,6 +200,7 @@ def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         " .units.parquet, same policy) for `claimlab ledger`",
     )
     add_uncertainty_options(p, compared="subjects (file names)")
+    add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_factscore, paths=_factscore_paths)
 

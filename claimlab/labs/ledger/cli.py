@@ -11,11 +11,13 @@ from claimlab.core.text import plural
 from claimlab.core.vocab import status_line
 from claimlab.notebook.terminal import (
     Steps,
+    add_store_option,
     add_uncertainty_options,
     check_compare,
     compare_pairs,
     emit_json,
     level_type,
+    remember,
     say,
     share_or_zero,
 )
@@ -34,8 +36,10 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     intervals, comparisons, rankings = _uncertainty(args, result, pairs)
     powered = _prediction_powered(args, result) if args.human else []
     gate = _gate(args, result) if args.baseline else None
+    data = _data(args, result, labels, intervals, comparisons, rankings, powered, gate)
+    remember(args, "ledger", data)
     if args.json:
-        _emit(args, result, labels, intervals, comparisons, rankings, powered, gate)
+        emit_json(data)
     else:
         _say_result(args, result, labels, intervals)
         _say_uncertainty(comparisons, rankings, powered)
@@ -155,7 +159,7 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
     return result, labels, extra
 
 
-def _emit(
+def _data(
     args: argparse.Namespace,
     result: Any,
     labels: dict[str, Any] | None,
@@ -164,7 +168,8 @@ def _emit(
     rankings: list[Any],
     powered: list[Any],
     gate: Any = None,
-) -> None:
+) -> dict[str, Any]:
+    """The command's JSON document (printed with ``--json``, recorded with ``--store``)."""
     from claimlab.metrics.stats.intervals import interval_or_reason
 
     data = result.to_dict()
@@ -172,21 +177,19 @@ def _emit(
         fig = data["corpus"] if group is None else data["by_group"][group]
         for (aggregate, metric), iv in ivs.items():
             fig[aggregate][metric].update(interval_or_reason(iv))
-    emit_json(
-        {
-            "candidates": args.candidates,
-            "units": args.units,
-            "from_decompositions": args.from_decompositions,
-            **({"labels": labels} if labels is not None else {}),
-            "by": args.by,
-            "out": args.out,
-            **data,
-            **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
-            **({"rankings": rankings} if args.compare else {}),
-            **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
-            **(gate.to_dict() if gate is not None else {}),
-        }
-    )
+    return {
+        "candidates": args.candidates,
+        "units": args.units,
+        "from_decompositions": args.from_decompositions,
+        **({"labels": labels} if labels is not None else {}),
+        "by": args.by,
+        "out": args.out,
+        **data,
+        **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
+        **({"rankings": rankings} if args.compare else {}),
+        **({"prediction_powered": [p.to_dict() for p in powered]} if args.human else {}),
+        **(gate.to_dict() if gate is not None else {}),
+    }
 
 
 def _say_result(
@@ -370,6 +373,7 @@ def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "estimates of every figure beside the autorater's and the people's alone",
     )
     _add_gate_options(p)
+    add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger, paths=_paths)
 

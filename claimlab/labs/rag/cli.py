@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from claimlab.notebook.terminal import count_type, emit_json, level_type, say
+from claimlab.notebook.terminal import (
+    add_store_option,
+    count_type,
+    emit_json,
+    level_type,
+    remember,
+    say,
+)
 
 
 def cmd_rag(args: argparse.Namespace) -> int:
@@ -14,8 +21,10 @@ def cmd_rag(args: argparse.Namespace) -> int:
     from claimlab.metrics.rag import score_rag
 
     report = score_rag(load_checking(args.file))
+    data = report.to_dict()
+    remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
     if args.json:
-        emit_json(report.to_dict())
+        emit_json(data)
         return 0
     for line in report_lines(report, per_query=args.per_query):
         say(line)
@@ -66,6 +75,7 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("file", help="RAGChecker's checking output (JSON)")
     p.add_argument("--per-query", action="store_true", help="show every query's figures too")
+    add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_rag, paths=lambda a: ([a.file], []))
 

@@ -11,8 +11,10 @@ from claimlab.io.files import atomic_write
 from claimlab.metrics.fever import score_fever
 from claimlab.notebook.records import to_jsonable
 from claimlab.notebook.terminal import (
+    add_store_option,
     count_type,
     emit_json,
+    remember,
     say,
 )
 
@@ -28,8 +30,10 @@ def cmd_fever(args: argparse.Namespace) -> int:
             Path(args.details),
             "".join(json.dumps(to_jsonable(c), ensure_ascii=False) + "\n" for c in result.claims),
         )
+    data = {"gold": args.gold, "predictions": args.predictions, **result.to_dict()}
+    remember(args, "fever", data)
     if args.json:
-        emit_json({"gold": args.gold, "predictions": args.predictions, **result.to_dict()})
+        emit_json(data)
         return 0
     c = result.to_dict()["counts"]
 
@@ -64,6 +68,7 @@ def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--max-evidence", type=count_type(1), default=5, help="predicted sentences used (default 5)"
     )
     p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
+    add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
         handler=cmd_fever, paths=lambda a: ([a.gold, a.predictions], [("--details", a.details)])

@@ -2,7 +2,8 @@
 
 Each lab's commands live in its own ``cli`` module (``claimlab.labs.<lab>.cli``) and are
 listed in :data:`claimlab.labs.registry.LABS`; ``notebooks`` holds the commands that run the
-notebooks themselves (run, handouts, serve, notebooks). Every command but ``serve`` takes
+notebooks themselves (run, handouts, serve, notebooks); ``history`` reads the run history a
+``--store`` keeps. Every command but ``serve`` takes
 ``--json``. Errors are one line on stderr: exit 2 for input the command refuses (naming file,
 record and field, or the option), 1 for a failed run; set ``CLAIMLAB_DEBUG=1`` to see a
 traceback.
@@ -21,7 +22,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
 from claimlab.labs.registry import command_adders
 from claimlab.notebook.terminal import check_outputs, say
-from claimlab.tooling.cli import notebooks
+from claimlab.tooling.cli import history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
 TOOLING_COMMANDS: list[Callable[[Any], None]] = [
@@ -29,6 +30,7 @@ TOOLING_COMMANDS: list[Callable[[Any], None]] = [
     notebooks.add_handouts,
     notebooks.add_serve,
     notebooks.add_notebooks,
+    history.add_history,
 ]
 
 

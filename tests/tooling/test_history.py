@@ -1,0 +1,65 @@
+"""``--store`` and ``claimlab history`` as a user runs them: runs, inputs, a plot, trusted claims."""
+
+import hashlib
+import json
+
+from tests.conftest import FIXTURES, run_cli
+from tests.labs.ledger.test_release_gate import write_ledger
+
+
+def test_two_ledger_runs_and_an_audit_in_one_store(tmp_path):
+    store = tmp_path / "runs.sqlite"
+    c1, u1 = write_ledger(tmp_path / "one", set())
+    c2, u2 = write_ledger(tmp_path / "two", {1, 2, 3})
+    run_cli("ledger", c1, "--units", u1, "--store", store, check=True)
+    run_cli("ledger", c2, "--units", u2, "--store", store, "--json", check=True)
+    fixture = FIXTURES / "atlas_nova.json"
+    run_cli("decomposition", fixture, "--mode", "baseline", "--store", store, check=True)
+    data = json.loads(run_cli("history", "--store", store, "--json", check=True).stdout)
+    runs = data["runs"]
+    assert [r["command"] for r in runs] == ["ledger", "ledger", "decomposition"]
+    for r, files in zip(runs, ([c1, u1], [c2, u2], [fixture]), strict=True):
+        assert [i["sha256"] for i in r["inputs"]] == [
+            hashlib.sha256(f.read_bytes()).hexdigest() for f in files
+        ]
+    cov = [next(f for f in r["figures"] if f["name"] == "corpus.micro.coverage") for r in runs[:2]]
+    assert [(f["numerator"], f["denominator"]) for f in cov] == [(1800, 1800), (1797, 1800)]
+    plot = tmp_path / "coverage.png"
+    out = run_cli(
+        "history", "--store", store, "--metric", "corpus.micro.coverage", "--plot", plot, check=True
+    )
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "3 runs" in out.stdout
+
+
+def test_trusted_claims_after_a_revision_that_contradicts_one(tmp_path, write_variant):
+    store = tmp_path / "runs.sqlite"
+    original = FIXTURES / "atlas_nova.json"
+    run_cli("decomposition", original, "--mode", "baseline", "--store", store, check=True)
+    first = json.loads(
+        run_cli("history", "--store", store, "--trusted", "--json", check=True).stdout
+    )
+    ids = [c["candidate_id"] for c in first["trusted"]]
+    assert "C1" in ids
+
+    def revise(d):
+        d["original"]["version"] = d["original"].get("version", "v") + "-revised"
+        for c in d["candidates"]:
+            if c["id"] == "C1":
+                c["evidence"]["status"] = "CONTRADICTED"
+
+    revised = write_variant("atlas_nova.json", revise, filename="atlas_nova_revised.json")
+    run_cli("decomposition", revised, "--mode", "baseline", "--store", store, check=True)
+    after = json.loads(
+        run_cli("history", "--store", store, "--trusted", "--json", check=True).stdout
+    )
+    assert [c["candidate_id"] for c in after["trusted"]] == [i for i in ids if i != "C1"]
+    assert {c["answer_version"] for c in after["trusted"]} == {"answer-v1-revised"}
+    text = run_cli("history", "--store", store, "--trusted").stdout
+    assert "may be reused as trusted facts" in text
+
+
+def test_history_refuses_a_missing_store_and_a_plot_without_a_metric(tmp_path):
+    proc = run_cli("history", "--store", tmp_path / "none.sqlite")
+    assert proc.returncode == 2 and "no store here" in proc.stderr
+    proc = run_cli("history", "--store", tmp_path / "none.sqlite", "--plot", tmp_path / "x.png")
+    assert proc.returncode == 2 and "--metric" in proc.stderr
