@@ -102,6 +102,7 @@ LABS: tuple[Lab, ...] = (
         ("11_rag_diagnostics",),
         ("claimlab.labs.rag.cli:add_rag", "claimlab.labs.rag.cli:add_meta_eval"),
     ),
+    Lab("history", "Release history", ("12_release_history",)),
 )
 
 

@@ -149,7 +149,26 @@ def write_hostile_files(d):
     files["gold"], files["predictions"] = corpus.hostile_fever(d / "fever")
     files["factscore"] = _factscore_dir(d / "factscore")
     files.update(_ragchecker_files(d / "ragchecker"))
+    files["history_store"] = _history_store(d / "history")
     return files
+
+
+def _history_store(d):
+    """A run history whose commands, versions, inputs and figure names are payloads."""
+    from claimlab.io.store import Figure, record_run
+
+    d.mkdir(parents=True, exist_ok=True)
+    store = d / "runs.sqlite"
+    for k in range(3):
+        record_run(
+            store, command=corpus.hostile(k), argv=[corpus.hostile(k + 1)], inputs=[],
+            parameters={"out": str(d / corpus.hostile(k + 2).replace("/", "_")[:40])},
+            figures=[Figure(HOSTILE_METRIC, k, 5, k / 5)], version=corpus.hostile(k + 3),
+        )  # fmt: skip
+    return store
+
+
+HOSTILE_METRIC = corpus.hostile(6, "metric")
 
 
 def _ragchecker_files(d):
@@ -229,6 +248,7 @@ def hostile_parameters(files):
             "HOTPOTQA": str(files["hotpotqa"]),
             "K": [1, 2],
         },
+        "12_release_history": {"STORE": str(files["history_store"]), "METRIC": HOSTILE_METRIC},
         "11_rag_diagnostics": {
             "CHECKING": str(files["rag_checking"]),
             "HUMAN": str(files["rag_human"]),

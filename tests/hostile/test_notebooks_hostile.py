@@ -19,6 +19,7 @@ STEMS = [
     "09_annotate",
     "10_retrieval_depth",
     "11_rag_diagnostics",
+    "12_release_history",
 ]
 
 
