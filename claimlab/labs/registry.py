@@ -72,7 +72,7 @@ LABS: tuple[Lab, ...] = (
     Lab(
         "ledger",
         "Your own ledgers",
-        ("08_your_ledger",),
+        ("08_your_ledger", "12_release_history"),
         ("claimlab.labs.ledger.cli:add_ledger",),
     ),
     Lab(
@@ -102,7 +102,6 @@ LABS: tuple[Lab, ...] = (
         ("11_rag_diagnostics",),
         ("claimlab.labs.rag.cli:add_rag", "claimlab.labs.rag.cli:add_meta_eval"),
     ),
-    Lab("history", "Release history", ("12_release_history",)),
 )
 
 

@@ -5,8 +5,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from claimlab.io.store import read_runs  # noqa: E402
-from claimlab.labs.history import views  # noqa: E402
-from claimlab.labs.history.study import compare_runs, load_history, pick  # noqa: E402
+from claimlab.labs.ledger import history_views as views  # noqa: E402
+from claimlab.labs.ledger.history import compare_runs, load_history, pick  # noqa: E402
 from claimlab.notebook.display import table_html  # noqa: E402
 from tests.hostile.files import HOSTILE_METRIC, _history_store  # noqa: E402
 from tests.labs.test_display_views import assert_figure, strings_of  # noqa: E402

@@ -1,8 +1,10 @@
-"""Your own ledgers at scale (notebook 08): many decomposers x many answers.
+"""Your own ledgers at scale (notebook 08) and their release history (notebook 12).
 
 ``demo`` (the SIMULATED demo ledger), ``study`` (the notebook's ledger: where it comes from,
 its intervals per decomposer), ``writers`` (the per-answer table as CSV, JSONL or
 Parquet, and the release gate's JUnit report and Markdown summary, written atomically),
 ``views`` (per-decomposer figures, comparisons, coverage) and ``cli`` (``claimlab ledger``:
-figures, intervals, paired comparisons, the release gate against ``--baseline``).
+figures, intervals, paired comparisons, the release gate against ``--baseline``);
+``history`` (a store's runs, or a SIMULATED history of four releases, and two runs paired
+through their per-answer tables) and ``history_views`` (its tables and the trend figure).
 """

@@ -1,4 +1,4 @@
-"""What notebook 12 computes: the history of a store, and the paired gate between two of its runs."""
+"""Release history (notebook 12): a store's runs, and the paired gate between two of them."""
 
 from __future__ import annotations
 
