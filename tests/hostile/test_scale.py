@@ -226,3 +226,28 @@ def test_official_scores_of_100000_questions(tmp_path):
     assert hot.counts["missing_supporting_facts"] == 50_000
     assert mus.counts == {"records": 100_000, "answerable": 50_000, "unanswerable": 50_000}
     assert mus.figures["group_answer_sufficiency_f1"].count == 50_000
+
+
+def test_release_gate_of_100000_answers():
+    import numpy as np
+    import pandas as pd
+
+    from claimlab.metrics.gate import release_gate
+
+    rng = np.random.default_rng(3)
+    n = 100_000
+    units = rng.integers(1, 8, n)
+    base = pd.DataFrame(
+        {"answer_id": [f"a{i}" for i in range(n)], "units": units, "covered": units}
+    )
+    for col in ("faithful", "unique", "supported_unique", "raw", "supported_raw"):
+        base[col] = units
+    now = base.copy()
+    now["covered"] = np.maximum(
+        units - (np.arange(n) % 10 == 0), 0
+    )  # one answer in ten loses a unit
+    with linear_time("a release gate over 100,000 answers"):
+        gate = release_gate(base, now, resamples=200)
+    cov = next(r for r in gate.rows if r.metric == "coverage")
+    assert gate.shared == n and cov.verdict == "REGRESSED"
+    assert cov.difference == pytest.approx((base["covered"].sum() - now["covered"].sum()) / units.sum())
