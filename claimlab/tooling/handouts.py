@@ -108,6 +108,28 @@ def find_chromium() -> str | None:
     return None
 
 
+def _strip_records(nb: Any) -> int:
+    """Remove the recorded values' outputs (data for the regression tests, not for readers).
+
+    nbconvert cannot show their media type and warned once for each; the records stay in the
+    executed notebook and its ``.records.json``.
+    """
+    from claimlab.notebook.records import MIME
+
+    n = 0
+    for cell in nb.cells:
+        outputs = cell.get("outputs", [])
+        kept = [
+            o
+            for o in outputs
+            if set(o.get("data", {})) - {MIME, "text/plain"} or MIME not in o.get("data", {})
+        ]
+        n += len(outputs) - len(kept)
+        if len(kept) != len(outputs):
+            cell["outputs"] = kept
+    return n
+
+
 def _strip_widgets(nb: Any) -> int:
     """Replace widget views by their static snapshot (text/html) or a plain note; count them."""
     n = 0
@@ -300,6 +322,7 @@ def render_html(
 
     nb = read_notebook(notebook)
     _strip_widgets(nb)
+    _strip_records(nb)
     remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
     c = Config()
     c.TagRemovePreprocessor.enabled = True

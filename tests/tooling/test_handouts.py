@@ -122,3 +122,28 @@ def test_pdf_tables_keep_every_cell_word_whole_and_on_the_page(handouts):
     printed = set(pdf_text(pdf, "-raw").split())
     missing = sorted(words - printed)
     assert not missing, f"table words not printed whole: {missing[:12]}"
+
+
+def test_recorded_values_are_left_out_of_the_handout_so_nbconvert_has_nothing_to_warn_about():
+    import warnings
+
+    import nbformat
+
+    from claimlab.notebook.records import MIME
+    from claimlab.tooling.handouts import _strip_records
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", data={MIME: {"name": "x", "value": 1}}),
+        nbformat.v4.new_output("display_data", data={"text/plain": "shown"}),
+    ]
+    nb.cells.append(cell)
+    assert _strip_records(nb) == 1
+    assert [o["data"] for o in nb.cells[0].outputs] == [{"text/plain": "shown"}]
+    from nbconvert import HTMLExporter
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        HTMLExporter().from_notebook_node(nb)
+    assert not [w for w in caught if "not able to be represented" in str(w.message)]
