@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -91,10 +92,14 @@ def read_notebook(path: str | Path) -> Any:
     Raises:
         ClaimlabInputError: the file is missing, unreadable or not a notebook.
     """
+    import warnings
+
     import nbformat
 
     try:
-        return nbformat.read(str(path), as_version=4)
+        with warnings.catch_warnings():  # a cell without an id is given one, not warned about
+            warnings.filterwarnings("ignore", message="Cell is missing an id field")
+            return nbformat.read(str(path), as_version=4)
     except FileNotFoundError:
         raise ClaimlabInputError("notebook not found", file=str(path)) from None
     except UnicodeDecodeError as exc:
@@ -350,26 +355,57 @@ def _execute(
     """
     for attempt in (1, 2):
         try:
-            papermill.execute_notebook(
-                str(nb_path),
-                str(out),
-                parameters=dict(params),
-                kernel_name=KERNEL,
-                cwd=str(nb_path.resolve().parent),
-                execution_timeout=timeout,
-                progress_bar=False,
-                log_output=False,
-                report_mode=False,
-                # the kernel's own log (a warning about unencrypted local TCP; an error when the
-                # interrupt the client sends before every shutdown lands inside a message
-                # handler) would break the one-line-per-notebook progress; cell errors come
-                # back as messages
-                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
-            )
+            with _quiet_papermill():
+                _execute_once(papermill, nb_path, out, params, timeout)
             return
         except RuntimeError as exc:
             if attempt == 2 or "Kernel died before replying" not in str(exc):
                 raise
+
+
+@contextmanager
+def _quiet_papermill() -> Iterator[None]:
+    """Papermill's own parameter warnings off while it runs: claimlab checks the parameters.
+
+    Papermill cannot parse a typed parameter line (``CONTEXT: list[str] | None = None``), then
+    warns that it cannot and that a parameter the notebook does declare is unknown; and
+    nbformat warns about a notebook without cell ids, which papermill gives ids. Both broke
+    the one-line-per-notebook progress; undeclared parameters are refused before any run.
+    """
+    import logging
+    import warnings
+
+    log = logging.getLogger("papermill")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Cell is missing an id field")
+            yield
+    finally:
+        log.setLevel(level)
+
+
+def _execute_once(
+    papermill: Any, nb_path: Path, out: Path, params: Mapping[str, Any], timeout: Any
+) -> None:
+    """One papermill execution (see :func:`_execute`)."""
+    papermill.execute_notebook(
+        str(nb_path),
+        str(out),
+        parameters=dict(params),
+        kernel_name=KERNEL,
+        cwd=str(nb_path.resolve().parent),
+        execution_timeout=timeout,
+        progress_bar=False,
+        log_output=False,
+        report_mode=False,
+        # the kernel's own log (a warning about unencrypted local TCP; an error when the
+        # interrupt the client sends before every shutdown lands inside a message
+        # handler) would break the one-line-per-notebook progress; cell errors come
+        # back as messages
+        extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+    )
 
 
 def resolve_notebooks(names: Sequence[str]) -> list[Path]:

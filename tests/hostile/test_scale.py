@@ -250,4 +250,6 @@ def test_release_gate_of_100000_answers():
         gate = release_gate(base, now, resamples=200)
     cov = next(r for r in gate.rows if r.metric == "coverage")
     assert gate.shared == n and cov.verdict == "REGRESSED"
-    assert cov.difference == pytest.approx((base["covered"].sum() - now["covered"].sum()) / units.sum())
+    assert cov.difference == pytest.approx(
+        (base["covered"].sum() - now["covered"].sum()) / units.sum()
+    )

@@ -154,3 +154,23 @@ def test_output_cut_short_by_the_reader_is_quiet():
         text=True,
     )
     assert proc.stderr == "" and proc.returncode == 141
+
+
+@pytest.mark.notebook
+def test_run_prints_one_line_per_notebook_without_papermills_or_nbformats_warnings(tmp_path):
+    """A declared typed parameter set with -p, and a notebook without cell ids: no noise."""
+    nb = json.loads((ROOT / "notebooks" / "12_release_history.ipynb").read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        cell.pop("id", None)
+    no_ids = tmp_path / "no_ids.ipynb"
+    no_ids.write_text(json.dumps(nb), encoding="utf-8")
+    for args in (["02_evidence_sufficiency", "-p", "QUESTION", '"room"'], [str(no_ids)]):
+        proc = run_cli("run", *args, "--output", tmp_path / "out")
+        assert proc.returncode == 0, proc.stderr
+        text = proc.stdout + proc.stderr
+        for noise in ("Unable to parse", "unknown parameter", "MissingIDFieldWarning", "Warning"):
+            assert noise not in text
+        assert (
+            proc.stdout.splitlines()[0].startswith("[1/1]")
+            and " ok " in proc.stdout.splitlines()[0]
+        )
