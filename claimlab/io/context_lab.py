@@ -231,6 +231,12 @@ def load_context_lab(path: str | Path) -> ContextLab:
         if split not in (None, *SPLITS):
             raise q.error(f"must be one of {', '.join(SPLITS)}, got {split!r}", field="split")
         queries.append(CalibrationQuery(q.get("id", str), tuple(cands), split))
+    if not any(q.candidates for q in queries):
+        raise cal.error(
+            "needs at least one query with scored candidates: the lab calibrates its threshold "
+            "on them",
+            field="calibration.queries",
+        )
     return ContextLab(
         source,
         top.get("question", str),

@@ -56,11 +56,9 @@ def _sentence(rec: Record) -> LabelledSentence:
     """One annotated sentence: text, relevance, the model's facts and the human-labelled facts."""
     text = rec.get("text", (str, int, float))
     relevant = rec.get("is-relevant", bool)
+    listed = rec.get("model-atomic-facts", (list, type(None)), None, want="a list of facts or null")
     model_texts = [
-        fact.get("text", str)
-        for _, fact in (
-            rec.items("model-atomic-facts") if rec.data.get("model-atomic-facts") else ()
-        )
+        fact.get("text", str) for _, fact in (rec.items("model-atomic-facts") if listed else ())
     ]
     human = rec.get("human-atomic-facts", (list, type(None)), None, want="a list or null")
     human_facts = None

@@ -69,8 +69,11 @@ def _sentence(rec: Record, page: Any, line: Any, page_field: str, line_field: st
     """A (page, line) evidence sentence, checked: a non-empty page name and an integer line."""
     if not isinstance(page, str) or not page:
         raise rec.error(f"page must be a non-empty string, got {describe(page)}", field=page_field)
-    if isinstance(line, bool) or not isinstance(line, int):
-        raise rec.error(f"line must be an integer, got {describe(line)}", field=line_field)
+    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
+        raise rec.error(
+            f"line must be an integer of 0 or more (a sentence's index), got {describe(line)}",
+            field=line_field,
+        )
     return (page, line)
 
 
@@ -100,7 +103,7 @@ def _gold_fast(obj: Any) -> GoldClaim | None:
             page, line = item[2], item[3]
             if nei and page is None:
                 continue
-            if type(page) is not str or not page or type(line) is not int:
+            if type(page) is not str or not page or type(line) is not int or line < 0:
                 return None
             sents.append((page, line))
         if sents:
@@ -159,7 +162,7 @@ def _prediction_fast(obj: Any, require_evidence: bool) -> Prediction | None:
         if type(item) is not list or len(item) != 2:
             return None
         page, line = item
-        if type(page) is not str or not page or type(line) is not int:
+        if type(page) is not str or not page or type(line) is not int or line < 0:
             return None
         sents.append((page, line))
     return Prediction(cid, lab, tuple(sents))  # type: ignore[arg-type]

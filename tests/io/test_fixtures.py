@@ -246,3 +246,18 @@ def test_evidence_spans_are_checked_against_the_reference(write_variant):
 
     with pytest.raises(FixtureError, match="C2: evidence.spans\\[0\\].text: does not match"):
         load_decomposition(write_variant("atlas_nova.json", bad_span, filename="b.json"))
+
+
+@pytest.mark.parametrize(
+    "queries", [[], [{"id": "q1", "candidates": []}]], ids=["no-query", "no-candidate"]
+)
+def test_a_context_lab_without_calibration_candidates_is_refused(write_variant, queries):
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.context_lab import load_context_lab
+
+    path = write_variant(
+        "leave_policy_tr.json", lambda d: d["calibration"].__setitem__("queries", queries)
+    )
+    with pytest.raises(ClaimlabInputError) as err:
+        load_context_lab(path)
+    assert err.value.field == "calibration.queries" and str(path) in str(err.value)

@@ -226,3 +226,18 @@ def test_cli_bad_label_is_one_line(tmp_path):
         f"claimlab factscore: error: {p}: line 1 (topic T): annotations[0].human-atomic-facts[0].label: "
         "label must be one of S, NS, IR, got 'YES'"
     )
+
+
+@pytest.mark.parametrize("value", [{}, {"text": "x"}, "facts", 3])
+def test_model_facts_that_are_not_a_list_are_refused_naming_the_field(tmp_path, value):
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.factscore import load_labelled
+
+    row = {"topic": "Kemal", "cat": ["rare"], "annotations": [
+        {"text": "s", "is-relevant": True, "model-atomic-facts": value,
+         "human-atomic-facts": [{"text": "Kemal sang.", "label": "S"}]}]}  # fmt: skip
+    path = tmp_path / "f.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ClaimlabInputError) as err:
+        load_labelled(path)
+    assert err.value.field.endswith("model-atomic-facts") and "line 1" in str(err.value)

@@ -274,5 +274,21 @@ def test_cli_malformed_line_is_one_line(tmp_path):
     proc = run_cli("fever", gold, pred)
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        f"claimlab fever: error: {gold}: line 1 (id 7): evidence[0][0][3]: line must be an integer, got 'x'"
+        f"claimlab fever: error: {gold}: line 1 (id 7): evidence[0][0][3]: line must be an integer"
+        " of 0 or more (a sentence's index), got 'x'"
     )
+
+
+@pytest.mark.parametrize("which", ["gold", "predictions"])
+def test_a_negative_evidence_line_is_refused_naming_the_field(tmp_path, which):
+    gold_doc = _edit(GOOD_GOLD, ["evidence", 0, 0, 3], -1) if which == "gold" else GOOD_GOLD
+    pred_doc = GOOD_PRED
+    if which == "predictions":
+        pred_doc = json.loads(json.dumps(GOOD_PRED))
+        pred_doc["predicted_evidence"][0][1] = -2
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text(json.dumps(gold_doc) + "\n")
+    pred.write_text(json.dumps(pred_doc) + "\n")
+    proc = run_cli("fever", gold, pred)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "of 0 or more" in proc.stderr and f"{which}.jsonl"[:4] in proc.stderr

@@ -130,3 +130,11 @@ def test_the_readmes_ci_job_runs_as_written(baseline, tmp_path):
     assert "**REGRESSED**" in (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert ET.parse(tmp_path / "gate.xml").getroot().get("failures") == "1"
     assert (tmp_path / "release" / "answers.csv").is_file()  # the next release's baseline
+
+
+def test_a_units_csv_with_a_repeated_row_is_one_line_naming_the_row(tmp_path):
+    c, u = write_ledger(tmp_path / "dup", set())
+    u.write_text(u.read_text() + "a0,U1\n")
+    proc = run_cli("ledger", c, "--units", u)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "u.csv" in proc.stderr and "unit_id" in proc.stderr and "listed twice" in proc.stderr
