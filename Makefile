@@ -61,8 +61,12 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_gold.py
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this
-# machine; as root (containers, CI machines) JupyterLab wants --allow-root
+# machine, and no news toast (JupyterLab asks about news unless its settings say no); as root
+# (containers, CI machines) JupyterLab wants --allow-root
 lab: setup
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
+	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1 \
 	  --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.news_url=None \
 	  --LabApp.extension_manager=readonly $$([ "$$(id -u)" = 0 ] && echo --allow-root)

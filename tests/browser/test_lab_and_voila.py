@@ -363,7 +363,9 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
     import re
     import signal
     import subprocess
+    import sys
     import urllib.request
+    from pathlib import Path
 
     from tests.browser.conftest import server_env
     from tests.conftest import ROOT
@@ -390,6 +392,13 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
             assert page.status == 200
         text = log.read_text()
         assert "Extension Manager is 'readonly'" in text and "Running as root" not in text
+        # the news toast is off: the lab's settings say no to news (seen in chromium by hand)
+        overrides = json.loads(
+            (
+                Path(sys.executable).parent.parent / "share/jupyter/lab/settings/overrides.json"
+            ).read_text()
+        )
+        assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
