@@ -174,3 +174,28 @@ def test_run_prints_one_line_per_notebook_without_papermills_or_nbformats_warnin
             proc.stdout.splitlines()[0].startswith("[1/1]")
             and " ok " in proc.stdout.splitlines()[0]
         )
+
+
+def test_every_commands_help_has_a_description_and_an_example_that_parses():
+    """Each example in --help is a command line the parser accepts (up to reading files)."""
+    import shlex
+
+    from claimlab.tooling.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, command in sub.choices.items():
+        assert command.description, name
+        assert command.epilog and command.epilog.startswith("example: claimlab "), name
+        example = command.epilog.removeprefix("example: ").split(" && ")[0]
+        words = shlex.split(example)[1:]
+        assert words[0] == name, (name, example)
+        parser.parse_args(words)  # an example with a wrong option would exit 2 here
+
+
+def test_a_value_too_many_gets_a_hint_on_how_to_give_several():
+    proc = run_cli(
+        "citations", "fixtures/leave_policy_tr.json", "--name", "seed", "--context", "T1", "T2"
+    )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "unrecognized arguments: T2" in proc.stderr and "comma-separated" in proc.stderr

@@ -3,7 +3,7 @@
 Each lab's commands live in its own ``cli`` module (``claimlab.labs.<lab>.cli``) and are
 listed in :data:`claimlab.labs.registry.LABS`; ``notebooks`` holds the commands that run the
 notebooks themselves (run, handouts, serve, notebooks); ``history`` reads the run history a
-``--store`` keeps. Every command but ``serve`` takes
+``--store`` keeps; ``examples`` gives every command's ``--help`` a description and an example. Every command but ``serve`` takes
 ``--json``. Errors are one line on stderr: exit 2 for input the command refuses (naming file,
 record and field, or the option), 1 for a failed run; set ``CLAIMLAB_DEBUG=1`` to see a
 traceback.
@@ -22,7 +22,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
 from claimlab.labs.registry import command_adders
 from claimlab.notebook.terminal import check_outputs, say
-from claimlab.tooling.cli import history, notebooks
+from claimlab.tooling.cli import examples, history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
 TOOLING_COMMANDS: list[Callable[[Any], None]] = [
@@ -39,6 +39,11 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         """Print one line naming the option and where to read more, then exit 2."""
+        if message.startswith("unrecognized arguments"):
+            message += (
+                "; an option takes the values its --help shows: give ids comma-separated "
+                "(--context E1,E4) or repeat the option (--context E1 --context E4)"
+            )
         self.exit(
             2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
         )
@@ -55,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for add in [*command_adders(), *TOOLING_COMMANDS]:
         add(sub)
+    examples.complete_help(sub)
     return parser
 
 
