@@ -34,11 +34,15 @@ system:
 # would otherwise recompile pandas and matplotlib from source in every kernel, test and command
 # (importing pandas: about 1.7 s without, 0.5 s with)
 $(STAMP): pyproject.toml Makefile
+	@echo "setup 1/3: the virtual environment in $(VENV)"
 	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet uv
 	@test -x $(PY) || uv venv --quiet --python python3 $(VENV)
-	uv pip install --quiet --python $(PY) -e ".[dev]"
-	$(PY) -m compileall -q -j 0 $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') claimlab >/dev/null
+	@echo "setup 2/3: installing claimlab and its dependencies (the first time: about a minute)"
+	@uv pip install --quiet --python $(PY) -e ".[dev]"
+	@echo "setup 3/3: compiling bytecode once (about half a minute)"
+	@$(PY) -m compileall -q -j 0 $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') claimlab >/dev/null
 	@touch $(STAMP)
+	@echo "setup done"
 
 run: setup
 	$(VENV)/bin/claimlab run --output outputs
