@@ -42,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
         if message.startswith("unrecognized arguments"):
             message += (
                 "; an option takes the values its --help shows: give ids comma-separated "
-                "(--context E1,E4) or repeat the option (--context E1 --context E4)"
+                "(--context ID1,ID2) or repeat the option (--context ID1 --context ID2)"
             )
         self.exit(
             2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"

@@ -13,13 +13,13 @@ HELP: dict[str, tuple[str, str]] = {
         "Reads a claimlab/decomposition@1 file and scores a selection of its candidates: "
         "preservation, coverage, confirmed and raw support with their counts, Core-style "
         "selection, the audit (--record writes it; --store keeps it in a run history).",
-        "claimlab decomposition fixtures/atlas_nova.json --mode baseline --record audit.json",
+        "claimlab decomposition my_answer.json --mode baseline --record audit.json",
     ),
     "sufficiency": (
         "Reads a claimlab/sufficiency@1 file and says whether a context (evidence ids) is "
         "SUFFICIENT for a question, with the witness, the missing premises, conflicts and "
         "conditions. Ids are comma-separated, space-separated, repeated or @FILE.",
-        "claimlab sufficiency fixtures/aurora.json --question room --context E1,E4",
+        "claimlab sufficiency my_questions.json --question which-room --context doc-a,doc-b",
     ),
     "fever": (
         "Reads FEVER gold and system predictions (JSON Lines), pairs them by id and gives the "
@@ -40,7 +40,7 @@ HELP: dict[str, tuple[str, str]] = {
     "citations": (
         "Reads an answer with its citations and the context it cites, and checks every quote "
         "and citation: fabricated ids, quotes from another chunk, unsourced sentences.",
-        "claimlab citations fixtures/leave_policy_tr.json --name seed --context sentences.json",
+        "claimlab citations my_lab.json --name my_answer --context sentences.json",
     ),
     "ledger": (
         "Reads a claim ledger (candidates and units tables: CSV, JSONL or Parquet) or folders of "
