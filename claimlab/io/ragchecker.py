@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
@@ -96,7 +96,7 @@ def _row(rec: Record, values: list[Any], field: str) -> tuple[bool, ...]:
     if None in found:
         for i, v in enumerate(values):
             _label(rec, v, f"{field}[{i}]")
-    return found  # type: ignore[return-value]
+    return cast(tuple[bool, ...], found)  # every None was refused above
 
 
 def _labels(rec: Record, name: str, rows: int) -> tuple[bool, ...]:
