@@ -85,6 +85,10 @@ def test_decomposition_explorer_and_game_in_jupyterlab(lab_server, page):
     )
     page.locator("button.claimlab-check").first.click()
     page.wait_for_function("document.querySelector('.claimlab-board')?.textContent.includes('WON')")
+    # the round is over: its controls are locked until Reset, so no verdict can go stale
+    page.wait_for_function("document.querySelector('button.claimlab-check')?.disabled === true")
+    assert page.locator(".claimlab-annot-C4 select").first.is_disabled()
+    assert "press Reset to play again" in page.locator(".claimlab-message").first.inner_text()
     page.locator(".claimlab-board").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "lab_decomposition_game_won.png"))
 

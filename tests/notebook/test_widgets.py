@@ -200,3 +200,32 @@ def test_ids_that_are_not_class_names_get_a_safe_class(tmp_path):
     odd = css_token('a b"<x>')
     assert odd.startswith("x") and " " not in odd and len(odd) == 13
     assert css_token('a b"<x>') == odd != css_token("a b")
+
+
+def test_a_finished_decomposition_round_is_locked_and_never_rechecked():
+    """Check with C4 unannotated, try to annotate it, Check again: the verdict stands, the
+    controls are locked, and the message says how to start again (issue: a stale verdict)."""
+    v = DecompositionGameView(DecompositionGame(DX, puzzle="supported_only"))
+    v.toggles["C4"].value = True
+    v.check_button.click()
+    first = v.game.last_check
+    assert "MISSING_ANNOTATION" in v.board.value and "press Reset to play again" in v.message.value
+    assert v.check_button.disabled and all(t.disabled for t in v.toggles.values())
+    assert all(p.disabled for p in v.status_pickers.values())
+    v.status_pickers["C4"].value = "SUPPORTED"  # refused: the round is over
+    assert v.status_pickers["C4"].value == "(not annotated)" and "C4" not in v.game.annotations
+    assert v.game.check() is first  # not checked again from a state the player never submitted
+    v.reset_button.click()
+    assert not v.check_button.disabled and not any(t.disabled for t in v.toggles.values())
+    assert v.game.last_check is None and "MISSING_ANNOTATION" not in v.board.value
+
+
+def test_a_finished_sufficiency_round_is_locked_the_same_way():
+    v = SufficiencyGameView(SufficiencyGame(SX, scenario="route_and_room"))
+    v.submit_button.click()
+    first = v.game.last_submit
+    assert v.submit_button.disabled and all(b.disabled for b in v.search_buttons.values())
+    assert "press Reset to play again" in v.message.value
+    assert v.game.submit(["E1"], {"room": "Room A3"}) is first
+    v.reset_button.click()
+    assert not v.submit_button.disabled and v.game.last_submit is None

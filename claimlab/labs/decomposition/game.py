@@ -136,7 +136,12 @@ class DecompositionGame:
         return find_decomposition(self.fixture, self.selection)
 
     def check(self) -> CheckResult:
-        """End the round: won, or every rule that is not met."""
+        """End the round: won, or every rule that is not met.
+
+        A round that is over is not checked again: its verdict stands until Reset.
+        """
+        if self.round_over and self.last_check is not None:
+            return self.last_check
         fx = self.fixture
         reasons: list[Reason] = []
         m = self.metrics()

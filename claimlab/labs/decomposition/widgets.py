@@ -222,6 +222,9 @@ class DecompositionGameView(GameView):
             for cid, t in self.toggles.items():
                 t.value = cid in g.selection
                 self.status_pickers[cid].value = g.annotations.get(cid, NO_STATUS)
+                # a finished round is locked until Reset (as the sufficiency game's is)
+                t.disabled = self.status_pickers[cid].disabled = g.round_over
+            self.check_button.disabled = g.round_over
         finally:
             self._syncing = False
         p = g.current
@@ -244,7 +247,8 @@ class DecompositionGameView(GameView):
     def check(self) -> Any:
         """Press Check."""
         r = self.game.check()
-        self.sync("round over: you won" if r.won else "round over: not won (see why below)")
+        verdict = "you won" if r.won else "not won (see why below)"
+        self.sync(f"round over: {verdict}; press Reset to play again")
         return r
 
     def paper_html(self) -> str:

@@ -214,6 +214,8 @@ class SufficiencyGame:
         picking one; a witness that holds only on conditions the question does not meet wins
         nothing.
         """
+        if self.round_over and self.last_submit is not None:
+            return self.last_submit  # a finished round's verdict stands until Reset
         proof = list(dict.fromkeys(proof))
         reasons: list[Reason] = []
         if self.spent > self.budget:

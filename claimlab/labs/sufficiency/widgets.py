@@ -266,6 +266,7 @@ class SufficiencyGameView(GameView):
         for eid, cb in self.copy_buttons.items():
             cb.disabled = eid not in g.context or g.round_over
         self.conflict.disabled = g.round_over
+        self.submit_button.disabled = g.round_over  # a finished round is locked until Reset
         self.answer_box.children = [self.answer_rows[item] for item in g.asks]
         q = g.fixture.question(g.question)
         sc = g.current
@@ -287,7 +288,8 @@ class SufficiencyGameView(GameView):
         """Press Submit."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
         r = self.game.submit(self.proof, answer, self.conflict.value)
-        self.sync("round over: you won" if r.won else "round over: not won (see why below)")
+        verdict = "you won" if r.won else "not won (see why below)"
+        self.sync(f"round over: {verdict}; press Reset to play again")
         return r
 
     def paper_html(self) -> str:
