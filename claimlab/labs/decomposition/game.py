@@ -178,6 +178,15 @@ class DecompositionGame:
             reasons.append(
                 Reason("NON_ATOMIC", f"compound claim(s) {', '.join(non_atomic)}: split them")
             )
+        reasons += self._annotation_reasons()
+        result = CheckResult(not reasons, tuple(reasons), m)
+        self.round_over = True
+        self.last_check = result
+        return result
+
+    def _annotation_reasons(self) -> list[Reason]:
+        """Selected candidates without an evidence status, or with a wrong one."""
+        fx, reasons = self.fixture, []
         missing = [i for i in self.selection if i not in self.annotations]
         if missing:
             reasons.append(
@@ -192,10 +201,7 @@ class DecompositionGame:
             reasons.append(
                 Reason("WRONG_ANNOTATION", f"wrong evidence status for {', '.join(wrong)}")
             )
-        result = CheckResult(not reasons, tuple(reasons), m)
-        self.round_over = True
-        self.last_check = result
-        return result
+        return reasons
 
 
 def solve_decomposition(
