@@ -168,3 +168,13 @@ def macro_mean(ratios: Iterable[Ratio]) -> MeanOfDefined:
             defined += 1
     value = math.fsum([total]) / defined if defined else None
     return MeanOfDefined(value, defined, undefined)
+
+
+def percent(value: float | None, unit: str = "") -> str:
+    """A share as a percentage with one decimal, or ``"N/A"`` when undefined.
+
+    Examples:
+        >>> percent(0.7636), percent(None), percent(0.5, "%")
+        ('76.4', 'N/A', '50.0%')
+    """
+    return "N/A" if value is None else f"{100 * value:.1f}{unit}"

@@ -8,6 +8,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
+from claimlab.core.ratio import percent
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
@@ -282,10 +283,6 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
     )
 
 
-def _pct(value: float | None) -> str:
-    return "N/A" if value is None else f"{100 * value:.1f}"
-
-
 def estimate_table(report: Any) -> Any:
     """Per system: people and checker FActScore, ER, agreement, the prediction-powered figure."""
     pd = pandas()
@@ -295,8 +292,8 @@ def estimate_table(report: Any) -> Any:
         rows.append(
             {
                 "system": s.name,
-                "people": f"{_pct(s.human.factscore)} ({s.human.scored} responses)",
-                "checker": f"{_pct(s.estimated.factscore)} ({s.estimated.scored} responses)",
+                "people": f"{percent(s.human.factscore)} ({s.human.scored} responses)",
+                "checker": f"{percent(s.estimated.factscore)} ({s.estimated.scored} responses)",
                 "ER (points)": "N/A"
                 if d["error_rate_points"] is None
                 else f"{d['error_rate_points']:+.1f}",
@@ -323,7 +320,7 @@ def estimate_lines(report: Any) -> list[str]:
         d = s.to_dict()
         er = "N/A" if d["error_rate_points"] is None else f"{d['error_rate_points']:+.1f} points"
         lines.append(
-            f"{s.name}: people {_pct(s.human.factscore)}, checker {_pct(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
+            f"{s.name}: people {percent(s.human.factscore)}, checker {percent(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
         )
         lines.append(
             "  prediction-powered (no length penalty) "

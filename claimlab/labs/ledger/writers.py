@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from claimlab.core.ratio import percent
 from claimlab.io.files import replacing
 from claimlab.io.ledger import table_kind
 from claimlab.metrics.ledger import LedgerResult, per_answer_ratios
@@ -39,10 +40,6 @@ def write_answers(
         else:
             table.to_parquet(tmp, index=False)
     return out
-
-
-def _pct(value: float | None) -> str:
-    return "N/A" if value is None else f"{100 * value:.1f}%"
 
 
 def _points(value: float | None) -> str:
@@ -90,7 +87,7 @@ def gate_line(r: Any) -> str:
     )
     why = f"; {r.reason}" if r.reason else ""
     return (
-        f"{r.metric} ({r.aggregate}): {_pct(r.baseline)} -> {_pct(r.now)}, drop {_points(r.difference)} "
+        f"{r.metric} ({r.aggregate}): {percent(r.baseline, '%')} -> {percent(r.now, '%')}, drop {_points(r.difference)} "
         f"points{bounds}, margin {100 * r.margin:.1f}: {r.verdict}{why}"
     )
 
@@ -107,7 +104,7 @@ def gate_summary(gate: Any, path: str | Path) -> Path:
         if not r.decided:
             verdict += f" (not decided: {r.reason})"
         lines.append(
-            f"| {r.metric} ({r.aggregate}) | {_pct(r.baseline)} | {_pct(r.now)} | "
+            f"| {r.metric} ({r.aggregate}) | {percent(r.baseline, '%')} | {percent(r.now, '%')} | "
             f"{_points(r.difference)}{interval} | {100 * r.margin:.1f} | {verdict} |"
         )
     lines.append("")

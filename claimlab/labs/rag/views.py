@@ -12,6 +12,7 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
+from claimlab.core.ratio import percent
 from claimlab.metrics.rag import GENERATOR, OVERALL, RAG_METRICS, RETRIEVER
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import plot_grouped_values, styled
@@ -24,10 +25,6 @@ LOWER_IS_BETTER = (
 )
 
 
-def _pct(value: float | None) -> str:
-    return "N/A" if value is None else f"{100 * value:.1f}"
-
-
 def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts."""
     n = len(report.per_query)
@@ -38,7 +35,7 @@ def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
             macro, micro = report.macro[m], report.micro[m]
             left = f"; {macro.undefined} N/A left out" if macro.undefined else ""
             yield (
-                f"  {m:<32} macro {_pct(macro.value):>5} (mean of {macro.defined} queries{left})"
+                f"  {m:<32} macro {percent(macro.value):>5} (mean of {macro.defined} queries{left})"
                 f"   micro {micro.display}"
             )
     if per_query:
@@ -60,7 +57,7 @@ def metric_table(report: Any) -> Any:
                 {
                     "part": part,
                     "metric": m,
-                    "macro %": _pct(macro.value),
+                    "macro %": percent(macro.value),
                     "queries (N/A left out)": f"{macro.defined} ({macro.undefined})",
                     "micro (pooled claims)": report.micro[m].display,
                     "in the file": "-" if published is None else f"{published:.1f}",
@@ -100,8 +97,8 @@ def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
             f", {macro.undefined} N/A" if macro.undefined else ""
         )
         rows[_short(m)] = {
-            "macro": (macro.value, f"{_pct(macro.value)}% ({queries})"),
-            "micro": (micro.value, f"{_pct(micro.value)}% ({micro.counts})"),
+            "macro": (macro.value, f"{percent(macro.value)}% ({queries})"),
+            "micro": (micro.value, f"{percent(micro.value)}% ({micro.counts})"),
         }
     return plot_grouped_values(
         rows,
