@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -60,6 +60,71 @@ def e(text: object) -> str:
 
 
 _SAFE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+LEFT = "text-align:left;vertical-align:top"
+
+
+def paper_table(
+    css: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    write: Mapping[str, float] | None = None,
+) -> str:
+    """A paper board's table: cells left-aligned; a column named in ``write`` is that many em wide.
+
+    ``headers`` are plain text; ``rows`` hold cells already escaped (HTML). ``write`` gives the
+    columns a player writes in room for what is written there (the longest status, a tick).
+    """
+    room = [(write or {}).get(h) for h in headers]
+
+    def style(width: float | None) -> str:
+        return LEFT + (f";width:{width}em;min-width:{width}em" if width else "")
+
+    head = "".join(
+        f'<th style="{style(w)}">{e(h)}</th>' for h, w in zip(headers, room, strict=True)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td style="{style(w)}">{c}</td>' for c, w in zip(r, room, strict=True))
+        + "</tr>"
+        for r in rows
+    )
+    return f'<table class="{e(css)}" style="text-align:left"><tr>{head}</tr>{body}</table>'
+
+
+def marked_text_html(text: str, spans: Sequence[tuple[str, int, int]]) -> str:
+    """``text`` escaped, each span (id, UTF-16 start, end exclusive) marked and labelled with its id.
+
+    Overlapping spans are marked once where they overlap; each id follows the end of its span.
+    One pass over the sorted cut points: linear in the text and the spans (after sorting).
+    """
+    raw = text.encode("utf-16-le")
+    starts: dict[int, int] = {}
+    ends: dict[int, list[str]] = {}
+    for sid, a, b in spans:
+        starts[a] = starts.get(a, 0) + 1
+        ends.setdefault(b, []).append(sid)
+    cuts = sorted({0, len(raw) // 2, *starts, *ends})
+    out, active = [], 0
+    for a, b in zip(cuts, [*cuts[1:], cuts[-1]], strict=True):
+        active += starts.get(a, 0) - len(ends.get(a, ()))
+        out.extend(f'<sup class="claimlab-unit-id">{e(i)}</sup>' for i in ends.get(a, ()))
+        piece = e(raw[2 * a : 2 * b].decode("utf-16-le", errors="replace"))
+        if piece:
+            out.append(f'<mark class="claimlab-unit">{piece}</mark>' if active else piece)
+    return "".join(out)
+
+
+def references_html(references: Sequence[Any]) -> str:
+    """Each reference (``id``, ``title``, ``version``, ``text``) as an escaped paragraph."""
+    if not references:
+        return "<p><em>The file has no references: every status is NOT_IN_REFERENCE.</em></p>"
+    return "".join(
+        f'<p class="claimlab-reference" style="{LEFT}"><strong>{e(r.id)}</strong> '
+        f"<em>{e(r.title)}</em>{f' (version {e(r.version)})' if r.version else ''}: {e(r.text)}</p>"
+        for r in references
+    )
 
 
 def css_token(value: str) -> str:

@@ -242,6 +242,9 @@ def clean_html(fragment: object) -> str:
         css_sanitizer=CSSSanitizer(
             allowed_css_properties=[
                 "text-align",
+                "vertical-align",
+                "width",
+                "min-width",
                 "white-space",
                 "word-break",
                 "overflow-wrap",
@@ -514,8 +517,26 @@ def _executed(src: Path, stems: Sequence[str] | None) -> list[Path]:
     return notebooks
 
 
+def _in_mode(
+    nb: Path, rec_file: Path, params: dict[str, Any], variant: Variant, scratch: Path
+) -> tuple[Path, Path]:
+    """The executed notebook (and records) to print ``variant`` from, in that variant's mode.
+
+    A notebook with a ``STUDENT`` parameter run in the other mode is executed once more with the
+    same parameters and ``STUDENT`` set for the variant, so a student handout never shows what
+    the instructor mode shows before a round is checked.
+    """
+    from claimlab.tooling.runner import run_notebook
+
+    student = variant == "student"
+    if "STUDENT" not in params or bool(params["STUDENT"]) == student:
+        return nb, rec_file
+    run = run_notebook(nb, parameters={**params, "STUDENT": student}, output_dir=scratch / variant)
+    return run.notebook, run.records_path
+
+
 def _html_handouts(
-    nb: Path, src: Path, dst: Path, variants: Sequence[Variant], *, pdf: bool
+    nb: Path, src: Path, dst: Path, variants: Sequence[Variant], *, pdf: bool, scratch: Path
 ) -> list[Handout]:
     """Write one notebook's HTML handout per variant, stamped with its run's parameters."""
     rec_file = src / f"{nb.stem}.records.json"
@@ -526,9 +547,17 @@ def _html_handouts(
     )
     out = []
     for variant in variants:
+        source, records = _in_mode(nb, rec_file, params, variant, scratch)
+        if records != rec_file:
+            params_used = json.loads(records.read_text(encoding="utf-8"))["parameters"]
+        else:
+            params_used = params
         html_file = dst / f"{nb.stem}.{variant}.html"
         html = render_html(
-            nb, variant, parameters=params, records_file=rec_file if rec_file.exists() else None
+            source,
+            variant,
+            parameters=params_used,
+            records_file=records if records.exists() else None,
         )
         atomic_write(html_file, html)
         pdf_file = dst / f"{nb.stem}.{variant}.pdf" if pdf else None
@@ -562,11 +591,15 @@ def build_handouts(
     dst.mkdir(parents=True, exist_ok=True)
     jobs = []
     written: list[Handout] = []
-    for nb in notebooks:
-        for h in _html_handouts(nb, src, dst, variants, pdf="pdf" in formats):
-            if h.pdf is not None:
-                jobs.append((h.html, h.pdf))
-            written.append(h)
+    scratch = temp_dir("handouts")
+    try:
+        for nb in notebooks:
+            for h in _html_handouts(nb, src, dst, variants, pdf="pdf" in formats, scratch=scratch):
+                if h.pdf is not None:
+                    jobs.append((h.html, h.pdf))
+                written.append(h)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     if jobs and chromium is not None:
         print_pdfs(jobs, chromium=chromium)
     if "html" not in formats:

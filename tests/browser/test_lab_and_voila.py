@@ -5,8 +5,9 @@ import time
 
 import pytest
 
+from claimlab.io.decomposition import load_decomposition
 from tests.browser.conftest import SCREENSHOTS, record_timing
-from tests.conftest import DATA
+from tests.conftest import DATA, FIXTURES
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("browser")]
 
@@ -57,6 +58,9 @@ def test_decomposition_explorer_and_game_in_jupyterlab(lab_server, page):
         "document.querySelector(`[data-metric='preservation']`)?.textContent.trim() === 'N/A (0/0)'"
     )
     assert metric(page, "coverage") == "0.0% (0/5)"
+    source = page.locator(".claimlab-game-source").first.inner_text()  # the game's sources
+    for ref in load_decomposition(FIXTURES / "atlas_nova.json").references:
+        assert ref.text in source, ref.id
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".claimlab-metrics").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "lab_decomposition_explorer_empty.png"))
@@ -204,6 +208,17 @@ def test_classroom_student_pages_play_choose_and_reset_without_spoilers(page, ch
         ):
             assert spoiler not in before, spoiler
         assert page.locator("[data-metric]").count() == 0  # no metric anywhere before Check
+        # what a player decides from: the answer (its units marked) and every reference's text
+        fx = load_decomposition(FIXTURES / "atlas_nova.json")
+        source = page.locator(".claimlab-game-source").first.inner_text()
+        answer = page.locator(".claimlab-game-source .claimlab-original").first.evaluate(
+            "el => { const c = el.cloneNode(true); c.querySelectorAll('sup').forEach((s) => s.remove()); return c.textContent; }"
+        )
+        assert answer.strip() == fx.original.text
+        for ref in fx.references:
+            assert ref.text in before and ref.text in source, ref.id
+        marks = page.locator(".claimlab-game-source mark.claimlab-unit")
+        assert [m.inner_text() for m in marks.all()] == [u.span.text for u in fx.units]
         page.locator(".claimlab-round select").first.select_option(
             label="Products mixed (products_mixed)"
         )

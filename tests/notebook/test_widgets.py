@@ -1,5 +1,9 @@
 """Widget logic, headless: set values as a user would, assert what is shown."""
 
+import re
+
+import pytest
+
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.sufficiency import load_sufficiency
 from claimlab.labs.decomposition.game import DecompositionGame
@@ -188,9 +192,9 @@ def test_the_paper_board_is_the_handout_snapshot():
     assert "7 raw slots" in paper and "SUPPORTED" in paper  # the statuses to choose from
     assert "CONTRADICTED (R" not in paper  # never a candidate's own status
     s = SufficiencyGameView(SufficiencyGame(SX))
-    paper = s._repr_mimebundle_()["text/html"]
+    paper = re.sub(r' style="[^"]*"', "", s._repr_mimebundle_()["text/html"])
     assert all(ev.text in paper for ev in SX.evidence) and "Budget 6" in paper
-    assert "<td>E5</td>" in paper and "<td>3</td>" in paper  # its search cost
+    assert re.search(r"<td>E5</td><td>[^<]*</td><td>APPROVED</td><td>3</td>", paper)  # its cost
 
 
 def test_ids_that_are_not_class_names_get_a_safe_class(tmp_path):
@@ -229,3 +233,75 @@ def test_a_finished_sufficiency_round_is_locked_the_same_way():
     assert v.game.submit(["E1"], {"room": "Room A3"}) is first
     v.reset_button.click()
     assert not v.submit_button.disabled and v.game.last_submit is None
+
+
+MARKED = [
+    # text, spans (id, UTF-16 start, end), expected HTML
+    ("abc", [], "abc"),
+    (
+        "abc",
+        [("U1", 0, 3)],
+        '<mark class="claimlab-unit">abc</mark><sup class="claimlab-unit-id">U1</sup>',
+    ),
+    (
+        "\U0001f4d8 ab cd",  # an emoji is two UTF-16 units: "ab" starts at 3
+        [("U1", 3, 5)],
+        '\U0001f4d8 <mark class="claimlab-unit">ab</mark><sup class="claimlab-unit-id">U1</sup> cd',
+    ),
+    (
+        "abcd",  # overlapping units: the overlap is marked once, each id after its own end
+        [("A", 0, 3), ("B", 1, 4)],
+        '<mark class="claimlab-unit">a</mark><mark class="claimlab-unit">bc</mark>'
+        '<sup class="claimlab-unit-id">A</sup><mark class="claimlab-unit">d</mark>'
+        '<sup class="claimlab-unit-id">B</sup>',
+    ),
+    ("ab", [("Z", 1, 1)], 'a<sup class="claimlab-unit-id">Z</sup>b'),  # an empty span: its id only
+    (
+        "<b>&x",  # text and ids from a file are data
+        [("<i>", 0, 3)],
+        '<mark class="claimlab-unit">&lt;b&gt;</mark><sup class="claimlab-unit-id">&lt;i&gt;</sup>&amp;x',
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "spans", "expected"), MARKED)
+def test_the_answer_is_shown_with_its_units_marked(text, spans, expected):
+    from claimlab.notebook.widgets import marked_text_html
+
+    assert marked_text_html(text, spans) == expected
+
+
+def test_marking_a_long_answer_is_one_pass():
+    from claimlab.notebook.widgets import marked_text_html
+
+    text = "word " * 100_000
+    spans = [(f"U{i}", 5 * i, 5 * i + 4) for i in range(100_000)]
+    out = marked_text_html(text, spans)
+    assert out.count("<mark") == 100_000 and out.count("U99999</sup>") == 1
+
+
+def test_references_and_paper_tables_are_escaped_and_left_aligned():
+    from types import SimpleNamespace
+
+    from claimlab.notebook.widgets import paper_table, references_html
+
+    ref = SimpleNamespace(id="R<1>", title="T & co", version="", text="<script>x</script>")
+    out = references_html([ref])
+    assert "<script>" not in out and "&lt;script&gt;x&lt;/script&gt;" in out
+    assert "R&lt;1&gt;" in out and "(version" not in out
+    assert "NOT_IN_REFERENCE" in references_html([])  # no reference: say what that means
+    table = paper_table("t", ["id", "status"], [["C1", ""]], write={"status": 12})
+    assert table.count("text-align:left") == 5  # the table, both headers, both cells
+    assert table.count("width:12em;min-width:12em") == 2  # room to write, header and cell
+    with pytest.raises(ValueError):
+        paper_table("t", ["id", "status"], [["C1"]])  # a short row is a bug, not a blank
+
+
+def test_the_decomposition_game_shows_the_answer_and_every_reference():
+    g = DecompositionGameView(DecompositionGame(DX), student=True)
+    for shown in (g.source.value, g.paper_html()):
+        assert all(r.text in shown and r.title in shown for r in DX.references)
+        assert shown.count('<mark class="claimlab-unit">') == len(DX.units)
+        for u in DX.units:
+            assert f'{u.span.text}</mark><sup class="claimlab-unit-id">{u.id}</sup>' in shown
+    assert g.source in g.widget.children

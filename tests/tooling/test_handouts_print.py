@@ -160,7 +160,7 @@ def test_game_handouts_carry_the_board_to_play_on_paper(printed):
 
     def text(stem):
         h = next(h for h in run.handouts if h.stem == stem and h.variant == "student")
-        return " ".join(_pdf_text(h.pdf).split())
+        return " ".join(_pdf_text(h.pdf, "-raw").split())  # in the order printed: cell by cell
 
     dec = text("06_decomposition_game")
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
@@ -169,6 +169,8 @@ def test_game_handouts_carry_the_board_to_play_on_paper(printed):
     for p in fx.game.puzzles.values():
         assert p.title in dec and p.note in dec
     assert "7 raw slots" in dec and "A scripted round" not in dec  # the solver's round: not here
+    for r in fx.references:  # the sources a player decides from
+        assert r.text in dec, r.id
     suf = text("07_sufficiency_game")
     sx = load_sufficiency(FIXTURES / "aurora.json")
     for e in sx.evidence:
@@ -176,3 +178,32 @@ def test_game_handouts_carry_the_board_to_play_on_paper(printed):
     for name in game_scenarios(sx):
         assert name in suf
     assert "Budget 6" in suf
+
+
+def _lines(text: str) -> set[str]:
+    return {" ".join(line.split()) for line in text.splitlines() if line.strip()}
+
+
+def test_student_game_handouts_are_executed_in_student_mode_and_keep_the_solutions(printed):
+    """The student PDF comes from a run with STUDENT true: diffed with the instructor's, every
+    line only the instructor sees stays out of it, and no line of a solution is in it."""
+    from claimlab.notebook.widgets import STUDENT_NOTE
+
+    out, run = printed
+    for stem in ("06_decomposition_game", "07_sufficiency_game"):
+        pdfs = {h.variant: h.pdf for h in run.handouts if h.stem == stem}
+        student, instructor = (_pdf_text(pdfs[v], "-layout") for v in ("student", "instructor"))
+        assert re.search(r"STUDENT\s+true", student) and re.search(r"STUDENT\s+false", instructor)
+        note = " ".join(STUDENT_NOTE.split()[:6])
+        assert note in " ".join(student.split()) and note not in " ".join(instructor.split())
+        only_instructor = _lines(instructor) - _lines(student)
+        assert any("A scripted round" in line for line in only_instructor), stem
+        records = json.loads((out / f"{stem}.records.json").read_text(encoding="utf-8"))
+        flat = " ".join(student.split())
+        for x in records["records"]["exercises"]:
+            for line in x["solution"].splitlines():
+                line = " ".join(re.sub(r"[*`_]", "", line).split())
+                if len(line) >= 24:  # a solution line, not a lone word or id
+                    assert line[:60] not in flat, (stem, line)
+        for spoiler in ("For the teacher.", "Solutions.", "missing units:", "SUPPORTED 0 ·"):
+            assert spoiler not in flat, (stem, spoiler)

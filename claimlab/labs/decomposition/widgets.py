@@ -26,7 +26,10 @@ from claimlab.notebook.widgets import (
     View,
     css_token,
     e,
+    marked_text_html,
     message_html,
+    paper_table,
+    references_html,
     round_title,
     style_toggle,
     toggles,
@@ -76,6 +79,21 @@ def candidate_texts_html(fixture: DecompositionFixture, ids: Sequence[str]) -> s
         f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
         if ids
         else "<p>nothing selected</p>"
+    )
+
+
+def source_html(fixture: DecompositionFixture) -> str:
+    """What a player decides from: the original answer, its units marked, and every reference."""
+    o = fixture.original
+    units = [(u.id, u.span.start, u.span.end) for u in fixture.units]
+    version = f" ({e(o.version)})" if o.version else ""
+    return (
+        '<div class="claimlab-source" style="text-align:left">'
+        f"<p><strong>The answer</strong> {e(o.id)}{version}, each of its units marked:</p>"
+        f'<blockquote class="claimlab-original" style="margin:4px 0 8px 12px">'
+        f"{marked_text_html(o.text, units)}</blockquote>"
+        f"<p><strong>The references</strong> (what the evidence statuses are judged on):</p>"
+        f"{references_html(fixture.references)}</div>"
     )
 
 
@@ -180,10 +198,13 @@ class DecompositionGameView(GameView):
             rows.append(W.HBox([t, d, Html(f"<span>{e(c.text)}</span>")]))
         rounds = {n: round_title(n, p.title) for n, p in fx.game.puzzles.items()}
         self.check_button = self._controls("Check", "claimlab-check", self.check, rounds)
+        self.source = Html(source_html(fx))
+        self.source.add_class("claimlab-game-source")
         self.widget = W.VBox(
             [
                 self.chooser,
                 self.intro,
+                self.source,
                 *rows,
                 W.HBox([self.check_button, self.reset_button]),
                 self.message,
@@ -252,26 +273,29 @@ class DecompositionGameView(GameView):
         return r
 
     def paper_html(self) -> str:
-        """The board on paper: the rounds, every candidate's text, a column to mark and annotate."""
+        """The board on paper: the answer and references, the rounds, every candidate to mark."""
         g, fx = self.game, self.game.fixture
-        rounds = "".join(
-            f"<tr><td>{e(p.name)}</td><td>{e(p.title)}</td><td>{e(', '.join(p.start) or '(empty)')}</td>"
-            f"<td>{e(p.note)}</td></tr>"
+        rounds = [
+            [e(p.name), e(p.title), e(", ".join(p.start) or "(empty)"), e(p.note)]
             for p in fx.game.puzzles.values()
-        )
-        cands = "".join(
-            f"<tr><td>{e(c.id)}</td><td>{e(c.text)}</td><td></td><td></td></tr>"
-            for c in fx.candidates
-        )
-        units = "".join(f"<tr><td>{e(u.id)}</td><td>{e(u.span.text)}</td></tr>" for u in fx.units)
+        ]
+        units = [[e(u.id), e(u.span.text)] for u in fx.units]
+        cands = [[e(c.id), e(c.text), "", ""] for c in fx.candidates]
         return (
             '<div class="claimlab-paper">'
             f"<p><strong>Decomposition game on paper.</strong> {plural(g.slots, 'raw slot')}; "
             "mark the candidates you select (a duplicate takes a slot too) and write the evidence "
             f"status of each ({e(', '.join(STATUSES))}).</p>"
-            f'<table class="claimlab-rounds"><tr><th>round</th><th>title</th><th>starting selection</th>'
-            f"<th>note</th></tr>{rounds}</table>"
-            f'<table class="claimlab-units"><tr><th>unit</th><th>what the answer says</th></tr>{units}</table>'
-            f'<table class="claimlab-board-paper"><tr><th>candidate</th><th>text</th><th>selected</th>'
-            f"<th>status</th></tr>{cands}</table></div>"
+            + source_html(fx)
+            + paper_table(
+                "claimlab-board-paper",
+                ["candidate", "text", "selected", "status"],
+                cands,
+                write={"selected": 5, "status": 12},
+            )
+            + paper_table(
+                "claimlab-rounds", ["round", "title", "starting selection", "note"], rounds
+            )
+            + paper_table("claimlab-units", ["unit", "what the answer says"], units)
+            + "</div>"
         )

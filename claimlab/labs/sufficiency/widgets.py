@@ -21,6 +21,7 @@ from claimlab.notebook.widgets import (
     css_token,
     e,
     message_html,
+    paper_table,
     round_title,
     toggles,
     verdict_html,
@@ -295,26 +296,38 @@ class SufficiencyGameView(GameView):
     def paper_html(self) -> str:
         """The board on paper: the rounds, every record's text and cost, the budget."""
         g, fx = self.game, self.game.fixture
-        rounds = "".join(
-            f"<tr><td>{e(name)}</td><td>{e(fx.question(sc.question).text)}</td>"
-            f"<td>{e(', '.join(fx.question(sc.question).asks))}</td>"
-            f"<td>{e(', '.join(sc.context) or '(none)')}</td><td>{e(sc.note)}</td></tr>"
+        rounds = [
+            [
+                e(name),
+                e(fx.question(sc.question).text),
+                e(", ".join(fx.question(sc.question).asks)),
+                e(", ".join(sc.context) or "(none)"),
+                e(sc.note),
+            ]
             for name, sc in g.scenarios.items()
-        )
-        evidence = "".join(
-            f"<tr><td>{e(ev.id)}</td><td>{e(ev.text)}</td>"
-            f"<td>{e(ev.status)}{'' if ev.current else ', not current'}</td>"
-            f"<td>{g.cost(ev.id)}</td><td>{g.copy_cost if g.can_copy(ev.id) else '-'}</td>"
-            "<td></td></tr>"
+        ]
+        evidence = [
+            [
+                e(ev.id),
+                e(ev.text),
+                e(ev.status) + ("" if ev.current else ", not current"),
+                str(g.cost(ev.id)),
+                str(g.copy_cost) if g.can_copy(ev.id) else "-",
+                "",
+            ]
             for ev in fx.evidence
-        )
+        ]
         return (
             '<div class="claimlab-paper">'
             f"<p><strong>Sufficiency game on paper.</strong> Budget {g.budget}; the starting "
             "evidence of a round is free. Tick what you search (pay its cost), cite the records "
             "that prove your answer and write down every asked item.</p>"
-            f'<table class="claimlab-rounds"><tr><th>round</th><th>question</th><th>name</th>'
-            f"<th>start</th><th>note</th></tr>{rounds}</table>"
-            f'<table class="claimlab-board-paper"><tr><th>record</th><th>text</th><th>metadata</th>'
-            f"<th>search cost</th><th>copy cost</th><th>searched / cited</th></tr>{evidence}</table></div>"
+            + paper_table("claimlab-rounds", ["round", "question", "name", "start", "note"], rounds)
+            + paper_table(
+                "claimlab-board-paper",
+                ["record", "text", "metadata", "search cost", "copy cost", "searched / cited"],
+                evidence,
+                write={"searched / cited": 8},
+            )
+            + "</div>"
         )
