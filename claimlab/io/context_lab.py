@@ -103,8 +103,11 @@ class ContextLab:
     exercises: tuple[Exercise, ...] = ()
     note: str = ""
 
-    def answer_name(self, name: str = "") -> str:
+    def answer_name(self, name: str = "", *, given_as: str = "the answer asked for") -> str:
         """``name`` when the file has an answer of that name; empty: the file's first answer.
+
+        ``given_as`` says where ``name`` came from (a notebook parameter, an option), so an
+        error names what the user set, not a field of the file.
 
         Raises:
             ClaimlabInputError: the file has no answer of that name (or none at all).
@@ -118,9 +121,8 @@ class ContextLab:
         if name not in self.answers:
             shown = ", ".join(repr(n) for n in list(self.answers)[:10])
             raise ClaimlabInputError(
-                f"no answer named {name!r} (the file has {shown})",
+                f"{given_as} is {name!r}, but the file has no answer of that name (it has {shown})",
                 file=self.source,
-                field="answers",
             )
         return name
 

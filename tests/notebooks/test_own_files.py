@@ -123,6 +123,21 @@ def test_the_context_lab_names_a_missing_answer(tmp_path):
             output_dir=tmp_path,
         )
     assert (
-        f"{path}: answers: no answer named 'nope' (the file has 'workshop_ok', "
-        "'price_in_wrong_rule')" in str(info.value)
+        f"{path}: the parameter ANSWER is 'nope', but the file has no answer of that name "
+        "(it has 'workshop_ok', 'price_in_wrong_rule')" in str(info.value)
     )
+
+
+def test_the_annotation_lab_names_the_parameter_of_a_missing_answer(tmp_path):
+    from claimlab.tooling.runner import NotebookFailed
+
+    with pytest.raises(NotebookFailed) as info:
+        run_notebook(
+            ROOT / "notebooks" / "09_annotate.ipynb",
+            parameters={"ANSWER": "nope", "WORK_DIR": str(tmp_path / "work")},
+            output_dir=tmp_path,
+        )
+    assert "the parameter ANSWER is 'nope', but the file has no answer with that id" in str(
+        info.value
+    )
+    assert info.value.input_error  # the user's to fix: exit 2

@@ -11,15 +11,15 @@ import json
 import re
 import subprocess
 from html import unescape
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from claimlab.tooling.handouts import build_handouts, find_chromium
+from claimlab.tooling.handouts import VARIANTS, Handout, find_chromium
 from claimlab.tooling.paths import NOTEBOOKS_DIR
-from claimlab.tooling.runner import run_notebook
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_cli
 
 pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("print")]
 MIN_PPI = 200
@@ -29,14 +29,41 @@ PRINT_WIDTH_IN = 7.32  # A4 less the handout's 12 mm margins
 
 @pytest.fixture(scope="session")
 def printed(tmp_path_factory):
-    """Every notebook executed with its defaults, and both handouts of each, as HTML and PDF."""
+    """Every notebook executed with its defaults, and both handouts of each, as HTML and PDF,
+    made by ``claimlab run`` and ``claimlab handouts`` as a teacher runs them; returns the
+    output folder and the handouts (the commands' own output is in ``out/said.txt``)."""
     if find_chromium() is None:
         pytest.skip("chromium is not installed (apt-get install chromium)")
     out = tmp_path_factory.mktemp("print")
-    for nb in sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")):
-        run_notebook(nb, output_dir=out)
-    run = build_handouts(out, out / "handouts")
-    return out, run
+    said = []
+    for args in (["run", "--output", out], ["handouts", "--from", out, "--to", out / "handouts"]):
+        proc = run_cli(*args)
+        assert proc.returncode == 0, proc.stderr
+        said.append(proc.stdout + proc.stderr)
+    (out / "said.txt").write_text("\n".join(said), encoding="utf-8")
+    handouts = tuple(
+        Handout(nb.stem, variant, out / "handouts" / f"{nb.stem}.{variant}.html",
+                out / "handouts" / f"{nb.stem}.{variant}.pdf")
+        for nb in sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+        for variant in VARIANTS
+    )  # fmt: skip
+    assert all(h.html.is_file() and h.pdf.is_file() for h in handouts)
+    return out, SimpleNamespace(handouts=handouts)
+
+
+def test_a_full_run_and_its_handouts_print_no_third_party_warning(printed):
+    """What a teacher sees from ``claimlab run`` and ``claimlab handouts``: claimlab's own
+    lines only, no warning from papermill, nbformat, nbconvert, matplotlib or chromium."""
+    out, _ = printed
+    said = (out / "said.txt").read_text(encoding="utf-8")
+    for noise in ("Warning", "warn", "Unable to parse", "Traceback", "ERROR:", "DEPRECAT"):
+        assert noise not in said, noise
+    lines = said.splitlines()
+    ours = re.compile(
+        r"^(\[\d+/\d+\] \S+ \.\.\. ok |summary: |  \S+ \((student|instructor)\): |handouts: )"
+    )
+    assert [line for line in lines if line and not ours.match(line)] == []
+    assert len(lines) > 2 * len(list(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb")))
 
 
 def _pdf_text(pdf, *options) -> str:

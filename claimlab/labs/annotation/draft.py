@@ -567,11 +567,13 @@ def ensure_draft(
     answer: str = "",
     units: str = "sentences",
     threshold: float = DEFAULT_THRESHOLD,
+    given_as: str = "the answer asked for",
 ) -> tuple[Path, DraftSummary | None]:
     """The draft of one answer of a raw file in ``work_dir``: written if absent, else kept.
 
     ``answer`` names the record (its id); "" takes the first. Returns the draft's path and its
-    summary (None when the draft was already there: it is never overwritten).
+    summary (None when the draft was already there: it is never overwritten). ``given_as``
+    says where ``answer`` came from (a notebook parameter), for the error that refuses it.
 
     Raises:
         FixtureError: the raw file is refused, or it has no record with that id.
@@ -581,7 +583,8 @@ def ensure_draft(
     if answer and answer not in ids:
         shown = ", ".join(ids[:12]) + (f", ... ({len(ids)} in all)" if len(ids) > 12 else "")
         raise FixtureError(
-            f"no answer with this id (there are: {shown})", file=str(raw_path), record=answer
+            f"{given_as} is {answer!r}, but the file has no answer with that id (it has {shown})",
+            file=str(raw_path),
         )
     k = ids.index(answer) if answer else 0
     target = Path(work_dir) / file_names(ids)[k]

@@ -440,13 +440,14 @@ def open_workspace(
     work: str | Path,
     *,
     answer: str = "",
+    given_as: str = "the answer asked for",
     clock: Callable[[], str] = now,
 ) -> Workspace:
     """Open the annotator's copy of a draft, or of every draft of a folder (made where missing).
 
     For a folder the copies keep the drafts' layout in ``work`` (the annotator's folder, as
     ``claimlab agreement`` and ``adjudicate`` take it); ``answer`` chooses the one to open (its
-    answer id; "" the first).
+    answer id; "" the first); ``given_as`` says where it came from, for the error refusing it.
 
     Raises:
         AnnotationError: no draft with that answer id, or a folder with no draft.
@@ -471,10 +472,9 @@ def open_workspace(
         if answer not in ids:
             shown = ", ".join(list(ids)[:12]) + (", ..." if len(ids) > 12 else "")
             raise AnnotationError(
-                f"no draft of this answer (there are: {shown})",
+                f"{given_as} is {answer!r}, but the folder holds no draft of that answer "
+                f"(it has {shown})",
                 file=str(d),
-                record=answer,
-                field="ANSWER",
             )
         chosen = ids[answer]
     session = AnnotationSession(chosen[1], annotator, clock=clock)

@@ -313,3 +313,23 @@ def test_a_long_answer_with_many_subclaims_drafts_in_reasonable_work():
     doc, summary = draft_document(raw)
     assert summary.units == 2000 and summary.spans == 200
     assert all(c["source_spans"][0]["text"].rstrip(".") in answer for c in doc["candidates"])
+
+
+def test_an_unknown_answer_names_the_parameter_it_came_from(raw_file, tmp_path):
+    """An answer id the file lacks is the user's setting, not a record of the file."""
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.labs.annotation.draft import ensure_draft
+    from claimlab.labs.annotation.session import open_workspace
+
+    asked = "the parameter ANSWER"
+    with pytest.raises(ClaimlabInputError) as info:
+        ensure_draft(raw_file, tmp_path / "w", answer="nosuch", given_as=asked)
+    assert str(info.value).startswith(f"{raw_file}: the parameter ANSWER is 'nosuch', but")
+    assert "(it has " in str(info.value) and info.value.record is None
+    drafts = tmp_path / "drafts"
+    run_cli("draft", raw_file, "--out", drafts)
+    with pytest.raises(ClaimlabInputError) as info:
+        open_workspace(drafts, "tester", tmp_path / "work", answer="nosuch", given_as=asked)
+    assert str(info.value).startswith(f"{drafts}: the parameter ANSWER is 'nosuch', but")
+    space = open_workspace(drafts, "tester", tmp_path / "work", answer="", given_as=asked)
+    assert space.draft.exists()  # "" still takes the first
