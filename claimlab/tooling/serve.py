@@ -30,13 +30,41 @@ GAME_NOTEBOOKS = tuple(games().values())
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
-    """Voila's kernel manager with a cap on the number of kernels running at once."""
+    """Voila's kernel manager with a cap on the number of kernels running at once.
+
+    A kernel counts from the moment its start is accepted, not from when it is registered:
+    the check and the reservation happen with no ``await`` between them (one event loop), so
+    however many page views arrive at once, at most ``max_kernels`` kernels exist, warm ones
+    (Voila's preheated pool, which starts its kernels through this method) included. A start
+    past the cap is refused at once with HTTP 503, before anything is started.
+    """
 
     max_kernels = Integer(40, config=True, help="Most kernels running at once (page views).")
 
+    def counted(self) -> int:
+        """Kernels running or accepted and still starting."""
+        return len(set(self.list_kernel_ids()) | self._accepted())
+
+    def _accepted(self) -> set[str]:
+        if not hasattr(self, "_accepted_ids"):
+            self._accepted_ids: set[str] = set()
+        return self._accepted_ids
+
     async def start_kernel(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Start a kernel for a new page view, unless the cap is reached (HTTP 503)."""
-        if len(self.list_kernel_ids()) >= self.max_kernels:
+        """Start a kernel for a new page view, unless the cap is reached (HTTP 503).
+
+        A page view that finds the cap reached first makes room by stopping a warm kernel
+        waiting for another game (its own game had none ready, or Voila would have served it);
+        a warm kernel's own start is never given room that way.
+        """
+        import uuid
+
+        if kwargs.get("kernel_id") is not None and kwargs["kernel_id"] in self:
+            return await super().start_kernel(*args, **kwargs)  # an existing kernel
+        warming = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        if self.counted() >= self.max_kernels and not warming:
+            await self._stop_one_warm()
+        if self.counted() >= self.max_kernels:  # checked again: no await from here on
             from tornado import web
 
             raise web.HTTPError(
@@ -44,7 +72,63 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 f"the classroom is full ({self.max_kernels} games running); "
                 "close a page or try again in a few minutes",
             )
-        return await super().start_kernel(*args, **kwargs)
+        kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
+        self._accepted().add(kernel_id)  # counted from now, before the first await
+        try:
+            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+        finally:
+            self._accepted().discard(kernel_id)
+
+    def _warm_pools(self) -> dict[str, list[Any]]:
+        """Voila's pools of warm kernels (name -> start tasks), without failed starts."""
+        pools: dict[str, list[Any]] = getattr(self, "_pools", None) or {}
+        for pool in pools.values():
+            pool[:] = [t for t in pool if not (t.done() and (t.cancelled() or t.exception()))]
+        return pools
+
+    async def _stop_one_warm(self) -> None:
+        """Stop one warm kernel whose page is ready (and take it out of its pool)."""
+        for pool in self._warm_pools().values():
+            for task in pool:
+                if task.done():
+                    pool.remove(task)
+                    self._refill_paused = True
+                    try:
+                        await self.shutdown_kernel(task.result()["kernel_id"], now=True)
+                    finally:
+                        self._refill_paused = False
+                    return
+
+    async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
+        result = await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        if not getattr(self, "_refill_paused", False) and not getattr(self, "_stopping", False):
+            fill = getattr(self, "fill_if_needed", None)
+            for name in list(self._warm_pools()) if fill else ():
+                fill(notebook_name=name)
+        return result
+
+    async def shutdown_all(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """Stop every kernel, warm ones included, and refill nothing."""
+        self._stopping = True
+        return await super().shutdown_all(*args, **kwargs)
+
+
+WARM_DEFAULT_MOST = 8
+
+
+def warm_pool(asked: int | None, max_kernels: int, games: int) -> int:
+    """Warm pages per game: ``asked``, or by default the cap shared between the games.
+
+    The default is at most ``WARM_DEFAULT_MOST`` each; never more than the cap holds, so the
+    pool's memory is bounded by ``--max-kernels`` kernels like every other page's.
+
+    Examples:
+        >>> warm_pool(None, 6, 2), warm_pool(None, 40, 2), warm_pool(5, 6, 2), warm_pool(0, 6, 2)
+        (3, 8, 3, 0)
+    """
+    most = max_kernels // max(games, 1)
+    return min(most, WARM_DEFAULT_MOST if asked is None else asked)
 
 
 def check_port(ip: str, port: int) -> None:
@@ -140,8 +224,16 @@ def voila_command(
     token: str | None,
     max_kernels: int,
     cull_idle: int,
+    warm: int = 0,
 ) -> list[str]:
-    """The Voila command line that serves ``folder`` as a classroom."""
+    """The Voila command line that serves ``folder`` as a classroom.
+
+    Kernels talk to the server over IPC sockets in Voila's private connection folder, never
+    over TCP ports: a port picked free can be taken by another starting kernel before it is
+    bound ("Address already in use"); a socket path named after the kernel's id cannot.
+    ``warm`` pages per game are executed ahead in preheated kernels (Voila's pool, refilled in
+    the background) so a page view in a rush is served at once.
+    """
     cmd = [
         sys.executable,
         "-m",
@@ -156,7 +248,13 @@ def voila_command(
         f"--MappingKernelManager.cull_interval={max(1, min(60, cull_idle))}",
         "--MappingKernelManager.cull_connected=False",
         "--VoilaConfiguration.show_tracebacks=False",
+        "--KernelManager.transport=ipc",
     ]
+    if warm > 0:
+        cmd += [
+            "--VoilaConfiguration.preheat_kernel=True",
+            f"--VoilaConfiguration.default_pool_size={warm}",
+        ]
     if token:
         cmd.append(f"--token={token}")
     cmd.append(str(folder))

@@ -184,7 +184,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from claimlab.io.files import temp_dir
     from claimlab.labs.registry import LABS, load
     from claimlab.tooling.paths import NOTEBOOKS_DIR
-    from claimlab.tooling.serve import check_port, prepare_games_folder, voila_command
+    from claimlab.tooling.serve import (
+        check_port,
+        prepare_games_folder,
+        voila_command,
+        warm_pool,
+    )
 
     fixtures = {}
     for lab in LABS:  # a teacher's own file, refused now in one line rather than in a page
@@ -206,9 +211,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     say(f"claimlab serve: the games as standalone pages (Voila), {view}; Ctrl-C stops the server")
     for nb in games:
         say(f"  {base}/voila/render/{nb.name}{query}")
+    warm = warm_pool(args.warm, args.max_kernels, len(games))
     say(
-        f"  at most {args.max_kernels} games at once; a closed page's kernel stops after "
-        f"{args.cull_idle} s"
+        f"  at most {args.max_kernels} games at once, {warm} page(s) of each game executed "
+        f"ahead; a closed page's kernel stops after {args.cull_idle} s"
     )
     cmd = voila_command(
         folder,
@@ -217,6 +223,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         token=args.token,
         max_kernels=args.max_kernels,
         cull_idle=args.cull_idle,
+        warm=warm,
     )
     # become the server (no parent left between it and the signals): a stop or kill of this
     # command stops Voila and its kernels instead of leaving them running behind
@@ -247,6 +254,13 @@ def add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=count_type(1),
         default=600,
         help="seconds before a closed page's kernel is stopped (default 600)",
+    )
+    p.add_argument(
+        "--warm",
+        type=count_type(0),
+        default=None,
+        help="pages of each game executed ahead, served at once in a rush; counted within "
+        "--max-kernels (default: the cap shared between the games, at most 8 each)",
     )
     p.add_argument(
         "--instructor",
