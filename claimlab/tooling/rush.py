@@ -149,21 +149,23 @@ def start_server(args: Sequence[str], port: int, log: Path) -> subprocess.Popen[
 
 
 def wait_for_kernels(pid: int, n: int, timeout: float = 120.0) -> int:
-    """Wait until the server runs ``n`` kernels (its warm pool), all of them idle.
+    """Wait until the server runs ``n`` kernels (its warm pool), the server and all idle.
 
-    Idle: their pages executed, under 5% of a core together for a second. Returns how many
-    kernels the server runs.
+    Idle: the warm pages executed in their kernels and rendered by the server, under 5% of a
+    core together for a second. Returns how many kernels the server runs.
     """
+    import psutil
+
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and len(kernels_of(pid)) < n:
         time.sleep(0.2)
     quiet = 0
     while time.monotonic() < deadline and quiet < 2:
-        kernels = kernels_of(pid)
-        for k in kernels:
-            _cpu(k)  # starts the measuring interval
+        watched = [psutil.Process(pid), *kernels_of(pid)]
+        for p in watched:
+            _cpu(p)  # starts the measuring interval
         time.sleep(0.5)
-        busy = sum(_cpu(k) for k in kernels)
+        busy = sum(_cpu(p) for p in watched)
         quiet = quiet + 1 if busy < 5.0 else 0
     return len(kernels_of(pid))
 

@@ -1,0 +1,46 @@
+"""A small class opening a game at once on ``claimlab serve`` (loopback): the cap holds.
+
+The benchmark (``benchmarks/bench_classroom.py``) gives the figures for 1 to 60 students; this
+test keeps the behaviour: with ``--max-kernels 3`` and 8 students at once, at most 3 kernels
+ever run, every student is answered (a page or "the classroom is full", HTTP 503, never a
+hang), no kernel start fails on a taken port, and SIGTERM leaves no kernel running.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from claimlab.tooling.rush import kernels_of, rush, start_server, stop_server, wait_for_kernels
+
+pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("browser")]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_class_of_eight_on_a_cap_of_three(tmp_path):
+    log = tmp_path / "serve.log"
+    proc = start_server(["--max-kernels", "3", "--cull-idle", "600"], _port(), log)
+    port = int(proc.args[proc.args.index("--port") + 1])
+    try:
+        assert wait_for_kernels(proc.pid, 2) == 2  # one warm page per game: 2 of the 3
+        url = f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb"
+        first = rush(url, 8, server_pid=proc.pid, marker="Decomposition game", timeout=120)
+        assert first.peak_kernels <= 3 and len(kernels_of(proc.pid)) <= 3
+        assert {v.status for v in first.visits} <= {200, 503}  # every one answered
+        assert all(v.page for v in first.visits if v.status == 200)
+        # the warm page of 06, and room made by stopping 07's: 2 or 3 served, the rest refused
+        assert 2 <= len(first.served) <= 3 and first.refused == 8 - len(first.served)
+        assert max(v.seconds for v in first.visits if v.status == 503) < 10  # at once
+        again = rush(url, 4, server_pid=proc.pid, marker="Decomposition game", timeout=120)
+        assert again.refused == 4 and again.peak_kernels <= 3  # full, whatever the timing
+    finally:
+        left = stop_server(proc)
+    assert left == []  # SIGTERM stopped every kernel, warm ones included
+    text = log.read_text(errors="replace")
+    assert "Address already in use" not in text and "Traceback" not in text
