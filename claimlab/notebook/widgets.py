@@ -106,7 +106,8 @@ def marked_text_html(text: str, spans: Sequence[tuple[str, int, int]]) -> str:
         starts[a] = starts.get(a, 0) + 1
         ends.setdefault(b, []).append(sid)
     cuts = sorted({0, len(raw) // 2, *starts, *ends})
-    out, active = [], 0
+    out: list[str] = []
+    active = 0
     for a, b in zip(cuts, [*cuts[1:], cuts[-1]], strict=True):
         active += starts.get(a, 0) - len(ends.get(a, ()))
         out.extend(f'<sup class="claimlab-unit-id">{e(i)}</sup>' for i in ends.get(a, ()))

@@ -106,12 +106,12 @@ def rush(url: str, students: int, *, server_pid: int, marker: str, timeout: floa
     """``students`` page views of ``url`` at the same moment; the server sampled meanwhile."""
     barrier = threading.Barrier(students)
     done = threading.Event()
-    peaks = [0, 0.0]
+    kernels_peak, mb_peak = [0], [0.0]
 
     def sample() -> None:
         while not done.is_set():
-            peaks[0] = max(peaks[0], len(kernels_of(server_pid)))
-            peaks[1] = max(peaks[1], memory_mb(server_pid))
+            kernels_peak[0] = max(kernels_peak[0], len(kernels_of(server_pid)))
+            mb_peak[0] = max(mb_peak[0], memory_mb(server_pid))
             done.wait(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -123,7 +123,7 @@ def rush(url: str, students: int, *, server_pid: int, marker: str, timeout: floa
     finally:
         done.set()
         sampler.join()
-    return Rush(visits, peaks[0], peaks[1])
+    return Rush(visits, kernels_peak[0], mb_peak[0])
 
 
 def start_server(args: Sequence[str], port: int, log: Path) -> subprocess.Popen[bytes]:
@@ -200,6 +200,6 @@ def _alive(pid: int) -> bool:
     import psutil
 
     try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False

@@ -101,11 +101,12 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
-        result = await super().shutdown_kernel(kernel_id, *args, **kwargs)
-        if not getattr(self, "_refill_paused", False) and not getattr(self, "_stopping", False):
-            fill = getattr(self, "fill_if_needed", None)
-            for name in list(self._warm_pools()) if fill else ():
-                fill(notebook_name=name)
+        result = await super().shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
+        fill: Any = getattr(self, "fill_if_needed", None)  # Voila's, when pages are warmed
+        if fill is not None and not getattr(self, "_refill_paused", False):
+            if not getattr(self, "_stopping", False):
+                for name in list(self._warm_pools()):
+                    fill(notebook_name=name)
         return result
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]

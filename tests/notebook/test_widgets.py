@@ -298,7 +298,10 @@ def test_references_and_paper_tables_are_escaped_and_left_aligned():
 
 
 def test_the_decomposition_game_shows_the_answer_and_every_reference():
+    from claimlab.labs.decomposition.widgets import source_html
+
     g = DecompositionGameView(DecompositionGame(DX), student=True)
+    assert source_html(DX) in g.source.value and source_html(DX) in g.paper_html()
     for shown in (g.source.value, g.paper_html()):
         assert all(r.text in shown and r.title in shown for r in DX.references)
         assert shown.count('<mark class="claimlab-unit">') == len(DX.units)

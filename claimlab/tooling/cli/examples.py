@@ -83,9 +83,9 @@ HELP: dict[str, tuple[str, str]] = {
         "claimlab handouts --from outputs --to outputs/handouts",
     ),
     "serve": (
-        "Serves the game notebooks to a classroom through Voila: solutions hidden, idle kernels "
-        "culled, at most --max-kernels at once.",
-        "claimlab serve --port 8866 --max-kernels 30",
+        "Serves the game notebooks to a classroom through Voila: solutions hidden, pages "
+        "prepared ahead (--warm), idle kernels culled, at most --max-kernels at once.",
+        "claimlab serve --port 8866 --max-kernels 30 --warm 10",
     ),
     "notebooks": (
         "Copies the notebooks and the fixtures they read into a folder of your own, to run "
