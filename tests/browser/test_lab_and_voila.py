@@ -425,7 +425,8 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
 
 def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path):
     """Only the game notebooks render; a third page view past --max-kernels 2 is refused (503);
-    a closed page's kernel is stopped after --cull-idle; a taken port is an error up front."""
+    a closed page's kernel is stopped after --cull-idle; a taken port is an error up front.
+    (No warm pages here: warm pages are never culled; tests/tooling/test_classroom_rush.py.)"""
     import subprocess
     import sys
     import urllib.error
@@ -435,7 +436,7 @@ def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path)
     from tests.browser.conftest import stop
 
     exe = Path(sys.executable).parent / "claimlab"
-    proc, _, port = _serve("--max-kernels", "2", "--cull-idle", "3")
+    proc, _, port = _serve("--max-kernels", "2", "--cull-idle", "3", "--warm", "0")
 
     def status(path):
         try:
