@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji
 DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
 
-.PHONY: setup system run test lint lab bench clean
+.PHONY: setup system run test lint lab bench mutation clean
 
 setup: system $(STAMP)
 
@@ -51,9 +51,14 @@ run: setup
 test: setup
 	$(VENV)/bin/python -m pytest -n 2
 
+# seeded mutants of core/ratio.py and the metric modules, each against its own unit tests;
+# slow (minutes per module), so not part of `make test`; figures in QUALITY.md
+mutation: setup
+	$(PY) quality/mutation.py
+
 lint: setup
-	$(VENV)/bin/ruff check claimlab tests benchmarks notebooks
-	$(VENV)/bin/ruff format --check claimlab tests benchmarks notebooks
+	$(VENV)/bin/ruff check claimlab tests benchmarks quality notebooks
+	$(VENV)/bin/ruff format --check claimlab tests benchmarks quality notebooks
 	$(VENV)/bin/mypy --strict claimlab
 	$(VENV)/bin/lint-imports
 

@@ -282,8 +282,10 @@ def near_misses(
 ) -> list[dict[str, Any]]:
     """Claims one predicted sentence away from a witness, with what was predicted and what is missing."""
     by_id = {g.id: (g, p) for g, p in pairs}
-    out = []
+    out: list[dict[str, Any]] = []
     for c in result.claims:
+        if len(out) >= limit:
+            break
         if not c.one_away:
             continue
         g, p = by_id[c.id]
@@ -300,8 +302,6 @@ def near_misses(
                 "missing sentence": _key(missing[0]),
             }
         )
-        if len(out) >= limit:
-            break
     return out
 
 

@@ -48,3 +48,88 @@ def test_micro_sums_counts_and_macro_counts_undefined_items():
     assert (m.value, m.defined, m.undefined) == (0.75, 2, 1)  # (0.5 + 1.0) / 2
     assert macro_mean([]).value is None
     assert macro_mean([Ratio(0, 0)]).display == "N/A (0 of 1 items defined)"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "total"),
+    [
+        ((1, 2), (3, 4), (4, 6)),  # micro: counts add, values do not average
+        ((0, 0), (2, 5), (2, 5)),  # an undefined ratio adds nothing
+        ((0, 0), (0, 0), (0, 0)),  # still N/A
+        ((5, 5), (0, 3), (5, 8)),
+    ],
+)
+def test_adding_ratios_adds_their_counts(a, b, total):
+    s = Ratio(*a) + Ratio(*b)
+    assert (s.numerator, s.denominator) == total
+    assert s == micro_sum([Ratio(*a), Ratio(*b)])
+    assert Ratio(*b) + Ratio(*a) == s  # order does not matter
+
+
+def test_adding_something_else_is_not_a_ratio():
+    assert Ratio(1, 2).__add__(3) is NotImplemented
+    with pytest.raises(TypeError):
+        Ratio(1, 2) + 3  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("n", "d", "defined"), [(0, 0, False), (0, 1, True), (1, 1, True), (3, 7, True)]
+)
+def test_defined_means_a_denominator(n, d, defined):
+    assert Ratio(n, d).defined is defined
+
+
+@pytest.mark.parametrize(
+    ("ratios", "value", "defined", "undefined", "display"),
+    [
+        ([Ratio(1, 2), Ratio(0, 0), Ratio(1, 1)], 0.75, 2, 1, "75.0% (mean of 2 defined; 1 N/A)"),
+        ([Ratio(1, 4)], 0.25, 1, 0, "25.0% (mean of 1 defined; 0 N/A)"),
+        ([Ratio(0, 0), Ratio(0, 0)], None, 0, 2, "N/A (0 of 2 items defined)"),
+        ([], None, 0, 0, "N/A (0 of 0 items defined)"),
+        ([Ratio(0, 3), Ratio(3, 3)], 0.5, 2, 0, "50.0% (mean of 2 defined; 0 N/A)"),
+    ],
+)
+def test_macro_mean_of_defined_values(ratios, value, defined, undefined, display):
+    m = macro_mean(ratios)
+    assert (m.value, m.defined, m.undefined) == (value, defined, undefined)
+    assert m.display == display == str(m)
+    assert m.to_dict() == {
+        "value": value,
+        "defined": defined,
+        "undefined": undefined,
+        "display": display,
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "shown"),
+    [(0.7636, "", "76.4"), (None, "", "N/A"), (None, "%", "N/A"), (0.5, "%", "50.0%"),
+     (0.0, "", "0.0"), (1.0, " pp", "100.0 pp")],
+)  # fmt: skip
+def test_percent_shows_one_decimal_or_na(value, unit, shown):
+    from claimlab.core.ratio import percent
+
+    assert percent(value, unit) == shown
+    if not unit:
+        assert percent(value) == shown  # no unit unless asked for
+
+
+@pytest.mark.parametrize(
+    ("n", "d", "error", "message"),
+    [
+        (-1, 2, ValueError, "Ratio.numerator must be >= 0, got -1"),
+        (0, -1, ValueError, "Ratio.denominator must be >= 0, got -1"),
+        (3, 2, ValueError, "Ratio numerator 3 exceeds denominator 2"),
+        (1.0, 2, TypeError, "Ratio.numerator must be an int, got 1.0"),
+        (1, "2", TypeError, "Ratio.denominator must be an int, got '2'"),
+        (False, 2, TypeError, "Ratio.numerator must be an int, got False"),
+    ],
+)
+def test_impossible_counts_are_named(n, d, error, message):
+    with pytest.raises(error) as info:
+        Ratio(n, d)
+    assert str(info.value) == message
+
+
+def test_a_ratio_of_equal_counts_is_allowed():
+    assert Ratio(2, 2).value == 1.0 and Ratio(0, 0).value is None

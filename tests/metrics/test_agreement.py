@@ -275,3 +275,35 @@ def test_preserves_coded_from_keep_masks_equal_the_answer_by_answer_coding(annot
         b = field_agreement(name, slow.codes[name], weights=slow.weights[name])
         assert a == b and a.items > 0
     assert disagreements(fast) == disagreements(slow) != []
+
+
+@pytest.mark.parametrize(
+    ("change", "refused"),
+    [
+        ({}, False),  # the same answer
+        ({"text": " And one more sentence."}, True),  # the same id, another text
+        ({"id": "another-id"}, True),  # the same text, another id
+        ({"id": "Cafe\u0301"}, False),  # the same id once NFC-normalised
+    ],
+)
+def test_files_of_one_answer_only(tmp_path, change, refused):
+    from claimlab.core.errors import FixtureError
+    from claimlab.metrics.agreement import check_same_answer
+
+    a, b = atlas_pair(tmp_path)
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in (a, b)]
+    if "id" in change:
+        docs[0]["original"]["id"] = "Caf\u00e9"  # precomposed
+    if "text" in change:
+        docs[1]["original"]["text"] += change["text"]
+    else:
+        docs[1]["original"].update(change)
+    for doc, p in zip(docs, (a, b), strict=True):
+        p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    fixtures = [load_decomposition(p) for p in (a, b)]
+    if not refused:
+        check_same_answer(fixtures)
+        return
+    with pytest.raises(FixtureError) as info:
+        check_same_answer(fixtures)
+    assert str(info.value).startswith(f"{b}: original: is not an annotation of the same answer")

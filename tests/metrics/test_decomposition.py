@@ -121,3 +121,53 @@ def test_unknown_candidate_is_an_error(fixture):
 def test_explanations_use_the_computed_numbers(fixture, mode, fragment):
     r = find_decomposition(fixture, fixture.mode(mode))
     assert fragment in explain_mode(mode, r)
+
+
+def _draft(fixture_path, tmp_path, **changes):
+    import json
+
+    doc = json.loads(fixture_path.read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        if value is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return load_decomposition(path)
+
+
+def test_gold_only_when_no_selected_label_or_unit_awaits_a_person(fixture, tmp_path):
+    import json
+
+    confirmed = find_decomposition(fixture, fixture.modes["baseline"])
+    assert confirmed.gold is True and confirmed.to_dict()["gold"] is True
+    doc = json.loads((FIXTURES / "atlas_nova.json").read_text(encoding="utf-8"))
+    next(c for c in doc["candidates"] if c["id"] == "C2")["review"] = ["faithful"]
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    draft = load_decomposition(path)
+    with_review = find_decomposition(draft, ["C1", "C2"])
+    assert with_review.gold is False and with_review.proposed == {"C2": ("faithful",)}
+    assert with_review.to_dict()["gold"] is False
+    assert find_decomposition(draft, ["C1"]).gold is True  # C2 not selected: nothing to confirm
+    doc["units"][0]["review"] = ["span"]
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    unit_draft = find_decomposition(load_decomposition(path), ["C1"])
+    assert unit_draft.gold is False and unit_draft.proposed_units == ("U1",)
+
+
+def test_a_file_without_modes_walks_every_candidate(fixture, tmp_path):
+    from claimlab.core.errors import FixtureError
+    from claimlab.metrics.decomposition import ALL_CANDIDATES, named_selections
+
+    bare = _draft(FIXTURES / "atlas_nova.json", tmp_path, modes=None, game=None)
+    assert named_selections(bare) == {ALL_CANDIDATES: bare.candidate_ids}
+    assert named_selections(fixture, "baseline") == {"baseline": fixture.modes["baseline"]}
+    assert list(named_selections(fixture, ["entity", "baseline"])) == ["entity", "baseline"]
+    assert named_selections(fixture) == dict(fixture.modes)
+    with pytest.raises(FixtureError) as info:
+        named_selections(fixture, ["baseline", 3])
+    assert "MODES[1]: a mode name must be a string, got 3" in str(info.value)
+    with pytest.raises(FixtureError):
+        named_selections(fixture, "no-such-mode")

@@ -4,6 +4,7 @@ import json
 import pytest
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.ratio import Ratio
 from claimlab.io.fever import GoldClaim, Prediction, load_gold, load_predictions, pair_by_id
 from claimlab.metrics.fever import score_fever
 from tests.conftest import require_data, run_cli
@@ -292,3 +293,245 @@ def test_a_negative_evidence_line_is_refused_naming_the_field(tmp_path, which):
     proc = run_cli("fever", gold, pred)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "of 0 or more" in proc.stderr and f"{which}.jsonl"[:4] in proc.stderr
+
+
+S, R, N = "SUPPORTS", "REFUTES", "NOT ENOUGH INFO"
+
+
+# (case, pairs, max_evidence, strict, label, precision, recall, f1)
+CORPUS = [
+    ("one perfect claim", [(G(1, S, [("A", 0)]), P(1, S, ("A", 0)))], 5,
+     "100.0% (1/1)", "100.0% (1/1)", 1.0, "100.0% (1/1)", 1.0),
+    ("P = R = 1/2: F1 1/2, never 0",
+     [(G(1, S, [("A", 0)]), P(1, S, ("A", 0), ("Z", 0))), (G(2, S, [("B", 0)]), P(2, S, ("B", 0)))],
+     5, "100.0% (2/2)", "100.0% (2/2)", 0.75, "100.0% (2/2)", 2 * 0.75 / 1.75),
+    ("equal P and R below 1",
+     [(G(1, S, [("A", 0)]), P(1, S, ("A", 0))), (G(2, R, [("B", 0)]), P(2, R, ("Z", 1)))],
+     5, "50.0% (1/2)", "100.0% (2/2)", 0.5, "50.0% (1/2)", 0.5),
+    ("all wrong", [(G(1, S, [("A", 0)]), P(1, R, ("Z", 0)))], 5,
+     "0.0% (0/1)", "0.0% (0/1)", 0.0, "0.0% (0/1)", 0.0),
+    ("only NEI: precision, recall, F1 N/A", [(G(1, N), P(1, N))], 5,
+     "100.0% (1/1)", "100.0% (1/1)", None, "N/A (0/0)", None),
+    ("max_evidence 1 keeps the first sentence only",
+     [(G(1, S, [("A", 0)]), P(1, S, ("Z", 0), ("A", 0)))], 1,
+     "0.0% (0/1)", "100.0% (1/1)", 0.0, "0.0% (0/1)", 0.0),
+    ("max_evidence None keeps every sentence",
+     [(G(1, S, [("A", 0)]), P(1, S, *[("Z", i) for i in range(6)], ("A", 0)))], None,
+     "100.0% (1/1)", "100.0% (1/1)", 1 / 7, "100.0% (1/1)", 2 * (1 / 7) / (1 + 1 / 7)),
+    ("a verifiable claim with no group is a hit",
+     [(GoldClaim(1, S, "c", ()), P(1, S))], 5,
+     "100.0% (1/1)", "100.0% (1/1)", 1.0, "100.0% (1/1)", 1.0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("case", "pairs", "k", "strict", "label", "precision", "recall", "f1"),
+    CORPUS,
+    ids=[c[0] for c in CORPUS],
+)
+def test_corpus_figures_at_every_boundary(case, pairs, k, strict, label, precision, recall, f1):
+    r = score_fever(pairs, max_evidence=k)
+    assert (r.strict.display, r.label.display, r.recall.display) == (strict, label, recall)
+    assert r.precision == pytest.approx(precision) if precision is not None else r.precision is None
+    assert r.f1 == pytest.approx(f1) if f1 is not None else r.f1 is None
+    assert (r.strict_score, r.label_accuracy) == (r.strict.value, r.label.value)
+    assert r.max_evidence == k
+    d = r.to_dict()
+    assert d["counts"]["claims"] == len(pairs) and d["counts"]["precision"]["mean_of"] == (
+        r.recall.denominator
+    )
+    assert d["f1"] == r.f1 and d["precision"] == r.precision and d["recall"] == r.recall.value
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [(None, True), (1, True), (5, True), (0, False), (-1, False), (True, False),
+     (False, False), (1.0, False), ("5", False)],
+)  # fmt: skip
+def test_max_evidence_is_none_or_an_integer_of_at_least_one(value, ok):
+    from claimlab.metrics.fever import check_max_evidence
+
+    if ok:
+        check_max_evidence(value)
+        score_fever([], max_evidence=value)
+    else:
+        with pytest.raises(ClaimlabInputError) as info:
+            check_max_evidence(value)
+        assert str(info.value) == f"max_evidence: must be an integer of at least 1, got {value!r}"
+        with pytest.raises(ClaimlabInputError):  # scoring checks it first
+            score_fever([], max_evidence=value)
+
+
+def test_the_study_tables_count_groups_alternatives_and_missing_premises():
+    from claimlab.metrics.fever import (
+        alternatives_counts,
+        group_size_counts,
+        missing_premise_counts,
+        near_misses,
+        sweep_max_evidence,
+    )
+
+    gold = [
+        G(1, S, [("A", 0)], [("B", 0), ("B", 1)]),  # two alternatives: sizes 1 and 2
+        G(2, R, [("C", 0), ("C", 1), ("C", 2)]),  # one group of 3
+        G(3, N),  # not verifiable: counted nowhere
+        G(4, S, [("D", 0), ("D", 1)]),
+    ]
+    preds = [
+        P(1, S, ("A", 0)),  # witness found
+        P(2, R, ("C", 0)),  # 2 missing
+        P(3, N),
+        P(4, S, ("Z", 9), ("D", 0)),  # 1 missing: a near miss
+    ]
+    pairs = list(zip(gold, preds, strict=True))
+    assert group_size_counts(gold) == {1: 1, 2: 2, 3: 1}
+    assert alternatives_counts(gold) == {1: 2, 2: 1}
+    r = score_fever(pairs)
+    assert missing_premise_counts(r) == {0: 1, 1: 1, 2: 1}
+    assert r.one_sentence_away == (4,) and r.one_away == 1
+    near = near_misses(r, pairs)
+    assert near == [
+        {
+            "id": 4,
+            "claim": "claim 4",
+            "label": S,
+            "predicted_label": S,
+            "predicted (first 5)": "Z#9, D#0",
+            "missing sentence": "D#1",
+        }
+    ]
+    assert near_misses(r, pairs, limit=0) == []
+    sweep = sweep_max_evidence(pairs, [1, 2])
+    assert sorted(sweep) == [1, 2]
+    assert sweep[1].recall.display == "33.3% (1/3)" and sweep[2].recall.display == "33.3% (1/3)"
+    assert sweep[1].max_evidence == 1 and sweep[1].one_sentence_away == ()  # Z#9 alone
+    assert sweep[2].one_sentence_away == (4,)
+
+
+def test_near_misses_stop_at_the_limit():
+    from claimlab.metrics.fever import near_misses
+
+    pairs = [(G(i, S, [("A", i), ("B", i)]), P(i, S, ("A", i))) for i in range(1, 8)]
+    r = score_fever(pairs)
+    assert [m["id"] for m in near_misses(r, pairs)] == [1, 2, 3, 4, 5]
+    assert [m["id"] for m in near_misses(r, pairs, limit=2)] == [1, 2]
+
+
+def test_claim_details_in_json():
+    r = score_fever([(G(9, S, [("A", 0), ("B", 0)]), P(9, R, ("A", 0)))], max_evidence=3)
+    c = r.to_dict(details=True)["claims"][0]
+    assert c == {
+        "id": 9,
+        "label": S,
+        "predicted_label": R,
+        "label_correct": False,
+        "strict_correct": False,
+        "precision": 1.0,
+        "recall_hit": False,
+        "complete_groups": [],
+        "missing_per_group": [["B#0"]],
+        "one_sentence_away": True,
+    }
+    assert "claims" not in r.to_dict()
+
+
+def test_claim_score_details_for_each_kind_of_claim():
+    from claimlab.metrics.fever import claim_score
+
+    nei = claim_score(G(1, N), P(1, R, ("A", 0)))
+    assert nei.to_dict() == {
+        "id": 1, "label": N, "predicted_label": R, "label_correct": False,
+        "strict_correct": False, "precision": None, "recall_hit": None,
+        "complete_groups": [], "missing_per_group": [], "one_sentence_away": False,
+    }  # fmt: skip
+    assert (nei.complete_groups, nei.missing) == ((), ())
+    no_group = claim_score(GoldClaim(2, S, "c", ()), P(2, S, ("A", 0)))
+    assert (no_group.recall_hit, no_group.strict_correct, no_group.complete_groups) == (
+        True, True, ()
+    )  # fmt: skip
+    assert no_group.missing == () and no_group.precision == 0.0
+    # one group complete, another not: nothing is missing
+    done = claim_score(G(3, S, [("A", 0)], [("B", 0), ("B", 1)]), P(3, S, ("A", 0)))
+    assert (done.recall_hit, done.complete_groups, done.missing) == (True, (0,), ())
+    # the default cut-off is the official five sentences
+    six = P(4, S, *[("Z", i) for i in range(5)], ("A", 0))
+    assert claim_score(G(4, S, [("A", 0)]), six).recall_hit is False
+    assert claim_score(G(4, S, [("A", 0)]), six, max_evidence=6).recall_hit is True
+    assert claim_score(G(4, S, [("A", 0)]), six, max_evidence=None).recall_hit is True
+
+
+def test_one_away_counts_every_claim_one_sentence_short_and_no_other():
+    pairs = [
+        (G(1, S, [("A", 1), ("B", 1)]), P(1, S, ("A", 1))),  # one short
+        (G(2, S, [("A", 2), ("B", 2)]), P(2, S, ("A", 2))),  # one short
+        (G(3, S, [("A", 3), ("B", 3), ("C", 3)]), P(3, S, ("A", 3))),  # two short
+        (G(4, S, [("A", 4), ("B", 4), ("C", 4)]), P(4, S)),  # three short
+        (G(5, S, [("A", 5)]), P(5, S, ("A", 5))),  # found
+    ]
+    r = score_fever(pairs)
+    assert r.one_away == 2 and r.one_sentence_away == (1, 2)
+    assert r.to_dict()["counts"]["one_sentence_away"] == 2
+
+
+def test_missing_premises_are_counted_per_claim():
+    from claimlab.metrics.fever import missing_premise_counts
+
+    pairs = [
+        (G(1, S, [("A", 1), ("B", 1)]), P(1, S, ("A", 1))),
+        (G(2, S, [("A", 2), ("B", 2)]), P(2, S, ("A", 2))),
+        (G(3, S, [("A", 3)]), P(3, S, ("A", 3))),
+        (G(4, S, [("A", 4)]), P(4, S, ("A", 4))),
+        (G(5, S, [("A", 5)]), P(5, S, ("A", 5))),
+        (G(6, N), P(6, N)),
+    ]
+    assert missing_premise_counts(score_fever(pairs)) == {0: 3, 1: 2}
+
+
+def test_near_misses_show_the_first_five_predicted_only():
+    from claimlab.metrics.fever import near_misses
+
+    pred = P(1, S, *[("Z", i) for i in range(6)], ("A", 1))
+    pairs = [(G(1, S, [("Z", 0), ("B", 1)]), pred)]
+    r = score_fever(pairs)
+    (row,) = near_misses(r, pairs)
+    assert row["predicted (first 5)"] == "Z#0, Z#1, Z#2, Z#3, Z#4"
+    assert row["missing sentence"] == "B#1"
+    every = score_fever(pairs, max_evidence=None)
+    assert near_misses(every, pairs)[0]["predicted (first 5)"].endswith("Z#5, A#1")
+
+
+def test_the_json_form_of_the_corpus_figures():
+    pairs = [
+        (G(1, S, [("A", 0)]), P(1, S, ("A", 0), ("Z", 0))),
+        (G(2, N), P(2, R)),
+        (G(3, R, [("B", 0), ("B", 1)]), P(3, R, ("B", 0))),
+    ]
+    d = score_fever(pairs, max_evidence=4).to_dict()
+    assert d == {
+        "strict_score": 1 / 3,
+        "label_accuracy": 2 / 3,
+        "precision": 0.75,
+        "recall": 0.5,
+        "f1": 2 * 0.75 * 0.5 / 1.25,
+        "max_evidence": 4,
+        "counts": {
+            "strict": Ratio(1, 3).to_dict(),
+            "label": Ratio(2, 3).to_dict(),
+            "recall": Ratio(1, 2).to_dict(),
+            "precision": {
+                "mean_of": 2,
+                "sum": 1.5,
+                "note": "macro over verifiable gold claims; no predicted sentence counts as 1",
+            },
+            "claims": 3,
+            "verifiable": 2,
+            "one_sentence_away": 1,
+        },
+    }
+
+
+def test_a_near_miss_names_the_first_group_one_sentence_short():
+    from claimlab.metrics.fever import near_misses
+
+    pairs = [(G(1, S, [("A", 0), ("Z", 1)], [("A", 0), ("B", 1)]), P(1, S, ("A", 0)))]
+    assert near_misses(score_fever(pairs), pairs)[0]["missing sentence"] == "Z#1"

@@ -1,0 +1,190 @@
+"""Mutation testing of the metric floors: do the unit tests catch a wrong figure?
+
+    .venv/bin/python quality/mutation.py [MODULE ...] [--survivors]      (or: make mutation)
+
+For each module (by default ``core/ratio.py`` and every module of ``metrics/``), mutmut seeds
+mutants (flipped comparisons, swapped arithmetic, ``and``/``or``, changed constants, negated
+conditions, ``return None``, ...) into a scratch copy of the project and runs, against each one,
+only that module's own unit tests (``MODULE_TESTS``; no notebook, browser or slow suite). A
+mutant no test fails on is a survivor. The kill rate printed is killed / (all - equivalent):
+``EQUIVALENT`` lists the mutants that cannot change behaviour, each with the reason, matched
+on their diff so they are never left silent; every other survivor is printed with its diff
+when ``--survivors`` is given. The last figures are in ``QUALITY.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# the real data the unit tests pin official figures on (the scratch copy has no ../shared)
+DATA = Path(os.environ.get("CLAIMLAB_DATA", ROOT.parent / "shared" / "data"))
+MUTMUT = Path(sys.executable).parent / "mutmut"
+INVARIANTS = "tests/metrics/test_invariants.py"
+
+# each module -> its own unit tests (the common invariants test holds every metric's boundaries)
+MODULE_TESTS: dict[str, tuple[str, ...]] = {
+    "core/ratio.py": ("tests/core/test_ratio.py", INVARIANTS),
+    "metrics/fever.py": ("tests/metrics/test_fever.py", INVARIANTS),
+    "metrics/agreement.py": ("tests/metrics/test_agreement.py",),
+    "metrics/decomposition.py": ("tests/metrics/test_decomposition.py", INVARIANTS),
+    "metrics/sufficiency.py": (
+        "tests/metrics/test_sufficiency.py",
+        "tests/metrics/test_sufficiency_v3.py",
+        INVARIANTS,
+    ),
+}
+
+# (module, a fragment of the mutant's diff: the mutated line, "+" side) -> why it cannot change
+# what the function returns or raises
+EQUIVALENT: dict[tuple[str, str], str] = {
+    ("metrics/fever.py", "if (max_evidence is None) and False else p.evidence[:max_evidence]"): (
+        "slicing with max_evidence None keeps every sentence, as the None branch does"
+    ),
+    ("metrics/fever.py", "k = 0 if (c.recall_hit) and False else"): (
+        "a claim whose witness was found has nothing missing, so the min's default 0 is taken"
+    ),
+    ("metrics/fever.py", "for m in c.missing), default=None)"): (
+        "the default is never used: an unfound verifiable claim has a gap for each of its groups"
+    ),
+    ("metrics/fever.py", "for m in c.missing), default=1)"): (
+        "the default is never used: an unfound verifiable claim has a gap for each of its groups"
+    ),
+    ("metrics/fever.py", "for m in c.missing), )"): (
+        "the default is never used: an unfound verifiable claim has a gap for each of its groups"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One module's mutants by status, and the survivors' names."""
+
+    module: str
+    counts: dict[str, int]
+    survivors: tuple[str, ...]
+    equivalent: tuple[tuple[str, str], ...]  # (mutant, reason)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def killed(self) -> int:
+        return self.counts.get("killed", 0) + self.counts.get("timeout", 0)
+
+    def rate(self) -> float | None:
+        counted = self.total - len(self.equivalent)
+        return None if counted == 0 else self.killed / counted
+
+
+def scratch_copy(module: str, tests: tuple[str, ...], folder: Path) -> None:
+    """The project's code, tests and fixtures in ``folder``, with mutmut set for ``module``."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for name in ("claimlab", "tests", "fixtures"):
+        shutil.copytree(ROOT / name, folder / name, ignore=ignore)
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    config += (
+        "\n[tool.mutmut]\n"
+        'paths_to_mutate = ["claimlab/"]\n'
+        f'only_mutate = ["claimlab/{module}"]\n'
+        f"tests_dir = {list(tests)!r}\n".replace("'", '"')
+        + 'also_copy = ["fixtures/", "tests/"]\n'
+        'pytest_add_cli_args = ["-n", "0", "-q", "-p", "no:cacheprovider"]\n'
+    )
+    (folder / "pyproject.toml").write_text(config, encoding="utf-8")
+
+
+def diff_of(folder: Path, mutant: str) -> str:
+    out = subprocess.run(
+        [str(MUTMUT), "show", mutant], cwd=folder, capture_output=True, text=True, check=False
+    )
+    return out.stdout
+
+
+def _equivalent_reason(module: str, diff: str) -> str | None:
+    added = "\n".join(line for line in diff.splitlines() if line.startswith("+"))
+    for (mod, fragment), reason in EQUIVALENT.items():
+        if mod == module and fragment in added:
+            return reason
+    return None
+
+
+def run_module(module: str, *, children: int = 2) -> tuple[Outcome, Path]:
+    """Seed and run the mutants of ``module`` in a scratch copy; returns the outcome and copy."""
+    folder = Path(tempfile.mkdtemp(prefix="claimlab-mutation-"))
+    scratch_copy(module, MODULE_TESTS[module], folder)
+    subprocess.run(
+        [str(MUTMUT), "run", "--max-children", str(children)],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "CLAIMLAB_DATA": str(DATA.resolve())},
+    )
+    listing = subprocess.run(
+        [str(MUTMUT), "results", "--all", "true"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    counts: dict[str, int] = {}
+    survivors, equivalent = [], []
+    for name, status in re.findall(r"^\s*(\S+): (.+)$", listing, re.MULTILINE):
+        counts[status] = counts.get(status, 0) + 1
+        if status in ("survived", "no tests"):
+            reason = _equivalent_reason(module, diff_of(folder, name))
+            if reason:
+                equivalent.append((name, reason))
+            else:
+                survivors.append(name)
+    return Outcome(module, counts, tuple(survivors), tuple(equivalent)), folder
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("modules", nargs="*", default=list(MODULE_TESTS), help="e.g. metrics/fever.py")
+    ap.add_argument("--survivors", action="store_true", help="print every survivor's diff")
+    args = ap.parse_args()
+    if not MUTMUT.exists():
+        print("mutmut is not installed: make setup installs the dev tools", file=sys.stderr)
+        return 2
+    total = killed = equivalent = 0
+    print(f"{'module':<26} {'mutants':>7} {'killed':>6} {'equiv.':>6} {'survived':>8}  kill rate")
+    for module in args.modules:
+        outcome, folder = run_module(module)
+        rate = outcome.rate()
+        shown = "N/A" if rate is None else f"{100 * rate:.1f}%"
+        print(
+            f"{module:<26} {outcome.total:>7} {outcome.killed:>6} {len(outcome.equivalent):>6} "
+            f"{len(outcome.survivors):>8}  {shown} "
+            f"({outcome.killed}/{outcome.total - len(outcome.equivalent)})",
+            flush=True,
+        )
+        for name, reason in outcome.equivalent:
+            print(f"    equivalent {name}: {reason}")
+        for name in outcome.survivors:
+            print(f"    survived {name}")
+            if args.survivors:
+                print("      " + diff_of(folder, name).strip().replace("\n", "\n      "))
+        total += outcome.total
+        killed += outcome.killed
+        equivalent += len(outcome.equivalent)
+        shutil.rmtree(folder, ignore_errors=True)
+    counted = total - equivalent
+    overall = "N/A" if counted == 0 else f"{100 * killed / counted:.1f}%"
+    print(f"{'all':<26} {total:>7} {killed:>6} {equivalent:>6} {counted - killed:>8}  {overall}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
