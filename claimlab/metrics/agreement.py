@@ -265,6 +265,8 @@ def kappa_codes(
 
 def raw_codes(codes: Codes, weights: Weights | None = None) -> Ratio:
     """Items on which everyone who labelled it agrees, of the items labelled by two or more."""
+    if codes.size == 0:  # no annotator or no item: nothing to agree on
+        return Ratio(0, 0)
     w = _ones(codes, weights)
     valid = codes >= 0
     pairable = valid.sum(axis=0) >= 2

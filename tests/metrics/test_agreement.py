@@ -307,3 +307,153 @@ def test_files_of_one_answer_only(tmp_path, change, refused):
     with pytest.raises(FixtureError) as info:
         check_same_answer(fixtures)
     assert str(info.value).startswith(f"{b}: original: is not an annotation of the same answer")
+
+
+def _field_dict(name, alpha, kappa, raw, categories, items=None, answers=1):
+    return {
+        "field": name,
+        "answers": answers,
+        "items": raw.denominator if items is None else items,
+        "annotators": 2,
+        "categories": categories,
+        "alpha": {"value": pytest.approx(alpha, abs=1e-6), "reason": None},
+        "kappa": {"value": pytest.approx(kappa, abs=1e-6), "reason": None},
+        "raw_agreement": raw.to_dict(),
+    }
+
+
+def test_the_json_form_of_a_report(tmp_path):
+    a, b = atlas_pair(tmp_path)
+    report = find_agreement([load_decomposition(p) for p in (a, b)], selection="baseline")
+    d = report.to_dict()
+    assert list(d) == ["annotators", "files", "answers", "decompositions",
+                       "answers_with_one_annotator", "fields", "disagreements", "figures"]  # fmt: skip
+    assert (d["annotators"], d["files"]) == (["A", "B"], [str(a), str(b)])
+    assert (d["answers"], d["decompositions"], d["answers_with_one_annotator"]) == (1, 1, [])
+    fields = {f["field"]: f for f in d["fields"]}
+    assert fields["faithful"] == _field_dict(
+        "faithful", 0.622222, 0.608696, Ratio(8, 9), ["false", "true"]
+    )
+    assert fields["evidence status"] == _field_dict(
+        "evidence status", 0.521127, 0.5, Ratio(7, 9),
+        ["CONTRADICTED", "NOT_IN_REFERENCE", "SUPPORTED"],
+    )  # fmt: skip
+    na = fields["error: entity"]
+    assert na["alpha"]["value"] is None and na["alpha"]["reason"].startswith("every value")
+    assert na["kappa"] == {"value": None, "reason": report.field("error: entity").kappa.reason}
+    assert {"item": "C4", "field": "evidence status",
+            "values": {"A": "NOT_IN_REFERENCE", "B": "SUPPORTED"}} in d["disagreements"]  # fmt: skip
+    assert d["figures"]["selection"] == "baseline"
+    first = d["figures"]["by_annotator"][0]
+    assert first == {
+        "annotator": "A",
+        "file": str(a),
+        "answers": 1,
+        "preservation": Ratio(5, 5).to_dict(),
+        "coverage": Ratio(5, 5).to_dict(),
+        "confirmed_support": Ratio(3, 5).to_dict(),
+        "raw_support": Ratio(3, 5).to_dict(),
+        "candidates_under_review": 2,
+    }
+    assert d["figures"]["by_annotator"][1]["confirmed_support"] == Ratio(4, 5).to_dict()
+    with pytest.raises(KeyError):
+        report.field("no such field")
+
+
+def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
+    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+
+    a, b = atlas_pair(tmp_path)
+    one = find_agreement([load_decomposition(p) for p in (a, b)])
+    sets, items = read_for_agreement([str(a), str(b)])
+    pooled = find_pooled_agreement(sets, items, per_answer=True)
+    d = pooled.to_dict()
+    for name, alpha, kappa, raw in EXPECTED:
+        f = pooled.field(name)
+        assert (f.alpha.value, f.kappa.value, f.raw, f.answers) == (
+            pytest.approx(alpha, abs=1e-6), pytest.approx(kappa, abs=1e-6), raw, 1
+        )  # fmt: skip
+    assert [f.to_dict() for f in pooled.fields] == [f.to_dict() for f in one.fields]
+    assert (d["answers"], d["decompositions"], d["answers_with_one_annotator"]) == (1, 1, [])
+    (row,) = d["per_answer"]
+    assert (row["answer"], row["annotators"]) == ("A1", 2)
+    assert [f["field"] for f in row["fields"]] == [f.field for f in pooled.fields]
+    by_field = {f["field"]: f for f in row["fields"]}
+    assert by_field["faithful"]["alpha"]["value"] == pytest.approx(0.622222, abs=1e-6)
+    assert "per_answer" not in find_pooled_agreement(sets, items).to_dict()
+    figures = [f.to_dict() for f in pooled.figures]
+    assert [f["annotator"] for f in figures] == ["A", "B"]
+    assert figures[0]["candidates_under_review"] == 2 and figures[0]["answers"] == 1
+
+
+@pytest.mark.parametrize(
+    ("rows", "alpha", "raw", "reason"),
+    [
+        # the worked example above: six decimals exactly
+        ([["a", "a", None], ["a", "b", "b"], ["b", "b", "b"]], 0.066667, Ratio(1, 3), ""),
+        # an item two agree on with the third missing counts as agreement (first category too)
+        # alpha: n_a 3, n_b 2, o_aa 2, o_bb 1: 1 - 4 * (5 - 3) / (25 - 13) = 0.333333
+        ([["a", "b"], ["a", "b"], [None, "a"]], 0.333333, Ratio(1, 2), ""),
+        ([["a", None], [None, "b"]], None, Ratio(0, 0), "no item was labelled by two annotators"),
+        ([["a", "a"], ["a", "a"]], None, Ratio(2, 2),
+         "every value is the same category (a): agreement cannot be told from chance"),
+        ([], None, Ratio(0, 0), "no item was labelled by two annotators"),
+    ],
+)  # fmt: skip
+def test_alpha_and_raw_agreement_table(rows, alpha, raw, reason):
+    a = alpha_nominal(rows)
+    assert (a.value, a.reason) == (alpha, reason)
+    assert raw_agreement(rows) == raw
+    assert a.to_dict() == {"value": alpha, "reason": reason or None}
+    assert a.display == (f"{alpha:.3f}" if alpha is not None else f"N/A ({reason})")
+
+
+def test_kappa_rounds_to_six_decimals_and_names_its_reasons():
+    k = cohen_kappa(["x", "y", "y"], ["x", "y", "x"])  # p_o 2/3, p_e 4/9: (6-4)/(9-4) = 0.4
+    assert k.value == 0.4
+    # p_o 3/5, p_e (4 + 9)/25: (15 - 13)/(25 - 13) = 1/6, to six decimals
+    assert cohen_kappa(["x", "x", "y", "y", "y"], ["x", "y", "y", "y", "x"]).value == 0.166667
+    assert cohen_kappa([None], ["x"]).reason == "no item was labelled by both annotators"
+
+
+def test_a_field_of_three_annotators_has_no_kappa_and_counts_answers_given():
+    import numpy as np
+
+    from claimlab.metrics.agreement import field_agreement
+
+    codes = np.array([[0, 1, 1], [0, 1, 0], [0, -1, 1]], dtype=np.int8)
+    f = field_agreement("faithful", codes)
+    assert f.kappa.value is None
+    assert f.kappa.reason == "Cohen's kappa is for two annotators (3 here)"
+    assert (f.items, f.annotators, f.answers, f.categories) == (3, 3, 1, ("false", "true"))
+    assert f.raw == Ratio(2, 3)  # items 1 (all false) and 2 (two true, one missing)
+    assert field_agreement("faithful", codes, answers=4).answers == 4
+    two = field_agreement("faithful", codes[:2])
+    assert two.kappa.value is not None and two.annotators == 2
+
+
+def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
+    import shutil
+
+    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+
+    a, b = atlas_pair(tmp_path)
+    fa, fb = tmp_path / "A", tmp_path / "B"
+    fa.mkdir()
+    fb.mkdir()
+    shutil.copy(a, fa / "atlas.json")
+    shutil.copy(b, fb / "atlas.json")
+    shutil.copy(ROOT / "fixtures" / "ferry_lines.json", fa / "ferry.json")  # A alone
+    sets, items = read_for_agreement([str(fa), str(fb)])
+    report = find_pooled_agreement(sets, items, per_answer=True)
+    d = report.to_dict()
+    assert (d["answers"], d["decompositions"]) == (2, 2)
+    assert len(d["answers_with_one_annotator"]) == 1
+    assert all(f.answers == 1 for f in report.fields)  # only the shared answer has pairs
+    assert report.field("faithful").raw == Ratio(8, 9)
+    assert [r.annotators for r in report.per_answer] == [2, 1] or [
+        r.annotators for r in report.per_answer
+    ] == [1, 2]
+    assert all(f.answers == 1 for r in report.per_answer for f in r.fields)
+    a_fig = report.figures[0]
+    assert a_fig.answers == 2 and report.figures[1].answers == 1

@@ -171,3 +171,120 @@ def test_a_file_without_modes_walks_every_candidate(fixture, tmp_path):
     assert "MODES[1]: a mode name must be a string, got 3" in str(info.value)
     with pytest.raises(FixtureError):
         named_selections(fixture, "no-such-mode")
+
+
+def _r(n, d):
+    from claimlab.core.ratio import Ratio
+
+    return Ratio(n, d).to_dict()
+
+
+def test_the_json_form_by_hand():
+    """C1, its duplicate C6, C4 (not in the references) and C8 (introduced): every key."""
+    fx = load_decomposition(FIXTURES / "atlas_nova.json")
+    d = find_decomposition(fx, ["C1", "C6", "C4", "C8"]).to_dict()
+    audit = d.pop("audit")
+    assert d == {
+        "selection": ["C1", "C6", "C4", "C8"],
+        "unique_selection": ["C1", "C4", "C8"],  # C6 repeats C1's fingerprint
+        "preservation": _r(2, 3),  # C1, C4 faithful; C8 introduced
+        "coverage": _r(2, 5),  # U1 (C1), U4 (C4)
+        "confirmed_support": _r(2, 3),  # C1, C8 SUPPORTED among D*
+        "raw_support": _r(3, 4),  # and C6 again in D
+        "status_counts": {"SUPPORTED": 2, "CONTRADICTED": 0, "NOT_IN_REFERENCE": 1},
+        "raw_status_counts": {"SUPPORTED": 3, "CONTRADICTED": 0, "NOT_IN_REFERENCE": 1},
+        "faithful": ["C1", "C4"],
+        "preserved_units": ["U1", "U4"],
+        "missing_units": ["U2", "U3", "U5"],
+        "duplicates": ["C6"],
+        "introduced": ["C8"],
+        "unfaithful": ["C8"],
+        "non_atomic": [],
+        "errors": {"introduced": ["C8"], "qualifier": [], "entity": [], "version": []},
+        "decompscore": {
+            "count": 3,  # faithful members of D: C1, C6, C4
+            "passages": 1,
+            "value": 3.0,
+            "note": "a count of supported subclaims per passage, not a percentage",
+        },
+        "atomicity": _r(3, 3),
+        "ambiguous": [],
+        "untagged_background": [],
+        "unbacked_units": {},
+        "left_out": {},
+        "gold": True,
+        "proposed_labels": {},
+        "proposed_units": [],
+    }
+    assert [row["id"] for row in audit] == ["C1", "C6", "C4", "C8"]
+    assert [row["position"] for row in audit] == [1, 2, 3, 4]
+    assert audit[1] == {
+        "mapping": "MAPPED",
+        "background": None,
+        "position": 2,
+        "id": "C6",
+        "text": "On desktop only, Atlas Lab 2.1 opens PDFs without a connection.",
+        "entity": "Atlas Lab",
+        "version": "2.1",
+        "predicate": "reads PDF offline",
+        "qualifiers": ["only on desktop"],
+        "fingerprint": "atlas-lab|2.1|read-pdf-offline|only-desktop",
+        "counted": False,
+        "duplicate_of": "C1",
+        "state": "duplicate",
+        "reason": "repeats C1 (the same fingerprint)",
+        "original_to_subclaim": {
+            "source_spans": "12..66 'Atlas Lab 2.1 reads PDF files offline only on desktop.'",
+            "spans": [
+                {
+                    "start": 12,
+                    "end": 66,
+                    "text": "Atlas Lab 2.1 reads PDF files offline only on desktop.",
+                }
+            ],
+            "preserves": ["U1"],
+            "unbacked_units": [],
+            "faithful": True,
+            "atomic": True,
+            "errors": [],
+        },
+        "reference_to_subclaim": {"status": "SUPPORTED", "references": ["R1"]},
+    }
+    c1, c8 = audit[0], audit[3]
+    assert (c1["counted"], c1["duplicate_of"], c1["state"], c1["reason"]) == (
+        True, None, "counted", None
+    )  # fmt: skip
+    assert c8["original_to_subclaim"]["errors"] == ["introduced"]
+    assert c8["original_to_subclaim"]["faithful"] is False
+
+
+def test_results_are_frozen():
+    fx = load_decomposition(FIXTURES / "atlas_nova.json")
+    r = find_decomposition(fx, ["C1"])
+    for name in ("status_counts", "raw_status_counts", "error_ids", "proposed", "unbacked",
+                 "left_out"):  # fmt: skip
+        with pytest.raises(TypeError):
+            getattr(r, name)["x"] = 1
+
+
+@pytest.mark.parametrize("mode", list(EXPECTED))
+def test_toy_ratios_are_the_figures_of_the_full_result(fixture, mode):
+    from claimlab.metrics.decomposition import toy_ratios
+
+    selection = fixture.mode(mode)
+    full = find_decomposition(fixture, selection)
+    assert toy_ratios(fixture, selection) == full.ratios()
+    pres, cov, conf, raw, _, _ = EXPECTED[mode]
+    got = toy_ratios(fixture, selection)
+    assert [got[m].counts for m in ("preservation", "coverage", "confirmed_support",
+                                    "raw_support")] == [pres, cov, conf, raw]  # fmt: skip
+
+
+def test_candidates_with_several_source_spans_list_each():
+    from claimlab.metrics.decomposition import find_decomposition as find
+
+    fx = load_decomposition(FIXTURES / "atlas_nova.json")
+    row = next(r for r in find(fx, ["C11"]).audit if r.id == "C11")
+    spans = [c for c in fx.candidates if c.id == "C11"][0].source_spans
+    assert row.source_spans == "; ".join(f"{s.start}..{s.end} {s.text!r}" for s in spans)
+    assert len(spans) > 1 and "; " in row.source_spans

@@ -211,3 +211,37 @@ def test_risk_coverage_rows(fx):
         ("0/10", "0/0", "0/0"),
     ]
     assert rows[2].accuracy.display == "N/A (0/0)"
+
+
+def test_a_stand_in_is_checked_against_the_next_member_too(fx):
+    # E1 is missing from E1 -> E2; E3 (first of another chain) stands in its place and does not
+    # lead to E2: the error names E3 -> E2, the link to the *next* member
+    r = find_fixture_sufficiency(fx, "room", ["E3", "E2"])
+    errors = [[(e.left, e.right) for e in b.link_errors] for b in r.branches]
+    assert errors == [[], [("E3", "E2")], []]
+
+
+def _never(left, right):
+    from claimlab.metrics.sufficiency import LinkError
+
+    return LinkError(left, right, "end", "start")
+
+
+@pytest.mark.parametrize(("others", "shown"), [(1, 1), (3, 3), (4, 3), (6, 3)])
+def test_at_most_max_stand_ins_are_reported_for_one_missing_member(others, shown):
+    from claimlab.metrics.sufficiency import MAX_STAND_INS
+
+    assert MAX_STAND_INS == 3
+    alternatives = [["a", "b"], *[[f"c{i}", f"x{i}"] for i in range(others)]]
+    context = ["b", *[f"c{i}" for i in range(others)]]
+    r = find_sufficiency(alternatives, context, link=_never)
+    first = [(e.left, e.right) for e in r.branches[0].link_errors]
+    assert first == [(f"c{i}", "b") for i in range(shown)]  # each c_i in a's place, before b
+
+
+def test_stand_ins_for_a_middle_member_are_checked_both_ways():
+    alternatives = [["a", "m", "z"], ["p", "q", "r"]]
+    r = find_sufficiency(alternatives, ["a", "q", "z"], link=_never)
+    first = [(e.left, e.right) for e in r.branches[0].link_errors]
+    assert first == [("a", "q"), ("q", "z")]  # q in m's place: from a, and on to z
+    assert r.status == "INSUFFICIENT"
