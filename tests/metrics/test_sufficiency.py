@@ -245,3 +245,85 @@ def test_stand_ins_for_a_middle_member_are_checked_both_ways():
     first = [(e.left, e.right) for e in r.branches[0].link_errors]
     assert first == [("a", "q"), ("q", "z")]  # q in m's place: from a, and on to z
     assert r.status == "INSUFFICIENT"
+
+
+def test_the_json_form_of_an_insufficient_selection():
+    """E1 (card -> Solar Route) and E4 (Orbit Building -> A3) do not link; E8 is a draft."""
+    aurora = load_sufficiency(FIXTURES / "aurora.json")
+    d = find_fixture_sufficiency(aurora, "room", ["E1", "E4", "E8"]).to_dict()
+    assert d == {
+        "status": "INSUFFICIENT",
+        "witnesses": [],
+        "branches": [
+            {"alternative": ["E5"], "complete": False, "present": [], "missing": ["E5"],
+             "link_errors": []},
+            {"alternative": ["E1", "E2"], "complete": False, "present": ["E1"],
+             "missing": ["E2"], "link_errors": [{
+                 "from": "E1", "to": "E4", "from_ends_at": "Solar Route",
+                 "to_starts_at": "Orbit Building",
+                 "explanation": "E1 ends at 'Solar Route' but E4 starts at 'Orbit Building': "
+                                "they do not link"}]},
+            {"alternative": ["E3", "E4"], "complete": False, "present": ["E4"],
+             "missing": ["E3"], "link_errors": []},
+        ],
+        "rejected": [{"id": "E8", "reason": "metadata",
+                      "detail": "E8 fails the metadata rules: status DRAFT (needs APPROVED), "
+                                "not CURRENT"}],
+        "unsafe_candidates": [],
+        "unknown": [],
+        "context_raw": 3,
+        "context_unique": 3,
+        "context_ids": ["E1", "E4", "E8"],
+        "conflicts": [],
+        "conditions_unmet": [],
+        "items": {"room": {"status": "UNKNOWN", "value": None, "by": []}},
+        "next_search": [{"subject": "Solar Route", "relation": "leads to", "missing": "E2"}],
+        "unanswerable": False,
+        "explanation": "this selection is not enough (not: the claim is false). {E5} missing E5; "
+                       "{E1, E2} missing E2; {E3, E4} missing E3",
+    }  # fmt: skip
+
+
+LOANS = FIXTURES / "library_loans.json"
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "expected"),
+    [
+        ("loan_period", ["L1", "L2"], {
+            "status": "SUFFICIENT", "witnesses": [["L1", "L2"]], "conflicts": [],
+            "conditions_unmet": [], "next_search": [],
+            "items": {"period": {"status": "CONFIRMED", "value": "14 days", "by": ["L1", "L2"]}},
+            "explanation": "complete witness: {L1, L2}"}),
+        ("loan_period", ["L1", "L2", "L3"], {
+            "status": "CONFLICT", "witnesses": [["L1", "L2"], ["L1", "L3"]],
+            "conflicts": [{"subject": "short-loan rule", "relation": "lasts",
+                           "values": {"14 days": ["L2"], "7 days": ["L3"]},
+                           "explanation": "'short-loan rule' lasts one value, but the context "
+                           "gives '14 days' from L2; '7 days' from L3: a conflict to resolve (by "
+                           "authority and scope), not a side to pick"}],
+            "conditions_unmet": [], "next_search": [],
+            "items": {"period": {"status": "CONFLICT", "value": None, "by": ["L2", "L3"]}},
+            "explanation": "'short-loan rule' lasts one value, but the context gives '14 days' "
+            "from L2; '7 days' from L3: a conflict to resolve (by authority and scope), not a "
+            "side to pick"}),
+        ("loan_period", ["L4", "L5"], {
+            "status": "CONDITIONAL", "witnesses": [["L4", "L5"]], "conflicts": [],
+            "conditions_unmet": [{"id": "L4", "conditions": ["borrowed on a Saturday"]}],
+            "next_search": [],
+            "items": {"period": {"status": "UNKNOWN", "value": None, "by": []}},
+            "explanation": "a complete witness, but on conditions the question's circumstances "
+            "do not meet (L4 only if borrowed on a Saturday): it answers only if they hold"}),
+        ("saturday_period", ["L3"], {
+            "status": "INSUFFICIENT", "witnesses": [], "conflicts": [], "conditions_unmet": [],
+            "items": {"period": {"status": "UNKNOWN", "value": None, "by": []}},
+            "next_search": [
+                {"subject": "reading-room book", "relation": "is lent under", "missing": "L4"},
+                {"subject": "weekend rule", "relation": "lasts", "missing": "L5"}],
+            "explanation": "this selection is not enough (not: the claim is false). {L4, L5} "
+            "missing L4, L5"}),
+    ],
+)  # fmt: skip
+def test_the_json_form_of_conflicts_conditions_and_next_searches(question, context, expected):
+    d = find_fixture_sufficiency(load_sufficiency(LOANS), question, context).to_dict()
+    assert {k: d[k] for k in expected} == expected
