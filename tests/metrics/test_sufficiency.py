@@ -327,3 +327,67 @@ LOANS = FIXTURES / "library_loans.json"
 def test_the_json_form_of_conflicts_conditions_and_next_searches(question, context, expected):
     d = find_fixture_sufficiency(load_sufficiency(LOANS), question, context).to_dict()
     assert {k: d[k] for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "chains", "message"),
+    [
+        ([], False, "alts: no alternative evidence set: nothing could ever be sufficient"),
+        ([["a"], []], False,
+         "alts[1]: empty evidence group (it would count as complete with no evidence)"),
+        ([["a", "b", "a", "b"]], True,
+         "alts[0]: a occurs twice in one chain (a cycle is not a chain of evidence)"),
+        ([["x"], ["a", "b", "b"]], True,
+         "alts[1]: b occurs twice in one chain (a cycle is not a chain of evidence)"),
+        ([["a", "b", "a"]], False, None),  # a set may name a member twice
+        ([["a"], ["b", "c"]], True, None),
+    ],
+)  # fmt: skip
+def test_check_alternatives_names_the_degenerate_group(alternatives, chains, message):
+    from claimlab.metrics.sufficiency import check_alternatives
+
+    if message is None:
+        check_alternatives(alternatives, where="alts", chains=chains)
+        return
+    with pytest.raises(ClaimlabInputError) as info:
+        check_alternatives(alternatives, where="alts", chains=chains)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("question", "context", "answers", "by"),
+    [
+        # a chain's linked part confirms the item it names, before the chain is complete
+        ("route_and_room", ["E1"], {"route": ("CONFIRMED", "Solar Route"),
+                                    "room": ("UNKNOWN", None)}, {"route": ("E1",), "room": ()}),
+        ("route_and_room", ["E1", "E2"], {"route": ("CONFIRMED", "Solar Route"),
+                                          "room": ("CONFIRMED", "Room A3")},
+         {"route": ("E1", "E2"), "room": ("E1", "E2")}),
+        # E5 names the room but is not a chain of this question: nothing confirmed
+        ("route_and_room", ["E5"], {"route": ("UNKNOWN", None), "room": ("UNKNOWN", None)},
+         {"route": (), "room": ()}),
+        ("room", ["E3", "E4"], {"room": ("CONFIRMED", "Room A3")}, {"room": ("E3", "E4")}),
+        # the draft E8 is left out of what confirms
+        ("room", ["E1", "E2", "E8"], {"room": ("CONFIRMED", "Room A3")}, {"room": ("E1", "E2")}),
+        ("room", ["E1", "E4"], {"room": ("UNKNOWN", None)}, {"room": ()}),  # not linked
+    ],
+)  # fmt: skip
+def test_items_answered_by_the_linked_part_of_a_chain(question, context, answers, by):
+    from claimlab.metrics.sufficiency import item_answers
+
+    aurora = load_sufficiency(FIXTURES / "aurora.json")
+    r = find_fixture_sufficiency(aurora, question, context)
+    assert item_answers(aurora, question, r) == answers
+    assert {k: v.by for k, v in r.items.items()} == by
+
+
+def test_item_answers_of_a_conflict_and_of_a_bare_result():
+    from claimlab.metrics.sufficiency import item_answers
+
+    loans = load_sufficiency(LOANS)
+    r = find_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
+    assert item_answers(loans, "loan_period", r) == {"period": ("CONFLICT", None)}
+    assert r.items["period"].by == ("L2", "L3")
+    aurora = load_sufficiency(FIXTURES / "aurora.json")
+    bare = find_sufficiency([["E1", "E2"]], ["E1", "E2"])  # the witness core alone: no items
+    assert item_answers(aurora, "room", bare) == {"room": ("UNKNOWN", None)}
