@@ -5,7 +5,9 @@ so no other notebook of the project can be rendered. The copies are the student 
 solution, no spoiler before Check) unless ``--instructor`` is given, and play the teacher's own
 files when ``--decomposition`` / ``--sufficiency`` name them. Every page view starts a kernel; kernels
 whose page was closed are shut down after ``--cull-idle`` seconds, and at most
-``--max-kernels`` run at once (a further page view is told the classroom is full). The address
+``--max-kernels`` run at once, counted from the moment a start is accepted (a further page view
+is told at once the classroom is full). ``--warm`` pages of each game are executed ahead within
+that cap; kernels talk over IPC sockets, never TCP ports. The address
 printed is the one the server listens on: a port that is taken or out of range is an error
 before anything starts.
 """

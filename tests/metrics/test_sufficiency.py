@@ -391,3 +391,41 @@ def test_item_answers_of_a_conflict_and_of_a_bare_result():
     aurora = load_sufficiency(FIXTURES / "aurora.json")
     bare = find_sufficiency([["E1", "E2"]], ["E1", "E2"])  # the witness core alone: no items
     assert item_answers(aurora, "room", bare) == {"room": ("UNKNOWN", None)}
+
+
+def test_the_core_sorts_copies_unknown_unsafe_and_rejected_ids_each_with_its_reason():
+    from claimlab.metrics.sufficiency import Rejection
+
+    def unsafe(cid):
+        return Rejection(cid, "metadata", f"{cid} unsafe") if cid == "u" else None
+
+    def reject(cid):
+        return Rejection(cid, "off_topic", f"{cid} off") if cid == "r" else None
+
+    r = find_sufficiency(
+        [["a", "b"]], ["a", "a", "x", "u", "r", "b"],
+        known=lambda cid: cid != "x", unsafe=unsafe, reject=reject,
+    )  # fmt: skip
+    assert r.status == "SUFFICIENT" and r.witnesses == (("a", "b"),)
+    assert [(j.id, str(j.reason), j.detail) for j in r.rejected] == [
+        ("a", "duplicate", "a is already in the context: a copy adds no premise"),
+        ("r", "off_topic", "r off"),
+    ]
+    assert [(j.id, j.detail) for j in r.unsafe_candidates] == [("u", "u unsafe")]
+    assert r.unknown == ("x",)
+    assert (r.context_raw, r.context_unique) == (6, 5)
+    only_unknown = find_sufficiency([["a", "b"]], ["a", "x"], known=lambda cid: cid != "x")
+    assert only_unknown.status == "UNKNOWN" and only_unknown.unknown == ("x",)
+    # a rejected id is never usable, an unknown id never counted as a premise
+    assert find_sufficiency(
+        [["a"]], ["a"], reject=lambda c: Rejection(c, "off_topic", "")
+    ).status == ("INSUFFICIENT")
+
+
+def test_results_and_conflicts_are_frozen():
+    loans = load_sufficiency(LOANS)
+    r = find_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
+    with pytest.raises(TypeError):
+        r.items["period"] = None
+    with pytest.raises(TypeError):
+        r.conflicts[0].values["1 day"] = ("L9",)
