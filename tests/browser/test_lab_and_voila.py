@@ -166,6 +166,8 @@ def _serve(*args):
     from tests.browser.conftest import free_port, wait_http
 
     exe = Path(sys.executable).parent / "claimlab"
+    if "--warm" not in args:  # one warm page per game: the default pool (8 each) is for a class,
+        args = (*args, "--warm", "1")  # and would take the suite's two cores while it warms
     for attempt in range(3):
         port = free_port()
         proc = subprocess.Popen(
