@@ -101,8 +101,9 @@ def cmd_musique(args: argparse.Namespace) -> int:
     gold, preds = load_musique_gold(args.gold), load_musique_predictions(args.pred)
     try:
         scores = score_musique(gold, preds)
-    except ClaimlabInputError as err:  # pairing problems: name the predictions file
-        raise ClaimlabInputError(err.problem, file=args.pred, field=err.field) from None
+    except ClaimlabInputError as err:  # pairing problems: between the two files, both named
+        problem = f"{err.problem}; the gold file is {args.gold}"
+        raise ClaimlabInputError(problem, file=args.pred, field=err.field) from None
     if args.json:
         emit_json({"gold": args.gold, "pred": args.pred, **scores.to_dict()})
     else:

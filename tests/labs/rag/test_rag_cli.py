@@ -118,3 +118,5 @@ def test_musique_names_the_predictions_file_when_a_record_has_none(tmp_path):
     assert (
         proc.returncode == 2 and "p.jsonl" in proc.stderr and "'a' has no prediction" in proc.stderr
     )
+    assert f"the gold file is {gold}" in proc.stderr  # a pairing problem is between both files
+    assert proc.stderr.count("\n") == 1
