@@ -15,24 +15,17 @@ kernel it left running is reported.
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from claimlab.tooling.rush import rush, start_server, stop_server, wait_for_kernels
+from claimlab.tooling.rush import free_port, rush, start_server, stop_server, wait_for_kernels
 from claimlab.tooling.serve import warm_pool
 
 PAGE = "/voila/render/06_decomposition_game.ipynb"
 MARKER = "Decomposition game"
 GAMES = 2
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def one_class(students: int, cap: int, warm: int | None, folder: Path) -> dict[str, object]:

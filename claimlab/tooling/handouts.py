@@ -519,8 +519,8 @@ def _executed(src: Path, stems: Sequence[str] | None) -> list[Path]:
 
 def _in_mode(
     nb: Path, rec_file: Path, params: dict[str, Any], variant: Variant, scratch: Path
-) -> tuple[Path, Path]:
-    """The executed notebook (and records) to print ``variant`` from, in that variant's mode.
+) -> tuple[Path, Path, dict[str, Any]]:
+    """The executed notebook, its records and parameters to print ``variant`` from, in its mode.
 
     A notebook with a ``STUDENT`` parameter run in the other mode is executed once more with the
     same parameters and ``STUDENT`` set for the variant, so a student handout never shows what
@@ -530,9 +530,9 @@ def _in_mode(
 
     student = variant == "student"
     if "STUDENT" not in params or bool(params["STUDENT"]) == student:
-        return nb, rec_file
+        return nb, rec_file, params
     run = run_notebook(nb, parameters={**params, "STUDENT": student}, output_dir=scratch / variant)
-    return run.notebook, run.records_path
+    return run.notebook, run.records_path, run.parameters
 
 
 def _html_handouts(
@@ -547,17 +547,10 @@ def _html_handouts(
     )
     out = []
     for variant in variants:
-        source, records = _in_mode(nb, rec_file, params, variant, scratch)
-        if records != rec_file:
-            params_used = json.loads(records.read_text(encoding="utf-8"))["parameters"]
-        else:
-            params_used = params
+        source, records, used = _in_mode(nb, rec_file, params, variant, scratch)
         html_file = dst / f"{nb.stem}.{variant}.html"
         html = render_html(
-            source,
-            variant,
-            parameters=params_used,
-            records_file=records if records.exists() else None,
+            source, variant, parameters=used, records_file=records if records.exists() else None
         )
         atomic_write(html_file, html)
         pdf_file = dst / f"{nb.stem}.{variant}.pdf" if pdf else None

@@ -9,6 +9,7 @@ server's kernels and memory are sampled while it lasts.
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -20,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 KERNEL_MARK = "ipykernel_launcher"
 
@@ -52,10 +55,15 @@ class Rush:
         return sum(v.status == 503 for v in self.visits)
 
 
+def free_port() -> int:
+    """A loopback port free at this moment (for a server started next)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def kernels_of(pid: int) -> list[Any]:
     """The kernel processes started by the server ``pid`` (psutil processes)."""
-    import psutil
-
     try:
         children = psutil.Process(pid).children(recursive=True)
     except psutil.NoSuchProcess:
@@ -72,8 +80,6 @@ def kernels_of(pid: int) -> list[Any]:
 
 def memory_mb(pid: int) -> float:
     """Resident memory of the server and every process under it, in MB."""
-    import psutil
-
     try:
         procs = [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
     except psutil.NoSuchProcess:
@@ -154,8 +160,6 @@ def wait_for_kernels(pid: int, n: int, timeout: float = 120.0) -> int:
     Idle: the warm pages executed in their kernels and rendered by the server, under 5% of a
     core together for a second. Returns how many kernels the server runs.
     """
-    import psutil
-
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and len(kernels_of(pid)) < n:
         time.sleep(0.2)
@@ -171,8 +175,6 @@ def wait_for_kernels(pid: int, n: int, timeout: float = 120.0) -> int:
 
 
 def _cpu(process: Any) -> float:
-    import psutil
-
     try:
         return float(process.cpu_percent(None))
     except psutil.NoSuchProcess:
@@ -197,8 +199,6 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> list[in
 
 
 def _alive(pid: int) -> bool:
-    import psutil
-
     try:
         return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:

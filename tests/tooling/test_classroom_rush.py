@@ -8,25 +8,24 @@ hang), no kernel start fails on a taken port, and SIGTERM leaves no kernel runni
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 
-from claimlab.tooling.rush import kernels_of, rush, start_server, stop_server, wait_for_kernels
+from claimlab.tooling.rush import (
+    free_port,
+    kernels_of,
+    rush,
+    start_server,
+    stop_server,
+    wait_for_kernels,
+)
 
 pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("browser")]
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_a_class_of_eight_on_a_cap_of_three(tmp_path):
     log = tmp_path / "serve.log"
-    proc = start_server(["--max-kernels", "3", "--cull-idle", "600"], _port(), log)
-    port = int(proc.args[proc.args.index("--port") + 1])
+    port = free_port()
+    proc = start_server(["--max-kernels", "3", "--cull-idle", "600"], port, log)
     try:
         assert wait_for_kernels(proc.pid, 2) == 2  # one warm page per game: 2 of the 3
         url = f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb"
