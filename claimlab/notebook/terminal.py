@@ -69,6 +69,17 @@ def finite_type(text: str) -> float:
 finite_type.__name__ = "number"
 
 
+def positive_type(text: str) -> float:
+    """An argparse type: a finite number above 0 (a scale)."""
+    value = finite_type(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text!r}")
+    return value
+
+
+positive_type.__name__ = "number"
+
+
 def share_type(text: str) -> float:
     """An argparse type: a share above 0 and at most 1 (a threshold, a labelled share)."""
     value = finite_type(text)

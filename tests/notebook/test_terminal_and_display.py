@@ -24,6 +24,8 @@ from claimlab.notebook import display, style, terminal  # noqa: E402
         (terminal.count_type(1), "1", 1),
         (terminal.finite_type, "-0.25", -0.25),
         (terminal.level_type, "0.9", 0.9),
+        (terminal.positive_type, "1e-9", 1e-9),
+        (terminal.positive_type, "100", 100.0),
     ],
 )
 def test_option_types_take_values_within_their_bounds(parse, text, value):
@@ -41,6 +43,9 @@ def test_option_types_take_values_within_their_bounds(parse, text, value):
         (terminal.finite_type, "x", "must be a number, got 'x'"),
         (terminal.level_type, "1", "between 0 and 1"),
         (terminal.level_type, "0", "between 0 and 1"),
+        (terminal.positive_type, "0", "must be above 0, got '0'"),
+        (terminal.positive_type, "-1", "must be above 0, got '-1'"),
+        (terminal.positive_type, "inf", "must be a finite number, got 'inf'"),
     ],
 )
 def test_option_types_refuse_in_one_line(parse, text, message):

@@ -9,6 +9,7 @@ from claimlab.notebook.terminal import (
     count_type,
     emit_json,
     level_type,
+    positive_type,
     remember,
     say,
 )
@@ -44,6 +45,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         resamples=args.bootstrap,
         seed=args.seed,
         tie_decimals=args.tie_decimals,
+        scale=args.score_scale,
     )
     if args.json:
         emit_json(
@@ -110,7 +112,14 @@ def add_meta_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         type=count_type(0, 15),
         default=None,
         help="round score differences to this many decimals first, so that differences equal "
-        "in exact arithmetic tie in Spearman's ranks (default: as the published script)",
+        "in exact arithmetic tie in Spearman's ranks (default: no rounding)",
+    )
+    p.add_argument(
+        "--score-scale",
+        type=positive_type,
+        default=100.0,
+        help="multiply each score by this before subtracting (default 100: RAGChecker's percent, "
+        "the scale of the paper's figures; near-ties in Spearman's ranks depend on it)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_meta_eval, paths=lambda a: ([a.human, a.scores], []))

@@ -31,8 +31,13 @@ def test_meta_eval_prints_the_published_figures_with_intervals():
     proc = run_cli("meta-eval", human, scores, "--bootstrap", "300", check=True)
     assert "ragchecker vs people   Pearson 49.66 [" in proc.stdout
     assert "people vs people   Pearson 71.91 [" in proc.stdout
+    assert "Spearman 58.09 [" in proc.stdout and "Spearman 46.94 [" in proc.stdout
+    fractions = run_cli("meta-eval", human, scores, "--bootstrap", "100", "--score-scale", "1")
+    assert "Spearman 58.11 [" in fractions.stdout  # the released fractions' own near-ties
+    refused = run_cli("meta-eval", human, scores, "--score-scale", "0")
+    assert refused.returncode == 2 and "--score-scale: must be above 0" in refused.stderr
     data = json.loads(run_cli("meta-eval", human, scores, "--json", "--bootstrap", "300").stdout)
-    assert (data["instances"], data["judgments"]) == (280, 560)
+    assert (data["instances"], data["judgments"], data["scale"]) == (280, 560, 100.0)
     overall = data["labels"]["overall_label"]
     assert overall["spearman"]["value"] == pytest.approx(60.90, abs=0.01)
     assert overall["human_human"]["spearman"]["value"] == pytest.approx(68.89, abs=0.01)
