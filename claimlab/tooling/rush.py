@@ -16,7 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +34,7 @@ class Visit:
     status: int
     seconds: float
     page: bool  # a served page that holds the game (not an error page)
+    reason: str = ""  # an error's reason, as its page shows it ("The classroom is full ...")
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def _visit(url: str, barrier: threading.Barrier, timeout: float, marker: str) ->
             status = r.status
     except urllib.error.HTTPError as exc:
         exc.read()
-        return Visit(exc.code, time.perf_counter() - started, False)
+        return Visit(exc.code, time.perf_counter() - started, False, str(exc.reason))
     except OSError:
         return Visit(0, time.perf_counter() - started, False)
     return Visit(status, time.perf_counter() - started, marker in body)
@@ -132,12 +133,17 @@ def rush(url: str, students: int, *, server_pid: int, marker: str, timeout: floa
     return Rush(visits, kernels_peak[0], mb_peak[0])
 
 
-def start_server(args: Sequence[str], port: int, log: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    args: Sequence[str], port: int, log: Path, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """``claimlab serve --port PORT ARGS``, its output in ``log``; returns once it answers."""
     exe = Path(sys.executable).parent / "claimlab"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(exe), "serve", "--port", str(port), *args], stdout=out, stderr=subprocess.STDOUT
+            [str(exe), "serve", "--port", str(port), *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=None if env is None else dict(env),
         )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

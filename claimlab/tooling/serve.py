@@ -7,7 +7,8 @@ files when ``--decomposition`` / ``--sufficiency`` name them. Every page view st
 whose page was closed are shut down after ``--cull-idle`` seconds, and at most
 ``--max-kernels`` run at once, counted from the moment a start is accepted (a further page view
 is told at once the classroom is full). ``--warm`` pages of each game are executed ahead within
-that cap; kernels talk over IPC sockets, never TCP ports. The address
+that cap; kernels talk over IPC sockets, never TCP ports. A page view waits for its kernel to
+answer before the page begins, so a kernel that dies first is an error page at once. The address
 printed is the one the server listens on: a port that is taken or out of range is an error
 before anything starts.
 """
@@ -42,6 +43,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     """
 
     max_kernels = Integer(40, config=True, help="Most kernels running at once (page views).")
+    ready_timeout = Integer(
+        60, config=True, help="Seconds a page view waits for its kernel to answer, at most."
+    )
 
     def counted(self) -> int:
         """Kernels running or accepted and still starting."""
@@ -69,17 +73,45 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if self.counted() >= self.max_kernels:  # checked again: no await from here on
             from tornado import web
 
-            raise web.HTTPError(
-                503,
-                f"the classroom is full ({self.max_kernels} games running); "
-                "close a page or try again in a few minutes",
+            full = (
+                f"The classroom is full ({self.max_kernels} games running): close a page or "
+                "try again in a few minutes"
             )
+            raise web.HTTPError(503, full, reason=full)  # the reason is what the page shows
         kernel_id = kwargs.pop("kernel_id", None) or str(uuid.uuid4())
         self._accepted().add(kernel_id)  # counted from now, before the first await
         try:
-            return await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
+            started = await super().start_kernel(*args, kernel_id=kernel_id, **kwargs)
         finally:
             self._accepted().discard(kernel_id)
+        if not warming:
+            await self._answers(started)
+        return started
+
+    async def _answers(self, kernel_id: str) -> None:
+        """Return once the kernel answers; one that dies first is an HTTP 503 page at once.
+
+        Voila's page, once it has begun, waits for ever on a kernel that died before it
+        answered; asked here, before the page begins, the student gets a clear error instead.
+        """
+        from jupyter_core.utils import ensure_async
+        from tornado import web
+
+        client = self.get_kernel(kernel_id).client()
+        client.start_channels()
+        try:
+            await ensure_async(client.wait_for_ready(timeout=self.ready_timeout))
+        except (RuntimeError, TimeoutError) as exc:
+            self.log.warning("kernel %s did not answer: %s", kernel_id, exc)
+            if kernel_id in self:
+                await self.shutdown_kernel(kernel_id, now=True)
+            failed = (
+                "This game could not start (its kernel stopped before it answered): "
+                "reload the page to try again"
+            )
+            raise web.HTTPError(503, failed, reason=failed) from None
+        finally:
+            client.stop_channels()
 
     def _warm_pools(self) -> dict[str, list[Any]]:
         """Voila's pools of warm kernels (name -> start tasks), without failed starts."""
