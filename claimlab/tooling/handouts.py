@@ -398,7 +398,7 @@ def _die_with_parent() -> None:
         pass
 
 
-def _chromium_command(chromium: str, profile: Path, html_file: Path, pdf: Path) -> list[str]:
+def _chromium_command(chromium: str, profile: Path) -> list[str]:
     return [
         chromium,
         "--headless",
@@ -411,74 +411,77 @@ def _chromium_command(chromium: str, profile: Path, html_file: Path, pdf: Path) 
         "--disable-sync",
         "--disable-extensions",
         f"--user-data-dir={profile}",
-        "--no-pdf-header-footer",
         "--run-all-compositor-stages-before-draw",
-        "--virtual-time-budget=15000",
-        f"--print-to-pdf={pdf}",
-        html_file.resolve().as_uri(),
+        # pages load side by side: one not in front must not have its timers (MathJax) slowed
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows",
     ]
 
 
 def print_pdfs(
     jobs: Sequence[tuple[Path, Path]], *, chromium: str, timeout: int = 120, parallel: int = 2
 ) -> None:
-    """Print HTML files to PDF with headless chromium, ``parallel`` at a time.
+    """Print HTML files to PDF with one headless chromium, ``parallel`` pages at a time.
 
-    Every chromium runs in a process group of its own that is killed when this process stops
-    (an error, Ctrl-C, SIGTERM) and dies with it when it is killed outright; each one's profile
+    The browser runs in a process group of its own that is killed when this process stops
+    (an error, Ctrl-C, SIGTERM) and dies with it when it is killed outright; its profile
     folder is removed afterwards (or, after a kill -9, by the next run). Each PDF is written to
     a temporary file and renamed.
 
     Raises:
         ClaimlabInputError: chromium failed or timed out on a file, naming it.
     """
-    pending = list(jobs)
-    running: list[tuple[subprocess.Popen[Any], float, Path, Path, Path, Any]] = []
-    profiles: list[Path] = []  # every profile made, even one whose chromium never started
+    from claimlab.tooling.devtools import Browser
+
+    if not jobs:
+        return
+    profile = temp_dir("chromium")
+    browser = None
     try:
-        while pending or running:
-            while pending and len(running) < parallel:
-                html_file, pdf_file = pending.pop(0)
-                profile = temp_dir("chromium")
-                profiles.append(profile)
-                writer = replacing(pdf_file)
-                tmp_pdf = writer.__enter__()
-                proc = subprocess.Popen(
-                    _chromium_command(chromium, profile, html_file, tmp_pdf),
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    preexec_fn=_die_with_parent,  # noqa: PLW1509 - before exec, no threads
-                )
-                running.append((proc, time.monotonic(), html_file, profile, tmp_pdf, writer))
-            time.sleep(0.05)
-            for job in list(running):
-                proc, started, html_file, profile, tmp_pdf, writer = job
-                code = proc.poll()
-                late = time.monotonic() - started > timeout
-                if code is None and not late:
-                    continue
-                running.remove(job)
-                _kill_group(proc)
-                err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
-                _remove_profile(profile)
-                ok = code == 0 and tmp_pdf.exists() and tmp_pdf.stat().st_size > 0
-                if ok:
-                    writer.__exit__(None, None, None)
-                    continue
-                failure = ClaimlabInputError(
-                    "chromium timed out printing the PDF"
-                    if late
-                    else f"chromium could not print the PDF: {err.strip()[-300:]}",
-                    file=str(html_file),
-                )
-                writer.__exit__(type(failure), failure, None)
-                raise failure
+        browser = Browser(
+            _chromium_command(chromium, profile), log=profile / "stderr.log",
+            preexec=_die_with_parent,
+        )  # fmt: skip
+        for at in range(0, len(jobs), parallel):
+            _print_batch(browser, jobs[at : at + parallel], profile, timeout)
     finally:
-        for proc, _, _, _, _, writer in running:
-            _kill_group(proc)
-            writer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
-        for profile in profiles:
-            _remove_profile(profile)
+        if browser is not None:
+            browser.close()
+            _kill_group(browser.proc)
+        _remove_profile(profile)
+
+
+def _print_batch(
+    browser: Any, batch: Sequence[tuple[Path, Path]], profile: Path, timeout: int
+) -> None:
+    """Load a few pages side by side, then print each in turn (an error names its file)."""
+    from claimlab.tooling.devtools import DevToolsError, open_page, print_page
+
+    doing = batch[0][0]  # the file an error names
+    pages: list[tuple[str, str]] = []
+    try:
+        for html_file, _ in batch:
+            doing = html_file
+            pages.append(open_page(browser, html_file.resolve().as_uri(), timeout=timeout))
+        for (html_file, pdf_file), (target, session) in zip(batch, pages, strict=True):
+            doing = html_file
+            with replacing(pdf_file) as tmp_pdf:
+                print_page(browser, target, session, tmp_pdf, timeout=timeout)
+    except DevToolsError as exc:
+        raise ClaimlabInputError(
+            f"chromium could not print the PDF: {exc}{_log_tail(profile)}", file=str(doing)
+        ) from None
+
+
+def _log_tail(profile: Path) -> str:
+    """The last line chromium wrote to its error log, if any (after ": ")."""
+    try:
+        lines = (profile / "stderr.log").read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return ""
+    last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    return f" ({last[-300:]})" if last else ""
 
 
 def _remove_profile(profile: Path) -> None:

@@ -147,3 +147,41 @@ def test_recorded_values_are_left_out_of_the_handout_so_nbconvert_has_nothing_to
         warnings.simplefilter("always")
         HTMLExporter().from_notebook_node(nb)
     assert not [w for w in caught if "not able to be represented" in str(w.message)]
+
+
+@pytest.mark.parametrize(
+    ("script", "timeout", "said"),
+    [
+        ("exit 3", 30, "chromium stopped"),  # dies at once: the pipe closes
+        ("exec sleep 30", 1, "chromium did not answer in time (Target.createTarget)"),
+    ],
+)
+def test_a_printer_that_fails_is_one_error_naming_the_file_and_leaves_nothing(
+    tmp_path, script, timeout, said
+):
+    """The DevTools printer: a browser that stops, or never answers, is a ClaimlabInputError
+    naming the handout; no PDF (not even a partial one) is left, nor any process."""
+    import os
+
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.tooling.handouts import print_pdfs
+
+    fake = tmp_path / "chromium"
+    fake.write_text(f"#!/bin/sh\n{script}\n")
+    fake.chmod(0o755)
+    html = tmp_path / "a.html"
+    html.write_text("<p>a</p>")
+    pdf = tmp_path / "a.pdf"
+    with pytest.raises(ClaimlabInputError, match=re.escape(said)) as err:
+        print_pdfs([(html, pdf)], chromium=str(fake), timeout=timeout)
+    assert str(html) in str(err.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html", "chromium"]
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _runs(p, str(fake))]
+
+
+def _runs(pid, exe):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return exe.encode() in f.read()
+    except OSError:
+        return False
