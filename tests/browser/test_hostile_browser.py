@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+from claimlab.tooling.devtools import TYPESET
 from claimlab.tooling.handouts import build_handouts
 from claimlab.tooling.runner import run_notebook
 from tests.browser.conftest import SCREENSHOTS
@@ -80,10 +81,12 @@ def test_every_handout_of_the_hostile_corpus_runs_no_script(hostile_runs, browse
         page.on("console", lambda m, blocked=blocked: blocked.append(m.text))
         page.goto(h.html.as_uri())
         page.wait_for_load_state("load")
-        page.wait_for_timeout(300)  # MathJax typesets after load
-        for link in page.query_selector_all("a")[:200]:  # a data link would run on click
-            href = link.get_attribute("href") or ""
-            assert not href.strip().lower().startswith("javascript:"), (h.stem, href)
+        page.evaluate(TYPESET)  # MathJax typesets after load: wait until its queue is empty
+        hrefs = page.evaluate(
+            "[...document.querySelectorAll('a')].map(a => a.getAttribute('href'))"
+        )
+        for href in hrefs:  # a data link would run on click
+            assert not (href or "").strip().lower().startswith("javascript:"), (h.stem, href)
         state = ran_nothing(page)
         assert state == {"pwned": 0, "title": state["title"], "marker": False, "typeset": 0}, (
             h.stem,
