@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from claimlab.core.text import plural
 from claimlab.core.vocab import TOY_METRICS
 from claimlab.metrics.ledger import RATIO_DEFS
 from claimlab.metrics.stats.comparisons import paired_comparison
@@ -108,7 +109,7 @@ def _row(
     before, after = _ratio(*base, aggregate), _ratio(*now, aggregate)
     if len(base[0]) < 2 or before is None or after is None:
         reason = (
-            f"{len(base[0])} shared answers: too few to decide (2 or more are needed)"
+            f"{plural(len(base[0]), 'shared answer')}: too few to decide (2 or more are needed)"
             if len(base[0]) < 2
             else "the figure is N/A (0/0) in one of the runs"
         )

@@ -51,8 +51,8 @@ def lead_k_status(claims: list[WiceClaim], ks: list[int | None]) -> dict[str, di
                 counts[PARTIAL] += 1
                 continue
             n = c.sentences if k is None else min(k, c.sentences)
-            r = find_wice_sufficiency(c, list(range(n)))
-            counts["no supporting set" if r is None else r.status] += 1
+            alternatives = [[str(s) for s in g] for g in c.alternatives]
+            counts[find_sufficiency(alternatives, [str(s) for s in range(n)]).status] += 1
         out[name] = counts
     return out
 

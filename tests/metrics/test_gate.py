@@ -68,3 +68,38 @@ def test_too_few_shared_answers_or_an_na_figure_cannot_decide():
     assert not na.rows[0].decided and "N/A" in na.rows[0].reason
     none = release_gate(table([("a", 1, 1)]), table([("b", 1, 1)]), metrics=["coverage"])
     assert none.shared == 0 and none.only_baseline == none.only_now == 1
+    assert none.rows[0].reason == "0 shared answers: too few to decide (2 or more are needed)"
+
+
+def test_the_json_contract_of_a_gate_and_its_rows():
+    """``claimlab gate --json`` (SPEC section 7): every key, a decided row and an undecided one."""
+    base = table([("q1", 3, 3), ("q2", 2, 4), ("q3", 1, 1), ("gone", 5, 5)])
+    now = table([("q1", 2, 3), ("q2", 2, 4), ("q3", 0, 1)])
+    gate = release_gate(base, now, metrics=["coverage"], margin=0.05, level=0.9, resamples=300)
+    (row,) = gate.rows
+    assert gate.to_dict() == {
+        "gate": [
+            {
+                "metric": "coverage",
+                "aggregate": "micro",
+                "baseline": 0.75,
+                "now": 0.5,
+                "difference": {"value": row.difference, "low": row.low, "high": row.high},
+                "margin": 0.05,
+                "verdict": row.verdict,
+                "decided": True,
+                **({"reason": row.reason} if row.reason else {}),
+            }
+        ],
+        "shared": 3,
+        "only_baseline": 1,
+        "only_now": 0,
+        "level": 0.9,
+        "margin": 0.05,
+        "regressed": row.verdict == REGRESSED,
+    }
+    assert row.difference == pytest.approx(0.25) and row.low <= 0.25 <= row.high
+    (undecided,) = release_gate(table([("q1", 3, 3)]), table([("q1", 0, 3)])).rows[:1]
+    d = undecided.to_dict()
+    assert d["reason"] == "1 shared answer: too few to decide (2 or more are needed)"
+    assert (d["decided"], d["verdict"], d["difference"]["low"]) == (False, PASS, None)

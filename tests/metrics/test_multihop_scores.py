@@ -51,6 +51,9 @@ HOTPOT_TOKENS = [
     ("no", "no way", (0.0, 0.0, 0.0)),  # a yes/no prediction scores 0 unless equal
     ("", "Eiffel Tower", (0.0, 0.0, 0.0)),  # empty prediction
     ("tower tower", "tower", (2 * 0.5 * 1 / 1.5, 0.5, 1.0)),  # a repeated token counts once
+    # precision and recall both below 1 and unequal: 2 of 3 predicted, 2 of 4 gold
+    ("Eiffel Tower Paris", "Eiffel Tower in France", (4 / 7, 2 / 3, 0.5)),
+    ("Eiffel", "Eiffel Tower in France", (0.4, 1.0, 0.25)),  # "in" is a word, not an article
 ]
 
 
@@ -68,6 +71,8 @@ def test_hotpot_token_scores(pred, gold, want):
         ("x y", "y z", 0.5),
         ("a b", "b c", 2 / 3),
         ("The A", "a", 1.0),
+        ("Paris", "Lyon", 0.0),  # nothing in common, neither side empty
+        ("x y z", "x w", 2 * (1 / 3) * 0.5 / (1 / 3 + 0.5)),
     ],
 )
 def test_musique_f1_is_squad2s(pred, gold, want):
@@ -206,3 +211,90 @@ def test_bad_gold_names_record_and_field(tmp_path, doc, field):
     with pytest.raises(ClaimlabInputError) as err:
         load_hotpot_gold(path)
     assert err.value.field == field and "g.json" in str(err.value)
+
+
+def test_hotpot_joint_figures_and_counts_when_one_part_is_wrong():
+    """Joint precision and recall multiply the answer's and the facts' (neither 1); an answer
+    that shares nothing gives a joint F1 of 0 (0/0 is never divided), facts or no facts."""
+    gold = [
+        HotpotGold("q1", "Eiffel Tower in France", frozenset({("A", 0), ("B", 1)})),
+        HotpotGold("q2", "Lyon", frozenset({("C", 0)})),
+        HotpotGold("q3", "Rome", frozenset({("D", 0)})),
+    ]
+    preds = HotpotPredictions(
+        {"q1": "Eiffel Tower Paris", "q2": "Paris"},  # q1 partial; q2 wrong; q3 none
+        {"q1": frozenset({("A", 0), ("X", 9), ("Y", 8)}), "q2": frozenset({("C", 0)})},
+    )
+    s = score_hotpotqa(gold, preds)
+    f = {k: v.value for k, v in s.figures.items()}
+    jp, jr = (2 / 3) * (1 / 3), 0.5 * 0.5  # q1: answer P 2/3 R 1/2, facts P 1/3 R 1/2
+    assert f["joint_prec"] == pytest.approx(jp / 3)
+    assert f["joint_recall"] == pytest.approx(jr / 3)
+    assert f["joint_f1"] == pytest.approx(2 * jp * jr / (jp + jr) / 3)  # q2 and q3 give 0
+    assert f["joint_em"] == 0.0 and f["sp_em"] == pytest.approx(1 / 3)
+    assert s.counts == {
+        "questions": 3,
+        "answered": 2,
+        "with_supporting_facts": 2,
+        "missing_answer": 1,
+        "missing_supporting_facts": 1,
+        "predictions_not_in_gold": 0,
+    }
+    assert s.to_dict()["counts"] == s.counts and s.to_dict()["joint_em"] == 0.0
+    assert s.to_dict()["figures"]["em"] == {
+        "value": 0.0, "total": 0.0, "count": 3, "display": "0.0% (mean of 3)"
+    }  # fmt: skip
+    with pytest.raises(TypeError):
+        s.figures["em"] = None
+    with pytest.raises(TypeError):
+        s.counts["questions"] = 0
+
+
+def test_musique_support_f1_of_empty_sets_and_unequal_precision_and_recall():
+    gold = [mg("a", "x", set()), mg("b", "y", set()), mg("c", "z", {6, 10})]
+    preds = [mp("a", "x", set()), mp("b", "y", {1}), mp("c", "z", {6, 3, 4})]
+    f = {k: v.value for k, v in score_musique(gold, preds).figures.items()}
+    # a: nothing against nothing 1; b: a fact where none is 0; c: P 1/3, R 1/2, F1 0.4
+    assert f["support_f1"] == pytest.approx((1 + 0 + 0.4) / 3)
+
+
+def test_musique_grouped_figures_are_not_symmetric_in_right_and_wrong():
+    gold = [
+        mg("a", "Paris", {1}),
+        mg("a", "Paris", {1}, answerable=False),
+        mg("b", "Lyon", {3}),
+        mg("b", "Lyon", set(), answerable=False),
+        mg("c", "Rome", {5}),
+        mg("c", "Rome", set(), answerable=False),
+    ]
+    preds = [
+        mp("a", "Paris", {1}, True),
+        mp("a", "", set(), False),  # right on sufficiency: counts 1, 1
+        mp("b", "Lyon", {3}, True),
+        mp("b", "Lyon", {3}, True),  # the twin called answerable: 0, 0
+        mp("c", "Rome", {5, 7}, True),
+        mp("c", "", set(), False),  # right: answer 1, support 2/3
+    ]
+    f = {k: v.value for k, v in score_musique(gold, preds).figures.items()}
+    assert f["group_answer_sufficiency_f1"] == pytest.approx(2 / 3)
+    assert f["group_support_sufficiency_f1"] == pytest.approx((1 + 2 / 3) / 3)
+
+
+@pytest.mark.parametrize(
+    ("gold", "preds", "message"),
+    [
+        ([mg("a", "x", {1}), mg("b", "y", {2})], [mp("a", "x", {1})],
+         "gold record 'b' has no prediction (every record needs one)"),
+        ([mg("a", "x", {1})], [mp("a", "x", {1}), mp("z", "x", {1}), mp("y", "x", {1})],
+         "prediction 'z' has no gold record"),
+        ([mg("a", "x", {1}), mg("a", "x", {1}), mg("b", "y", {2}, answerable=False)],
+         [mp("a", "x", {1}), mp("a", "x", {1}), mp("b", "y", {2})],
+         "question 'a': the grouped figures need it twice, answerable and unanswerable"),
+    ],
+    ids=["no-prediction", "no-gold", "twice-answerable"],
+)  # fmt: skip
+def test_musique_pairing_errors_name_the_record_and_the_field(gold, preds, message):
+    with pytest.raises(ClaimlabInputError) as err:
+        score_musique(gold, preds)
+    assert err.value.problem == message
+    assert err.value.field == ("answerable" if "grouped" in message else "id")

@@ -178,3 +178,53 @@ def test_the_published_example_every_query_metric_and_the_overall_figures():
     assert report.micro["precision"] == Ratio(12, 16) and report.micro["faithfulness"] == Ratio(
         9, 16
     )
+
+
+def test_the_json_form_of_a_report_names_every_figure(tmp_path):
+    """``claimlab rag --json``: keys, values, counts and displays of the macro, micro and
+    per-query figures (the hand-worked query and one with no response claim)."""
+    na_precision = ([], [E], [], [[E]])
+    report = score_rag(load(tmp_path, checked([HAND, na_precision]), name="two.json"))
+    d = report.to_dict()
+    assert d["file"].endswith("two.json") and d["queries"] == 2
+    assert d["macro"]["precision"] == {
+        "value": 0.5, "queries": 1, "left_out": 1, "display": report.macro["precision"].display
+    }  # fmt: skip
+    assert d["macro"]["recall"]["queries"] == 2 and d["macro"]["recall"]["left_out"] == 0
+    assert d["micro"]["precision"] == Ratio(2, 4).to_dict()
+    assert d["micro"]["f1"] == {
+        "value": pytest.approx(2 * 0.5 * 0.75 / 1.25),
+        "precision": Ratio(2, 4).to_dict(),
+        "recall": Ratio(3, 4).to_dict(),
+        "display": "60.0% (P 2/4, R 3/4)",
+    }
+    first, second = d["per_query"]
+    assert (first["query_id"], second["query_id"]) == ("q0", "q1")
+    assert list(first) == ["query_id", *RAG_METRICS]
+    assert first["faithfulness"] == Ratio(3, 4).to_dict()
+    assert second["f1"]["value"] is None and second["f1"]["display"] == "N/A (P 0/0, R 1/1)"
+    assert [q.query_id for q in report.per_query] == ["q0", "q1"]
+
+
+def test_a_report_cannot_be_changed_after_it_is_made(tmp_path):
+    report = score_rag(load(tmp_path, checked([HAND])))
+    for mapping in (report.macro, report.micro, report.published, report.per_query[0].ratios):
+        with pytest.raises(TypeError):
+            mapping["precision"] = Ratio(0, 1)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("chunk_answer", ((True, False), (True,))),  # rows of two lengths
+        ("chunk_response", ((True, False, False),) * 3),  # fewer rows than response claims
+        ("recalled", (True,)),  # fewer than the answer's claims
+    ],
+)
+def test_ragged_matrices_built_in_code_are_refused(tmp_path, field, value):
+    """The loader refuses a ragged file first; a query built in code is checked all the same."""
+    import dataclasses
+
+    q = load(tmp_path, checked([HAND])).queries[0]
+    with pytest.raises(ValueError, match="zip"):
+        query_figures(dataclasses.replace(q, **{field: value}))

@@ -79,3 +79,23 @@ def test_real_wice_file():
         "partial support only": 217,
         "no supporting set": 30,
     }
+
+
+def test_lead_k_counts_each_kind_of_claim_once_and_set_sizes():
+    from claimlab.core.vocab import WiceLabel
+    from claimlab.io.wice import WiceClaim
+    from claimlab.metrics.wice import PARTIAL, set_size_counts
+
+    claims = [
+        WiceClaim("s", WiceLabel.SUPPORTED, "a", 5, ((0,), (2, 3))),
+        WiceClaim("p", WiceLabel.PARTIALLY_SUPPORTED, "b", 5, ((1, 2),)),
+        WiceClaim("n", WiceLabel.SUPPORTED, "c", 5, ()),
+        WiceClaim("t", WiceLabel.SUPPORTED, "d", 6, ((4, 5), (1, 2, 3))),
+    ]
+    assert lead_k_status(claims, [1, None]) == {
+        "first 1": {"SUFFICIENT": 1, "INSUFFICIENT": 1, PARTIAL: 1, "no supporting set": 1},
+        "all": {"SUFFICIENT": 2, "INSUFFICIENT": 0, PARTIAL: 1, "no supporting set": 1},
+    }
+    assert set_size_counts(claims) == {1: 1, 2: 3, 3: 1}
+    assert list(set_size_counts(claims[::-1])) == [1, 2, 3]  # in order of size
+    assert set_size_counts([]) == {}
