@@ -129,6 +129,8 @@ class MetaEvaluation:
 
 def pearson_rows(x: Floats, y: Floats) -> Floats:
     """Pearson's r of each row of ``x`` with the same row of ``y`` (NaN where one is constant)."""
+    if x.shape[-1] == 0:  # rows of no value: no correlation
+        return np.full(x.shape[:-1], np.nan)
     xc = x - x.mean(axis=-1, keepdims=True)
     yc = y - y.mean(axis=-1, keepdims=True)
     den = np.sqrt((xc * xc).sum(axis=-1) * (yc * yc).sum(axis=-1))
@@ -228,7 +230,7 @@ def _label(
     scale: float,
 ) -> LabelAgreement:
     delta, filled = score_differences(pairs, label, tie_decimals=ties, scale=scale)
-    people = np.array([p.people[label] for p in pairs], dtype=np.float64)  # (pairs, 2)
+    people = np.array([p.people[label] for p in pairs], dtype=np.float64).reshape(len(pairs), 2)
     x, y = np.repeat(delta, 2), people.reshape(-1)
     xs, ys = np.repeat(delta[picks], 2, axis=1), people[picks].reshape(len(picks), 2 * len(pairs))
     h1, h2 = people[picks, 0], people[picks, 1]

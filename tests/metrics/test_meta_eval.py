@@ -35,6 +35,8 @@ def real_pairs():
 def test_the_published_figures_within_a_hundredth(real_pairs):
     result = meta_evaluate(real_pairs, resamples=200)
     assert (result.instances, result.judgments, result.scale) == (280, 560, 100.0)
+    # the default scale is RAGChecker's percent: its own near-ties (see the next test)
+    assert result.labels["completeness_label"].spearman.value == pytest.approx(58.0879, abs=1e-4)
     for label, ((p, s), (hp, hs)) in PUBLISHED.items():
         a = result.labels[label]
         assert a.pearson.value == pytest.approx(p, abs=0.01)
@@ -133,3 +135,113 @@ def test_too_few_pairs_or_resamples_give_no_interval():
     two = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2)]
     b = meta_evaluate(two, resamples=50).labels["overall_label"]
     assert b.pearson.value is not None and b.pearson.low is None
+
+
+def random_pairs(n, seed=5):
+    """``n`` response pairs with judgments that follow the checker's difference, plus noise."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        one, two = (round(float(v), 3) for v in rng.random(2))
+        first = int(np.clip(round(4 * (two - one) + rng.normal()), -2, 2))
+        second = int(np.clip(round(4 * (two - one) + rng.normal()), -2, 2))
+        out.append(pair(i, (first, second), one, two))
+    return out
+
+
+def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand():
+    """Every interval recomputed with scipy on the same resamples of response pairs (a pair's
+    two judgments stay together); the gap is people minus checker on each resample."""
+    pairs = random_pairs(40)
+    result = meta_evaluate(pairs, resamples=200, seed=11, level=0.9)
+    a = result.labels["overall_label"]
+    delta, _ = score_differences(pairs, "overall_label")
+    people = np.array([p.people["overall_label"] for p in pairs], dtype=float)
+    picks = np.random.default_rng(11).integers(0, 40, size=(200, 40))
+    checker, human = [], []
+    for row in picks:
+        x, y = np.repeat(delta[row], 2), people[row].reshape(-1)
+        checker.append(100 * stats.pearsonr(x, y)[0])
+        human.append(100 * stats.pearsonr(people[row, 0], people[row, 1])[0])
+    checker, human = np.array(checker), np.array(human)
+    low, high = np.quantile(checker, [0.05, 0.95])
+    assert (a.pearson.low, a.pearson.high) == (round(low, 4), round(high, 4))
+    value = 100 * stats.pearsonr(np.repeat(delta, 2), people.reshape(-1))[0]
+    assert a.pearson.value == round(value, 4)
+    gap_low, gap_high = np.quantile(human - checker, [0.05, 0.95])
+    assert (a.gap_pearson.low, a.gap_pearson.high) == (round(gap_low, 4), round(gap_high, 4))
+    assert a.gap_spearman.value == pytest.approx(
+        a.human_spearman.value - a.spearman.value, abs=1e-3
+    )
+    assert a.label == "overall_label" and a.filled == 0
+    assert (result.level, result.resamples, result.seed, result.scale) == (0.9, 200, 11, 100.0)
+
+
+@pytest.mark.parametrize(
+    ("n", "resamples", "interval"),
+    [(2, 100, True), (2, 99, False), (1, 2000, False), (3, 100, True)],
+)
+def test_an_interval_needs_two_pairs_and_a_hundred_resamples(n, resamples, interval):
+    pairs = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2), pair(2, (0, 1), 0.3, 0.5)]
+    result = meta_evaluate(pairs[:n], resamples=resamples)
+    assert result.resamples == (resamples if interval else 0)
+    got = result.labels["overall_label"].human_pearson
+    assert (got.low is not None) == interval
+
+
+def test_no_pair_at_all_is_na_everywhere():
+    result = meta_evaluate([], resamples=500)
+    assert (result.instances, result.judgments, result.resamples) == (0, 0, 0)
+    a = result.labels["overall_label"]
+    assert a.pearson.value is None and a.human_kappa is None
+    assert a.to_dict()["pearson"] == {"value": None, "low": None, "high": None}
+
+
+def test_the_json_form_names_every_figure():
+    pairs = random_pairs(12)
+    pairs[3] = pair(3, (1, 1), None, 0.7)  # a missing score: filled with the median, counted
+    result = meta_evaluate(pairs, resamples=100, seed=2)
+    d = result.to_dict()
+    assert {k: d[k] for k in ("instances", "judgments", "level", "resamples", "seed", "scale")} == {
+        "instances": 12, "judgments": 24, "level": 0.95, "resamples": 100, "seed": 2,
+        "scale": 100.0,
+    }  # fmt: skip
+    a = result.labels["correctness_label"]
+    assert d["labels"]["correctness_label"] == {
+        "pearson": a.pearson.to_dict(),
+        "spearman": a.spearman.to_dict(),
+        "human_human": {
+            "pearson": a.human_pearson.to_dict(),
+            "spearman": a.human_spearman.to_dict(),
+            "quadratic_kappa": a.human_kappa,
+        },
+        "gap": {"pearson": a.gap_pearson.to_dict(), "spearman": a.gap_spearman.to_dict()},
+        "significantly_below_people": a.below_people,
+        "filled_with_median": 1,
+    }
+    assert a.pearson.to_dict() == {
+        "value": a.pearson.value, "low": a.pearson.low, "high": a.pearson.high
+    }  # fmt: skip
+    assert list(d["labels"]) == list(META_LABELS)
+    with pytest.raises(TypeError):
+        result.labels["overall_label"] = a
+
+
+def test_ranks_with_ties_equal_scipy_and_small_variances_still_correlate():
+    rows = np.array([[3.0, 1.0, 3.0, 2.0, 3.0], [5.0, 5.0, 1.0, 1.0, 0.0]])
+    from claimlab.metrics.meta_eval import average_ranks
+
+    for row, got in zip(rows, average_ranks(rows), strict=True):
+        assert got.tolist() == stats.rankdata(row).tolist()
+    assert average_ranks(rows[0]).tolist() == stats.rankdata(rows[0]).tolist()  # one row
+    # values that vary by hundredths: the product of their spreads is below 1, still defined
+    assert pearson_rows(np.array([0.0, 0.01, 0.02]), np.array([0.0, 0.02, 0.01]))[()] == (
+        pytest.approx(stats.pearsonr([0, 0.01, 0.02], [0, 0.02, 0.01])[0])
+    )
+
+
+def test_equal_differences_are_left_as_they_are_and_give_no_correlation():
+    pairs = [pair(0, (1, 2), 0.1, 0.3), pair(1, (-1, 0), 0.5, 0.7), pair(2, (0, 0), 0.2, 0.4)]
+    delta, filled = score_differences(pairs, "overall_label", tie_decimals=9)
+    assert np.allclose(delta, 20.0) and filled == 0  # 100 x 0.2, no -2..2 map of a constant
+    assert meta_evaluate(pairs, resamples=0).labels["overall_label"].pearson.value is None
