@@ -103,3 +103,83 @@ def test_the_json_contract_of_a_gate_and_its_rows():
     d = undecided.to_dict()
     assert d["reason"] == "1 shared answer: too few to decide (2 or more are needed)"
     assert (d["decided"], d["verdict"], d["difference"]["low"]) == (False, PASS, None)
+
+
+@pytest.mark.parametrize(
+    ("aggregate", "base", "now", "want"),
+    [
+        # one unit in all: the figure is defined (1/1), and so is its drop
+        ("micro", [("q1", 1, 1), ("q2", 0, 0)], [("q1", 0, 1), ("q2", 0, 0)], (1.0, 0.0)),
+        # macro leaves an answer with no unit out (q2), and keeps an answer of one unit (q1)
+        ("macro", [("q1", 1, 1), ("q2", 0, 0), ("q3", 1, 2)], [("q1", 1, 1), ("q2", 0, 0),
+         ("q3", 0, 2)], (0.75, 0.5)),
+    ],
+    ids=["micro-one-unit", "macro-leaves-0-of-0-out"],
+)  # fmt: skip
+def test_small_denominators_count_and_zero_ones_are_left_out(aggregate, base, now, want):
+    (row,) = release_gate(
+        table(base), table(now), metrics=["coverage"], aggregate=aggregate, resamples=200
+    ).rows
+    assert (row.baseline, row.now) == want and row.metric == "coverage"
+    assert row.aggregate == aggregate and row.difference == pytest.approx(want[0] - want[1])
+
+
+def test_two_shared_answers_decide_and_an_undecided_row_keeps_its_figures():
+    two = release_gate(table([("q1", 3, 3), ("q2", 1, 3)]), table([("q1", 3, 3), ("q2", 3, 3)]),
+                       metrics=["coverage"], resamples=200)  # fmt: skip
+    (row,) = two.rows
+    assert row.decided and row.low is not None and row.difference == pytest.approx(-1 / 3)
+    na = release_gate(table([("q1", 1, 2), ("q2", 1, 2)]), table([("q1", 0, 0), ("q2", 0, 0)]),
+                      metrics=["coverage"], margin=0.1)  # fmt: skip
+    (row,) = na.rows
+    assert row.to_dict() == {
+        "metric": "coverage", "aggregate": "micro", "baseline": 0.5, "now": None,
+        "difference": {"value": None, "low": None, "high": None}, "margin": 0.1,
+        "verdict": PASS, "decided": False, "reason": "the figure is N/A (0/0) in one of the runs",
+    }  # fmt: skip
+    one = release_gate(table([("q1", 1, 2)]), table([("q1", 0, 2)]), metrics=["coverage"])
+    assert one.rows[0].difference == pytest.approx(0.5)  # too few to decide, the drop still shown
+
+
+def test_the_bound_is_the_paired_bootstraps_at_two_level_minus_one_with_the_same_seed():
+    """The one-sided bound at 0.95 is the lower end of the two-sided 90% interval of
+    paired_comparison (same resamples, same seed, micro), computed here directly."""
+    import numpy as np
+
+    from claimlab.metrics.stats.comparisons import paired_comparison
+
+    rng = np.random.default_rng(4)
+    units = rng.integers(1, 6, size=60)
+    covered_b = np.minimum(units, rng.integers(0, 6, size=60))
+    covered_n = np.minimum(units, rng.integers(0, 6, size=60))
+    base = table(
+        [(f"q{i}", int(c), int(u)) for i, (c, u) in enumerate(zip(covered_b, units, strict=True))]
+    )
+    now = table(
+        [(f"q{i}", int(c), int(u)) for i, (c, u) in enumerate(zip(covered_n, units, strict=True))]
+    )
+    (row,) = release_gate(base, now, metrics=["coverage"], level=0.95, resamples=400, seed=9).rows
+    c = paired_comparison(
+        (covered_b.astype(float), units.astype(float)), (covered_n.astype(float), units.astype(float)),
+        aggregate="micro", level=2 * 0.95 - 1, resamples=400, permutations=100, seed=9, metric="coverage",
+    )  # fmt: skip
+    assert (row.difference, row.low, row.high) == (
+        c.difference.value,
+        c.difference.low,
+        c.difference.high,
+    )
+    default = release_gate(base, now, metrics=["coverage"]).rows[0]
+    again = paired_comparison(
+        (covered_b.astype(float), units.astype(float)), (covered_n.astype(float), units.astype(float)),
+        aggregate="micro", level=2 * 0.95 - 1, resamples=2000, permutations=100, seed=0, metric="coverage",
+    )  # fmt: skip
+    assert default.low == again.difference.low  # the defaults: 2000 resamples, seed 0
+
+
+def test_a_repeated_answer_counts_once_and_answers_pair_in_the_baselines_order():
+    base = table([("q2", 1, 2), ("q1", 2, 2), ("q2", 0, 2), ("q3", 2, 2)])
+    now = table([("q3", 0, 2), ("q1", 2, 2), ("q2", 1, 2)])
+    gate = release_gate(base, now, metrics=["coverage"], resamples=200)
+    (row,) = gate.rows
+    assert (gate.shared, gate.only_baseline, gate.only_now) == (3, 0, 0)
+    assert (row.baseline, row.now) == (5 / 6, 3 / 6)  # q2's first row (1 of 2) is kept
