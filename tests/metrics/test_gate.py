@@ -137,8 +137,9 @@ def test_two_shared_answers_decide_and_an_undecided_row_keeps_its_figures():
         "difference": {"value": None, "low": None, "high": None}, "margin": 0.1,
         "verdict": PASS, "decided": False, "reason": "the figure is N/A (0/0) in one of the runs",
     }  # fmt: skip
-    one = release_gate(table([("q1", 1, 2)]), table([("q1", 0, 2)]), metrics=["coverage"])
-    assert one.rows[0].difference == pytest.approx(0.5)  # too few to decide, the drop still shown
+    one = release_gate(table([("q1", 1, 2)]), table([("q1", 1, 4)]), metrics=["coverage"])
+    (row,) = one.rows  # too few to decide: the figures and the drop are still shown
+    assert (row.baseline, row.now, row.difference, row.decided) == (0.5, 0.25, 0.25, False)
 
 
 def test_the_bound_is_the_paired_bootstraps_at_two_level_minus_one_with_the_same_seed():
