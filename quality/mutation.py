@@ -46,6 +46,19 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/meta_eval.py": ("tests/metrics/test_meta_eval.py",),
     "metrics/wice.py": ("tests/metrics/test_wice.py",),
     "metrics/gate.py": ("tests/metrics/test_gate.py",),
+    "metrics/citations.py": ("tests/metrics/test_citations.py", INVARIANTS),
+    "metrics/context_budget.py": ("tests/metrics/test_context_budget.py", INVARIANTS),
+    "metrics/selective.py": ("tests/metrics/test_selective.py", INVARIANTS),
+    "metrics/selection.py": ("tests/metrics/test_claim_source.py", "tests/metrics/test_papers.py"),
+    "metrics/factscore.py": ("tests/metrics/test_factscore.py", INVARIANTS),
+    "metrics/agreement_items.py": ("tests/metrics/test_agreement.py",),
+    "metrics/stats/resampling.py": ("tests/metrics/test_uncertainty.py",),
+    "metrics/stats/intervals.py": ("tests/metrics/test_uncertainty.py",),
+    "metrics/stats/comparisons.py": (
+        "tests/metrics/test_uncertainty.py",
+        "tests/metrics/test_gate.py",
+    ),
+    "metrics/stats/prediction_powered.py": ("tests/metrics/test_uncertainty.py",),
 }
 
 # modules whose real-data tests are left out: they run for minutes per mutant and the module's
