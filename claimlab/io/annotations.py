@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
@@ -109,6 +109,23 @@ def _walk(folder: str) -> list[str]:
     return out
 
 
+def _parse(path: str, data: bytes) -> Any:
+    """A file's bytes as a JSON value (UTF-8 JSON fast; anything else read for its message)."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return parse_json_text(decode_utf8(data, file=path, error=FixtureError), file=path)
+
+
+def _key(path: str, root: str | Path | None, decomposer: str, answer: str) -> AnswerKey:
+    """The answer a file annotates: its decomposer (else its sub-folder under root) and id."""
+    if not decomposer and root is not None:
+        folder = os.path.dirname(path)
+        if os.path.normpath(folder) != os.path.normpath(str(root)):
+            decomposer = Path(os.path.relpath(folder, root)).as_posix()
+    return AnswerKey(nfc(decomposer), nfc(answer))
+
+
 def read_annotated(
     path: str | Path, *, root: str | Path | None = None
 ) -> tuple[AnnotatedFile, DecompositionFixture]:
@@ -121,23 +138,56 @@ def read_annotated(
     try:
         with open(path, "rb") as f:
             data = f.read()
-        doc = orjson.loads(data)  # UTF-8 JSON; anything else is read again below, for its message
-    except (OSError, orjson.JSONDecodeError):
-        data = read_bytes(path, error=FixtureError)
-        doc = parse_json_text(decode_utf8(data, file=path, error=FixtureError), file=path)
-    fx = read_decomposition(doc, source=path)
-    decomposer = fx.decomposer
-    if not decomposer and root is not None:
-        folder = os.path.dirname(path)
-        if os.path.normpath(folder) != os.path.normpath(str(root)):
-            decomposer = Path(os.path.relpath(folder, root)).as_posix()
-    key = AnswerKey(nfc(decomposer), nfc(fx.original.id))
+    except OSError:
+        data = read_bytes(path, error=FixtureError)  # for its one-line message
+    fx = read_decomposition(_parse(path, data), source=path)
+    key = _key(path, root, fx.decomposer, fx.original.id)
     who = nfc(fx.annotation.annotator) if fx.annotation else ""
     confirmed = sum(1 for c in fx.candidates if not c.review)
     meta = AnnotatedFile(
         path, key, who, hashlib.sha256(data).hexdigest(), confirmed, len(fx.candidates)
     )
     return meta, fx
+
+
+def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> AnnotatedFile:
+    """What a file annotates, who annotated it and its digest, its records not yet checked.
+
+    A file whose answer, annotator or candidates cannot be found this way is read in full
+    (:func:`read_annotated`), which names its problem; the records of every other file are
+    checked when it is used (:func:`load_scanned`).
+    """
+    path = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        doc = orjson.loads(data)
+        answer, decomposer = doc["original"]["id"], doc.get("decomposer", "")
+        note = doc.get("annotation")
+        who = "" if note is None else note.get("annotator", "")
+        candidates = doc["candidates"]
+        confirmed = sum(1 for c in candidates if not c.get("review"))
+        if not all(isinstance(x, str) for x in (answer, decomposer, who)):
+            raise TypeError
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return read_annotated(path, root=root)[0]
+    key = _key(path, root, decomposer, answer)
+    digest = hashlib.sha256(data).hexdigest()
+    return AnnotatedFile(path, key, nfc(who), digest, confirmed, len(candidates))
+
+
+def load_scanned(f: AnnotatedFile) -> dict[str, Any]:
+    """A scanned file's document, its records checked (the bytes must be those scanned).
+
+    Raises:
+        FixtureError: the file does not load, or changed since it was scanned.
+    """
+    data = read_bytes(f.path, error=FixtureError)
+    if hashlib.sha256(data).hexdigest() != f.digest:
+        raise FixtureError("changed while it was being read: run the command again", file=f.path)
+    doc = _parse(f.path, data)
+    read_decomposition(doc, source=f.path)
+    return doc  # type: ignore[no-any-return]
 
 
 T = TypeVar("T")
@@ -176,16 +226,35 @@ def read_sets(
     Raises:
         FixtureError: fewer than two arguments, or a refused file (naming it).
     """
+
+    def one(path: str, root: str | None) -> tuple[AnnotatedFile, T]:
+        meta, fx = read_annotated(path, root=root)
+        return meta, extract(meta, fx)
+
+    return _gather(args, one, progress)
+
+
+def scan_sets(
+    args: Sequence[str | Path], *, progress: Callable[[int], None] | None = None
+) -> tuple[AnnotationSet, ...]:
+    """As :func:`read_sets`, the files scanned (:func:`scan_annotated`), not yet checked.
+
+    For a caller that reads each file again anyway: it checks each with :func:`load_scanned`.
+    """
+    return _gather(args, lambda path, root: (scan_annotated(path, root=root), None), progress)[0]
+
+
+def _gather(
+    args: Sequence[str | Path],
+    one: Callable[[str, str | None], tuple[AnnotatedFile, T]],
+    progress: Callable[[int], None] | None,
+) -> tuple[tuple[AnnotationSet, ...], dict[str, T]]:
     if len(args) < 2:
         raise FixtureError("give two or more annotators' files or folders")
     listing = _listing(args)
 
     def work(start: int, stop: int) -> list[tuple[AnnotatedFile, T]]:
-        out = []
-        for _, path, root in listing[start:stop]:
-            meta, fx = read_annotated(path, root=root)
-            out.append((meta, extract(meta, fx)))
-        return out
+        return [one(path, root) for _, path, root in listing[start:stop]]
 
     files: list[dict[AnswerKey, AnnotatedFile]] = [{} for _ in args]
     extracted: dict[str, T] = {}

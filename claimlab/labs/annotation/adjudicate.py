@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 import orjson
 
@@ -40,11 +40,11 @@ from claimlab.io.annotations import (
     AnnotationSet,
     AnswerKey,
     answers_of,
+    load_scanned,
     nfc,
     set_names,
 )
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
-from claimlab.io.reader import read_json
 from claimlab.labs.annotation.session import now
 from claimlab.metrics.agreement import annotator_names, check_same_answer
 
@@ -330,28 +330,44 @@ def _settle(
     out = _Merge({}, [], [], [])
     for label in LABELS:
         given = votes.get(label, {})
-        record: dict[str, Any] = {"votes": {k: decision_value(label, v) for k, v in given.items()}}
         if label in wanted:
+            record: dict[str, Any] = {
+                "votes": {k: decision_value(label, v) for k, v in given.items()}
+            }
             cand[label] = wanted[label]
             record.update(rule="decided", by=by, at=at, value=decision_value(label, wanted[label]))
             out.decided.append(f"{cand['id']}.{label}")
         elif not given:
-            record["rule"] = "none"
+            record = {"votes": {}, "rule": "none"}
             out.review.append(label)
         else:
-            tally = _tally(record["votes"].values())
-            (top, n), *rest = tally
-            if rest and rest[0][1] == n:
-                record["rule"] = "tie"
-                out.review.append(label)
-                out.ties.append(Tie(cand["id"], label, dict(record["votes"]), answer))
-            else:
-                winner = next(v for k, v in given.items() if record["votes"][k] == top)
-                cand[label] = _copy(winner)
-                record["rule"] = "unanimous" if len(tally) == 1 else "majority"
-                record["of"] = f"{n} of {len(given)}"
+            record = _majority(cand, label, given, out, answer)
         out.provenance[label] = record
     return out
+
+
+def _majority(
+    cand: dict[str, Any], label: str, given: Mapping[str, Any], out: _Merge, answer: str
+) -> dict[str, Any]:
+    """One label by the majority of the votes given (each a fresh value, see :func:`_vote`)."""
+    values = list(given.values())
+    first, n = values[0], len(values)
+    if all(v == first for v in values):  # the usual case: everyone agrees
+        cand[label] = first
+        shown = decision_value(label, first)
+        return {"votes": dict.fromkeys(given, shown), "rule": "unanimous", "of": f"{n} of {n}"}
+    record: dict[str, Any] = {"votes": {k: decision_value(label, v) for k, v in given.items()}}
+    tally = _tally(record["votes"].values())
+    (top, most), *rest = tally
+    if rest and rest[0][1] == most:
+        record["rule"] = "tie"
+        out.review.append(label)
+        out.ties.append(Tie(cand["id"], label, dict(record["votes"]), answer))
+    else:
+        cand[label] = next(v for k, v in given.items() if record["votes"][k] == top)
+        record["rule"] = "unanimous" if len(tally) == 1 else "majority"
+        record["of"] = f"{most} of {n}"
+    return record
 
 
 def _tally(votes: Iterable[str]) -> list[tuple[str, int]]:
@@ -464,7 +480,9 @@ def merge_documents(
             cand["confirmed"] = {"by": who, "at": at}
         cand["provenance"] = merge.provenance
     merged = _document(documents[0], kept_units, bases, names, sources, by=by, at=at)
-    _recheck(merged)
+    back = _recheck(merged, plain=not wanted and _same_layout(documents, kept_units))
+    ties += [Tie(c["id"], "faithful", c["provenance"]["faithful"]["votes"], answer) for c in back]
+    _note(merged, names, by)
     return Adjudication(merged, tuple(ties), tuple(decided), tuple(unit_ties))
 
 
@@ -493,30 +511,91 @@ def _document(
         "files": list(sources),
         "rule": "majority of the annotators who confirmed a candidate; ties left for a person",
     }
-    settled = not any(c["review"] for c in candidates) and not any(u.get("review") for u in units)
-    merged["note"] = (
-        f"Adjudicated from {len(sources)} annotators ({', '.join(names)}) by {by}. "
-        + (
-            "Every label settled: a gold set."
-            if settled
-            else "Some labels are still under review (ties): not yet a gold set."
-        )
-    )
     return merged
 
 
-def _recheck(merged: dict[str, Any]) -> None:
-    """A settled candidate whose merged labels contradict each other goes back to review."""
-    fx = read_decomposition(merged, source="adjudicated file")
-    unit_spans = {u.id: u.span for u in fx.units}
-    bad = False
-    for c, cand in zip(fx.candidates, merged["candidates"], strict=True):
-        if not c.review and candidate_problems(c, unit_spans):
-            cand["review"] = [str(REVIEW_FIELDS[2])]
-            cand.pop("confirmed", None)
-            bad = True
-    if bad:
+def _note(merged: dict[str, Any], names: Sequence[str], by: str) -> None:
+    """The merged file's note: a gold set only when nothing is left under review."""
+    settled = not any(c["review"] for c in merged["candidates"]) and not any(
+        u.get("review") for u in merged["units"]
+    )
+    merged["note"] = f"Adjudicated from {len(names)} annotators ({', '.join(names)}) by {by}. " + (
+        "Every label settled: a gold set."
+        if settled
+        else "Some labels are still under review (ties): not yet a gold set."
+    )
+
+
+def _same_layout(
+    documents: Sequence[Mapping[str, Any]], units: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Every file holds the same candidate ids and the same units, as the merged file does.
+
+    The merged file then refers only to what the first file refers to, which its reader
+    checked: only the merged labels need checking against each other.
+    """
+
+    def layout(d: Mapping[str, Any]) -> tuple[list[str], list[tuple[str, int, int]]]:
+        cids = [c["id"] for c in d["candidates"]]
+        return cids, [(u["id"], u["span"]["start"], u["span"]["end"]) for u in d["units"]]
+
+    first = layout(documents[0])
+    return all(layout(d) == first for d in documents[1:]) and first[1] == [
+        (u["id"], u["span"]["start"], u["span"]["end"]) for u in units
+    ]
+
+
+class _SpanView(NamedTuple):
+    start: int
+    end: int
+
+
+class _EvidenceView(NamedTuple):
+    status: str
+    references: list[str]
+
+
+class _LabelsView(NamedTuple):
+    """A merged candidate's labels as :func:`candidate_problems` reads them."""
+
+    faithful: bool
+    errors: list[str]
+    preserves: list[str]
+    source_spans: list[_SpanView]
+    evidence: _EvidenceView
+
+
+def _contradicts(cand: Mapping[str, Any], units: Mapping[str, _SpanView]) -> bool:
+    ev = cand["evidence"]
+    view = _LabelsView(
+        cand["faithful"],
+        cand["errors"],
+        cand["preserves"],
+        [_SpanView(s["start"], s["end"]) for s in cand["source_spans"]],
+        _EvidenceView(ev["status"], ev["references"]),
+    )
+    return bool(candidate_problems(cast(Any, view), cast(Any, units)))
+
+
+def _recheck(merged: dict[str, Any], *, plain: bool = False) -> list[dict[str, Any]]:
+    """Settled candidates whose merged labels contradict each other go back to review.
+
+    Their ``faithful`` is proposed again (deciding it settles them) and its provenance says
+    why. The merged file is then read again in full unless it is ``plain`` (see
+    :func:`_same_layout`, and no decision) and nothing went back.
+    """
+    units = {u["id"]: _SpanView(u["span"]["start"], u["span"]["end"]) for u in merged["units"]}
+    back = [c for c in merged["candidates"] if not c["review"] and _contradicts(c, units)]
+    for cand in back:
+        cand["review"] = [str(REVIEW_FIELDS[2])]
+        cand.pop("confirmed", None)
+        cand["provenance"]["faithful"].update(
+            rule="contradiction",
+            problem="the majorities of its labels contradict each other",
+        )
+    if back or not plain:
         read_decomposition(merged, source="adjudicated file")
+    return back
 
 
 # ------------------------------------------------------------------------------ many answers
@@ -611,7 +690,7 @@ def adjudicate_sets(
             key, files = groups[k]
             given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
             r = merge_documents(
-                [read_json(f.path) for _, f in given],
+                [load_scanned(f) for _, f in given],
                 [f.path for _, f in given],
                 [n for n, _ in given],
                 decisions=wanted.get(key.label, ()),
@@ -682,14 +761,14 @@ def adjudicate_paths(
     Every gold file is written, or none (the files are staged and renamed together).
 
     Raises:
-        FixtureError: a refused file or decision (see :func:`claimlab.io.annotations.read_sets`
+        FixtureError: a refused file or decision (see :func:`claimlab.io.annotations.scan_sets`
             and :func:`adjudicate_sets`).
     """
-    from claimlab.io.annotations import read_sets
+    from claimlab.io.annotations import scan_sets
     from claimlab.io.files import Staging, json_text
 
     step = progress or _no_progress
-    sets, _ = read_sets(paths, lambda m, fx: None, progress=step("reading files", None))
+    sets = scan_sets(paths, progress=step("reading files", None))
     keys = [k for k, _ in answers_of(sets)]
     targets = gold_targets(out, keys)
     staging = Staging(targets)

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from claimlab.core.spans import utf16_slice
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.reader import read_json
 from claimlab.labs.annotation.adjudicate import adjudicate, parse_decision
@@ -175,3 +176,55 @@ def test_ledger_from_decompositions_refuses_two_files_of_one_answer(tmp_path):
     assert proc.returncode == 2 and "give one" in proc.stderr
     proc = run_cli("ledger")
     assert proc.returncode == 2 and "--from-decompositions" in proc.stderr
+
+
+def _c1_three_ways(tmp_path):
+    """Three annotators whose majorities contradict on C1: faithful (B, C), kept unit U1 (A, B),
+    source span 67..107 inside U2 only (A, C). Each file alone is consistent."""
+    a, b = atlas_pair(tmp_path)
+    c = tmp_path / "atlas.c.json"
+    c.write_bytes(b.read_bytes())
+    u2 = {"start": 67, "end": 107}
+    for path, name, change in (
+        (a, "A", {"faithful": False, "errors": [], "preserves": ["U1"], "source_spans": [u2]}),
+        (c, "C", {"faithful": True, "preserves": ["U2"], "source_spans": [u2]}),
+    ):
+        doc = read_json(path)
+        doc["annotation"]["annotator"] = name
+        u2["text"] = utf16_slice(doc["original"]["text"], 67, 107)
+        next(x for x in doc["candidates"] if x["id"] == "C1").update(change)
+        path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return [a, b, c]
+
+
+def test_majorities_that_contradict_go_back_to_review_and_the_note_says_not_gold(tmp_path):
+    result = _merge(_c1_three_ways(tmp_path))
+    c1 = next(c for c in result.document["candidates"] if c["id"] == "C1")
+    assert c1["faithful"] is True and c1["preserves"] == ["U1"]
+    assert [(s["start"], s["end"]) for s in c1["source_spans"]] == [(67, 107)]
+    assert c1["review"] == ["faithful"] and "confirmed" not in c1
+    assert not result.gold
+    assert result.document["note"].endswith("not yet a gold set.")
+
+
+def test_adjudicate_command_writes_no_gold_note_over_contradicting_majorities(tmp_path):
+    paths = _c1_three_ways(tmp_path)
+    out = tmp_path / "gold.json"
+    proc = run_cli("adjudicate", *map(str, paths), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    doc = read_json(out)
+    assert "Every label settled" not in doc["note"]
+    assert "gold set" not in proc.stdout.replace("not yet a gold set", "").replace("NOT yet gold", "")
+
+
+def test_a_contradiction_is_listed_as_a_tie_its_decision_settles(tmp_path):
+    paths = _c1_three_ways(tmp_path)
+    result = _merge(paths)
+    tie = next(t for t in result.ties if t.candidate == "C1")
+    assert tie.label == "faithful" and tie.values == {"A": "false", "B": "true", "C": "true"}
+    c1 = next(c for c in result.document["candidates"] if c["id"] == "C1")
+    assert c1["provenance"]["faithful"]["rule"] == "contradiction"
+    settled = _merge(paths, decisions=[parse_decision("C1.faithful=false")], by="Dana")
+    c1 = next(c for c in settled.document["candidates"] if c["id"] == "C1")
+    assert c1["review"] == [] and c1["faithful"] is False
+    assert c1["confirmed"]["by"] == "adjudication (Dana)"

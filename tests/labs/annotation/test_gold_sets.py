@@ -392,3 +392,62 @@ def test_counts_are_spoken_in_the_right_number(tmp_path):
     )
     out = run_cli("draft", raw, "--out", tmp_path / "d").stdout
     assert "1 unit (sentences), 1 candidate, 1 span proposed" in out and "1 draft written" in out
+
+
+# ------------------------------------------------------------------ adjudicate reads each file once
+
+
+def _variants(tmp_path):
+    """Files a scan and a full read must agree on: NFD ids, a sub-folder decomposer, a BOM."""
+    a, b = atlas_pair(tmp_path)
+    root = tmp_path / "ann"
+    (root / "B").mkdir(parents=True)
+    out = []
+    for k, (src, change) in enumerate(
+        [
+            (a, {}),
+            (b, {"original": "id"}),
+            (a, {"decomposer": _nfd("décomposeur")}),
+            (b, {"annotation": None}),
+        ]
+    ):
+        doc = read_json(src)
+        if "original" in change:
+            doc["original"]["id"] = _nfd("atlas-é")
+        for key in ("decomposer", "annotation"):
+            if key in change:
+                doc[key] = change[key]
+        path = root / ("B" if k == 1 else "") / f"f{k}.json"
+        data = json.dumps(doc, ensure_ascii=False).encode()
+        path.write_bytes(b"\xef\xbb\xbf" + data if k == 3 else data)
+        out.append(path)
+    return root, out
+
+
+def test_a_scan_finds_what_a_full_read_finds(tmp_path):
+    from claimlab.io.annotations import load_scanned, read_annotated, scan_annotated
+
+    root, paths = _variants(tmp_path)
+    for path in paths:
+        scanned = scan_annotated(path, root=root)
+        assert scanned == read_annotated(path, root=root)[0]
+        assert load_scanned(scanned) == json.loads(path.read_bytes().decode("utf-8-sig"))
+    assert scan_annotated(paths[1], root=root).key.decomposer == "B"
+    assert scan_annotated(paths[2], root=root).key.decomposer == "décomposeur"
+
+
+def test_a_file_changed_after_its_scan_or_with_a_bad_record_is_named(tmp_path):
+    from claimlab.core.errors import FixtureError
+    from claimlab.io.annotations import load_scanned, scan_annotated
+
+    a, b = atlas_pair(tmp_path)
+    scanned = scan_annotated(a)
+    a.write_bytes(a.read_bytes() + b" ")
+    with pytest.raises(FixtureError, match="changed while it was being read"):
+        load_scanned(scanned)
+    doc = read_json(b)
+    doc["candidates"][0]["preserves"] = ["U99"]  # found by the scan, refused by the reader
+    b.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "gold"
+    err = _one_line_refusal(run_cli("adjudicate", a, b, "--out", out), b, "U99")
+    assert "preserves" in err and not out.exists()
