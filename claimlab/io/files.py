@@ -176,35 +176,40 @@ class Staging:
 
     def __init__(self, paths: Iterable[str | os.PathLike[str]]) -> None:
         token = f"{os.getpid()}-{secrets.token_hex(4)}"
-        self.targets = [Path(p) for p in paths]
+        self.targets = [p if isinstance(p, Path) else Path(p) for p in paths]
         self.stages: dict[Path, Path] = {}  # a folder that does not exist -> its staging folder
         self.temps: list[str] = []
         self.beside: list[int] = []  # targets with a temporary file beside them
-        roots: dict[Path, Path | None] = {}
-        made: set[Path] = set()
+        roots: dict[str, str | None] = {}  # strings, not paths: 100,000 targets stay cheap
+        made: set[str] = set()
+        stage_of: dict[str, str] = {}
         try:
             for k, target in enumerate(self.targets):
-                if target.is_dir():
-                    raise ClaimlabInputError(
-                        "is a folder; give a file name to write", file=str(target)
-                    )
-                folder = target.parent
+                name = str(target)
+                folder, base = os.path.split(name)
                 if folder not in roots:
-                    found = roots[folder] = _missing_root(folder)
-                    remove_leftovers(folder if found is None else found.parent)
+                    found = _missing_root(Path(folder))
+                    remove_leftovers(Path(folder) if found is None else found.parent)
+                    roots[folder] = None if found is None else str(found)
                 root = roots[folder]
                 if root is None:
-                    self.temps.append(str(folder / f".{target.name}.{token}{k}{TEMP_MARK}"))
+                    if os.path.isdir(name):  # only an existing folder can hold one
+                        raise ClaimlabInputError(
+                            "is a folder; give a file name to write", file=name
+                        )
+                    self.temps.append(os.path.join(folder, f".{base}.{token}{k}{TEMP_MARK}"))
                     self.beside.append(k)
                     continue
-                stage = self.stages.setdefault(
-                    root, root.parent / f".{root.name}.{token}{TEMP_MARK}"
-                )
-                staged = stage / target.relative_to(root)
-                if staged.parent not in made:
-                    staged.parent.mkdir(parents=True, exist_ok=True)
-                    made.add(staged.parent)
-                self.temps.append(str(staged))
+                if root not in stage_of:
+                    top = Path(root)
+                    stage_of[root] = str(
+                        self.stages.setdefault(top, top.parent / f".{top.name}.{token}{TEMP_MARK}")
+                    )
+                staged = stage_of[root] + name[len(root) :]
+                if folder not in made:
+                    os.makedirs(os.path.dirname(staged), exist_ok=True)
+                    made.add(folder)
+                self.temps.append(staged)
         except OSError as exc:
             self.discard()
             raise _write_error(self.targets[len(self.temps)], exc) from None
