@@ -118,6 +118,10 @@ def _copy(value: Any) -> Any:
     return orjson.loads(orjson.dumps(value))
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
 def decision_value(label: str, value: Any) -> str:
     """A label's value written as ``--decide`` takes it back.
 
@@ -241,7 +245,7 @@ def _merge_units(
     for sp in sorted(votes):
         if votes[sp] < half:
             continue
-        u = _copy(unit_doc[sp])
+        u = unit_doc[sp]  # a new dict of plain values, made above
         k = 1
         while u["id"] in used:
             u["id"], k = f"U{len(votes) + k}", k + 1
@@ -253,13 +257,15 @@ def _merge_units(
     return kept, ties, {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept}
 
 
-def _candidate_union(documents: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _candidate_union(
+    documents: Sequence[Mapping[str, Any]], dup: Callable[[Any], Any] = _copy
+) -> list[dict[str, Any]]:
     """Every candidate of any file, each once (by NFC id), its text from the first file holding it."""
     seen: dict[str, dict[str, Any]] = {}
     for doc in documents:
         for c in doc["candidates"]:
             seen.setdefault(nfc(c["id"]), c)
-    return [_copy(c) for c in seen.values()]
+    return [dup(c) for c in seen.values()]
 
 
 def _vote(
@@ -295,13 +301,28 @@ class _File:
         return cls(name, spans, mine)
 
 
-def _votes(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, dict[str, Any]]:
-    """Per label, each annotator's value (only annotators who confirmed the candidate)."""
+def _votes(
+    cid: str, files: Sequence[_File], gold: Mapping[Any, str], *, same_units: bool = False
+) -> dict[str, dict[str, Any]]:
+    """Per label, each annotator's value (only annotators who confirmed the candidate).
+
+    With ``same_units`` (every file lists the same units) a candidate every file confirmed
+    with the same labels is read once: each annotator's vote is then that one value.
+    """
+    mine = [(f, c) for f in files if (c := f.confirmed.get(cid)) is not None]
     out: dict[str, dict[str, Any]] = {}
-    for f in files:
-        c = f.confirmed.get(cid)
-        if c is None:
-            continue
+    if not mine:
+        return out
+    first = mine[0][1]
+    if (
+        same_units
+        and len(mine) == len(files)
+        and all(c is first or all(c[k] == first[k] for k in LABELS) for _, c in mine[1:])
+    ):
+        names = [f.name for f, _ in mine]
+        spans = mine[0][0].spans
+        return {k: dict.fromkeys(names, _vote(k, first, spans, gold)) for k in LABELS}
+    for f, c in mine:
         for label in LABELS:
             out.setdefault(label, {})[f.name] = _vote(label, c, f.spans, gold)
     return out
@@ -352,7 +373,7 @@ def _majority(
     """One label by the majority of the votes given (each a fresh value, see :func:`_vote`)."""
     values = list(given.values())
     first, n = values[0], len(values)
-    if all(v == first for v in values):  # the usual case: everyone agrees
+    if all(v is first or v == first for v in values):  # the usual case: everyone agrees
         cand[label] = first
         shown = decision_value(label, first)
         return {"votes": dict.fromkeys(given, shown), "rule": "unanimous", "of": f"{n} of {n}"}
@@ -374,7 +395,7 @@ def _tally(votes: Iterable[str]) -> list[tuple[str, int]]:
     """Each value with its votes, most first (ties in order of first vote), as Counter gives."""
     values = list(votes)
     first = values[0]
-    if all(v == first for v in values):  # the usual case: everyone agrees
+    if all(v is first or v == first for v in values):  # the usual case: everyone agrees
         return [(first, len(values))]
     return Counter(values).most_common()
 
@@ -456,18 +477,25 @@ def merge_documents(
     by: str = "adjudicator",
     at: str = "",
     answer: str = "",
+    owned: bool = False,
 ) -> Adjudication:
-    """Merge checked files of one answer, already in their annotators' order (see adjudicate)."""
+    """Merge checked files of one answer, already in their annotators' order (see adjudicate).
+
+    ``owned``: the documents are the caller's to give away (just read), so the merged file
+    takes their parts as they are instead of copies.
+    """
+    dup = _same if owned else _copy
     kept_units, unit_ties, gold = _merge_units(documents)
     files = [_File.of(n, d) for n, d in zip(names, documents, strict=True)]
-    bases = _candidate_union(documents)
+    bases = _candidate_union(documents, dup)
     text = documents[0]["original"]["text"]
     wanted = _decisions(decisions, [nfc(c["id"]) for c in bases], gold, text)
     ties: list[Tie] = []
     decided: list[str] = []
+    same = _same_layout(documents, kept_units)
     for cand in bases:
         cid = nfc(cand["id"])
-        votes = _votes(cid, files, gold)
+        votes = _votes(cid, files, gold, same_units=same)
         merge = _settle(cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer)
         ties += merge.ties
         decided += merge.decided
@@ -479,8 +507,8 @@ def merge_documents(
             who = f"adjudication ({by})" if merge.decided else "adjudication"
             cand["confirmed"] = {"by": who, "at": at}
         cand["provenance"] = merge.provenance
-    merged = _document(documents[0], kept_units, bases, names, sources, by=by, at=at)
-    back = _recheck(merged, plain=not wanted and _same_layout(documents, kept_units))
+    merged = _document(documents[0], kept_units, bases, names, sources, by=by, at=at, dup=dup)
+    back = _recheck(merged, plain=same and not wanted)
     ties += [Tie(c["id"], "faithful", c["provenance"]["faithful"]["votes"], answer) for c in back]
     _note(merged, names, by)
     return Adjudication(merged, tuple(ties), tuple(decided), tuple(unit_ties))
@@ -495,9 +523,10 @@ def _document(
     *,
     by: str,
     at: str,
+    dup: Callable[[Any], Any] = _copy,
 ) -> dict[str, Any]:
     """The merged file: the first file's answer and references, the merged units and labels."""
-    merged = {k: _copy(v) for k, v in base.items() if k not in ("units", "candidates")}
+    merged = {k: dup(v) for k, v in base.items() if k not in ("units", "candidates")}
     merged["units"] = units
     merged["candidates"] = candidates
     ids = {nfc(c["id"]) for c in candidates}
@@ -697,6 +726,7 @@ def adjudicate_sets(
                 by=by,
                 at=at,
                 answer=key.label if len(groups) > 1 else "",
+                owned=True,
             )
             write(k, r.document)
             nobody = tuple(
