@@ -401,9 +401,19 @@ def read_for_agreement(
     args: Sequence[Any], *, selection: str | None = None, progress: Any = None
 ) -> tuple[tuple[AnnotationSet, ...], dict[str, FileItems]]:
     """Read annotators' files or folders (on every core) and reduce each to its items."""
+    import msgspec
+
     from claimlab.io.annotations import read_sets
 
-    return read_sets(args, lambda _, fx: file_items(fx, selection=selection), progress=progress)
+    # each file's items travel from the worker that read it as one MessagePack string: four
+    # times cheaper to send and to receive than the tuples pickled one by one
+    encode = msgspec.msgpack.Encoder().encode
+    decode = msgspec.msgpack.Decoder(FileItems).decode
+    sets, packed = read_sets(
+        args, lambda _, fx: encode(file_items(fx, selection=selection)), progress=progress
+    )
+    with bulk_load():
+        return sets, {path: decode(blob) for path, blob in packed.items()}
 
 
 def _report(
