@@ -214,7 +214,9 @@ def test_adjudicate_command_writes_no_gold_note_over_contradicting_majorities(tm
     assert proc.returncode == 0, proc.stderr
     doc = read_json(out)
     assert "Every label settled" not in doc["note"]
-    assert "gold set" not in proc.stdout.replace("not yet a gold set", "").replace("NOT yet gold", "")
+    assert "gold set" not in proc.stdout.replace("not yet a gold set", "").replace(
+        "NOT yet gold", ""
+    )
 
 
 def test_a_contradiction_is_listed_as_a_tie_its_decision_settles(tmp_path):
