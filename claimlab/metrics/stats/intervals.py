@@ -230,11 +230,13 @@ def bootstrap_intervals(
     if not pairs or pairs[0][0].size == 0:
         return {name: NoInterval("no answer: the figure is N/A") for name in names}
     if resamples < MIN_RESAMPLES or pairs[0][0].size < MIN_CLUSTERS:
-        return {
+        # fewer than two answers have fewer than two figures: _not_enough always says why
+        # (a NoInterval is falsy, so the reasons are told apart from None, never by `or`)
+        reasons = {
             name: _not_enough(float(b.sum()), int(np.sum(b > 0)), resamples)
-            or NoInterval("only 1 answer: an interval needs 2 or more")
-            for name, (a, b) in zip(names, pairs, strict=True)
+            for name, (_, b) in zip(names, pairs, strict=True)
         }
+        return {name: why for name, why in reasons.items() if why is not None}
     sums = resampled_sums(stack_pairs(pairs), resamples, seed)
     out: dict[str, Interval | NoInterval] = {}
     for k, (name, (a, b)) in enumerate(zip(names, pairs, strict=True)):
