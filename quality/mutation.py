@@ -52,13 +52,23 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/selection.py": ("tests/metrics/test_claim_source.py", "tests/metrics/test_papers.py"),
     "metrics/factscore.py": ("tests/metrics/test_factscore.py", INVARIANTS),
     "metrics/agreement_items.py": ("tests/metrics/test_agreement.py",),
-    "metrics/stats/resampling.py": ("tests/metrics/test_uncertainty.py",),
-    "metrics/stats/intervals.py": ("tests/metrics/test_uncertainty.py",),
+    "metrics/stats/resampling.py": (
+        "tests/metrics/test_intervals.py",
+        "tests/metrics/test_uncertainty.py",
+    ),
+    "metrics/stats/intervals.py": (
+        "tests/metrics/test_intervals.py",
+        "tests/metrics/test_uncertainty.py",
+    ),
     "metrics/stats/comparisons.py": (
+        "tests/metrics/test_comparisons.py",
         "tests/metrics/test_uncertainty.py",
         "tests/metrics/test_gate.py",
     ),
-    "metrics/stats/prediction_powered.py": ("tests/metrics/test_uncertainty.py",),
+    "metrics/stats/prediction_powered.py": (
+        "tests/metrics/test_prediction_powered.py",
+        "tests/metrics/test_uncertainty.py",
+    ),
 }
 
 # modules whose real-data tests are left out: they run for minutes per mutant and the module's
