@@ -50,7 +50,11 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/context_budget.py": ("tests/metrics/test_context_budget.py", INVARIANTS),
     "metrics/selective.py": ("tests/metrics/test_selective.py", INVARIANTS),
     "metrics/selection.py": ("tests/metrics/test_claim_source.py", "tests/metrics/test_papers.py"),
-    "metrics/factscore.py": ("tests/metrics/test_factscore.py", INVARIANTS),
+    "metrics/factscore.py": (
+        "tests/metrics/test_factscore.py",
+        "tests/metrics/test_factscore_units.py",
+        INVARIANTS,
+    ),
     "metrics/agreement_items.py": ("tests/metrics/test_agreement.py",),
     "metrics/stats/resampling.py": (
         "tests/metrics/test_intervals.py",
