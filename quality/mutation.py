@@ -48,7 +48,11 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/gate.py": ("tests/metrics/test_gate.py",),
     "metrics/citations.py": ("tests/metrics/test_citations.py", INVARIANTS),
     "metrics/context_budget.py": ("tests/metrics/test_context_budget.py", INVARIANTS),
-    "metrics/selective.py": ("tests/metrics/test_selective.py", INVARIANTS),
+    "metrics/selective.py": (
+        "tests/metrics/test_selective.py",
+        "tests/metrics/test_selective_units.py",
+        INVARIANTS,
+    ),
     "metrics/selection.py": ("tests/metrics/test_claim_source.py", "tests/metrics/test_papers.py"),
     "metrics/factscore.py": (
         "tests/metrics/test_factscore.py",
