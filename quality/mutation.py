@@ -47,7 +47,11 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/wice.py": ("tests/metrics/test_wice.py",),
     "metrics/gate.py": ("tests/metrics/test_gate.py",),
     "metrics/citations.py": ("tests/metrics/test_citations.py", INVARIANTS),
-    "metrics/context_budget.py": ("tests/metrics/test_context_budget.py", INVARIANTS),
+    "metrics/context_budget.py": (
+        "tests/metrics/test_context_budget.py",
+        "tests/metrics/test_context_budget_units.py",
+        INVARIANTS,
+    ),
     "metrics/selective.py": (
         "tests/metrics/test_selective.py",
         "tests/metrics/test_selective_units.py",
