@@ -46,7 +46,11 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
     "metrics/meta_eval.py": ("tests/metrics/test_meta_eval.py",),
     "metrics/wice.py": ("tests/metrics/test_wice.py",),
     "metrics/gate.py": ("tests/metrics/test_gate.py",),
-    "metrics/citations.py": ("tests/metrics/test_citations.py", INVARIANTS),
+    "metrics/citations.py": (
+        "tests/metrics/test_citations.py",
+        "tests/metrics/test_citations_units.py",
+        INVARIANTS,
+    ),
     "metrics/context_budget.py": (
         "tests/metrics/test_context_budget.py",
         "tests/metrics/test_context_budget_units.py",

@@ -1,0 +1,322 @@
+"""Citation checks unit by unit: every problem code with its exact explanation and user message.
+
+Two short chunks of one document; each case is one answer whose expected problems are written
+out in full, so a changed word, count or condition in the checks fails a case here.
+"""
+
+import pytest
+
+from claimlab.core.ratio import Ratio
+from claimlab.io.context_lab import Answer, Chunk, Claim
+from claimlab.metrics.citations import (
+    MIN_QUOTE_CHARS,
+    MIN_QUOTE_WORDS,
+    ChunkIndex,
+    CitationReport,
+    Problem,
+    Uncovered,
+    best_matches,
+    find_quote,
+    lost_numbers,
+    normalise,
+    quote_pieces,
+    quote_words,
+    short_quote_piece,
+    uncovered_sentences,
+    validate_citations,
+)
+
+SENT = [
+    Chunk("k1", "Leave Guide", "v2", 0.9, "Requests go to the manager seven days ahead."),
+    Chunk("k2", "Leave Guide", "v2", 0.4, "Annual leave is twenty days for every employee."),
+]
+OK = Claim("Requests go to the manager seven days ahead", "k1", "to the manager seven days ahead")
+
+
+def _answer(*claims, text=None, flag=False, language="en", dont_know=False):
+    body = text if text is not None else " ".join(c.text + "." for c in claims)
+    return Answer(body, tuple(claims), flag, language, dont_know)
+
+
+# ------------------------------------------------------------------ quotes
+
+
+@pytest.mark.parametrize(
+    ("quote", "pieces"),
+    [
+        ("a  b ... c", ["a b", "c"]),
+        ("…x…", ["x"]),
+        ("...", []),
+        ("  ", []),
+        ("one…two...three", ["one", "two", "three"]),
+    ],
+)
+def test_quote_pieces(quote, pieces):
+    assert quote_pieces(quote) == pieces
+
+
+@pytest.mark.parametrize(
+    ("quote", "text", "found"),
+    [
+        ("go to", "Requests go to the manager", True),
+        ("go ... manager", "Requests go to the manager", True),
+        ("manager ... go", "Requests go to the manager", False),
+        ("go  to\nthe", "Requests go to the manager", True),
+        ("...", "anything", False),
+        ("", "anything", False),
+        ("Go to", "Requests go to the manager", False),  # case matters
+    ],
+)
+def test_find_quote(quote, text, found):
+    assert find_quote(quote, text) is found
+
+
+@pytest.mark.parametrize(
+    ("piece", "words"),
+    [("one two three", 3), ("7/b) Yıllık", 3), ("ลาพักร้อน", 3), ("ลาพัก", 2), ("abcลาพัก", 3),
+     ("", 0), ("ab", 1)],
+)  # fmt: skip
+def test_quote_words(piece, words):
+    assert quote_words(piece) == words
+
+
+@pytest.mark.parametrize(
+    ("quote", "short"),
+    [
+        ("i", "i"),
+        ("7 ... .", "7"),
+        ("twelve chars", "twelve chars"),  # 12 characters, 2 words
+        ("a b c d e f", "a b c d e f"),  # 6 words, 11 characters
+        ("a bb cc ddddd", None),  # 13 characters, 4 words
+        ("ab cd efghijk", None),  # exactly 12 characters and 3 words
+        ("ab cd efghi", "ab cd efghi"),  # 11 characters
+        ("en az yedi gün önce ... x", "x"),
+        ("...", "..."),
+        ("  ", "  "),  # nothing at all: the quote as given
+    ],
+)
+def test_short_quote_piece(quote, short):
+    assert short_quote_piece(quote) == short
+    assert (MIN_QUOTE_CHARS, MIN_QUOTE_WORDS) == (12, 3)
+
+
+def test_the_chunk_index_finds_every_chunk_holding_a_quote():
+    sent = [Chunk("a", "D", "1", 0.9, "x y z"), Chunk("b", "D", "1", 0.8, "x  y z w"), Chunk("c", "D", "1", 0.7, "y x")]  # fmt: skip
+    index = ChunkIndex(sent)
+    assert index.holding("x y") == ["a", "b"]
+    assert index.holding("x y", skip="a") == ["b"]
+    assert index.holding("x ... z") == ["a", "b"]
+    assert index.holding("z w") == ["b"] and index.holding("z ... x") == []
+    assert index.holding("y x") == ["c"]  # not across the boundary of two chunks
+    assert index.holding("") == [] and index.elsewhere(["a\x00b"], None) == []
+    assert normalise(" a\u0308  b ") == "ä b"
+
+
+# ------------------------------------------------------------------ covered sentences
+
+
+def test_best_matches_and_ties():
+    assert best_matches(["the manager"], ["ask the manager", "the manager"]) == [0]  # tie: first
+    assert best_matches(["zz"], ["the manager"]) == [None]
+    assert best_matches(["manager"], ["x", "a manager here"], least=100) == [None]
+    assert best_matches([], ["s"]) == [] and best_matches(["c"], []) == [None]
+
+
+def test_best_matches_large_inputs_give_the_pairwise_result():
+    claims = [f"claim number {k} about topic {k % 7}" for k in range(210)]
+    sentences = [f"sentence {k} about topic {k % 7} and number {k}" for k in range(200)]
+    small = [best_matches([c], sentences)[0] for c in claims]  # 200 pairs each: pairwise
+    assert best_matches(claims, sentences) == small  # 42,000 pairs: the sparse path
+
+
+def test_uncovered_sentences_say_why():
+    answer = _answer(
+        OK, text="Requests go to the manager seven days ahead. Leave is paid at 80 percent."
+    )
+    got = uncovered_sentences(answer)
+    assert got == [Uncovered(2, "Leave is paid at 80 percent.", "no claim matches it")]
+    partial = _answer(
+        Claim("Leave is paid", "k2", "Annual leave is twenty days"),
+        text="Leave is paid at 80 percent for every employee in the company.",
+    )
+    (u,) = uncovered_sentences(partial)
+    assert u.n == 1 and u.reason == (
+        "its claims carry 2 of its 6 content words (half are needed; not carried: percent,"
+        " every, employee, company)"
+    )
+    number = _answer(
+        Claim("Leave is paid at the full rate to staff", "k2", "x"),
+        text="Leave is paid at the full rate to staff for 20 days.",
+    )
+    (u,) = uncovered_sentences(number)
+    assert u.reason == "no claim of it states the number 20"
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "lost"),
+    [
+        ("The fee is 5.00 a day.", "a fee of 5 a day", []),
+        ("The fee is 5.00 a day.", "a fee of 2.10 a day", ["5"]),
+        ("Pay 7 or 14 or 120 days.", "pay 7 days", ["14", "120"]),
+        ("No numbers here.", "none", []),
+    ],
+)
+def test_lost_numbers(claim, quote, lost):
+    assert lost_numbers(claim, quote, "en") == lost
+
+
+# ------------------------------------------------------------------ every problem, exactly
+
+CASES = {
+    "accept": (_answer(OK), {}, []),
+    "fabricated id": (
+        _answer(Claim(OK.text, "k9", OK.quote)), {},
+        [(1, "FABRICATED_ID", "claim 1 cites 'k9', which was not among the 2 chunks sent")],
+    ),
+    "missing quote": (
+        _answer(Claim(OK.text, "k1", None)), {},
+        [(1, "MISSING_QUOTE", "claim 1 cites k1 without a supporting quote")],
+    ),
+    "short quote": (
+        _answer(Claim(OK.text, "k1", "seven days")), {},
+        [(1, "QUOTE_TOO_SHORT", "claim 1: the quote piece 'seven days' is too short to be evidence (each piece needs 12 characters and 3 words)")],
+    ),
+    "quote elsewhere": (
+        _answer(Claim(OK.text, "k1", "is twenty days for every")), {},
+        [(1, "QUOTE_NOT_FOUND", "claim 1: the quote 'is twenty days for every' does not occur in k1; it occurs in k2 instead")],
+    ),
+    "quote out of order": (
+        _answer(Claim(OK.text, "k1", "seven days ahead ... Requests go to")), {},
+        [(1, "QUOTE_NOT_FOUND", "claim 1: the quote 'seven days ahead ... Requests go to' does not occur in k1 (its pieces are not in this order)")],
+    ),
+    "number": (
+        _answer(Claim("Requests go to the manager eight days ahead", "k1", OK.quote),
+                text="Requests go to the manager 8 days ahead."), {},
+        [(1, "NUMBER_MISMATCH", "claim 1 states 8, which its quote from k1 does not")],
+    ),
+    "unsourced": (
+        _answer(OK, Claim("Leave is twenty days", None, None)), {},
+        [(2, "UNSOURCED_CLAIM", "claim 2 cites no chunk, so it cannot be verified"),
+         (0, "FLAG_MISMATCH", "the unsourced-claim flag says false but 1 claim(s) have no source")],
+    ),
+    "unsourced allowed": (
+        _answer(OK, Claim("Leave is twenty days", None, None), flag=True),
+        {"allow_unsourced": True}, [],
+    ),
+    "flag without unsourced": (
+        _answer(OK, flag=True), {},
+        [(0, "FLAG_MISMATCH", "the unsourced-claim flag says true but 0 claim(s) have no source")],
+    ),
+    "dont know with claims": (
+        _answer(OK, dont_know=True), {},
+        [(0, "DONT_KNOW_WITH_CLAIMS", "the answer says it does not know but makes 1 claim(s)")],
+    ),
+    "dont know": (_answer(text="I don't know.", dont_know=True), {}, []),
+    "below threshold": (
+        _answer(Claim("Annual leave is twenty days for every employee", "k2", "Annual leave is twenty days")),
+        {"threshold": 0.5},
+        [(1, "BELOW_THRESHOLD", "claim 1 cites k2, whose score 0.4 is below the threshold 0.5: a chunk below it is never sent")],
+    ),
+    "nothing above threshold": (
+        _answer(OK), {"threshold": 0.95},
+        [(0, "BELOW_THRESHOLD", 'no chunk sent reaches the threshold 0.95: the model should not have been called, and only the explicit "I don\'t know" answer is accepted'),
+         (1, "BELOW_THRESHOLD", "claim 1 cites k1, whose score 0.9 is below the threshold 0.95: a chunk below it is never sent")],
+    ),
+    "dont know below threshold": (_answer(text="?", dont_know=True), {"threshold": 0.95}, []),
+    "at the threshold": (_answer(OK), {"threshold": 0.9}, []),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_problem_with_its_explanation(case):
+    answer, kw, expected = CASES[case]
+    report = validate_citations(answer, SENT, **kw)
+    got = [(p.claim, p.code, p.explanation) for p in report.problems]
+    assert got == expected
+    assert report.verdict == ("REJECT" if expected else "ACCEPT")
+    assert report.documents == ("Leave Guide (v2)",) and report.sent == ("k1", "k2")
+    assert report.claims == len(answer.claims)
+    failed = {c for c, *_ in expected if c > 0}
+    assert report.verified == Ratio(len(answer.claims) - len(failed), len(answer.claims))
+
+
+def test_an_uncovered_sentence_is_a_problem_unless_declared_and_allowed():
+    answer = _answer(OK, text=OK.text + ". Leave is paid at 80 percent.")
+    (p,) = validate_citations(answer, SENT).problems
+    assert (p.claim, p.code) == (0, "UNCOVERED_SENTENCE")
+    assert p.explanation == (
+        "sentence 2 of the answer (“Leave is paid at 80 percent.”) is not stated by its claims:"
+        " no claim matches it (and the answer does not declare unsourced claims)"
+    )
+    declared = _answer(OK, text=answer.answer, flag=True)
+    (p,) = validate_citations(declared, SENT).problems  # declared but not allowed
+    assert p.code == "UNCOVERED_SENTENCE" and not p.explanation.endswith("claims)")
+    assert validate_citations(declared, SENT, allow_unsourced=True).verdict == "ACCEPT"
+
+
+def test_the_reject_message_in_english_and_turkish():
+    bad = _answer(Claim(OK.text, "k9", OK.quote))
+    report = validate_citations(bad, SENT)
+    assert report.message == (
+        "This answer was withheld because its sources could not be verified. "
+        "Searched: Leave Guide (v2) (2 chunks sent). "
+        "Not found: chunk “k9” (cited for “Requests go to the manager seven days ahead”). "
+        "You can rephrase the question or ask a person who maintains these documents."
+    )
+    tr = validate_citations(_answer(Claim(OK.text, None, None), language="tr"), SENT)
+    assert tr.message.startswith("Bu cevap, kaynakları doğrulanamadığı için gösterilmedi. ")
+    assert "Aranan belgeler: Leave Guide (v2) (2 parça gönderildi)." in tr.message
+    assert (
+        "Bulunamayan: “Requests go to the manager seven days ahead” için bir kaynak;" in tr.message
+    )
+    assert validate_citations(_answer(OK), SENT).message == (
+        "Every claim cites a chunk that was sent, with a quote found in that chunk."
+    )
+    assert validate_citations(_answer(text="?", dont_know=True), SENT).message == (
+        "The answer says it does not know; there is no claim to verify."
+    )
+    assert validate_citations(_answer(text="?", language="tr", dont_know=True), SENT).message == (
+        "Cevap bilmediğini söylüyor; doğrulanacak bir iddia yok."
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "told"),
+    [
+        ("missing quote", "a quote for “Requests go to the manager seven days ahead”"),
+        ("short quote", "a quote long enough to check in “k1”"),
+        ("quote elsewhere", "the quote “is twenty days for every” in “k1”"),
+        ("number", "the number 8 of “Requests go to the manager eight days ahead” in its quote from “k1”"),
+        ("below threshold", "a source above the relevance threshold 0.5 (not “k2”)"),
+        ("nothing above threshold", "any chunk above the relevance threshold 0.95"),
+        ("dont know with claims", "an answer that either makes claims or says it does not know"),
+        ("flag without unsourced", "a consistent unsourced-claim flag"),
+    ],
+)  # fmt: skip
+def test_what_the_user_is_told_is_missing(case, told):
+    answer, kw, _ = CASES[case]
+    message = validate_citations(answer, SENT, **kw).message
+    assert f"Not found: {told}." in message or f"Not found: {told}; " in message
+
+
+def test_a_long_text_is_shortened_in_the_message():
+    long_id = "x" * 70
+    report = validate_citations(_answer(Claim(OK.text, long_id, OK.quote)), SENT)
+    assert f"chunk “{'x' * 57}...”" in report.message
+
+
+def test_the_json_of_a_report():
+    report = validate_citations(_answer(Claim(OK.text, "k1", None)), SENT)
+    assert report.to_dict() == {
+        "verdict": "REJECT",
+        "problems": [{"claim": 1, "code": "MISSING_QUOTE", "explanation": "claim 1 cites k1 without a supporting quote"}],
+        "message": report.message,
+        "documents_searched": ["Leave Guide (v2)"],
+        "chunks_sent": ["k1", "k2"],
+        "claims_verified": Ratio(0, 1).to_dict(),
+    }  # fmt: skip
+    assert Problem(0, "FLAG_MISMATCH", "w").to_dict() == {
+        "claim": 0, "code": "FLAG_MISMATCH", "explanation": "w",
+    }  # fmt: skip
+    empty = CitationReport("ACCEPT", (), "m", (), (), 0)
+    assert empty.verified.value is None  # no claim: N/A, not 100%
