@@ -347,3 +347,46 @@ def test_ratio_parts_and_quantiles():
     with pytest.raises(ValueError, match="micro or macro, got 'mean'"):
         ratio_parts([1], [1], "mean")  # type: ignore[arg-type]
     assert quantile_pair(_a(0, 1, 2, 3, 4), 0.25, 0.9) == (1.0, 3.6)
+
+
+@pytest.mark.parametrize("level", [0, 1, 0.0, 1.0, -0.1, 1.1, float("nan"), "0.9", None, True])
+def test_check_level_refuses_anything_but_a_number_strictly_between_0_and_1(level):
+    from claimlab.metrics.stats.resampling import check_level
+
+    with pytest.raises(ValueError, match=r"the level must be between 0 and 1 \(e\.g\. 0\.95\)"):
+        check_level(level)
+
+
+@pytest.mark.parametrize("level", [0.5, 0.95, 1e-9, 1 - 1e-9])
+def test_check_level_gives_the_level_as_a_float(level):
+    from claimlab.metrics.stats.resampling import check_level
+
+    got = check_level(level)
+    assert got == level and type(got) is float
+
+
+def test_counts_given_as_whole_numbers_give_float_ratio_parts():
+    r, d = macro_parts(np.array([1, 2, 0]), np.array([2, 0, 4]))
+    assert r.dtype == np.float64 and d.dtype == np.float64
+    assert r.tolist() == [0.5, 0.0, 0.0] and d.tolist() == [1.0, 0.0, 1.0]
+    for aggregate in ("micro", "macro"):
+        a, b = ratio_parts([1, 3], [2, 4], aggregate)
+        assert a.dtype == np.float64 and b.dtype == np.float64
+    assert [x.tolist() for x in ratio_parts([1, 3], [2, 4], "macro")] == [[0.5, 0.75], [1, 1]]
+    got = ratio_or_nan(np.array([1, 3, 2]), np.array([4, 0, -1]))
+    assert got[0] == 0.25 and np.isnan(got[1]) and np.isnan(got[2])
+
+
+def test_weights_blocks_of_one_resample_and_one_answer():
+    import claimlab.metrics.stats.resampling as rs
+
+    saved = rs.BLOCK_CELLS
+    try:
+        rs.BLOCK_CELLS = 3  # fewer cells than answers: still one resample a block
+        blocks = list(weight_blocks(7, 4, seed=2))
+    finally:
+        rs.BLOCK_CELLS = saved
+    assert [b.shape for b in blocks] == [(1, 7)] * 4
+    assert (np.vstack(blocks) == np.vstack(list(weight_blocks(7, 4, seed=2)))).all()
+    one = np.vstack(list(weight_blocks(1, 5, seed=0)))
+    assert one.tolist() == [[1]] * 5  # one answer is drawn once in every resample
