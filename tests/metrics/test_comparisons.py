@@ -108,6 +108,8 @@ PAIRS = [
     ((_a(3, 3, 3, 1), _a(3, 4, 3, 2)), (_a(1, 2, 3, 1), _a(3, 4, 3, 2))),
     ((_a(1, 0, 1, 1, 0, 1), _a(1, 1, 1, 1, 1, 1)), (_a(1, 1, 0, 1, 1, 1), _a(1, 1, 1, 1, 1, 1))),
     ((_a(2, 1, 0), _a(2, 1, 0)), (_a(0, 1, 1), _a(1, 1, 1))),  # an answer A has no figure for
+    # some swaps leave a side without any denominator: that permutation counts as no difference
+    ((_a(1, 0, 1), _a(1, 0, 1)), (_a(0, 0, 0), _a(0, 1, 0))),
 ]
 
 
@@ -180,9 +182,20 @@ def test_too_few_answers_resamples_or_permutations_say_so(n, resamples, permutat
         assert (c.difference.low, c.difference.high) == (None, None)
 
 
-def test_too_few_answers_with_a_side_without_denominator_is_na():
-    c = paired_comparison((_a(1), _a(0)), (_a(1), _a(1)))
-    assert c.difference.value is None and c.reason.startswith("1 shared answer")
+@pytest.mark.parametrize(
+    ("a", "b", "value"),
+    [
+        ((_a(1), _a(0)), (_a(1), _a(1)), None),
+        ((_a(1), _a(1)), (_a(1), _a(0)), None),
+        ((_a(0), _a(0)), (_a(0), _a(0)), None),
+        ((_a(1), _a(4)), (_a(1), _a(2)), 0.25 - 0.5),
+    ],
+)
+def test_too_few_answers_with_a_side_without_denominator_is_na(a, b, value):
+    c = paired_comparison(a, b)
+    assert c.reason.startswith("1 shared answer") and c.p_value is None
+    assert c.difference == Difference(value, None, None)
+    assert (c.shared, c.resamples, c.permutations) == (1, 2000, 2000)
 
 
 def test_sides_of_different_lengths_are_refused():
