@@ -152,6 +152,15 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "one empty side shares no token with the other: the count below returns 0.0, as"
         " float(pt == gt) does"
     ),
+    ("metrics/factscore.py", "if gamma == 1 or n_facts <= 0 or n_facts >= gamma:"): (
+        "with gamma 0 every count of facts is >= gamma, so the last test returns 1.0 already"
+    ),
+    ("metrics/factscore.py", "or n_facts > gamma:"): (
+        "at n = gamma the multiplier is exp(1 - gamma / n) = exp(0) = 1.0, what the branch returns"
+    ),
+    ("metrics/factscore.py", "b = min(buckets + 1, int((i + 0.5) / n * buckets))"): (
+        "(i + 0.5) / n < 1, so the bucket index is below buckets already: the cap never applies"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

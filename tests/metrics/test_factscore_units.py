@@ -282,3 +282,68 @@ def test_revision_audit_by_hand():
         "false_sentences_revised": Ratio(1, 2).to_dict(),
         "clean_sentences_kept": Ratio(2, 3).to_dict(),
     }  # fmt: skip
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+
+def test_labels_after_an_excluded_fact_still_count_and_the_policy_is_named():
+    r = _r(_s("IR", "S", "NS"), _s("S"))
+    assert fact_labels(r, "exclude") == ["S", "NS", "S"]
+    with pytest.raises(ValueError, match="'strict'"):
+        fact_labels(r, "strict")  # type: ignore[arg-type]
+
+
+def test_an_abstention_keeps_its_topic_and_category_and_a_result_its_name():
+    none = score_response(ABSTAINED, policy="paper")
+    assert (none.topic, none.category) == ("quiet", ("freq",))
+    assert find_factscore([ABSTAINED], policy="paper").name == ""
+
+
+def test_an_estimator_check_is_frozen_and_zero_ranks_below_a_half():
+    def result(v):
+        return SimpleNamespace(factscore=v)
+
+    got = check_estimator(
+        {"zero": result(0.0), "half": result(0.5)},  # type: ignore[dict-item]
+        {"zero": result(0.0), "half": result(0.5)},  # type: ignore[dict-item]
+    )
+    assert got.human_ranking == ("half", "zero") == got.estimated_ranking
+    for field in ("human", "estimated", "error"):
+        with pytest.raises(TypeError):
+            getattr(got, field)["zero"] = 1.0
+
+
+def test_one_true_and_one_false_is_decided():
+    c = claim_precision([[True, False], [False, True, True, False]])
+    assert c.responses_all_unknown == 0 and c.precision.counts == "3/6"
+
+
+def test_positions_skip_a_response_without_facts_and_default_to_five_buckets():
+    r1 = _r(_s("S", "NS"))
+    got = error_by_position([ABSTAINED, _r(_s("IR")), r1], policy="exclude")
+    assert len(got) == 5
+    assert [b.unsupported.counts for b in got] == ["0/0", "0/1", "0/0", "1/1", "0/0"]
+
+
+def test_revisions_count_every_labelled_sentence_after_an_unlabelled_one():
+    unlabelled = LabelledSentence("w", True, ("H",), None)
+    same1 = LabelledSentence("a", True, ("A",), (("A", "S"),))
+    same2 = LabelledSentence("b", True, ("B", "C"), (("B", "S"), ("X", "NS")))
+    more = LabelledSentence("c", True, ("D",), (("D", "S"), ("E", "S")))
+    got = fact_revisions([_r(unlabelled, same1, same2, more)])
+    assert (got.sentences, got.same_count, got.more_after_revision, got.fewer_after_revision) == (
+        3, 2, 1, 0,
+    )  # fmt: skip
+
+
+def test_every_false_sentence_the_revision_keeps_is_counted():
+    audit = revision_audit(
+        [
+            SimpleNamespace(
+                revised="A. B. C.", sentences=(("A.", [False]), ("B.", [False]), ("C.", [True]))
+            )
+        ]
+    )
+    assert (audit.false_sentences, audit.false_kept, audit.clean_kept) == (2, 2, 1)
+    assert audit.false_revised.counts == "0/2"
