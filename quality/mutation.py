@@ -161,6 +161,12 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/factscore.py", "b = min(buckets + 1, int((i + 0.5) / n * buckets))"): (
         "(i + 0.5) / n < 1, so the bucket index is below buckets already: the cap never applies"
     ),
+    ("metrics/selective.py", "    for _ in range(101):"): (
+        "Newton's method stops when a step is below 1e-12, long before 100 iterations"
+    ),
+    ("metrics/selective.py", "@ x + ridge - 1e-12 * np.eye(3)"): (
+        "a 1e-12 jitter on a Hessian the ridge makes positive definite: the same steps to 1e-12"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

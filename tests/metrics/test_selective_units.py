@@ -156,3 +156,72 @@ def test_an_answer_is_correct_only_with_every_asked_item_accepted():
     assert answer_is_correct(fx, "route_and_room", both)
     assert answer_is_correct(fx, "route_and_room", {**both, "route": "Orbit Building"})
     assert not answer_is_correct(fx, "route_and_room", {"room": "Room A3"})  # route left out
+
+
+def test_the_scenarios_of_a_sufficiency_file_as_selective_items():
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.metrics.selective import selective_items
+    from tests.conftest import FIXTURES
+
+    # answered: the simulated system gave an answer; correct: the key accepts every asked item
+    # (Room A3; the route question answered without a route is wrong); complete: the witness
+    # core (a whole branch: E1+E2, E3+E4 or E5 alone; E8 is a draft, even with metadata ignored)
+    expected = [
+        ("missing_link", False, None, False, 0.35),
+        ("mixed_branches", True, True, False, 0.62),
+        ("solar_e1_e2", True, True, True, 0.91),
+        ("orbit_e3_e4", False, None, True, 0.45),
+        ("map_e5_room", True, True, True, 0.95),
+        ("route_and_room", True, False, False, 0.8),
+        ("copy_e1", False, None, False, 0.3),
+        ("noise_e6_e7", False, None, False, 0.2),
+        ("draft_e8", True, False, False, 0.55),
+        ("draft_e8_ignored", True, False, False, 0.55),
+    ]
+    for name in ("aurora.json", "aurora_th.json"):
+        items = selective_items(load_sufficiency(FIXTURES / name))
+        assert [
+            (i.id, i.answered, i.correct, i.evidence_complete, i.confidence) for i in items
+        ] == expected
+
+
+def test_a_probability_below_the_cut_off_is_zero():
+    assert Logistic(-700.0, 0.0, 0.0, 1).probability(ITEMS[4]) == 0.0
+    assert Logistic(-700.5, 0.0, 0.0, 1).probability(ITEMS[4]) == 0.0
+    assert Logistic(-699.5, 0.0, 0.0, 1).probability(ITEMS[4]) > 0.0
+
+
+def _fit_items():
+    rows = [(True, True, 0.9), (False, False, 0.1), (True, False, 0.0), (False, True, 0.7),
+            (True, True, 0.6), (False, False, 0.0), (True, False, 0.4), (True, True, 0.2)]  # fmt: skip
+    return [SelectiveItem(f"q{k}", True, c, s, conf) for k, (c, s, conf) in enumerate(rows)]
+
+
+def test_the_fit_uses_only_items_with_a_correctness_and_a_confidence():
+    from sklearn.linear_model import LogisticRegression
+
+    from claimlab.metrics.selective import fit_logistic
+
+    items = _fit_items()
+    model = fit_logistic(items)  # the default penalty is 1 (scikit-learn's C = 1)
+    ref = LogisticRegression(C=1.0, tol=1e-12, max_iter=10_000).fit(
+        [[float(i.evidence_complete), i.confidence] for i in items], [int(i.correct) for i in items]
+    )
+    assert (model.intercept, model.sufficient, model.confidence) == pytest.approx(
+        (ref.intercept_[0], *ref.coef_[0]), abs=1e-6
+    )
+    extra = [SelectiveItem("u", True, None, True, 0.5), SelectiveItem("v", True, False, True, None)]
+    assert fit_logistic(items + extra) == model and model.items == 8
+
+
+def test_two_items_one_right_one_wrong_are_enough_and_the_refusal_counts():
+    from claimlab.metrics.selective import fit_logistic
+
+    two = [SelectiveItem("a", True, True, True, 0.9), SelectiveItem("b", True, False, False, 0.1)]
+    assert fit_logistic(two).items == 2
+    with pytest.raises(ValueError, match="it has 0 right of 0"):
+        fit_logistic([])
+    with pytest.raises(ValueError, match="it has 2 right of 2"):
+        fit_logistic([two[0], SelectiveItem("c", True, True, False, 0.3)])
+    with pytest.raises(ValueError, match="it has 0 right of 1"):
+        fit_logistic([two[1]])
