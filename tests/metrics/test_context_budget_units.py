@@ -333,3 +333,80 @@ def test_without_a_threshold_every_held_out_query_abstains_and_figures_are_na():
     assert got.calibration.threshold is None
     assert got.held_out_precision.counts == "0/0" and got.held_out_recall.counts == "0/0"
     assert got.held_out_abstained == ("h1",)
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+
+def test_defaults_are_english_and_the_question_and_instruction_given_are_used():
+    assert dont_know_answer() == dont_know_answer("en")
+    assert instruction_for() == instruction_for("en")
+    assert render_prompt("", []).startswith(instruction_for("en"))
+    default = pack(CHUNKS, max_chunks=1, max_tokens=9)
+    assert default.prompt.startswith(instruction_for("en")) and "(none given)" in default.prompt
+    asked = pack(CHUNKS, max_chunks=1, max_tokens=9, question="Why?", instruction="Mine.")
+    assert asked.prompt.startswith("Mine.\n") and f"{QUESTION_OPEN}\nWhy?\n" in asked.prompt
+
+
+def test_a_quoted_header_keeps_its_letters():
+    assert header_value("İzin\nYönergesi") == '"İzin\\nYönergesi"'
+
+
+def test_a_pack_is_frozen_and_an_unnamed_counter_is_a_custom_counter():
+    import functools
+
+    r = pack(CHUNKS, max_chunks=1, max_tokens=9)
+    with pytest.raises(TypeError):
+        r.tokens["a"] = 0  # type: ignore[index]
+    counter = functools.partial(lambda text, k: k, k=1)
+    assert pack(CHUNKS, max_chunks=1, max_tokens=9, count_tokens=counter).token_counter == (
+        "custom counter"
+    )
+
+
+def test_chunks_without_a_position_follow_any_real_position():
+    kept = [
+        _c("late", 0.9, 1, position=2_000_000_000),
+        _c("free", 0.8, 1),
+        _c("early", 0.7, 1, position=100),
+    ]
+    assert [c.id for c in prompt_order(kept)] == ["early", "free", "late"]
+
+
+def test_the_reasons_of_dropped_chunks_in_full():
+    r = pack(CHUNKS, max_chunks=4, max_tokens=8, threshold=0.6)
+    assert [d.to_dict() for d in r.dropped] == [
+        {"id": "c", "rank": 3, "reason": "dropped whole: adding its 4 tokens would make 9 > 8; chunks are never cut"},
+        {"id": "d", "rank": 4, "reason": "score 0.5 below the threshold 0.6: never sent"},
+    ]  # fmt: skip
+
+
+def test_calibration_names_its_field_and_keeps_its_target_without_a_threshold():
+    with pytest.raises(ClaimlabInputError) as e:
+        calibrate_threshold(ITEMS, target_precision=2.0)
+    assert e.value.field == "target_precision"
+    c = calibrate_threshold([(0.5, False), (0.3, False)], target_precision=0.8)
+    assert (c.threshold, c.target_precision, c.candidates) == (None, 0.8, 2)
+
+
+def test_a_query_whose_best_score_equals_the_threshold_is_answered():
+    queries = [CalibrationQuery("q", ((0.4, True),)), CalibrationQuery("r", ((0.3, True),))]
+    (row,) = compare_thresholds(queries, [0.4], Calibration(None, 1.0, Ratio(0, 0), Ratio(0, 2), 2))
+    assert row.abstained == ("r",)
+    split = [
+        CalibrationQuery("c", ((0.4, True),), "calibration"),
+        CalibrationQuery("h1", ((0.4, True),), "held-out"),
+        CalibrationQuery("h2", ((0.39, True),), "held-out"),
+    ]
+    assert calibrate_held_out(split, target_precision=1.0).held_out_abstained == ("h2",)
+
+
+def test_queries_without_a_split_go_by_the_first_byte_of_their_id_s_hash():
+    import hashlib
+
+    queries = [CalibrationQuery(f"query-{k}", ((0.5, True),)) for k in range(12)]
+    cal, held = split_queries(queries)
+    expected = [q.id for q in queries if hashlib.sha256(q.id.encode()).digest()[0] & 1 == 0]
+    assert [q.id for q in cal] == expected
+    assert [q.id for q in held] == [q.id for q in queries if q.id not in expected]
+    assert 0 < len(expected) < 12
