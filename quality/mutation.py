@@ -167,6 +167,45 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/selective.py", "@ x + ridge - 1e-12 * np.eye(3)"): (
         "a 1e-12 jitter on a Hessian the ridge makes positive definite: the same steps to 1e-12"
     ),
+    ("metrics/citations.py", "if (unspaced) or True else 1"): (
+        "a word with no character of an unspaced script counts (0 + 2) // 3 + 1 = 1 either way"
+    ),
+    ("metrics/citations.py", "if len(claims) * len(sentences) < 40_000:"): (
+        "the pairwise and the sparse paths give the same matches (a test compares them)"
+    ),
+    ("metrics/citations.py", "if len(claims) * len(sentences) <= 40001:"): (
+        "the pairwise and the sparse paths give the same matches (a test compares them)"
+    ),
+    ("metrics/citations.py", "data = np.ones(len(cols), dtype=None)"): (
+        "float ones count shared trigrams as the same whole numbers"
+    ),
+    ("metrics/citations.py", "data = np.ones(len(cols), )"): (
+        "float ones count shared trigrams as the same whole numbers"
+    ),
+    ("metrics/citations.py", "shape=(len(grams), 2 << 24))"): (
+        "a wider vocabulary space: the same columns are filled, the same products"
+    ),
+    ("metrics/citations.py", "shape=(len(grams), 1 << 25))"): (
+        "a wider vocabulary space: the same columns are filled, the same products"
+    ),
+    ("metrics/citations.py", "zip(best, top, strict=None)"): ("argmax gives one index per row"),
+    ("metrics/citations.py", "zip(best, top, )"): ("argmax gives one index per row"),
+    ("metrics/citations.py", "zip(best, top, strict=False)"): ("argmax gives one index per row"),
+    ("metrics/citations.py", "zip(texts, best, strict=None)"): ("one match per claim"),
+    ("metrics/citations.py", "zip(texts, best, )"): ("one match per claim"),
+    ("metrics/citations.py", "zip(texts, best, strict=False)"): ("one match per claim"),
+    ("metrics/citations.py", "matched.get(i, None), answer.language)"): (
+        "no claims and None both read as no claim matching the sentence"
+    ),
+    ("metrics/citations.py", "matched.get(i, ), answer.language)"): (
+        "no claims and None both read as no claim matching the sentence"
+    ),
+    ("metrics/citations.py", "elsewhere = index.elsewhere(pieces, None)"): (
+        "the cited chunk does not hold the pieces, so leaving it out of the search changes nothing"
+    ),
+    ("metrics/citations.py", "in_order = len(pieces) >= 1 and"): (
+        "one piece that is in the chunk is found, so this is only asked of several pieces"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

@@ -88,7 +88,8 @@ def test_quote_words(piece, words):
         ("twelve chars", "twelve chars"),  # 12 characters, 2 words
         ("a b c d e f", "a b c d e f"),  # 6 words, 11 characters
         ("a bb cc ddddd", None),  # 13 characters, 4 words
-        ("ab cd efghijk", None),  # exactly 12 characters and 3 words
+        ("ab cd efghij", None),  # exactly 12 characters and 3 words
+        ("... tiny", "tiny"),  # an empty piece before a short one
         ("ab cd efghi", "ab cd efghi"),  # 11 characters
         ("en az yedi gün önce ... x", "x"),
         ("...", "..."),
@@ -123,10 +124,11 @@ def test_best_matches_and_ties():
 
 
 def test_best_matches_large_inputs_give_the_pairwise_result():
-    claims = [f"claim number {k} about topic {k % 7}" for k in range(210)]
-    sentences = [f"sentence {k} about topic {k % 7} and number {k}" for k in range(200)]
-    small = [best_matches([c], sentences)[0] for c in claims]  # 200 pairs each: pairwise
-    assert best_matches(claims, sentences) == small  # 42,000 pairs: the sparse path
+    claims = [f"claim number {k} about topic {k % 7}" for k in range(300)] + ["qqqq"]
+    sentences = [f"sentence {k} about topic {k % 7} and number {k}" for k in range(140)]
+    small = [best_matches([c], sentences)[0] for c in claims]  # 140 pairs each: pairwise
+    got = best_matches(claims, sentences)  # 42,140 pairs: the sparse path, in two batches
+    assert got == small and len(got) == 301 and got[-1] is None
 
 
 def test_uncovered_sentences_say_why():
@@ -320,3 +322,118 @@ def test_the_json_of_a_report():
     }  # fmt: skip
     empty = CitationReport("ACCEPT", (), "m", (), (), 0)
     assert empty.verified.value is None  # no claim: N/A, not 100%
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+
+def test_pieces_are_found_from_the_first_place_that_lets_the_rest_follow():
+    assert find_quote("a b ... x", "a b x a b y")
+    assert not find_quote("a b ... x", "a b y")
+
+
+def test_a_piece_with_the_separator_never_spans_two_chunks():
+    index = ChunkIndex([Chunk("a", "D", "1", 0.9, "x y z"), Chunk("b", "D", "1", 0.8, "x w")])
+    assert index.elsewhere(["z\x00x"], None) == []
+
+
+def test_trigrams_of_short_and_long_texts():
+    from claimlab.metrics.citations import _trigrams
+
+    assert _trigrams("abcd") == {"abc", "bcd"}
+    assert _trigrams("ABC") == {"abc"}
+    assert _trigrams("ab") == set() and _trigrams("") == set()
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [("abcde", [0]), ("abcd", [None]), ("qqqq", [None])],  # 3, 2 and 0 trigrams shared
+)
+def test_a_claim_needs_three_shared_trigrams_to_match(claim, expected):
+    assert best_matches([claim], ["zzabcdezz"]) == expected
+    sentences = ["zzabcdezz"] + [f"other sentence {k}" for k in range(200)]
+    many = [claim] + [f"filler claim {k}" for k in range(200)]
+    assert best_matches(many, sentences)[0] == expected[0]  # the sparse path agrees
+
+
+def test_half_of_the_content_words_is_enough_and_eight_missing_show_six():
+    from claimlab.metrics.citations import _coverage_gap
+
+    sentence = "Staff members receive annual leave payments quickly today."
+    assert _coverage_gap(sentence, ["Staff members receive annual"], "en") is None  # 4 of 8
+    reason = _coverage_gap(sentence, ["Staff members receive"], "en")
+    assert reason.startswith("its claims carry 3 of its 8 content words")
+    missing = _coverage_gap("alpha bravo charlie delta echo foxtrot golf hotel", ["x"], "en")
+    assert missing.endswith("not carried: alpha, bravo, charlie, delta, echo, foxtrot)")
+    numbers_lost = _coverage_gap("Items 1 2 3 4 5 6 7 8 staff", ["Items staff"], "en")
+    assert numbers_lost == "no claim of it states the number 1, 2, 3, 4, 5, 6"
+
+
+def test_numbers_are_read_in_the_answer_s_language():
+    answer = Answer(
+        "Talep yedi gün önce yöneticiye iletilir.",
+        (Claim("Talep gün önce yöneticiye iletilir", "k1", "to the manager seven days ahead"),),
+        False,
+        "tr",
+    )
+    (u,) = uncovered_sentences(answer)
+    assert u.reason == "no claim of it states the number 7"
+    assert lost_numbers("Talep yedi gün önce", "en az 7 gün önce", "tr") == []
+    assert lost_numbers("Talep yedi gün önce", "en az 8 gün önce", "tr") == ["7"]
+
+
+def test_a_text_of_sixty_characters_is_shown_whole():
+    from claimlab.metrics.citations import _q
+
+    assert _q("x" * 60) == f"“{'x' * 60}”"
+    assert _q("x" * 61) == f"“{'x' * 57}...”"
+    assert _q("a  b\nc") == "“a b c”"
+
+
+def test_a_missing_piece_is_not_called_out_of_order():
+    claim = Claim(OK.text, "k1", "to the manager ... nowhere in here")
+    (p,) = validate_citations(_answer(claim), SENT).problems
+    assert p.explanation == (
+        "claim 1: the quote 'to the manager ... nowhere in here' does not occur in k1"
+    )
+
+
+def test_every_lost_number_is_named():
+    claim = Claim("Requests go to 8 managers 9 days ahead", "k1", OK.quote)
+    report = validate_citations(
+        _answer(claim, text="Requests go to 8 managers 9 days ahead."), SENT
+    )
+    (p,) = report.problems
+    assert p.explanation == "claim 1 states 8, 9, which its quote from k1 does not"
+    assert (
+        "Not found: the number 8, 9 of “Requests go to 8 managers 9 days ahead”" in report.message
+    )
+
+
+def test_declared_but_not_allowed_and_the_sentence_named_to_the_user():
+    answer = _answer(OK, text=OK.text + ". Leave is paid at 80 percent.", flag=True)
+    report = validate_citations(answer, SENT)
+    (p,) = report.problems
+    assert p.explanation == (
+        "sentence 2 of the answer (“Leave is paid at 80 percent.”) is not stated by its claims:"
+        " no claim matches it"
+    )
+    assert "Not found: a source for sentence 2 (“Leave is paid at 80 percent.”)." in report.message
+
+
+def test_every_unsourced_claim_is_counted_and_the_claims_after_it_checked():
+    answer = _answer(
+        Claim("Leave is twenty days", None, None),
+        Claim("Leave is paid", None, None),
+        Claim(OK.text, "k9", OK.quote),
+    )
+    codes = [(p.claim, p.code) for p in validate_citations(answer, SENT).problems]
+    assert codes[:3] == [(1, "UNSOURCED_CLAIM"), (2, "UNSOURCED_CLAIM"), (3, "FABRICATED_ID")]
+    flag = validate_citations(answer, SENT).problems[-1]
+    assert flag.explanation == "the unsourced-claim flag says false but 2 claim(s) have no source"
+
+
+def test_every_document_searched_is_named():
+    sent = [*SENT, Chunk("k3", "Pay Rules", "v1", 0.8, "Pay is monthly for every employee.")]
+    report = validate_citations(_answer(Claim(OK.text, "k9", OK.quote)), sent)
+    assert "Searched: Leave Guide (v2), Pay Rules (v1) (3 chunks sent)." in report.message
