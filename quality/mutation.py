@@ -206,6 +206,64 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/citations.py", "in_order = len(pieces) >= 1 and"): (
         "one piece that is in the chunk is found, so this is only asked of several pieces"
     ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(auto[0], None)"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(auto[0], )"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(auto[1], None)"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(auto[1], )"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(human[0], None)"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(human[0], )"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(human[1], None)"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/prediction_powered.py", "np.asarray(human[1], )"): (
+        "numeric counts: whole numbers are promoted to floats by every division that follows"
+    ),
+    ("metrics/stats/intervals.py", "(np.asarray(a, None), np.asarray(b, np.float64))"): (
+        "numeric counts: whole numbers are promoted to floats by the resampled sums"
+    ),
+    ("metrics/stats/intervals.py", "(np.asarray(a, ), np.asarray(b, np.float64))"): (
+        "numeric counts: whole numbers are promoted to floats by the resampled sums"
+    ),
+    ("metrics/stats/intervals.py", "(np.asarray(a, np.float64), np.asarray(b, None))"): (
+        "numeric counts: whole numbers are promoted to floats by the resampled sums"
+    ),
+    ("metrics/stats/intervals.py", "(np.asarray(a, np.float64), np.asarray(b, ))"): (
+        "numeric counts: whole numbers are promoted to floats by the resampled sums"
+    ),
+    ("metrics/stats/intervals.py", "if not pairs or pairs[0][1].size == 0:"): (
+        "a figure's numerators and denominators are per answer: the two arrays are one length"
+    ),
+    ("metrics/stats/intervals.py", "or pairs[0][1].size < MIN_CLUSTERS:"): (
+        "a figure's numerators and denominators are per answer: the two arrays are one length"
+    ),
+    (
+        "metrics/stats/intervals.py",
+        "if resamples < MIN_RESAMPLES and pairs[0][0].size < MIN_CLUSTERS:",
+    ): ("the early return is a shortcut: interval_from gives the same reason for each figure"),
+    ("metrics/stats/intervals.py", "zip(names, pairs, strict=None)"): (
+        "names and pairs are made from the same dictionary"
+    ),
+    ("metrics/stats/intervals.py", "zip(names, pairs, )"): (
+        "names and pairs are made from the same dictionary"
+    ),
+    ("metrics/stats/intervals.py", "zip(names, pairs, strict=False)"): (
+        "names and pairs are made from the same dictionary"
+    ),
+    ("metrics/stats/intervals.py", "<= 1e-12 * max(1.0, abs(ok[1]))):"): (
+        "every resample equal to the first is every resample equal to the second"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

@@ -169,6 +169,7 @@ def _acceleration_by_hand(a, b):
         ([2, 1], [2, 1]),  # every leave-one-out ratio is 1: no spread, acceleration 0
         ([1, 0, 2], [1, 0, 3]),  # an answer without a denominator
         ([3, 0], [3, 0]),  # leaving the only defined answer out leaves no ratio
+        ([1, 0, 2], [3, 0, 0]),  # leaving the answer with every denominator out: skipped
     ],
 )
 def test_the_acceleration_is_the_jackknife_skewness(a, b):
@@ -188,7 +189,7 @@ def _bca_by_hand(a, b, stars, level):
     return tuple(float(np.quantile(stars, c)) for c in cuts)
 
 
-STARS = np.array([0.42, 0.55, 0.61, 0.5, 0.66, 0.7, 0.58, 0.49, 0.63, 0.71] * 12, np.float64)
+STARS = np.random.default_rng(0).normal(0.6, 0.08, 120)  # distinct values: every cut matters
 
 
 @pytest.mark.parametrize("level", [0.8, 0.95])
@@ -200,7 +201,7 @@ def test_percentile_and_bca_from_the_resampled_values(level):
     assert (pct.method, pct.level, pct.resamples, pct.clusters) == ("percentile", level, 120, 4)
     bca = interval_from(_a(*a), _a(*b), STARS, level=level, method="bca")
     assert (bca.low, bca.high) == pytest.approx(_bca_by_hand(a, b, STARS, level), abs=1e-12)
-    assert bca.method == "BCa" and bca.low != pct.low
+    assert (bca.method, bca.level) == ("BCa", level) and bca.low != pct.low
 
 
 def test_undefined_answers_and_resamples_are_counted():
@@ -390,3 +391,50 @@ def test_weights_blocks_of_one_resample_and_one_answer():
     assert (np.vstack(blocks) == np.vstack(list(weight_blocks(7, 4, seed=2)))).all()
     one = np.vstack(list(weight_blocks(1, 5, seed=0)))
     assert one.tolist() == [[1]] * 5  # one answer is drawn once in every resample
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+
+def test_wilson_s_upper_end_is_kept_at_one_where_rounding_would_pass_it():
+    assert wilson(399, 399, 0.95).high == 1.0  # 1.0000000000000002 before the cap
+
+
+@pytest.mark.parametrize(
+    ("values", "estimate", "share"),
+    [
+        ([1000.0 + 1e-10, 1000.0 + 1e-10, 2000.0], 1000.0, 1 / 3),  # within 1e-12 x 1000: ties
+        ([0.5 + 1.5e-12, 0.0], 0.5, 1 / 2),  # 1.5e-12 from 0.5 is above it, not a tie
+    ],
+)
+def test_the_tie_tolerance_scales_with_the_estimate(values, estimate, share):
+    assert _below(_a(*values), estimate) == pytest.approx(share, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("stars", "spread"),
+    [
+        (np.array([0.5] + [np.nan] * 199), False),  # one defined resample
+        (1000.0 + np.arange(200) * 1e-13, False),  # 2e-11 apart at 1000: rounding, no spread
+        (0.5 + np.arange(200) % 2 * 1.5e-12, True),  # 1.5e-12 apart at 0.5: a spread
+    ],
+)
+def test_what_counts_as_no_spread(stars, spread):
+    got = interval_from(_a(1, 1), _a(2, 2), stars, level=0.95, method="percentile")
+    assert isinstance(got, Interval) is spread
+    if not spread:
+        shown = f"{100 * 0.5:.1f}%"
+        assert got.reason == (
+            f"every resample gives {shown}: the answers do not vary, so the bootstrap shows no spread"
+        )
+
+
+def test_bootstrap_intervals_defaults_and_the_smallest_case_that_gets_one():
+    figures = {"f": (_a(1, 2, 0, 3, 5, 1, 7, 2), _a(2, 2, 1, 4, 9, 3, 8, 5))}
+    default = bootstrap_intervals(figures)["f"]
+    assert default.resamples == 2000 and default == bootstrap_intervals(figures, seed=0)["f"]
+    assert default != bootstrap_intervals(figures, seed=1)["f"]
+    two = bootstrap_intervals({"f": (_a(1, 0), _a(1, 1))}, resamples=100)
+    assert isinstance(two["f"], Interval) and (two["f"].clusters, two["f"].resamples) == (2, 100)
+    few = bootstrap_intervals({"f": (_a(1, 0), _a(1, 1))}, resamples=99)
+    assert few["f"].reason.startswith("99 resamples")

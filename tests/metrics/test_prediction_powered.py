@@ -258,3 +258,43 @@ def test_micro_prediction_powered_corrects_sums_of_the_labelled_and_unlabelled_a
 def test_an_unknown_aggregate_is_refused():
     with pytest.raises(ValueError, match="micro or macro"):
         prediction_powered(([1, 1], [1, 1]), ([1, 1], [1, 1]), [True, False], aggregate="median")
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+
+def test_a_denominator_of_one_and_two_answers_have_figures():
+    assert _ratio_ci(_a(0.5), _a(1.0), 1.0) == Estimate(0.5, None, None, 1)
+    two = _ratio_ci(_a(1.0, 0.0), _a(1.0, 1.0), 1.0)
+    assert two.value == 0.5 and two.low is not None and two.low < 0.5 < two.high
+    theta, lo, hi = ppi_ratio(
+        (_a(1.0, 0.0), _a(0.5, 0.5)), (_a(1.0, 0.0), _a(0.5, 0.5)), (_a(0.2, 0.4), _a(0.5, 0.5))
+    )  # a corrected denominator of 0.5 is a denominator
+    assert theta == pytest.approx(0.6) and lo < theta < hi
+
+
+def test_the_refusal_reads_in_full():
+    message = "^prediction-powered inference needs two or more answers on each side$"
+    with pytest.raises(ValueError, match=message):
+        ppi_mean(np.ones(1), np.ones(1), np.ones(3))
+    with pytest.raises(ValueError, match=message):
+        ppi_ratio((np.ones(3),) * 2, (np.ones(3),) * 2, (np.ones(1),) * 2)
+
+
+def test_the_whole_figure_keeps_its_name_level_counts_and_takes_0_1_labels():
+    auto = ([1, 2, 0, 3, 2, 1, 1], [2, 2, 1, 4, 2, 2, 4])
+    human = ([1, 1, 0, 2, 0, 0, 0], [2, 2, 1, 4, 1, 1, 1])
+    flags = [True, True, True, False, False, False, False]
+    for aggregate in ("macro", "micro"):
+        got = prediction_powered(auto, human, flags, aggregate=aggregate, level=0.8)
+        assert (got.figure, got.aggregate, got.level) == ("", aggregate, 0.8)
+        assert (got.labelled, got.unlabelled) == (3, 4)
+        as_ints = prediction_powered(
+            auto, human, [int(f) for f in flags], aggregate=aggregate, level=0.8
+        )
+        assert as_ints == got
+    macro = prediction_powered(auto, human, flags, aggregate="macro", level=0.8)
+    y, yhat, yu = [0.5, 0.5, 0.0], [0.5, 1.0, 0.0], [0.75, 1.0, 0.5, 0.25]
+    assert (macro.ppi.value, macro.ppi.low, macro.ppi.high) == pytest.approx(
+        _ppi_mean_by_hand(y, yhat, yu, 0.8, 1), abs=1e-12
+    )
