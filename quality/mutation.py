@@ -346,7 +346,7 @@ class Outcome:
 def scratch_copy(module: str, tests: tuple[str, ...], folder: Path) -> None:
     """The project's code, tests and fixtures in ``folder``, with mutmut set for ``module``."""
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    for name in ("claimlab", "tests", "fixtures"):
+    for name in ("claimlab", "tests", "fixtures", "notebooks"):  # some tests read a notebook
         shutil.copytree(ROOT / name, folder / name, ignore=ignore)
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     config += (
@@ -354,7 +354,7 @@ def scratch_copy(module: str, tests: tuple[str, ...], folder: Path) -> None:
         'paths_to_mutate = ["claimlab/"]\n'
         f'only_mutate = ["claimlab/{module}"]\n'
         f"tests_dir = {list(tests)!r}\n".replace("'", '"')
-        + 'also_copy = ["fixtures/", "tests/"]\n'
+        + 'also_copy = ["fixtures/", "tests/", "notebooks/"]\n'
         'pytest_add_cli_args = ["-n", "0", "-q", "-p", "no:cacheprovider"'
         + (f', "-m", "{MARKERS[module]}"' if module in MARKERS else "")
         + "]\n"
