@@ -315,6 +315,33 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/stats/resampling.py", "top / np.where(bottom > 0, bottom, 2), np.nan)"): (
         "where the denominator is 0 or less the outer where gives NaN whatever was divided"
     ),
+    ("metrics/context_budget.py", 'def dont_know_answer(language: str = "XXenXX")'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", 'def dont_know_answer(language: str = "EN")'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", 'def instruction_for(language: str = "XXenXX")'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", 'def instruction_for(language: str = "EN")'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", '    language: str = "XXenXX",'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", '    language: str = "EN",'): (
+        "an unknown language falls back to English, the default: the same answer"
+    ),
+    ("metrics/context_budget.py", 'DONT_KNOW_ANSWERS["en"]), ensure_ascii=None)'): (
+        "both answers are plain ASCII: escaping changes nothing"
+    ),
+    ("metrics/context_budget.py", 'DONT_KNOW_ANSWERS["en"]), )'): (
+        "both answers are plain ASCII: escaping changes nothing"
+    ),
+    ("metrics/context_budget.py", 'DONT_KNOW_ANSWERS["en"]), ensure_ascii=True)'): (
+        "both answers are plain ASCII: escaping changes nothing"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),
