@@ -342,6 +342,85 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/context_budget.py", 'DONT_KNOW_ANSWERS["en"]), ensure_ascii=True)'): (
         "both answers are plain ASCII: escaping changes nothing"
     ),
+    ("metrics/stats/comparisons.py", "n = cols[1].size if cols else 0"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "n = cols[0].size if cols else 1"): (
+        "no figure: the list of comparisons is empty either way"
+    ),
+    ("metrics/stats/comparisons.py", "figures, n = len(observed), cols[1].size"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "extreme = np.zeros(figures, dtype=None)"): (
+        "a float count of whole numbers gives the same p-value"
+    ),
+    ("metrics/stats/comparisons.py", "extreme = np.zeros(figures, )"): (
+        "a float count of whole numbers gives the same p-value"
+    ),
+    ("metrics/stats/comparisons.py", ".astype(None)\n"): ("astype(None) is astype(float64)"),
+    ("metrics/stats/comparisons.py", "swap = rng.integers(2, size=(size, n)"): (
+        "integers(2) draws from [0, 2), as integers(0, 2) does"
+    ),
+    ("metrics/stats/comparisons.py", "np.nan_to_num(diff, )) >="): (
+        "nan_to_num's default for NaN is 0.0"
+    ),
+    ("metrics/stats/comparisons.py", "per_block = max(2, min(permutations,"): (
+        "a block holds at least 1,600 swaps below 5,000 answers x 1,000"
+    ),
+    ("metrics/stats/comparisons.py", "BLOCK_CELLS // max(n, 2)))"): (
+        "one shared answer never reaches the test (two are needed)"
+    ),
+    ("metrics/stats/comparisons.py", "zip(comparisons, adjusted, strict=None)"): (
+        "holm gives one value per p-value"
+    ),
+    ("metrics/stats/comparisons.py", "zip(comparisons, adjusted, )"): (
+        "holm gives one value per p-value"
+    ),
+    ("metrics/stats/comparisons.py", "zip(comparisons, adjusted, strict=False)"): (
+        "holm gives one value per p-value"
+    ),
+    ("metrics/stats/comparisons.py", "(np.asarray(a, None), np.asarray(b, np.float64))"): (
+        "numeric counts: whole numbers are promoted to floats by the sums that follow"
+    ),
+    ("metrics/stats/comparisons.py", "(np.asarray(a, ), np.asarray(b, np.float64))"): (
+        "numeric counts: whole numbers are promoted to floats by the sums that follow"
+    ),
+    ("metrics/stats/comparisons.py", "(np.asarray(a, np.float64), np.asarray(b, None))"): (
+        "numeric counts: whole numbers are promoted to floats by the sums that follow"
+    ),
+    ("metrics/stats/comparisons.py", "(np.asarray(a, np.float64), np.asarray(b, ))"): (
+        "numeric counts: whole numbers are promoted to floats by the sums that follow"
+    ),
+    ("metrics/stats/comparisons.py", "n = cols[1][0].size if cols else 0"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "n = cols[0][1].size if cols else 0"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "for n, (a, b) in zip(names, pairs, strict=None)"): (
+        "names and pairs are one per system"
+    ),
+    ("metrics/stats/comparisons.py", "for n, (a, b) in zip(names, pairs, )"): (
+        "names and pairs are one per system"
+    ),
+    ("metrics/stats/comparisons.py", "for n, (a, b) in zip(names, pairs, strict=False)"): (
+        "names and pairs are one per system"
+    ),
+    ("metrics/stats/comparisons.py", "or pairs[1][0].size < MIN_CLUSTERS:"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "or pairs[0][1].size < MIN_CLUSTERS:"): (
+        "every column is one value per shared answer: they are all one length"
+    ),
+    ("metrics/stats/comparisons.py", "zip(order, order[1:], strict=None)"): (
+        "strict=None is strict=False, the original"
+    ),
+    ("metrics/stats/comparisons.py", "zip(order, order[1:], )"): (
+        "strict=False is the default, the original"
+    ),
+    ("metrics/stats/comparisons.py", "steps = np.diff(ranked, )"): (
+        "np.diff's default axis is the last, axis 1 of this table"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

@@ -330,3 +330,139 @@ def test_the_json_of_a_ranking_keeps_its_order_of_keys():
     assert list(d) == ["order", "values", "same_order", "pairs", "resamples", "figure", "aggregate"]
     assert d["values"] == {"a": 0.5, "b": 0.25} and d["pairs"] == [pair.to_dict()]
     assert "values" not in Ranking(("a",), None, (), 0).to_dict()
+
+
+# ------------------------------------------------------------------ the cases a mutant hid in
+
+SECOND = ((_a(0, 1, 2, 1, 1), _a(1, 1, 2, 2, 3)), (_a(1, 1, 0, 0, 1), _a(1, 2, 2, 2, 3)))
+
+
+def test_each_of_several_figures_equals_that_figure_compared_alone():
+    a, b = PAIRS[0]
+    kw = dict(resamples=300, permutations=200, seed=5)
+    both = paired_comparisons({("m", "micro"): (a, b), ("n", "macro"): SECOND}, **kw)
+    assert both[0] == paired_comparison(a, b, metric="m", **kw)
+    alone = paired_comparisons({("n", "macro"): SECOND}, **kw)[0]
+    assert both[1] == alone
+    obs, low, high, p = _by_hand(*SECOND, 300, 200, 5, 0.95)
+    assert (alone.difference.value, alone.difference.low, alone.difference.high, alone.p_value) == (
+        pytest.approx(obs), pytest.approx(low), pytest.approx(high), pytest.approx(p),
+    )  # fmt: skip
+
+
+def test_a_figure_without_a_value_does_not_stop_the_next_one_s_test():
+    none = ((_a(1, 1, 1, 1, 1), _a(0, 0, 0, 0, 0)), SECOND[1])
+    kw = dict(resamples=300, permutations=200, seed=5)
+    got = paired_comparisons({("x", "micro"): none, ("n", "micro"): SECOND}, **kw)
+    assert got[0].p_value is None
+    assert got[1] == paired_comparisons({("n", "micro"): SECOND}, **kw)[0]
+
+
+def test_too_few_answers_for_several_figures_each_keep_their_own_difference():
+    one = ((_a(1), _a(4)), (_a(1), _a(2)))
+    two = ((_a(3), _a(3)), (_a(0), _a(1)))
+    got = paired_comparisons({("a", "micro"): one, ("b", "micro"): two})
+    assert [c.difference.value for c in got] == [-0.25, 1.0]
+    assert [(c.metric, c.aggregate) for c in got] == [("a", "micro"), ("b", "micro")]
+
+
+def test_two_shared_answers_are_enough_for_an_interval_and_a_test():
+    c = paired_comparison(
+        (_a(1, 0), _a(1, 1)), (_a(0, 0), _a(1, 1)), resamples=100, permutations=100
+    )
+    assert c.reason == "" and c.difference.low is not None and c.p_value is not None
+
+
+def test_many_answers_draw_the_swaps_in_blocks():
+    from claimlab.metrics.stats.resampling import BLOCK_CELLS
+
+    n, permutations = 5000, 2000
+    rng = np.random.default_rng(11)
+    an, bn = rng.integers(0, 3, n).astype(float), rng.integers(0, 3, n).astype(float)
+    ad = bd = np.full(n, 3.0)
+    c = paired_comparison((an, ad), (bn, bd), resamples=100, permutations=permutations, seed=10)
+    per_block = BLOCK_CELLS // n
+    assert per_block < permutations  # more than one block
+    draw = np.random.default_rng(11)
+    sizes = [per_block] * (permutations // per_block) + [permutations % per_block]
+    swaps = np.vstack([draw.integers(0, 2, size=(k, n), dtype=np.int8) for k in sizes if k])
+    obs = an.sum() / ad.sum() - bn.sum() / bd.sum()
+    moved = swaps.astype(float) @ (bn - an)
+    diffs = (an.sum() + moved) / ad.sum() - (bn.sum() - moved) / bd.sum()
+    extreme = int(np.sum(np.abs(diffs) >= abs(obs) - 1e-12))
+    assert len(swaps) == permutations
+    assert c.p_value == pytest.approx((1 + extreme) / (1 + permutations))
+
+
+def test_defaults_names_and_the_refusal_in_full():
+    a, b = PAIRS[0]
+    c = paired_comparison(a, b)
+    assert c == paired_comparison(a, b, metric="", resamples=2000, permutations=2000, seed=0)
+    assert c != paired_comparison(a, b, seed=1)
+    assert (c.metric, c.resamples, c.permutations) == ("", 2000, 2000)
+    assert paired_comparisons({("m", "micro"): (a, b)})[0] == paired_comparison(a, b, metric="m")
+    u = unpaired_difference(a, b)
+    assert (
+        u == unpaired_difference(a, b, resamples=2000, seed=0) != unpaired_difference(a, b, seed=1)
+    )
+    with pytest.raises(
+        ValueError, match="^A and B must give counts for the same answers, in the same order$"
+    ):
+        paired_comparison((_a(1, 2), _a(2, 2)), (_a(1), _a(2)))
+
+
+def test_the_unpaired_contrast_uses_the_aggregate_and_level_asked_for():
+    a, b = PAIRS[0]
+    c = paired_comparison(
+        a,
+        b,
+        aggregate="macro",
+        level=0.8,
+        resamples=300,
+        permutations=200,
+        seed=2,
+        unpaired_from=(a, b),
+    )
+    assert c.unpaired == unpaired_difference(
+        a, b, aggregate="macro", level=0.8, resamples=300, seed=4
+    )
+    assert c.unpaired != unpaired_difference(
+        a, b, aggregate="micro", level=0.8, resamples=300, seed=4
+    )
+    assert c.unpaired != unpaired_difference(
+        a, b, aggregate="macro", level=0.95, resamples=300, seed=4
+    )
+
+
+@pytest.mark.parametrize(("ad", "bd"), [([1, 0], [2, 2]), ([2, 2], [1, 0])])
+def test_a_side_whose_denominators_sum_to_one_has_an_unpaired_difference(ad, bd):
+    got = unpaired_difference((_a(1, 0), _a(*ad)), (_a(1, 0), _a(*bd)), resamples=200)
+    assert got.value is not None
+
+
+def test_holm_rounds_to_twelve_digits():
+    assert holm([0.12345678901234]) == [0.123456789012]
+
+
+def test_rankings_of_three_figures_each_equal_their_own_ranking():
+    groups = {
+        "x": {"low": SYSTEMS["low"], "high": SYSTEMS["high"]},
+        "y": {"mid": SYSTEMS["mid"]},
+        "z": {"twin": SYSTEMS["twin"], "low": SYSTEMS["low"]},
+    }
+    together = rankings_stability(groups, resamples=150, seed=3)
+    for name, figures in groups.items():
+        assert together[name] == ranking_stability(figures, resamples=150, seed=3), name
+    assert ranking_stability(groups["x"]) == ranking_stability(groups["x"], resamples=2000, seed=0)
+    assert (
+        rankings_stability(groups)["z"] == rankings_stability(groups, resamples=2000, seed=0)["z"]
+    )
+
+
+def test_a_ranking_over_two_answers_with_a_denominator_of_one():
+    r = ranking_stability({"a": (_a(1, 0), _a(1, 0)), "b": (_a(0, 1), _a(1, 2))}, resamples=100)
+    assert r.order == ("a", "b") and r.same_order is not None
+    assert dict(r.values) == {"a": 1.0, "b": pytest.approx(1 / 3)}
+    with pytest.raises(TypeError):
+        r.values["a"] = 0.0  # type: ignore[index]
+    assert r.to_dict()["same_order"] == r.same_order

@@ -180,7 +180,7 @@ def paired_comparisons(
         permutations=permutations,
     )
     if n < MIN_CLUSTERS or resamples < MIN_RESAMPLES:
-        return _too_few(keys, cols, n, resamples, permutations, common)
+        return _too_few(keys, cols, n, common)
     matrix = np.column_stack(cols)
     totals = matrix.sum(axis=0)
     observed = _observed(totals, len(keys))
@@ -273,8 +273,6 @@ def _too_few(
     keys: Sequence[tuple[str, str]],
     cols: Sequence[Floats],
     n: int,
-    resamples: int,
-    permutations: int,
     common: dict[str, Any],
 ) -> list[Comparison]:
     """Comparisons with the observed difference only: too few shared answers or resamples."""
