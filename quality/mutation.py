@@ -357,7 +357,9 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/stats/comparisons.py", "extreme = np.zeros(figures, )"): (
         "a float count of whole numbers gives the same p-value"
     ),
-    ("metrics/stats/comparisons.py", ".astype(None)\n"): ("astype(None) is astype(float64)"),
+    ("metrics/stats/comparisons.py", "dtype=np.int8).astype(None)"): (
+        "astype(None) is astype(float64)"
+    ),
     ("metrics/stats/comparisons.py", "swap = rng.integers(2, size=(size, n)"): (
         "integers(2) draws from [0, 2), as integers(0, 2) does"
     ),
