@@ -61,7 +61,11 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_selective_units.py",
         INVARIANTS,
     ),
-    "metrics/selection.py": ("tests/metrics/test_claim_source.py", "tests/metrics/test_papers.py"),
+    "metrics/selection.py": (
+        "tests/metrics/test_selection_units.py",
+        "tests/metrics/test_claim_source.py",
+        "tests/metrics/test_papers.py",
+    ),
     "metrics/factscore.py": (
         "tests/metrics/test_factscore.py",
         "tests/metrics/test_factscore_units.py",
