@@ -351,13 +351,16 @@ def dask_frame(cand, npartitions, *, scramble=False):
 
 @pytest.fixture(scope="module")
 def two_workers():
-    """A local Dask cluster of two worker processes, shared by the module's Dask tests."""
+    """A local Dask cluster of two worker processes, shared by the module's Dask tests.
+
+    Its dashboard takes a free port: two test processes may each start one at once.
+    """
     pytest.importorskip("dask.dataframe")
     from distributed import Client, LocalCluster
 
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):
