@@ -71,7 +71,10 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_factscore_units.py",
         INVARIANTS,
     ),
-    "metrics/agreement_items.py": ("tests/metrics/test_agreement.py",),
+    "metrics/agreement_items.py": (
+        "tests/metrics/test_agreement_items.py",
+        "tests/metrics/test_agreement.py",
+    ),
     "metrics/stats/resampling.py": (
         "tests/metrics/test_intervals.py",
         "tests/metrics/test_uncertainty.py",

@@ -1,0 +1,137 @@
+"""The agreement items unit by unit: unit boundaries in UTF-16, counted columns, the checks.
+
+Each expected code is written out character by character (B 0, I 1, O 2; white space has no
+item), so a shifted offset or a changed condition fails here without the pooling around it.
+"""
+
+import numpy as np
+import pytest
+
+from claimlab.core.errors import FixtureError
+from claimlab.io.annotations import AnswerKey
+from claimlab.metrics.agreement_items import (
+    BOUNDARIES,
+    AnswerItems,
+    Disagreement,
+    FileItems,
+    Preserves,
+    _cp_offsets,
+    _has_masks,
+    _width,
+    _with_bulk,
+    boundaries,
+    boundary_bytes,
+    check_same_text,
+)
+
+
+def _file(
+    source="a.json", answer="q1", text="ab cd", units=(), candidates=("S1",), keeps=b"\0" * 8
+):
+    return FileItems(
+        source=source, answer=answer, text=text, units=tuple(units), proposed_units=False,
+        candidates=tuple(candidates), confirmed=(), codes=(None,), counts=(), selection="all",
+        proposed=0, layout=b"", keeps=keeps,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------ boundaries
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "codes"),
+    [
+        ("ab cd", [(3, 5)], [2, 2, 0, 1]),
+        ("ab cd", [(0, 2), (3, 5)], [0, 1, 0, 1]),
+        ("a b", [(0, 3)], [0, 1]),  # the space inside a unit has no item
+        ("ab cd", [(5, 5)], [2, 2, 2, 2]),  # an empty span at the end marks nothing
+        ("ab cd", [], [2, 2, 2, 2]),
+        # "ab cd😀e g": the emoji is two UTF-16 units, so 3..8 ends after "e"
+        ("ab cd\U0001f600e g", [(0, 2), (3, 8)], [0, 1, 0, 1, 1, 1, 2]),
+        ("ab cd\U0001f600e g", [(9, 10)], [2, 2, 2, 2, 2, 2, 0]),
+        ("çé ab", [(3, 5)], [2, 2, 0, 1]),  # accents are one UTF-16 unit each
+    ],
+)
+def test_unit_boundaries_character_by_character(text, spans, codes):
+    assert list(boundary_bytes(text, spans)) == codes
+    got = boundaries(text, spans)
+    assert got.dtype == np.int8 and got.tolist() == codes
+    assert _width(text) == len(codes)
+
+
+def test_utf16_offsets_to_code_points():
+    to_cp = _cp_offsets("a\U0001f600b\U0001f600c")
+    assert [to_cp(o) for o in (0, 1, 3, 4, 6, 7)] == [0, 1, 2, 3, 4, 5]
+    plain = _cp_offsets("abc")
+    assert [plain(o) for o in (0, 2, 3)] == [0, 2, 3]
+    accented = _cp_offsets("çé")
+    assert [accented(o) for o in (0, 1, 2)] == [0, 1, 2]
+
+
+# ------------------------------------------------------------------ the records and checks
+
+
+def test_a_disagreement_in_json():
+    d = Disagreement("S3", "faithful", ("true", None, "false"))
+    assert d.to_dict(["A", "B", "C"]) == {
+        "item": "S3", "field": "faithful", "values": {"A": "true", "B": None, "C": "false"},
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("other", "fails"),
+    [
+        ({}, False),
+        ({"text": "ab ce"}, True),
+        ({"answer": "q2"}, True),
+        ({"units": ((0, 2, "U9", "ab"),)}, False),  # units may differ
+    ],
+)
+def test_files_of_one_answer_hold_one_text(other, fails):
+    files = [_file(), _file(**{"source": "b.json", **other})]
+    if not fails:
+        check_same_text(files)
+        return
+    with pytest.raises(FixtureError) as e:
+        check_same_text(files)
+    assert (e.value.file, e.value.field) == ("b.json", "original")
+    assert "is not an annotation of the same answer as a.json" in str(e.value)
+    check_same_text([files[1]])  # one file is always its own answer
+
+
+def test_a_unit_span_s_text_from_the_first_file_that_marks_it():
+    first = _file(units=[(0, 2, "U1", "ab")])
+    second = _file(units=[(0, 2, "U7", "ab"), (3, 5, "U8", "cd")])
+    items = AnswerItems(
+        AnswerKey("", "q1"), (None, first, second), ("S1",), ((0, 2), (3, 5)), {},
+        Preserves(np.zeros((3, 0), np.int8), (), {}),
+    )  # fmt: skip
+    assert items.text_of((0, 2)) == "ab" and items.text_of((3, 5)) == "cd"
+    assert items.text_of((1, 4)) == ""
+    assert BOUNDARIES == "unit boundaries"
+
+
+def test_counted_columns_are_added_with_their_weights():
+    codes = np.array([[1], [0]], dtype=np.int8)
+    got, weights = _with_bulk(codes, [{(0, -1): 3}, {(0, -1): 2, (0, 0): 1}])
+    assert got.tolist() == [[1, 0, 0], [0, -1, 0]]
+    assert weights.tolist() == [1, 5, 1]
+    alone, w = _with_bulk(codes, [])
+    assert alone.tolist() == [[1], [0]] and w.tolist() == [1]
+    empty, w = _with_bulk(np.zeros((2, 0), np.int8), [{(-1, 0): 4}])
+    assert empty.tolist() == [[-1], [0]] and w.tolist() == [4]
+
+
+@pytest.mark.parametrize(
+    ("group", "m", "masks"),
+    [
+        ([_file(), _file(source="b.json")], 2, True),
+        ([_file(), None], 2, False),  # an annotator without a file
+        ([_file(), _file(source="b.json", keeps=None)], 2, False),  # past 64 unit spans
+        ([_file(candidates=("S1", "S1"), keeps=b"\0" * 16)] * 2, 2, False),  # an id twice
+        ([_file(), _file(source="b.json")], 31, False),  # too many annotators for a bit mask
+        ([_file(), _file(source="b.json")], 30, True),
+    ],
+)
+def test_which_answers_are_coded_from_their_keep_masks(group, m, masks):
+    assert _has_masks(group, m) is masks
