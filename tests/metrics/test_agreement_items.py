@@ -135,3 +135,18 @@ def test_counted_columns_are_added_with_their_weights():
 )
 def test_which_answers_are_coded_from_their_keep_masks(group, m, masks):
     assert _has_masks(group, m) is masks
+
+
+def test_unit_disagreements_name_the_span_and_each_annotator_s_unit():
+    from claimlab.metrics.agreement_items import unit_disagreements
+
+    a = _file(units=[(0, 2, "U1", "ab")])
+    b = _file(source="b.json", units=[(0, 2, "U3", "ab"), (3, 5, "U4", "cd")])
+    proposed = _file(source="d.json", units=[(0, 2, "U1", "ab")])._replace(proposed_units=True)
+    items = AnswerItems(
+        AnswerKey("", "q1"), (a, b, None, proposed), ("S1",), ((0, 2), (3, 5)), {},
+        Preserves(np.zeros((4, 0), np.int8), (), {}),
+    )  # fmt: skip
+    (d,) = unit_disagreements(items, prefix="q1: ")
+    assert d == Disagreement("q1: unit 3..5 'cd'", BOUNDARIES, ("no unit", "unit U4", None, None))
+    assert unit_disagreements(items)[0].item == "unit 3..5 'cd'"
