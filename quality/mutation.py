@@ -430,6 +430,79 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/stats/comparisons.py", "steps = np.diff(ranked, )"): (
         "np.diff's default axis is the last, axis 1 of this table"
     ),
+    ("metrics/agreement_items.py", '"values": dict(zip(names, self.values, strict=None)),'): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", '"values": dict(zip(names, self.values, )),'): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", '"values": dict(zip(names, self.values, strict=False)),'): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for a, b in zip(cuts, cuts[1:], strict=None))"): (
+        "strict=None is strict=False, the original"
+    ),
+    ("metrics/agreement_items.py", "for a, b in zip(cuts, cuts[1:], ))"): (
+        "strict=False is the default, the original"
+    ),
+    ("metrics/agreement_items.py", "for row, v in zip(per, values, strict=None):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for row, v in zip(per, values, ):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for row, v in zip(per, values, strict=False):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for cid, c in zip(cids, fx.candidates, strict=None):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for cid, c in zip(cids, fx.candidates, ):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "for cid, c in zip(cids, fx.candidates, strict=False):"): (
+        "one value per item on each side: the sequences are one length"
+    ),
+    ("metrics/agreement_items.py", "if text.isascii() and _ASTRAL.search(text) is None:"): (
+        "text without astral characters maps each UTF-16 offset to itself by either path"
+    ),
+    ("metrics/agreement_items.py", "        keeps=None,"): (
+        "the keep masks are a shortcut: the answer-by-answer coding gives the same columns (a test compares them)"
+    ),
+    ("metrics/agreement_items.py", "if (len(spans) <= 64) and False else None,"): (
+        "the keep masks are a shortcut: the answer-by-answer coding gives the same columns (a test compares them)"
+    ),
+    ("metrics/agreement_items.py", "if len(spans) < 64 else None,"): (
+        "the keep masks are a shortcut: the answer-by-answer coding gives the same columns (a test compares them)"
+    ),
+    ("metrics/agreement_items.py", "return codes, np.ones(codes.shape[1], dtype=None)"): (
+        "float instead of integer weights: every count is the same whole number"
+    ),
+    ("metrics/agreement_items.py", "return codes, np.ones(codes.shape[1], )"): (
+        "float instead of integer weights: every count is the same whole number"
+    ),
+    (
+        "metrics/agreement_items.py",
+        "[np.ones(codes.shape[1], None), np.array(list(total.values()), np.int64)]",
+    ): ("float instead of integer weights: every count is the same whole number"),
+    (
+        "metrics/agreement_items.py",
+        "[np.ones(codes.shape[1], ), np.array(list(total.values()), np.int64)]",
+    ): ("float instead of integer weights: every count is the same whole number"),
+    (
+        "metrics/agreement_items.py",
+        "[np.ones(codes.shape[1], np.int64), np.array(list(total.values()), None)]",
+    ): ("float instead of integer weights: every count is the same whole number"),
+    (
+        "metrics/agreement_items.py",
+        "[np.ones(codes.shape[1], np.int64), np.array(list(total.values()), )]",
+    ): ("float instead of integer weights: every count is the same whole number"),
+    ("metrics/agreement_items.py", "rows, widths = [], np.zeros(len(fast), dtype=None)"): (
+        "float instead of integer weights: every count is the same whole number"
+    ),
+    ("metrics/agreement_items.py", "rows, widths = [], np.zeros(len(fast), )"): (
+        "float instead of integer weights: every count is the same whole number"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

@@ -28,10 +28,14 @@ from claimlab.metrics.agreement_items import (
 def _file(
     source="a.json", answer="q1", text="ab cd", units=(), candidates=("S1",), keeps=b"\0" * 8
 ):
+    from claimlab.metrics.agreement_items import PER_CANDIDATE
+
+    bio = boundary_bytes(text, [(s, e) for s, e, *_ in units])
+    codes = (bio, *(b"\xff" * len(candidates) for _ in PER_CANDIDATE))
     return FileItems(
         source=source, answer=answer, text=text, units=tuple(units), proposed_units=False,
-        candidates=tuple(candidates), confirmed=(), codes=(None,), counts=(), selection="all",
-        proposed=0, layout=b"", keeps=keeps,
+        candidates=tuple(candidates), confirmed=(), codes=codes, counts=(0,) * 8,
+        selection="all", proposed=0, layout=b"", keeps=keeps,
     )  # fmt: skip
 
 
@@ -150,3 +154,30 @@ def test_unit_disagreements_name_the_span_and_each_annotator_s_unit():
     (d,) = unit_disagreements(items, prefix="q1: ")
     assert d == Disagreement("q1: unit 3..5 'cd'", BOUNDARIES, ("no unit", "unit U4", None, None))
     assert unit_disagreements(items)[0].item == "unit 3..5 'cd'"
+
+
+def test_the_edges_of_the_astral_planes():
+    # U+FFFF is one UTF-16 unit, U+10000 the first of two
+    to_cp = _cp_offsets("a\uffff\U0001f600b")
+    assert [to_cp(o) for o in (0, 1, 2, 4, 5)] == [0, 1, 2, 3, 4]
+    first = _cp_offsets("\U00010000b")
+    assert [first(o) for o in (0, 2, 3)] == [0, 1, 2]
+
+
+def test_the_records_are_read_only():
+    p = Preserves(np.zeros((2, 0), np.int8), (), {(0, -1): 2})
+    with pytest.raises(TypeError):
+        p.bulk[(0, 0)] = 1  # type: ignore[index]
+    items = AnswerItems(AnswerKey("", "q"), (None,), (), (), {"faithful": np.zeros((1, 0))}, p)
+    with pytest.raises(TypeError):
+        items.codes["atomic"] = np.zeros((1, 0))  # type: ignore[index]
+
+
+def test_a_pool_is_read_only():
+    from claimlab.metrics.agreement_items import pool
+
+    files = [_file(), _file(source="b.json")]
+    p = pool([AnswerKey("", "q1")], [tuple(files)], 2)
+    for name in ("codes", "weights", "owner", "start"):
+        with pytest.raises(TypeError):
+            getattr(p, name)["x"] = None
