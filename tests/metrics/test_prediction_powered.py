@@ -4,6 +4,7 @@ The oracle here is the textbook formula written out with the standard library's 
 (``variance`` divides by n - 1, ``pvariance`` by n), never the module's own helpers.
 """
 
+import dataclasses
 import math
 import statistics as st
 from statistics import NormalDist
@@ -46,12 +47,7 @@ def _a(*values):
 )
 def test_an_estimate_is_shown_with_its_interval_and_n_or_as_na(estimate, shown):
     assert estimate.display == shown
-    assert estimate.to_dict() == {
-        "value": estimate.value,
-        "low": estimate.low,
-        "high": estimate.high,
-        "n": estimate.n,
-    }
+    assert estimate.to_dict() == dataclasses.asdict(estimate)  # every field, by name
 
 
 def test_the_json_of_a_prediction_powered_figure():
