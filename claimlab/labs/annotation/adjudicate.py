@@ -555,6 +555,10 @@ def _note(merged: dict[str, Any], names: Sequence[str], by: str) -> None:
     )
 
 
+def _unit_layout(units: Sequence[Mapping[str, Any]]) -> list[tuple[str, int, int]]:
+    return [(u["id"], u["span"]["start"], u["span"]["end"]) for u in units]
+
+
 def _same_layout(
     documents: Sequence[Mapping[str, Any]], units: Sequence[Mapping[str, Any]]
 ) -> bool:
@@ -563,15 +567,12 @@ def _same_layout(
     The merged file then refers only to what the first file refers to, which its reader
     checked: only the merged labels need checking against each other.
     """
-
-    def layout(d: Mapping[str, Any]) -> tuple[list[str], list[tuple[str, int, int]]]:
-        cids = [c["id"] for c in d["candidates"]]
-        return cids, [(u["id"], u["span"]["start"], u["span"]["end"]) for u in d["units"]]
-
-    first = layout(documents[0])
-    return all(layout(d) == first for d in documents[1:]) and first[1] == [
-        (u["id"], u["span"]["start"], u["span"]["end"]) for u in units
-    ]
+    merged = _unit_layout(units)
+    first = [c["id"] for c in documents[0]["candidates"]]
+    return all(
+        [c["id"] for c in d["candidates"]] == first and _unit_layout(d["units"]) == merged
+        for d in documents
+    )
 
 
 class _SpanView(NamedTuple):
