@@ -457,3 +457,29 @@ def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
     assert all(f.answers == 1 for r in report.per_answer for f in r.fields)
     a_fig = report.figures[0]
     assert a_fig.answers == 2 and report.figures[1].answers == 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_two_annotators_figures_from_their_table_equal_those_by_item(seed, weighted):
+    """The one-pass table of two annotators' pairs gives exactly the by-item figures: random
+    fields of 0-30 items, missing values, one category only, weights up to 10^9."""
+    from claimlab.metrics.agreement import _by_item, _two_annotators
+
+    rng = np.random.default_rng(seed)
+    name = ("faithful", "evidence status", "unit boundaries")[seed % 3]
+    k = 2 if name == "faithful" else 3
+    n = int(rng.integers(0, 31))
+    codes = rng.integers(-1, 1 + (seed % 4 != 0) * (k - 1), size=(2, n)).astype(np.int8)
+    weights = rng.integers(0, 10**9, size=n).astype(np.int64) if weighted else None
+    assert _two_annotators(name, codes, 3, weights) == _by_item(name, codes, 3, weights)
+
+
+def test_the_pair_table_counts_each_pair_once_and_weights_them():
+    from claimlab.metrics.agreement import pair_table
+
+    a = np.array([0, 0, 1, -1, 1, -1], dtype=np.int8)
+    b = np.array([0, 1, 1, 0, -1, -1], dtype=np.int8)
+    assert pair_table(a, b, 2).tolist() == [[1, 1, 0], [0, 1, 1], [1, 0, 1]]
+    w = np.array([5, 7, 11, 13, 17, 19], dtype=np.int64)
+    assert pair_table(a, b, 2, w).tolist() == [[19, 13, 0], [0, 5, 7], [17, 0, 11]]
