@@ -92,6 +92,7 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_prediction_powered.py",
         "tests/metrics/test_uncertainty.py",
     ),
+    "metrics/uncertainty.py": ("tests/metrics/test_uncertainty.py",),
 }
 
 # modules whose real-data tests are left out: they run for minutes per mutant and the module's

@@ -45,6 +45,7 @@ from claimlab.io.annotations import (
     set_names,
 )
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
+from claimlab.io.reader import bulk_load
 from claimlab.labs.annotation.session import now
 from claimlab.metrics.agreement import annotator_names, check_same_answer
 
@@ -302,30 +303,32 @@ class _File:
 
 
 def _votes(
-    cid: str, files: Sequence[_File], gold: Mapping[Any, str], *, same_units: bool = False
+    cid: str, files: Sequence[_File], gold: Mapping[Any, str]
 ) -> dict[str, dict[str, Any]]:
-    """Per label, each annotator's value (only annotators who confirmed the candidate).
-
-    With ``same_units`` (every file lists the same units) a candidate every file confirmed
-    with the same labels is read once: each annotator's vote is then that one value.
-    """
-    mine = [(f, c) for f in files if (c := f.confirmed.get(cid)) is not None]
+    """Per label, each annotator's value (only annotators who confirmed the candidate)."""
     out: dict[str, dict[str, Any]] = {}
-    if not mine:
-        return out
-    first = mine[0][1]
-    if (
-        same_units
-        and len(mine) == len(files)
-        and all(c is first or all(c[k] == first[k] for k in LABELS) for _, c in mine[1:])
-    ):
-        names = [f.name for f, _ in mine]
-        spans = mine[0][0].spans
-        return {k: dict.fromkeys(names, _vote(k, first, spans, gold)) for k in LABELS}
-    for f, c in mine:
-        for label in LABELS:
-            out.setdefault(label, {})[f.name] = _vote(label, c, f.spans, gold)
+    for f in files:
+        c = f.confirmed.get(cid)
+        if c is not None:
+            for label in LABELS:
+                out.setdefault(label, {})[f.name] = _vote(label, c, f.spans, gold)
     return out
+
+
+def _agreed(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, Any] | None:
+    """Each label's one value when every file confirmed the candidate with the same labels.
+
+    For files that list the same units (see :func:`_same_layout`): the usual case, read once.
+    None otherwise (:func:`_votes` then gives each annotator's value).
+    """
+    first = files[0].confirmed.get(cid)
+    if first is None:
+        return None
+    for f in files[1:]:
+        c = f.confirmed.get(cid)
+        if c is None or not (c is first or all(c[k] == first[k] for k in LABELS)):
+            return None
+    return {k: _vote(k, first, files[0].spans, gold) for k in LABELS}
 
 
 @dataclass
@@ -364,6 +367,17 @@ def _settle(
         else:
             record = _majority(cand, label, given, out, answer)
         out.provenance[label] = record
+    return out
+
+
+def _unanimous(cand: dict[str, Any], agreed: Mapping[str, Any], names: Sequence[str]) -> _Merge:
+    """Every label as every annotator gave it (see :func:`_agreed`), as :func:`_settle` says."""
+    of = f"{len(names)} of {len(names)}"
+    out = _Merge({}, [], [], [])
+    for label, value in agreed.items():
+        cand[label] = value
+        shown = decision_value(label, value)
+        out.provenance[label] = {"votes": dict.fromkeys(names, shown), "rule": "unanimous", "of": of}
     return out
 
 
@@ -495,8 +509,12 @@ def merge_documents(
     same = _same_layout(documents, kept_units)
     for cand in bases:
         cid = nfc(cand["id"])
-        votes = _votes(cid, files, gold, same_units=same)
-        merge = _settle(cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer)
+        agreed = _agreed(cid, files, gold) if same and cid not in wanted else None
+        if agreed is not None:
+            votes, merge = agreed, _unanimous(cand, agreed, names)
+        else:
+            votes = _votes(cid, files, gold)
+            merge = _settle(cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer)
         ties += merge.ties
         decided += merge.decided
         if "preserves" in merge.review or "preserves" not in votes:
@@ -799,20 +817,21 @@ def adjudicate_paths(
     from claimlab.io.files import Staging, json_text
 
     step = progress or _no_progress
-    sets = scan_sets(paths, progress=step("reading files", None))
-    keys = [k for k, _ in answers_of(sets)]
-    targets = gold_targets(out, keys)
-    staging = Staging(targets)
-    try:
-        results = adjudicate_sets(
-            sets,
-            lambda k, doc: staging.write(k, json_text(doc)),
-            decisions=decisions,
-            by=by,
-            clock=clock,
-            progress=step("adjudicating", len(keys)),
-        )
-        staging.commit()
-    finally:
-        staging.discard()
+    with bulk_load():  # 100,000s of records and none in a cycle: no collector passes over them
+        sets = scan_sets(paths, progress=step("reading files", None))
+        keys = [k for k, _ in answers_of(sets)]
+        targets = gold_targets(out, keys)
+        staging = Staging(targets)
+        try:
+            results = adjudicate_sets(
+                sets,
+                lambda k, doc: staging.write(k, json_text(doc)),
+                decisions=decisions,
+                by=by,
+                clock=clock,
+                progress=step("adjudicating", len(keys)),
+            )
+            staging.commit()
+        finally:
+            staging.discard()
     return results, targets

@@ -230,3 +230,33 @@ def test_a_contradiction_is_listed_as_a_tie_its_decision_settles(tmp_path):
     c1 = next(c for c in settled.document["candidates"] if c["id"] == "C1")
     assert c1["review"] == [] and c1["faithful"] is False
     assert c1["confirmed"]["by"] == "adjudication (Dana)"
+
+
+@pytest.mark.parametrize("copies", [2, 3])
+def test_candidates_everyone_labelled_alike_merge_as_the_vote_by_vote_path_does(tmp_path, copies):
+    """Copies of one file (by other annotators) take the one-read path for every candidate;
+    the merged file, ties and decisions equal those of the vote-by-vote path."""
+    from claimlab.labs.annotation import adjudicate as module
+
+    a, _ = atlas_pair(tmp_path)
+    doc = read_json(a)
+    docs = []
+    for k in range(copies):
+        doc["annotation"]["annotator"] = f"P{k}"
+        docs.append(json.loads(json.dumps(doc)))
+    names, sources = [f"P{k}" for k in range(copies)], [f"f{k}" for k in range(copies)]
+
+    def merged():
+        return module.merge_documents(json.loads(json.dumps(docs)), sources, names, at="T")
+
+    fast = merged()
+    calls = []
+    real = module._agreed
+    try:
+        module._agreed = lambda *a: calls.append(a) or None  # every candidate by its votes
+        slow = merged()
+    finally:
+        module._agreed = real
+    assert calls and fast == slow
+    labels = fast.document["candidates"][0]["provenance"]
+    assert labels["faithful"]["of"] == f"{copies} of {copies}"
