@@ -302,9 +302,7 @@ class _File:
         return cls(name, spans, mine)
 
 
-def _votes(
-    cid: str, files: Sequence[_File], gold: Mapping[Any, str]
-) -> dict[str, dict[str, Any]]:
+def _votes(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, dict[str, Any]]:
     """Per label, each annotator's value (only annotators who confirmed the candidate)."""
     out: dict[str, dict[str, Any]] = {}
     for f in files:
@@ -377,7 +375,11 @@ def _unanimous(cand: dict[str, Any], agreed: Mapping[str, Any], names: Sequence[
     for label, value in agreed.items():
         cand[label] = value
         shown = decision_value(label, value)
-        out.provenance[label] = {"votes": dict.fromkeys(names, shown), "rule": "unanimous", "of": of}
+        out.provenance[label] = {
+            "votes": dict.fromkeys(names, shown),
+            "rule": "unanimous",
+            "of": of,
+        }
     return out
 
 
