@@ -92,12 +92,20 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_prediction_powered.py",
         "tests/metrics/test_uncertainty.py",
     ),
-    "metrics/uncertainty.py": ("tests/metrics/test_uncertainty.py",),
+    "metrics/uncertainty.py": (
+        "tests/metrics/test_uncertainty_units.py",
+        "tests/metrics/test_uncertainty.py",
+    ),
+    "metrics/ledger.py": ("tests/metrics/test_ledger_units.py", "tests/metrics/test_ledger.py"),
+    "metrics/ledger_dask.py": ("tests/metrics/test_ledger_dask_units.py",),
 }
 
 # modules whose real-data tests are left out: they run for minutes per mutant and the module's
 # table-driven tests cover the same code (the real-data runs stay in make test)
-MARKERS: dict[str, str] = {"metrics/sufficiency.py": "not realdata"}
+MARKERS: dict[str, str] = {
+    "metrics/sufficiency.py": "not realdata",
+    "metrics/ledger.py": "not slow",  # the Dask cluster runs; the in-process scorers stay
+}
 
 # (module, a fragment of the mutant's diff: the mutated line, "+" side) -> why it cannot change
 # what the function returns or raises
@@ -506,6 +514,58 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
+    ),
+    ("metrics/uncertainty.py", "minlength=n_clusters).astype(None)"): (
+        "a weighted bincount is already float64: astype(None) gives the same array"
+    ),
+    ("metrics/uncertainty.py", "np.bincount(clusters, weights=values, ).astype"): (
+        "the clusters are the inverse of np.unique: every index below n_clusters occurs, so "
+        "the counts have that length without minlength"
+    ),
+    ("metrics/uncertainty.py", "n, d = table[num].to_numpy(None)"): (
+        "whole-number counts: bincount's weights and macro_parts' division give the same floats"
+    ),
+    ("metrics/uncertainty.py", "table[den].to_numpy(None)"): (
+        "whole-number counts: bincount's weights and macro_parts' division give the same floats"
+    ),
+    ("metrics/uncertainty.py", "if np.array_equal(None, parts[None][0])]"): (
+        "sharing the corpus resampling only saves time: each group's intervals equal a "
+        "separate call's (test_group_intervals_equal_separate_calls...)"
+    ),
+    ("metrics/uncertainty.py", "if np.array_equal(ids, None)]"): (
+        "sharing the corpus resampling only saves time: each group's intervals equal a "
+        "separate call's (test_group_intervals_equal_separate_calls...)"
+    ),
+    ("metrics/uncertainty.py", "if np.array_equal(ids, parts[None][1])]"): (
+        "sharing the corpus resampling only saves time: each group's intervals equal a "
+        "separate call's (test_group_intervals_equal_separate_calls...)"
+    ),
+    ("metrics/uncertainty.py", "shared = ga.index.intersection(gb.index, )"): (
+        "sort=False is Index.intersection's default"
+    ),
+    ("metrics/uncertainty.py", "sa[num].to_numpy(None), sa[den]"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "sa[den].to_numpy(None), aggregate"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "sb[num].to_numpy(None), sb[den]"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "sb[den].to_numpy(None), aggregate"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "else 0.0 for r in rs], dtype=None)"): (
+        "scores are floats (or 0.0): the array is float64 without the dtype"
+    ),
+    ("metrics/uncertainty.py", "else 0.0 for r in rs], )"): (
+        "scores are floats (or 0.0): the array is float64 without the dtype"
+    ),
+    ("metrics/uncertainty.py", "else 0.0 for r in rs], None)"): (
+        "scores are floats (or 0.0): the array is float64 without the dtype"
+    ),
+    ("metrics/uncertainty.py", "r.init_score is not None else 1.0 for r in rs]"): (
+        "a prompt without an init score has defined 0, and its init part is init * defined"
     ),
 }
 

@@ -70,8 +70,14 @@ def table_kind(path: Path) -> str:
 
 
 def row_label(path: str | Path, row: int) -> str:
-    """How a row is named in messages: CSV rows carry their line, JSONL lines are lines."""
-    kind = table_kind(Path(path))
+    """How a row is named in messages: CSV rows carry their line, JSONL lines are lines.
+
+    A table that was never a file (scored in memory) names its rows by number.
+    """
+    try:
+        kind = table_kind(Path(path))
+    except LedgerError:
+        kind = "table"
     if kind == "csv":
         return f"row {row} (line {row + 1})"
     if kind == "jsonl":

@@ -63,7 +63,7 @@ def score_ledger_dask(ddf: Any, units_table: pa.Table, *, by: str | None = None)
         raise LedgerError(
             "add row numbers in file order first: ddf = with_row_numbers(ddf)", field=ROW
         )
-    sample = ddf["preserves"].head(20)
+    sample = ddf["preserves"].head(20, npartitions=-1)  # the first 20 rows, however split
     if any(isinstance(v, str) and v.startswith("[") for v in sample):
         raise LedgerError(
             "looks like a list turned into text; in a Dask frame keep unit ids ';'-separated",
