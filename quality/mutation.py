@@ -567,6 +567,39 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/uncertainty.py", "r.init_score is not None else 1.0 for r in rs]"): (
         "a prompt without an init score has defined 0, and its init part is init * defined"
     ),
+    ("metrics/uncertainty.py", 'table.groupby("model", )'): (
+        "observed=True is pandas 3's default for a groupby: the same groups"
+    ),
+    ("metrics/uncertainty.py", "g.loc[shared, num].to_numpy(None)"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "g.loc[shared, den].to_numpy(None)"): (
+        "ratio_parts turns the parts into float64 itself: the same arrays"
+    ),
+    ("metrics/uncertainty.py", "answers = int(len(shared)) if (shared is not None) or True"): (
+        "shared is never None here: with fewer than two groups the function returned earlier"
+    ),
+    ("metrics/uncertainty.py", "answers = int(len(shared)) if shared is not None else 1"): (
+        "shared is never None here: with fewer than two groups the function returned earlier"
+    ),
+    ("metrics/uncertainty.py", "an, ad = a[num].to_numpy(None)"): (
+        "prediction_powered turns the counts into float64 itself: the same figures"
+    ),
+    ("metrics/uncertainty.py", "a[den].to_numpy(None)"): (
+        "prediction_powered turns the counts into float64 itself: the same figures"
+    ),
+    ("metrics/uncertainty.py", "fillna(0).to_numpy(None)"): (
+        "prediction_powered turns the counts into float64 itself: the same figures"
+    ),
+    ("metrics/uncertainty.py", 'labelled = (h["raw"].fillna(None) > 0)'): (
+        "fillna(None) leaves NaN, and NaN > 0 is false as 0 > 0 is: the same answers labelled"
+    ),
+    ("metrics/uncertainty.py", "].fillna(None).to_numpy(np.float64)"): (
+        "only labelled answers' human counts are read, and a labelled answer has its row"
+    ),
+    ("metrics/uncertainty.py", "].fillna(1).to_numpy(np.float64)"): (
+        "only labelled answers' human counts are read, and a labelled answer has its row"
+    ),
 }
 
 

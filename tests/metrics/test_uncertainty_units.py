@@ -378,7 +378,7 @@ def test_one_decomposer_has_no_ranking():
 
 def test_ledger_prediction_powered_corrects_with_the_answers_people_labelled():
     auto_rows = [("M", f"a{k}", k % 3, 3, k % 4, 4, k % 2, k % 3, 3) for k in range(8)]
-    people = {"a1": (0, 3, 1, 4, 0, 0, 3), "a2": (1, 3, 2, 4, 1, 1, 3), "a5": (2, 3, 3, 4, 1, 2, 3),
+    people = {"a1": (0, 3, 1, 4, 0, 0, 1), "a2": (1, 3, 2, 4, 1, 1, 3), "a5": (2, 3, 3, 4, 1, 2, 3),
               "a6": (1, 3, 0, 4, 0, 1, 3), "a7": (3, 3, 3, 4, 3, 3, 0)}  # fmt: skip
     human = _table([("M", a, *v) for a, v in reversed(people.items())])  # order does not matter
     got = U.ledger_prediction_powered(_table(auto_rows), human, level=0.8)
@@ -395,6 +395,9 @@ def test_ledger_prediction_powered_corrects_with_the_answers_people_labelled():
             want.append(prediction_powered((an, ad), (hn, hd), labelled, figure=metric,
                                            aggregate=aggregate, level=0.8))  # fmt: skip
     assert got == want and len(got) == 8
+    assert U.ledger_prediction_powered(_table(auto_rows), human) == U.ledger_prediction_powered(
+        _table(auto_rows), human, level=0.95
+    )  # the default level
 
 
 # ------------------------------------------------------------------------------ defaults
@@ -474,3 +477,19 @@ def test_results_without_a_shared_prompt_align_to_nothing():
     shared, parts = U.aligned_parts({"x": FS, "y": other}, ["x", "y"])
     assert shared == []
     assert all(len(a) == len(b) == 0 for p in parts.values() for a, b in p.values())
+
+
+def test_rankings_resample_the_shared_answers_in_the_first_groups_order():
+    """The answers are taken in the order of the first group's rows, not sorted: the same
+    seed then draws the same answers however the ledger was sorted before."""
+    t = _noisy(1).iloc[::-1].reset_index(drop=True)  # answers a29 ... a00
+    got = U.ledger_rankings(t, metrics=("coverage",), aggregate="macro", resamples=R, seed=4)
+    groups = U.scored_by_group(t)
+    order = list(groups["A"].index)
+    assert order[0] == "a29"
+    parts = {g: macro_parts(groups[g].loc[order, "covered"].to_numpy(np.float64),
+                            groups[g].loc[order, "units"].to_numpy(np.float64))
+             for g in ("A", "B")}  # fmt: skip
+    want = rankings_stability({"coverage": parts}, resamples=R, seed=4)["coverage"]
+    assert got == [want.with_about(metric="coverage", aggregate="macro", answers=30)]
+    assert got[0].same_order == 0.63  # 0.675 with the answers in sorted order
