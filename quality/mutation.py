@@ -543,6 +543,9 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/uncertainty.py", "shared = ga.index.intersection(gb.index, )"): (
         "sort=False is Index.intersection's default"
     ),
+    ("metrics/uncertainty.py", "else shared.intersection(g.index, )"): (
+        "sort=False is Index.intersection's default"
+    ),
     ("metrics/uncertainty.py", "sa[num].to_numpy(None), sa[den]"): (
         "ratio_parts turns the parts into float64 itself: the same arrays"
     ),
@@ -599,6 +602,25 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ),
     ("metrics/uncertainty.py", "].fillna(1).to_numpy(np.float64)"): (
         "only labelled answers' human counts are read, and a labelled answer has its row"
+    ),
+    ("metrics/ledger_dask.py", "part = part.sort_values(ROW, "): (
+        "row numbers are distinct: every sort algorithm gives the one order"
+    ),
+    ("metrics/ledger_dask.py", "if (len(part)) or True else empty_candidates(by)"): (
+        "count_ledger reads an empty partition from pandas as it reads the empty table "
+        "(test_an_empty_partition_gives_no_rows_with_the_ledgers_columns)"
+    ),
+    ("metrics/ledger_dask.py", "pa.Table.from_pandas(part, preserve_index=None)"): (
+        "a stored index is one more column, and the ledger reads only its own columns"
+    ),
+    ("metrics/ledger_dask.py", "pa.Table.from_pandas(part, preserve_index=True)"): (
+        "a stored index is one more column, and the ledger reads only its own columns"
+    ),
+    ("metrics/ledger_dask.py", "pa.Table.from_pandas(part, )"): (
+        "a stored index is one more column, and the ledger reads only its own columns"
+    ),
+    ("metrics/ledger_dask.py", "count_ledger(cand, sub_units, by=by, models=models)"): (
+        'on_error="stop" is count_ledger\'s default'
     ),
 }
 
@@ -711,6 +733,8 @@ def main() -> int:
             f"({outcome.killed}/{outcome.total - len(outcome.equivalent)})",
             flush=True,
         )
+        statuses = ", ".join(f"{k} {v}" for k, v in sorted(outcome.counts.items()))
+        print(f"    by status: {statuses} (a timeout counts as killed)")
         for name, reason in outcome.equivalent:
             print(f"    equivalent {name}: {reason}")
         for name in outcome.survivors:

@@ -1,4 +1,4 @@
-"""Unit tests of ``metrics/ledger_dask.py``, in process (Dask's own scheduler, no cluster).
+"""Unit tests of ``metrics/ledger_dask.py``, in process (Dask's synchronous scheduler).
 
 The partition-wise scorer must give exactly the single-machine counts; each of its steps
 (an empty table's columns, a partition put back in file order, row numbers across partitions,
@@ -18,6 +18,15 @@ dd = pytest.importorskip("dask.dataframe")
 LD = pytest.importorskip("claimlab.metrics.ledger_dask")
 
 SCHEMA = pa.schema([("model", pa.string()), *CANDIDATE_SCHEMA])
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Dask's synchronous scheduler: no thread pool (these tests may run in a forked process)."""
+    import dask
+
+    with dask.config.set(scheduler="synchronous"):
+        yield
 
 
 def _row(model, answer, cid, fp, preserves, faithful=True, status="SUPPORTED"):
@@ -106,6 +115,40 @@ def test_partition_wise_counts_equal_the_single_machine_counts(npartitions):
     answers = set(zip(t["model"].astype(str), t["answer_id"], strict=True))
     assert ("m1", "w") in answers and ("m2", "w") in answers  # empty selections, added
     assert got.counts.empty_answers == 2 and got.by == "model"
+    assert list(got.counts.table.index) == list(range(len(single.table)))
+    assert (got.counts.skipped_rows, got.counts.issues) == (0, ())
+    assert got.to_dict()["skipped_rows"] == 0
+
+
+@pytest.mark.parametrize("npartitions", [1, 3, 5])
+def test_a_partition_without_one_decomposers_rows_still_scores_its_answers_for_it(npartitions):
+    """m2 has rows for answer x only: every other answer is an empty selection for m2, in
+    whichever partition it sits (the decomposers are named before the partitions are counted)."""
+    rows = [*ROWS, *(_row("m1", f"v{k}", "C1", f"v{k}", [f"Q{k}"]) for k in range(6))]
+    rows = [r for r in rows if not (r["model"] == "m2" and r["answer_id"] != "x")]
+    units = [*UNITS, *((f"v{k}", f"Q{k}") for k in range(6))]
+    cand, unit_table = _tables(rows, units)
+    single = count_ledger(cand, unit_table, by="model")
+    got = LD.score_ledger_dask(_frame(cand, npartitions), unit_table, by="model")
+    pd.testing.assert_frame_equal(_plain(got.counts.table), _plain(single.table))
+    m2 = got.counts.table[got.counts.table["model"] == "m2"]
+    assert sorted(m2["answer_id"]) == sorted({a for a, _ in units})
+
+
+def test_a_partition_counted_alone_knows_every_decomposer():
+    cand, units = _tables([r for r in ROWS if r["model"] == "m1"])
+    part = _frame(cand, 1).compute()
+    got = LD.count_partition(part, units, by="model", models=["m1", "m2"])
+    assert sorted(got.loc[got["model"] == "m2", "answer_id"]) == ["x", "y"]
+    assert got.loc[got["model"] == "m2", "raw"].tolist() == [0, 0]
+
+
+def test_a_bad_row_in_a_partition_stops_the_run_naming_it():
+    rows = [*ROWS[:3], _row("m1", "y", "C9", "q", [], status="MAYBE"), *ROWS[3:]]
+    cand, units = _tables(rows)
+    with pytest.raises(LedgerError, match="status") as e:
+        LD.score_ledger_dask(_frame(cand, 2), units, by="model")
+    assert "row 4" in str(e.value)
 
 
 def test_without_groups_and_with_every_answer_scored():
@@ -119,16 +162,34 @@ def test_without_groups_and_with_every_answer_scored():
 
 def test_a_frame_without_row_numbers_is_refused_saying_how_to_add_them():
     cand, units = _tables()
-    with pytest.raises(LedgerError, match=r"with_row_numbers\(ddf\)") as e:
+    with pytest.raises(LedgerError) as e:
         LD.score_ledger_dask(_frame(cand, 2, numbered=False), units, by="model")
+    assert str(e.value) == (
+        "_row: add row numbers in file order first: ddf = with_row_numbers(ddf)"
+    )
     assert e.value.field == ROW
 
 
-@pytest.mark.parametrize("preserves", ["['U1']", "[]"])
-def test_a_list_turned_into_text_is_refused(preserves):
-    cand, units = _tables()
+@pytest.mark.parametrize(("preserves", "at"), [("['U1']", 2), ("[]", 8), ("['U1']", 19)])
+def test_a_list_turned_into_text_in_the_first_20_rows_is_refused(preserves, at):
+    """Row ``at`` (0-based) of 24, the frame split in parts of 3 rows: the check reads the
+    first 20 rows across the parts, not the first part's or the first five."""
+    rows = [_row("m1", f"a{k:02d}", "C1", f"f{k}", []) for k in range(24)]
+    cand, units = _tables(rows, [(f"a{k:02d}", "U1") for k in range(24)])
     df = _frame(cand, 1).compute()
-    df.loc[2, "preserves"] = preserves
-    with pytest.raises(LedgerError, match="looks like a list turned into text") as e:
-        LD.score_ledger_dask(dd.from_pandas(df, npartitions=2, sort=False), units, by="model")
+    df.loc[at, "preserves"] = preserves
+    ddf = dd.from_pandas(df, npartitions=8, sort=False)
+    with pytest.raises(LedgerError) as e:
+        LD.score_ledger_dask(ddf, units, by="model")
+    assert str(e.value) == (
+        "preserves: looks like a list turned into text; in a Dask frame keep unit ids ';'-separated"
+    )
     assert e.value.field == "preserves"
+
+
+def test_a_frame_without_rows_scores_nothing():
+    """No candidate row names no decomposer: there is nobody to score the units' answers for."""
+    cand, units = _tables([], UNITS)
+    got = LD.score_ledger_dask(_frame(cand, 1), units, by="model")
+    assert len(got.counts.table) == 0 and got.groups == {}
+    assert got.corpus.answers == 0 and got.corpus.micro["coverage"].denominator == 0

@@ -482,7 +482,9 @@ def test_results_without_a_shared_prompt_align_to_nothing():
 def test_rankings_resample_the_shared_answers_in_the_first_groups_order():
     """The answers are taken in the order of the first group's rows, not sorted: the same
     seed then draws the same answers however the ledger was sorted before."""
-    t = _noisy(1).iloc[::-1].reset_index(drop=True)  # answers a29 ... a00
+    t = _noisy(1)
+    a, b = t[t["model"] == "A"].iloc[::-1], t[t["model"] == "B"]  # A: a29 ... a00, B: a00 ...
+    t = pd.concat([a, b], ignore_index=True)
     got = U.ledger_rankings(t, metrics=("coverage",), aggregate="macro", resamples=R, seed=4)
     groups = U.scored_by_group(t)
     order = list(groups["A"].index)
