@@ -515,6 +515,9 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),
+    ("metrics/agreement.py", "table = plain if (weights is None) and False else pair_table("): (
+        "the table of unweighted pairs is the plain table: the same counts"
+    ),
     ("metrics/uncertainty.py", "minlength=n_clusters).astype(None)"): (
         "a weighted bincount is already float64: astype(None) gives the same array"
     ),

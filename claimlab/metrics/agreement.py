@@ -439,9 +439,7 @@ def _answers_with_items(p: Pool, name: str, answer_of: NDArray[np.int64]) -> int
     """Distinct answers with an item two annotators labelled (``answer_of``: key -> answer)."""
     pairable = (p.codes[name] >= 0).sum(axis=0) >= 2
     owners = p.owner[name][pairable]
-    marked = np.zeros(int(answer_of.max()) + 1 if len(answer_of) else 0, dtype=bool)
-    marked[answer_of[owners[owners >= 0]]] = True  # no sort of millions of items
-    return int(marked.sum())
+    return int(np.count_nonzero(np.bincount(answer_of[owners[owners >= 0]])))  # no sort
 
 
 def annotator_figures(

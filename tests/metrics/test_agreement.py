@@ -483,3 +483,21 @@ def test_the_pair_table_counts_each_pair_once_and_weights_them():
     assert pair_table(a, b, 2).tolist() == [[1, 1, 0], [0, 1, 1], [1, 0, 1]]
     w = np.array([5, 7, 11, 13, 17, 19], dtype=np.int64)
     assert pair_table(a, b, 2, w).tolist() == [[19, 13, 0], [0, 5, 7], [17, 0, 11]]
+
+
+@pytest.mark.parametrize("items", [2, 4])
+def test_three_annotators_are_counted_by_item_whatever_the_number_of_items(items):
+    """Three annotators and 2 or 4 items (never the two-annotator table): the field's name and
+    categories, the weights, and a kappa that names the annotators, not the items."""
+    from claimlab.metrics.agreement import _by_item, field_agreement
+
+    rng = np.random.default_rng(items)
+    codes = rng.integers(-1, 4, size=(3, items)).astype(np.int8)
+    codes[:, 0] = [3, 3, 2]  # NOT_IN_REFERENCE and CONTRADICTED: no boolean field has these
+    weights = np.arange(1, items + 1, dtype=np.int64) * 7
+    f = field_agreement("evidence status", codes, weights=weights)
+    assert f == _by_item("evidence status", codes, 1, weights)
+    assert f.field == "evidence status"
+    assert f.kappa.reason == "Cohen's kappa is for two annotators (3 here)"
+    assert f.items == int(weights[(codes >= 0).sum(axis=0) >= 2].sum())
+    assert f != field_agreement("evidence status", codes)  # the weights count
