@@ -606,6 +606,52 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/uncertainty.py", "].fillna(1).to_numpy(np.float64)"): (
         "only labelled answers' human counts are read, and a labelled answer has its row"
     ),
+    ("metrics/ledger.py", "st = np.where(codes.status > 0, codes.status, 0)"): (
+        "status code 0 is replaced by 0: the same codes"
+    ),
+    ("metrics/ledger.py", "st = np.where(codes.status >= 1, codes.status, 0)"): (
+        "status code 0 is replaced by 0: the same codes"
+    ),
+    ("metrics/ledger.py", "st = np.where(codes.status >= 0, codes.status, 1)"): (
+        "an unknown status (-1) is only on rows that are not kept, and only kept rows are counted"
+    ),
+    ("metrics/ledger.py", "  # a flag per possible (model, answer, unit): no hashing"): (
+        "the threshold only chooses flags or hashing: both count the same distinct keys "
+        "(test_coverage_of_a_ledger_too_large_for_one_flag_per_unit runs the hashed path)"
+    ),
+    ("metrics/ledger.py", "seen = np.zeros(size * n_units, "): (
+        "flags as 1.0 instead of True: flatnonzero finds the same places"
+    ),
+    ("metrics/ledger.py", "seen = np.zeros(size * n_units, dtype=None)"): (
+        "flags as 1.0 instead of True: flatnonzero finds the same places"
+    ),
+    ("metrics/ledger.py", "covered = np.bincount((cover_key / n_units).astype(np.int64)"): (
+        "keys are below 2**53 and not negative: the float quotient truncates to the same integer"
+    ),
+    ("metrics/ledger.py", "with ThreadPoolExecutor(max_workers="): (
+        "one task is submitted: the pool's size changes nothing"
+    ),
+    ("metrics/ledger.py", "candidates, units, candidates_file=candidates_file, by=by"): (
+        'units_file="units" is coerce_columns\' default too'
+    ),
+    ("metrics/ledger.py", "with np.errstate("): (
+        "errstate changes only whether numpy warns; every 0/0 place is replaced by NaN after"
+    ),
+    ("metrics/ledger.py", "n / np.where(d >= 0, d, 1), np.nan)"): (
+        "the places where d is 0 are replaced by NaN by the outer where"
+    ),
+    ("metrics/ledger.py", "n / np.where(d > 1, d, 1), np.nan)"): (
+        "d is 1 there anyway: dividing by 1 either way"
+    ),
+    ("metrics/ledger.py", "n / np.where(d > 0, d, 2), np.nan)"): (
+        "the places where d is 0 are replaced by NaN by the outer where"
+    ),
+    ("metrics/ledger.py", 'np.char.mod("%.1F%%"'): (
+        "%F differs from %f only for inf and nan, which nan_to_num has removed"
+    ),
+    ("metrics/ledger.py", 'table.groupby("model", )'): (
+        "observed=True is pandas 3's default for a groupby: the same groups"
+    ),
     ("metrics/ledger_dask.py", "part = part.sort_values(ROW, "): (
         "row numbers are distinct: every sort algorithm gives the one order"
     ),

@@ -10,6 +10,7 @@ import math
 import pyarrow as pa
 import pytest
 
+from claimlab.core.errors import LedgerError
 from claimlab.core.ratio import MeanOfDefined, Ratio
 from claimlab.io.ledger import CANDIDATE_SCHEMA, UNIT_SCHEMA
 from claimlab.metrics import ledger as L
@@ -225,3 +226,131 @@ def test_fixture_from_rows_keeps_rows_in_file_order_with_their_labels():
     assert (c3.fingerprint, c3.preserves, c3.faithful, c3.atomic) == ("f3", ("U3",), False, True)
     assert str(c3.evidence.status) == N
     assert not fx.candidates[3].atomic
+
+
+def test_the_rows_come_sorted_by_decomposer_then_answer_numbered_from_zero():
+    rows = [_row("m2", "b", "C1", "f", ["B1"]), _row("m1", "b", "C1", "f", []),
+            _row("m2", "a", "C1", "f", [])]  # fmt: skip
+    t = L.count_ledger(*_tables(rows, [("b", "B1"), ("a", "A1")]), by="model").table
+    assert list(zip(t["model"], t["answer_id"], strict=True)) == [
+        ("m1", "a"), ("m1", "b"), ("m2", "a"), ("m2", "b")
+    ]  # fmt: skip
+    assert list(t.index) == [0, 1, 2, 3]
+
+
+def test_a_decomposer_named_ahead_is_scored_on_every_answer_with_units():
+    counts = L.count_ledger(*_tables(), by="model", models=["m0", "m1", "m2"])
+    m0 = counts.table[counts.table["model"] == "m0"]
+    assert list(m0["answer_id"]) == ["x", "y"] and m0["raw"].tolist() == [0, 0]
+    assert counts.empty_answers == 3
+
+
+def test_a_decomposer_with_nothing_to_score_has_no_group():
+    cand, _ = _tables([_row("m1", "x", "C1", "f", [])], [])
+    counts = L.count_ledger(cand, _tables([], [])[1], by="model", models=["m0", "m1"])
+    assert list(L.summarise(counts, by="model").groups) == ["m1"]
+
+
+def test_a_unit_listed_twice_names_the_units_table():
+    with pytest.raises(LedgerError) as e:
+        L.count_ledger(*_tables(ROWS, [*UNITS, ("x", "U2")]), by="model")
+    assert str(e.value) == "units: row 6: unit_id: unit 'U2' listed twice for answer 'x'"
+
+
+def test_a_bad_row_stops_the_count_by_default():
+    with pytest.raises(LedgerError, match="status"):
+        L.count_ledger(
+            *_tables([*ROWS, _row("m1", "x", "C9", "f9", [], status="MAYBE")]), by="model"
+        )
+
+
+def test_an_id_twice_in_one_decomposers_answer_gives_no_by_model_hint_when_grouped():
+    rows = [*ROWS, _row("m1", "x", "C1", "f8", [])]
+    with pytest.raises(LedgerError) as e:
+        L.count_ledger(*_tables(rows), by="model")
+    assert (
+        str(e.value)
+        == "candidates: row 8: candidate_id: candidate id 'C1' appears twice in answer 'x'"
+    )
+
+
+def test_skipped_rows_leave_the_repeats_among_the_kept_rows_counted():
+    rows = [_row("m", "x", "C1", "f1", ["U1"], status="MAYBE"), _row("m", "x", "C2", "f1", ["U2"]),
+            _row("m", "x", "C3", "f1", ["U3"])]  # fmt: skip
+    counts = L.count_ledger(*_tables(rows), by="model", on_error="skip")
+    got = _as_expected(counts.table)[("m", "x")]
+    assert got[:2] == (2, 1) and got[7] == 1  # C3 repeats C2: one duplicate
+
+
+def test_bad_rows_past_the_twenty_listed_are_counted_per_field():
+    rows = [_row("m", "x", f"C{k}", f"f{k}", [], status="MAYBE") for k in range(23)]
+    counts = L.count_ledger(*_tables(rows), by="model", on_error="skip")
+    assert len(counts.issues) == 20 and dict(counts.unlisted) == {"status": 3}
+    d = L.LedgerResult(counts, L.corpus_figures(counts.table, group="all"), {}).to_dict()
+    assert d["issues_not_listed"] == {"status": 3}
+    assert d["issues"][0] == str(counts.issues[0]) and "MAYBE" in d["issues"][0]
+    assert L.score_tables(*_tables(rows), by="model", on_error="skip").counts.skipped_rows == 23
+
+
+def test_figures_and_groups_cannot_be_changed_after_the_fact():
+    result = L.score_tables(*_tables(), by="model")
+    for mapping in (result.corpus.micro, result.corpus.macro, result.corpus.status_counts,
+                    result.groups):  # fmt: skip
+        with pytest.raises(TypeError):
+            mapping["new"] = 1
+
+
+def test_the_json_form_gives_the_macro_means_with_their_counts():
+    d = L.score_tables(*_tables(), by="model").to_dict()["corpus"]
+    assert d["macro"]["coverage"] == MeanOfDefined((1 / 3 + 1 / 2 + 2 / 3 + 0) / 4, 4, 1).to_dict()
+    assert list(d["macro"]) == ["preservation", "coverage", "confirmed_support", "raw_support"]
+
+
+def test_perfect_support_defaults_are_below_60_percent_and_ten_rows():
+    rows = [_row("m", f"a{k:02d}", "C1", f"f{k}", []) for k in range(12)]
+    rows.append(_row("m", "full", "C1", "g", ["F1"]))  # 100% support, 100% coverage
+    units = [(f"a{k:02d}", "U1") for k in range(12)] + [("full", "F1")]
+    result = L.score_tables(*_tables(rows, units), by="model")
+    hits, n = L.perfect_support_low_coverage(result)
+    assert (len(hits), n) == (10, 12)
+    assert L.perfect_support_low_coverage(result, coverage_below=1.01)[1] == 13
+
+
+def test_score_ledger_names_a_bad_units_file_and_shows_its_steps_only_when_asked(tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    cand, units = _tables(ROWS, [*UNITS, ("x", "U2")])
+    pq.write_table(cand, tmp_path / "c.parquet")
+    pq.write_table(units, tmp_path / "u.parquet")
+    with pytest.raises(LedgerError) as e:
+        L.score_ledger(tmp_path / "c.parquet", tmp_path / "u.parquet", by="model")
+    assert str(e.value).startswith(f"{tmp_path / 'u.parquet'}: row 6: unit_id")
+    assert capsys.readouterr().err == ""
+    good = _tables()
+    pq.write_table(good[1], tmp_path / "u.parquet")
+    L.score_ledger(tmp_path / "c.parquet", tmp_path / "u.parquet", by="model", progress=True)
+    err = capsys.readouterr().err
+    assert "ledger" in err and "3/3" in err and "scoring" in err
+
+
+def test_a_fixture_from_ledger_rows_holds_only_what_the_scorer_reads():
+    from claimlab.io.decomposition import (
+        Candidate,
+        DecompositionFixture,
+        Evidence,
+        Original,
+        Span,
+        Unit,
+    )
+
+    rows = [_row("m", "x", "C1", "f1", ["U1"], status=C)]
+    want = DecompositionFixture(
+        "ledger rows",
+        Original("answer", "ledger", ""),
+        (Unit("U1", Span(0, 0, "")), Unit("U2", Span(0, 0, ""))),
+        (),
+        (Candidate(id="C1", text="", entity="", version="", predicate="", qualifiers=(),
+                   source_spans=(Span(0, 0, ""),), fingerprint="f1", preserves=("U1",),
+                   faithful=True, atomic=True, errors=(), evidence=Evidence(C, ())),),
+    )  # fmt: skip
+    assert L.fixture_from_rows(rows, ["U1", "U2"]) == want
