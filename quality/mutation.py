@@ -671,6 +671,12 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/ledger_dask.py", "count_ledger(cand, sub_units, by=by, models=models)"): (
         'on_error="stop" is count_ledger\'s default'
     ),
+    ("metrics/ledger_dask.py", "meta = count_ledger(empty_candidates(by), units_table.slice("): (
+        "meta only tells Dask the columns before it runs: the counts come from the partitions"
+    ),
+    ("metrics/ledger_dask.py", "per_answer = pd.concat([per_answer, extra], "): (
+        "the index is renumbered by the sort that follows (ignore_index=True)"
+    ),
 }
 
 
