@@ -330,8 +330,14 @@ def pair_table(
         [[0, 0, 1], [0, 1, 0], [0, 1, 0]]
     """
     cell = (a.astype(np.intp) + 1) * (k + 1) + (b.astype(np.intp) + 1)
-    counts = np.bincount(cell, weights=weights, minlength=(k + 1) ** 2)
-    return np.rint(counts).astype(np.int64).reshape(k + 1, k + 1)
+    size = (k + 1) ** 2
+    if weights is None:
+        counts = np.bincount(cell, minlength=size)
+    elif int(weights.sum()) < 1 << 53:  # every partial sum is a whole float64: exact
+        counts = np.rint(np.bincount(cell, weights=weights, minlength=size)).astype(np.int64)
+    else:  # weights too large for a float's 53 bits: whole-number sums, one cell at a time
+        counts = np.array([int(weights[cell == c].sum()) for c in range(size)], dtype=np.int64)
+    return counts.astype(np.int64).reshape(k + 1, k + 1)
 
 
 def _alpha_of_table(t: NDArray[np.int64], cats: Sequence[str]) -> Coefficient:

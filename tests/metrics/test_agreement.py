@@ -483,6 +483,11 @@ def test_the_pair_table_counts_each_pair_once_and_weights_them():
     assert pair_table(a, b, 2).tolist() == [[1, 1, 0], [0, 1, 1], [1, 0, 1]]
     w = np.array([5, 7, 11, 13, 17, 19], dtype=np.int64)
     assert pair_table(a, b, 2, w).tolist() == [[19, 13, 0], [0, 5, 7], [17, 0, 11]]
+    big = w + (1 << 53)  # past a float's 53 bits: still counted to the unit
+    table = pair_table(a, b, 2, big)
+    assert table.tolist() == (np.array([[19, 13, 0], [0, 5, 7], [17, 0, 11]]) + np.array(
+        [[1, 1, 0], [0, 1, 1], [1, 0, 1]]) * (1 << 53)).tolist()  # fmt: skip
+    assert table.dtype == np.int64
 
 
 @pytest.mark.parametrize("items", [2, 4])
