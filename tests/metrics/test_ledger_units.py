@@ -205,6 +205,7 @@ def test_coverage_of_a_ledger_too_large_for_one_flag_per_unit():
     assert int(t["missing_units"].sum()) == n - want
 
 
+@pytest.mark.arrowfiles
 def test_score_ledger_reads_both_files(tmp_path):
     import pyarrow.parquet as pq
 
@@ -316,6 +317,7 @@ def test_perfect_support_defaults_are_below_60_percent_and_ten_rows():
     assert L.perfect_support_low_coverage(result, coverage_below=1.01)[1] == 13
 
 
+@pytest.mark.arrowfiles
 def test_score_ledger_names_a_bad_units_file_and_shows_its_steps_only_when_asked(tmp_path, capsys):
     import pyarrow.parquet as pq
 
