@@ -225,6 +225,14 @@ def alpha_codes(codes: Codes, cats: Sequence[str], weights: Weights | None = Non
         return Coefficient(None, "no item was labelled by two annotators")
     counts, m_u, w = counts[keep], m_u[keep], w[keep]
     n_c = (counts * w[:, None]).sum(axis=0).astype(np.float64)
+    # o = sum_u w_u sum_c n_uc (n_uc - 1) / (m_u - 1): whole numbers summed per m_u, then divided
+    pairs = np.bincount(m_u, weights=(w * (counts * (counts - 1)).sum(axis=1)).astype(np.float64))
+    observed = float(sum(pairs[v] / (v - 1) for v in np.flatnonzero(pairs).tolist()))
+    return _alpha(n_c, observed, cats)
+
+
+def _alpha(n_c: NDArray[np.float64], observed: float, cats: Sequence[str]) -> Coefficient:
+    """Alpha from each category's values ``n_c`` and the observed agreement ``sum_c o_cc``."""
     used = np.flatnonzero(n_c)
     if len(used) < 2:
         return Coefficient(
@@ -233,9 +241,6 @@ def alpha_codes(codes: Codes, cats: Sequence[str], weights: Weights | None = Non
             "told from chance",
         )
     n = float(n_c.sum())
-    # o = sum_u w_u sum_c n_uc (n_uc - 1) / (m_u - 1): whole numbers summed per m_u, then divided
-    pairs = np.bincount(m_u, weights=(w * (counts * (counts - 1)).sum(axis=1)).astype(np.float64))
-    observed = float(sum(pairs[v] / (v - 1) for v in np.flatnonzero(pairs).tolist()))
     expected = n * n - float((n_c**2).sum())
     return Coefficient(round(1 - (n - 1) * (n - observed) / expected, 6))
 
@@ -252,6 +257,11 @@ def kappa_codes(
     x, y = a[both].astype(np.int64), b[both].astype(np.int64)
     ca = np.bincount(x, weights=w, minlength=len(cats))
     cb = np.bincount(y, weights=w, minlength=len(cats))
+    return _kappa(ca, cb, float(w[x == y].sum()), n, cats)
+
+
+def _kappa(ca: Any, cb: Any, agreed: float, n: int, cats: Sequence[str]) -> Coefficient:
+    """Kappa from each annotator's category counts, the items they agree on and all ``n``."""
     chance = float((ca * cb).sum())
     if chance == float(n) * n:
         only = cats[int(np.flatnonzero(ca)[0])]
@@ -259,7 +269,7 @@ def kappa_codes(
             None,
             f"both chose one category ({only}) on every item: agreement cannot be told from chance",
         )
-    p_o, p_e = float(w[x == y].sum()) / n, chance / (float(n) * n)
+    p_o, p_e = agreed / n, chance / (float(n) * n)
     return Coefficient(round((p_o - p_e) / (1 - p_e), 6))
 
 
@@ -349,18 +359,7 @@ def _alpha_of_table(t: NDArray[np.int64], cats: Sequence[str]) -> Coefficient:
     if both.sum() == 0:
         return Coefficient(None, "no item was labelled by two annotators")
     coincide = both + both.T
-    n_c = coincide.sum(axis=1).astype(np.float64)
-    used = np.flatnonzero(n_c)
-    if len(used) < 2:
-        return Coefficient(
-            None,
-            f"every value is the same category ({cats[int(used[0])]}): agreement cannot be "
-            "told from chance",
-        )
-    n = float(n_c.sum())
-    observed = float(np.trace(coincide))
-    expected = n * n - float((n_c**2).sum())
-    return Coefficient(round(1 - (n - 1) * (n - observed) / expected, 6))
+    return _alpha(coincide.sum(axis=1).astype(np.float64), float(np.trace(coincide)), cats)
 
 
 def _kappa_of_table(t: NDArray[np.int64], cats: Sequence[str]) -> Coefficient:
@@ -370,15 +369,7 @@ def _kappa_of_table(t: NDArray[np.int64], cats: Sequence[str]) -> Coefficient:
     if n == 0:
         return Coefficient(None, "no item was labelled by both annotators")
     ca, cb = both.sum(axis=1).astype(np.float64), both.sum(axis=0).astype(np.float64)
-    chance = float((ca * cb).sum())
-    if chance == float(n) * n:
-        only = cats[int(np.flatnonzero(ca)[0])]
-        return Coefficient(
-            None,
-            f"both chose one category ({only}) on every item: agreement cannot be told from chance",
-        )
-    p_o, p_e = float(np.trace(both)) / n, chance / (float(n) * n)
-    return Coefficient(round((p_o - p_e) / (1 - p_e), 6))
+    return _kappa(ca, cb, float(np.trace(both)), n, cats)
 
 
 def _two_annotators(
