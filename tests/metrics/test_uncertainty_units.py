@@ -241,6 +241,9 @@ FS = _result(
 )
 
 
+FS_FIGURES = ("factscore", "init_score", "micro_precision", "respond_ratio")  # in order
+
+
 def test_prompt_keys_number_a_repeated_topic_from_its_second_time():
     assert U._prompt_keys(FS) == ["Ada", "Bo", "Ada #2", "Cy", "Ada #3"]
     assert U._prompt_keys(_result()) == []
@@ -277,9 +280,6 @@ def test_factscore_intervals_bootstrap_the_prompts_and_wilson_the_respond_ratio(
     assert list(got) == [*FS_FIGURES[:3], "respond_ratio"]
     assert {k: got[k] for k in want} == want
     assert got["respond_ratio"] == wilson(4, 5, 0.9)
-
-
-FS_FIGURES = ("factscore", "init_score", "micro_precision", "respond_ratio")
 
 
 def test_aligned_parts_keep_the_first_results_order_of_the_shared_prompts():
