@@ -28,7 +28,7 @@ import orjson
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.parallel import chunked
-from claimlab.io.decomposition import DecompositionFixture, read_decomposition
+from claimlab.io.decomposition import DecompositionFixture, fast_view, read_decomposition
 from claimlab.io.files import TEMP_MARK
 from claimlab.io.reader import bulk_load, decode_utf8, parse_json_text, read_bytes
 
@@ -109,6 +109,23 @@ def _walk(folder: str) -> list[str]:
     return out
 
 
+def _read(path: str) -> bytes:
+    """A file's bytes (a file that cannot be read: the one-line message naming it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return read_bytes(path, error=FixtureError)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    except OSError:
+        return read_bytes(path, error=FixtureError)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
 def _parse(path: str, data: bytes) -> Any:
     """A file's bytes as a JSON value (UTF-8 JSON fast; anything else read for its message)."""
     try:
@@ -127,20 +144,22 @@ def _key(path: str, root: str | Path | None, decomposer: str, answer: str) -> An
 
 
 def read_annotated(
-    path: str | Path, *, root: str | Path | None = None
+    path: str | Path, *, root: str | Path | None = None, view: bool = False
 ) -> tuple[AnnotatedFile, DecompositionFixture]:
     """Read one file: what it annotates, who annotated it and its digest, with its records.
+
+    ``view``: where the fast reader vouches for the file, its records are not built (see
+    :func:`claimlab.io.decomposition.fast_view`), for a caller that only looks at them.
 
     Raises:
         FixtureError: the file does not load (naming file, record and field).
     """
     path = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        data = read_bytes(path, error=FixtureError)  # for its one-line message
-    fx = read_decomposition(_parse(path, data), source=path)
+    data = _read(path)
+    doc = _parse(path, data)
+    fx = fast_view(doc, source=path) if view else None
+    if fx is None:
+        fx = read_decomposition(doc, source=path)
     key = _key(path, root, fx.decomposer, fx.original.id)
     who = nfc(fx.annotation.annotator) if fx.annotation else ""
     confirmed = sum(1 for c in fx.candidates if not c.review)
@@ -215,20 +234,21 @@ def read_sets(
     extract: Callable[[AnnotatedFile, DecompositionFixture], T],
     *,
     progress: Callable[[int], None] | None = None,
+    view: bool = False,
 ) -> tuple[tuple[AnnotationSet, ...], dict[str, T]]:
     """Read every annotator's files (on every core) and check them (see the module's rules).
 
     ``extract`` reduces each file's records to what the caller needs (records stay in the
     worker that read them); the result maps each file's path to it. The sets come back in
     the order of their annotators' names (then their arguments), so a result never depends
-    on the order they were given in.
+    on the order they were given in. ``view``: see :func:`read_annotated`.
 
     Raises:
         FixtureError: fewer than two arguments, or a refused file (naming it).
     """
 
     def one(path: str, root: str | None) -> tuple[AnnotatedFile, T]:
-        meta, fx = read_annotated(path, root=root)
+        meta, fx = read_annotated(path, root=root, view=view)
         return meta, extract(meta, fx)
 
     return _gather(args, one, progress)

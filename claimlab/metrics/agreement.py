@@ -498,7 +498,10 @@ def read_for_agreement(
     encode = msgspec.msgpack.Encoder().encode
     decode = msgspec.msgpack.Decoder(FileItems).decode
     sets, packed = read_sets(
-        args, lambda _, fx: encode(file_items(fx, selection=selection)), progress=progress
+        args,
+        lambda _, fx: encode(file_items(fx, selection=selection)),
+        progress=progress,
+        view=True,
     )
     with bulk_load():
         return sets, {path: decode(blob) for path, blob in packed.items()}

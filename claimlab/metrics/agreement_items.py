@@ -99,8 +99,27 @@ def _cp_offsets(text: str) -> Any:
     return lambda off: int(np.searchsorted(starts, off))
 
 
+_ASCII_SPACE = bytes(3 if chr(i).isspace() else 0 for i in range(128)) + bytes(128)  # 3: space
+_WIDE_SPACE = re.compile(r"[^\S\x00-\x7f]")  # white space outside ASCII
+
+
 def boundary_bytes(text: str, spans: Sequence[Span2]) -> bytes:
     """B / I / O (as int8 bytes) for every character of ``text`` that is not white space."""
+    if text.isascii() or (_ASTRAL.search(text) is None and _WIDE_SPACE.search(text) is None):
+        # every character one UTF-16 unit and every space ASCII: one byte a character (any
+        # other character becomes "?"), white space dropped in one pass
+        n = len(text)
+        row = bytearray([O]) * n
+        for s, e in spans:
+            row[s:e] = bytes([I]) * (e - s)
+        for s, _ in spans:
+            if s < n:
+                row[s] = B
+        if not n:
+            return b""
+        spaces = text.encode("ascii", "replace").translate(_ASCII_SPACE)  # B, I, O | 3 == 3
+        both = int.from_bytes(row, "big") | int.from_bytes(spaces, "big")
+        return both.to_bytes(n, "big").translate(None, b"\x03")
     to_cp = _cp_offsets(text)
     row = bytearray([O]) * len(text)
     cps = [(to_cp(s), to_cp(e)) for s, e in spans]
@@ -118,14 +137,17 @@ def boundaries(text: str, spans: Sequence[Span2]) -> Codes:
     return np.frombuffer(boundary_bytes(text, spans), dtype=np.int8)
 
 
+_STATUS_CODE = {s: k for k, s in enumerate(STATUSES)}  # a plain word finds its member
+
+
 def _codes_of(c: Candidate) -> tuple[int, ...]:
     """A confirmed candidate's value of every per-candidate field, coded (see PER_CANDIDATE)."""
-    errors = set(c.errors)
+    errors = c.errors
     return (
         int(c.faithful),
         int(c.atomic),
-        *(int(k in errors) for k in ERROR_KINDS),
-        STATUSES.index(c.evidence.status),
+        *[int(k in errors) for k in ERROR_KINDS],
+        _STATUS_CODE[c.evidence.status],
     )
 
 
@@ -161,17 +183,17 @@ class FileItems(NamedTuple):
         return {(s, e): (uid, t) for s, e, uid, t in self.units}
 
 
+_NO_CODES = (_MISSING,) * len(PER_CANDIDATE)
+
+
 def _own_codes(
     fx: DecompositionFixture, codes: Sequence[tuple[int, ...] | None], spans: Sequence[Span2]
 ) -> tuple[bytes | None, ...]:
     """Boundaries, then each per-candidate field's codes over the file's candidates."""
-    per = [bytearray([_MISSING]) * len(codes) for _ in PER_CANDIDATE]
-    for a, values in enumerate(codes):
-        if values is not None:
-            for row, v in zip(per, values, strict=True):
-                row[a] = v
+    rows = [_NO_CODES if values is None else values for values in codes]
+    per = [bytes(column) for column in zip(*rows, strict=True)] if rows else []
     bio = None if fx.proposed_units else boundary_bytes(fx.original.text, spans)
-    return (bio, *(bytes(row) for row in per))
+    return (bio, *(per or [b""] * len(PER_CANDIDATE)))
 
 
 def _selected(fx: DecompositionFixture, selection: str | None) -> tuple[str, tuple[str, ...]]:
@@ -185,7 +207,7 @@ def _selected(fx: DecompositionFixture, selection: str | None) -> tuple[str, tup
 
 def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> FileItems:
     """Reduce one file to its :class:`FileItems` (units by span: a span listed twice is one)."""
-    from claimlab.metrics.decomposition import toy_ratios
+    from claimlab.metrics.decomposition import toy_counts
 
     units: dict[Span2, tuple[str, str]] = {}
     span_of: dict[str, Span2] = {}
@@ -196,7 +218,7 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
     spans = sorted(units)
     bit = {sp: 1 << k for k, sp in enumerate(spans)}
     chosen, ids = _selected(fx, selection)
-    counts = tuple(x for m in toy_ratios(fx, ids).values() for x in (m.numerator, m.denominator))
+    counts = toy_counts(fx, ids)
     cids = tuple(nfc(c.id) for c in fx.candidates)
     confirmed, masks = [], []
     codes: list[tuple[int, ...] | None] = []

@@ -222,24 +222,50 @@ def _unique(chosen: Sequence[Candidate]) -> tuple[list[Candidate], list[str | No
     return unique, dup_of
 
 
-def _four(
+TOY_RATIOS = ("preservation", "coverage", "confirmed_support", "raw_support")
+
+
+def _four_counts(
     fixture: DecompositionFixture, chosen: Sequence[Candidate], unique: Sequence[Candidate]
-) -> dict[str, Ratio]:
-    """The four Toy ratios from D (``chosen``) and D* (``unique``): the metric card's counts.
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """The four Toy ratios' numerators and denominators (in the order of TOY_RATIOS).
 
     A unit counts as preserved only where a source span of the candidate backs it.
     """
     unit_ids = fixture.unit_ids
     faithful = [c for c in unique if c.faithful]
     preserved = {u for c in faithful for u in fixture.counted_units(c)}
-    return {
-        "preservation": Ratio(len(faithful), len(unique)),
-        "coverage": Ratio(sum(1 for u in unit_ids if u in preserved), len(unit_ids)),
-        "confirmed_support": Ratio(
-            sum(c.evidence.status == SUPPORTED for c in unique), len(unique)
-        ),
-        "raw_support": Ratio(sum(c.evidence.status == SUPPORTED for c in chosen), len(chosen)),
-    }
+    return (
+        len(faithful),
+        len(unique),
+        sum(1 for u in unit_ids if u in preserved),
+        len(unit_ids),
+        sum(c.evidence.status == SUPPORTED for c in unique),
+        len(unique),
+        sum(c.evidence.status == SUPPORTED for c in chosen),
+        len(chosen),
+    )
+
+
+def _four(
+    fixture: DecompositionFixture, chosen: Sequence[Candidate], unique: Sequence[Candidate]
+) -> dict[str, Ratio]:
+    """The four Toy ratios from D (``chosen``) and D* (``unique``): the metric card's counts."""
+    n = _four_counts(fixture, chosen, unique)
+    return {name: Ratio(n[2 * k], n[2 * k + 1]) for k, name in enumerate(TOY_RATIOS)}
+
+
+def _chosen(fixture: DecompositionFixture, selection: Sequence[str]) -> list[Candidate]:
+    """The selected candidates that count (those left out of every count dropped)."""
+    return [c for c in map(fixture.candidate, selection) if fixture.left_out(c) is None]
+
+
+def toy_counts(
+    fixture: DecompositionFixture, selection: Sequence[str]
+) -> tuple[int, int, int, int, int, int, int, int]:
+    """The four Toy ratios' numerators and denominators, in the order of TOY_RATIOS."""
+    chosen = _chosen(fixture, selection)
+    return _four_counts(fixture, chosen, _unique(chosen)[0])
 
 
 def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[str, Ratio]:
@@ -252,7 +278,7 @@ def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[
         >>> toy_ratios(fx, [])["coverage"].display
         '0.0% (0/5)'
     """
-    chosen = [c for c in map(fixture.candidate, selection) if fixture.left_out(c) is None]
+    chosen = _chosen(fixture, selection)
     return _four(fixture, chosen, _unique(chosen)[0])
 
 

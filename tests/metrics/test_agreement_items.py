@@ -54,6 +54,11 @@ def _file(
         ("ab cd\U0001f600e g", [(0, 2), (3, 8)], [0, 1, 0, 1, 1, 1, 2]),
         ("ab cd\U0001f600e g", [(9, 10)], [2, 2, 2, 2, 2, 2, 0]),
         ("çé ab", [(3, 5)], [2, 2, 0, 1]),  # accents are one UTF-16 unit each
+        # white space outside ASCII (no-break space, ideographic space, U+0085) has no item
+        ("a\xa0b\u3000c\x85d", [(2, 5)], [2, 0, 1, 2]),
+        ("a\x1cb\x1fc\td", [(2, 7)], [2, 0, 1, 1]),  # the separators str.isspace() counts
+        ("ก ข", [(0, 1)], [0, 2]),  # Thai: one UTF-16 unit a character, spaces in ASCII
+        ("", [(0, 0)], []),
     ],
 )
 def test_unit_boundaries_character_by_character(text, spans, codes):
@@ -61,6 +66,40 @@ def test_unit_boundaries_character_by_character(text, spans, codes):
     got = boundaries(text, spans)
     assert got.dtype == np.int8 and got.tolist() == codes
     assert _width(text) == len(codes)
+
+
+def _boundaries_by_hand(text, spans):
+    """B / I / O a character at a time, each span's UTF-16 offsets walked one unit at a time."""
+    unit_at, at = [], 0  # the UTF-16 offset where each character starts
+    for ch in text:
+        unit_at.append(at)
+        at += 2 if ord(ch) > 0xFFFF else 1
+    codes = []
+    for k, ch in enumerate(text):
+        if ch.isspace():
+            continue
+        starts = any(unit_at[k] == s for s, e in spans if s < e or s == unit_at[k])
+        inside = any(s <= unit_at[k] < e for s, e in spans)
+        codes.append(0 if starts else 1 if inside else 2)
+    return codes
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unit_boundaries_match_a_character_walk_on_random_texts(seed):
+    import random
+
+    rng = random.Random(seed)
+    alphabet = ["a", "b", " ", "\t", "\n", "\x1c", "\x85", "\xa0", "é", "ก", "\u3000", "\U0001f4d8"]
+    for _ in range(400):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 25)))
+        starts = [0]
+        for ch in text:
+            starts.append(starts[-1] + (2 if ord(ch) > 0xFFFF else 1))
+        spans = sorted(
+            tuple(sorted(rng.sample(starts, 2))) if len(starts) > 1 else (0, 0)
+            for _ in range(rng.randint(0, 3))
+        )
+        assert list(boundary_bytes(text, spans)) == _boundaries_by_hand(text, spans), (text, spans)
 
 
 def test_utf16_offsets_to_code_points():
