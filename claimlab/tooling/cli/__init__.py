@@ -79,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``claimlab`` command."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.whole_process = argv is None  # the claimlab program itself: it ends with the command
     try:
         previous = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
