@@ -24,11 +24,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
+import msgspec
 import orjson
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.parallel import chunked
-from claimlab.io.decomposition import DecompositionFixture, fast_view, read_decomposition
+from claimlab.io.decomposition import (
+    DecompositionFixture,
+    fast_check,
+    fast_view,
+    read_decomposition,
+)
 from claimlab.io.files import TEMP_MARK
 from claimlab.io.reader import bulk_load, decode_utf8, parse_json_text, read_bytes
 
@@ -169,30 +175,50 @@ def read_annotated(
     return meta, fx
 
 
+class _Id(msgspec.Struct):
+    id: str
+
+
+class _Review(msgspec.Struct):
+    review: Any = None
+
+
+class _Annotator(msgspec.Struct):
+    annotator: str = ""
+
+
+class _Scan(msgspec.Struct):
+    """The few fields a scan reads (the others are skipped, not built)."""
+
+    original: _Id
+    candidates: list[_Review]
+    decomposer: str = ""
+    annotation: _Annotator | None = None
+
+
+_SCAN = msgspec.json.Decoder(_Scan).decode
+
+
 def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> AnnotatedFile:
     """What a file annotates, who annotated it and its digest, its records not yet checked.
 
     A file whose answer, annotator or candidates cannot be found this way is read in full
     (:func:`read_annotated`), which names its problem; the records of every other file are
-    checked when it is used (:func:`load_scanned`).
+    checked when it is used (:func:`load_scanned`), which also refuses what is not JSON the
+    project reads.
     """
     path = str(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        doc = orjson.loads(data)
-        answer, decomposer = doc["original"]["id"], doc.get("decomposer", "")
-        note = doc.get("annotation")
-        who = "" if note is None else note.get("annotator", "")
-        candidates = doc["candidates"]
-        confirmed = sum(1 for c in candidates if not c.get("review"))
-        if not all(isinstance(x, str) for x in (answer, decomposer, who)):
-            raise TypeError
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        data = _read(path)
+        doc = _SCAN(data)
+    except (FixtureError, msgspec.MsgspecError, RecursionError):
         return read_annotated(path, root=root)[0]
-    key = _key(path, root, decomposer, answer)
+    note = doc.annotation
+    key = _key(path, root, doc.decomposer, doc.original.id)
+    confirmed = sum(1 for c in doc.candidates if not c.review)
     digest = hashlib.sha256(data).hexdigest()
-    return AnnotatedFile(path, key, nfc(who), digest, confirmed, len(candidates))
+    who = "" if note is None else nfc(note.annotator)
+    return AnnotatedFile(path, key, who, digest, confirmed, len(doc.candidates))
 
 
 def load_scanned(f: AnnotatedFile) -> dict[str, Any]:
@@ -201,11 +227,12 @@ def load_scanned(f: AnnotatedFile) -> dict[str, Any]:
     Raises:
         FixtureError: the file does not load, or changed since it was scanned.
     """
-    data = read_bytes(f.path, error=FixtureError)
+    data = _read(f.path)
     if hashlib.sha256(data).hexdigest() != f.digest:
         raise FixtureError("changed while it was being read: run the command again", file=f.path)
     doc = _parse(f.path, data)
-    read_decomposition(doc, source=f.path)
+    if not fast_check(doc, source=f.path):  # checked without building records, else:
+        read_decomposition(doc, source=f.path)  # names the problem (or reads it after all)
     return doc  # type: ignore[no-any-return]
 
 

@@ -1065,6 +1065,18 @@ def _read_fast(data: Any, source: str) -> DecompositionFixture | None:
     return _records(shape, source, sections)
 
 
+def fast_check(data: Any, *, source: str) -> bool:
+    """Whether the fast reader vouches for a parsed document (no record built).
+
+    Where it does not, :func:`read_decomposition` names the problem or reads it after all.
+    """
+    try:
+        _check_shape(msgspec.convert(data, _DocumentShape), source)
+    except _FAST_GIVES_UP:
+        return False
+    return True
+
+
 def fast_view(data: Any, *, source: str) -> DecompositionFixture | None:
     """A parsed document checked by the fast reader, its records not built; None where it gives up.
 
