@@ -627,13 +627,25 @@ def disagreements(p: Pool) -> list[Disagreement]:
         for j in np.flatnonzero((high >= 0) & (low != high)).tolist():
             k = int(owner[j])
             local = j - int(p.start[name][k])
-            label = _answer(answers, p, k).item(name, local)
+            label = _item_name(answers, p, k, name, local)
             prefix = f"{p.keys[k].label}: " if many else ""
             found.append(
                 (k, f_index, local, Disagreement(prefix + label, name, _values(codes, j, cats)))
             )
     found.sort(key=lambda t: (t[1], t[0], t[2]))
     return [d for *_, d in found]
+
+
+def _item_name(cache: dict[int, AnswerItems], p: Pool, k: int, name: str, j: int) -> str:
+    """Item ``j`` of a field of answer ``k`` (see :meth:`AnswerItems.item`).
+
+    A lined-up answer's per-candidate items are its files' candidates in order: named
+    without coding the answer's items again.
+    """
+    first = p.groups[k][0]
+    if name != "preserves" and p.lined_up[k] and first is not None:
+        return first.candidates[j]
+    return _answer(cache, p, k).item(name, j)
 
 
 def _answer(cache: dict[int, AnswerItems], p: Pool, k: int) -> AnswerItems:

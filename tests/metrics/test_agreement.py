@@ -275,6 +275,11 @@ def test_preserves_coded_from_keep_masks_equal_the_answer_by_answer_coding(annot
         b = field_agreement(name, slow.codes[name], weights=slow.weights[name])
         assert a == b and a.items > 0
     assert disagreements(fast) == disagreements(slow) != []
+    # a lined-up answer's items are named from its first file, as coding the answer names them
+    import dataclasses
+
+    recoded = dataclasses.replace(fast, lined_up=(False,) * len(keys))
+    assert disagreements(recoded) == disagreements(fast)
 
 
 @pytest.mark.parametrize(
