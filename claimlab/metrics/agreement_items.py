@@ -441,22 +441,35 @@ def aligned(files: Sequence[FileItems | None]) -> bool:
     return all(f.layout == first for f in files[1:])  # type: ignore[union-attr]
 
 
-def _joined(
-    groups: Sequence[Sequence[FileItems | None]], fast: Sequence[int], j: int, m: int
-) -> tuple[Codes, NDArray[np.int64]]:
-    """Field ``j`` of the lined-up answers, from the files' own codes, and each answer's width."""
-    rows, widths = [], np.zeros(len(fast), dtype=np.int64)
+def _by_field(
+    groups: Sequence[Sequence[FileItems | None]], fast: Sequence[int], m: int
+) -> list[list[tuple[bytes, ...]]]:
+    """Per annotator, per field, the lined-up answers' own codes (transposed in one C pass).
+
+    Boundaries of a file whose units are proposed have no value (-1 for each character).
+    """
+    out = []
     for i in range(m):
-        parts = []
-        for n, k in enumerate(fast):
-            f = groups[k][i]
-            part = f.codes[j]  # type: ignore[union-attr]
-            if part is None:  # boundaries of a file with proposed units: no value
-                part = b"\xff" * _width(f.text)  # type: ignore[union-attr]
-            parts.append(part)
-            widths[n] = len(part)
-        rows.append(np.frombuffer(b"".join(parts), dtype=np.int8))
-    return (np.vstack(rows) if rows else np.zeros((m, 0), np.int8)), widths
+        files = [_present(groups[k][i]) for k in fast]
+        columns = list(zip(*(f.codes for f in files), strict=True))
+        if None in columns[0]:
+            columns[0] = tuple(
+                b"\xff" * _width(f.text) if c is None else c
+                for c, f in zip(columns[0], files, strict=True)
+            )
+        out.append(columns)
+    return out
+
+
+def _joined(
+    by_field: Sequence[Sequence[tuple[bytes, ...]]], j: int, m: int
+) -> tuple[Codes, NDArray[np.int64]]:
+    """Field ``j`` of the lined-up answers (see :func:`_by_field`), and each answer's width."""
+    if not by_field or not by_field[0]:
+        return np.zeros((m, 0), np.int8), np.zeros(0, dtype=np.int64)
+    rows = [np.frombuffer(b"".join(columns[j]), dtype=np.int8) for columns in by_field]
+    widths = np.fromiter(map(len, by_field[0][j]), dtype=np.int64, count=len(by_field[0][j]))
+    return np.vstack(rows), widths
 
 
 def _place(
@@ -477,6 +490,7 @@ def pool(keys: Sequence[AnswerKey], groups: Sequence[Sequence[FileItems | None]]
     slow = [k for k, ok in enumerate(lined) if not ok]
     others = {k: answer_items(keys[k], groups[k]) for k in slow}
     order = np.array(fast + slow, dtype=np.int64)
+    by_field = _by_field(groups, fast, m) if fast else []
     codes, weights, owner, start = {}, {}, {}, {}
     for name in FIELDS:
         if name == "preserves":
@@ -485,7 +499,7 @@ def pool(keys: Sequence[AnswerKey], groups: Sequence[Sequence[FileItems | None]]
             )
             continue
         j = 0 if name == BOUNDARIES else 1 + PER_CANDIDATE.index(name)
-        joined, widths = _joined(groups, fast, j, m)
+        joined, widths = _joined(by_field, j, m)
         blocks = [joined, *(others[k].codes[name] for k in slow)]
         sizes = np.concatenate([widths, [others[k].codes[name].shape[1] for k in slow]]).astype(
             np.int64
