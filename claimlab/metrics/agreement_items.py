@@ -187,12 +187,15 @@ _NO_CODES = (_MISSING,) * len(PER_CANDIDATE)
 
 
 def _own_codes(
-    fx: DecompositionFixture, codes: Sequence[tuple[int, ...] | None], spans: Sequence[Span2]
+    text: str,
+    proposed_units: bool,
+    codes: Sequence[tuple[int, ...] | None],
+    spans: Sequence[Span2],
 ) -> tuple[bytes | None, ...]:
     """Boundaries, then each per-candidate field's codes over the file's candidates."""
     rows = [_NO_CODES if values is None else values for values in codes]
     per = [bytes(column) for column in zip(*rows, strict=True)] if rows else []
-    bio = None if fx.proposed_units else boundary_bytes(fx.original.text, spans)
+    bio = None if proposed_units else boundary_bytes(text, spans)
     return (bio, *(per or [b""] * len(PER_CANDIDATE)))
 
 
@@ -227,25 +230,28 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
             codes.append(None)
             masks.append(0)
             continue
-        keeps = tuple(span_of[u] for u in c.preserves if u in span_of)
+        keeps = tuple([span_of[u] for u in c.preserves if u in span_of])
         values = _codes_of(c)
         confirmed.append((cid, values, keeps))
         codes.append(values)
-        masks.append(sum(bit[sp] for sp in set(keeps)))
-    layout = (nfc(fx.original.id), fx.original.text, cids, spans)
+        mask = 0
+        for sp in keeps:  # a span kept twice is one bit
+            mask |= bit[sp]
+        masks.append(mask)
+    answer, text, proposed_units = nfc(fx.original.id), fx.original.text, bool(fx.proposed_units)
     return FileItems(
         source=fx.source,
-        answer=nfc(fx.original.id),
-        text=fx.original.text,
-        units=tuple((s, e, *units[(s, e)]) for s, e in spans),
-        proposed_units=bool(fx.proposed_units),
+        answer=answer,
+        text=text,
+        units=tuple([(s, e, *units[(s, e)]) for s, e in spans]),
+        proposed_units=proposed_units,
         candidates=cids,
         confirmed=tuple(confirmed),
-        codes=_own_codes(fx, codes, spans),
+        codes=_own_codes(text, proposed_units, codes, spans),
         counts=counts,
         selection=chosen,
-        proposed=len(fx.proposed),
-        layout=hashlib.blake2b(repr(layout).encode(), digest_size=16).digest(),
+        proposed=codes.count(None),
+        layout=hashlib.blake2b(repr((answer, text, cids, spans)).encode(), digest_size=16).digest(),
         keeps=struct.pack(f"<{len(masks)}Q", *masks) if len(spans) <= 64 else None,
     )
 
