@@ -22,6 +22,7 @@ gold set only when nothing is left under review. Ids are compared after NFC norm
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -766,7 +767,7 @@ def adjudicate_sets(
     return results
 
 
-def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[Path]:
+def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[str]:
     """Where each answer's gold file goes: ``OUT/[DECOMPOSER/]ANSWER.json``, or OUT for one.
 
     Raises:
@@ -774,23 +775,25 @@ def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[Path]:
     """
     from claimlab.labs.annotation.draft import file_names
 
-    out = Path(out)
-    if out.suffix == ".json" and not out.is_dir():
+    out = os.fspath(out)
+    if Path(out).suffix == ".json" and not os.path.isdir(out):
         if len(keys) != 1:
             raise FixtureError(
                 f"names one file but there are {len(keys)} answers: give a folder",
-                file=str(out),
+                file=out,
                 field="--out",
             )
         return [out]
     by_decomposer: dict[str, list[int]] = {}
     for i, k in enumerate(keys):
         by_decomposer.setdefault(k.decomposer, []).append(i)
-    targets: list[Path] = [out] * len(keys)
+    targets = [out] * len(keys)  # strings, not paths: 100,000 of them stay cheap
     for decomposer, idx in by_decomposer.items():
-        folder = out / file_names([decomposer])[0][: -len(".json")] if decomposer else out
+        folder = (
+            os.path.join(out, file_names([decomposer])[0][: -len(".json")]) if decomposer else out
+        )
         for i, name in zip(idx, file_names([keys[i].answer for i in idx]), strict=True):
-            targets[i] = folder / name
+            targets[i] = os.path.join(folder, name)
     return targets
 
 
@@ -806,7 +809,7 @@ def adjudicate_paths(
     by: str = "adjudicator",
     clock: Callable[[], str] = now,
     progress: Callable[[str, int | None], Callable[[int], None]] | None = None,
-) -> tuple[list[AnswerResult], list[Path]]:
+) -> tuple[list[AnswerResult], list[str]]:
     """Adjudicate annotators' files or folders into ``out`` (one gold file per answer).
 
     Every gold file is written, or none (the files are staged and renamed together).

@@ -276,7 +276,7 @@ def _decisions(text: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: list[Path]) -> None:
+def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: list[str]) -> None:
     ties = [t for r in results for t in r.ties]
     gold = [r.key.label for r in results if r.gold]
     decided = [d for r in results for d in r.decided]
