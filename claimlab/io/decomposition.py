@@ -880,6 +880,7 @@ _new = object.__new__
 _STATUS_OF = {str(s): s for s in STATUSES}
 _ERROR_OF = {str(e): e for e in ERROR_KINDS}
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each
+_NO_GAME = DecompositionRules()  # frozen: one for every file without a game section
 _FAST_GIVES_UP = (_Refuse, msgspec.MsgspecError, TypeError, ValueError, RecursionError)
 
 
@@ -1115,7 +1116,7 @@ def _sections(shape: _DocumentShape, source: str, cand_set: set[str]) -> dict[st
     try:
         return {
             "modes": MappingProxyType({k: tuple(v) for k, v in shape.modes.items()}),
-            "game": _game(rec, cand_set),
+            "game": _game(rec, cand_set) if "game" in rare else _NO_GAME,
             "note": shape.note,
             "exercises": read_exercises(rec) if "exercises" in rare else (),
             "annotation": None if a is None else Annotation(a.annotator, a.updated, len(a.log)),
