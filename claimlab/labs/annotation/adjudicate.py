@@ -719,17 +719,18 @@ def adjudicate_sets(
     by: str = "adjudicator",
     clock: Callable[[], str] = now,
     progress: Callable[[int], None] | None = None,
+    groups: Sequence[tuple[AnswerKey, list[AnnotatedFile | None]]] | None = None,
 ) -> list[AnswerResult]:
     """Adjudicate every answer of several annotators' folders, on every core.
 
     ``write(k, document)`` receives answer k's merged document (answers in key order); it runs
-    in the worker that merged it.
+    in the worker that merged it. ``groups``: :func:`answers_of` the sets, if already known.
 
     Raises:
         FixtureError: an answer only one annotator annotated, or a decision that cannot be
             applied (naming it).
     """
-    groups = list(answers_of(sets))
+    groups = list(answers_of(sets)) if groups is None else groups
     names = set_names(sets)
     wanted = _wanted(decisions, [k.label for k, _ in groups])
     _check_two_annotators(groups, names)
@@ -824,8 +825,8 @@ def adjudicate_paths(
     step = progress or _no_progress
     with bulk_load():  # 100,000s of records and none in a cycle: no collector passes over them
         sets = scan_sets(paths, progress=step("reading files", None))
-        keys = [k for k, _ in answers_of(sets)]
-        targets = gold_targets(out, keys)
+        groups = list(answers_of(sets))
+        targets = gold_targets(out, [k for k, _ in groups])
         staging = Staging(targets)
         try:
             results = adjudicate_sets(
@@ -834,7 +835,8 @@ def adjudicate_paths(
                 decisions=decisions,
                 by=by,
                 clock=clock,
-                progress=step("adjudicating", len(keys)),
+                progress=step("adjudicating", len(groups)),
+                groups=groups,
             )
             staging.commit()
         finally:
