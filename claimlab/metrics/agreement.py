@@ -28,10 +28,10 @@ Metric card:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -461,11 +461,13 @@ def find_pooled_agreement(
     items: Mapping[str, FileItems],
     *,
     per_answer: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> AgreementReport:
     """Agreement of annotators' folders over every answer they annotated (see the metric card).
 
     ``items`` maps each file's path to its :class:`FileItems` (see :func:`read_for_agreement`).
     An answer only one annotator annotated adds no item two annotators labelled; it is listed.
+    ``progress(n)`` is told of each of the POOLING_STEPS steps as it ends.
 
     Raises:
         FixtureError: two files of one answer that annotate different texts.
@@ -481,8 +483,18 @@ def find_pooled_agreement(
         ]
         by_set = [[items[f.path] for f in s.files.values()] for s in sets]
         return _report(
-            names, tuple(s.source for s in sets), keys, groups, by_set, per_answer, single
+            names,
+            tuple(s.source for s in sets),
+            keys,
+            groups,
+            by_set,
+            per_answer,
+            single,
+            progress or (lambda n: None),
         )
+
+
+POOLING_STEPS = len(FIELDS) + 3  # pooling, each field's figures, disagreements, Toy figures
 
 
 def read_for_agreement(
@@ -515,8 +527,10 @@ def _report(
     mine: Sequence[Sequence[FileItems]],
     per_answer: bool,
     single: Sequence[str] = (),
+    tick: Callable[[int], None] = lambda n: None,
 ) -> AgreementReport:
     p = pool(keys, groups, len(names))
+    tick(1)
     ids = {a: k for k, a in enumerate(sorted({k.answer for k in keys}))}
     answer_of = np.array([ids[k.answer] for k in keys], dtype=np.int64)
 
@@ -529,21 +543,34 @@ def _report(
         )
 
     with ThreadPoolExecutor(max_workers=cores()) as threads:  # numpy lets go of the GIL
-        fields = tuple(threads.map(one, FIELDS))
+        fields = tuple(_ticked(threads.map(one, FIELDS), tick))
     rows = tuple(_answer_row(p, k) for k in (range(len(keys)) if per_answer else ()))
     chosen = next((f.selection for m in mine for f in m), "all candidates")
+    found = tuple(disagreements(p))
+    tick(1)
+    figures = annotator_figures(names, mine, sources)
+    tick(1)
     return AgreementReport(
         names,
         sources,
         fields,
-        tuple(disagreements(p)),
-        annotator_figures(names, mine, sources),
+        found,
+        figures,
         chosen,
         answers=len(ids),
         single_annotator_answers=tuple(single),
         per_answer=rows,
         decompositions=len(keys),
     )
+
+
+T = TypeVar("T")
+
+
+def _ticked(results: Iterable[T], tick: Callable[[int], None]) -> Iterator[T]:
+    for r in results:
+        tick(1)
+        yield r
 
 
 def _answer_row(p: Pool, k: int) -> AnswerAgreement:

@@ -366,7 +366,11 @@ def test_the_json_form_of_a_report(tmp_path):
 
 
 def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
-    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+    from claimlab.metrics.agreement import (
+        POOLING_STEPS,
+        find_pooled_agreement,
+        read_for_agreement,
+    )
 
     a, b = atlas_pair(tmp_path)
     one = find_agreement([load_decomposition(p) for p in (a, b)])
@@ -385,7 +389,11 @@ def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
     assert [f["field"] for f in row["fields"]] == [f.field for f in pooled.fields]
     by_field = {f["field"]: f for f in row["fields"]}
     assert by_field["faithful"]["alpha"]["value"] == pytest.approx(0.622222, abs=1e-6)
-    assert "per_answer" not in find_pooled_agreement(sets, items).to_dict()
+    ticks = []  # the command's "pairing answers" line counts these steps
+    assert find_pooled_agreement(sets, items, progress=ticks.append).to_dict() == {
+        k: v for k, v in d.items() if k != "per_answer"
+    }
+    assert ticks == [1] * POOLING_STEPS and POOLING_STEPS == 12
     figures = [f.to_dict() for f in pooled.figures]
     assert [f["annotator"] for f in figures] == ["A", "B"]
     assert figures[0]["candidates_under_review"] == 2 and figures[0]["answers"] == 1

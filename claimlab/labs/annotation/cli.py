@@ -151,15 +151,15 @@ def _score(text: str) -> float:
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Run ``claimlab agreement``; returns the exit code."""
     from claimlab.io.reader import batch_run
-    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+    from claimlab.metrics.agreement import POOLING_STEPS, find_pooled_agreement, read_for_agreement
 
     steps = Steps("agreement", enabled=args.progress or None)
     with batch_run(whole_process=args.whole_process):
         sets, items = read_for_agreement(
             args.paths_in, selection=args.mode, progress=steps.step("reading files", unit="file")
         )
-        steps.step("pairing answers")
-        report = find_pooled_agreement(sets, items, per_answer=args.per_answer)
+        pairing = steps.step("pairing answers", POOLING_STEPS)
+        report = find_pooled_agreement(sets, items, per_answer=args.per_answer, progress=pairing)
     steps.close()
     if args.json:
         emit_json(report.to_dict())
