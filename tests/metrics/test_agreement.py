@@ -249,6 +249,43 @@ def _random_answer(rng, k, annotators):
 
 
 @pytest.mark.parametrize("annotators", [2, 3])
+def test_every_field_pooled_equals_each_answers_own_coding(annotators):
+    """Lined-up answers are pooled from their files' own codes (transposed per annotator);
+    each answer's columns equal its own coding, also where a file's units are still proposed
+    (no boundary values: -1 for every character)."""
+    from claimlab.io.annotations import AnswerKey
+    from claimlab.io.decomposition import read_decomposition
+    from claimlab.metrics.agreement_items import BOUNDARIES, FIELDS, file_items, pool
+
+    rng = np.random.default_rng(10 + annotators)
+    keys, groups = [], []
+    for k in range(30):
+        docs = _random_answer(rng, k, annotators)
+        if k % 5 == 1:  # the last annotator has not confirmed the units yet
+            for u in docs[-1]["units"]:
+                u["review"] = ["span"]
+        keys.append(AnswerKey("", f"a{k}"))
+        groups.append(tuple(file_items(read_decomposition(d, source=f"f{k}")) for d in docs))
+    p = pool(keys, groups, annotators)
+    assert p.lined_up[1] and not p.lined_up[3]
+    for name in FIELDS:
+        if name == "preserves":
+            continue
+        for k in range(len(keys)):
+            mine = p.codes[name][:, p.owner[name] == k]
+            assert np.array_equal(mine, p.answer(k).codes[name]), (name, k)
+    unconfirmed = p.codes[BOUNDARIES][:, p.owner[BOUNDARIES] == 1]
+    assert unconfirmed.shape[1] == len("Stop1opensat6am.Stop1opensat7am.Stop1opensat8am.")
+    assert (unconfirmed[-1] == -1).all() and (unconfirmed[0] >= 0).all()
+    # answers none of which lines up: every field is still coded in int8, one column an item
+    apart = [k for k in range(len(keys)) if not p.lined_up[k]]
+    q = pool([keys[k] for k in apart], [groups[k] for k in apart], annotators)
+    for name in FIELDS:
+        assert q.codes[name].dtype == np.int8 and q.codes[name].shape[0] == annotators, name
+        assert len(q.start[name]) == len(apart) and q.start[name].dtype == np.int64, name
+
+
+@pytest.mark.parametrize("annotators", [2, 3])
 def test_preserves_coded_from_keep_masks_equal_the_answer_by_answer_coding(annotators):
     """Lined-up answers are coded together from bit masks; the figures and each answer's
     columns equal those of the answer-by-answer coding (masks left out)."""

@@ -59,6 +59,7 @@ def _file(
         ("a\x1cb\x1fc\td", [(2, 7)], [2, 0, 1, 1]),  # the separators str.isspace() counts
         ("ก ข", [(0, 1)], [0, 2]),  # Thai: one UTF-16 unit a character, spaces in ASCII
         ("", [(0, 0)], []),
+        ("ab\U0001f600", [(4, 4)], [2, 2, 2]),  # an empty span at the end, past an emoji
     ],
 )
 def test_unit_boundaries_character_by_character(text, spans, codes):
@@ -100,6 +101,49 @@ def test_unit_boundaries_match_a_character_walk_on_random_texts(seed):
             for _ in range(rng.randint(0, 3))
         )
         assert list(boundary_bytes(text, spans)) == _boundaries_by_hand(text, spans), (text, spans)
+
+
+def _doc(units, candidates):
+    text = " ".join(f"w{k}" for k in range(units))
+    starts = [
+        text.index(f"w{k}", 0 if k == 0 else text.index(f"w{k - 1}") + 1) for k in range(units)
+    ]
+    spans = [(a, a + len(f"w{k}")) for k, a in enumerate(starts)]
+    return {
+        "format": "claimlab/decomposition@1", "offset_unit": "utf16",
+        "original": {"id": "q", "version": "1", "text": text},
+        "units": [{"id": f"U{k}", "span": {"start": a, "end": b, "text": text[a:b]}}
+                  for k, (a, b) in enumerate(spans)],
+        "references": [],
+        "candidates": [
+            {"id": f"S{j}", "text": "t", "entity": "", "version": "", "predicate": "",
+             "qualifiers": [], "source_spans": [{"start": a, "end": b, "text": text[a:b]}],
+             "fingerprint": f"s{j}", "preserves": [f"U{k}"], "faithful": True, "atomic": True,
+             "errors": [], "evidence": {"status": "NOT_IN_REFERENCE", "references": []}}
+            for j, (k, (a, b)) in enumerate(candidates)
+        ],
+    }  # fmt: skip
+
+
+def test_keep_masks_one_bit_a_unit_span_up_to_64_and_none_past():
+    from claimlab.io.decomposition import read_decomposition
+    from claimlab.metrics.agreement_items import PER_CANDIDATE, file_items
+
+    def items(units, keeps):
+        doc = _doc(units, [])
+        spans = [(u["span"]["start"], u["span"]["end"]) for u in doc["units"]]
+        doc = _doc(units, [(k, spans[k]) for k in keeps])
+        return file_items(read_decomposition(doc, source="x.json"))
+
+    f = items(64, [0, 5, 63])
+    assert f.keep_masks().tolist() == [1, 1 << 5, 1 << 63]
+    assert items(65, [0]).keeps is None  # past 64 spans: coded answer by answer
+    empty = items(3, [])  # no candidate: every per-candidate field codes nothing
+    assert empty.codes[1:] == (b"",) * len(PER_CANDIDATE)
+    assert (
+        empty.candidates == () and empty.keeps == b"" and empty.counts == (0, 0, 0, 3, 0, 0, 0, 0)
+    )
+    assert list(empty.codes[0]) == [0, 1] * 3  # "w0 w1 w2": each unit's B then I
 
 
 def test_utf16_offsets_to_code_points():

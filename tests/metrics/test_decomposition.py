@@ -288,3 +288,20 @@ def test_candidates_with_several_source_spans_list_each():
     spans = [c for c in fx.candidates if c.id == "C11"][0].source_spans
     assert row.source_spans == "; ".join(f"{s.start}..{s.end} {s.text!r}" for s in spans)
     assert len(spans) > 1 and "; " in row.source_spans
+
+
+def test_toy_counts_are_the_four_ratios_counts_on_every_mode():
+    from claimlab.metrics.decomposition import TOY_RATIOS, toy_counts, toy_ratios
+
+    fx = load_decomposition(FIXTURES / "atlas_nova.json")
+    assert TOY_RATIOS == ("preservation", "coverage", "confirmed_support", "raw_support")
+    for mode in fx.modes:
+        ratios = toy_ratios(fx, fx.mode(mode))
+        assert toy_counts(fx, fx.mode(mode)) == tuple(
+            x for name in TOY_RATIOS for x in (ratios[name].numerator, ratios[name].denominator)
+        ), mode
+    # by hand: baseline C1..C5, all faithful, the 5 units kept, C1-C3 SUPPORTED (C4 not in a
+    # reference, C5 contradicted); duplicate adds C6, C1's fingerprint again and SUPPORTED
+    assert toy_counts(fx, fx.mode("baseline")) == (5, 5, 5, 5, 3, 5, 3, 5)
+    assert toy_counts(fx, fx.mode("duplicate")) == (5, 5, 5, 5, 3, 5, 4, 6)
+    assert toy_counts(fx, []) == (0, 0, 0, 5, 0, 0, 0, 0)
