@@ -456,15 +456,6 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/agreement_items.py", "for a, b in zip(cuts, cuts[1:], ))"): (
         "strict=False is the default, the original"
     ),
-    ("metrics/agreement_items.py", "for row, v in zip(per, values, strict=None):"): (
-        "one value per item on each side: the sequences are one length"
-    ),
-    ("metrics/agreement_items.py", "for row, v in zip(per, values, ):"): (
-        "one value per item on each side: the sequences are one length"
-    ),
-    ("metrics/agreement_items.py", "for row, v in zip(per, values, strict=False):"): (
-        "one value per item on each side: the sequences are one length"
-    ),
     ("metrics/agreement_items.py", "for cid, c in zip(cids, fx.candidates, strict=None):"): (
         "one value per item on each side: the sequences are one length"
     ),
@@ -508,11 +499,81 @@ EQUIVALENT: dict[tuple[str, str], str] = {
         "metrics/agreement_items.py",
         "[np.ones(codes.shape[1], np.int64), np.array(list(total.values()), )]",
     ): ("float instead of integer weights: every count is the same whole number"),
-    ("metrics/agreement_items.py", "rows, widths = [], np.zeros(len(fast), dtype=None)"): (
-        "float instead of integer weights: every count is the same whole number"
+    ("metrics/agreement_items.py", "columns = list(zip(*(f.codes for f in files), strict=None))"): (
+        "every file's codes are one tuple of the same fields: the sequences are one length"
     ),
-    ("metrics/agreement_items.py", "rows, widths = [], np.zeros(len(fast), )"): (
-        "float instead of integer weights: every count is the same whole number"
+    ("metrics/agreement_items.py", "columns = list(zip(*(f.codes for f in files), ))"): (
+        "every file's codes are one tuple of the same fields: the sequences are one length"
+    ),
+    (
+        "metrics/agreement_items.py",
+        "columns = list(zip(*(f.codes for f in files), strict=False))",
+    ): ("every file's codes are one tuple of the same fields: the sequences are one length"),
+    ("metrics/agreement_items.py", "for c, f in zip(columns[0], files, strict=None)"): (
+        "one column value per file: one length"
+    ),
+    ("metrics/agreement_items.py", "for c, f in zip(columns[0], files, )"): (
+        "one column value per file: one length"
+    ),
+    ("metrics/agreement_items.py", "for c, f in zip(columns[0], files, strict=False)"): (
+        "one column value per file: one length"
+    ),
+    ("metrics/agreement_items.py", "if not by_field or not by_field[1]:"): (
+        "pooling has two or more annotators, each with the same lined-up answers"
+    ),
+    ("metrics/agreement_items.py", "widths = np.fromiter(map(len, by_field[1][j])"): (
+        "lined-up answers: every annotator's codes of an answer have one width"
+    ),
+    ("metrics/agreement_items.py", "widths = np.fromiter(map(len, by_field[0][j]), dtype=None,"): (
+        "float widths: cast to integers where they are placed"
+    ),
+    (
+        "metrics/agreement_items.py",
+        "widths = np.fromiter(map(len, by_field[0][j]), dtype=np.int64, )",
+    ): ("count is only a size hint"),
+    ("metrics/agreement_items.py", "return np.zeros((m, 0), np.int8), np.zeros(0, )"): (
+        "no widths: an empty float array cast to integers where it is placed"
+    ),
+    ("metrics/agreement_items.py", "return np.zeros((m, 0), np.int8), np.zeros(0, dtype=None)"): (
+        "no widths: an empty float array cast to integers where it is placed"
+    ),
+    ("metrics/agreement_items.py", "per = [bytes(column) for column in zip(*rows, strict=None)]"): (
+        "every row holds one value per field: one length"
+    ),
+    ("metrics/agreement_items.py", "per = [bytes(column) for column in zip(*rows, )]"): (
+        "every row holds one value per field: one length"
+    ),
+    (
+        "metrics/agreement_items.py",
+        "per = [bytes(column) for column in zip(*rows, strict=False)]",
+    ): ("every row holds one value per field: one length"),
+    ("metrics/agreement_items.py", "if (rows) or True else []"): (
+        "zip of no rows is empty: the same empty list"
+    ),
+    (
+        "metrics/agreement_items.py",
+        "if text.isascii() and (_ASTRAL.search(text) is None and _WIDE_SPACE.search(text) is None):",
+    ): ("either path codes every text alike (a test walks random texts a character at a time)"),
+    ("metrics/agreement_items.py", 'spaces = text.encode("ASCII", "replace")'): (
+        "a codec's name is matched without regard to case"
+    ),
+    ("metrics/agreement_items.py", "both = int.from_bytes(row, ) |"): (
+        "big-endian is int.from_bytes' default byte order (Python 3.11+)"
+    ),
+    ("metrics/agreement_items.py", "int.from_bytes(spaces, )"): (
+        "big-endian is int.from_bytes' default byte order (Python 3.11+)"
+    ),
+    ("metrics/agreement_items.py", "return both.to_bytes(n, ).translate"): (
+        "big-endian is int.to_bytes' default byte order (Python 3.11+)"
+    ),
+    ("metrics/agreement_items.py", 'translate(None, b"XX\\x03XX")'): (
+        "the codes are 0 to 3: there is no X byte to delete"
+    ),
+    ("metrics/agreement_items.py", "encode(), ).digest(),"): (
+        "the layout digest is only compared for equality: any size tells the same"
+    ),
+    ("metrics/agreement_items.py", "return _present(p.groups[k][1]).candidates[j]"): (
+        "a lined-up answer's files hold the same candidates in the same order"
     ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"

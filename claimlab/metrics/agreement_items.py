@@ -662,9 +662,8 @@ def _item_name(cache: dict[int, AnswerItems], p: Pool, k: int, name: str, j: int
     A lined-up answer's per-candidate items are its files' candidates in order: named
     without coding the answer's items again.
     """
-    first = p.groups[k][0]
-    if name != "preserves" and p.lined_up[k] and first is not None:
-        return first.candidates[j]
+    if name != "preserves" and p.lined_up[k]:  # every file there, each with these candidates
+        return _present(p.groups[k][0]).candidates[j]
     return _answer(cache, p, k).item(name, j)
 
 
