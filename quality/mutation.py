@@ -575,6 +575,15 @@ EQUIVALENT: dict[tuple[str, str], str] = {
     ("metrics/agreement_items.py", "return _present(p.groups[k][1]).candidates[j]"): (
         "a lined-up answer's files hold the same candidates in the same order"
     ),
+    ("metrics/agreement.py", "progress or (lambda n: 0),"): (
+        "a progress callback's return value is never read"
+    ),
+    ("metrics/agreement.py", "        view=None,"): (
+        "without the view the same items come from built records (a property test compares both)"
+    ),
+    ("metrics/agreement.py", "        view=False,"): (
+        "without the view the same items come from built records (a property test compares both)"
+    ),
     ("metrics/agreement.py", "width = len(rows[0]) if rows else 1"): (
         "no rows: an empty table either way, refused as N/A before its width is read"
     ),

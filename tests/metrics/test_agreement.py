@@ -431,6 +431,10 @@ def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
         k: v for k, v in d.items() if k != "per_answer"
     }
     assert ticks == [1] * POOLING_STEPS and POOLING_STEPS == 12
+    read = []  # the command's "reading files" line counts the files read
+    _, chosen = read_for_agreement([str(a), str(b)], selection="baseline", progress=read.append)
+    assert sum(read) == 2 and {f.selection for f in chosen.values()} == {"baseline"}
+    assert {f.selection for f in items.values()} == {"all candidates"}
     figures = [f.to_dict() for f in pooled.figures]
     assert [f["annotator"] for f in figures] == ["A", "B"]
     assert figures[0]["candidates_under_review"] == 2 and figures[0]["answers"] == 1
