@@ -115,23 +115,6 @@ def _walk(folder: str) -> list[str]:
     return out
 
 
-def _read(path: str) -> bytes:
-    """A file's bytes (a file that cannot be read: the one-line message naming it)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return read_bytes(path, error=FixtureError)
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-    except OSError:
-        return read_bytes(path, error=FixtureError)
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
-
-
 def _parse(path: str, data: bytes) -> Any:
     """A file's bytes as a JSON value (UTF-8 JSON fast; anything else read for its message)."""
     try:
@@ -161,7 +144,7 @@ def read_annotated(
         FixtureError: the file does not load (naming file, record and field).
     """
     path = str(path)
-    data = _read(path)
+    data = read_bytes(path, error=FixtureError)
     doc = _parse(path, data)
     fx = fast_view(doc, source=path) if view else None
     if fx is None:
@@ -209,7 +192,7 @@ def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> Annot
     """
     path = str(path)
     try:
-        data = _read(path)
+        data = read_bytes(path, error=FixtureError)
         doc = _SCAN(data)
     except (FixtureError, msgspec.MsgspecError, RecursionError):
         return read_annotated(path, root=root)[0]
@@ -227,7 +210,7 @@ def load_scanned(f: AnnotatedFile) -> dict[str, Any]:
     Raises:
         FixtureError: the file does not load, or changed since it was scanned.
     """
-    data = _read(f.path)
+    data = read_bytes(f.path, error=FixtureError)
     if hashlib.sha256(data).hexdigest() != f.digest:
         raise FixtureError("changed while it was being read: run the command again", file=f.path)
     doc = _parse(f.path, data)
