@@ -1035,7 +1035,7 @@ def _candidate_record(c: _CandidateShape) -> Candidate:
     )
 
 
-def _records(shape: _DocumentShape, source: str, sections: dict[str, Any]) -> DecompositionFixture:
+def _records(shape: _DocumentShape, sections: dict[str, Any], source: str) -> DecompositionFixture:
     """The records of a checked document (see :func:`_check_shape`)."""
     o = shape.original
     return DecompositionFixture(
@@ -1056,14 +1056,19 @@ def _records(shape: _DocumentShape, source: str, sections: dict[str, Any]) -> De
     )
 
 
-def _read_fast(data: Any, source: str) -> DecompositionFixture | None:
-    """The document's records when every rule holds, else None (see the section's note)."""
+def _checked(data: Any, source: str) -> tuple[_DocumentShape, dict[str, Any]] | None:
+    """A parsed document as its checked shape and sections, or None where the fast reader gives up."""
     try:
         shape = msgspec.convert(data, _DocumentShape)
-        sections = _check_shape(shape, source)
+        return shape, _check_shape(shape, source)
     except _FAST_GIVES_UP:
         return None
-    return _records(shape, source, sections)
+
+
+def _read_fast(data: Any, source: str) -> DecompositionFixture | None:
+    """The document's records when every rule holds, else None (see the section's note)."""
+    checked = _checked(data, source)
+    return None if checked is None else _records(*checked, source)
 
 
 def fast_check(data: Any, *, source: str) -> bool:
@@ -1071,11 +1076,7 @@ def fast_check(data: Any, *, source: str) -> bool:
 
     Where it does not, :func:`read_decomposition` names the problem or reads it after all.
     """
-    try:
-        _check_shape(msgspec.convert(data, _DocumentShape), source)
-    except _FAST_GIVES_UP:
-        return False
-    return True
+    return _checked(data, source) is not None
 
 
 def fast_view(data: Any, *, source: str) -> DecompositionFixture | None:
@@ -1088,11 +1089,10 @@ def fast_view(data: Any, *, source: str) -> DecompositionFixture | None:
     tests/hostile reads generated documents both ways and compares. Where this returns
     None, read the file with :func:`read_decomposition`: it names the problem or reads it.
     """
-    try:
-        shape = msgspec.convert(data, _DocumentShape)
-        sections = _check_shape(shape, source)
-    except _FAST_GIVES_UP:
+    checked = _checked(data, source)
+    if checked is None:
         return None
+    shape, sections = checked
     return DecompositionFixture(
         source=source,
         original=cast(Original, shape.original),
