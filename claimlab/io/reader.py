@@ -128,38 +128,25 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
 
 
 @contextmanager
-def bulk_load() -> Iterator[None]:
+def bulk_load(*, freeze: bool = False) -> Iterator[None]:
     """Pause the cyclic garbage collector while a file becomes records.
 
     Parsing builds millions of small, acyclic objects; each generation-0 collection would scan
     them all again (on FEVER's 200,000 lines, GC took 85 % of parsing time). Nothing made
     here can form a cycle, so nothing is lost by collecting once at the end instead.
+
+    ``freeze``: the process ends when this does (the ``claimlab`` program running a command,
+    not a caller of ``main``). What was built is then frozen at the end (``gc.freeze``), so
+    neither the collector's next pass nor the one at exit walks the millions of records of a
+    large folder again (half a second each at 100,000 answers). Never in a long-lived
+    process: frozen objects are not collected.
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
-
-
-@contextmanager
-def batch_run(*, whole_process: bool) -> Iterator[None]:
-    """A command's whole run with the cyclic collector paused (see :func:`bulk_load`).
-
-    ``whole_process``: the process ends when the command does (the ``claimlab`` program, not
-    a caller of ``main``). Then what the command built is frozen at the end (``gc.freeze``),
-    so neither the collector's next pass nor the one at exit walks the millions of acyclic
-    records of a large folder again (half a second each at 100,000 answers). Never in a
-    long-lived process: frozen objects are not collected.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if whole_process:
+        if freeze:
             gc.freeze()
         if was_enabled:
             gc.enable()
