@@ -369,18 +369,18 @@ def _settle(
     return out
 
 
+def _all_gave(cand: dict[str, Any], label: str, value: Any, names: Iterable[str]) -> dict[str, Any]:
+    """Set a label every annotator in ``names`` gave alike; its provenance record."""
+    cand[label] = value
+    voters = dict.fromkeys(names, decision_value(label, value))
+    return {"votes": voters, "rule": "unanimous", "of": f"{len(voters)} of {len(voters)}"}
+
+
 def _unanimous(cand: dict[str, Any], agreed: Mapping[str, Any], names: Sequence[str]) -> _Merge:
     """Every label as every annotator gave it (see :func:`_agreed`), as :func:`_settle` says."""
-    of = f"{len(names)} of {len(names)}"
     out = _Merge({}, [], [], [])
     for label, value in agreed.items():
-        cand[label] = value
-        shown = decision_value(label, value)
-        out.provenance[label] = {
-            "votes": dict.fromkeys(names, shown),
-            "rule": "unanimous",
-            "of": of,
-        }
+        out.provenance[label] = _all_gave(cand, label, value, names)
     return out
 
 
@@ -391,9 +391,7 @@ def _majority(
     values = list(given.values())
     first, n = values[0], len(values)
     if all(v is first or v == first for v in values):  # the usual case: everyone agrees
-        cand[label] = first
-        shown = decision_value(label, first)
-        return {"votes": dict.fromkeys(given, shown), "rule": "unanimous", "of": f"{n} of {n}"}
+        return _all_gave(cand, label, first, given)
     record: dict[str, Any] = {"votes": {k: decision_value(label, v) for k, v in given.items()}}
     tally = _tally(record["votes"].values())
     (top, most), *rest = tally
