@@ -326,9 +326,10 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
     if len(gold) == len(results):
         say("  a gold set: every label settled")
     else:
+        left = len(results) - len(gold)
         say(
-            f"  NOT yet gold: {plural(len(results) - len(gold), 'answer')} of {len(results)} "
-            "still hold ties under review"
+            f"  NOT yet gold: {plural(left, 'answer')} of {len(results)} "
+            f"still {'holds' if left == 1 else 'hold'} ties under review"
         )
 
 

@@ -163,9 +163,10 @@ def adjudication_heading(results: Sequence[Any], targets: Sequence[Any], folder:
     )
     if gold == len(results):
         return f"Written to {where}: **a gold set**, every label settled."
+    left = len(results) - gold
     return (
-        f"Written to {where}: **not yet gold**: {plural(len(results) - gold, 'answer')} still "
-        "hold ties under review (below)."
+        f"Written to {where}: **not yet gold**: {plural(left, 'answer')} still "
+        f"{'holds' if left == 1 else 'hold'} ties under review (below)."
     )
 
 

@@ -231,7 +231,8 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
     say(
         f"{where}: {plural(labels['files'], 'decomposition file')}"
         + (
-            f"; DRAFT, not gold: {labels['draft_files']} files still hold proposed labels "
+            f"; DRAFT, not gold: {plural(labels['draft_files'], 'file')} still "
+            f"{'holds' if labels['draft_files'] == 1 else 'hold'} proposed labels "
             f"({labels['candidates_with_proposed_labels']} candidates, "
             f"{labels['proposed_units']} units) and the figures below count them as given"
             if labels["draft_files"]

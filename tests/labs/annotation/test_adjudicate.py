@@ -104,7 +104,8 @@ def test_adjudicate_command_writes_the_merged_file_and_lists_ties(tmp_path):
     out = tmp_path / "gold.json"
     proc = run_cli("adjudicate", *paths, "--out", out)
     assert proc.returncode == 0, proc.stderr
-    assert "tie: C11.atomic: A=false, B=true" in proc.stdout and "NOT yet gold" in proc.stdout
+    assert "tie: C11.atomic: A=false, B=true" in proc.stdout
+    assert "NOT yet gold: 1 answer of 1 still holds ties under review" in proc.stdout
     fx = load_decomposition(out)
     assert fx.is_draft and set(fx.proposed) >= {"C7", "C11", "C4", "C5"}
     proc = run_cli("adjudicate", *paths, "--out", out, "--decide", "C7.colour=x")
@@ -131,6 +132,12 @@ def test_ledger_scores_a_folder_of_decompositions_and_flags_drafts(tmp_path):
         in proc.stdout
     )
     assert "non-atomic 1" in proc.stdout  # the English compound subclaim, proposed non-atomic
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "en.json").write_bytes(
+        (tmp_path / "drafts" / "reader-en.json").read_bytes()
+    )
+    one = run_cli("ledger", "--from-decompositions", tmp_path / "one")
+    assert "DRAFT, not gold: 1 file still holds proposed labels" in one.stdout, one.stderr
     import pandas as pd
 
     rows = pd.read_csv(out)
