@@ -9,6 +9,7 @@ object with a ``chunks`` list. Answers use the seed's Turkish keys or English on
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.sentences import split_sentences
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, describe, is_number, read_json, records_of
 
@@ -28,6 +30,8 @@ KEYS = {
         "quote": "dayanak",
         "flag": "kaynaksiz_iddia_var",
         "dont_know": "bilmiyorum",
+        "restates": "yeniden_ifade",
+        "synonyms": "es_anlamlilar",
     },
     "en": {
         "answer": "answer",
@@ -37,6 +41,8 @@ KEYS = {
         "quote": "quote",
         "flag": "has_unsourced_claim",
         "dont_know": "dont_know",
+        "restates": "restates",
+        "synonyms": "synonyms",
     },
 }
 CONTEXT_LAB_FORMAT = "claimlab/context-lab@1"
@@ -56,18 +62,23 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim of an answer with its cited chunk id and quote (None when absent)."""
+    """One claim of an answer with its cited chunk id and quote (None when absent).
+
+    ``restates`` is the sentence of the answer the claim declares it says in other words.
+    """
 
     text: str
     chunk_id: str | None
     quote: str | None
+    restates: str | None = None
 
 
 @dataclass(frozen=True)
 class Answer:
     """An answer as claims, with its unsourced-claim flag and the key language it came in.
 
-    ``dont_know`` marks the explicit "I don't know" answer (``bilmiyorum``/``dont_know``).
+    ``dont_know`` marks the explicit "I don't know" answer (``bilmiyorum``/``dont_know``);
+    ``synonyms`` are the groups of words or phrases the file declares to mean the same.
     """
 
     answer: str
@@ -75,6 +86,7 @@ class Answer:
     has_unsourced_claim: bool
     language: str
     dont_know: bool = False
+    synonyms: tuple[tuple[str, ...], ...] = ()
 
 
 SPLITS = ("calibration", "held-out")
@@ -185,8 +197,49 @@ def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
             )
         cid = c.get(k["chunk_id"], (str, type(None)), None)
         quote = c.get(k["quote"], (str, type(None)), None)
-        claims.append(Claim(c.data[k["text"]], cid or None, quote or None))
-    return Answer(text, tuple(claims), flag, lang, dont_know)
+        restates = c.get(k["restates"], (str, type(None)), None)
+        if restates is not None and not _names_a_sentence(restates, text):
+            raise c.error("names no sentence of the answer, word for word", field=k["restates"])
+        claims.append(Claim(c.data[k["text"]], cid or None, quote or None, restates))
+    synonyms = _synonyms(a, k["synonyms"])
+    return Answer(text, tuple(claims), flag, lang, dont_know, synonyms)
+
+
+def _names_a_sentence(restates: str, answer: str) -> bool:
+    """Whether ``restates`` is one sentence of the answer (white space and case aside)."""
+    return any(same_sentence(restates, s.text) for s in split_sentences(answer))
+
+
+def same_sentence(a: str, b: str) -> bool:
+    """Two spellings of one sentence: NFC, white space folded, case folded, end mark aside.
+
+    Examples:
+        >>> same_sentence("Kids get in for nothing", "kids  get in for nothing.")
+        True
+    """
+    return _sentence_key(a) == _sentence_key(b)
+
+
+def _sentence_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split()).rstrip(".!?…。 ")
+
+
+def _synonyms(a: Record, key: str) -> tuple[tuple[str, ...], ...]:
+    """The declared synonym groups: a list of lists of at least two non-empty phrases."""
+    raw = a.get(key, list, [])
+    groups = []
+    for i, group in enumerate(raw):
+        if (
+            not isinstance(group, list)
+            or len(group) < 2
+            or not all(isinstance(p, str) and p.strip() for p in group)
+        ):
+            raise a.error(
+                f"must be a list of at least two non-empty phrases (got {describe(group)})",
+                field=f"{key}[{i}]",
+            )
+        groups.append(tuple(group))
+    return tuple(groups)
 
 
 def load_chunks(path: str | Path) -> list[Chunk]:

@@ -46,10 +46,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.content import carried, content_units, numbers
+from claimlab.core.polarity import (
+    Marks,
+    apply_synonyms,
+    clause_spans,
+    clauses,
+    marks,
+    without_head_label,
+)
 from claimlab.core.ratio import Ratio
 from claimlab.core.sentences import split_sentences
 from claimlab.core.vocab import ProblemCode, Verdict
-from claimlab.io.context_lab import Answer, Chunk
+from claimlab.io.context_lab import Answer, Chunk, Claim, same_sentence
 
 ELLIPSIS = re.compile(r"\.\.\.|…")
 _SPACE = re.compile(r"\s+")
@@ -182,31 +190,65 @@ def _trigrams(text: str) -> set[str]:
 
 
 def best_matches(
-    claims: Sequence[str], sentences: Sequence[str], *, least: int = 3
+    claims: Sequence[str], sentences: Sequence[str], *, least: int = 3, language: str = "en"
 ) -> list[int | None]:
     """For each claim, the sentence it shares the most character trigrams with (None below ``least``).
 
-    Ties go to the earlier sentence. Small inputs are compared pair by pair; large ones (a
-    hostile answer of thousands of sentences and claims) through a sparse matrix product, in
-    batches, with the same result.
+    Numbers are compared as numbers first: a claim stating numbers is matched among the
+    sentences holding all of them, when there is one ("2000 TL" never goes to the sentence of
+    "20000 TL", though both have the same trigrams). Ties go to the earlier sentence. Small
+    inputs are compared pair by pair; large ones (a hostile answer of thousands of sentences
+    and claims) through a sparse matrix product, in batches, with the same result.
+
+    Examples:
+        >>> best_matches(["Fee is 20000 TL."], ["Fee is 2000 TL.", "Fee is 20000 TL."])
+        [1]
     """
     claim_grams = [_trigrams(c) for c in claims]
     sentence_grams = [_trigrams(s) for s in sentences]
+    allowed = number_candidates(claims, sentences, language)
     if len(claims) * len(sentences) <= 40_000:
         out: list[int | None] = []
-        for g in claim_grams:
+        for g, ok in zip(claim_grams, allowed, strict=True):
             best, best_n = None, least - 1
             for i, sg in enumerate(sentence_grams):
                 n = len(g & sg)
-                if n > best_n:
+                if n > best_n and (ok is None or i in ok):
                     best, best_n = i, n
             out.append(best)
         return out
-    return _best_matches_sparse(claim_grams, sentence_grams, least=least)
+    return _best_matches_sparse(claim_grams, sentence_grams, least=least, allowed=allowed)
+
+
+def number_candidates(
+    claims: Sequence[str], sentences: Sequence[str], language: str
+) -> list[frozenset[int] | None]:
+    """For each claim, the sentences holding every number it states (None: no restriction).
+
+    A claim without numbers, or whose numbers no one sentence holds, may match any sentence.
+
+    Examples:
+        >>> number_candidates(["2000 TL", "no number", "7 and 9"], ["2000 TL", "20000 TL"], "en")
+        [frozenset({0}), None, None]
+    """
+    where: dict[str, set[int]] = {}
+    for i, s in enumerate(sentences):
+        for v in numbers(s, language):
+            where.setdefault(v, set()).add(i)
+    out: list[frozenset[int] | None] = []
+    for c in claims:
+        values = numbers(c, language)
+        held = set.intersection(*(where.get(v, set()) for v in values)) if values else set()
+        out.append(frozenset(held) if held else None)
+    return out
 
 
 def _best_matches_sparse(
-    claim_grams: Sequence[set[str]], sentence_grams: Sequence[set[str]], *, least: int
+    claim_grams: Sequence[set[str]],
+    sentence_grams: Sequence[set[str]],
+    *,
+    least: int,
+    allowed: Sequence[frozenset[int] | None] | None = None,
 ) -> list[int | None]:
     import numpy as np
     from scipy.sparse import csr_matrix
@@ -219,11 +261,17 @@ def _best_matches_sparse(
         data = np.ones(len(cols), dtype=np.int32)
         return csr_matrix((data, cols, indptr), shape=(len(grams), 1 << 24))
 
+    allowed = allowed if allowed is not None else [None] * len(claim_grams)
     s = matrix(sentence_grams).T.tocsc()
     c = matrix(claim_grams)
     out: list[int | None] = []
     for start in range(0, c.shape[0], 256):
         shared = (c[start : start + 256] @ s).toarray()
+        for row, ok in enumerate(allowed[start : start + 256]):
+            if ok is not None:  # only the sentences holding the claim's numbers
+                keep = shared[row, sorted(ok)]
+                shared[row] = -1
+                shared[row, sorted(ok)] = keep
         best = shared.argmax(axis=1)  # the first of equal counts: the earlier sentence
         top = shared[np.arange(len(best)), best]
         out.extend(int(b) if t >= least else None for b, t in zip(best, top, strict=True))
@@ -239,19 +287,29 @@ class Uncovered:
     reason: str
 
 
-def _coverage_gap(sentence: str, claims: Sequence[str], language: str) -> str | None:
-    """Why the claims matched to a sentence do not state it (None: they do)."""
+def _coverage_gap(
+    sentence: str, claims: Sequence[str], language: str, *, declared: bool = False
+) -> str | None:
+    """Why the claims matched to a sentence do not state it (None: they do).
+
+    Every clause needs half of its content words carried (a clause the claims leave out is
+    not outvoted by the others), and the sentence every number; a claim that declares it
+    restates the sentence carries its words, not its numbers.
+    """
     if not claims:
         return "no claim matches it"
-    units = content_units(sentence)
     claim_units = {u for c in claims for u in content_units(c)}
-    got = carried(units, claim_units)
-    if 2 * len(got) < len(units):
-        missing = [u for u in units if u not in got]
-        return (
-            f"its claims carry {len(got)} of its {len(units)} content words (half are needed;"
-            f" not carried: {', '.join(dict.fromkeys(missing[:6]))})"
-        )
+    parts = clauses(sentence)
+    for clause in [] if declared else parts:
+        units = content_units(clause)
+        got = carried(units, claim_units)
+        if 2 * len(got) < len(units):
+            missing = [u for u in units if u not in got]
+            where = f"in its clause {_q(clause)} " if len(parts) > 1 else ""
+            return (
+                f"{where}its claims carry {len(got)} of its {len(units)} content words (half"
+                f" are needed; not carried: {', '.join(dict.fromkeys(missing[:6]))})"
+            )
     claim_numbers = {v for c in claims for v in numbers(c, language)}
     lost = sorted(numbers(sentence, language) - claim_numbers)
     if lost:
@@ -259,39 +317,171 @@ def _coverage_gap(sentence: str, claims: Sequence[str], language: str) -> str | 
     return None
 
 
+@dataclass(frozen=True)
+class Disagreement:
+    """A claim clause that says the opposite of, or more or less than, the clause it carries."""
+
+    code: ProblemCode
+    clause: str
+    claim_clause: str
+    theirs: Marks
+    ours: Marks
+
+
+def disagreement(target: str, claim: str, language: str) -> Disagreement | None:
+    """Where a claim and the text it rests on disagree in negation or scope words (None: never).
+
+    Each clause of the claim is compared with the clause of ``target`` it carries the most
+    content words of (ties: the earlier; none carried: the first): both must be negated or
+    neither (``POLARITY_MISMATCH``), and both must hold the same kinds of scope words
+    (``SCOPE_MISMATCH``: "everyone" is not "adults", "at least 7" is not "7").
+
+    Examples:
+        >>> disagreement("Pensioners do not pay the fee.", "Pensioners pay the fee.", "en").code
+        'POLARITY_MISMATCH'
+        >>> disagreement("Herkes 5 avro öder.", "Yetişkinler 5 avro öder.", "tr").code
+        'SCOPE_MISMATCH'
+        >>> disagreement("Adults pay 5, but children do not pay.", "Adults pay 5.", "en") is None
+        True
+    """
+    parts = clauses(target) or [target]
+    units = [content_units(p) for p in parts]
+    for ours_text in clauses(claim) or [claim]:
+        ours_units = set(content_units(ours_text))
+        counts = [len(carried(u, ours_units)) for u in units]
+        at = counts.index(max(counts))
+        theirs, ours = marks(parts[at], language), marks(ours_text, language)
+        if theirs.negated != ours.negated:
+            return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[at], ours_text, theirs, ours)
+        if theirs.scope != ours.scope:
+            return Disagreement(ProblemCode.SCOPE_MISMATCH, parts[at], ours_text, theirs, ours)
+    return None
+
+
+@dataclass(frozen=True)
+class SentenceChecks:
+    """The answer's sentences its claims do not state, and claims that disagree with theirs."""
+
+    uncovered: tuple[Uncovered, ...]
+    disagreeing: tuple[tuple[int, int, Disagreement], ...]  # (claim, sentence), 1-based
+
+
+def _declared(answer: Answer, sentences: Sequence[str]) -> list[int | None]:
+    """For each claim, the sentence it declares it restates (None: none declared or found)."""
+    out: list[int | None] = []
+    for c in answer.claims:
+        found = None if c.restates is None else _first_same(c.restates, sentences)
+        out.append(found)
+    return out
+
+
+def _first_same(text: str, sentences: Sequence[str]) -> int | None:
+    return next((i for i, s in enumerate(sentences) if same_sentence(text, s)), None)
+
+
+def check_sentences(answer: Answer) -> SentenceChecks:
+    """Match claims to sentences, then check that each sentence is stated and agreed with.
+
+    A claim that declares the sentence it restates goes to it; the others to the sentence
+    they share the most trigrams with among those holding their numbers (the file's synonyms
+    applied first). A covered sentence must agree with each of its claims (not those
+    declaring they restate it) in negation and scope words.
+    """
+    sentences = [s.text for s in split_sentences(answer.answer)]
+    words = [_words(s, answer) for s in sentences]
+    texts = [_words(c.text, answer) for c in answer.claims]
+    declared = _declared(answer, sentences)
+    best = best_matches(texts, words, language=answer.language)
+    matched: dict[int, list[int]] = {}
+    for k, (d, b) in enumerate(zip(declared, best, strict=True)):
+        if (d if d is not None else b) is not None:
+            matched.setdefault(d if d is not None else b, []).append(k)  # type: ignore[arg-type]
+    uncovered, disagreeing = [], []
+    for i, s in enumerate(words):
+        ks = matched.get(i, [])
+        restated = any(declared[k] == i for k in ks)
+        reason = _coverage_gap(s, [texts[k] for k in ks], answer.language, declared=restated)
+        if reason is not None:
+            uncovered.append(Uncovered(i + 1, sentences[i], reason))
+            continue
+        for k in ks:
+            found = None if declared[k] == i else disagreement(s, texts[k], answer.language)
+            if found is not None:
+                disagreeing.append((k + 1, i + 1, found))
+    return SentenceChecks(tuple(uncovered), tuple(disagreeing))
+
+
+def _words(text: str, answer: Answer) -> str:
+    """The text as the word-level checks read it: the file's synonyms written one way."""
+    return apply_synonyms(text, answer.synonyms) if answer.synonyms else text
+
+
 def uncovered_sentences(answer: Answer) -> list[Uncovered]:
     """The answer's sentences that its claims do not state.
 
     Each claim is matched to the sentence it shares the most character trigrams with (at
-    least 3; ties go to the earlier sentence). A sentence is covered when the claims matched
-    to it together carry at least half of its content words and every number, date and
-    amount in it, compared as values (``claimlab.core.content``).
+    least 3; ties go to the earlier sentence) among the sentences holding its numbers. A
+    sentence is covered when the claims matched to it together carry at least half of the
+    content words of each of its clauses and every number, date and amount in it, compared
+    as values (``claimlab.core.content``).
     """
-    sentences = split_sentences(answer.answer)
-    texts = [c.text for c in answer.claims]
-    best = best_matches(texts, [s.text for s in sentences])
-    matched: dict[int, list[str]] = {}
-    for text, b in zip(texts, best, strict=True):
-        if b is not None:
-            matched.setdefault(b, []).append(text)
-    out = []
-    for i, s in enumerate(sentences):
-        reason = _coverage_gap(s.text, matched.get(i, []), answer.language)
-        if reason is not None:
-            out.append(Uncovered(i + 1, s.text, reason))
-    return out
+    return list(check_sentences(answer).uncovered)
+
+
+def quote_context(quote: str, text: str) -> str | None:
+    """The clauses of ``text`` the quote lies in, elided words included (None: not found).
+
+    A quote "Pensioners ... pay the fee" taken from "Pensioners do not pay the fee." is read
+    with its "not"; a quote of one clause is not read with the next one.
+
+    Examples:
+        >>> quote_context("Pensioners ... pay the fee", "Pensioners do not pay the fee. Kids go.")
+        'Pensioners do not pay the fee.'
+        >>> quote_context("Adults pay 5", "Adults pay 5, but children do not pay.")
+        'Adults pay 5'
+    """
+    pieces, hay = quote_pieces(quote), normalise(text)
+    span = _span_of(pieces, hay)
+    if span is None:
+        return None
+    start, end = span
+    for s in split_sentences(hay):
+        if s.end <= start or s.start >= end:
+            continue
+        for a, b in clause_spans(s.text):
+            if s.start + b > start and s.start + a < end:
+                start, end = min(start, s.start + a), max(end, s.start + b)
+    return hay[start:end]
+
+
+def _span_of(pieces: Sequence[str], hay: str) -> tuple[int, int] | None:
+    """Where the pieces first occur in order: from the first's start to the last's end."""
+    at, first = 0, None
+    for piece in pieces:
+        i = hay.find(piece, at)
+        if i < 0:
+            return None
+        first = i if first is None else first
+        at = i + len(piece)
+    return None if first is None else (first, at)
 
 
 def lost_numbers(claim: str, quote: str, language: str) -> list[str]:
     """The numbers of a claim that its quote does not hold (as values: "5.00" is "5").
 
+    A clause or list number at the head of the quote ("7)", "7/b)", "madde 7b") is a label,
+    not a value.
+
     Examples:
+        >>> lost_numbers("Ödünç süresi 7 gündür.", "7) Ödünç süresi on dört gündür.", "tr")
+        ['7']
         >>> lost_numbers("The fee is 5.00 a day.", "a fee of 2.10 a day", "en")
         ['5']
         >>> lost_numbers("Talep en az yedi gün önce iletilir.", "en az 7 gün önce ...", "tr")
         []
     """
-    return sorted(numbers(claim, language) - numbers(quote, language), key=_sort_key)
+    held = numbers(without_head_label(normalise(quote)), language)
+    return sorted(numbers(claim, language) - held, key=_sort_key)
 
 
 def _sort_key(value: str) -> tuple[int, str]:
@@ -359,6 +549,17 @@ MESSAGES = {
         "number": "the number {numbers} of {claim} in its quote from {chunk}",
         "below": "a source above the relevance threshold {threshold} (not {chunk})",
         "nothing_above": "any chunk above the relevance threshold {threshold}",
+        "polarity": "a source that agrees with {claim} on negation (one of {claim} and {other}"
+        " says “not”)",
+        "scope": "a source that agrees with {claim} on its scope words ({words}; see {other})",
+        "sentence": "sentence {n} of the answer",
+        "kind:all": "all/every",
+        "kind:some": "some",
+        "kind:only": "only",
+        "kind:at least": "at least",
+        "kind:at most": "at most",
+        "kind:more": "more than",
+        "kind:less": "less than",
     },
     "tr": {
         "accept": "Her iddia gönderilen bir parçaya dayanıyor ve dayanak o parçanın metninde geçiyor.",
@@ -378,6 +579,18 @@ MESSAGES = {
         "number": "{chunk} parçasından alınan dayanakta {claim} iddiasındaki {numbers} sayısı",
         "below": "{threshold} alaka eşiğini geçen bir kaynak ({chunk} değil)",
         "nothing_above": "{threshold} alaka eşiğini geçen herhangi bir parça",
+        "polarity": "{claim} iddiasıyla olumsuzlukta uyuşan bir kaynak ({claim} ile {other}"
+        " arasında biri olumsuz)",
+        "scope": "{claim} iddiasıyla kapsam sözcüklerinde uyuşan bir kaynak ({words}; bkz."
+        " {other})",
+        "sentence": "cevabın {n}. cümlesi",
+        "kind:all": "herkes/tüm",
+        "kind:some": "bazı",
+        "kind:only": "yalnızca",
+        "kind:at least": "en az",
+        "kind:at most": "en fazla",
+        "kind:more": "-den fazla",
+        "kind:less": "-den az",
     },
 }
 
@@ -390,15 +603,16 @@ def _q(text: str, limit: int = 60) -> str:
 
 def _claim_problem(
     n: int,
-    claim: Any,
+    claim: Claim,
     index: ChunkIndex,
     m: dict[str, str],
-    language: str,
+    answer: Answer,
     threshold: float | None = None,
 ) -> tuple[Problem, str] | None:
     """The first failed check of one sourced claim with what the user is told is missing."""
+    language = answer.language
     short = _q(claim.text)
-    found = index.by_id.get(claim.chunk_id)
+    found = index.by_id.get(claim.chunk_id or "")
     if found is None:
         why = f"claim {n} cites {claim.chunk_id!r}, which was not among the {len(index.ids)} chunks sent"
         return Problem(n, ProblemCode.FABRICATED_ID, why), m["no_chunk"].format(
@@ -441,7 +655,33 @@ def _claim_problem(
         return Problem(n, ProblemCode.NUMBER_MISMATCH, why), m["number"].format(
             numbers=", ".join(lost), claim=short, chunk=_q(chunk.id)
         )
-    return None
+    return _quote_disagreement(n, claim, chunk, index.texts[i], m, answer)
+
+
+def _quote_disagreement(
+    n: int, claim: Claim, chunk: Chunk, text: str, m: dict[str, str], answer: Answer
+) -> tuple[Problem, str] | None:
+    """A claim that its quote (read in the clauses it lies in) contradicts or widens."""
+    context = quote_context(claim.quote or "", text)
+    if context is None:
+        return None
+    found = disagreement(_words(context, answer), _words(claim.text, answer), answer.language)
+    if found is None:
+        return None
+    why = (
+        f"claim {n} ({_q(found.claim_clause)}: {found.ours.describe()}) does not say what its"
+        f" quote from {chunk.id} says ({_q(found.clause)}: {found.theirs.describe()})"
+    )
+    key = "polarity" if found.code == ProblemCode.POLARITY_MISMATCH else "scope"
+    return Problem(n, found.code, why), m[key].format(
+        claim=_q(claim.text), other=_q(chunk.id), words=_scope_words(found, m)
+    )
+
+
+def _scope_words(found: Disagreement, m: dict[str, str]) -> str:
+    """The scope kinds one side holds and the other does not, in the message's language."""
+    kinds = sorted(found.theirs.scope ^ found.ours.scope)
+    return ", ".join(m.get(f"kind:{k}", k) for k in kinds)
 
 
 def _answer_problems(
@@ -449,7 +689,8 @@ def _answer_problems(
 ) -> list[tuple[Problem, str]]:
     """The checks of the answer as a whole: covered sentences and the unsourced flag."""
     out = []
-    uncovered = [] if answer.dont_know else uncovered_sentences(answer)
+    checks = SentenceChecks((), ()) if answer.dont_know else check_sentences(answer)
+    uncovered = checks.uncovered
     declared = answer.has_unsourced_claim
     for u in uncovered:
         if declared and allow_unsourced:
@@ -464,6 +705,7 @@ def _answer_problems(
                 m["uncovered"].format(n=u.n, sentence=_q(u.text)),
             )
         )
+    out.extend(_sentence_disagreement(k, i, d, answer, m) for k, i, d in checks.disagreeing)
     # uncovered sentences are unsourced content: a "true" flag is consistent with them
     if declared != (unsourced > 0) and not (declared and uncovered):
         why = (
@@ -472,6 +714,21 @@ def _answer_problems(
         )
         out.append((Problem(0, ProblemCode.FLAG_MISMATCH, why), m["flag"]))
     return out
+
+
+def _sentence_disagreement(
+    k: int, i: int, found: Disagreement, answer: Answer, m: dict[str, str]
+) -> tuple[Problem, str]:
+    """Claim ``k`` says the opposite of, or more or less than, sentence ``i`` it states."""
+    why = (
+        f"claim {k} ({_q(found.claim_clause)}: {found.ours.describe()}) does not say what"
+        f" sentence {i} of the answer says ({_q(found.clause)}: {found.theirs.describe()})"
+    )
+    key = "polarity" if found.code == ProblemCode.POLARITY_MISMATCH else "scope"
+    other = m["sentence"].format(n=i)
+    return Problem(k, found.code, why), m[key].format(
+        claim=_q(answer.claims[k - 1].text), other=other, words=_scope_words(found, m)
+    )
 
 
 def validate_citations(
@@ -523,7 +780,7 @@ def validate_citations(
                     )
                 )
             continue
-        problem = _claim_problem(n, claim, index, m, answer.language, threshold)
+        problem = _claim_problem(n, claim, index, m, answer, threshold)
         if problem is not None:
             found.append(problem)
     found += _answer_problems(answer, unsourced, m, allow_unsourced=allow_unsourced)

@@ -1,0 +1,282 @@
+"""What a clause asserts beyond its content words: negation, quantifiers and scope words.
+
+Half of a sentence's content words must never outvote a missing "not": a claim carries a
+clause only when both say the same thing about it. Three things are read here, each by a small
+pure rule, so that every check (sentence against claims, claim against quote) reuses them:
+
+* **clauses**: a sentence split at ``;`` and at the conjunctions that join two statements
+  (English ``and``, ``but``, ``or``, ``while``, ...; Turkish ``ve``, ``ama``, ``fakat``,
+  ``ancak``, ``veya``, ...), each piece with its own words;
+* **marks**: whether a clause is negated (English ``not``, ``n't``, ``no``, ``never``,
+  ``nothing``; Turkish ``değil``, ``yok``, ``hiç``, ``asla`` and the negative verb suffixes
+  ``-mez``/``-maz``, ``-mıyor``, ``-medi``, ``-meyecek``, ``-memiş``, ...; Thai ``ไม่``;
+  Korean ``않``, ``안``, ``못``, ``없``, ``아니``) and which scope words it holds, by kind
+  (``all``: every, everyone, herkes, tüm; ``some``: some, bazı; ``only``: only, yalnızca;
+  ``at least``: en az; ``at most``: at most, en fazla, up to; ``more``/``less``);
+* **a clause or list number at the head of a quote** (``7)``, ``7/b)``, ``(7)``, ``7.``,
+  ``madde 7b``): a label, not a value.
+
+It is a word list, not a parser: it sees a negation or a quantifier written as one of its
+words, not one expressed by the meaning of other words ("free" and "for nothing"), and it
+cannot tell what a clause is about. The Turkish ``-me``/``-ma`` alone is also the verbal noun
+(``ödeme``, "payment"; ``çalışma``, "work") and ``-madan önce`` means "before": neither counts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# phrases first (longest match), so "no more than" is a bound, not a negation
+_PHRASES: dict[tuple[str, ...], str] = {
+    ("at", "least"): "at least",
+    ("no", "less", "than"): "at least",
+    ("not", "less", "than"): "at least",
+    ("no", "fewer", "than"): "at least",
+    ("at", "most"): "at most",
+    ("no", "more", "than"): "at most",
+    ("not", "more", "than"): "at most",
+    ("no", "later", "than"): "at most",
+    ("not", "later", "than"): "at most",
+    ("up", "to"): "at most",
+    ("more", "than"): "more",
+    ("less", "than"): "less",
+    ("fewer", "than"): "less",
+    ("en", "az"): "at least",
+    ("en", "fazla"): "at most",
+    ("en", "çok"): "at most",
+    ("en", "geç"): "at most",
+    ("her", "zaman"): "all",
+    ("hiçbir", "zaman"): "not",
+    ("for", "nothing"): "free",
+}
+_WORDS: dict[str, str] = {
+    **dict.fromkeys(
+        "not no never none nobody nothing neither nor nowhere cannot değil değildir değildi"
+        " değiller değilse yok yoktur yoktu hiç hiçbir hiçbiri hiçkimse asla".split(),
+        "not",
+    ),
+    **dict.fromkeys(
+        "all every everyone everybody everything always herkes herkese herkesin herkesi hepsi"
+        " tüm tümü bütün hep daima".split(),
+        "all",
+    ),
+    **dict.fromkeys(
+        "some several many most few sometimes often usually rarely seldom occasionally bazı"
+        " bazıları bazen birkaç çoğu kimi birçok genellikle çoğunlukla nadiren".split(),
+        "some",
+    ),
+    **dict.fromkeys("only solely exclusively yalnızca sadece yalnız".split(), "only"),
+    **dict.fromkeys("minimum asgari".split(), "at least"),
+    **dict.fromkeys("maximum azami kadar".split(), "at most"),
+    "fazla": "more",
+    "az": "less",
+}
+_BY_LANGUAGE = {"tr": {"her": "all"}}  # English "her" is a pronoun
+# Thai runs have no spaces and Korean attaches endings: these are found inside a word
+_INSIDE: tuple[tuple[str, str], ...] = (
+    ("ไม่เกิน", "at most"),
+    ("อย่างน้อย", "at least"),
+    ("ไม่", "not"),
+    ("ทุก", "all"),
+    ("ทั้งหมด", "all"),
+    ("เสมอ", "all"),
+    ("บาง", "some"),
+    ("เท่านั้น", "only"),
+    ("เพียง", "only"),
+    ("않", "not"),
+    ("없", "not"),
+    ("아니", "not"),
+    ("아닌", "not"),
+    ("모든", "all"),
+    ("모두", "all"),
+    ("항상", "all"),
+    ("누구나", "all"),
+    ("일부", "some"),
+    ("적어도", "at least"),
+    ("최소", "at least"),
+    ("최대", "at most"),
+    ("이상", "at least"),
+    ("이하", "at most"),
+    ("오직", "only"),
+)
+_KO_WORDS = {"안": "not", "못": "not"}
+# a Turkish negative verb: the stem (2 letters at least), -me/-ma and a tense or person
+_TR_NEGATIVE = re.compile(
+    r"\w\w(?:[ae]m[ae]z|m[ae]z(?:s[ae]|d[ıi]|l[ae]r|s[ıi]n(?:[ıi]z)?|[ıi]z)?"
+    r"|m[ae]y(?:[ae]c[ae]k|[ıi]n(?:[ıi]z)?|[ae]n|[ıi]z|[ıi]m)\w*|m[ıiuü]yor\w*"
+    r"|m[ae]d[ıi](?:m|n|k|n[ıi]z|l[ae]r)?|m[ae]d[ıi]ğ\w*|m[ae]m[ıiuü]ş\w*|m[ae]m[ae]l[ıi]\w*)$"
+)
+_TR_NOT_NEGATIVE = frozenset({"namaz", "komedi", "komedisi"})
+_APOSTROPHE_NOT = re.compile(r"n['’]t\b")
+_WORD = re.compile(r"\w+")
+_CLAUSE_BREAK = re.compile(
+    r"\s*[;:](?=\s)\s*|,?\s+\b(?:and|but|or|while|whereas|although|though|because|unless"
+    r"|ve|ama|fakat|ancak|lakin|veya|ya\s+da|yahut|oysa|halbuki|çünkü)\b\s+",
+    re.IGNORECASE,
+)
+_HEAD_LABEL = re.compile(
+    r"^\s*(?:\(\s*\d+(?:[./]\d+)*\s*[a-zçğıöşü]?\s*\)"
+    r"|\d+(?:[./]\d+)*(?:/?[a-zçğıöşü])?\s*\)"
+    r"|\d+(?:\.\d+)*\.(?=\s)"
+    r"|(?:madde|md\.|bölüm|fıkra|article|art\.|section|clause|§)\s*\d+(?:[./]\d+)*"
+    r"(?:/?[a-zçğıöşü])?\b\)?[.:]?)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What a clause asserts besides its words: negated or not, and its scope words by kind."""
+
+    negated: bool
+    scope: frozenset[str]
+
+    def describe(self) -> str:
+        """``negated; at least, only`` or ``affirmative; no scope word``."""
+        words = ", ".join(sorted(self.scope)) or "no scope word"
+        return f"{'negated' if self.negated else 'affirmative'}; {words}"
+
+
+def fold(text: str) -> str:
+    r"""NFC, case folded, with the Turkish dotted capital's dot dropped (``İ`` folds to ``i``).
+
+    Examples:
+        >>> fold("DEĞİL İzin")
+        'değil izin'
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold()).replace(
+        "i\u0307", "i"
+    )
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(_APOSTROPHE_NOT.sub(" not", fold(text)))
+
+
+def _word_kind(word: str, language: str) -> str | None:
+    """The kind of one word: a listed word, a Turkish negative verb, or a mark inside it."""
+    kind = _WORDS.get(word) or _BY_LANGUAGE.get(language, {}).get(word) or _KO_WORDS.get(word)
+    if kind is not None:
+        return kind
+    if word not in _TR_NOT_NEGATIVE and _TR_NEGATIVE.search(word):
+        return "not"
+    return None
+
+
+def _inside_kinds(word: str) -> list[str]:
+    """Marks written inside a word (Thai runs, Korean endings), longest first, not overlapping."""
+    found = []
+    for mark, kind in _INSIDE:
+        if mark in word:
+            found.append(kind)
+            word = word.replace(mark, " ")
+    return found
+
+
+def marks(text: str, language: str = "en") -> Marks:
+    """Whether a text is negated and which scope words it holds (see the module note).
+
+    Examples:
+        >>> marks("Pensioners do not pay the museum fee.").negated
+        True
+        >>> marks("Emekliler müze ücretini ödemez.", "tr"), marks("Emekliler öder.", "tr")
+        (Marks(negated=True, scope=frozenset()), Marks(negated=False, scope=frozenset()))
+        >>> sorted(marks("Herkes en az 5 avro öder.", "tr").scope)
+        ['all', 'at least']
+        >>> marks("Pay no more than 5 euros.").describe()
+        'affirmative; at most'
+        >>> marks("Uzaktan çalışma talebi izne çıkmadan önce iletilir.", "tr").negated
+        False
+    """
+    words = _tokens(text)
+    kinds: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in (3, 2):
+            phrase = _PHRASES.get(tuple(words[i : i + n]))
+            if phrase is not None:
+                kinds.append(phrase)
+                i += n
+                break
+        else:
+            kind = _word_kind(words[i], language)
+            kinds.extend([kind] if kind else _inside_kinds(words[i]))
+            i += 1
+    scope = frozenset(k for k in kinds if k not in ("not", "free"))
+    return Marks("not" in kinds, scope)
+
+
+def clause_spans(sentence: str) -> list[tuple[int, int]]:
+    """Where each clause of a sentence starts and ends (see :func:`clauses`).
+
+    Examples:
+        >>> clause_spans("a b; c d")
+        [(0, 3), (5, 8)]
+    """
+    out: list[tuple[int, int]] = []
+    at = 0
+    for m in [*_CLAUSE_BREAK.finditer(sentence), None]:
+        end = len(sentence) if m is None else m.start()
+        piece = sentence[at:end]
+        lead, trail = len(piece) - len(piece.lstrip()), len(piece.rstrip())
+        if trail > lead:
+            out.append((at + lead, at + trail))
+        at = len(sentence) if m is None else m.end()
+    return out
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of a sentence: split at ``;``, ``:`` and the conjunctions joining statements.
+
+    Examples:
+        >>> clauses("Requests go to the manager, and the manager always approves them.")
+        ['Requests go to the manager', 'the manager always approves them.']
+        >>> clauses("Talep yedi gün önce iletilir ve her zaman onaylanır.")
+        ['Talep yedi gün önce iletilir', 'her zaman onaylanır.']
+        >>> clauses("Opens at 18:45 daily.")
+        ['Opens at 18:45 daily.']
+    """
+    return [sentence[a:b] for a, b in clause_spans(sentence)]
+
+
+def head_label(quote: str) -> str:
+    """The clause or list number at the head of a quote (``7)``, ``7/b)``, ``madde 7b``), or "".
+
+    Examples:
+        >>> [head_label(q) for q in ["7) Ödünç süresi", "7/b) Yıllık", "(7) x", "7. Ödünç"]]
+        ['7)', '7/b)', '(7)', '7.']
+        >>> head_label("madde 7b uyarınca"), head_label("7 gün önce"), head_label("7.5 euros")
+        ('madde 7b', '', '')
+    """
+    m = _HEAD_LABEL.match(quote)
+    return m.group().strip() if m else ""
+
+
+def without_head_label(quote: str) -> str:
+    """The quote without the clause or list number at its head.
+
+    Examples:
+        >>> without_head_label("7) Ödünç süresi on dört gündür.")
+        'Ödünç süresi on dört gündür.'
+    """
+    m = _HEAD_LABEL.match(quote)
+    return quote[m.end() :].lstrip() if m else quote
+
+
+def apply_synonyms(text: str, groups: tuple[tuple[str, ...], ...]) -> str:
+    """The text folded, each declared synonym written as the first phrase of its group.
+
+    Examples:
+        >>> apply_synonyms("Kids get in for nothing.", (("children", "kids"), ("free", "for nothing"), ("enter", "get in")))
+        'children enter free.'
+        >>> apply_synonyms("Children", ())
+        'children'
+    """
+    out = fold(text)
+    for group in groups:
+        first = fold(group[0])
+        for phrase in sorted(group[1:], key=len, reverse=True):
+            out = re.sub(rf"(?<!\w){re.escape(fold(phrase))}(?!\w)", first, out)
+    return out
