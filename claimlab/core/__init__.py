@@ -4,7 +4,8 @@
 (the one error type, naming file, record and field), ``vocab`` (statuses, verdicts, problem
 codes and reasons as str-valued enums), ``spans`` (UTF-16 offsets), ``sentences`` (a sentence
 splitter for English, Turkish and Thai), ``content`` (what a sentence states: content words
-and numbers compared as values), ``text`` (escaping a file's text for Markdown and
+and numbers compared as values), ``polarity`` (negation, scope words, clauses and clause
+labels a claim must carry), ``text`` (escaping a file's text for Markdown and
 the terminal), ``frozen`` (read-only mappings in frozen records) and ``parallel`` (independent
 work split over the cores, results in order). Imports only the standard
 library.

@@ -394,8 +394,9 @@ def check_sentences(answer: Answer) -> SentenceChecks:
     best = best_matches(texts, words, language=answer.language)
     matched: dict[int, list[int]] = {}
     for k, (d, b) in enumerate(zip(declared, best, strict=True)):
-        if (d if d is not None else b) is not None:
-            matched.setdefault(d if d is not None else b, []).append(k)  # type: ignore[arg-type]
+        to = d if d is not None else b
+        if to is not None:
+            matched.setdefault(to, []).append(k)
     uncovered, disagreeing = [], []
     for i, s in enumerate(words):
         ks = matched.get(i, [])
@@ -616,7 +617,7 @@ def _claim_problem(
     if found is None:
         why = f"claim {n} cites {claim.chunk_id!r}, which was not among the {len(index.ids)} chunks sent"
         return Problem(n, ProblemCode.FABRICATED_ID, why), m["no_chunk"].format(
-            chunk=_q(claim.chunk_id), claim=short
+            chunk=_q(claim.chunk_id or ""), claim=short
         )
     i, chunk = found
     if threshold is not None and chunk.score < threshold:

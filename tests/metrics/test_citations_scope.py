@@ -238,8 +238,8 @@ def _verdict(language, sentence, claim, source, quote=None, cid="doc#1"):
 @SETTINGS
 @given(statements(), st.sampled_from(["sentence", "claim", "source"]))
 def test_negating_a_sentence_claim_or_source_never_keeps_accept(s, where):
-    """Caught: comparing only claim and quote (a negated sentence passed, 'sentence' case);
-    a polarity read by counting negations two by two (Turkish "hiç ödemez" is one "not")."""
+    """Caught: the sentence left out of the agreement check (a negated answer sentence whose
+    claim and quote agreed with each other kept ACCEPT)."""
     language, base, negated, _ = s
     assert _verdict(language, base, base, base).verdict == "ACCEPT"
     texts = {k: negated if k == where else base for k in ("sentence", "claim", "source")}
@@ -250,7 +250,8 @@ def test_negating_a_sentence_claim_or_source_never_keeps_accept(s, where):
 @SETTINGS
 @given(statements(), st.sampled_from(["sentence", "claim", "source"]))
 def test_widening_a_quantifier_never_keeps_accept(s, where):
-    """Caught: scope words compared only when both sides hold one (a set inclusion test)."""
+    """Caught: scope words compared only when both sides hold one ("Everyone" against no
+    scope word passed)."""
     language, base, _, wide = s
     texts = {k: wide if k == where else base for k in ("sentence", "claim", "source")}
     assert (
