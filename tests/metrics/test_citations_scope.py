@@ -320,3 +320,34 @@ def test_sentences_alike_but_their_numbers_are_each_covered_by_their_own_claim(
     claims = tuple(Claim(x, "fees", x.rstrip(".")) for x in sentences)
     rep = validate_citations(Answer(" ".join(sentences), claims, False, language), [chunk])
     assert rep.verdict == "ACCEPT", [p.explanation for p in rep.problems]
+
+
+def test_cli_refuses_the_negated_claim_accepts_the_declared_paraphrase_and_a_dangling_one(
+    tmp_path,
+):
+    import json
+
+    from tests.conftest import run_cli
+
+    sent = tmp_path / "sent.json"
+    chunks = [{"id": c.id, "document": c.document, "version": c.version, "score": c.score,
+               "text": c.text} for c in MUSEUM_TR]  # fmt: skip
+    sent.write_text(json.dumps(chunks, ensure_ascii=False), encoding="utf-8")
+    answer = tmp_path / "answer.json"
+
+    def run(text, claim):
+        data = {"cevap": text, "iddialar": [claim], "kaynaksiz_iddia_var": False}
+        answer.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return run_cli("citations", answer, "--context", sent, "--json")
+
+    negated = {"metin": "Emekliler müze ücretini öder.", "parca_kimligi": "ucret#emekli",
+               "dayanak": "Emekliler müze ücretini ödemez"}  # fmt: skip
+    out = json.loads(run("Emekliler müze ücretini öder.", negated).stdout)
+    assert out["verdict"] == "REJECT" and out["problems"][0]["code"] == "POLARITY_MISMATCH"
+    assert "olumsuzlukta" in out["message"]
+    paraphrase = {"metin": "Çocuklar ücretsiz girer.", "parca_kimligi": "ucret#cocuk",
+                  "dayanak": "Çocuklar ücretsiz girer", "yeniden_ifade": "Küçükler parasız girer."}  # fmt: skip
+    assert json.loads(run("Küçükler parasız girer.", paraphrase).stdout)["verdict"] == "ACCEPT"
+    bad = run("Küçükler bedava girer.", paraphrase)
+    assert bad.returncode == 2 and "yeniden_ifade" in bad.stderr and "answer.json" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
