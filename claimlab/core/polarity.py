@@ -110,7 +110,7 @@ _TR_NEGATIVE = re.compile(
 )
 _TR_NOT_NEGATIVE = frozenset({"namaz", "komedi", "komedisi"})
 _APOSTROPHE_NOT = re.compile(r"n['’]t\b")
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[\w\u0e00-\u0e7f]+")  # Thai vowel and tone marks are not \w
 _CLAUSE_BREAK = re.compile(
     r"\s*[;:](?=\s)\s*|,?\s+\b(?:and|but|or|while|whereas|although|though|because|unless"
     r"|ve|ama|fakat|ancak|lakin|veya|ya\s+da|yahut|oysa|halbuki|çünkü)\b\s+",

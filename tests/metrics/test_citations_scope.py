@@ -351,3 +351,26 @@ def test_cli_refuses_the_negated_claim_accepts_the_declared_paraphrase_and_a_dan
     bad = run("Küçükler bedava girer.", paraphrase)
     assert bad.returncode == 2 and "yeniden_ifade" in bad.stderr and "answer.json" in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "negated", "scope"),
+    [
+        ("Pensioners don't pay the fee.", "en", True, set()),
+        ("Pensioners pay no more than 5 euros.", "en", False, {"at most"}),
+        ("Only adults pay at least 5 euros.", "en", False, {"only", "at least"}),
+        ("Emekliler ücret ödemiyor.", "tr", True, set()),
+        ("Bu ücret değildir.", "tr", True, set()),
+        ("Ödeme kapıda yapılır.", "tr", False, set()),  # -me alone: the verbal noun "payment"
+        ("Her ziyaretçi en fazla 5 avro öder.", "tr", False, {"all", "at most"}),
+        ("Her visit costs 5 euros.", "en", False, set()),  # English "her" is a pronoun
+        ("ผู้สูงอายุไม่ต้องจ่ายค่าเข้า", "en", True, set()),
+        ("ทุกคนจ่าย 5 ยูโร", "en", False, {"all"}),
+        ("연금 수급자는 입장료를 내지 않는다", "en", True, set()),
+        ("연금 수급자는 입장료를 안 낸다", "en", True, set()),
+        ("모든 성인은 5유로를 낸다", "en", False, {"all"}),
+    ],
+)
+def test_negation_and_scope_words_in_four_languages(text, language, negated, scope):
+    got = marks(text, language)
+    assert (got.negated, set(got.scope)) == (negated, scope)
