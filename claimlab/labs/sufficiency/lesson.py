@@ -176,9 +176,11 @@ def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
     return (
         f"Budget **{g.budget} units**: {costs}; {copies}; the starting evidence of a round is "
         "free. Win with a proof set holding a complete, valid witness, within budget, and every "
-        "asked item answered with a value **named by that same witness**. Naming the right "
-        "answer without a witness, citing pieces of two different chains, or citing a record "
-        "the rules refuse does not win. With the budget spent no search is possible, but Submit "
+        "asked item answered with the value **that same witness derives** from its own texts "
+        "(and the answer key accepts). Naming the right answer without a witness, citing "
+        "pieces of two different chains, or citing a record the rules refuse does not win; "
+        "evidence that disagrees wins only by reporting the conflict, each side's whole "
+        "witness cited. With the budget spent no search is possible, but Submit "
         f"and Reset still work. Rounds in this file: {md_ids(list(game_scenarios(fixture)))}."
     )
 

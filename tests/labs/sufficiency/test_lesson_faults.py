@@ -4,8 +4,6 @@ still added the shipped hard-case rounds."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from claimlab.io.sufficiency import load_sufficiency, read_sufficiency
@@ -21,7 +19,9 @@ from tests.own_files import hard_cases_data, own_hard_cases, own_sufficiency
 
 
 def _question_matters(fx):
-    (x,) = [x for x in sufficiency_exercises(fx, scenario_results(fx)) if "enough for" in x.question]
+    (x,) = [
+        x for x in sufficiency_exercises(fx, scenario_results(fx)) if "enough for" in x.question
+    ]
     return x
 
 
@@ -65,7 +65,8 @@ def test_a_shipped_hard_case_file_joins_only_a_shipped_lesson(tmp_path):
     assert hard_cases(own, shipped).path is None
     assert "whole lesson" in hard_cases(own, shipped).note
     assert hard_cases(own, str(mine)).path == mine.resolve()
-    assert hard_cases(FIXTURES / "aurora.json", shipped).path == (
-        FIXTURES / "library_loans.json"
-    ).resolve()
+    assert (
+        hard_cases(FIXTURES / "aurora.json", shipped).path
+        == (FIXTURES / "library_loans.json").resolve()
+    )
     assert hard_cases(FIXTURES / "aurora.json", "").path is None
