@@ -716,12 +716,7 @@ def _judge(
     circumstances: Sequence[str],
 ) -> SufficiencyResult:
     """The witness core's result with conflicts, conditions, items and the next search."""
-    held = {normalise_value(c) for c in circumstances}
-    unmet = {
-        eid: tuple(c for c in e.conditions if normalise_value(c) not in held)
-        for eid, e in fixture._by_id.items()
-        if e.conditions
-    }
+    unmet = _unmet(fixture, circumstances)
     met = [w for w in base.witnesses if not any(unmet.get(m) for m in w)]
     waiting = tuple(Unmet(m, unmet[m]) for w in base.witnesses for m in w if unmet.get(m))
     usable = [c for c in base.context if c in fixture._by_id and _applies(fixture, q, checks, c)]
@@ -752,6 +747,16 @@ def _judge(
         alternatives_complete=q.alternatives_complete,
         items=_items(q, derived, conflicts),
     )
+
+
+def _unmet(fixture: SufficiencyFixture, circumstances: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Per text with conditions, those the circumstances do not name (empty: all met)."""
+    held = {normalise_value(c) for c in circumstances}
+    return {
+        eid: tuple(c for c in e.conditions if normalise_value(c) not in held)
+        for eid, e in fixture._by_id.items()
+        if e.conditions
+    }
 
 
 def _applies(fixture: SufficiencyFixture, q: Question, checks: _Checks, eid: str) -> bool:
@@ -924,13 +929,11 @@ def find_derivations(
     """
     q = fixture.question(question)
     checks = _checks(fixture, q)
-    held = {normalise_value(c) for c in q.circumstances}
+    unmet = _unmet(fixture, q.circumstances)
     good = {
         c
         for c in context
-        if c in fixture._by_id
-        and _applies(fixture, q, checks, c)
-        and all(normalise_value(x) in held for x in fixture._by_id[c].conditions)
+        if c in fixture._by_id and _applies(fixture, q, checks, c) and not unmet.get(c)
     }
     return _derive(fixture, q, good, checks) if q.answerable else {i: () for i in q.asks}
 

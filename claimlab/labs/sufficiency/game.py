@@ -211,10 +211,16 @@ class SufficiencyGame:
     ) -> SubmitResult:
         """End the round with a proof set and an answer naming each asked item.
 
-        A round whose evidence holds a conflict (two approved texts giving one value two ways)
-        is won by reporting it (``conflict=True``) with a proof citing every side, never by
-        picking one; a witness that holds only on conditions the question does not meet wins
-        nothing.
+        A round whose evidence holds a conflict (two approved texts giving one value two ways,
+        or two witnesses deriving two values) is won by reporting it (``conflict=True``) with a
+        proof citing every side (each side's whole witness), never by picking one; a witness
+        that holds only on conditions the question does not meet wins nothing.
+
+        Answers are graded by what the cited witness derives from its own texts, and by the
+        key. A value the witness derives but the key refuses is not a WRONG_ANSWER (the player
+        said what the cited texts say) and not a win: KEY_DISAGREES names the file's texts
+        that derive the key's value (its texts conflict: find that side and report the
+        conflict) or says none does (the key needs checking).
         """
         if self.round_over and self.last_submit is not None:
             return self.last_submit  # a finished round's verdict stands until Reset
