@@ -17,7 +17,7 @@ import pytest
 from claimlab.io.sufficiency import read_sufficiency
 from claimlab.labs.sufficiency.game import SufficiencyGame, solve_sufficiency, sufficiency_wins
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
-from tests.conftest import run_cli
+from claimlab.tooling.cli import main
 
 # per language: the texts of a rental desk. r-a + r-b: a chain to the period (14 days);
 # r-c: a direct statement of another period (7 days); "lasts" is single-valued; the key says 14
@@ -236,15 +236,18 @@ def test_a_list_of_alternatives_the_file_calls_incomplete(lang, complete, contex
         assert "may be incomplete" in r.explanation and "UNKNOWN, not INSUFFICIENT" in r.explanation
 
 
-def test_the_command_line_shows_the_conflict_of_two_witnesses(tmp_path):
+def test_the_command_line_shows_the_conflict_of_two_witnesses(tmp_path, capsys):
     f = tmp_path / "own.json"
     f.write_text(json.dumps(rental_doc("tr"), ensure_ascii=False), encoding="utf-8")
-    out = run_cli(
-        "sufficiency", f, "--question", "kiralama_suresi", "--context", "r-a,r-b,r-c", "--json"
-    )
-    got = json.loads(out.stdout)
+    args = ["sufficiency", str(f), "--question", "kiralama_suresi", "--context", "r-a,r-b,r-c"]
+    assert main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
     assert got["status"] == "CONFLICT"
     assert got["conflicts"][0]["witnesses"] == {"14 gün": [["r-a", "r-b"]], "7 gün": [["r-c"]]}
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "CONFLICT: the süre of kamp ocağı süresi: 14 gün (r-a, r-b); 7 gün (r-c)" in text
+    assert "süre CONFLICT (from r-a, r-b, r-c)" in text
 
 
 # --- the game ------------------------------------------------------------------------------------
