@@ -12,6 +12,13 @@ change may do:
   state and value, the values in conflict;
 * and in every file: a CONFIRMED value is the object of a usable text of the context, never
   the answer key's (the key here names a value no text has).
+
+A wrong rule each property caught (each made deliberately, seen failing, then undone):
+conflicts found only between texts sharing a subject (witness conflicts dropped) fails the
+first; the value taken from the witness with the smallest ids fails renaming; the value taken
+from the text that comes first in the context fails reordering; the questions that take a text
+as a whole answer found by their names (one name inside the other) instead of topic and
+subject fails translating. The answer key deciding the value (the rule before) fails them all.
 """
 
 from __future__ import annotations
