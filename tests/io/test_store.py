@@ -34,10 +34,9 @@ def test_a_run_is_kept_with_its_inputs_hash_and_figures(tmp_path):
     assert run.id == rid and run.command == "ledger" and run.version == "1.2.3"
     assert run.inputs == ((str(data), hashlib.sha256(data.read_bytes()).hexdigest()),)
     assert run.figures == (Figure("corpus.micro.coverage", 3, 4, 0.75, 0.5, 0.9),)
-    assert (
-        read_runs(store, metric="coverage")[0].figures
-        and not read_runs(store, metric="x")[0].figures
-    )
+    assert read_runs(store, metric="coverage")[0].figures
+    with pytest.raises(ClaimlabInputError, match="known names: corpus.micro.coverage"):
+        read_runs(store, metric="x")
 
 
 def test_figures_are_found_by_their_place_in_the_output():
@@ -46,7 +45,7 @@ def test_figures_are_found_by_their_place_in_the_output():
         "files": [{"name": "ChatGPT", "factscore": 0.58, "respond": {"numerator": 1, "denominator": 1, "value": 1.0}}],
     }  # fmt: skip
     assert figures_of(data) == [
-        Figure("corpus.micro.coverage", 1, 2, 0.5, 0.1, 0.9),
+        Figure("corpus.micro.coverage", 1, 2, 0.5, 0.1, 0.9, aggregate="micro"),
         Figure("files[ChatGPT].factscore", None, None, 0.58),
         Figure("files[ChatGPT].respond", 1, 1, 1.0),
     ]
@@ -116,33 +115,25 @@ def test_eight_processes_writing_at_once_leave_every_run(tmp_path):
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
-def claim(cid, status, **extra):
+def claim(cid, trusted=True, **extra):
     return {"answer_id": "A", "answer_version": "v1", "id": cid, "text": cid, "state": "counted",
-            "status": status, "source_spans": [{"start": 0, "end": 3}], "references": ["R1"],
-            "faithful": True, **extra}  # fmt: skip
+            "status": "SUPPORTED", "source_spans": [{"start": 0, "end": 3}], "references": ["R1"],
+            "faithful": True, "trusted": trusted, **extra}  # fmt: skip
 
 
-def test_trusted_claims_follow_the_memory_rule(tmp_path):
+def test_trusted_claims_keep_the_audits_verdict_of_the_latest_revision(tmp_path):
     store = tmp_path / "runs.sqlite"
-    first = [claim("C1", "SUPPORTED"), claim("C2", "SUPPORTED"), claim("C3", "CONTRADICTED"),
-             claim("C4", "NOT_IN_REFERENCE"), claim("C5", "SUPPORTED", source_spans=[]),
-             claim("C6", "SUPPORTED", proposed=True), claim("C7", "SUPPORTED", state="ambiguous"),
-             claim("C8", "SUPPORTED", faithful=False)]  # fmt: skip
+    first = [claim("C1"), claim("C2"), claim("C3", False, not_trusted_because="CONTRADICTED")]
     record_run(
         store, command="decomposition", argv=[], inputs=[], parameters={}, figures=[], claims=first
     )
     assert [c["candidate_id"] for c in trusted_claims(store)] == ["C1", "C2"]
     revised = [{**c, "answer_version": "v2"} for c in first]
-    revised[1] = {**revised[1], "status": "CONTRADICTED"}  # the revision contradicts C2 now
+    revised[1] = {**revised[1], "trusted": False}  # the revision contradicts C2 now
     record_run(
-        store,
-        command="decomposition",
-        argv=[],
-        inputs=[],
-        parameters={},
-        figures=[],
+        store, command="decomposition", argv=[], inputs=[], parameters={}, figures=[],
         claims=revised,
-    )
+    )  # fmt: skip
     trusted = trusted_claims(store)
     assert [(c["candidate_id"], c["answer_version"]) for c in trusted] == [("C1", "v2")]
     with sqlite3.connect(store) as con:  # both versions are kept
