@@ -149,7 +149,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 SERIAL = itertools.count()
 FAST = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 SHARE = st.floats(0, 1, allow_nan=False)
 NAMES = st.text(st.sampled_from("ab$\\{}_ é"), min_size=1, max_size=6)
@@ -247,11 +247,11 @@ def test_property_history_reads_back_every_printed_figure_with_its_interval(tmp_
 
 
 def test_a_real_ledger_result_is_read_back_with_its_intervals(tmp_path):
-    from claimlab.labs.ledger.history import _with_intervals
-    from claimlab.labs.ledger.demo import demo_ledger
-    from claimlab.metrics.ledger import score_tables
-
     import pyarrow.compute as pc
+
+    from claimlab.labs.ledger.demo import demo_ledger
+    from claimlab.labs.ledger.history import _with_intervals
+    from claimlab.metrics.ledger import score_tables
 
     cand, units = demo_ledger(40, seed=3)
     cand = cand.filter(pc.equal(cand.column("model"), "drops-hard")).drop_columns(["model"])
