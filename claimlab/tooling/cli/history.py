@@ -83,7 +83,8 @@ def add_history(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="the runs a store recorded, a figure over runs, or the claims that may be trusted",
         description="Lists the runs recorded with --store (time, claimlab version, command, "
         "inputs with their sha256, figures with counts and intervals), plots one figure over "
-        "runs, or lists the claims the latest audits let be reused as trusted facts.",
+        "runs (intervals as error bars), or lists the claims the latest revisions let be reused "
+        "as trusted facts. Reading never writes: a store on a read-only mount can be read.",
         epilog="example: claimlab history --store runs.sqlite --metric corpus.micro.coverage --plot cov.png",
     )
     p.add_argument(
@@ -92,7 +93,11 @@ def add_history(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         metavar="FILE.sqlite",
         help="the store (default: $CLAIMLAB_STORE)",
     )
-    p.add_argument("--metric", help="only this figure (its full name, or its last part)")
+    p.add_argument(
+        "--metric",
+        help="only this figure (its full name, or its last part); an unknown name is refused "
+        "with the names the store knows",
+    )
     p.add_argument("--plot", metavar="FILE.png", help="draw --metric over runs")
     p.add_argument(
         "--trusted", action="store_true", help="the claims that may be reused as trusted facts"
