@@ -95,8 +95,13 @@ class StoreError(ClaimlabInputError):
     """A store that cannot be read or written, saying what it is in one line."""
 
 
-def _store_error(err: sqlite3.Error, source: str, doing: str) -> StoreError:
-    """The one-line error for an SQLite failure while ``doing`` (reading, writing) a store."""
+def _store_error(err: sqlite3.Error | UnicodeDecodeError, source: str, doing: str) -> StoreError:
+    """The one-line error for an SQLite failure while ``doing`` (reading, writing) a store.
+
+    Text that is not UTF-8 where SQLite keeps its schema or a row is a corrupted store.
+    """
+    if isinstance(err, UnicodeDecodeError):
+        return StoreError(f"corrupted store while {doing} (text that is not UTF-8)", file=source)
     name = str(getattr(err, "sqlite_errorname", "") or "")
     base = next((kind for code, kind in _KINDS.items() if name.startswith(code)), "")
     text = str(err)
@@ -113,6 +118,14 @@ def _store_error(err: sqlite3.Error, source: str, doing: str) -> StoreError:
             "corrupted store" if "malformed" in low else "store error",
         )
     return StoreError(f"{base} while {doing} ({text})", file=source)
+
+
+def _text(raw: bytes) -> str:
+    """A stored text read back; text that is not UTF-8 is a malformed (corrupted) store."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise sqlite3.DataError("malformed text: not UTF-8") from None
 
 
 def _timeout() -> float:
@@ -247,9 +260,10 @@ def _connect(path: str | Path) -> sqlite3.Connection:
     timeout = _timeout()
     try:
         con = sqlite3.connect(source, timeout=timeout, isolation_level=None)
+        con.text_factory = _text
         con.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         con.execute("PRAGMA journal_mode = WAL").fetchone()
-    except sqlite3.Error as err:
+    except (sqlite3.Error, UnicodeDecodeError) as err:
         raise _store_error(err, source, "opening it to write") from None
     return con
 
@@ -299,7 +313,7 @@ def open_store(path: str | Path) -> sqlite3.Connection:
             (str(SCHEMA_VERSION),),
         )
         con.execute("COMMIT")
-    except sqlite3.Error as err:
+    except (sqlite3.Error, UnicodeDecodeError) as err:
         _rollback(con)
         raise _store_error(err, source, "opening it to write") from None
     except BaseException:
@@ -332,9 +346,10 @@ def _open_read(path: str | Path) -> tuple[sqlite3.Connection, int]:
     for query in ("?mode=ro", "?mode=ro&immutable=1"):
         con = None
         try:
-            con = sqlite3.connect(uri + query, uri=True, isolation_level=None)
+            con = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=_timeout())
+            con.text_factory = _text
             return con, _version(con, source, empty_ok=False)
-        except sqlite3.Error as err:
+        except (sqlite3.Error, UnicodeDecodeError) as err:
             if con is not None:
                 con.close()
             name = str(getattr(err, "sqlite_errorname", ""))
@@ -360,7 +375,7 @@ def reading(path: str | Path) -> Iterator[tuple[sqlite3.Connection, int]]:
     con, version = _open_read(path)
     try:
         yield con, version
-    except sqlite3.Error as err:
+    except (sqlite3.Error, UnicodeDecodeError) as err:
         raise _store_error(err, str(path), "reading it") from None
     finally:
         con.close()
@@ -409,7 +424,7 @@ def record_run(
                 [(run_id, *row) for row in claim_rows],
             )
             con.execute("COMMIT")
-        except sqlite3.Error as err:
+        except (sqlite3.Error, UnicodeDecodeError) as err:
             _rollback(con)
             raise _store_error(err, str(path), "writing a run") from None
         except BaseException:
@@ -668,7 +683,7 @@ def _count(v: object) -> int | None:
 
 
 def _aggregate(name: str, macro_shaped: bool) -> str:
-    parts = re.split(r"[._\[\]]", name)
+    parts = re.split(r"[._|\[\]]", name)
     if macro_shaped or "macro" in parts:
         return "macro"
     return "micro" if "micro" in parts else ""
@@ -736,10 +751,13 @@ def figures_of(
 
 
 def _item_name(value: object) -> str | None:
-    """What names an item of a list in a figure's name (its query, name, group or metric)."""
+    """What names an item of a list in a figure's name: its identifying texts, joined by ``|``.
+
+    A query, a file's name or a group (``files[ChatGPT]``); a comparison by its two sides,
+    metric and aggregate (``comparisons[A|B|coverage|macro]``), so no two items share a name.
+    """
     if not isinstance(value, Mapping):
         return None
-    for key in ("query_id", "name", "group", "metric"):
-        if isinstance(value.get(key), str):
-            return str(value[key])
-    return None
+    keys = ("query_id", "name", "group", "model", "a", "b", "metric", "aggregate")
+    parts = [str(value[k]) for k in keys if isinstance(value.get(k), str)]
+    return "|".join(parts) if parts else None

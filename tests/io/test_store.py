@@ -52,6 +52,16 @@ def test_figures_are_found_by_their_place_in_the_output():
     ]
 
 
+def test_paired_comparisons_are_named_by_their_sides_metric_and_aggregate():
+    diff = {"value": 0.1, "low": 0.02, "high": 0.2}
+    data = {"comparisons": [{"a": "A", "b": "B", "metric": "coverage", "aggregate": agg,
+                             "difference": diff, "level": 0.95} for agg in ("micro", "macro")]}  # fmt: skip
+    assert [(f.name, f.aggregate, f.low) for f in figures_of(data)] == [
+        ("comparisons[A|B|coverage|micro].difference", "micro", 0.02),
+        ("comparisons[A|B|coverage|macro].difference", "macro", 0.02),
+    ]
+
+
 def test_a_file_that_is_not_a_claimlab_store_is_refused(tmp_path):
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database at all" * 100)
@@ -362,7 +372,7 @@ def test_a_corrupted_page_is_refused_as_corrupted(tmp_path):
         read_runs(store)
 
 
-@FAST
+@settings(FAST, max_examples=60)
 @given(where=st.integers(0, 10**6), junk=st.binary(min_size=1, max_size=64))
 def test_property_a_clobbered_store_is_read_or_refused_never_a_bare_exception(
     tmp_path, where, junk
