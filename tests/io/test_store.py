@@ -477,3 +477,15 @@ def test_a_store_on_a_read_only_mount_is_read_and_refuses_writes_as_read_only(tm
 def test_a_store_on_a_full_disk_says_full(tmp_path):
     out = in_a_mount(tmp_path, tmp_path / "absent", "write", ro=False, size="256k", runs=200)
     assert out.startswith("StoreError:") and "store full" in out, out
+
+
+def test_an_answer_id_stored_in_nfd_by_an_older_claimlab_is_the_same_answer(tmp_path):
+    import unicodedata
+
+    store = tmp_path / "runs.sqlite"
+    nfc_id, nfd_id = (unicodedata.normalize(f, "réponse") for f in ("NFC", "NFD"))
+    one_run(store, claims=[claim("C1", answer_id=nfc_id)])
+    one_run(store, claims=[claim("C2", answer_id=nfc_id, answer_version="v2")])
+    with sqlite3.connect(store) as con:  # written before ids were normalised at the store's edge
+        con.execute("UPDATE claims SET answer_id = ? WHERE answer_version = 'v2'", (nfd_id,))
+    assert [(c["answer_id"], c["candidate_id"]) for c in trusted_claims(store)] == [(nfc_id, "C2")]
