@@ -65,16 +65,16 @@ def test_history_refuses_a_missing_store_and_a_plot_without_a_metric(tmp_path):
     assert proc.returncode == 2 and "--metric" in proc.stderr
 
 
-def test_history_json_shows_the_ledgers_interval_as_printed(tmp_path):
+def test_history_json_shows_the_ledgers_interval_as_printed(tmp_path, capsys):
+    from claimlab.tooling.cli import main
+
     store = tmp_path / "runs.sqlite"
     c, u = write_ledger(tmp_path / "one", set(range(0, 600, 7)))
-    printed = json.loads(
-        run_cli(
-            "ledger", c, "--units", u, "--ci", "0.9", "--bootstrap", "200", "--json",
-            "--store", store, check=True,
-        ).stdout
-    )  # fmt: skip
-    data = json.loads(run_cli("history", "--store", store, "--json", check=True).stdout)
+    ledger = ["ledger", str(c), "--units", str(u), "--ci", "0.9", "--bootstrap", "100"]
+    assert main([*ledger, "--json", "--store", str(store)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert main(["history", "--store", str(store), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
     figures = {f["name"]: f for f in data["runs"][0]["figures"]}
     for aggregate in ("micro", "macro"):
         ci = printed["corpus"][aggregate]["coverage"]["ci"]
@@ -84,9 +84,9 @@ def test_history_json_shows_the_ledgers_interval_as_printed(tmp_path):
         )  # fmt: skip
         assert got["aggregate"] == aggregate
     assert figures["corpus.macro.coverage"]["defined"] == 600
-    text = run_cli("history", "--store", store, "--metric", "corpus.micro.coverage").stdout
+    assert main(["history", "--store", str(store), "--metric", "corpus.micro.coverage"]) == 0
     low, high = (100 * printed["corpus"]["micro"]["coverage"]["ci"][k] for k in ("low", "high"))
-    assert f"[{low:.1f}%, {high:.1f}%] 90% BCa" in text
+    assert f"[{low:.1f}%, {high:.1f}%] 90% BCa" in capsys.readouterr().out
 
 
 MODEL = "gpt$\\frac{1}{$x"
