@@ -118,7 +118,8 @@ HOUSE_STYLE: dict[str, Any] = {
 @contextmanager
 def house_style() -> Iterator[None]:
     """Deterministic, readable defaults for the figures made inside (nothing changed outside)."""
-    with plt.rc_context({**HOUSE_STYLE, "font.family": list(font_families())}):  # type: ignore[arg-type]
+    rc: dict[str, Any] = {**HOUSE_STYLE, "font.family": list(font_families())}
+    with plt.rc_context(rc):  # type: ignore[arg-type]
         yield
 
 
