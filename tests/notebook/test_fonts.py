@@ -180,3 +180,19 @@ def test_any_character_is_drawn_or_named_never_an_empty_box(texts):
     for text in texts:
         shown = drawable(text)
         assert all(ch in shown for ch in text if drawable(ch) == ch)
+
+
+def test_a_figure_in_thai_and_korean_is_drawn_to_the_same_bytes_twice():
+    """Deterministic output holds with the fallback fonts (the notebooks' PNG figures)."""
+    import io
+
+    def render(fmt):
+        ax = plot_ratios({"ห้อง A3": Ratio(1, 2), "305호": Ratio(0, 0)}, title="บัตร · 카드")
+        buf = io.BytesIO()
+        ax.figure.savefig(
+            buf, format=fmt, metadata={"Software": None} if fmt == "png" else {"Date": None}
+        )
+        plt.close(ax.figure)
+        return buf.getvalue()
+
+    assert render("png") == render("png")
