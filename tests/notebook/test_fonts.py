@@ -196,3 +196,15 @@ def test_a_figure_in_thai_and_korean_is_drawn_to_the_same_bytes_twice():
         return buf.getvalue()
 
     assert render("png") == render("png")
+
+
+def test_the_fallback_list_keeps_its_order_and_only_installed_families():
+    from matplotlib import font_manager
+
+    from claimlab.notebook.style import FONT_FALLBACK, font_families
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    families = font_families()
+    assert families[0] == "DejaVu Sans"
+    assert [f for f in FONT_FALLBACK if f in families] == list(families)
+    assert all(f in installed for f in families)

@@ -197,3 +197,12 @@ def test_every_walk_table_has_one_row_per_chunk_or_claim(tmp_path_factory, query
     assert len(views.chunk_table(q)) == len(q.chunks)
     assert len(views.claim_table(q, side="response")) == len(q.response_claims)
     assert len(views.claim_table(q, side="answer")) == len(q.answer_claims)
+
+
+@pytest.mark.parametrize("rows", [[], [{"chunk": "d0", "relevant": "yes"}]], ids=["none", "one"])
+def test_rows_table_keeps_its_columns_with_or_without_rows(rows):
+    from claimlab.notebook.display import rows_table
+
+    t = rows_table(rows, ["chunk", "relevant"], index="chunk")
+    assert (len(t), list(t.columns), t.index.name) == (len(rows), ["relevant"], "chunk")
+    assert "<table" in table_html(t)
