@@ -4,8 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Debian packages: chromium (PDF handouts, browser tests), poppler-utils (PDF checks),
-# libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji
-DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
+# libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji (fonts-symbola:
+# emoji in outline, which figures can draw; a colour bitmap emoji font only reaches HTML)
+DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum fonts-symbola
 
 .PHONY: setup system run test test-fast lint lab bench mutation clean
 

@@ -14,7 +14,7 @@ from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
 from claimlab.metrics.rag import GENERATOR, OVERALL, RAG_METRICS, RETRIEVER
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
@@ -45,9 +45,42 @@ def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
                 yield f"  {m:<32} {q.figure(m).display}"
 
 
+METRIC_COLUMNS = (
+    "part",
+    "metric",
+    "macro %",
+    "queries (N/A left out)",
+    "micro (pooled claims)",
+    "in the file",
+)
+CHUNK_COLUMNS = (
+    "chunk",
+    "relevant",
+    "ground-truth claims it entails",
+    "response claims it entails",
+    "text",
+)
+PAIR_COLUMNS = (
+    "pair",
+    "data set",
+    "query",
+    "people (1st, 2nd)",
+    "checker: 1st response",
+    "checker: 2nd response",
+)
+META_COLUMNS = (
+    "label",
+    "checker Pearson",
+    "checker Spearman",
+    "people Pearson",
+    "people Spearman",
+    "people kappa (quadratic)",
+    "gap (Pearson)",
+)
+
+
 def metric_table(report: Any) -> Any:
     """Every metric: the macro mean (queries used, left out), the micro figure, the file's own."""
-    pd = pandas()
     rows = []
     for part, metrics in PARTS.items():
         for m in metrics:
@@ -63,17 +96,16 @@ def metric_table(report: Any) -> Any:
                     "in the file": "-" if published is None else f"{published:.1f}",
                 }
             )
-    return pd.DataFrame(rows).set_index(["part", "metric"])
+    return pandas().DataFrame(rows, columns=list(METRIC_COLUMNS)).set_index(["part", "metric"])
 
 
 def per_query_table(report: Any) -> Any:
     """One row per query, one column per metric, each with its counts."""
-    pd = pandas()
     rows = [
         {"query": q.query_id, **{m: q.figure(m).display for m in RAG_METRICS}}
         for q in report.per_query
     ]
-    return pd.DataFrame(rows).set_index("query")
+    return rows_table(rows, ["query", *RAG_METRICS], index="query")
 
 
 SHORT = {
@@ -133,12 +165,18 @@ def claim_table(query: Any, *, side: str = "response") -> Any:
         }
         for text, ok, row in zip(claims, verdicts, matrix, strict=True)
     ]
-    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="#"))
+    return pd.DataFrame(
+        rows,
+        columns=["claim", what, "entailed by chunks"],
+        index=pd.RangeIndex(1, len(rows) + 1, name="#"),
+    )
 
 
 def chunk_table(query: Any) -> Any:
-    """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails."""
-    pd = pandas()
+    """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails.
+
+    A query with no retrieved chunk gives the table's header and no row.
+    """
     rows = []
     for j, (doc, text) in enumerate(query.chunks):
         gt = sum(row[j] for row in query.chunk_answer)
@@ -152,7 +190,7 @@ def chunk_table(query: Any) -> Any:
                 "text": text,
             }
         )
-    return pd.DataFrame(rows).set_index("chunk")
+    return rows_table(rows, CHUNK_COLUMNS, index="chunk")
 
 
 def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
@@ -180,7 +218,6 @@ def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
 
 def meta_table(result: Any) -> Any:
     """Per label: checker vs people and people vs people, each with its interval."""
-    pd = pandas()
     rows = []
     for label, a in result.labels.items():
         rows.append(
@@ -196,12 +233,11 @@ def meta_table(result: Any) -> Any:
                 "gap (Pearson)": a.gap_pearson.display,
             }
         )
-    return pd.DataFrame(rows).set_index("label")
+    return rows_table(rows, META_COLUMNS, index="label")
 
 
 def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: int = 8) -> Any:
     """The first response pairs: data set, query, both people's judgments, the checker's scores."""
-    pd = pandas()
     rows = []
     for p in pairs[:limit]:
         one, two = p.checker[label]
@@ -215,7 +251,7 @@ def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: in
                 "checker: 2nd response": "N/A" if two is None else f"{two:.3f}",
             }
         )
-    return pd.DataFrame(rows).set_index("pair")
+    return rows_table(rows, PAIR_COLUMNS, index="pair")
 
 
 @styled
@@ -275,6 +311,8 @@ def show_walkthrough(study: Any, *, limit: int) -> None:
         show(claim_table(q, side="response"))
         show_markdown("**The ground-truth answer's claims** (in the response: it entails them)")
         show(claim_table(q, side="answer"))
+        if not q.chunks:
+            show_markdown("**No chunk was retrieved for this query**: no claim is entailed by one.")
         show(chunk_table(q))
         f = figures[q.query_id]
         show_markdown(" · ".join(f"{m} {f.figure(m).display}" for m in RAG_METRICS))
