@@ -117,11 +117,14 @@ def backing_rule(share: float = BACKING_SHARE) -> str:
     return f"{need} of a source span's own length (and more than one character) inside the unit"
 
 
-def unbacked_line(unbacked: Mapping[str, Sequence[str]], *, show: int = 5) -> str:
+def unbacked_line(
+    unbacked: Mapping[str, Sequence[str]], *, show: int = 5, total: int | None = None
+) -> str:
     """The claims whose ``preserves`` their own spans do not back, with their count ("" none).
 
     ``unbacked`` maps a claim to the units it preserves that none of its spans backs (see
-    :func:`span_backs`); the first ``show`` claims are named. Plain text: escape it where shown.
+    :func:`span_backs`); the first ``show`` claims are named; ``total`` is their count when
+    ``unbacked`` holds only the first of them. Plain text: escape it where shown.
 
     Examples:
         >>> unbacked_line({"S2": ["U3"], "S4": ["U1", "U2"]})
@@ -131,9 +134,9 @@ def unbacked_line(unbacked: Mapping[str, Sequence[str]], *, show: int = 5) -> st
         >>> unbacked_line({})
         ''
     """
-    if not unbacked:
+    n = len(unbacked) if total is None else total
+    if not n:
         return ""
-    n = len(unbacked)
     named = [f"{cid} ({', '.join(units)})" for cid, units in list(unbacked.items())[:show]]
     more = f", ... {n - len(named)} more" if n > len(named) else ""
     what = "1 claim preserves units its" if n == 1 else f"{n} claims preserve units their"
