@@ -68,40 +68,47 @@ BACKING_SHARE = 0.5  # a span backs a unit when more than this share of it lies 
 
 
 def span_backs(
-    span: tuple[int, int], unit: tuple[int, int], unit_text: str, *, share: float = BACKING_SHARE
+    span: tuple[int, int],
+    span_text: str,
+    unit: tuple[int, int],
+    unit_text: str,
+    *,
+    share: float = BACKING_SHARE,
 ) -> bool:
     r"""Whether a source span backs a content unit: the span lies in the unit.
 
-    The rule, in UTF-16 units: most of the span's *own* length falls inside the unit (more
-    than half of it, and at least ``share`` of it when a file asks for more, up to 1: the
-    whole span), and more than one character does. The unit's length does not enter: a short
-    quote of part of a sentence backs that sentence, however long it is, so splitting a claim
-    into atomic claims that quote its parts never loses a unit it backed (if most of a span
-    lies in a unit, so does most of one of its parts). A span mostly elsewhere backs nothing;
-    a one-character overlap backs nothing; an empty span or a unit of no length is never
-    backed. ``unit_text`` (the unit's own text) tells an astral character, two UTF-16 units,
-    from two characters.
+    The rule, counted in characters: most of the span's *own* length falls inside the unit
+    (more than half of its characters, and at least ``share`` of them when a file asks for
+    more, up to 1: the whole span), and more than one character does. The unit's length does
+    not enter: a short quote of part of a sentence backs that sentence however long it is, so
+    splitting a claim into atomic claims that quote its parts (two characters or more each)
+    never loses a unit it backed: if most of a span lies in a unit, most of one of its parts
+    does. A span mostly elsewhere backs nothing; a one-character overlap backs nothing; an
+    empty span or a unit of no length is never backed. Offsets are UTF-16 (``span``,
+    ``unit``) and the texts are those slices, so an astral character is one character.
 
     Examples:
-        >>> span_backs((10, 14), (0, 30), "x" * 30)  # a third of a sentence, all inside it
+        >>> unit = "x" * 30
+        >>> span_backs((10, 14), "xxxx", (0, 30), unit)  # a third of a sentence, all inside it
         True
-        >>> span_backs((25, 40), (0, 30), "x" * 30)  # 5 of 15 inside: mostly elsewhere
+        >>> span_backs((25, 40), "x" * 15, (0, 30), unit)  # 5 of 15 inside: mostly elsewhere
         False
-        >>> span_backs((29, 30), (0, 30), "x" * 30)  # one character
+        >>> span_backs((29, 30), "x", (0, 30), unit)  # one character
         False
-        >>> span_backs((0, 2), (0, 2), "\U0001f4d8")  # one astral character, two UTF-16 units
+        >>> span_backs((0, 2), "\U0001f4d8", (0, 2), "\U0001f4d8")  # one astral character
         False
     """
     start, end = span
     u_start, u_end = unit
-    inside = min(end, u_end) - max(start, u_start)
-    length = end - start
-    if inside < 2 or 2 * inside <= length or inside < share * length - 1e-9:
+    a, b = max(start, u_start), min(end, u_end)
+    if b - a < 2:  # fewer than two UTF-16 units: at most one character
         return False
-    if inside == 2:  # two UTF-16 units: two characters, or one outside the BMP
-        at = max(start, u_start) - u_start
-        return len(utf16_slice(unit_text, at, at + 2)) == 2
-    return True
+    if span_text.isascii():  # one UTF-16 unit a character, inside the span as in all of it
+        inside, length = b - a, end - start
+    else:
+        inside = len(utf16_slice(unit_text, a - u_start, b - u_start))
+        length = len(span_text)
+    return inside >= 2 and 2 * inside > length and inside >= share * length - 1e-9
 
 
 def backing_rule(share: float = BACKING_SHARE) -> str:

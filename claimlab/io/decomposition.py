@@ -260,7 +260,10 @@ class DecompositionFixture:
         u = self._unit_span[unit]
         where = (u.start, u.end)
         share = self.span_cover
-        return any(span_backs((s.start, s.end), where, u.text, share=share) for s in c.source_spans)
+        return any(
+            span_backs((s.start, s.end), s.text, where, u.text, share=share)
+            for s in c.source_spans
+        )
 
     def counted_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate preserves that its source spans back (the ones that count)."""

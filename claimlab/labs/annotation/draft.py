@@ -441,11 +441,11 @@ def _unbacked(
     where = {uid: (s, e, t) for uid, s, e, t in units}
     out = []
     for c in candidates:
-        spans = [(sp["start"], sp["end"]) for sp in c["source_spans"]]
+        spans = [((sp["start"], sp["end"]), sp["text"]) for sp in c["source_spans"]]
         missing = tuple(
             u
             for u in c["preserves"]
-            if not any(span_backs(sp, where[u][:2], where[u][2]) for sp in spans)
+            if not any(span_backs(sp, text, where[u][:2], where[u][2]) for sp, text in spans)
         )
         if c["faithful"] and missing:
             out.append((c["id"], missing))
