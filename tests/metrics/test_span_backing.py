@@ -196,3 +196,55 @@ def test_a_checked_file_without_candidates_is_read_by_agreement_adjudicate_and_t
     assert ledger.returncode == 0, ledger.stderr
     coverage = json.loads(ledger.stdout)["corpus"]["micro"]["coverage"]
     assert (coverage["numerator"], coverage["denominator"]) == (1, 4)  # r1: U1 of 2; r2: 0 of 2
+
+
+# ------------------------------------------------------------------ shown where a person decides
+
+RAW = {
+    "id": "stew",
+    "answer": "Heat the pan with oil. Add two spoons of soy sauce and simmer for five minutes.",
+    "subclaims": ["Heat the pan with oil. Add two spoons", "Add two spoons of soy sauce."],
+}
+
+
+def test_claims_whose_preserves_their_spans_do_not_back_are_named_with_their_count(tmp_path):
+    from claimlab.io.raw import load_raw_answers
+    from claimlab.labs.annotation.draft import draft_document
+
+    raw = tmp_path / "raw.jsonl"
+    raw.write_text(json.dumps(RAW) + "\n", encoding="utf-8")
+    doc, summary = draft_document(load_raw_answers(raw)[0])
+    fx = read_decomposition(doc, source="stew.json")
+    # S1 quotes the first sentence (22 characters) and the start of the second (14 of its 37):
+    # it lies in U1, and is proposed to preserve U2 too, which its span does not back
+    assert fx.unbacked_claims == {"S1": ("U2",)} == dict(summary.unbacked)
+    assert summary.to_dict()["unbacked_preserves"] == {"S1": ["U2"]}
+    out = tmp_path / "drafts"
+    said = run_cli("draft", raw, "--out", out, check=True).stdout
+    line = "1 claim preserves units its source spans do not back (not counted): S1 (U2)"
+    assert line in said and "1 claim in 1 draft preserves units" in said
+    ledger = run_cli("ledger", "--from-decompositions", out, check=True).stdout
+    assert (
+        "1 claim preserves units its source spans do not back (not counted): drafts/stew: S1"
+        in ledger
+    )
+
+
+def test_the_annotator_names_them_at_confirm(tmp_path):
+    from claimlab.io.raw import load_raw_answers
+    from claimlab.labs.annotation.draft import draft_document
+    from claimlab.labs.annotation.session import AnnotationSession
+    from claimlab.labs.annotation.widgets import Annotator
+
+    raw = tmp_path / "raw.jsonl"
+    raw.write_text(json.dumps(RAW) + "\n", encoding="utf-8")
+    path = tmp_path / "stew.json"
+    path.write_text(json.dumps(draft_document(load_raw_answers(raw)[0])[0]), encoding="utf-8")
+    a = Annotator(AnnotationSession.start(path, "Min"))
+    a.chooser.value = "S1"
+    assert "no source span lies in U2" in a.message.value  # before confirming
+    a.confirm.click()
+    assert "S1 confirmed by Min; saved." in a.message.value
+    assert "1 claim preserves units its source spans do not back (not counted): S1 (U2)" in (
+        a.message.value
+    )
