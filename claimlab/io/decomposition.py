@@ -261,8 +261,7 @@ class DecompositionFixture:
         where = (u.start, u.end)
         share = self.span_cover
         return any(
-            span_backs((s.start, s.end), s.text, where, u.text, share=share)
-            for s in c.source_spans
+            span_backs((s.start, s.end), s.text, where, u.text, share=share) for s in c.source_spans
         )
 
     def counted_units(self, c: Candidate) -> tuple[str, ...]:

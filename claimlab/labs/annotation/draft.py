@@ -486,7 +486,7 @@ def draft_document(
         {"id": f"U{i}", "span": {"start": s, "end": e, "text": t}, **proposed}
         for i, (s, e, t) in enumerate(spans, 1)
     ]
-    unit_rows = [(u["id"], s, e, t) for u, (s, e, t) in zip(unit_docs, spans, strict=True)]
+    unit_rows = [(f"U{i}", s, e, t) for i, (s, e, t) in enumerate(spans, 1)]
     width = len(str(len(raw.subclaims)))
     aligner = Aligner(text)
     candidates = []
