@@ -134,10 +134,10 @@ def unbacked_line(
     ``unbacked`` holds only the first of them. Plain text: escape it where shown.
 
     Examples:
-        >>> unbacked_line({"S2": ["U3"], "S4": ["U1", "U2"]})
-        '2 claims preserve units their source spans do not back (not counted): S2 (U3), S4 (U1, U2)'
-        >>> unbacked_line({"S2": ["U3"], "S4": ["U1"]}, show=1)
-        '2 claims preserve units their source spans do not back (not counted): S2 (U3), ... 1 more'
+        >>> unbacked_line({"b": ["y"], "d": ["x", "z"]})
+        '2 claims preserve units their source spans do not back (not counted): b (y), d (x, z)'
+        >>> unbacked_line({"b": ["y"], "d": ["x"]}, show=1)
+        '2 claims preserve units their source spans do not back (not counted): b (y), ... 1 more'
         >>> unbacked_line({})
         ''
     """
