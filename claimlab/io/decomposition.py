@@ -276,7 +276,8 @@ class DecompositionFixture:
     def unbacked_claims(self) -> dict[str, tuple[str, ...]]:
         """Faithful counted candidate id -> the units it preserves that no span of it backs.
 
-        Only candidates with such units, in file order (shown by :func:`claimlab.core.spans.unbacked_line`).
+        Only candidates with such units, in file order (shown with their count by
+        :func:`claimlab.core.spans.unbacked_line`).
         """
         return {
             c.id: un

@@ -148,10 +148,10 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
     result = score_tables(cand, units, by=args.by, on_error=args.on_error)
     drafts = [fx for fx in fixtures if fx.is_draft]
     unbacked = [
-        (f"{model}/{fx.original.id}: {cid}" if model else f"{fx.original.id}: {cid}", list(units))
-        for model, files in named
+        (f"{folder}/{fx.original.id}: {cid}", list(unit_ids))
+        for folder, files in named
         for fx in files
-        for cid, units in fx.unbacked_claims.items()
+        for cid, unit_ids in fx.unbacked_claims.items()
     ]
     labels = {
         "folders": {name: len(files) for name, files in named},
