@@ -343,12 +343,14 @@ def fixture_from_rows(
     ``rows`` are dicts with the candidates columns, in file order; the fixture scorer then scores
     ``[row["candidate_id"] for row in rows]`` with the same definitions the ledger scorer counts.
     A ledger's ``preserves`` are the units that count (a decomposition file's rows list only the
-    units a source span backs), so every candidate here gets a span at each unit's place.
+    units a source span backs), so every unit and every candidate's span is one place of two
+    characters: each span lies in each unit (:func:`claimlab.core.spans.span_backs`).
     """
+    place = Span(0, 2, "--")
     return DecompositionFixture(
         "ledger rows",
-        Original("answer", "ledger", ""),
-        tuple(Unit(u, Span(0, 0, "")) for u in unit_ids),
+        Original("answer", "ledger", place.text),
+        tuple(Unit(u, place) for u in unit_ids),
         (),
         tuple(
             Candidate(
@@ -358,7 +360,7 @@ def fixture_from_rows(
                 version="",
                 predicate="",
                 qualifiers=(),
-                source_spans=(Span(0, 0, ""),),
+                source_spans=(place,),
                 fingerprint=r["fingerprint"],
                 preserves=tuple(r["preserves"]),
                 faithful=r["faithful"],

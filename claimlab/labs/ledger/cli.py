@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.core.vocab import status_line
 from claimlab.notebook.terminal import (
@@ -21,6 +22,8 @@ from claimlab.notebook.terminal import (
     say,
     share_or_zero,
 )
+
+UNBACKED_SHOWN = 5  # claims named in the summary whose preserves their spans do not back
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
@@ -144,6 +147,12 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
     cand, units = tables_from_decompositions(fixtures, models=models)
     result = score_tables(cand, units, by=args.by, on_error=args.on_error)
     drafts = [fx for fx in fixtures if fx.is_draft]
+    unbacked = [
+        (f"{folder}/{fx.original.id}: {cid}", list(unit_ids))
+        for folder, files in named
+        for fx in files
+        for cid, unit_ids in fx.unbacked_claims.items()
+    ]
     labels = {
         "folders": {name: len(files) for name, files in named},
         "files": len(fixtures),
@@ -151,6 +160,8 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
         "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
         "proposed_units": sum(len(fx.proposed_units) for fx in fixtures),
         "gold": not drafts,
+        "claims_with_unbacked_preserves": len(unbacked),
+        "unbacked_preserves": dict(unbacked[:UNBACKED_SHOWN]),  # the first ones
     }
     extra = {
         "proposed_candidates": {fx.original.id: len(fx.proposed) for fx in fixtures},
@@ -239,6 +250,9 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
             else "; every label confirmed by a person"
         )
     )
+    n = labels["claims_with_unbacked_preserves"]
+    if n:
+        say(f"  {unbacked_line(labels['unbacked_preserves'], total=n)}")
 
 
 def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[Any]) -> None:
