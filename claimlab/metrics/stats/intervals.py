@@ -160,13 +160,13 @@ def too_small(
 
 
 def no_spread(defined: Floats, shown: str, *, what: str = "answers") -> NoInterval | None:
-    """Why resampled values give no interval: none defined, or all the same (else None).
+    """Why resampled values give no interval: all the same, or none defined (else None).
 
     ``shown`` is the figure as the reason prints it; ``what`` names the resampled clusters.
     """
-    if defined.size == 0:
-        return NoInterval("no resample has a figure: the bootstrap shows no spread")
-    if np.all(np.abs(defined - defined[0]) <= 1e-12 * max(1.0, abs(defined[0]))):
+    if defined.size == 0 or np.all(
+        np.abs(defined - defined[0]) <= 1e-12 * max(1.0, abs(defined[0]))
+    ):
         return NoInterval(
             f"every resample gives {shown}: the {what} do not vary, so the bootstrap shows no "
             "spread"

@@ -41,12 +41,12 @@ def check_level(level: float) -> float:
 
 
 def pick_blocks(
-    n: int, resamples: int, seed: int, *, cells: int = BLOCK_CELLS
+    n: int, resamples: int, seed: int, *, cells: int | None = None
 ) -> Iterator[NDArray[np.int64]]:
     """Blocks of bootstrap draws: per resample, the ``n`` clusters drawn (indexes, with replacement).
 
     One generator per seed, drawn block after block: a block holds at most ``cells`` draws
-    (at least one resample), so memory stays bounded whatever ``n`` and ``resamples`` are, and
+    (default ``BLOCK_CELLS``; at least one resample), so memory stays bounded whatever ``n`` and ``resamples`` are, and
     the same seed gives the same draws whatever the block size (numpy's generator continues
     its stream from one call to the next: stacked, the blocks are the one draw of
     ``(resamples, n)``).
@@ -59,7 +59,7 @@ def pick_blocks(
         ([2, 2, 2], True)
     """
     rng = np.random.default_rng(seed)
-    per_block = max(1, min(resamples, cells // max(n, 1)))
+    per_block = max(1, min(resamples, (BLOCK_CELLS if cells is None else cells) // max(n, 1)))
     done = 0
     while done < resamples:
         b = min(per_block, resamples - done)
