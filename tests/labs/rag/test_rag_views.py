@@ -86,3 +86,23 @@ def test_show_functions_run_and_skip_with_a_message(files, capsys):
     ids = [q["query_id"] for q in record["per_query"]]
     assert ids == [q.query_id for q in study.checking.queries]
     assert all(any(p in i for p in PAYLOADS) for i in ids)  # the file's ids, kept as data
+
+
+@pytest.mark.parametrize(
+    ("below", "verdict"),
+    [
+        ({"pearson": True, "spearman": False},
+         "significantly below the people's own agreement (pearson)"),
+        ({"pearson": False, "spearman": False},
+         "not significantly below the people's own agreement"),
+        ({"pearson": None, "spearman": None},
+         "undecided against the people's own agreement (pearson, spearman: no interval)"),
+        ({"pearson": True, "spearman": None},
+         "significantly below the people's own agreement (pearson); undecided against the "
+         "people's own agreement (spearman: no interval)"),
+    ],
+)  # fmt: skip
+def test_below_verdict_never_claims_what_no_interval_decides(below, verdict):
+    from types import SimpleNamespace
+
+    assert views.below_verdict(SimpleNamespace(below_people=below)) == verdict
