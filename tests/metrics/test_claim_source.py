@@ -6,6 +6,7 @@ Every expected figure below is counted by hand from the fixture's spans and labe
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 
@@ -184,18 +185,19 @@ def _candidate(i: int, fp: str, weight: float, entails: tuple[str, ...]) -> Cand
 def brute_force(chosen: list[Candidate], every: list[Candidate]) -> set[int]:
     """Every subset without a repeat or an entailed pair; the heaviest, earliest on a tie.
 
-    An edge to a candidate reaches all of its fingerprint, selected or not (``every``).
+    An edge joins claims (fingerprints): from every copy of the entailing one to every copy of
+    the entailed one, selected or not (``every``).
     """
     n = len(chosen)
     fp_of = {c.id: c.fingerprint for c in every}
+    # a claim is its fingerprint: what any copy of it in the file entails, every copy entails
+    says = {(c.fingerprint, fp_of[e]) for c in every for e in c.entails}
 
     def clash(i, j):
         a, b = chosen[i], chosen[j]
         if a.fingerprint == b.fingerprint:
             return True
-        return any(fp_of.get(e) == b.fingerprint for e in a.entails) or any(
-            fp_of.get(e) == a.fingerprint for e in b.entails
-        )
+        return (a.fingerprint, b.fingerprint) in says or (b.fingerprint, a.fingerprint) in says
 
     best, best_key = set(), None
     for bits in itertools.product((0, 1), repeat=n):
@@ -242,6 +244,87 @@ def test_core_selection_equals_a_search_over_every_subset(solver, data):
     assert len(s.kept) + len(s.dropped) == len(ids)
     for _, reason in s.dropped:
         assert reason.split()[0] in ("uninformative", "repeats", "entailed", "entails"), reason
+
+
+# k0 (weight 1.5) entails k1 and k2 (weight 1 each); k3 is an exact copy of k0 without the
+# edge, k4 one that carries it (k5 is k0 without the edge); k6 repeats k1
+COPIES = [
+    _candidate(0, "x", 1.5, ("k1", "k2")),
+    _candidate(1, "a", 1, ()),
+    _candidate(2, "b", 1, ()),
+    _candidate(3, "x", 1.5, ()),
+    _candidate(4, "y", 1.5, ("k1", "k2")),
+    _candidate(5, "y", 1.5, ()),
+    _candidate(6, "a", 1, ()),
+]
+
+# (selection, kept, why the copy was dropped): k1 + k2 weigh 2 against 1.5, whichever copy
+COPY_CASES = [
+    (["k1", "k2", "k0", "k3"], ("k1", "k2"), ("k3", "entails k1, k2, kept instead")),
+    (
+        ["k3", "k1", "k2"],
+        ("k1", "k2"),
+        ("k3", "entails k1, k2, kept instead"),
+    ),  # original unselected
+    (["k5", "k1", "k2"], ("k1", "k2"), ("k5", "entails k1, k2, kept instead")),  # edge on the copy
+    (["k5", "k6", "k2"], ("k6", "k2"), ("k5", "entails k6, k2, kept instead")),  # edge to a repeat
+    (["k5", "k6"], ("k5",), ("k6", "entailed by k5 (it says")),
+    (["k0", "k3"], ("k0",), ("k3", "repeats k0 (the same fingerprint)")),
+]
+
+
+@pytest.mark.parametrize(("ids", "kept", "why"), COPY_CASES)
+def test_an_exact_copy_of_a_claim_conflicts_as_the_claim_does(ids, kept, why):
+    s = core_select(_fixture(COPIES), ids)
+    assert s.kept == kept
+    assert dict(s.dropped)[why[0]].startswith(why[1])
+
+
+def test_a_copy_of_an_entailing_claim_in_the_shipped_file_is_not_kept(write_variant):
+    def copy_s10(d):
+        s10 = next(c for c in d["candidates"] if c["id"] == "s10")
+        d["candidates"].append({**s10, "id": "s11", "entails": []})
+
+    fx = load_decomposition(write_variant("ferry_lines.json", copy_s10))
+    s = core_select(fx, ["s1", "s3", "s10", "s11"])
+    assert s.kept == ("s1", "s3") and s.weight_kept == 2
+    assert dict(s.dropped)["s11"] == (
+        "entails s1, s3, kept instead: together they weigh 2 against its 1.5"
+    )
+
+
+@st.composite
+def copied_and_renamed(draw):
+    """A selection; the same with one selected candidate copied (under a new id, later in the
+    selection, with or without its edges, selected or only in the file) and every id renamed."""
+    cands, ids = draw(selections())
+    n = len(cands)
+    original = draw(st.sampled_from(ids))
+    o = cands[int(original[1:])]
+    entails = o.entails if draw(st.booleans()) else ()
+    copy = _candidate(n, o.fingerprint, o.weight, entails)
+    ids2 = list(ids)
+    if draw(st.booleans()):
+        ids2.insert(draw(st.integers(ids.index(original) + 1, len(ids))), copy.id)
+    names = draw(st.permutations([f"r{i}" for i in range(n + 1)]))
+    new = {f"k{i}": names[i] for i in range(n + 1)}
+    renamed = [
+        dataclasses.replace(c, id=new[c.id], entails=tuple(new[e] for e in c.entails))
+        for c in [*cands, copy]
+    ]
+    return (cands, ids), (renamed, [new[i] for i in ids2]), {v: k for k, v in new.items()}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=copied_and_renamed())
+def test_a_copy_or_a_new_name_never_changes_what_core_selection_keeps(data):
+    """A copy is the same claim: copying a selected candidate, or renaming every id, keeps the
+    same candidates (the earlier original before its copy, whose weight is the same)."""
+    (cands, ids), (renamed, ids2), old_name = data
+    before = core_select(_fixture(cands), ids)
+    after = core_select(_fixture(renamed), ids2)
+    assert [old_name[k] for k in after.kept] == list(before.kept)
+    assert after.weight_kept == before.weight_kept
 
 
 def test_core_selection_on_the_shipped_file_with_weights_and_entailment():

@@ -196,24 +196,40 @@ def chunk_table(query: Any) -> Any:
 def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
     """What ``claimlab meta-eval`` prints: per label, checker and people, with intervals."""
     pct = round(100 * result.level)
-    yield (
-        f"{result.instances} response pairs, {result.judgments} judgments; {pct}% intervals from "
-        f"{result.resamples} resamples of response pairs (seed {result.seed})"
-    )
-    for label, a in result.labels.items():
-        below = [k for k, v in a.below_people.items() if v]
-        verdict = (
-            f"significantly below the people's own agreement ({', '.join(below)})"
-            if below
-            else "not significantly below the people's own agreement"
+    counted = f"{result.instances} response pairs, {result.judgments} judgments"
+    if result.resamples:
+        yield (
+            f"{counted}; {pct}% intervals from {result.resamples} resamples of response pairs "
+            f"(seed {result.seed})"
         )
+    else:
+        yield f"{counted}; not resampled: no intervals"
+    for label, a in result.labels.items():
         kappa = "N/A" if a.human_kappa is None else f"{a.human_kappa:.3f}"
         yield f"{label}:"
         yield f"  {checker} vs people   Pearson {a.pearson.display}   Spearman {a.spearman.display}"
         yield f"  people vs people   Pearson {a.human_pearson.display}   Spearman {a.human_spearman.display}"
-        yield f"  people's quadratic-weighted kappa {kappa}; the checker is {verdict}"
+        yield f"  people's quadratic-weighted kappa {kappa}; the checker is {below_verdict(a)}"
+        figures = (a.pearson, a.spearman, a.human_pearson, a.human_spearman)
+        for why in dict.fromkeys(c.reason for c in figures if c.reason):
+            yield f"  no interval: {why}"
         if a.filled:
             yield f"  {a.filled} pairs without a score took the median difference"
+
+
+def below_verdict(agreement: Any) -> str:
+    """Whether the checker is significantly below the people, undecided where no interval says."""
+    below = agreement.below_people
+    yes = [k for k, v in below.items() if v]
+    unknown = [k for k, v in below.items() if v is None]
+    parts = []
+    if yes:
+        parts.append(f"significantly below the people's own agreement ({', '.join(yes)})")
+    if unknown:
+        parts.append(
+            f"undecided against the people's own agreement ({', '.join(unknown)}: no interval)"
+        )
+    return "; ".join(parts) or "not significantly below the people's own agreement"
 
 
 def meta_table(result: Any) -> Any:

@@ -206,3 +206,23 @@ def test_rows_table_keeps_its_columns_with_or_without_rows(rows):
     t = rows_table(rows, ["chunk", "relevant"], index="chunk")
     assert (len(t), list(t.columns), t.index.name) == (len(rows), ["relevant"], "chunk")
     assert "<table" in table_html(t)
+
+
+@pytest.mark.parametrize(
+    ("below", "verdict"),
+    [
+        ({"pearson": True, "spearman": False},
+         "significantly below the people's own agreement (pearson)"),
+        ({"pearson": False, "spearman": False},
+         "not significantly below the people's own agreement"),
+        ({"pearson": None, "spearman": None},
+         "undecided against the people's own agreement (pearson, spearman: no interval)"),
+        ({"pearson": True, "spearman": None},
+         "significantly below the people's own agreement (pearson); undecided against the "
+         "people's own agreement (spearman: no interval)"),
+    ],
+)  # fmt: skip
+def test_below_verdict_never_claims_what_no_interval_decides(below, verdict):
+    from types import SimpleNamespace
+
+    assert views.below_verdict(SimpleNamespace(below_people=below)) == verdict
