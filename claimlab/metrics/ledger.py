@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -174,6 +175,42 @@ RATIO_DEFS = {
     "confirmed_support": ("supported_unique", "unique"),
     "raw_support": ("supported_raw", "raw"),
 }
+
+# What one answer contributes for one decomposer: the per-answer table's columns (one row per
+# (model, answer), :func:`count_rows`). Every figure, interval, comparison, ranking and gate
+# is computed from these rows and nothing else.
+ANSWER_RECORD: Mapping[str, str] = MappingProxyType(
+    {
+        "model": "the decomposer (the --by group)",
+        "answer_id": "the answer",
+        "units": "content units of the answer (|A|)",
+        "raw": "candidate rows counted (|D|); 0: the decomposer produced nothing for it",
+        "unique": "candidates unique by fingerprint (|D*|)",
+        "faithful": "faithful unique candidates (|P|)",
+        "covered": "units preserved by a faithful unique candidate",
+        "supported_unique": "SUPPORTED among the unique candidates",
+        "contradicted_unique": "CONTRADICTED among the unique candidates",
+        "not_in_reference_unique": "NOT_IN_REFERENCE among the unique candidates",
+        "supported_raw": "SUPPORTED among the rows counted",
+        "duplicates": "not counted as unique: a repeated fingerprint (|D| - |D*|)",
+        "non_atomic": "unique candidates that are not atomic",
+        "missing_units": "not covered: units no faithful unique candidate preserves",
+    }
+)
+
+
+def group_records(table: Any) -> dict[str, Any]:
+    """Per group (``model``), every answer it was given, indexed by answer id.
+
+    The rows are the per-group figures' own: an answer a group produced nothing for (``raw``
+    0) stays, scored as an empty selection (coverage 0 of its units, the other ratios N/A).
+    Comparisons pair these records figure by figure
+    (:func:`claimlab.metrics.stats.comparisons.pair_items`), leaving out only what is N/A on
+    one side.
+    """
+    return {
+        str(k): g.set_index("answer_id") for k, g in table.groupby("model", observed=True)
+    }
 
 
 @dataclass(frozen=True)

@@ -243,7 +243,10 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
 
 def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[Any]) -> None:
     if comparisons:
-        say("paired comparisons (A - B on the answers both scored; Holm over all of them):")
+        say(
+            "paired comparisons (A - B on every answer both were given where the figure is "
+            "defined on both; Holm over all of them):"
+        )
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
         for rk in rankings:
@@ -255,7 +258,7 @@ def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[
                 say(
                     f"  ranking by {about['metric']} ({about['aggregate']}): {shown}"
                     f" holds in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of "
-                    f"{about['answers']} answers every decomposer scored"
+                    f"{about['answers']} answers every decomposer was given"
                 )
     if powered:
         p0 = powered[0]
