@@ -560,20 +560,28 @@ def tables_from_decompositions(
     return ct, ut
 
 
-def read_answers(path: str | Path, *, keys: Sequence[str], counts: Sequence[str]) -> Any:
+def read_answers(
+    path: str | Path,
+    *,
+    keys: Sequence[str],
+    counts: Sequence[str] = (),
+    ratios: Sequence[tuple[str, str]] = (),
+) -> Any:
     """An earlier run's per-answer table (``claimlab ledger --out``) as pandas, checked.
 
-    ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` must be whole
-    numbers of 0 or more, each key given once.
+    ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` (and both
+    columns of each ``(numerator, denominator)`` of ``ratios``) must be whole numbers of 0 or
+    more, no numerator past its denominator, each key given once.
 
     Raises:
-        LedgerError: a missing column, a count that is not a whole number of 0 or more, a key
-            given twice; naming file, row and field.
+        LedgerError: a missing column, a count that is not a whole number of 0 or more, a
+            numerator past its denominator, a key given twice; naming file, row and field.
     """
     import pandas as pd
 
     source = str(path)
     table = read_table(path)
+    counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair)]))
     require_columns(table, [*keys, *counts], source)
     frame = table.select([*keys, *counts, ROW]).to_pandas()
     for name in counts:
@@ -588,6 +596,17 @@ def read_answers(path: str | Path, *, keys: Sequence[str], counts: Sequence[str]
                 field=name,
             )
         frame[name] = col.astype("int64")
+    for num, den in ratios:
+        past = (frame[num] > frame[den]).to_numpy()
+        if past.any():
+            i = int(past.nonzero()[0][0])
+            raise LedgerError(
+                f"{frame[num].iloc[i]} is more than its denominator {den} "
+                f"({frame[den].iloc[i]}): a count past its denominator",
+                file=source,
+                record=row_label(source, int(frame[ROW].iloc[i])),
+                field=num,
+            )
     for k in keys:
         frame[k] = frame[k].astype(str)
     dup = frame.duplicated(list(keys))
