@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from claimlab.metrics.gate import FAIL, PASS, release_gate
 from claimlab.metrics.ledger import RATIO_DEFS, corpus_figures, group_records, score_tables
-from claimlab.metrics.stats.comparisons import pair_items
 from claimlab.metrics.uncertainty import ledger_comparisons
 
 QUICK = {"resamples": 100, "permutations": 100, "seed": 0}
@@ -45,18 +44,17 @@ def check_paired_difference(comparison: Any, table: Any, groups: Any = None) -> 
     """
     groups = group_records(table) if groups is None else groups
     a, b = groups[comparison.a], groups[comparison.b]
-    num, den = RATIO_DEFS[comparison.metric]
-    pairing = pair_items(a, b, num, den)
+    _, den = RATIO_DEFS[comparison.metric]
     both = a.index.intersection(b.index)
-    # the pairing leaves out only what one side lacks or what is N/A on one side
-    assert comparison.shared == pairing.shared
+    # the rule, stated apart from the code: every answer both hold with the figure defined on
+    # both sides is paired, and nothing else
+    defined = (a.loc[both, den].to_numpy() > 0) & (b.loc[both, den].to_numpy() > 0)
+    ids = list(both[defined])
+    assert comparison.shared == len(ids)
     assert comparison.shared + comparison.undefined == len(both)
     assert (comparison.only_a, comparison.only_b) == (len(a) - len(both), len(b) - len(both))
-    left_out = both.difference(pd.Index(pairing.ids))
-    assert ((a.loc[left_out, den] == 0) | (b.loc[left_out, den] == 0)).all()
     if comparison.difference.value is None:
         return
-    ids = list(pairing.ids)
     fa = corpus_figures(a.loc[ids].reset_index(), group=comparison.a)
     fb = corpus_figures(b.loc[ids].reset_index(), group=comparison.b)
     side = "micro" if comparison.aggregate == "micro" else "macro"
