@@ -510,9 +510,9 @@ def _candidate_rows(
             str(c.evidence.status),
             fx.source,
             ";".join(c.review),
+            fx.left_out(c) or "",  # ambiguous or untagged background: audited, never counted
         )
         for c in chosen
-        if fx.left_out(c) is None  # ambiguous or untagged background: audited, never counted
     ]
 
 
@@ -525,16 +525,23 @@ def tables_from_decompositions(
     """The candidates and units ledger tables of decomposition files (every candidate, in order).
 
     Adds ``file`` and ``proposed`` (the labels still under review, ``;``-joined; empty when a
-    person confirmed them) to the candidates table. As in ``claimlab decomposition``, a
-    candidate's ``preserves`` lists only the units a source span of it backs, and a candidate
-    with an ambiguous mapping or untagged background from outside the original is left out. With ``models`` (each decomposer's name and
+    person confirmed them) and ``left_out`` (why a candidate is audited but never counted: an
+    ambiguous mapping or untagged background from outside the original; empty when it counts)
+    to the candidates table. As in ``claimlab decomposition``, a candidate's ``preserves``
+    lists only the units a source span of it backs. With ``models`` (each decomposer's name and
     files) the table gains a ``model`` column and ``fixtures`` is ignored; answers are paired
     across decomposers by their NFC id, units by their spans. ``select`` gives the candidate
     ids of each file that are scored, in their order (default: every candidate, in file order).
     """
     named = list(models) if models is not None else [("", fixtures)]
     units_of = _shared_units(named)
-    cols = (*CANDIDATE_COLUMNS, "file", "proposed", *(("model",) if models is not None else ()))
+    cols = (
+        *CANDIDATE_COLUMNS,
+        "file",
+        "proposed",
+        "left_out",
+        *(("model",) if models is not None else ()),
+    )
     cand: dict[str, list[Any]] = {k: [] for k in cols}
     for model, files in named:
         for fx in files:
@@ -548,8 +555,10 @@ def tables_from_decompositions(
         for u in first.units:
             units["answer_id"].append(aid)
             units["unit_id"].append(u.id)
-    schema = CANDIDATE_SCHEMA.append(pa.field("file", pa.string())).append(
-        pa.field("proposed", pa.string())
+    schema = (
+        CANDIDATE_SCHEMA.append(pa.field("file", pa.string()))
+        .append(pa.field("proposed", pa.string()))
+        .append(pa.field("left_out", pa.string()))
     )
     if models is not None:
         schema = schema.append(pa.field("model", pa.string()))

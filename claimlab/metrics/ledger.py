@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -74,18 +74,28 @@ class LedgerCounts:
         return self.table
 
 
-def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -> Any:
+def count_rows(
+    cols: Columns,
+    codes: Codes,
+    kept: Kept,
+    duplicate: np.ndarray,
+    left_out: np.ndarray | None = None,
+) -> Any:
     """Step 5, count and frame: every count per (model, answer), as a pandas DataFrame.
 
     ``duplicate`` marks rows whose fingerprint occurred earlier in their (model, answer) among
     the kept rows (D -> D*). Three bincounts give the status counts over kept and unique rows;
-    coverage counts distinct (model, answer, unit) among faithful unique rows.
+    coverage counts distinct (model, answer, unit) among faithful unique rows. ``left_out``
+    marks good rows the file says are audited but never counted (not in ``kept.keep``).
     """
     import pandas as pd
 
     group, keep, n_units = codes.group, kept.keep, codes.n_units
     n_ans, n_models = len(codes.answers), len(codes.model_names)
     size = n_models * n_ans
+    not_counted = np.bincount(
+        group[left_out] if left_out is not None else group[:0], minlength=size
+    )
     uniq = keep & ~duplicate
     st = np.where(codes.status >= 0, codes.status, 0)
     by_status_raw = np.bincount((group * 3 + st)[keep], minlength=size * 3).reshape(size, 3)
@@ -105,7 +115,7 @@ def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -
     covered = np.bincount((cover_key // n_units).astype(np.int64), minlength=size)
     units_per_answer = np.bincount(codes.unit_answer, minlength=n_ans)
     # every answer of the units table for every model: candidate-less answers are empty selections
-    include = (raw_n > 0) | np.tile(units_per_answer > 0, n_models)
+    include = (raw_n > 0) | (not_counted > 0) | np.tile(units_per_answer > 0, n_models)
     idx = np.flatnonzero(include)
     m_idx, a_idx = idx // n_ans, idx % n_ans
     df = pd.DataFrame(
@@ -123,6 +133,7 @@ def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -
             "supported_raw": by_status_raw[idx, 0],
             "duplicates": raw_n[idx] - uniq_n[idx],
             "non_atomic": non_atomic_n[idx],
+            "left_out": not_counted[idx],
         }
     )
     df["missing_units"] = df["units"] - df["covered"]
@@ -159,12 +170,16 @@ def count_ledger(
         pending = pool.submit(repeats_within, codes.group, cols.fingerprint)
         kept = apply_on_error(cols, check_rows(cols, codes, by=by), on_error=on_error)
         duplicate = pending.result()
-    if kept.skipped:  # skipped rows never count, not even as the first occurrence
+    left_out = None if cols.left_out is None else kept.keep & cols.left_out
+    if left_out is not None and left_out.any():  # audited, never counted
+        kept = replace(kept, keep=kept.keep & ~left_out)
+    if kept.skipped or (left_out is not None and left_out.any()):
+        # rows that do not count are never the first occurrence of a fingerprint either
         duplicate = np.zeros(len(kept.keep), dtype=bool)
         duplicate[kept.keep] = repeats_within(
             codes.group[kept.keep], cols.fingerprint.filter(pa.array(kept.keep))
         )
-    df = count_rows(cols, codes, kept, duplicate)
+    df = count_rows(cols, codes, kept, duplicate, left_out)
     return LedgerCounts(df, kept.issues, kept.skipped, int((df["raw"] == 0).sum()), kept.unlisted)
 
 
@@ -195,6 +210,8 @@ ANSWER_RECORD: Mapping[str, str] = MappingProxyType(
         "duplicates": "not counted as unique: a repeated fingerprint (|D| - |D*|)",
         "non_atomic": "unique candidates that are not atomic",
         "missing_units": "not covered: units no faithful unique candidate preserves",
+        "left_out": "not counted: candidates the file audits but never counts (an ambiguous "
+        "mapping, untagged background)",
     }
 )
 
@@ -227,6 +244,7 @@ class CorpusFigures:
     missing_units: int
     non_atomic: int = 0
     pairs: int = 0  # (decomposer, answer) pairs scored: more than answers when several split one
+    left_out: int = 0  # candidates audited but never counted
 
     def __post_init__(self) -> None:
         freeze(self, "micro", "macro", "status_counts")
@@ -244,6 +262,7 @@ class CorpusFigures:
             "duplicates": self.duplicates,
             "missing_units": self.missing_units,
             "non_atomic_unique": self.non_atomic,
+            "candidates_left_out": self.left_out,
         }
 
 
@@ -272,6 +291,7 @@ def corpus_figures(table: Any, *, group: str) -> CorpusFigures:
         duplicates=int(table["duplicates"].sum()),
         missing_units=int(table["missing_units"].sum()),
         non_atomic=int(table["non_atomic"].sum()),
+        left_out=int(table["left_out"].sum()) if "left_out" in table else 0,
     )
 
 

@@ -229,6 +229,11 @@ def _say_result(
             f"  status (unique)    {status_line(g.status_counts, sep=', ')}; duplicates "
             f"{g.duplicates}; missing units {g.missing_units}; non-atomic {g.non_atomic}"
         )
+        if g.left_out:
+            say(
+                f"  not counted        {plural(g.left_out, 'candidate')} audited but left out "
+                "(an ambiguous mapping, or untagged background)"
+            )
 
 
 def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:

@@ -160,3 +160,21 @@ def test_a_baseline_row_past_its_denominator_is_one_line(baseline, tmp_path, cap
     code, _, err = ledger(capsys, c, "--units", u, "--baseline", bad)
     assert code == 2 and err.count("\n") == 1
     assert "bad.csv: row 4 (line 5): covered: 7 is more than its denominator units (2)" in err
+
+
+def test_a_candidate_left_out_by_the_audit_is_counted_as_not_counted(tmp_path, capsys):
+    """An AMBIGUOUS candidate is in the record as ``left_out``, never in a figure."""
+    write_folders(tmp_path, {"A": {"q1": {1, 2}}})
+    path = tmp_path / "A" / "q1.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["candidates"][1]["mapping"] = "AMBIGUOUS"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "answers.csv"
+    code, text, err = ledger(capsys, "--from-decompositions", tmp_path / "A", "--out", out)
+    assert code == 0, err
+    assert "not counted        1 candidate audited but left out" in text
+    row = pd.read_csv(out).iloc[0]
+    # C2 is audited, not counted: 1 of 1 unique candidates faithful, 1 of 2 units covered
+    assert (row["raw"], row["unique"], row["covered"], row["units"], row["left_out"]) == (
+        1, 1, 1, 2, 1,
+    )  # fmt: skip
