@@ -241,13 +241,10 @@ def release_gate(
     n_all = now.drop_duplicates(key).set_index(key)
     shared = b_all.index.intersection(n_all.index, sort=False)
     gone = b_all.index.difference(n_all.index, sort=False)
-    rows = tuple(
-        gate_row(
-            f, b_all, n_all, aggregate=aggregate, margin=margin, level=level,
-            resamples=resamples, seed=seed, min_shared=min_shared,
-        )  # fmt: skip
-        for f in (figures if figures is not None else ledger_figures(metrics))
-    )
+    options: dict[str, Any] = dict(aggregate=aggregate, margin=margin, level=level,
+                                   resamples=resamples, seed=seed, min_shared=min_shared)  # fmt: skip
+    gated = figures if figures is not None else ledger_figures(metrics)
+    rows = tuple(gate_row(f, b_all, n_all, **options) for f in gated)
     return Gate(
         rows,
         len(shared),

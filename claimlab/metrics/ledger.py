@@ -225,9 +225,7 @@ def group_records(table: Any) -> dict[str, Any]:
     (:func:`claimlab.metrics.stats.comparisons.pair_items`), leaving out only what is N/A on
     one side.
     """
-    return {
-        str(k): g.set_index("answer_id") for k, g in table.groupby("model", observed=True)
-    }
+    return {str(k): g.set_index("answer_id") for k, g in table.groupby("model", observed=True)}
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,7 @@ def ledger_comparisons(
         _groups_named(groups, (a, b))
         for metric, (num, den) in _ledger_defs().items():
             pairing = pair_items(groups[a], groups[b], num, den)
+            figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]]
             figures = {
                 (metric, aggregate): (
                     ratio_parts(*pairing.a, aggregate),

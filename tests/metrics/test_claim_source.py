@@ -126,7 +126,8 @@ def test_untagged_background_is_left_out_of_the_ledger_too(write_variant):
     r = find_decomposition(fx, fx.mode("baseline"))
     cand, units = tables_from_decompositions([fx], select=lambda f: f.mode("baseline"))
     # C2 stays in the table with its reason, and is counted only as left out
-    reasons = dict(zip(cand.column("candidate_id").to_pylist(), cand.column("left_out").to_pylist()))
+    ids, why = cand.column("candidate_id").to_pylist(), cand.column("left_out").to_pylist()
+    reasons = dict(zip(ids, why, strict=True))
     assert reasons["C2"].startswith("background") and not reasons["C1"]
     row = count_ledger(cand, units).table.iloc[0]
     assert (int(row["covered"]), int(row["units"])) == (r.coverage.numerator, 5)

@@ -27,9 +27,7 @@ from claimlab.metrics.ledger import RATIO_DEFS, corpus_figures, group_records, s
 from claimlab.metrics.uncertainty import ledger_comparisons
 
 QUICK = {"resamples": 100, "permutations": 100, "seed": 0}
-SETTINGS = settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # ------------------------------------------------------------------------------ checkers

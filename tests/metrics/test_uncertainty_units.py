@@ -372,9 +372,7 @@ def test_ledger_rankings_resample_the_answers_every_decomposer_was_given():
             for g in ("A", "B", "C")
         }
         one = rankings_stability({metric: figure}, resamples=R, seed=9)[metric]
-        want.append(
-            one.with_about(metric=metric, aggregate="macro", answers=len(shared[metric]))
-        )
+        want.append(one.with_about(metric=metric, aggregate="macro", answers=len(shared[metric])))
     assert got == want
     one = U.ledger_ranking(table, metric="raw_support", aggregate="macro", resamples=R, seed=9)
     assert one == got[1]

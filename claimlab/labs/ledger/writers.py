@@ -50,7 +50,8 @@ def _missing_text(gate: Any) -> str:
     """How many answers of the baseline this run lost, and the first of their ids."""
     more = gate.missing - len(gate.missing_ids)
     ids = ", ".join(gate.missing_ids) + (f" and {more} more" if more else "")
-    return gate.missing_line + (f": {ids}" if gate.missing_ids else "")
+    line: str = gate.missing_line
+    return line + (f": {ids}" if gate.missing_ids else "")
 
 
 def gate_junit(gate: Any, path: str | Path) -> Path:

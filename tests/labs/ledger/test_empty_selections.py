@@ -114,11 +114,15 @@ def test_a_release_that_lost_78_of_its_80_answers_fails_the_gate(baseline, tmp_p
     proc = run_cli("ledger", c, "--units", u, "--baseline", baseline, "--bootstrap", "200",
                    "--junit", junit, "--summary", summary)  # fmt: skip
     assert proc.returncode == 1, proc.stderr
-    assert "78 answers of the baseline missing from this run (--allow-missing 0): FAIL" in proc.stdout
+    assert (
+        "78 answers of the baseline missing from this run (--allow-missing 0): FAIL" in proc.stdout
+    )
     assert proc.stdout.strip().endswith("FAIL: exit 1")
     suite = ET.parse(junit).getroot().find("testsuite")
     failure = next(
-        case.find("failure") for case in suite.iter("testcase") if case.get("name") == "answers kept"
+        case.find("failure")
+        for case in suite.iter("testcase")
+        if case.get("name") == "answers kept"
     )
     assert failure is not None and "78 answers" in failure.get("message")
     text = summary.read_text(encoding="utf-8")

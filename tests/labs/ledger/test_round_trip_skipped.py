@@ -53,7 +53,10 @@ def test_a_decomposer_that_skips_answers_is_compared_on_every_answer(tmp_path):
     assert data["by_group"]["B"]["micro"]["coverage"]["display"] == "53.3% (48/90)"
     assert data["by_group"]["B"]["answers_without_candidates"] == len(SKIPPED)
     # preservation is N/A (0/0) for B on the skipped answers: left out of that pairing, counted
-    assert (by[("preservation", "micro")]["shared"], by[("preservation", "micro")]["undefined"]) == (
+    assert (
+        by[("preservation", "micro")]["shared"],
+        by[("preservation", "micro")]["undefined"],
+    ) == (
         24,
         6,
     )
