@@ -258,7 +258,7 @@ def release_gate(
 
 
 def _item_name(key: Any) -> str:
-    """An item key as text: ``q1``, or ``A / q1`` for a key of several columns."""
+    """An item key as text: the id, or ``group / id`` for a key of several columns."""
     return " / ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
 
 

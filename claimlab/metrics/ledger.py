@@ -74,6 +74,23 @@ class LedgerCounts:
         return self.table
 
 
+def _covered(cols: Columns, codes: Codes, uniq: np.ndarray, size: int) -> np.ndarray:
+    """Per (model, answer): the distinct units that faithful unique rows preserve."""
+    import pandas as pd
+
+    n_units = codes.n_units
+    p_rows = (uniq & cols.faithful)[codes.parent] & codes.preserved_known
+    key = codes.group[codes.parent[p_rows]] * n_units + (codes.preserved_key[p_rows] % n_units)
+    if size * n_units <= 1 << 26:  # a flag per possible (model, answer, unit): no hashing
+        seen = np.zeros(size * n_units, dtype=bool)
+        seen[key] = True
+        key = np.flatnonzero(seen)
+    else:
+        key = pd.unique(key)
+    covered: np.ndarray = np.bincount((key // n_units).astype(np.int64), minlength=size)
+    return covered
+
+
 def count_rows(
     cols: Columns,
     codes: Codes,
@@ -90,7 +107,7 @@ def count_rows(
     """
     import pandas as pd
 
-    group, keep, n_units = codes.group, kept.keep, codes.n_units
+    group, keep = codes.group, kept.keep
     n_ans, n_models = len(codes.answers), len(codes.model_names)
     size = n_models * n_ans
     not_counted = np.bincount(
@@ -104,15 +121,7 @@ def count_rows(
     uniq_n = by_status_uniq.sum(axis=1)
     faithful_n = np.bincount(group[uniq & cols.faithful], minlength=size)
     non_atomic_n = np.bincount(group[uniq & ~cols.atomic], minlength=size)
-    p_rows = (uniq & cols.faithful)[codes.parent] & codes.preserved_known
-    cover_key = group[codes.parent[p_rows]] * n_units + (codes.preserved_key[p_rows] % n_units)
-    if size * n_units <= 1 << 26:  # a flag per possible (model, answer, unit): no hashing
-        seen = np.zeros(size * n_units, dtype=bool)
-        seen[cover_key] = True
-        cover_key = np.flatnonzero(seen)
-    else:
-        cover_key = pd.unique(cover_key)
-    covered = np.bincount((cover_key // n_units).astype(np.int64), minlength=size)
+    covered = _covered(cols, codes, uniq, size)
     units_per_answer = np.bincount(codes.unit_answer, minlength=n_ans)
     # every answer of the units table for every model: candidate-less answers are empty selections
     include = (raw_n > 0) | (not_counted > 0) | np.tile(units_per_answer > 0, n_models)

@@ -146,11 +146,11 @@ def pair_items(a: Any, b: Any, numerator: str, denominator: str) -> Pairing:
 
     Examples:
         >>> import pandas as pd
-        >>> a = pd.DataFrame({"n": [1, 2, 0], "d": [2, 2, 2]}, index=["q1", "q2", "q3"])
-        >>> b = pd.DataFrame({"n": [1, 0, 0], "d": [2, 0, 2]}, index=["q1", "q2", "q4"])
+        >>> a = pd.DataFrame({"n": [1, 2, 0], "d": [2, 2, 2]}, index=["x", "y", "z"])
+        >>> b = pd.DataFrame({"n": [1, 0, 0], "d": [2, 0, 2]}, index=["x", "y", "w"])
         >>> p = pair_items(a, b, "n", "d")
         >>> p.ids, p.only_a, p.only_b, p.undefined
-        (('q1',), 1, 1, 1)
+        (('x',), 1, 1, 1)
     """
     both = a.index.intersection(b.index, sort=False)
     da = a.loc[both, denominator].to_numpy(np.float64)
