@@ -127,9 +127,13 @@ def test_untagged_background_is_left_out_of_the_ledger_too(write_variant):
     fx = load_decomposition(write_variant("atlas_nova.json", bg))
     r = find_decomposition(fx, fx.mode("baseline"))
     cand, units = tables_from_decompositions([fx], select=lambda f: f.mode("baseline"))
-    assert "C2" not in cand.column("candidate_id").to_pylist()
+    # C2 stays in the table with its reason, and is counted only as left out
+    ids, why = cand.column("candidate_id").to_pylist(), cand.column("left_out").to_pylist()
+    reasons = dict(zip(ids, why, strict=True))
+    assert reasons["C2"].startswith("background") and not reasons["C1"]
     row = count_ledger(cand, units).table.iloc[0]
     assert (int(row["covered"]), int(row["units"])) == (r.coverage.numerator, 5)
+    assert (int(row["raw"]), int(row["left_out"])) == (4, 1)
 
 
 def test_the_audit_record_keeps_what_the_seed_asks_for_every_candidate(write_variant, tmp_path):
