@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import json_safe, terminal
-from claimlab.io.reader import decode_utf8, read_bytes
+from claimlab.io.reader import read_text
 from claimlab.notebook.records import to_jsonable
 
 
@@ -106,7 +106,7 @@ def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
     if text.startswith("@"):
         path = text[1:]
-        text = decode_utf8(read_bytes(path), file=path).replace("\n", ",")
+        text = read_text(path).replace("\n", ",")
     return [s.strip() for s in text.split(",") if s.strip()] if text else []
 
 
@@ -242,6 +242,35 @@ def declared_outputs(
         name = max(action.option_strings, key=len, default=str(action.metavar or action.dest))
         found.extend((name, str(v)) for v in (value if isinstance(value, list) else [value]))
     return found
+
+
+def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Every text a command was given in one spelling (NFC), as the readers give a file's.
+
+    Ids, names, values and circumstances typed composed or decomposed compare equal to a
+    file's. A path stays as the system spells it: an output the command declares, a value
+    naming a file or folder that exists, and ``@FILE`` (whose lines are read in NFC).
+
+    Examples:
+        >>> p = argparse.ArgumentParser()
+        >>> _ = p.add_argument("--circumstance", nargs="+")
+        >>> a = p.parse_args(["--circumstance", "14 di\u0301as"])
+        >>> nfc_arguments(p, a)
+        >>> a.circumstance == ["14 d\u00edas"]
+        True
+    """
+    from claimlab.core.text import nfc
+
+    def one(value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return type(value)(one(v) for v in value)
+        if not isinstance(value, str) or value.startswith("@") or os.path.exists(value):
+            return value
+        return nfc(value)
+
+    for action in parser._actions:
+        if action.type is not output_path and hasattr(args, action.dest):
+            setattr(args, action.dest, one(getattr(args, action.dest)))
 
 
 def check_outputs(

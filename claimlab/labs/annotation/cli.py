@@ -271,10 +271,9 @@ def _decisions(text: str) -> list[str]:
     """A ``--decide`` value, or ``@FILE``: one decision a line (blank lines and ``#`` comments left out)."""
     if not text.startswith("@"):
         return [text]
-    from claimlab.io.reader import decode_utf8, read_bytes
+    from claimlab.io.reader import read_text
 
-    path = text[1:]
-    lines = decode_utf8(read_bytes(path), file=path).splitlines()
+    lines = read_text(text[1:]).splitlines()
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 

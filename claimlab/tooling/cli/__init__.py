@@ -21,7 +21,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line, terminal
 from claimlab.labs.registry import command_adders
-from claimlab.notebook.terminal import check_outputs, declared_outputs, say
+from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
 from claimlab.tooling.cli import examples, history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
@@ -85,13 +85,14 @@ def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.Argu
 
 
 def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Before anything is read: outputs never collide with each other nor replace an input.
+    """Before anything is read: texts in one spelling; outputs never collide nor replace an input.
 
     The outputs are the options a command declares as such (``type=output_path``) and the
     files its ``paths`` names beside them (derived ones, e.g. one per input); the inputs are
     what ``paths`` names.
     """
     inputs, derived = args.paths(args) if getattr(args, "paths", None) is not None else ([], [])
+    nfc_arguments(_command_parser(parser, args.command), args)
     check_outputs(
         inputs, [*declared_outputs(_command_parser(parser, args.command), args), *derived]
     )
