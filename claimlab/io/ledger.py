@@ -425,7 +425,7 @@ def decomposition_folder(folder: str | Path) -> list[DecompositionFixture]:
         LedgerError: not a folder, no file in it, or two files for one answer.
         FixtureError: a file that does not load (naming file, record and field).
     """
-    from claimlab.io.annotations import decomposition_files, nfc
+    from claimlab.io.annotations import decomposition_files
 
     d = Path(folder)
     if not d.is_dir():
@@ -457,8 +457,6 @@ def folder_spec(spec: str) -> tuple[str, Path]:
     Raises:
         LedgerError: an empty name.
     """
-    from claimlab.io.annotations import nfc
-
     name, sep, folder = spec.partition("=")
     if not sep or not folder or Path(spec).is_dir():
         path = Path(spec)
@@ -507,8 +505,6 @@ def _shared_units(
     Raises:
         LedgerError: two decomposers' files of one answer with different unit spans.
     """
-    from claimlab.io.annotations import nfc
-
     first: dict[str, tuple[DecompositionFixture, dict[tuple[int, int], str]]] = {}
     for _, fixtures in sorted(named, key=lambda t: t[0]):
         for fx in fixtures:
@@ -539,8 +535,6 @@ def _candidate_rows(
     select: Callable[[DecompositionFixture], Sequence[str]] | None,
 ) -> list[tuple[Any, ...]]:
     """One file's scored candidates as ledger rows (units named as the answer's first file)."""
-    from claimlab.io.annotations import nfc
-
     aid = nfc(fx.original.id)
     first, canon = units_of[aid]
     unit_of = (

@@ -106,12 +106,11 @@ def _spelt_one_way(raw: str | bytes) -> bool:
 
     An escape may spell a combining mark, so text holding one is looked at string by string.
     """
-    if (b"\\u" if isinstance(raw, bytes) else "\\u") in raw:
-        return False
-    if raw.isascii():
-        return True
-    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    return unicodedata.is_normalized("NFC", text)
+    if isinstance(raw, bytes):
+        if b"\\u" in raw:
+            return False
+        return raw.isascii() or unicodedata.is_normalized("NFC", raw.decode("utf-8", "replace"))
+    return "\\u" not in raw and (raw.isascii() or unicodedata.is_normalized("NFC", raw))
 
 
 def nfc_json(
