@@ -181,7 +181,10 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
     for a in answers:  # ids are read in NFC: one typed composed or decomposed is one id
         if a.id in seen:
             raise FixtureError(
-                "duplicate id (ids must be unique)", file=source, record=a.id, field="id"
+                "duplicate id (ids must be unique, compared in one Unicode spelling: NFC)",
+                file=source,
+                record=a.id,
+                field="id",
             )
         seen.add(a.id)
     if not answers:

@@ -185,16 +185,6 @@ def _table(rows, path: Path) -> Path:
     return path
 
 
-def test_an_answer_id_decomposed_in_the_units_is_the_candidates_answer(tmp_path):
-    from claimlab.metrics.ledger import score_ledger
-
-    units = [dict(u, answer_id=nfd(u["answer_id"])) for u in UNITS]
-    got = score_ledger(_table(LEDGER, tmp_path / "c.csv"), _table(units, tmp_path / "u.csv"))
-    corpus = got.to_dict()["corpus"]
-    assert corpus["answers"] == 1  # one answer, not two spelt apart
-    assert corpus["micro"]["coverage"]["display"] == "50.0% (1/2)"  # U1 of U1, U2
-
-
 # ------------------------------------------------------------------ the named cases, exactly
 
 
