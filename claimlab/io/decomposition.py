@@ -394,7 +394,16 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     Raises:
         FixtureError: naming the file, the record id and the field.
     """
-    return read_decomposition(read_json(path, as_written=AS_WRITTEN), source=str(path))
+    return read_decomposition(read_document(path), source=str(path))
+
+
+def read_document(path: str | Path) -> Any:
+    """A decomposition file parsed, not yet checked: names in NFC, texts as written (AS_WRITTEN).
+
+    Raises:
+        FixtureError: the file cannot be read or is not JSON (naming the file).
+    """
+    return read_json(path, as_written=AS_WRITTEN)
 
 
 def candidate_problems(c: Candidate, units: Mapping[str, Span]) -> list[tuple[str, str]]:
