@@ -249,7 +249,8 @@ def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
 
     Ids, names, values and circumstances typed composed or decomposed compare equal to a
     file's. A path stays as the system spells it: an output the command declares, a value
-    naming a file or folder that exists, and ``@FILE`` (whose lines are read in NFC).
+    naming a file or folder that exists (or ``NAME=FOLDER``), and ``@FILE`` (whose lines are
+    read in NFC).
 
     Examples:
         >>> p = argparse.ArgumentParser()
@@ -265,6 +266,8 @@ def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         if isinstance(value, list | tuple):
             return type(value)(one(v) for v in value)
         if not isinstance(value, str) or value.startswith("@") or os.path.exists(value):
+            return value
+        if "=" in value and os.path.exists(value.split("=", 1)[1]):  # NAME=FOLDER
             return value
         return nfc(value)
 

@@ -252,3 +252,28 @@ def test_texts_that_offsets_point_into_stay_as_written():
     doc = {"id": nfd("\u00e9"), "original": {"text": nfd("\u00e9t\u00e9")}}
     got = nfc_json(copy.deepcopy(doc), as_written=AS_WRITTEN)
     assert got["id"] == "\u00e9" and got["original"]["text"] == doc["original"]["text"]
+
+
+def test_the_command_line_gives_texts_one_spelling_and_leaves_paths_as_the_system_spells_them(
+    tmp_path,
+):
+    import argparse
+
+    from claimlab.notebook.terminal import nfc_arguments, output_path
+
+    named = tmp_path / nfd("d\u00edas.json")  # a file whose name is written decomposed
+    named.write_text("{}", encoding="utf-8")
+    me = nfd("m\u00e9")
+    p = argparse.ArgumentParser()
+    p.add_argument("file")
+    p.add_argument("--circumstance", nargs="+")
+    p.add_argument("--out", type=output_path)
+    p.add_argument("--folders", nargs="+")
+    args = p.parse_args(
+        [str(named), "--circumstance", nfd("s\u00e1bado"), "--out", nfd("r\u00e9sum\u00e9.csv")]
+        + ["--folders", f"{me}={named}", f"@{named}"]
+    )
+    nfc_arguments(p, args)
+    assert args.file == str(named) and args.out == nfd("r\u00e9sum\u00e9.csv")
+    assert args.circumstance == ["s\u00e1bado"]
+    assert args.folders == [f"{me}={named}", f"@{named}"]
