@@ -160,3 +160,11 @@ def test_the_same_output_given_by_one_option_and_derived_again_is_one_output(tmp
     check_outputs([], [("--out", str(out)), ("--out", str(out))])  # one output, twice named
     with pytest.raises(ValueError, match="two outputs"):
         check_outputs([], [("--out", str(out)), ("--junit", str(tmp_path / "." / "o.csv"))])
+
+
+def test_declared_outputs_lists_what_the_user_gave_by_its_long_option():
+    from claimlab.notebook.terminal import declared_outputs
+
+    p = _commands()["ledger"]
+    args = p.parse_args(["c.csv", "--units", "u.csv", "--out", "o.csv", "--junit", "j.xml"])
+    assert sorted(declared_outputs(p, args)) == [("--junit", "j.xml"), ("--out", "o.csv")]
