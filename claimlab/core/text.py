@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
@@ -126,3 +127,20 @@ def plural(n: int, one: str, many: str | None = None) -> str:
         ('1 span', '2 spans', '0 files', '3 replies')
     """
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def nfc(text: str) -> str:
+    r"""One spelling of a text: its Unicode NFC form (composed), as every comparison sees it.
+
+    "días" may be written with one code point for "í" or with "i" and a combining accent;
+    read from a file or the command line, both become the composed form once, at the edge.
+
+    Examples:
+        >>> nfc("di\u0301as") == "d\u00edas"
+        True
+        >>> nfc("plain")
+        'plain'
+    """
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)

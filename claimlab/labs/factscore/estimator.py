@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.io.factscore import LabelledResponse, relabelled
@@ -60,6 +61,10 @@ class TopicIndex:
     def __init__(self, passages: Mapping[str, Sequence[str]]) -> None:
         self.passages = {t: list(p) for t, p in passages.items()}
         self._built: dict[str, Any] = {}
+
+    def without_passages(self, topics: Sequence[str]) -> list[str]:
+        """The topics (of those given) with no passage holding a content word to check against."""
+        return [t for t in topics if not any(content_words(p) for p in self.passages.get(t, ()))]
 
     def best(self, topic: str, text: str, top: int) -> list[set[str]]:
         """The content words of the ``top`` passages of ``topic`` best for ``text``."""
@@ -218,6 +223,39 @@ def _ppi(
     return result, ""
 
 
+def _checked_index(
+    name: str,
+    responses: Sequence[LabelledResponse],
+    passages: Mapping[str, Sequence[str]],
+    source: str,
+) -> tuple[TopicIndex, int]:
+    """The checker's passages for one system and how many of its judged topics have none.
+
+    Raises:
+        ClaimlabInputError: when none of the topics it must judge has a passage: every fact
+            would be "not supported" for want of anything to read, a zero that says nothing.
+    """
+    index = TopicIndex(passages)
+    judged = sorted(
+        {
+            r.topic
+            for r in responses
+            for s in r.sentences or ()
+            for _, label in s.human_facts or ()
+            if label != "IR"
+        }
+    )
+    bare = index.without_passages(judged)
+    if judged and len(bare) == len(judged):
+        raise ClaimlabInputError(
+            f"the knowledge source ({source}) has no passage on any of its {len(judged)} "
+            "topics: nothing to check its facts against (give --knowledge PASSAGES on these "
+            "topics, or two systems or more)",
+            record=name,
+        )
+    return index, len(bare)
+
+
 def estimator_report(
     human: Mapping[str, Sequence[LabelledResponse]],
     auto: Mapping[str, Sequence[LabelledResponse]] | None = None,
@@ -232,12 +270,14 @@ def estimator_report(
     level: float = 0.9,
 ) -> EstimatorReport:
     """The checker (or the given ``auto`` labels) against the people, system by system."""
-    systems, humans, estimates = [], {}, {}
+    systems, humans, estimates, bare = [], {}, {}, {}
+    source = "given passages" if knowledge is not None else "pooled: other systems' supported facts"
     for name, responses in human.items():
         if auto is not None:
             labelled = list(auto[name])
         else:
-            index = TopicIndex(knowledge if knowledge is not None else pooled_passages(human, name))
+            passages = knowledge if knowledge is not None else pooled_passages(human, name)
+            index, bare[name] = _checked_index(name, responses, passages, source)
             labelled = relabel(responses, index, threshold=threshold, top=top)
         humans[name] = find_factscore(responses, name=name, policy=policy, gamma=gamma)
         estimates[name] = find_factscore(labelled, name=name, policy=policy, gamma=gamma)
@@ -249,11 +289,10 @@ def estimator_report(
         if auto is not None
         else {
             "kind": "lexical",
-            "knowledge": "given passages"
-            if knowledge is not None
-            else "pooled: other systems' supported facts",
+            "knowledge": source,
             "threshold": threshold,
             "top": top,
+            "topics_without_passages": bare,
         }
     )
     checker.update(policy=policy, gamma=gamma, labelled_share=share, seed=seed, level=level)

@@ -81,7 +81,7 @@ def estimator_table(checks: Any) -> Any:
             row[f"error {k}"] = "N/A" if e is None else f"{100 * e:.1f} pts"
         row["human ranking"] = " > ".join(c.human_ranking)
         row["estimated ranking"] = " > ".join(c.estimated_ranking)
-        row["ranking kept"] = c.ranking_kept
+        row["ranking kept"] = c.ranking_verdict
         rows.append(row)
     return pd.DataFrame(rows).set_index("flipped share (SIMULATED)")
 
@@ -316,6 +316,12 @@ def estimate_lines(report: Any) -> list[str]:
     lines = [
         f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
     ]
+    bare = {k: n for k, n in c.get("topics_without_passages", {}).items() if n}
+    if bare:
+        lines.append(
+            "topics with no passage to check against (their facts are judged not supported): "
+            + ", ".join(f"{k} {n}" for k, n in bare.items())
+        )
     for s in report.systems:
         d = s.to_dict()
         er = "N/A" if d["error_rate_points"] is None else f"{d['error_rate_points']:+.1f} points"
@@ -327,8 +333,7 @@ def estimate_lines(report: Any) -> list[str]:
             + (s.ppi.ppi.display if s.ppi else f"N/A: {s.ppi_reason}")
             + (f"; people alone {s.ppi.human.display}" if s.ppi else "")
         )
-    kept = "kept" if report.check.ranking_kept else "NOT kept"
     lines.append(
-        f"ranking {kept}: people {' > '.join(report.check.human_ranking)}; checker {' > '.join(report.check.estimated_ranking)}"
+        f"ranking {report.check.ranking_verdict}: people {' > '.join(report.check.human_ranking)}; checker {' > '.join(report.check.estimated_ranking)}"
     )
     return lines
