@@ -1,0 +1,145 @@
+"""Running a checker over items: the cache first, then batches in bounded parallel, with retries.
+
+Every item is asked ``repeats`` times (repeat 0, 1, ...). Cached verdicts are taken as they
+are; the rest go to the checker in batches of its ``batch_size``, at most ``workers`` batches at
+once, each tried up to ``retries`` more times after a timeout or a refused call, waiting
+``backoff`` seconds, doubled each time. A batch's answers are read in full before any is kept:
+an answer that is not a verdict stops the run naming the checker and the item, and nothing of
+that batch is stored. Each good verdict is stored as it arrives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from claimlab.checkers.backends import Checker
+from claimlab.checkers.cache import VerdictCache, evidence_hash, identity, verdict_key
+from claimlab.checkers.verdicts import CheckerUnavailable, Item, Verdict, parse_verdict
+from claimlab.core.frozen import freeze
+
+
+class CheckerFailed(RuntimeError):
+    """The checker could not be reached after every retry."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a checker is run: parallel batches, timeouts, retries, progress."""
+
+    workers: int = 4
+    timeout: float = 60.0
+    retries: int = 3
+    backoff: float = 0.5
+    batch_size: int | None = None  # None: the checker's own
+    progress: Callable[[int], None] | None = None
+    sleep: Callable[[float], None] = time.sleep
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """Every item's verdicts (one per repeat), the calls made and the cache hits."""
+
+    checker: Mapping[str, Any]
+    verdicts: tuple[tuple[Verdict, ...], ...]  # [item][repeat]
+    calls: int  # asks sent to the checker
+    hits: int  # asks answered from the cache
+    cache: str | None
+    item_ids: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        freeze(self, "checker")
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a command writes about the run (not the verdicts)."""
+        return {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
+
+
+def _call(checker: Checker, batch: Sequence[Item], options: RunOptions) -> list[Verdict]:
+    """One batch, retried with backoff; the answers read as verdicts (all or none)."""
+    for attempt in range(options.retries + 1):
+        try:
+            answers = checker.check(batch, timeout=options.timeout)
+            break
+        except CheckerUnavailable as err:
+            if attempt == options.retries:
+                raise CheckerFailed(
+                    f"checker {checker.name}: item {batch[0].id}: no answer after "
+                    f"{options.retries + 1} tries: {err}"
+                ) from err
+            options.sleep(options.backoff * 2**attempt)
+    return [parse_verdict(a, item, checker.name) for a, item in zip(answers, batch, strict=True)]
+
+
+def _batches(jobs: Sequence[tuple[int, Item]], size: int) -> list[list[tuple[int, Item]]]:
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def _ask(
+    checker: Checker,
+    jobs: Sequence[tuple[int, Item]],
+    keys: Sequence[str],
+    cache: VerdictCache | None,
+    options: RunOptions,
+) -> dict[int, Verdict]:
+    """Send the jobs not cached; store each batch's verdicts as they arrive."""
+    found: dict[int, Verdict] = {}
+    size = max(1, options.batch_size or checker.batch_size)
+    with ThreadPoolExecutor(max_workers=max(1, min(options.workers, checker.workers))) as pool:
+        pending: dict[Future[list[Verdict]], list[tuple[int, Item]]] = {
+            pool.submit(_call, checker, [i for _, i in b], options): b for b in _batches(jobs, size)
+        }
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                batch = pending.pop(future)
+                if future.exception() is not None:
+                    for other in pending:
+                        other.cancel()
+                    raise future.exception()  # type: ignore[misc]
+                for (slot, _), verdict in zip(batch, future.result(), strict=True):
+                    found[slot] = verdict
+                    if cache is not None:
+                        cache.put(keys[slot], verdict, checker.name)
+                if options.progress is not None:
+                    options.progress(len(batch))
+    return found
+
+
+def run_checker(
+    items: Sequence[Item],
+    checker: Checker,
+    *,
+    cache: VerdictCache | None = None,
+    repeats: int = 1,
+    options: RunOptions | None = None,
+) -> CheckRun:
+    """Every item checked ``repeats`` times, the cache first (see the module's note)."""
+    options = options or RunOptions()
+    who = identity(checker.name, checker.version, checker.parameters)
+    cache = cache if checker.cached else None
+    hashes: dict[int, str] = {}
+    asks = [replace(item, repeat=r) for item in items for r in range(repeats)]
+    keys = []
+    for ask in asks:
+        h = hashes.setdefault(id(ask.passages), evidence_hash(ask.passages))
+        keys.append(verdict_key(who, ask, h) if cache is not None else "")
+    got: dict[int, Verdict] = {}
+    if cache is not None:
+        got = {n: v for n, k in enumerate(keys) if (v := cache.get(k)) is not None}
+    if options.progress is not None and got:
+        options.progress(len(got))
+    jobs = [(n, ask) for n, ask in enumerate(asks) if n not in got]
+    got.update(_ask(checker, jobs, keys, cache, options))
+    verdicts = tuple(tuple(got[n * repeats + r] for r in range(repeats)) for n in range(len(items)))
+    return CheckRun(
+        who,
+        verdicts,
+        calls=len(jobs),
+        hits=len(asks) - len(jobs),
+        cache=None if cache is None else str(cache.path),
+        item_ids=tuple(i.id for i in items),
+    )
