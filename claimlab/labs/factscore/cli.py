@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
 from claimlab.io.files import replacing_all
@@ -238,10 +239,14 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
     )
     if auto is not None:
         _check_same_responses(human, auto, args)
+    knowledge = load_passages(args.knowledge) if args.knowledge else None
+    checked = _run_checker(args, human, knowledge) if args.checker else None
+    if checked is not None:
+        auto, info = checked
     report = estimator_report(
         human,
         auto,
-        knowledge=load_passages(args.knowledge) if args.knowledge else None,
+        knowledge=knowledge,
         threshold=args.threshold,
         top=args.top,
         policy=args.irrelevant,
@@ -249,6 +254,7 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
         share=args.labelled,
         seed=args.seed,
         level=args.ci,
+        checker_info=info if checked is not None else None,
     )
     if args.json:
         emit_json(report.to_dict())
@@ -256,6 +262,31 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
     for line in estimate_lines(report):
         say(line)
     return 0
+
+
+def _run_checker(
+    args: argparse.Namespace, human: dict[str, Any], knowledge: dict[str, list[str]] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--checker``: every S/NS fact checked; the labels per file and how they were made."""
+    from claimlab.checkers.options import run_from_args
+    from claimlab.checkers.repeats import find_repeats, majority_labels
+    from claimlab.core.vocab import Status
+    from claimlab.labs.factscore.estimator import checked_labels
+
+    if args.auto:
+        raise ClaimlabInputError("give --auto or --checker, not both", field="--checker")
+    items, back = checked_labels(human, knowledge)
+    run = run_from_args(
+        args, items, command="fact-estimate", threshold=args.threshold, top=args.top
+    )
+    info: dict[str, Any] = {"checker": run.to_dict()}
+    labels = [row[0].label for row in run.verdicts]
+    if args.repeats > 1:
+        repeats = find_repeats(run.item_ids, run.verdicts)
+        info["repeats"] = repeats.to_dict()
+        # a tie has no majority: the fact is not supported (the checker could not say it is)
+        labels = [m or Status.NOT_IN_REFERENCE for m in majority_labels(repeats)]
+    return back(labels), info
 
 
 def _check_same_responses(
@@ -322,6 +353,7 @@ def add_fact_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default="paper",
         help="irrelevant-fact policy (default paper)",
     )
+    add_checker_options(p, default=None)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
         handler=cmd_fact_estimate,
