@@ -2,8 +2,8 @@
 
 The key is the SHA-256 of the checker's identity (name, version, parameters), the claim, the
 SHA-256 of the evidence passages and the repeat number; an item's id is not part of it, so the
-same claim on the same evidence is asked once whatever file it comes from. Each verdict is
-committed on its own as it arrives (write-ahead log), so a run killed half-way keeps every
+same claim on the same evidence is asked once whatever file it comes from. Each answer's
+verdicts are committed as they arrive (write-ahead log), so a run killed half-way keeps every
 verdict it received and the next run asks only for the rest.
 """
 
@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,17 @@ class VerdictCache:
             "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)",
             (key, checker, verdict.label.value, verdict.probability, json.dumps(verdict.used)),
         )
+
+    def put_all(self, verdicts: Sequence[tuple[str, Verdict]], checker: str) -> None:
+        """Store the verdicts of one answer in one transaction."""
+        self.db.execute("BEGIN")
+        try:
+            for key, verdict in verdicts:
+                self.put(key, verdict, checker)
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def count(self) -> int:
         """Verdicts stored."""

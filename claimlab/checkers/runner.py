@@ -5,11 +5,13 @@ are; the rest go to the checker in batches of its ``batch_size``, at most ``work
 once, each tried up to ``retries`` more times after a timeout or a refused call, waiting
 ``backoff`` seconds, doubled each time. A batch's answers are read in full before any is kept:
 an answer that is not a verdict stops the run naming the checker and the item, and nothing of
-that batch is stored. Each good verdict is stored as it arrives.
+that batch is stored. Each batch's verdicts are stored as they arrive, in one transaction (a
+batch of one, ``--batch 1``, stores each verdict on its own).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -58,8 +60,13 @@ class CheckRun:
         return {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
 
 
-def _call(checker: Checker, batch: Sequence[Item], options: RunOptions) -> list[Verdict]:
-    """One batch, retried with backoff; the answers read as verdicts (all or none)."""
+def _call(
+    checker: Checker,
+    batch: Sequence[Item],
+    options: RunOptions,
+    store: Callable[[list[Verdict]], None],
+) -> list[Verdict]:
+    """One batch, retried with backoff; the answers read as verdicts (all or none), stored."""
     for attempt in range(options.retries + 1):
         try:
             answers = checker.check(batch, timeout=options.timeout)
@@ -71,7 +78,26 @@ def _call(checker: Checker, batch: Sequence[Item], options: RunOptions) -> list[
                     f"{options.retries + 1} tries: {err}"
                 ) from err
             options.sleep(options.backoff * 2**attempt)
-    return [parse_verdict(a, item, checker.name) for a, item in zip(answers, batch, strict=True)]
+    verdicts = [parse_verdict(a, i, checker.name) for a, i in zip(answers, batch, strict=True)]
+    store(verdicts)  # at once, before this worker asks for its next batch
+    return verdicts
+
+
+def _storer(
+    cache: VerdictCache | None, lock: threading.Lock, keys: Sequence[str], name: str
+) -> Callable[[list[tuple[int, Item]]], Callable[[list[Verdict]], None]]:
+    """For a batch, the function that stores its verdicts in one transaction."""
+
+    def for_batch(batch: list[tuple[int, Item]]) -> Callable[[list[Verdict]], None]:
+        def store(verdicts: list[Verdict]) -> None:
+            if cache is not None:
+                with lock:
+                    rows = [(keys[s], v) for (s, _), v in zip(batch, verdicts, strict=True)]
+                    cache.put_all(rows, name)
+
+        return store
+
+    return for_batch
 
 
 def _batches(jobs: Sequence[tuple[int, Item]], size: int) -> list[list[tuple[int, Item]]]:
@@ -88,9 +114,11 @@ def _ask(
     """Send the jobs not cached; store each batch's verdicts as they arrive."""
     found: dict[int, Verdict] = {}
     size = max(1, options.batch_size or checker.batch_size)
+    store = _storer(cache, threading.Lock(), keys, checker.name)
     with ThreadPoolExecutor(max_workers=max(1, min(options.workers, checker.workers))) as pool:
         pending: dict[Future[list[Verdict]], list[tuple[int, Item]]] = {
-            pool.submit(_call, checker, [i for _, i in b], options): b for b in _batches(jobs, size)
+            pool.submit(_call, checker, [i for _, i in b], options, store(b)): b
+            for b in _batches(jobs, size)
         }
         while pending:
             done, _ = wait(pending, return_when=FIRST_EXCEPTION)
@@ -100,13 +128,20 @@ def _ask(
                     for other in pending:
                         other.cancel()
                     raise future.exception()  # type: ignore[misc]
-                for (slot, _), verdict in zip(batch, future.result(), strict=True):
-                    found[slot] = verdict
-                    if cache is not None:
-                        cache.put(keys[slot], verdict, checker.name)
+                verdicts = future.result()
+                found.update((slot, v) for (slot, _), v in zip(batch, verdicts, strict=True))
                 if options.progress is not None:
                     options.progress(len(batch))
     return found
+
+
+def _keys(who: Mapping[str, Any], asks: Sequence[Item]) -> list[str]:
+    """Each ask's cache key (each distinct evidence hashed once)."""
+    hashes: dict[int, str] = {}
+    return [
+        verdict_key(who, a, hashes.setdefault(id(a.passages), evidence_hash(a.passages)))
+        for a in asks
+    ]
 
 
 def run_checker(
@@ -121,25 +156,27 @@ def run_checker(
     options = options or RunOptions()
     who = identity(checker.name, checker.version, checker.parameters)
     cache = cache if checker.cached else None
-    hashes: dict[int, str] = {}
     asks = [replace(item, repeat=r) for item in items for r in range(repeats)]
-    keys = []
-    for ask in asks:
-        h = hashes.setdefault(id(ask.passages), evidence_hash(ask.passages))
-        keys.append(verdict_key(who, ask, h) if cache is not None else "")
+    keys = _keys(who, asks) if checker.cached else [str(n) for n in range(len(asks))]
     got: dict[int, Verdict] = {}
     if cache is not None:
         got = {n: v for n, k in enumerate(keys) if (v := cache.get(k)) is not None}
     if options.progress is not None and got:
         options.progress(len(got))
-    jobs = [(n, ask) for n, ask in enumerate(asks) if n not in got]
-    got.update(_ask(checker, jobs, keys, cache, options))
+    first: dict[str, int] = {}  # the same claim on the same evidence is asked once a run
+    jobs = [
+        (n, ask) for n, ask in enumerate(asks) if n not in got and first.setdefault(keys[n], n) == n
+    ]
+    answered = _ask(checker, jobs, keys, cache, options)
+    for n, k in enumerate(keys):
+        if n not in got:
+            got[n] = answered[first[k]]
     verdicts = tuple(tuple(got[n * repeats + r] for r in range(repeats)) for n in range(len(items)))
     return CheckRun(
         who,
         verdicts,
         calls=len(jobs),
-        hits=len(asks) - len(jobs),
+        hits=len(asks) - len(jobs),  # from the cache, or the same ask earlier in the run
         cache=None if cache is None else str(cache.path),
         item_ids=tuple(i.id for i in items),
     )

@@ -131,10 +131,14 @@ def test_reordering_the_batch_never_changes_an_items_label(items, rnd):
         rnd.shuffle(shuffled)
         options = RunOptions(batch_size=2, workers=3)
         a = dict(
-            zip([i.id for i in items], labels_of(run_checker(items, checker, options=options)))
+            zip(
+                [i.id for i in items],
+                labels_of(run_checker(items, checker, options=options)),
+                strict=True,
+            )
         )
         b = run_checker(shuffled, checker, options=options)
-        assert dict(zip([i.id for i in shuffled], labels_of(b))) == a
+        assert dict(zip([i.id for i in shuffled], labels_of(b), strict=True)) == a
 
 
 def test_the_second_run_makes_no_call_and_no_cache_asks_again(tmp_path):
@@ -149,7 +153,7 @@ def test_the_second_run_makes_no_call_and_no_cache_asks_again(tmp_path):
 
 
 def test_garbage_names_the_item_and_nothing_of_its_batch_is_stored(tmp_path):
-    items = [Item(f"i{n}", "c", ()) for n in range(3)]
+    items = [Item(f"i{n}", f"claim {n}", ()) for n in range(3)]
     cache = VerdictCache(tmp_path / "v.sqlite")
     with pytest.raises(CheckerAnswerError, match=r"^checker python:.*:garbage: item i1: label: "):
         run_checker(
