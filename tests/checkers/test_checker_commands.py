@@ -48,6 +48,8 @@ def flipped_by_hand(path):
     return responses, relabelled(responses, change)
 
 
+@pytest.mark.slow
+@pytest.mark.realdata
 def test_fact_estimate_with_a_checker_of_flipped_people_labels(tmp_path, capsys):
     files = [
         require_data("factscore", f"{n}.jsonl") for n in ("ChatGPT", "InstructGPT", "PerplexityAI")
@@ -97,6 +99,7 @@ def tiny_file(path, facts=20):
     return path
 
 
+@pytest.mark.slow
 def test_a_run_killed_half_way_resumes_with_only_the_missing_items(tmp_path):
     people = tiny_file(tmp_path / "sys.jsonl")
     log = tmp_path / "asked.log"
