@@ -33,8 +33,8 @@ from claimlab.checkers.lexical import content_words as content_words  # the one 
 from claimlab.checkers.people import AgainstPeople, against_people
 from claimlab.checkers.verdicts import Item
 from claimlab.core.frozen import freeze
-from claimlab.core.vocab import Status
 from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import Status
 from claimlab.io.factscore import LabelledResponse, relabelled
 from claimlab.metrics.factscore import (
     EstimatorCheck,
