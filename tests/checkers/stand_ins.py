@@ -107,3 +107,8 @@ def dying(items):
             f.write(item.id + "\n")
         out.append("SUPPORTED")
     return out
+
+
+def contradicts(items):
+    """CONTRADICTED for every item, citing its first passage."""
+    return [{"label": "CONTRADICTED", "used": [0] if i.passages else []} for i in items]
