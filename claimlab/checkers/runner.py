@@ -20,8 +20,10 @@ from typing import Any
 
 from claimlab.checkers.backends import Checker
 from claimlab.checkers.cache import VerdictCache, evidence_hash, identity, verdict_key
+from claimlab.checkers.repeats import find_repeats
 from claimlab.checkers.verdicts import CheckerUnavailable, Item, Verdict, parse_verdict
 from claimlab.core.frozen import freeze
+from claimlab.core.vocab import Status
 
 
 class CheckerFailed(RuntimeError):
@@ -55,9 +57,28 @@ class CheckRun:
     def __post_init__(self) -> None:
         freeze(self, "checker")
 
+    @property
+    def repeats(self) -> int:
+        """How many times each item was asked."""
+        return len(self.verdicts[0]) if self.verdicts else 0
+
+    def final_labels(self) -> list[Status]:
+        """Each item's label: its one verdict's, or with repeats its majority label.
+
+        A tie has no majority: the item is NOT_IN_REFERENCE (the checker could not settle
+        it), and the tie is listed in the repeats report.
+        """
+        if self.repeats <= 1:
+            return [row[0].label for row in self.verdicts]
+        report = find_repeats(self.item_ids, self.verdicts)
+        return [i.majority or Status.NOT_IN_REFERENCE for i in report.items]
+
     def to_dict(self) -> dict[str, Any]:
-        """What a command writes about the run (not the verdicts)."""
-        return {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
+        """What a command writes about the run (not the verdicts); repeats when asked again."""
+        out = {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
+        if self.repeats > 1:
+            out["repeats"] = find_repeats(self.item_ids, self.verdicts).to_dict()
+        return out
 
 
 def _call(

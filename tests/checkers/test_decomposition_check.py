@@ -52,3 +52,24 @@ def test_check_writes_the_labelled_file_and_the_checker_it_used(tmp_path, capsys
     assert data["against_file"]["agreement"]["denominator"] == len(FX.candidates)
     assert set(data["labels"]) == {c.id for c in FX.candidates}
     load_decomposition(out)
+
+
+def test_check_with_repeats_reports_the_flip_rate_and_alpha_computed_by_hand(tmp_path, capsys):
+    from claimlab.metrics.agreement import alpha_nominal
+    from tests.checkers import stand_ins
+
+    out = tmp_path / "labelled.json"
+    flipper = "python:tests.checkers.stand_ins:Flipper"
+    args = ["check", str(ATLAS), "--out", str(out), "--checker", flipper, "--no-cache"]
+    assert main([*args, "--repeats", "5", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)["checker"]["repeats"]
+    hand = [  # the stand-in's draws: item id and repeat, seed 7, 20% flipped
+        ["N" if stand_ins.draw(7, c.id, r) < 0.2 else "S" for r in range(5)] for c in FX.candidates
+    ]
+    flips = sum(min(row.count("S"), row.count("N")) for row in hand)
+    assert (got["flip_rate"]["numerator"], got["flip_rate"]["denominator"]) == (flips, 55)
+    alpha = alpha_nominal([[row[r] for row in hand] for r in range(5)])
+    assert got["alpha"] == alpha.to_dict()
+    written = json.loads(out.read_text(encoding="utf-8"))["candidates"]
+    majority = ["SUPPORTED" if row.count("S") >= 3 else "NOT_IN_REFERENCE" for row in hand]
+    assert [c["evidence"]["status"] for c in written] == majority

@@ -130,8 +130,8 @@ def _meaning_checked(args: argparse.Namespace, answer: Any) -> dict[str, Any]:
     ]
     run = run_from_args(args, items, command="citations")
     rows = [
-        {"claim": k, "sentence": i, "label": row[0].label.value}
-        for (k, i), row in zip(pairs, run.verdicts, strict=True)
+        {"claim": k, "sentence": i, "label": label.value}
+        for (k, i), label in zip(pairs, run.final_labels(), strict=True)
     ]
     bad = sum(r["label"] != Status.SUPPORTED.value for r in rows)
     return {**run.to_dict(), "pairs": rows, "not_supported": bad}

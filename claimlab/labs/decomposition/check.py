@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import copy
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from claimlab.checkers.options import add_checker_options, run_from_args
@@ -65,7 +66,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Run ``claimlab check``; returns the exit code."""
     fx = load_decomposition(args.file)
     run = run_from_args(args, candidate_items(fx), command="check")
-    verdicts = [row[0] for row in run.verdicts]
+    labels = run.final_labels()  # with repeats: the majority, the first ask's passages
+    verdicts = [replace(row[0], label=lab) for row, lab in zip(run.verdicts, labels, strict=True)]
     write_json(args.out, labelled_document(read_json(args.file), fx, verdicts, run.to_dict()))
     people = against_people(
         [v.label.value for v in verdicts], [c.evidence.status.value for c in fx.candidates]

@@ -269,8 +269,6 @@ def _run_checker(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``--checker``: every S/NS fact checked; the labels per file and how they were made."""
     from claimlab.checkers.options import run_from_args
-    from claimlab.checkers.repeats import find_repeats, majority_labels
-    from claimlab.core.vocab import Status
     from claimlab.labs.factscore.estimator import checked_labels
 
     if args.auto:
@@ -280,12 +278,7 @@ def _run_checker(
         args, items, command="fact-estimate", threshold=args.threshold, top=args.top
     )
     info: dict[str, Any] = {"checker": run.to_dict()}
-    labels = [row[0].label for row in run.verdicts]
-    if args.repeats > 1:
-        repeats = find_repeats(run.item_ids, run.verdicts)
-        info["repeats"] = repeats.to_dict()
-        # a tie has no majority: the fact is not supported (the checker could not say it is)
-        labels = [m or Status.NOT_IN_REFERENCE for m in majority_labels(repeats)]
+    labels = run.final_labels()
     return back(labels), info
 
 

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
+from claimlab.core.text import terminal
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
@@ -313,6 +314,12 @@ def estimate_lines(report: Any) -> list[str]:
         if c["kind"] == "lexical"
         else "the given labels"
     )
+    if "checker" in c:  # --checker: which one, and what the run cost
+        run = c["checker"]
+        how = (
+            f"checker {terminal(run['name'])} (version {terminal(run['version'] or '-')}; "
+            f"{run['calls']} calls, {run['hits']} from the cache)"
+        )
     lines = [
         f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
     ]
@@ -322,6 +329,8 @@ def estimate_lines(report: Any) -> list[str]:
         lines.append(
             f"{s.name}: people {percent(s.human.factscore)}, checker {percent(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
         )
+        if s.people is not None:
+            lines.append(f"  kappa with the people {s.people.kappa.display}")
         lines.append(
             "  prediction-powered (no length penalty) "
             + (s.ppi.ppi.display if s.ppi else f"N/A: {s.ppi_reason}")

@@ -70,7 +70,7 @@ def _check(args: argparse.Namespace) -> dict[str, Any]:
     doc, queries = load_claims(args.file)
     items, slots = check_items(queries)
     run = run_from_args(args, items, command="rag")
-    labels = [row[0].label for row in run.verdicts]
+    labels = run.final_labels()
     write_json(args.out, filled(doc, queries, slots, labels, run.to_dict()))
     return {
         "checker": run.to_dict(),
