@@ -38,10 +38,10 @@ def evidence_of(verdict: Verdict, reference_ids: Sequence[str]) -> dict[str, Any
     """A verdict as the file's ``evidence`` object.
 
     Examples:
-        >>> evidence_of(Verdict(Status.SUPPORTED), ["R1", "R2"])
-        {'status': 'SUPPORTED', 'references': ['R1', 'R2']}
-        >>> evidence_of(Verdict(Status.NOT_IN_REFERENCE, None, (1,)), ["R1", "R2"])
-        {'status': 'NOT_IN_REFERENCE', 'references': ['R2']}
+        >>> evidence_of(Verdict(Status.SUPPORTED), ["doc-a", "doc-b"])
+        {'status': 'SUPPORTED', 'references': ['doc-a', 'doc-b']}
+        >>> evidence_of(Verdict(Status.NOT_IN_REFERENCE, None, (1,)), ["doc-a", "doc-b"])
+        {'status': 'NOT_IN_REFERENCE', 'references': ['doc-b']}
     """
     used = [reference_ids[i] for i in verdict.used]
     if not used and verdict.label is not Status.NOT_IN_REFERENCE:
