@@ -118,7 +118,7 @@ def parse_verdict(answer: object, item: Item, checker: str) -> Verdict:
         >>> parse_verdict("maybe", item, "demo")
         Traceback (most recent call last):
         ...
-        claimlab.checkers.verdicts.CheckerAnswerError: checker demo: item c1: label: unknown label 'maybe' (one of SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE, Entailment, Contradiction, Neutral)
+        claimlab.checkers.verdicts.CheckerAnswerError: checker demo: item c1: label: unknown label 'maybe' (one of SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE, Entailment, Neutral, Contradiction)
     """
     if isinstance(answer, Verdict):
         return answer
