@@ -136,3 +136,13 @@ def test_a_checker_answering_garbage_exits_2_naming_the_item(tmp_path, capsys):
     assert main([*args, "--cache", str(tmp_path / "v.sqlite")]) == 2
     err = capsys.readouterr().err
     assert "garbage: item sys:1:1:0: label: unknown label 'PROBABLY'" in err
+
+
+def test_a_checker_other_than_lexical_is_sent_the_bm25_best_passages():
+    from claimlab.checkers.verdicts import Item
+    from claimlab.labs.factscore.estimator import retrieved
+
+    passages = ("Bread is baked.", "Ada Lovelace wrote notes.", "Ada was a poet's daughter.")
+    (item,) = retrieved([Item("f", "Ada Lovelace wrote notes.", passages)], 2)
+    assert item.passages == ("Ada Lovelace wrote notes.", "Ada was a poet's daughter.")
+    assert retrieved([Item("g", "x", ())], 2)[0].passages == ()

@@ -273,7 +273,8 @@ def _run_checker(
 
     if args.auto:
         raise ClaimlabInputError("give --auto or --checker, not both", field="--checker")
-    items, back = checked_labels(human, knowledge)
+    retrieve = None if args.checker == "lexical" else args.top  # the lexical checker ranks all
+    items, back = checked_labels(human, knowledge, retrieve=retrieve)
     run = run_from_args(
         args, items, command="fact-estimate", threshold=args.threshold, top=args.top
     )
@@ -324,7 +325,11 @@ def add_fact_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="share of a fact's content words a passage must hold (default 0.6)",
     )
     p.add_argument(
-        "--top", type=count_type(1, 100), default=5, help="passages read per fact (default 5)"
+        "--top",
+        type=count_type(1, 100),
+        default=5,
+        help="passages read per fact (default 5); with another --checker, the BM25-best passages it "
+        "is sent",
     )
     p.add_argument(
         "--labelled",

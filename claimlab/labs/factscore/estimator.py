@@ -128,16 +128,22 @@ def pooled_passages(
 def checked_labels(
     human: Mapping[str, Sequence[LabelledResponse]],
     knowledge: Mapping[str, Sequence[str]] | None,
+    *,
+    retrieve: int | None = None,
 ) -> tuple[list[Item], Callable[[Sequence[Status]], dict[str, list[LabelledResponse]]]]:
     """Every system's S/NS facts as items, and how to turn their labels back into files.
 
-    The passages are ``knowledge`` or, per system, the pooled ones (:func:`pooled_passages`).
+    The passages are ``knowledge`` or, per system, the pooled ones (:func:`pooled_passages`);
+    with ``retrieve``, only that many of them, the best by BM25 for the fact, in rank order
+    (as FActScore retrieves before it asks a model; the lexical checker ranks them itself).
     """
     items: list[Item] = []
     spans = []
     for name, responses in human.items():
         passages = knowledge if knowledge is not None else pooled_passages(human, name)
         found = fact_items(name, responses, passages)
+        if retrieve is not None:
+            found = retrieved(found, retrieve)
         spans.append((name, len(items), len(items) + len(found)))
         items.extend(found)
 
@@ -145,6 +151,19 @@ def checked_labels(
         return {n: relabel_from(human[n], labels[lo:hi]) for n, lo, hi in spans}
 
     return items, back
+
+
+def retrieved(items: Sequence[Item], top: int) -> list[Item]:
+    """Each item with only its ``top`` passages best by BM25 for its claim, best first."""
+    ranked: dict[tuple[str, ...], Ranked] = {}
+    out = []
+    for item in items:
+        if item.passages not in ranked:
+            ranked[item.passages] = Ranked(item.passages)
+        index = ranked[item.passages]
+        best = tuple(item.passages[i] for i in index.best(item.claim, top))
+        out.append(Item(item.id, item.claim, best, item.repeat))
+    return out
 
 
 def is_labelled(topic: str, share: float, seed: int) -> bool:
