@@ -55,7 +55,7 @@ def test_fact_estimate_with_a_checker_of_flipped_people_labels(tmp_path, capsys)
     ]
     cache = tmp_path / "verdicts.sqlite"
     stand_ins.PeopleFlipped.calls = 0
-    args = [*files, "--checker", FLIPPED, "--cache", cache, "--labelled", "0.5"]
+    args = [*files, "--checker", FLIPPED, "--cache", cache]  # people label a quarter of topics
     first = cli_json(capsys, "fact-estimate", *args)
     asked = stand_ins.PeopleFlipped.calls
     assert asked > 10000 and first["checker"]["checker"]["calls"] == asked
