@@ -146,3 +146,20 @@ def test_a_checker_other_than_lexical_is_sent_the_bm25_best_passages():
     (item,) = retrieved([Item("f", "Ada Lovelace wrote notes.", passages)], 2)
     assert item.passages == ("Ada Lovelace wrote notes.", "Ada was a poet's daughter.")
     assert retrieved([Item("g", "x", ())], 2)[0].passages == ()
+
+
+def test_the_estimate_table_shows_kappa_with_the_people():
+    from claimlab.io.factscore import LabelledResponse, LabelledSentence
+    from claimlab.labs.factscore.estimator import estimator_report
+    from claimlab.labs.factscore.views import estimate_table
+
+    def response(topic, labels):
+        facts = tuple((f"{topic} fact {n}", lab) for n, lab in enumerate(labels))
+        return LabelledResponse(1, topic, ("rare",), (LabelledSentence("s", True, (), facts),))
+
+    human = {"A": [response("T", ["S", "NS", "S", "NS"])]}
+    auto = {"A": [response("T", ["S", "NS", "NS", "NS"])]}
+    table = estimate_table(estimator_report(human, auto))
+    # 3 of 4 agree; kappa = (0.75 - 0.5) / (1 - 0.5) with chance 0.5 * 0.25 + 0.5 * 0.75 = 0.5
+    assert table.loc["A", "facts agreed"] == "75.0% (3/4)"
+    assert table.loc["A", "kappa"] == "0.500"

@@ -285,7 +285,7 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
 
 
 def estimate_table(report: Any) -> Any:
-    """Per system: people and checker FActScore, ER, agreement, the prediction-powered figure."""
+    """Per system: people and checker FActScore, ER, agreement and kappa, the corrected figure."""
     pd = pandas()
     rows = []
     for s in report.systems:
@@ -299,6 +299,7 @@ def estimate_table(report: Any) -> Any:
                 if d["error_rate_points"] is None
                 else f"{d['error_rate_points']:+.1f}",
                 "facts agreed": s.agreement.display,
+                "kappa": "N/A" if s.people is None else s.people.kappa.display,
                 "prediction-powered": s.ppi.ppi.display if s.ppi else f"N/A ({s.ppi_reason})",
                 "people alone": s.ppi.human.display if s.ppi else "N/A",
             }
