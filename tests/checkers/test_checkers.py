@@ -289,3 +289,47 @@ def test_a_majority_label_is_held_by_more_verdicts_than_any_other(labels):
     else:
         assert all(labels.count(r.majority) > labels.count(s) for s in set(labels) - {r.majority})
     assert r.flips == len(labels) - counts[0]
+
+
+class Busy(StandIn):
+    """Answers 503 to every other request, and a reply that is no verdict for a claim "junk"."""
+
+    calls = 0
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        Busy.calls += 1
+        if Busy.calls % 2:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_POST()
+
+
+def test_an_openai_server_that_is_busy_is_asked_again():
+    import http.server
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        waits = []
+        options = RunOptions(workers=1, sleep=waits.append)
+        run = run_checker(SAME[:2], checker_from_spec(f"openai:{url}", model="m"), options=options)
+        assert [v[0].label.value for v in run.verdicts] == ["SUPPORTED", "NOT_IN_REFERENCE"]
+        assert waits == [0.5, 0.5]  # one 503 before each answer
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_command_that_does_not_answer_in_time_fails_after_its_retries():
+    slow = checker_from_spec('command:perl -e "sleep 5"')
+    waits = []
+    options = RunOptions(timeout=0.2, retries=1, sleep=waits.append)
+    with pytest.raises(CheckerFailed, match=r"item a: no answer after 2 tries: no answer within"):
+        run_checker(SAME[:1], slow, options=options)
+    assert waits == [0.5]
