@@ -4,7 +4,8 @@
   arguments; its instance is called, or its ``check`` method). It is called with a list of
   :class:`~claimlab.checkers.verdicts.Item` and returns one answer per item, in order: a label
   word or ``{"label", "probability"?, "used"?}``. Its ``version`` attribute, if any, is part of
-  the cache key.
+  the cache key. It runs in this process: ``--timeout`` does not stop it, ``--workers`` does
+  not apply (one batch at a time).
 * ``command:"CMD ARGS"``: a program in any language, started once per batch. It reads one JSON
   object a line on standard input, ``{"id", "claim", "passages": [...], "repeat"}``, and writes
   one a line on standard output, ``{"id", "label", "probability"?, "used"?}``, in any order; a

@@ -36,17 +36,38 @@ def add_checker_options(p: argparse.ArgumentParser, *, default: str | None = "le
     )
     g.add_argument("--no-cache", action="store_true", help="ask the checker for every item")
     g.add_argument(
-        "--repeats", type=count_type(1, 100), default=1, help="ask each item K times (default 1)"
-    )
-    g.add_argument("--workers", type=count_type(1, 64), default=4, help="calls at once (default 4)")
-    g.add_argument(
-        "--timeout", type=positive_type, default=60.0, help="seconds per call (default 60)"
-    )
-    g.add_argument(
-        "--retries", type=count_type(0, 20), default=3, help="tries again per call (default 3)"
+        "--repeats",
+        type=count_type(1, 100),
+        default=1,
+        metavar="K",
+        help="ask each item K times (default 1)",
     )
     g.add_argument(
-        "--batch", type=count_type(1, 10000), help="items per call (default: the checker's)"
+        "--workers",
+        type=count_type(1, 64),
+        default=4,
+        metavar="N",
+        help="calls at once (default 4)",
+    )
+    g.add_argument(
+        "--timeout",
+        type=positive_type,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds per call (default 60)",
+    )
+    g.add_argument(
+        "--retries",
+        type=count_type(0, 20),
+        default=3,
+        metavar="N",
+        help="tries again per call (default 3)",
+    )
+    g.add_argument(
+        "--batch",
+        type=count_type(1, 10000),
+        metavar="N",
+        help="items per call (default: the checker's)",
     )
 
 
