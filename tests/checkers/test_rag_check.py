@@ -72,3 +72,16 @@ def test_rag_check_without_out_is_refused(tmp_path, capsys):
     src.write_text(json.dumps(TINY), encoding="utf-8")
     assert main(["rag", str(src), "--check"]) == 2
     assert "--out: --check writes the labelled file" in capsys.readouterr().err
+
+
+def test_rag_check_with_a_checker_answering_garbage_writes_nothing(tmp_path, capsys):
+    src, out = tmp_path / "claims.json", tmp_path / "checked.json"
+    src.write_text(json.dumps(TINY), encoding="utf-8")
+    garbage = "python:tests.checkers.stand_ins:garbage"
+    code = main(["rag", str(src), "--check", "--checker", garbage, "--no-cache", "--out", str(out)])
+    assert code == 2 and not out.exists()
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    # the second ask: retrieved2response[0][0] is the same claim on the same text as
+    # answer2response[0] (the ground truth is chunk d1), so it is not asked again
+    assert "item q1:retrieved2response[0][1]: label: unknown label 'PROBABLY'" in err
