@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
+from claimlab.core.text import terminal
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
@@ -284,7 +285,7 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
 
 
 def estimate_table(report: Any) -> Any:
-    """Per system: people and checker FActScore, ER, agreement, the prediction-powered figure."""
+    """Per system: people and checker FActScore, ER, agreement and kappa, the corrected figure."""
     pd = pandas()
     rows = []
     for s in report.systems:
@@ -298,6 +299,7 @@ def estimate_table(report: Any) -> Any:
                 if d["error_rate_points"] is None
                 else f"{d['error_rate_points']:+.1f}",
                 "facts agreed": s.agreement.display,
+                "kappa": "N/A" if s.people is None else s.people.kappa.display,
                 "prediction-powered": s.ppi.ppi.display if s.ppi else f"N/A ({s.ppi_reason})",
                 "people alone": s.ppi.human.display if s.ppi else "N/A",
             }
@@ -313,6 +315,12 @@ def estimate_lines(report: Any) -> list[str]:
         if c["kind"] == "lexical"
         else "the given labels"
     )
+    if "checker" in c:  # --checker: which one, and what the run cost
+        run = c["checker"]
+        how = (
+            f"checker {terminal(run['name'])} (version {terminal(run['version'] or '-')}; "
+            f"{run['calls']} calls, {run['hits']} from the cache)"
+        )
     lines = [
         f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
     ]
@@ -328,6 +336,8 @@ def estimate_lines(report: Any) -> list[str]:
         lines.append(
             f"{s.name}: people {percent(s.human.factscore)}, checker {percent(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
         )
+        if s.people is not None:
+            lines.append(f"  kappa with the people {s.people.kappa.display}")
         lines.append(
             "  prediction-powered (no length penalty) "
             + (s.ppi.ppi.display if s.ppi else f"N/A: {s.ppi_reason}")
