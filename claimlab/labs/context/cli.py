@@ -156,4 +156,4 @@ def add_citations(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     add_checker_options(p, default=None)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_citations)
+    p.set_defaults(handler=cmd_citations, paths=lambda a: ([a.answer, a.context], []))
