@@ -363,3 +363,17 @@ def estimator_report(
     )
     checker.update(policy=policy, gamma=gamma, labelled_share=share, seed=seed, level=level)
     return EstimatorReport(tuple(systems), check_estimator(humans, estimates), checker)
+
+
+def offline_report(
+    human: Mapping[str, Sequence[LabelledResponse]], *, policy: Policy = "paper", gamma: int = 10
+) -> tuple[EstimatorReport | None, str]:
+    """The offline checker's report, or ``None`` and why it cannot be made (for a notebook).
+
+    A knowledge source with nothing on a system's topics is refused by ``estimator_report``; a
+    notebook on a user's file shows that sentence instead of stopping.
+    """
+    try:
+        return estimator_report(human, policy=policy, gamma=gamma), ""
+    except ClaimlabInputError as refused:
+        return None, str(refused)
