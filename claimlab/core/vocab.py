@@ -64,6 +64,9 @@ REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
 
 # the four Toy ratios of a selection, in the order every table and figure shows them
 TOY_METRICS: tuple[str, ...] = ("preservation", "coverage", "confirmed_support", "raw_support")
+# the per-answer column that records an absent file: 1 when a decomposer's folder holds no file
+# for the answer (the ledger still scores it, as an empty selection; the gate counts it missing)
+NO_FILE = "no_file"
 
 
 class SourceMapping(Vocab):

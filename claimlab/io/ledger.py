@@ -613,18 +613,35 @@ def tables_from_decompositions(
     return ct, ut
 
 
+def _check_ratios(frame: Any, ratios: Sequence[tuple[str, str]], source: str) -> None:
+    """Raise on the first row whose numerator is past its denominator (a LedgerError)."""
+    for num, den in ratios:
+        past = (frame[num] > frame[den]).to_numpy()
+        if past.any():
+            i = int(past.nonzero()[0][0])
+            raise LedgerError(
+                f"{frame[num].iloc[i]} is more than its denominator {den} "
+                f"({frame[den].iloc[i]}): a count past its denominator",
+                file=source,
+                record=row_label(source, int(frame[ROW].iloc[i])),
+                field=num,
+            )
+
+
 def read_answers(
     path: str | Path,
     *,
     keys: Sequence[str],
     counts: Sequence[str] = (),
     ratios: Sequence[tuple[str, str]] = (),
+    optional: Sequence[str] = (),
 ) -> Any:
     """An earlier run's per-answer table (``claimlab ledger --out``) as pandas, checked.
 
     ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` (and both
-    columns of each ``(numerator, denominator)`` of ``ratios``) must be whole numbers of 0 or
-    more, no numerator past its denominator, each key given once.
+    columns of each ``(numerator, denominator)`` of ``ratios``, and the ``optional`` counts the
+    table has) must be whole numbers of 0 or more, no numerator past its denominator, each key
+    given once.
 
     Raises:
         LedgerError: a missing column, a count that is not a whole number of 0 or more, a
@@ -634,7 +651,8 @@ def read_answers(
 
     source = str(path)
     table = read_table(path)
-    counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair)]))
+    present = [c for c in optional if c in table.column_names]
+    counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair), *present]))
     require_columns(table, [*keys, *counts], source)
     frame = table.select([*keys, *counts, ROW]).to_pandas()
     for name in counts:
@@ -649,17 +667,7 @@ def read_answers(
                 field=name,
             )
         frame[name] = col.astype("int64")
-    for num, den in ratios:
-        past = (frame[num] > frame[den]).to_numpy()
-        if past.any():
-            i = int(past.nonzero()[0][0])
-            raise LedgerError(
-                f"{frame[num].iloc[i]} is more than its denominator {den} "
-                f"({frame[den].iloc[i]}): a count past its denominator",
-                file=source,
-                record=row_label(source, int(frame[ROW].iloc[i])),
-                field=num,
-            )
+    _check_ratios(frame, ratios, source)
     for k in keys:
         frame[k] = frame[k].astype(str)
     dup = frame.duplicated(list(keys))

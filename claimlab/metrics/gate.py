@@ -9,11 +9,16 @@ defined on both sides) and the *drop* is the baseline's figure minus this run's 
 (the other way round for a figure where lower is better), micro (summed counts) by default.
 Its one-sided lower bound at ``level`` is the lower end of the paired bootstrap's two-sided
 interval at ``2 * level - 1``. A figure is REGRESSED when that bound lies above ``margin``,
-UNDECIDED when fewer than ``min_shared`` items pair (or no interval can be drawn), else PASS.
+UNDECIDED when fewer than ``min_shared`` items pair, else PASS. A figure with no interval
+(every resample gives the same drop: never shown as a zero-width interval) is never REGRESSED
+by a bound: it PASSes when its drop is 0 or below (an identical release passes) and is
+UNDECIDED otherwise.
 
 The gate as a whole (:attr:`Gate.verdict`) FAILs when a figure regressed or when more items of
 the baseline are missing from this run than ``allow_missing`` allows (losing answers never
 passes); otherwise it is UNDECIDED when a figure is, and PASSes only when every figure passed.
+An item is missing from this run when its table does not hold it, or when the baseline read it
+from a file and this run from none (:func:`lost_files`: still scored, as an empty selection).
 Items only in this run are counted and shown, never paired.
 """
 
@@ -24,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.text import plural
-from claimlab.core.vocab import TOY_METRICS, Vocab
+from claimlab.core.vocab import NO_FILE, TOY_METRICS, Vocab
 from claimlab.metrics.stats.comparisons import pair_items, paired_comparison
 from claimlab.metrics.stats.resampling import MIN_CLUSTERS, Aggregate
 
@@ -107,11 +112,12 @@ class Gate:
     margin: float
     allow_missing: int = 0
     missing_ids: tuple[str, ...] = ()  # the first MISSING_LISTED of them
+    lost_files: int = 0  # items both tables hold that only the baseline read from a file
 
     @property
     def missing(self) -> int:
-        """Items of the baseline missing from this run (``only_baseline``)."""
-        return self.only_baseline
+        """Items of the baseline missing from this run: not in its table, or their file lost."""
+        return self.only_baseline + self.lost_files
 
     @property
     def lost_answers(self) -> bool:
@@ -142,6 +148,8 @@ class Gate:
         """The missing items in words: how many, and how many are allowed."""
         allowed = f"--allow-missing {self.allow_missing}"
         what = f"{plural(self.missing, 'answer')} of the baseline missing from this run"
+        if self.lost_files:
+            what += f", {self.lost_files} of them with no file in this run's folder"
         return f"{what} ({allowed}){': FAIL' if self.lost_answers else ''}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,6 +160,7 @@ class Gate:
             "only_baseline": self.only_baseline,
             "only_now": self.only_now,
             "missing": self.missing,
+            "missing_files": self.lost_files,
             "missing_ids": list(self.missing_ids),
             "allow_missing": self.allow_missing,
             "level": self.level,
@@ -171,6 +180,26 @@ def _undecided(
         diff = -diff
     return GateRow(figure.name, difference=diff, baseline=before, now=after, low=None, high=None,
                    verdict=UNDECIDED, decided=False, reason=reason, **kw)  # fmt: skip
+
+
+def _without_interval(
+    figure: GateFigure,
+    values: tuple[float | None, float | None],
+    drop: float | None,
+    reason: str,
+    **kw: Any,
+) -> GateRow:
+    """A figure with no interval: never REGRESSED by a bound; PASS only when nothing dropped.
+
+    With no interval (every resample gives the same drop, or too few resamples) the figure
+    PASSes when its drop is 0 or below (this run no worse on its pairs, as an identical
+    release) and is UNDECIDED otherwise.
+    """
+    why = reason or "no interval could be drawn"
+    if drop is None or drop > 0:
+        return _undecided(figure, values, why, **kw)
+    return GateRow(figure.name, baseline=values[0], now=values[1], difference=drop, low=None,
+                   high=None, verdict=PASS, decided=True, reason=f"{why}; no drop", **kw)  # fmt: skip
 
 
 def _ratio(parts: tuple[Any, Any], aggregate: str) -> float | None:
@@ -210,7 +239,7 @@ def gate_row(
     )  # fmt: skip
     d = c.difference
     if d.low is None:
-        return _undecided(figure, values, c.reason or "no interval could be drawn", **kw)
+        return _without_interval(figure, values, d.value, c.reason, **kw)
     verdict = REGRESSED if d.low > margin else PASS
     return GateRow(figure.name, baseline=values[0], now=values[1], difference=d.value, low=d.low,
                    high=d.high, verdict=verdict, decided=True, reason=c.reason, **kw)  # fmt: skip
@@ -241,6 +270,7 @@ def release_gate(
     n_all = now.drop_duplicates(key).set_index(key)
     shared = b_all.index.intersection(n_all.index, sort=False)
     gone = b_all.index.difference(n_all.index, sort=False)
+    lost = lost_files(b_all, n_all, shared)
     options: dict[str, Any] = dict(aggregate=aggregate, margin=margin, level=level,
                                    resamples=resamples, seed=seed, min_shared=min_shared)  # fmt: skip
     gated = figures if figures is not None else ledger_figures(metrics)
@@ -253,8 +283,24 @@ def release_gate(
         level,
         margin,
         allow_missing=allow_missing,
-        missing_ids=tuple(_item_name(k) for k in gone[:MISSING_LISTED]),
+        missing_ids=tuple(_item_name(k) for k in gone.append(lost)[:MISSING_LISTED]),
+        lost_files=len(lost),
     )
+
+
+def lost_files(baseline: Any, now: Any, shared: Any) -> Any:
+    """The ``shared`` items whose file this run lost: the baseline read one, this run none.
+
+    Each table may say per item that its decomposer's folder held no file for it (the column
+    :data:`~claimlab.core.vocab.NO_FILE`, 1 for no file); a table without the column read every
+    item it holds from a file (or from ledger rows, where there are no files to lose). Such an
+    item is scored in this run as an empty selection, and counted missing all the same.
+    """
+    if NO_FILE not in now.columns or not len(shared):
+        return shared[:0]
+    none_now = now.loc[shared, NO_FILE].to_numpy() > 0
+    had = baseline.loc[shared, NO_FILE].to_numpy() == 0 if NO_FILE in baseline.columns else True
+    return shared[none_now & had]
 
 
 def _item_name(key: Any) -> str:

@@ -19,7 +19,7 @@ defined), with the number of undefined answers stated.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio
-from claimlab.core.vocab import STATUSES, TOY_METRICS
+from claimlab.core.vocab import NO_FILE, STATUSES, TOY_METRICS
 from claimlab.io.arrays import repeats_within
 from claimlab.io.decomposition import (
     Candidate,
@@ -143,6 +143,7 @@ def count_rows(
             "duplicates": raw_n[idx] - uniq_n[idx],
             "non_atomic": non_atomic_n[idx],
             "left_out": not_counted[idx],
+            NO_FILE: np.zeros(idx.size, dtype=np.int64),  # set by with_files for folders
         }
     )
     df["missing_units"] = df["units"] - df["covered"]
@@ -221,8 +222,31 @@ ANSWER_RECORD: Mapping[str, str] = MappingProxyType(
         "missing_units": "not covered: units no faithful unique candidate preserves",
         "left_out": "not counted: candidates the file audits but never counts (an ambiguous "
         "mapping, untagged background)",
+        NO_FILE: "1: the decomposer's folder holds no file for the answer (scored as an empty "
+        "selection all the same; a release gate counts it as missing when the baseline had one)",
     }
 )
+
+
+def with_files(counts: LedgerCounts, files: Mapping[str, Collection[str]]) -> LedgerCounts:
+    """The counts with ``no_file`` set: 1 where a decomposer's folder held no file for the answer.
+
+    ``files`` gives each decomposer (``model``) the answer ids its folder holds a file for. The
+    answer is still scored (an empty selection: coverage 0 of its units); the column records
+    that its file was absent, so a release gate can tell a lost file from an empty one.
+
+    Examples:
+        >>> import pandas as pd
+        >>> t = pd.DataFrame({"model": ["A", "B"], "answer_id": ["x", "x"], NO_FILE: [0, 0]})
+        >>> c = LedgerCounts(t, (), 0, 0)
+        >>> with_files(c, {"A": {"x"}, "B": set()}).table[NO_FILE].tolist()
+        [0, 1]
+    """
+    have = {(str(m), str(a)) for m, ids in files.items() for a in ids}
+    table = counts.table.copy()
+    pairs = zip(table["model"].astype(str), table["answer_id"].astype(str), strict=True)
+    table[NO_FILE] = np.array([int(p not in have) for p in pairs], dtype=np.int64)
+    return replace(counts, table=table)
 
 
 def group_records(table: Any) -> dict[str, Any]:
@@ -394,9 +418,15 @@ def score_tables(
     *,
     by: str | None = None,
     on_error: OnError = "stop",
+    models: Sequence[str] | None = None,
 ) -> LedgerResult:
-    """Score ledger tables already in memory (e.g. a generated or converted ledger)."""
-    return summarise(count_ledger(candidates, units, by=by, on_error=on_error), by=by)
+    """Score ledger tables already in memory (e.g. a generated or converted ledger).
+
+    ``models`` names every group scored, in order, even one without a single candidate row
+    (a decomposer that produced nothing for any answer is scored on each, as empty selections).
+    """
+    counts = count_ledger(candidates, units, by=by, on_error=on_error, models=models)
+    return summarise(counts, by=by)
 
 
 def fixture_from_rows(

@@ -5,7 +5,8 @@ Rules:
       depends on the order they were given in; the candidates are the union over the files;
     * a **unit** (by its UTF-16 span; a span one file lists twice counts once) is kept when
       more than half of the files mark it; at a tie it is kept but proposed again (``review:
-      ["span"]``) for the adjudicator;
+      ["span"]``) for the adjudicator; a unit every file still proposes (under ``review`` in
+      each) stays proposed: adjudication never makes gold of what no annotator confirmed;
     * each **label** of a candidate is the majority of the annotators who confirmed that
       candidate (``faithful``, ``atomic``, ``errors`` as a set, ``evidence`` as status and
       references, ``preserves`` unit by unit over the kept units, ``source_spans`` as spans);
@@ -232,14 +233,20 @@ def _ordered(
 def _merge_units(
     documents: Sequence[Mapping[str, Any]],
 ) -> tuple[list[dict[str, Any]], list[str], dict[tuple[int, int], str]]:
-    """Units kept by more than half of the files (at half: kept, proposed again)."""
+    """Units kept by more than half of the files (at half: kept, proposed again).
+
+    A kept unit that no file confirmed (each file lists it still under ``review``) stays
+    proposed (``review: ["span"]``): adjudication never makes gold of what nobody confirmed.
+    """
     votes: Counter[tuple[int, int]] = Counter()
+    confirmed: Counter[tuple[int, int]] = Counter()
     unit_doc: dict[tuple[int, int], dict[str, Any]] = {}
     for doc in documents:
         spans = {(u["span"]["start"], u["span"]["end"]): u for u in reversed(doc["units"])}
         for sp, u in spans.items():  # a span listed twice in one file votes once
             votes[sp] += 1
             unit_doc.setdefault(sp, {"id": u["id"], "span": dict(u["span"])})
+        confirmed.update(_confirmed_spans(doc["units"]))
     half = len(documents) / 2
     kept: list[dict[str, Any]] = []
     ties: list[str] = []
@@ -255,8 +262,15 @@ def _merge_units(
         if votes[sp] == half:
             u["review"] = ["span"]
             ties.append(u["id"])
+        elif not confirmed[sp]:
+            u["review"] = ["span"]  # every file still proposes it
         kept.append(u)
     return kept, ties, {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept}
+
+
+def _confirmed_spans(units: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
+    """The spans of a file's units that a person confirmed (a listing not under review)."""
+    return {(u["span"]["start"], u["span"]["end"]) for u in units if not u.get("review")}
 
 
 def _candidate_union(
@@ -682,6 +696,7 @@ class AnswerResult:
     decided: tuple[str, ...]
     unit_ties: tuple[str, ...]
     unconfirmed: tuple[str, ...] = ()  # candidates no annotator confirmed: no vote at all
+    unconfirmed_units: tuple[str, ...] = ()  # kept units no annotator confirmed: still proposed
 
 
 def _wanted(
@@ -755,7 +770,12 @@ def adjudicate_sets(
                 for c in r.document["candidates"]
                 if any(rec.get("rule") == "none" for rec in c["provenance"].values())
             )
-            out.append(AnswerResult(key, r.gold, r.ties, r.decided, r.unit_ties, nobody))
+            units = tuple(
+                u["id"]
+                for u in r.document["units"]
+                if u.get("review") and u["id"] not in r.unit_ties
+            )
+            out.append(AnswerResult(key, r.gold, r.ties, r.decided, r.unit_ties, nobody, units))
         return out
 
     results: list[AnswerResult] = []

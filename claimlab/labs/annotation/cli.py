@@ -289,6 +289,16 @@ def _decisions(text: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
+def _say_units(results: list[Any]) -> None:
+    """The units left under review: ties, and units no annotator confirmed."""
+    for r in results:
+        at = f"{r.key.label}: " if len(results) > 1 else ""
+        for u in r.unit_ties:
+            say(f"  tie: {at}unit {u} (marked by half of the annotators; kept, proposed again)")
+        for u in r.unconfirmed_units:
+            say(f"  proposed: {at}unit {u} (no annotator confirmed it; kept, still proposed)")
+
+
 def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: list[str]) -> None:
     ties = [t for r in results for t in r.ties]
     gold = [r.key.label for r in results if r.gold]
@@ -309,6 +319,9 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
                 "confirmed_by_nobody": [
                     {"answer": r.key.label, "candidate": c} for r in results for c in r.unconfirmed
                 ],
+                "units_confirmed_by_nobody": [
+                    {"answer": r.key.label, "unit": u} for r in results for u in r.unconfirmed_units
+                ],
             }
         )
         return
@@ -323,10 +336,7 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
         say(f"  tie: {at}{t.candidate}.{t.label}: {vals}; settle with {how}")
     if len(ties) > args.show:
         say(f"  ... and {len(ties) - args.show} more ties (--show N, or --json)")
-    for r in results:
-        for u in r.unit_ties:
-            at = f"{r.key.label}: " if len(results) > 1 else ""
-            say(f"  tie: {at}unit {u} (marked by half of the annotators; kept, proposed again)")
+    _say_units(results)
     nobody = [(r.key.label, c) for r in results for c in r.unconfirmed]
     if nobody:
         shown = ", ".join(f"{a}:{c}" if len(results) > 1 else c for a, c in nobody[: args.show])

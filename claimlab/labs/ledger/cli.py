@@ -8,7 +8,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
-from claimlab.core.text import plural
+from claimlab.core.text import nfc, plural
 from claimlab.core.vocab import status_line
 from claimlab.notebook.terminal import (
     Steps,
@@ -56,7 +56,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
 def _gate(args: argparse.Namespace, result: Any) -> Any:
     """The run gated against ``--baseline``; the JUnit report and summary written."""
-    from claimlab.core.vocab import TOY_METRICS
+    from claimlab.core.vocab import NO_FILE, TOY_METRICS
     from claimlab.io.ledger import read_answers
     from claimlab.labs.ledger.writers import gate_junit, gate_summary
     from claimlab.metrics.gate import count_columns, release_gate
@@ -64,7 +64,9 @@ def _gate(args: argparse.Namespace, result: Any) -> Any:
 
     figures = args.gate_figures or list(TOY_METRICS)
     keys = ["answer_id"] if args.by is None else [args.by, "answer_id"]
-    baseline = read_answers(args.baseline, keys=keys, ratios=list(count_columns(figures).values()))
+    baseline = read_answers(
+        args.baseline, keys=keys, ratios=list(count_columns(figures).values()), optional=[NO_FILE]
+    )
     now = per_answer_ratios(result.counts.table)
     if args.by is not None:
         now = now.rename(columns={"model": args.by})
@@ -134,7 +136,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[str, Any] | None]:
     """The scored ledger, and for decomposition folders what is still proposed in them."""
-    from claimlab.metrics.ledger import score_ledger, score_tables
+    from claimlab.metrics.ledger import score_ledger, score_tables, summarise, with_files
 
     if not args.from_decompositions:
         progress = args.progress or sys.stderr.isatty()
@@ -151,7 +153,11 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
     fixtures = [fx for _, files in named for fx in files]
     models = named if args.by else None
     cand, units = tables_from_decompositions(fixtures, models=models)
-    result = score_tables(cand, units, by=args.by, on_error=args.on_error)
+    names = [name for name, _ in named] if models is not None else None
+    result = score_tables(cand, units, by=args.by, on_error=args.on_error, models=names)
+    if models is not None:  # an answer a folder has no file for: scored, and recorded as such
+        files = {name: [nfc(fx.original.id) for fx in got] for name, got in named}
+        result = summarise(with_files(result.counts, files), by=args.by)
     drafts = [fx for fx in fixtures if fx.is_draft]
     unbacked = [
         (f"{folder}/{fx.original.id}: {cid}", list(unit_ids))

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from claimlab.core.frozen import freeze
+from claimlab.metrics.stats.intervals import no_spread
 from claimlab.metrics.stats.resampling import (
     BLOCK_CELLS,
     MIN_CLUSTERS,
@@ -263,11 +264,12 @@ def paired_comparisons(
     alpha = (1 - level) / 2
     out = []
     for k, (metric, aggregate) in enumerate(keys):
-        diff = _difference(sums, k, float(observed[k]), alpha)
+        diff, flat = _difference(sums, k, float(observed[k]), alpha)
+        why = "; ".join(r for r in (flat, reason) if r)
         out.append(
             Comparison(
                 metric=metric, aggregate=aggregate, difference=diff,
-                p_value=None if diff.value is None else p_values[k], reason=reason, **common,
+                p_value=None if diff.value is None else p_values[k], reason=why, **common,
             )
         )  # fmt: skip
     return out
@@ -283,16 +285,36 @@ def _p_values(
     return [(1 + int(e)) / (1 + permutations) for e in extreme], ""
 
 
-def _difference(sums: Floats, k: int, observed: float, alpha: float) -> Difference:
-    """Figure k's observed difference A - B with its percentile interval over the resamples."""
+def _difference(sums: Floats, k: int, observed: float, alpha: float) -> tuple[Difference, str]:
+    """Figure k's observed difference A - B with its percentile interval over the resamples.
+
+    When the resamples show no spread (every one gives the same difference, or none is
+    defined) there is no interval, and the reason says why (:func:`no_interval`).
+    """
     if np.isnan(observed):
-        return Difference(None, None, None)
+        return Difference(None, None, None), ""
     diffs = ratio_or_nan(sums[:, 4 * k], sums[:, 4 * k + 1]) - ratio_or_nan(
         sums[:, 4 * k + 2], sums[:, 4 * k + 3]
     )
     ok = diffs[~np.isnan(diffs)]
-    low, high = quantile_pair(ok, alpha, 1 - alpha) if ok.size else (None, None)
-    return Difference(observed, low, high)
+    flat = no_interval(ok, observed)
+    if flat:
+        return Difference(observed, None, None), flat
+    low, high = quantile_pair(ok, alpha, 1 - alpha)
+    return Difference(observed, low, high), ""
+
+
+def no_interval(resampled: Floats, observed: float) -> str:
+    """Why resampled differences give no interval (the shared :func:`no_spread` rule), or "".
+
+    Examples:
+        >>> no_interval(np.array([0.5, 0.5, 0.5]), 0.5)[:33]
+        'every resample gives +50.0 points'
+        >>> no_interval(np.array([0.5, 0.25]), 0.5)
+        ''
+    """
+    flat = no_spread(resampled, f"{100 * observed:+.1f} points", what="shared answers")
+    return flat.reason if flat is not None else ""
 
 
 def _observed(totals: Floats, figures: int) -> Floats:
@@ -390,9 +412,12 @@ def unpaired_difference(
     sb = resampled_sums(np.column_stack([bn, bd]), resamples, seed + 7919)
     diffs = ratio_or_nan(sa[:, 0], sa[:, 1]) - ratio_or_nan(sb[:, 0], sb[:, 1])
     ok = diffs[~np.isnan(diffs)]
+    value = float(an.sum() / ad.sum() - bn.sum() / bd.sum())
+    if no_interval(ok, value):
+        return Difference(value, None, None)
     alpha = (1 - level) / 2
     lo, hi = quantile_pair(ok, alpha, 1 - alpha)
-    return Difference(float(an.sum() / ad.sum() - bn.sum() / bd.sum()), lo, hi)
+    return Difference(value, lo, hi)
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
