@@ -12,9 +12,17 @@ pure rule, so that every check (sentence against claims, claim against quote) re
   ``-mez``/``-maz``, ``-mıyor``, ``-medi``, ``-meyecek``, ``-memiş``, ...; Thai ``ไม่``;
   Korean ``않``, ``안``, ``못``, ``없``, ``아니``) and which scope words it holds, by kind
   (``all``: every, everyone, herkes, tüm; ``some``: some, bazı; ``only``: only, yalnızca;
-  ``at least``: en az; ``at most``: at most, en fazla, up to; ``more``/``less``);
-* **a clause or list number at the head of a quote** (``7)``, ``7/b)``, ``(7)``, ``7.``,
-  ``madde 7b``): a label, not a value.
+  ``at least``: en az; ``at most``: at most, en fazla, up to; ``more``/``less``), each with
+  the word it scopes: a determiner ("every", "tüm", "her", "only", "at least") scopes the
+  next content word ("every visit", "at least 7"), the others ("everyone", "herkes",
+  "always") stand for themselves. Two texts agree on scope when they hold the same scope
+  words on the same words as many times each, so "every visit" never covers "all members";
+  Thai and Korean marks written inside a word are compared by kind and count alone;
+* **a clause or list number at the head of a quote**: a number with an optional sub-number
+  or letter (``7``, ``7.2``, ``7b``, ``7/b``), in brackets ``(7)`` or followed by ``)``,
+  ``.)``, ``.``, ``-``, ``–``, ``:`` or ``/`` (a dash, colon or slash only before a word, so
+  a range "5 - 10 days" stays a value), optionally after ``madde``, ``article``, ``§``, ...:
+  a label, not a value.
 
 It is a word list, not a parser: it sees a negation or a quantifier written as one of its
 words, not one expressed by the meaning of other words ("free" and "for nothing"), and it
@@ -26,7 +34,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
+
+from claimlab.core.content import STOPWORDS, numbers, stem
 
 # phrases first (longest match), so "no more than" is a bound, not a negation
 _PHRASES: dict[tuple[str, ...], str] = {
@@ -74,6 +85,13 @@ _WORDS: dict[str, str] = {
     "az": "less",
 }
 _BY_LANGUAGE = {"tr": {"her": "all"}}  # English "her" is a pronoun
+# words that scope the word after them ("every visit", "tüm üyeler", "at least 7"); the others
+# ("everyone", "herkes", "always", "kadar") stand for what they scope
+_DETERMINERS = frozenset(
+    "all every tüm bütün her some several many most few bazı birkaç çoğu kimi birçok only"
+    " solely exclusively yalnızca sadece yalnız minimum asgari maximum azami".split()
+)
+_SELF_PHRASES = frozenset({("her", "zaman"), ("hiçbir", "zaman"), ("for", "nothing")})
 # Thai runs have no spaces and Korean attaches endings: these are found inside a word
 _INSIDE: tuple[tuple[str, str], ...] = (
     ("ไม่เกิน", "at most"),
@@ -116,27 +134,47 @@ _CLAUSE_BREAK = re.compile(
     r"|ve|ama|fakat|ancak|lakin|veya|ya\s+da|yahut|oysa|halbuki|çünkü)\b\s+",
     re.IGNORECASE,
 )
+# a clause number: digits, optional sub-numbers and a letter ("7", "7.2", "7b", "7/b", "7.b")
+_LABEL_NUMBER = r"\d+(?:[./]\d+)*(?:[./]?[a-zçğıöşü](?![\w]))?"
+_LABEL_WORD = r"(?:madde|md\.|bölüm|fıkra|article|art\.|section|clause|§)"
+_DASH = "\\-\u2010-\u2015\u2212"
 _HEAD_LABEL = re.compile(
-    r"^\s*(?:\(\s*\d+(?:[./]\d+)*\s*[a-zçğıöşü]?\s*\)"
-    r"|\d+(?:[./]\d+)*(?:/?[a-zçğıöşü])?\s*\)"
-    r"|\d+(?:\.\d+)*\.(?=\s)"
-    r"|(?:madde|md\.|bölüm|fıkra|article|art\.|section|clause|§)\s*\d+(?:[./]\d+)*"
-    r"(?:/?[a-zçğıöşü])?\b\)?[.:]?)",
+    rf"^\s*(?:\(\s*{_LABEL_NUMBER}\s*\)"  # (7), (7b)
+    rf"|(?:{_LABEL_WORD}\s*)?{_LABEL_NUMBER}\s*(?:\.?\s*\)|\.(?=\s)"  # 7) 7.) 7.
+    rf"|[:/{_DASH}](?=\s+[^\d\s]))"  # 7 - 7: 7/ (not a range "5 - 10" nor a time "18:45")
+    rf"|{_LABEL_WORD}\s*{_LABEL_NUMBER}\b)",  # madde 7b, §2
     re.IGNORECASE,
 )
 
 
 @dataclass(frozen=True)
 class Marks:
-    """What a clause asserts besides its words: negated or not, and its scope words by kind."""
+    """What a clause asserts besides its words: negated or not, and its scope words.
+
+    ``scope`` holds the kinds; ``scoped`` each scope word as (kind, the word it scopes), in
+    order, and ``keys`` the same pairs as compared (the scoped word's stem, a number's value).
+    """
 
     negated: bool
     scope: frozenset[str]
+    scoped: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def describe(self) -> str:
-        """``negated; at least, only`` or ``affirmative; no scope word``."""
-        words = ", ".join(sorted(self.scope)) or "no scope word"
-        return f"{'negated' if self.negated else 'affirmative'}; {words}"
+        """``negated; at least (7), only (adults)`` or ``affirmative; no scope word``."""
+        words = ", ".join(f"{k} ({w})" if w else k for k, w in self.scoped)
+        return f"{'negated' if self.negated else 'affirmative'}; {words or 'no scope word'}"
+
+    def same_scope(self, other: Marks) -> bool:
+        """Whether both hold the same scope words on the same words, as many times each."""
+        return Counter(self.keys) == Counter(other.keys)
+
+    def scope_difference(self, other: Marks) -> list[str]:
+        """The kinds of scope word one side holds (on some word) and the other does not."""
+        diff = (Counter(self.keys) - Counter(other.keys)) + (
+            Counter(other.keys) - Counter(self.keys)
+        )
+        return sorted({kind for kind, _ in diff})
 
 
 def fold(text: str) -> str:
@@ -181,31 +219,57 @@ def marks(text: str, language: str = "en") -> Marks:
     Examples:
         >>> marks("Pensioners do not pay the museum fee.").negated
         True
-        >>> marks("Emekliler müze ücretini ödemez.", "tr"), marks("Emekliler öder.", "tr")
-        (Marks(negated=True, scope=frozenset()), Marks(negated=False, scope=frozenset()))
+        >>> marks("Emekliler müze ücretini ödemez.", "tr").negated, marks("Emekliler öder.", "tr")
+        (True, Marks(negated=False, scope=frozenset(), scoped=()))
         >>> sorted(marks("Herkes en az 5 avro öder.", "tr").scope)
         ['all', 'at least']
         >>> marks("Pay no more than 5 euros.").describe()
-        'affirmative; at most'
+        'affirmative; at most (5)'
+        >>> marks("All members get a towel at every visit.").scoped
+        (('all', 'members'), ('all', 'visit'))
         >>> marks("Uzaktan çalışma talebi izne çıkmadan önce iletilir.", "tr").negated
         False
     """
     words = _tokens(text)
-    kinds: list[str] = []
+    found: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
-        for n in (3, 2):
-            phrase = _PHRASES.get(tuple(words[i : i + n]))
-            if phrase is not None:
-                kinds.append(phrase)
-                i += n
-                break
-        else:
-            kind = _word_kind(words[i], language)
-            kinds.extend([kind] if kind else _inside_kinds(words[i]))
-            i += 1
-    scope = frozenset(k for k in kinds if k not in ("not", "free"))
-    return Marks("not" in kinds, scope)
+        used, here = _marks_at(words, i, language)
+        found += here
+        i += used
+    kinds = [k for k, _ in found]
+    scoped = tuple((k, w) for k, w in found if k not in ("not", "free"))
+    keys = tuple(sorted((k, _key(w, language)) for k, w in scoped))
+    return Marks("not" in kinds, frozenset(k for k, _ in scoped), scoped, keys)
+
+
+def _marks_at(words: list[str], i: int, language: str) -> tuple[int, list[tuple[str, str]]]:
+    """The marks read at word ``i``: how many words they use, and each (kind, scoped word)."""
+    for n in (3, 2):
+        phrase = tuple(words[i : i + n])
+        kind = _PHRASES.get(phrase)
+        if kind is not None:
+            scoped = " ".join(phrase) if phrase in _SELF_PHRASES else _next_word(words, i + n)
+            return n, [(kind, scoped)]
+    word = words[i]
+    kind = _word_kind(word, language)
+    if kind is None:  # marks inside a word (Thai, Korean) are compared by kind alone
+        return 1, [(k, "") for k in _inside_kinds(word)]
+    determiner = word in _DETERMINERS or word in _BY_LANGUAGE.get(language, {})
+    return 1, [(kind, _next_word(words, i + 1) if determiner else word)]
+
+
+def _next_word(words: list[str], at: int) -> str:
+    """The first word from ``at`` that is neither a function word nor a listed mark."""
+    return next((w for w in words[at:] if w not in STOPWORDS and w not in _WORDS), "")
+
+
+def _key(word: str, language: str) -> str:
+    """A scoped word as compared: a number's value, else its stem ("members" and "member")."""
+    if not word:
+        return ""
+    values = numbers(word, language)
+    return f"#{min(values)}" if values else stem(word)
 
 
 def clause_spans(sentence: str) -> list[tuple[int, int]]:
@@ -249,6 +313,10 @@ def head_label(quote: str) -> str:
         ['7)', '7/b)', '(7)', '7.']
         >>> head_label("madde 7b uyarınca"), head_label("7 gün önce"), head_label("7.5 euros")
         ('madde 7b', '', '')
+        >>> [head_label(q) for q in ["2.) Refunds", "2 - Refunds", "2b – İadeler", "3: x"]]
+        ['2.)', '2 -', '2b –', '3:']
+        >>> head_label("5 - 10 days"), head_label("18:45 daily")
+        ('', '')
     """
     m = _HEAD_LABEL.match(quote)
     return m.group().strip() if m else ""

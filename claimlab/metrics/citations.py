@@ -332,10 +332,11 @@ class Disagreement:
 def disagreement(target: str, claim: str, language: str) -> Disagreement | None:
     """Where a claim and the text it rests on disagree in negation or scope words (None: never).
 
-    Each clause of the claim is compared with the clause of ``target`` it carries the most
-    content words of (ties: the earlier; none carried: the first): both must be negated or
-    neither (``POLARITY_MISMATCH``), and both must hold the same kinds of scope words
-    (``SCOPE_MISMATCH``: "everyone" is not "adults", "at least 7" is not "7").
+    Each clause of the claim is compared with the clause of ``target`` it states (see
+    :func:`stated_clause`): both must be negated or neither (``POLARITY_MISMATCH``), and both
+    must hold the same scope words on the same words, as many times each
+    (``SCOPE_MISMATCH``: "everyone" is not "adults", "at least 7" is not "7", and "all members
+    ... every visit" is not "gold members ... every visit").
 
     Examples:
         >>> disagreement("Pensioners do not pay the fee.", "Pensioners pay the fee.", "en").code
@@ -344,19 +345,47 @@ def disagreement(target: str, claim: str, language: str) -> Disagreement | None:
         'SCOPE_MISMATCH'
         >>> disagreement("Adults pay 5, but children do not pay.", "Adults pay 5.", "en") is None
         True
+        >>> disagreement("Gold members get a towel at every visit.",
+        ...              "All members get a towel at every visit.", "en").code
+        'SCOPE_MISMATCH'
     """
     parts = clauses(target) or [target]
     units = [content_units(p) for p in parts]
     for ours_text in clauses(claim) or [claim]:
-        ours_units = set(content_units(ours_text))
-        counts = [len(carried(u, ours_units)) for u in units]
-        at = counts.index(max(counts))
+        at = stated_clause(units, set(content_units(ours_text)))
         theirs, ours = marks(parts[at], language), marks(ours_text, language)
         if theirs.negated != ours.negated:
             return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[at], ours_text, theirs, ours)
-        if theirs.scope != ours.scope:
+        if not theirs.same_scope(ours):
             return Disagreement(ProblemCode.SCOPE_MISMATCH, parts[at], ours_text, theirs, ours)
     return None
+
+
+def stated_clause(parts: Sequence[list[str]], claim: set[str]) -> int:
+    """Which clause (by its content units) a claim clause states: the one whose own words it carries.
+
+    A clause's own words are those no other clause of the text has. Among the clauses whose
+    own words the claim carries some of, the one leaving fewest of them out, then carrying
+    most of them, then most words at all, then the earlier; none carried: the one carrying most
+    words. "Students do not pay during exam weeks, but they pay during the summer term" is
+    stated by a claim about the summer term in its second clause, though the first shares
+    more words with it.
+
+    Examples:
+        >>> stated_clause([["students", "not", "pay", "exam"], ["pay", "summer"]],
+        ...               {"students", "not", "pay", "summer"})
+        1
+        >>> stated_clause([["adults", "pay"], ["children", "not", "pay"]], {"adults", "pay"})
+        0
+    """
+    keys = []
+    for i, units in enumerate(parts):
+        others = {u for j, p in enumerate(parts) if j != i for u in p}
+        own = [u for u in units if not carried([u], others)]
+        got = len(carried(own, claim))
+        left = len(own) - got if got else 0
+        keys.append((got > 0, -left, got, len(carried(units, claim)), -i))
+    return keys.index(max(keys))
 
 
 @dataclass(frozen=True)
@@ -725,7 +754,7 @@ def _quote_disagreement(
 
 def _scope_words(found: Disagreement, m: dict[str, str]) -> str:
     """The scope kinds one side holds and the other does not, in the message's language."""
-    kinds = sorted(found.theirs.scope ^ found.ours.scope)
+    kinds = found.theirs.scope_difference(found.ours)
     return ", ".join(m.get(f"kind:{k}", k) for k in kinds)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values
 
 
@@ -48,7 +48,6 @@ def intervals_table(
     intervals: Mapping[str, Mapping[Any, Any]], *, values: Mapping[str, Mapping[Any, str]]
 ) -> Any:
     """One row per (group, figure): the figure as displayed and its interval."""
-    pd = pandas()
     rows = []
     for group, ivs in intervals.items():
         for key, iv in ivs.items():
@@ -61,7 +60,7 @@ def intervals_table(
                     "interval": _interval(iv),
                 }
             )
-    return pd.DataFrame(rows).set_index("group")
+    return rows_table(rows, ("group", "figure", "value", "interval"), index="group")
 
 
 def _width(iv: Any) -> str:
@@ -70,7 +69,6 @@ def _width(iv: Any) -> str:
 
 def uncertainty_kinds_table(study: Any) -> Any:
     """Per subject: micro precision with a per-claim interval and with a clustered one."""
-    pd = pandas()
     rows = []
     for name, per_claim in study.per_claim.items():
         clustered = study.clustered[name]["micro_precision"]
@@ -83,7 +81,17 @@ def uncertainty_kinds_table(study: Any) -> Any:
                 "clustered width": _width(clustered),
             }
         )
-    return pd.DataFrame(rows).set_index("subject")
+    return rows_table(
+        rows,
+        (
+            "subject",
+            "per-claim interval (Wilson, facts independent)",
+            "per-claim width",
+            "clustered interval (prompts resampled)",
+            "clustered width",
+        ),
+        index="subject",
+    )
 
 
 def plot_figure_with_intervals(

@@ -374,3 +374,175 @@ def test_cli_refuses_the_negated_claim_accepts_the_declared_paraphrase_and_a_dan
 def test_negation_and_scope_words_in_four_languages(text, language, negated, scope):
     got = marks(text, language)
     assert (got.negated, set(got.scope)) == (negated, scope)
+
+
+# --- natural variants: scope per word, negation per clause, any clause-label punctuation ------
+
+GYM = [
+    Chunk("gym#towel-1", "Gym Rules", "2026", 0.9, "Gold members get a free towel at every visit."),
+    Chunk("gym#fees-9", "Gym Rules", "2026", 0.9, "Students do not pay the gym fee during the exam"
+          " weeks, but they pay it during the summer term."),
+    Chunk("x7", "Rules", "1", 0.9, "2.) Refunds are made within fourteen days of the request."),
+    Chunk("y3", "Rules", "1", 0.9, "2 - Refunds are made within fourteen days of the request."),
+    Chunk("y4", "Rules", "1", 0.9, "2: Refunds are made within fourteen days of the request."),
+    Chunk("spor#havlu-1", "Spor Yönergesi", "2026", 0.9,
+          "Altın üyeler her ziyarette ücretsiz havlu alır."),
+    Chunk("spor#ucret-9", "Spor Yönergesi", "2026", 0.9, "Öğrenciler sınav haftalarında spor"
+          " salonu ücreti ödemez, ama yaz döneminde öder."),
+    Chunk("iade#2", "Kurallar", "1", 0.9, "2.) İadeler on dört gün içinde yapılır."),
+    Chunk("iade#2b", "Kurallar", "1", 0.9, "2b – İadeler on dört gün içinde yapılır."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "cid", "quote", "codes"),
+    [
+        # a widened subject beside a universal word the quote has elsewhere ("every visit")
+        ("en", "All members get a free towel at every visit.", "gym#towel-1",
+         "Gold members get a free towel at every visit.", ["SCOPE_MISMATCH"]),
+        ("en", "Everyone gets a free towel at every visit.", "gym#towel-1",
+         "Gold members get a free towel at every visit.", ["SCOPE_MISMATCH"]),
+        ("tr", "Herkes her ziyarette ücretsiz havlu alır.", "spor#havlu-1",
+         "Altın üyeler her ziyarette ücretsiz havlu alır.", ["SCOPE_MISMATCH"]),
+        ("tr", "Tüm üyeler her ziyarette ücretsiz havlu alır.", "spor#havlu-1",
+         "Altın üyeler her ziyarette ücretsiz havlu alır.", ["SCOPE_MISMATCH"]),
+        # guards: the same scope word on the same word is carried
+        ("en", "Gold members get a free towel at every visit.", "gym#towel-1",
+         "Gold members get a free towel at every visit.", []),
+        ("tr", "Altın üyeler her ziyarette ücretsiz havlu alır.", "spor#havlu-1",
+         "Altın üyeler her ziyarette ücretsiz havlu alır.", []),
+        # the negation is in the other clause than the one the claim states
+        ("en", "Students do not pay the gym fee during the summer term.", "gym#fees-9",
+         "Students do not pay the gym fee during the exam weeks, but they pay it during the"
+         " summer term.", ["POLARITY_MISMATCH"]),
+        ("tr", "Öğrenciler yaz döneminde spor salonu ücreti ödemez.", "spor#ucret-9",
+         "Öğrenciler sınav haftalarında spor salonu ücreti ödemez, ama yaz döneminde öder.",
+         ["POLARITY_MISMATCH"]),
+        # guards: each clause's own polarity is carried
+        ("en", "Students pay the gym fee during the summer term.", "gym#fees-9",
+         "Students do not pay the gym fee during the exam weeks, but they pay it during the"
+         " summer term.", []),
+        ("en", "Students do not pay the gym fee during the exam weeks.", "gym#fees-9",
+         "Students do not pay the gym fee during the exam weeks, but they pay it during the"
+         " summer term.", []),
+        ("tr", "Öğrenciler yaz döneminde spor salonu ücreti öder.", "spor#ucret-9",
+         "Öğrenciler sınav haftalarında spor salonu ücreti ödemez, ama yaz döneminde öder.", []),
+        # a clause label of any punctuation is not the value
+        ("en", "Refunds are made within 2 days.", "x7",
+         "2.) Refunds are made within fourteen days", ["NUMBER_MISMATCH"]),
+        ("en", "Refunds are made within 2 days.", "y3",
+         "2 - Refunds are made within fourteen days", ["NUMBER_MISMATCH"]),
+        ("en", "Refunds are made within 2 days.", "y4",
+         "2: Refunds are made within fourteen days", ["NUMBER_MISMATCH"]),
+        ("tr", "İadeler 2 gün içinde yapılır.", "iade#2",
+         "2.) İadeler on dört gün içinde yapılır.", ["NUMBER_MISMATCH"]),
+        ("tr", "İadeler 2 gün içinde yapılır.", "iade#2b",
+         "2b – İadeler on dört gün içinde yapılır.", ["NUMBER_MISMATCH"]),
+        ("tr", "İadeler 14 gün içinde yapılır.", "iade#2b",  # guard: the value still counts
+         "2b – İadeler on dört gün içinde yapılır.", []),
+    ],
+)  # fmt: skip
+def test_natural_variants_of_scope_negation_and_labels(language, claim, cid, quote, codes):
+    answer = Answer(claim, (Claim(claim, cid, quote),), False, language)
+    rep = validate_citations(answer, GYM)
+    assert [p.code for p in rep.problems] == codes, [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    "text", ["5 - 10 days are allowed", "7 – 14 gün içinde", "18:45 daily", "2026-03-01 on"]
+)
+def test_a_range_or_a_time_at_the_head_is_not_a_label(text):
+    assert head_label(text) == ""
+
+
+def _universal_elsewhere(language, draw):
+    """A statement whose object is already under a universal word, and its widened subject."""
+    if language == "en":
+        s, v = draw(st.sampled_from(EN_SUBJECTS)), draw(st.sampled_from(EN_VERBS))
+        where = draw(st.sampled_from(["at every visit", "on all weekdays", "every week"]))
+        wide = draw(st.sampled_from(["Everyone", "All members", "Every visitor", "Everybody"]))
+        return f"Gold {s.lower()} {v} a towel {where}", f"{wide} {v} a towel {where}"
+    s, (v, _) = draw(st.sampled_from(TR_SUBJECTS)), draw(st.sampled_from(TR_VERBS))
+    where = draw(st.sampled_from(["her ziyarette", "tüm hafta içi günlerinde", "her hafta"]))
+    wide = draw(st.sampled_from(["Herkes", "Tüm üyeler", "Bütün ziyaretçiler"]))
+    return f"Altın {s.lower()} {where} havlu {v}", f"{wide} {where} havlu {v}"
+
+
+@SETTINGS
+@given(st.sampled_from(["en", "tr"]), st.sampled_from(["sentence", "claim"]), st.data())
+def test_a_widened_subject_never_hides_behind_a_universal_word_elsewhere(language, where, data):
+    """Caught: scope words compared as a set of kinds ("every visit" held the "all" that
+    "Everyone" needed, so the widened subject kept ACCEPT)."""
+    base, wide = _universal_elsewhere(language, data.draw)
+    assert _verdict(language, base, base, base).verdict == "ACCEPT"
+    texts = {k: wide if k == where else base for k in ("sentence", "claim")}
+    assert _verdict(language, texts["sentence"], texts["claim"], base).verdict == "REJECT"
+
+
+EN_WHEN = ["the exam weeks", "the summer term", "public holidays", "the first month"]
+TR_WHEN = ["sınav haftalarında", "yaz döneminde", "resmi tatillerde", "ilk ayda"]
+
+
+@st.composite
+def sibling_clauses(draw):
+    """A source of two clauses of opposite polarity and a claim stating one of them."""
+    language = draw(st.sampled_from(["en", "tr"]))
+    no_first = draw(st.booleans())
+    if language == "en":
+        s, v, o = (draw(st.sampled_from(x)) for x in (EN_SUBJECTS, EN_VERBS, EN_OBJECTS))
+        a, b = draw(st.lists(st.sampled_from(EN_WHEN), min_size=2, max_size=2, unique=True))
+        neg, pos = f"do not {v}", v
+        first, second = (neg, pos) if no_first else (pos, neg)
+        source = f"{s} {first} {o} during {a}, but they {second} it during {b}"
+        claim = {(w, k): f"{s} {p} {o} during {w}" for k, p in (("neg", neg), ("pos", pos))
+                 for w in (a, b)}  # fmt: skip
+    else:
+        s, (v, nv), o = (draw(st.sampled_from(x)) for x in (TR_SUBJECTS, TR_VERBS, TR_OBJECTS))
+        a, b = draw(st.lists(st.sampled_from(TR_WHEN), min_size=2, max_size=2, unique=True))
+        first, second = (nv, v) if no_first else (v, nv)
+        source = f"{s} {a} {o} {first}, ama {b} {second}"
+        claim = {(w, k): f"{s} {w} {o} {p}" for k, p in (("neg", nv), ("pos", v))
+                 for w in (a, b)}  # fmt: skip
+    truth = {a: "neg" if no_first else "pos", b: "pos" if no_first else "neg"}
+    return language, source, claim, truth
+
+
+@SETTINGS
+@given(sibling_clauses(), st.sampled_from([0, 1]))
+def test_a_negation_in_a_sibling_clause_decides_nothing_for_this_one(s, which):
+    """Caught: the clause compared was the one sharing the most words with the claim (the
+    negated first clause shared the subject and object, so the claim of the affirmative second
+    clause, negated, kept ACCEPT)."""
+    language, source, claim, truth = s
+    when = sorted(truth)[which]
+    right, wrong = truth[when], "pos" if truth[when] == "neg" else "neg"
+    good = claim[(when, right)]
+    assert _verdict(language, good, good, source).verdict == "ACCEPT", (good, source)
+    bad = claim[(when, wrong)]
+    assert _verdict(language, bad, bad, source).verdict == "REJECT", (bad, source)
+
+
+@st.composite
+def clause_labels(draw, k):
+    """A clause label of the number ``k``: an optional word, letter or sub-number, any mark."""
+    word = draw(st.sampled_from(["", "", "madde ", "Article ", "§", "section "]))
+    tail = draw(st.sampled_from(["", "", "b", "/b", ".1", "/2", "a"]))
+    mark = draw(st.sampled_from([")", ".", ".)", " )", " -", " –", ":", " :", "/", " —"]))
+    if not word and draw(st.booleans()):
+        return f"({k}{tail})"
+    return f"{word}{k}{tail}{mark}"
+
+
+@SETTINGS
+@given(statements(), st.integers(1, 99), st.data())
+def test_a_clause_label_of_any_punctuation_never_counts_as_a_value(s, k, data):
+    """Caught: a list of label shapes ("2.)" and "2 -" were read as the value 2)."""
+    language, base, _, _ = s
+    label = data.draw(clause_labels(k))
+    source = f"{label} {base}"
+    assert head_label(source) == label.strip()
+    n = int(next(w for w in base.split() if w.isdigit()))
+    if k != n:
+        claim = base.replace(str(n), str(k))
+        rep = _verdict(language, claim, claim, source)
+        assert "NUMBER_MISMATCH" in [p.code for p in rep.problems], (label, source)

@@ -14,13 +14,12 @@ from matplotlib.axes import Axes
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.agreement import AgreementReport
 from claimlab.metrics.decomposition import METRIC_LABELS
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_ratios
 
 
 def draft_table(fixture: DecompositionFixture) -> Any:
     """One row per candidate: its proposed source span, the alignment score, what is proposed."""
-    pd = pandas()
     rows = []
     for c in fixture.candidates:
         rows.append(
@@ -34,15 +33,16 @@ def draft_table(fixture: DecompositionFixture) -> Any:
                 "state": "confirmed" if not c.review else "proposed",
             }
         )
-    if not rows:
-        return pd.DataFrame(columns=["id", "subclaim"]).set_index("id")
-    return pd.DataFrame(rows).set_index("id")
+    return rows_table(
+        rows,
+        ("id", "subclaim", "proposed span", "UTF-16", "score", "preserves", "state"),
+        index="id",
+    )
 
 
 def agreement_table(report: AgreementReport) -> Any:
     """One row per field: items, annotators, alpha, kappa and raw agreement (with counts)."""
-    pd = pandas()
-    return pd.DataFrame(
+    return rows_table(
         [
             {
                 "field": f.field,
@@ -53,8 +53,10 @@ def agreement_table(report: AgreementReport) -> Any:
                 "raw agreement": f.raw.display,
             }
             for f in report.fields
-        ]
-    ).set_index("field")
+        ],
+        ("field", "items", "annotators", "Krippendorff's alpha", "Cohen's kappa", "raw agreement"),
+        index="field",
+    )
 
 
 def disagreements_table(report: AgreementReport, *, limit: int = 40) -> Any:

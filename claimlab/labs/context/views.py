@@ -12,7 +12,7 @@ from matplotlib.patches import Patch
 
 from claimlab.core.ratio import Ratio
 from claimlab.metrics.context_budget import Calibration, ThresholdRow
-from claimlab.notebook.display import NO_MATH, pandas, show
+from claimlab.notebook.display import NO_MATH, pandas, rows_table, show
 from claimlab.notebook.style import styled
 
 
@@ -55,8 +55,6 @@ def show_prompt(prompt: str) -> None:
 
 def citations_table(reports: Any) -> Any:
     """One row per named answer: verdict and the problem codes with explanations."""
-    pd = pandas()
-
     rows = []
     for name, rep in reports.items():
         rows.append(
@@ -66,13 +64,12 @@ def citations_table(reports: Any) -> Any:
                 "problems": "; ".join(f"{p.code}: {p.explanation}" for p in rep.problems) or "-",
             }
         )
-    return pd.DataFrame(rows).set_index("answer")
+    return rows_table(rows, ("answer", "verdict", "problems"), index="answer")
 
 
 def thresholds_table(rows: Sequence[ThresholdRow]) -> Any:
     """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
-    pd = pandas()
-    return pd.DataFrame(
+    return rows_table(
         [
             {
                 "threshold": r.name,
@@ -82,8 +79,10 @@ def thresholds_table(rows: Sequence[ThresholdRow]) -> Any:
                 + (", ".join(r.abstained) or "-"),
             }
             for r in rows
-        ]
-    ).set_index("threshold")
+        ],
+        ("threshold", "precision", "recall", "queries abstained"),
+        index="threshold",
+    )
 
 
 def held_out_table(held: Any) -> Any:
@@ -128,8 +127,6 @@ def gate_note(gated: Any, best: float | None) -> str:
 
 def score_ranges_table(lab: Any) -> Any:
     """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
-    pd = pandas()
-
     rows = []
     for q in lab.queries:
         scores = [s for s, _ in q.candidates]
@@ -142,7 +139,11 @@ def score_ranges_table(lab: Any) -> Any:
                 "lowest relevant score": f"{min(rel):.2f}" if rel else "-",
             }
         )
-    return pd.DataFrame(rows).set_index("query")
+    return rows_table(
+        rows,
+        ("query", "score range", "relevant candidates", "lowest relevant score"),
+        index="query",
+    )
 
 
 @styled

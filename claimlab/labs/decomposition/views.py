@@ -17,7 +17,15 @@ from claimlab.metrics.decomposition import (
     METRICS,
     DecompositionResult,
 )
-from claimlab.notebook.display import md_code, md_ids, pandas, show, show_figure, show_markdown
+from claimlab.notebook.display import (
+    md_code,
+    md_ids,
+    pandas,
+    rows_table,
+    show,
+    show_figure,
+    show_markdown,
+)
 from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, styled
 
 _SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
@@ -128,9 +136,7 @@ def metrics_table(results: dict[str, DecompositionResult]) -> Any:
 
 def findings_table(results: dict[str, DecompositionResult]) -> Any:
     """One row per selection: what it holds, and the units it misses and the duplicates it repeats."""
-    pd = pandas()
-
-    return pd.DataFrame(
+    return rows_table(
         [
             {
                 "selection": name,
@@ -141,8 +147,10 @@ def findings_table(results: dict[str, DecompositionResult]) -> Any:
                 or "-",
             }
             for name, r in results.items()
-        ]
-    ).set_index("selection")
+        ],
+        ("selection", "candidates", "missing units", "duplicates", "errors"),
+        index="selection",
+    )
 
 
 def show_decomposition_mode(name: str, result: DecompositionResult) -> None:
@@ -181,7 +189,6 @@ def plot_mode_comparison(results: Mapping[str, Any], *, title: str | None = None
 
 def papers_table(results: dict[str, DecompositionResult], selections: dict[str, Any]) -> Any:
     """Per selection: DecompScore (a count), atomicity, and what Core-style selection does."""
-    pd = pandas()
     rows = []
     for name, r in results.items():
         s = selections[name]
@@ -197,7 +204,20 @@ def papers_table(results: dict[str, DecompositionResult], selections: dict[str, 
                 "coverage after Core": s.coverage_after.display,
             }
         )
-    return pd.DataFrame(rows).set_index("selection")
+    return rows_table(
+        rows,
+        (
+            "selection",
+            "DecompScore (count)",
+            "coverage",
+            "coherence (= Toy Preservation)",
+            "atomicity",
+            "Core keeps",
+            "Core drops (why)",
+            "coverage after Core",
+        ),
+        index="selection",
+    )
 
 
 @styled
@@ -239,7 +259,6 @@ def plot_decompscore_atomicity(
 
 def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:
     """One row per selection and entity group: its candidates and its own two figures."""
-    pd = pandas()
     rows = []
     for name, groups in groups_by_selection.items():
         for g in groups:
@@ -253,9 +272,18 @@ def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:
                     "Toy Confirmed Support": g.confirmed_support.display,
                 }
             )
-    if not rows:
-        return pd.DataFrame(columns=["selection", "entity"]).set_index("selection")
-    return pd.DataFrame(rows).set_index("selection")
+    return rows_table(
+        rows,
+        (
+            "selection",
+            "entity",
+            "candidates",
+            "with errors",
+            "Toy Preservation",
+            "Toy Confirmed Support",
+        ),
+        index="selection",
+    )
 
 
 def versions_table(

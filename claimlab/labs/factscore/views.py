@@ -12,13 +12,12 @@ from claimlab.core.ratio import percent
 from claimlab.core.text import terminal
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
 
 def factscore_table(results: Any) -> Any:
     """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
-    pd = pandas()
 
     def pct(v: Any) -> Any:
         return "N/A" if v is None else f"{100 * v:.1f}"
@@ -40,7 +39,22 @@ def factscore_table(results: Any) -> Any:
                 "gamma": r.gamma,
             }
         )
-    return pd.DataFrame(rows).set_index("subject")
+    return rows_table(
+        rows,
+        (
+            "subject",
+            "FActScore",
+            "init_score",
+            "respond",
+            "scored",
+            "responding without facts",
+            "facts/response",
+            "supported/facts",
+            "policy",
+            "gamma",
+        ),
+        index="subject",
+    )
 
 
 def factscore_ledger_table(
@@ -202,7 +216,6 @@ def plot_error_by_position(by_subject: Mapping[str, Any], *, title: str | None =
 
 def revisions_table(by_subject: Mapping[str, Any]) -> Any:
     """Per subject: model facts against the annotators' revised facts of the same sentences."""
-    pd = pandas()
     rows = []
     for name, r in by_subject.items():
         rows.append(
@@ -217,12 +230,24 @@ def revisions_table(by_subject: Mapping[str, Any]) -> Any:
                 "as many": r.same_count,
             }
         )
-    return pd.DataFrame(rows).set_index("subject")
+    return rows_table(
+        rows,
+        (
+            "subject",
+            "sentences",
+            "model facts",
+            "human facts",
+            "kept word for word",
+            "more facts after revision (split or added)",
+            "fewer (merged or dropped)",
+            "as many",
+        ),
+        index="subject",
+    )
 
 
 def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any:
     """Per subject and rarity bucket: FActScore as defined, and with abstentions counted as 0."""
-    pd = pandas()
     rows = []
     for name, buckets in rarity.items():
         for bucket in order:
@@ -241,9 +266,17 @@ def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any
                     "respond": r.respond.display,
                 }
             )
-    if not rows:
-        return pd.DataFrame(columns=["subject", "rarity"]).set_index("subject")
-    return pd.DataFrame(rows).set_index("subject")
+    return rows_table(
+        rows,
+        (
+            "subject",
+            "rarity",
+            "FActScore (mean over scored responses)",
+            "abstentions counted as 0",
+            "respond",
+        ),
+        index="subject",
+    )
 
 
 def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> None:
@@ -286,7 +319,6 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
 
 def estimate_table(report: Any) -> Any:
     """Per system: people and checker FActScore, ER, agreement and kappa, the corrected figure."""
-    pd = pandas()
     rows = []
     for s in report.systems:
         d = s.to_dict()
@@ -304,7 +336,20 @@ def estimate_table(report: Any) -> Any:
                 "people alone": s.ppi.human.display if s.ppi else "N/A",
             }
         )
-    return pd.DataFrame(rows).set_index("system")
+    return rows_table(
+        rows,
+        (
+            "system",
+            "people",
+            "checker",
+            "ER (points)",
+            "facts agreed",
+            "kappa",
+            "prediction-powered",
+            "people alone",
+        ),
+        index="system",
+    )
 
 
 def estimate_lines(report: Any) -> list[str]:

@@ -8,7 +8,15 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
-from claimlab.notebook.display import md_code, md_text, pandas, show, show_figure, show_markdown
+from claimlab.notebook.display import (
+    md_code,
+    md_text,
+    pandas,
+    rows_table,
+    show,
+    show_figure,
+    show_markdown,
+)
 from claimlab.notebook.style import DEFAULT_COLOR, styled
 
 
@@ -55,7 +63,7 @@ def show_fever_study(study: Any) -> None:
         "claims are one predicted sentence away from a complete gold group."
     )
     show(
-        pd.DataFrame(
+        rows_table(
             [
                 {
                     "max evidence": k,
@@ -64,8 +72,10 @@ def show_fever_study(study: Any) -> None:
                     "precision": "N/A" if x.precision is None else f"{x.precision:.4f}",
                 }
                 for k, x in study.sweep.items()
-            ]
-        ).set_index("max evidence")
+            ],
+            ("max evidence", "strict score", "recall", "precision"),
+            index="max evidence",
+        )
     )
     show_figure(
         plot_count_bars(

@@ -7,7 +7,7 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import PALETTE, label, plot_grouped_ratios, styled
 
 QUERY_LABELS = {
@@ -91,7 +91,6 @@ def cases_table(summaries: dict[str, Any]) -> Any:
 
 def selective_table(rows: Sequence[Any]) -> Any:
     """Per depth: the reader alone and the reader answering only with a complete witness."""
-    pd = pandas()
     out = []
     for s in rows:
         out.append(
@@ -105,7 +104,19 @@ def selective_table(rows: Sequence[Any]) -> Any:
                 "abstained with complete evidence": len(s.gated.abstained_with_complete_evidence),
             }
         )
-    return pd.DataFrame(out).set_index("context")
+    return rows_table(
+        out,
+        (
+            "context",
+            "reader: accuracy on answered",
+            "reader: answered",
+            "reader: answered with gaps",
+            "when SUFFICIENT: accuracy",
+            "when SUFFICIENT: answered",
+            "abstained with complete evidence",
+        ),
+        index="context",
+    )
 
 
 SCORER_LABELS = {

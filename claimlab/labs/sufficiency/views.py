@@ -14,30 +14,30 @@ from claimlab.notebook.display import (
     md_ids,
     md_text,
     pandas,
+    rows_table,
     show,
     show_figure,
     show_markdown,
 )
 from claimlab.notebook.style import PRINT_WIDTH_IN, label, plot_grouped_ratios, styled
 
+EVIDENCE_COLUMNS = ("id", "text", "relation", "status", "current", "topic")
+
 
 def evidence_table(fixture: Any) -> Any:
     """The evidence records with their relation and metadata."""
-    pd = pandas()
-
-    return pd.DataFrame(
-        [
-            {
-                "id": e.id,
-                "text": e.text,
-                "relation": f"{e.subject} —{e.relation}→ {e.object}",
-                "status": e.status,
-                "current": e.current,
-                "topic": e.topic,
-            }
-            for e in fixture.evidence
-        ]
-    ).set_index("id")
+    rows = [
+        {
+            "id": e.id,
+            "text": e.text,
+            "relation": f"{e.subject} —{e.relation}→ {e.object}",
+            "status": e.status,
+            "current": e.current,
+            "topic": e.topic,
+        }
+        for e in fixture.evidence
+    ]
+    return rows_table(rows, EVIDENCE_COLUMNS, index="id")
 
 
 def branches_table(result: Any) -> Any:
@@ -163,46 +163,49 @@ def show_scenarios(fixture: Any, results: dict[str, SufficiencyResult]) -> None:
         show_markdown("*This file has no scenarios.*")
 
 
-def selective_table(items: Any) -> Any:
-    """Selective-answering items with evidence completeness computed by the witness core."""
-    pd = pandas()
+SELECTIVE_COLUMNS = (
+    "scenario", "answered", "correct", "evidence complete", "confidence", "kind",
+)  # fmt: skip
+RISK_COLUMNS = ("threshold", "answered / total", "accuracy on answered", "risk on answered")
 
-    return pd.DataFrame(
-        [
-            {
-                "scenario": i.id,
-                "answered": i.answered,
-                "correct": "-" if i.correct is None else i.correct,
-                "evidence complete": i.evidence_complete,
-                "confidence": i.confidence,
-                "kind": (
-                    "answered with gaps"
-                    if i.answered and not i.evidence_complete
-                    else "abstained with complete evidence"
-                    if not i.answered and i.evidence_complete
-                    else "-"
-                ),
-            }
-            for i in items
-        ]
-    ).set_index("scenario")
+
+def selective_table(items: Any) -> Any:
+    """Selective-answering items with evidence completeness computed by the witness core.
+
+    A file with no scenario gives the table's header and no row.
+    """
+    rows = [
+        {
+            "scenario": i.id,
+            "answered": i.answered,
+            "correct": "-" if i.correct is None else i.correct,
+            "evidence complete": i.evidence_complete,
+            "confidence": i.confidence,
+            "kind": (
+                "answered with gaps"
+                if i.answered and not i.evidence_complete
+                else "abstained with complete evidence"
+                if not i.answered and i.evidence_complete
+                else "-"
+            ),
+        }
+        for i in items
+    ]
+    return rows_table(rows, SELECTIVE_COLUMNS, index="scenario")
 
 
 def risk_coverage_table(rows: Any) -> Any:
-    """Threshold, answered/total, accuracy and risk on answered, as displays."""
-    pd = pandas()
-
-    return pd.DataFrame(
-        [
-            {
-                "threshold": r.threshold,
-                "answered / total": r.coverage.display,
-                "accuracy on answered": r.accuracy.display,
-                "risk on answered": r.risk.display,
-            }
-            for r in rows
-        ]
-    ).set_index("threshold")
+    """Threshold, answered/total, accuracy and risk on answered, as displays (header when empty)."""
+    table = [
+        {
+            "threshold": r.threshold,
+            "answered / total": r.coverage.display,
+            "accuracy on answered": r.accuracy.display,
+            "risk on answered": r.risk.display,
+        }
+        for r in rows
+    ]
+    return rows_table(table, RISK_COLUMNS, index="threshold")
 
 
 PRESENT: dict[str, Any] = {"facecolor": "#55A868", "edgecolor": "#2d6b3c", "linewidth": 1.2}
