@@ -32,6 +32,7 @@ import math
 import os
 import re
 import sqlite3
+import time
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
@@ -95,6 +96,10 @@ class StoreError(ClaimlabInputError):
     """A store that cannot be read or written, saying what it is in one line."""
 
 
+class StoreLocked(StoreError):
+    """Another writer held the store's lock (SQLite may say so at once, without waiting)."""
+
+
 def _store_error(err: sqlite3.Error | UnicodeDecodeError, source: str, doing: str) -> StoreError:
     """The one-line error for an SQLite failure while ``doing`` (reading, writing) a store.
 
@@ -106,7 +111,7 @@ def _store_error(err: sqlite3.Error | UnicodeDecodeError, source: str, doing: st
     base = next((kind for code, kind in _KINDS.items() if name.startswith(code)), "")
     text = str(err)
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return StoreError(
+        return StoreLocked(
             f"store locked: another process held its lock past the timeout while {doing} "
             f"({_timeout():g} s; CLAIMLAB_STORE_TIMEOUT sets it)",
             file=source,
@@ -402,6 +407,36 @@ def record_run(
     run = (now, version, command, json.dumps(list(argv)), json.dumps(parameters, default=str))
     figure_rows = [tuple(getattr(f, c) for c in FIGURE_COLUMNS) for f in figures]
     claim_rows = [_claim_row(c) for c in claims]
+    deadline = time.monotonic() + _timeout()
+    for pause in _pauses():
+        try:
+            return _append(path, run, hashed, figure_rows, claim_rows)
+        except StoreLocked:
+            # SQLite answers "busy" at once in a few races (a writer opening the file while
+            # another switches it to WAL or checkpoints on close): wait and try again, until
+            # the same timeout the busy handler keeps
+            if time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover - _pauses never ends
+
+
+def _pauses() -> Iterator[float]:
+    """Growing pauses between attempts to write a locked store (10 ms up to 0.5 s)."""
+    pause = 0.01
+    while True:
+        yield pause
+        pause = min(pause * 2, 0.5)
+
+
+def _append(
+    path: str | Path,
+    run: tuple[Any, ...],
+    hashed: list[tuple[str, str]],
+    figure_rows: list[tuple[Any, ...]],
+    claim_rows: list[tuple[Any, ...]],
+) -> int:
+    """One attempt at appending a run in one transaction (nothing is kept when it fails)."""
     with closing(open_store(path)) as con:
         try:
             con.execute("BEGIN IMMEDIATE")

@@ -489,3 +489,29 @@ def test_an_answer_id_stored_in_nfd_by_an_older_claimlab_is_the_same_answer(tmp_
     with sqlite3.connect(store) as con:  # written before ids were normalised at the store's edge
         con.execute("UPDATE claims SET answer_id = ? WHERE answer_version = 'v2'", (nfd_id,))
     assert [(c["answer_id"], c["candidate_id"]) for c in trusted_claims(store)] == [(nfc_id, "C2")]
+
+
+def test_a_writer_told_busy_at_once_tries_again_until_the_timeout(tmp_path, monkeypatch):
+    """SQLite answers "busy" without waiting in a few races; the run still lands, or the
+    one-line error comes once the timeout has passed."""
+    import claimlab.io.store as store_module
+
+    real, calls = store_module.open_store, []
+
+    def busy_twice(path):
+        calls.append(path)
+        if len(calls) <= 2:
+            raise store_module.StoreLocked("store locked: busy at once", file=str(path))
+        return real(path)
+
+    monkeypatch.setattr(store_module, "open_store", busy_twice)
+    store = tmp_path / "runs.sqlite"
+    record_run(store, command="x", argv=[], inputs=[], parameters={}, figures=[])
+    assert len(calls) == 3 and len(read_runs(store)) == 1
+    monkeypatch.setattr(
+        store_module, "open_store",
+        lambda p: (_ for _ in ()).throw(store_module.StoreLocked("store locked", file=str(p))),
+    )  # fmt: skip
+    monkeypatch.setenv("CLAIMLAB_STORE_TIMEOUT", "0.05")
+    with pytest.raises(StoreError, match="store locked"):
+        record_run(store, command="x", argv=[], inputs=[], parameters={}, figures=[])

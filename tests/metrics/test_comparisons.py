@@ -85,7 +85,8 @@ def _by_hand(a, b, resamples, permutations, seed, level):
         x[0] / x[1] - x[2] / x[3] for x in sums if x[1] > 0 and x[3] > 0
     ]  # resamples where both have a figure
     alpha = (1 - level) / 2
-    low, high = np.quantile(diffs, [alpha, 1 - alpha])
+    flat = max(diffs) - min(diffs) <= 1e-12 * max(1.0, abs(diffs[0]))  # no spread: no interval
+    low, high = (None, None) if flat else np.quantile(diffs, [alpha, 1 - alpha])
     rng = np.random.default_rng(seed + 1)
     swaps = rng.integers(0, 2, size=(permutations, an.size), dtype=np.int8)
     extreme = 0
@@ -120,10 +121,15 @@ def test_the_paired_comparison_equals_its_definitions(a, b, level):
     c = paired_comparison(a, b, level=level, resamples=300, permutations=200, seed=5)
     obs, low, high, p = _by_hand(a, b, 300, 200, 5, level)
     assert c.difference.value == pytest.approx(obs, abs=1e-12)
-    assert (c.difference.low, c.difference.high) == pytest.approx((low, high), abs=1e-12)
+    if low is None:  # every resample gives the same difference: never a zero-width interval
+        assert (c.difference.low, c.difference.high) == (None, None)
+        assert c.reason.startswith("every resample gives")
+    else:
+        assert (c.difference.low, c.difference.high) == pytest.approx((low, high), abs=1e-12)
+        assert c.reason == ""
     assert c.p_value == pytest.approx(p, abs=1e-12)
     assert (c.shared, c.resamples, c.permutations, c.level) == (a[0].size, 300, 200, level)
-    assert (c.a, c.b, c.reason, c.unpaired) == ("A", "B", "", None)
+    assert (c.a, c.b, c.unpaired) == ("A", "B", None)
 
 
 def test_several_figures_share_one_resampling_and_keep_their_names():
@@ -156,7 +162,8 @@ def test_a_figure_one_side_never_has_is_na_with_no_p_value():
 def test_identical_sides_differ_by_nothing_with_p_one():
     x = PAIRS[0][0]
     c = paired_comparison(x, x, resamples=200, permutations=200, seed=3)
-    assert (c.difference.value, c.difference.low, c.difference.high, c.p_value) == (0, 0, 0, 1.0)
+    assert (c.difference.value, c.difference.low, c.difference.high, c.p_value) == (0, None, None, 1.0)
+    assert "every resample gives +0.0 points" in c.reason  # no zero-width interval
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,8 @@ def test_two_identical_decomposers_differ_by_nothing():
     a, _ = simulated_pair(rng)
     c = paired_comparison(a, a, resamples=500, permutations=500, seed=2)
     assert c.difference.value == 0.0
-    assert c.difference.low <= 0 <= c.difference.high
+    assert (c.difference.low, c.difference.high) == (None, None)  # no spread, no interval
+    assert c.reason.startswith("every resample gives +0.0 points")
     assert c.p_value == 1.0
 
 
