@@ -162,7 +162,12 @@ def test_a_figure_one_side_never_has_is_na_with_no_p_value():
 def test_identical_sides_differ_by_nothing_with_p_one():
     x = PAIRS[0][0]
     c = paired_comparison(x, x, resamples=200, permutations=200, seed=3)
-    assert (c.difference.value, c.difference.low, c.difference.high, c.p_value) == (0, None, None, 1.0)
+    assert (c.difference.value, c.difference.low, c.difference.high, c.p_value) == (
+        0,
+        None,
+        None,
+        1.0,
+    )
     assert "every resample gives +0.0 points" in c.reason  # no zero-width interval
 
 
