@@ -206,6 +206,11 @@ def _nested(a: Path, b: Path) -> bool:
     return ra == rb or ra.is_relative_to(rb) or rb.is_relative_to(ra)
 
 
+def _holds(folder: Path, path: Path) -> bool:
+    """Whether ``path`` lies anywhere inside ``folder`` (both resolved)."""
+    return path.resolve().is_relative_to(folder.resolve())
+
+
 def output_path(text: str) -> str:
     """An argparse type that declares an option an output: a file or folder the command writes.
 
@@ -218,6 +223,22 @@ def output_path(text: str) -> str:
         'out.csv'
     """
     return text
+
+
+def output_folder(text: str) -> str:
+    """An argparse type that declares an option an output folder (the command writes files in it).
+
+    Besides the rules of :func:`output_path`, a folder that holds an input is refused: a file
+    the command writes there could take an input's name.
+
+    Examples:
+        >>> output_folder("drafts")
+        'drafts'
+    """
+    return text
+
+
+_OUTPUT_TYPES = (output_path, output_folder)
 
 
 def declared_outputs(
@@ -237,11 +258,16 @@ def declared_outputs(
     found: list[tuple[str, str]] = []
     for action in parser._actions:
         value = getattr(args, action.dest, None)
-        if action.type is not output_path or value is None:
+        if action.type not in _OUTPUT_TYPES or value is None:
             continue
         name = max(action.option_strings, key=len, default=str(action.metavar or action.dest))
+        if action.type is output_folder:
+            name += FOLDER_MARK
         found.extend((name, str(v)) for v in (value if isinstance(value, list) else [value]))
     return found
+
+
+FOLDER_MARK = "/"  # an option name ending so, in check_outputs's pairs, is an output folder
 
 
 def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -272,7 +298,7 @@ def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         return nfc(value)
 
     for action in parser._actions:
-        if action.type is not output_path and hasattr(args, action.dest):
+        if action.type not in _OUTPUT_TYPES and hasattr(args, action.dest):
             setattr(args, action.dest, one(getattr(args, action.dest)))
 
 
@@ -282,10 +308,11 @@ def check_outputs(
 ) -> None:
     """Refuse, before anything is read or written, outputs that collide with each other or an input.
 
-    ``outputs`` are ``(option, path)`` pairs. Two outputs naming one path are refused (the
-    second would replace the first; a pair given twice is one output); an output file that is
-    an input file is refused; so is an output folder that is, holds or lies inside an input
-    folder.
+    ``outputs`` are ``(option, path)`` pairs (an option ending in ``/`` is an output folder,
+    see :func:`output_folder`). Two outputs naming one path are refused (the second would
+    replace the first; a pair given twice is one output); an output that is an input file is
+    refused; so is an output that is or lies inside an input folder, and an output folder
+    that holds an input (a file the command writes there could take the input's name).
 
     Raises:
         ClaimlabInputError: naming the option, the output and what it collides with.
@@ -297,16 +324,21 @@ def check_outputs(
     for option, out in outputs:
         if out is None or not str(out):
             continue
-        target = Path(out)
+        target, folder = Path(out), option.endswith(FOLDER_MARK)
+        option = option.removesuffix(FOLDER_MARK)
         for src in given:
-            hit = _nested(target, src) if src.is_dir() else _same(target, src)
-            if hit:
-                raise ClaimlabInputError(
-                    f"would replace the input {src}: outputs never replace inputs (choose "
-                    f"another {option})",
-                    file=str(target),
-                    field=option,
-                )
+            if src.is_dir() and _nested(target, src) or _same(target, src):
+                why = ""
+            elif folder and _holds(target, src):
+                why = " (an output folder never holds an input: a file written there could take its name)"
+            else:
+                continue
+            raise ClaimlabInputError(
+                f"would replace the input {src}{why}: outputs never replace inputs (choose "
+                f"another {option})",
+                file=str(target),
+                field=option,
+            )
 
 
 def _check_distinct(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]]) -> None:
@@ -314,7 +346,8 @@ def _check_distinct(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]]
     from claimlab.core.errors import ClaimlabInputError
 
     seen: dict[tuple[str, str], Path] = {}
-    for option, out in outputs:
+    for marked, out in outputs:
+        option = marked.removesuffix(FOLDER_MARK)
         if out is None or not str(out) or (option, str(out)) in seen:
             continue
         target = Path(out)

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimlab.notebook.terminal import output_path
+from claimlab.notebook.terminal import output_folder, output_path
 from claimlab.tooling.cli import build_parser, main
 
 # command -> (arguments with {IN1}/{IN2} for inputs and {OUT} for a positional output,
@@ -71,15 +71,59 @@ def _commands() -> dict[str, argparse.ArgumentParser]:
     return dict(sub.choices)
 
 
-def _declared(p: argparse.ArgumentParser) -> set[str]:
-    return {
-        max(a.option_strings, key=len, default=a.dest) for a in p._actions if a.type is output_path
-    }
+# the outputs that are folders (the command writes files in them)
+FOLDERS = {
+    "factscore": {"--ledger-dir"},
+    "draft": {"--out"},
+    "adjudicate": {"--out"},
+    "run": {"--output"},
+    "handouts": {"--to"},
+    "notebooks": {"folder"},
+}
+
+
+def _declared(p: argparse.ArgumentParser, kinds=(output_path, output_folder)) -> set[str]:
+    return {max(a.option_strings, key=len, default=a.dest) for a in p._actions if a.type in kinds}
 
 
 def test_every_command_declares_exactly_its_outputs():
     declared = {name: _declared(p) for name, p in _commands().items()}
     assert {k: v for k, v in declared.items() if v} == OUTPUTS
+    folders = {name: _declared(p, (output_folder,)) for name, p in _commands().items()}
+    assert {k: v for k, v in folders.items() if v} == FOLDERS
+
+
+FOLDER_CASES = [
+    (command, folder, src)
+    for command, folders in sorted(FOLDERS.items())
+    for folder in sorted(folders)
+    for src in CALLS[command][1]
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(FOLDER_CASES), st.integers(0, 2), st.booleans())
+def test_an_output_folder_that_holds_an_input_is_refused(case, spelling, nested):
+    """Invariant: a folder the command writes files in never holds one of its inputs (a file it
+    writes there could take the input's name), however the folder is spelt."""
+    command, folder, src = case
+    tmp = Path(os.path.realpath(__import__("tempfile").mkdtemp(prefix="claimlab-dir-")))
+    (tmp / "sub").mkdir()
+    where = tmp / "sub" if nested else tmp
+    (where / "q1.json").write_text("{}", encoding="utf-8")  # the input, named as an answer id
+    spelt = [str(tmp), str(tmp / "."), str(tmp / "sub" / "..")][spelling]
+    cwd = os.getcwd()
+    os.chdir(tmp)
+    try:
+        elsewhere = Path(__import__("tempfile").mkdtemp(prefix="claimlab-in-"))  # other inputs
+        code, err = _run(_argv(command, elsewhere, {folder: spelt, src: str(where / "q1.json")}))
+    finally:
+        os.chdir(cwd)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert "never holds an input" in lines[0] and "q1.json" in lines[0], err
+    assert (where / "q1.json").read_text(encoding="utf-8") == "{}"
+    assert sorted(p.name for p in tmp.rglob("*")) == ["q1.json", "sub"]  # nothing written
 
 
 def _argv(command: str, tmp: Path, given: dict[str, str]) -> list[str]:

@@ -11,7 +11,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
-from claimlab.notebook.terminal import Steps, count_type, emit_json, output_path, say
+from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -124,7 +124,10 @@ def add_draft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("draft", help="turn raw subclaims into decomposition drafts to annotate")
     p.add_argument("input", help="JSON Lines: {id, answer, subclaims[, units, references, labels]}")
     p.add_argument(
-        "--out", required=True, type=output_path, help="folder for the drafts (one file per answer)"
+        "--out",
+        required=True,
+        type=output_folder,
+        help="folder for the drafts (one file per answer)",
     )
     p.add_argument(
         "--units",
@@ -377,7 +380,7 @@ def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument(
         "--out",
         required=True,
-        type=output_path,
+        type=output_folder,
         help="folder for the gold files (OUT/[DECOMPOSER/]ANSWER.json); a .json file for one answer",
     )
     p.add_argument(

@@ -21,7 +21,7 @@ from claimlab.notebook.terminal import (
     count_type,
     emit_json,
     level_type,
-    output_path,
+    output_folder,
     remember,
     say,
     share_type,
@@ -198,7 +198,7 @@ def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--ledger-dir",
         metavar="DIR",
-        type=output_path,
+        type=output_folder,
         help="also write each file as a claim ledger (DIR/<stem>.candidates.parquet and"
         " .units.parquet, same policy) for `claimlab ledger`",
     )

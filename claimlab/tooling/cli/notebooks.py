@@ -11,7 +11,13 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line
-from claimlab.notebook.terminal import check_outputs, count_type, emit_json, output_path, say
+from claimlab.notebook.terminal import (
+    check_outputs,
+    count_type,
+    emit_json,
+    output_folder,
+    say,
+)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -123,7 +129,7 @@ def add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="set a declared parameter (VALUE is parsed as JSON when it can be)",
     )
     p.add_argument(
-        "--output", default="outputs", type=output_path, help="output folder (default: outputs)"
+        "--output", default="outputs", type=output_folder, help="output folder (default: outputs)"
     )
     p.add_argument(
         "--data", help="the real-data folder (default: $CLAIMLAB_DATA, or ../shared/data)"
@@ -176,7 +182,7 @@ def add_handouts(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--to",
         dest="target",
         default=None,
-        type=output_path,
+        type=output_folder,
         help="handout folder (default FROM/handouts/)",
     )
     p.add_argument("--variant", choices=("student", "instructor", "both"), default="both")
@@ -325,7 +331,7 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 def add_notebooks(sub: Any) -> None:
     """Add ``claimlab notebooks`` to the command parser."""
     p = sub.add_parser("notebooks", help="copy the labs (notebooks and fixtures) into a folder")
-    p.add_argument("folder", type=output_path, help="where to put notebooks/ and fixtures/")
+    p.add_argument("folder", type=output_folder, help="where to put notebooks/ and fixtures/")
     p.add_argument("--force", action="store_true", help="replace copies you have changed")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_notebooks)
