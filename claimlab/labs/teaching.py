@@ -2,12 +2,64 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from claimlab.core.text import md_text, plural
 from claimlab.io.context_lab import ContextLab
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.io.locate import default_data_dir, source_label
 from claimlab.io.sufficiency import SufficiencyFixture
+
+Prose = Mapping[str, Mapping[str, str]]
+"""A lab's lesson prose: section key -> language (primary subtag) -> Markdown; "en" always."""
+
+FALLBACK = "en"
+
+
+def lesson_language(
+    fixture: DecompositionFixture | SufficiencyFixture | ContextLab | str,
+) -> str:
+    """The language a lesson is told in: the file's ``language`` primary subtag, else English.
+
+    Examples:
+        >>> lesson_language("tr-TR"), lesson_language(""), lesson_language("TH")
+        ('tr', 'en', 'th')
+    """
+    tag = fixture if isinstance(fixture, str) else getattr(fixture, "language", "")
+    primary = tag.strip().replace("_", "-").split("-")[0].lower()
+    return primary or FALLBACK
+
+
+def prose(table: Prose, key: str, fixture: DecompositionFixture | SufficiencyFixture | str) -> str:
+    """One section of a lesson in the file's language, or in English when it has none.
+
+    Examples:
+        >>> table = {"title": {"en": "# Title", "tr": "# Başlık"}}
+        >>> prose(table, "title", "tr"), prose(table, "title", "ko")
+        ('# Başlık', '# Title')
+    """
+    texts = table[key]
+    return texts.get(lesson_language(fixture), texts[FALLBACK])
+
+
+def language_note(table: Prose, fixture: DecompositionFixture | SufficiencyFixture | str) -> str:
+    """A note when the lesson is not told in the file's language ("" when it is).
+
+    Examples:
+        >>> table = {"title": {"en": "# Title", "tr": "# Başlık"}}
+        >>> language_note(table, "tr")
+        ''
+        >>> language_note(table, "ko")
+        "*This lesson's text is not available in the file's language (ko): it is shown in English.*"
+    """
+    language = lesson_language(fixture)
+    if all(language in texts for texts in table.values()):
+        return ""
+    return (
+        "*This lesson's text is not available in the file's language "
+        f"({md_text(language)}): it is shown in English.*"
+    )
 
 
 def file_note(fixture: DecompositionFixture | SufficiencyFixture | ContextLab) -> str:

@@ -27,7 +27,7 @@ from traitlets import Integer
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.labs.registry import games
-from claimlab.tooling.runner import read_notebook
+from claimlab.tooling.runner import declared_parameters, lesson_parameters, read_notebook
 
 GAME_NOTEBOOKS = tuple(games().values())
 
@@ -227,7 +227,7 @@ def prepare_games_folder(
         params: dict[str, object] = {"STUDENT": student}
         if fixtures and name in fixtures:
             params["FIXTURE"] = str(Path(fixtures[name]).resolve())
-        _inject(nb, params)
+        _inject(nb, lesson_parameters(declared_parameters(src), params))
         dst = target / name
         nbformat.write(nb, str(dst))
         out.append(dst)

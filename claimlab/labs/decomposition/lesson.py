@@ -10,8 +10,20 @@ from claimlab.core.vocab import STATUSES, Status
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.labs.decomposition.game import DecompositionGame, solve_decomposition
-from claimlab.labs.teaching import own_exercises
+from claimlab.labs.decomposition.prose import PROSE
+from claimlab.labs.teaching import language_note, own_exercises, prose
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+
+
+def text(key: str, fixture: DecompositionFixture) -> str:
+    """A section of the lesson (notebooks 01 and 06) in the file's language, else in English."""
+    return prose(PROSE, key, fixture)
+
+
+def introduction(key: str, fixture: DecompositionFixture) -> str:
+    """A notebook's title and why, in the file's language, with a note when it falls back."""
+    note = language_note(PROSE, fixture)
+    return text(key, fixture) + (f"\n\n{note}" if note else "")
 
 
 def offsets_note(fixture: DecompositionFixture) -> str:

@@ -9,8 +9,20 @@ from claimlab.core.text import md_code, md_ids, md_text, plural
 from claimlab.io.lesson import Exercise
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
-from claimlab.labs.teaching import own_exercises
+from claimlab.labs.sufficiency.prose import PROSE
+from claimlab.labs.teaching import language_note, own_exercises, prose
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
+
+
+def text(key: str, fixture: SufficiencyFixture) -> str:
+    """A section of the lesson (notebooks 02 and 07) in the file's language, else in English."""
+    return prose(PROSE, key, fixture)
+
+
+def introduction(key: str, fixture: SufficiencyFixture) -> str:
+    """A notebook's title and why, in the file's language, with a note when it falls back."""
+    note = language_note(PROSE, fixture)
+    return text(key, fixture) + (f"\n\n{note}" if note else "")
 
 
 def _arrow(fixture: SufficiencyFixture, eid: str) -> str:
@@ -144,7 +156,7 @@ def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
         "free. Win with a proof set holding a complete, valid witness, within budget, and every "
         "asked item answered with a value **named by that same witness**. Naming the right "
         "answer without a witness, citing pieces of two different chains, or citing a record "
-        "the rules refuse does not win. With the budget spent no search is possible, but Submit "
+        "the rules refuse does not win. With the budget spent no search is possible, but Check "
         f"and Reset still work. Rounds in this file: {md_ids(list(game_scenarios(fixture)))}."
     )
 
