@@ -36,7 +36,10 @@ LABS: tuple[Lab, ...] = (
         "decomposition",
         "Claim decomposition",
         ("01_decomposition_pitfalls", "06_decomposition_game"),
-        ("claimlab.labs.decomposition.cli:add_decomposition",),
+        (
+            "claimlab.labs.decomposition.cli:add_decomposition",
+            "claimlab.labs.decomposition.cli:add_spans",
+        ),
         game="06_decomposition_game",
         game_from_file="claimlab.labs.decomposition.game:game_from_file",
     ),

@@ -148,6 +148,24 @@ def _strip_widgets(nb: Any) -> int:
     return n
 
 
+def shown_value(value: Any) -> Any:
+    """A parameter value as a handout shows it: an absolute path by its file name only.
+
+    A handout travels to students: the teacher's folders are not theirs to read.
+
+    Examples:
+        >>> shown_value("/home/ayse/ders/izin.json"), shown_value("fixtures/aurora.json")
+        ('izin.json', 'fixtures/aurora.json')
+        >>> shown_value(["/srv/a.json", 3])
+        ['a.json', 3]
+    """
+    if isinstance(value, list):
+        return [shown_value(v) for v in value]
+    if isinstance(value, str) and (os.path.isabs(value) or value.startswith("~")):
+        return Path(value).name
+    return value
+
+
 def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
     rows = []
@@ -175,6 +193,7 @@ def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
 def _stamp(
     title: str, stem: str, variant: Variant, parameters: dict[str, Any], records_file: Path | None
 ) -> str:
+    parameters = {k: shown_value(v) for k, v in parameters.items()}
     params = "".join(
         f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(json.dumps(v, ensure_ascii=False))}</code></td></tr>"
         for k, v in parameters.items()
