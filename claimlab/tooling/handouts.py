@@ -26,6 +26,7 @@ from typing import Any, Literal
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
+from claimlab.notebook.records import records_from_notebook
 from claimlab.tooling.runner import read_notebook
 
 Variant = Literal["student", "instructor"]
@@ -343,6 +344,7 @@ def render_html(
     from traitlets.config import Config
 
     nb = read_notebook(notebook)
+    lesson = records_from_notebook(nb).get("lesson")
     _strip_widgets(nb)
     _strip_records(nb)
     remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
@@ -360,7 +362,9 @@ def render_html(
     exporter = HTMLExporter(config=c, template_name="lab")
     body, _ = exporter.from_notebook_node(nb)
     body = _SCRIPT.sub("", body)
-    title = nb.metadata.get("claimlab", {}).get("title") or notebook.stem
+    title = (lesson.get("title") if isinstance(lesson, dict) else None) or nb.metadata.get(
+        "claimlab", {}
+    ).get("title", notebook.stem)
     stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
     head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
     if MATHJAX_FILE.exists():

@@ -11,7 +11,7 @@ from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.labs.decomposition.game import DecompositionGame, solve_decomposition
 from claimlab.labs.decomposition.prose import PROSE
-from claimlab.labs.teaching import language_note, own_exercises, prose
+from claimlab.labs.teaching import language_note, lesson_record, own_exercises, prose
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
 
 
@@ -24,6 +24,11 @@ def introduction(key: str, fixture: DecompositionFixture) -> str:
     """A notebook's title and why, in the file's language, with a note when it falls back."""
     note = language_note(PROSE, fixture)
     return text(key, fixture) + (f"\n\n{note}" if note else "")
+
+
+def lesson_title(key: str, fixture: DecompositionFixture) -> dict[str, str]:
+    """The lesson's language and title, recorded for the handouts' title page."""
+    return lesson_record(PROSE, key, fixture)
 
 
 def offsets_note(fixture: DecompositionFixture) -> str:

@@ -10,7 +10,7 @@ from claimlab.io.lesson import Exercise
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
 from claimlab.labs.sufficiency.prose import PROSE
-from claimlab.labs.teaching import language_note, own_exercises, prose
+from claimlab.labs.teaching import language_note, lesson_record, own_exercises, prose
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
 
 
@@ -23,6 +23,11 @@ def introduction(key: str, fixture: SufficiencyFixture) -> str:
     """A notebook's title and why, in the file's language, with a note when it falls back."""
     note = language_note(PROSE, fixture)
     return text(key, fixture) + (f"\n\n{note}" if note else "")
+
+
+def lesson_title(key: str, fixture: SufficiencyFixture) -> dict[str, str]:
+    """The lesson's language and title, recorded for the handouts' title page."""
+    return lesson_record(PROSE, key, fixture)
 
 
 def _arrow(fixture: SufficiencyFixture, eid: str) -> str:
