@@ -52,7 +52,7 @@ def _holds(target: str, span: dict[str, Any]) -> bool:
     if not (type(start) is int and type(end) is int):
         return False
     try:
-        return utf16_slice(target, start, end) == span["text"]
+        return bool(utf16_slice(target, start, end) == span["text"])
     except ValueError:
         return False
 
@@ -99,7 +99,11 @@ def _records(doc: dict[str, Any], key: str, *, file: str) -> list[tuple[str, dic
 def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[Any, str, str, str]]:
     """Every span with the text it points into: ``(span, target, record, field)``."""
     original = _text_of(doc, "original", "text", file=file)
-    refs = {rid: r.get("text") for rid, r in _records(doc, "references", file=file)}
+    refs = {
+        rid: r["text"]
+        for rid, r in _records(doc, "references", file=file)
+        if isinstance(r.get("text"), str)
+    }
     for uid, unit in _records(doc, "units", file=file):
         yield unit.get("span"), original, uid, "span"
     for cid, cand in _records(doc, "candidates", file=file):
@@ -110,7 +114,7 @@ def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[Any, str, str, s
         for j, span in enumerate(ev_spans):
             field = f"evidence.spans[{j}]"
             ref = span.get("reference") if isinstance(span, dict) else None
-            if not isinstance(refs.get(ref), str):
+            if not isinstance(ref, str) or ref not in refs:
                 problem = f"names no reference with a text ({ref!r})"
                 raise FixtureError(problem, file=file, record=cid, field=f"{field}.reference")
             yield span, refs[ref], cid, field
@@ -141,7 +145,8 @@ def fill_spans(doc: Any, *, file: str = "<document>") -> FilledSpans:
     if not isinstance(doc, dict):
         raise FixtureError("a decomposition file is a JSON object", file=file)
     out = copy.deepcopy(doc)
-    filled, kept = [], []
+    filled: list[str] = []
+    kept: list[str] = []
     for span, target, record, field in _spans(out, file=file):
         place = f"{record}: {field}"
         (filled if _fill_one(span, target, file=file, record=record, field=field) else kept).append(

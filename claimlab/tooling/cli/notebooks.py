@@ -243,7 +243,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     warm = warm_pool(args.warm, args.max_kernels, len(games))
     say(
         f"  at most {args.max_kernels} games at once, {warm} page(s) of each game executed "
-        f"ahead; a closed page's kernel stops after {args.cull_idle} s"
+        f"ahead; a closed page frees its kernel within seconds, one that never connects after"
+        f" {args.cull_idle} s idle"
     )
     cmd = voila_command(
         folder,
@@ -281,8 +282,9 @@ def add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--cull-idle",
         type=count_type(1),
-        default=600,
-        help="seconds before a closed page's kernel is stopped (default 600)",
+        default=60,
+        help="seconds before the kernel of a page that never connected (or lost its connection)"
+        " is stopped when idle (default 60); a page that closes frees its kernel within seconds",
     )
     p.add_argument(
         "--warm",
