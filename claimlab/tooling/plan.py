@@ -9,24 +9,11 @@ for that notebook < a stem-qualified ``-p``; among equals, the later one.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-
-
-def did_you_mean(word: str, choices: Collection[str]) -> str:
-    """`` (did you mean X?)`` for the closest choice, or "" when none is close.
-
-    Examples:
-        >>> did_you_mean("FIXTUR", ["FIXTURE", "MODES"])
-        ' (did you mean FIXTURE?)'
-        >>> did_you_mean("zzz", ["FIXTURE"])
-        ''
-    """
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]}?)" if close else ""
+from claimlab.core.text import did_you_mean
 
 
 def notebook_of(key: str, stems: Sequence[str]) -> str | None:

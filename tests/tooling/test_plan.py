@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.tooling.plan import did_you_mean, plan_parameters
+from claimlab.core.text import did_you_mean
+from claimlab.tooling.plan import plan_parameters
 
 NAMES = st.sampled_from(["FIXTURE", "MODES", "PUZZLE", "STUDENT", "HARD_CASES", "SEED"])
 DECLARED = st.dictionaries(

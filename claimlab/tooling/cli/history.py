@@ -34,6 +34,8 @@ def cmd_history(args: argparse.Namespace) -> int:
                 f"  {c['answer_id']} v{c['answer_version']} {c['candidate_id']}: {c['text']} (spans {spans}; refs {', '.join(c['references'])})"
             )
         return 0
+    if args.metric:
+        _check_metric(args.store, args.metric)
     runs = read_runs(args.store, metric=args.metric)
     if args.plot:
         _plot(runs, args.metric, args.plot)
@@ -52,6 +54,35 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.plot:
         say(f"figure written to {args.plot}")
     return 0
+
+
+def metric_names(figures: list[str]) -> list[str]:
+    """The names ``--metric`` accepts for figures so named: each name and each dotted tail.
+
+    Examples:
+        >>> metric_names(["micro.coverage", "f1"])
+        ['coverage', 'f1', 'micro.coverage']
+    """
+    out = set(figures)
+    for name in figures:
+        parts = name.split(".")
+        out.update(".".join(parts[i:]) for i in range(1, len(parts)))
+    return sorted(out)
+
+
+def _check_metric(store: str, metric: str) -> None:
+    """Refuse a ``--metric`` no figure of the store answers to, with the names it holds."""
+    from claimlab.core.text import did_you_mean
+    from claimlab.io.store import read_runs
+
+    figures = sorted({f.name for r in read_runs(store) for f in r.figures})
+    names = metric_names(figures)
+    if figures and metric not in names:
+        raise ClaimlabInputError(
+            f"no figure is named {metric!r}{did_you_mean(metric, names)}; this store holds "
+            f"{', '.join(figures)}",
+            field="--metric",
+        )
 
 
 def _plot(runs: list[Any], metric: str, path: str) -> None:
