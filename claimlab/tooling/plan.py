@@ -86,7 +86,8 @@ def plan_parameters(
         if not colon:
             if name not in everyone:
                 raise ClaimlabInputError(
-                    f"no notebook of this run declares {name}{did_you_mean(name, everyone)}",
+                    f"undeclared parameter(s) {name}{did_you_mean(name, everyone)}: no "
+                    "notebook of this run declares it",
                     field=field,
                 )
             for stem, names in declared.items():

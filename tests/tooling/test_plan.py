@@ -94,7 +94,7 @@ def test_named_cases(given_, file, expected):
         (
             [("FIXTUR", "x")],
             None,
-            "-p FIXTUR: no notebook of this run declares FIXTUR (did you mean FIXTURE?)",
+            "-p FIXTUR: undeclared parameter(s) FIXTUR (did you mean FIXTURE?): no notebook of this",
         ),
         ([("09:FIXTURE", "x")], None, "-p 09:FIXTURE: '09' is not a notebook of this run"),
         (
