@@ -4,10 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Debian packages: chromium (PDF handouts, browser tests), poppler-utils (PDF checks),
-# libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji
-DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum
+# libjs-mathjax (offline maths in handouts), fonts for Thai, Korean and emoji (fonts-symbola:
+# emoji in outline, which figures can draw; a colour bitmap emoji font only reaches HTML)
+DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum fonts-symbola
 
-.PHONY: setup system run test lint lab bench mutation clean
+.PHONY: setup system run test test-fast lint lab bench mutation clean
 
 setup: system $(STAMP)
 
@@ -50,6 +51,11 @@ run: setup
 
 test: setup
 	$(VENV)/bin/python -m pytest -n 2
+
+# the quick tier: unit, property and notebook-level tests; no browser, no install, no long
+# group, no scale case (those carry the markers browser, install, long and slow)
+test-fast: setup
+	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long"
 
 # seeded mutants of core/ratio.py and the metric modules, each against its own unit tests;
 # slow (minutes per module), so not part of `make test`; figures in QUALITY.md

@@ -79,4 +79,7 @@ def pytest_collection_modifyitems(session, config, items):
             return LONG_GROUPS.index(name)
         return len(LONG_GROUPS) + (0 if item.get_closest_marker("slow") else 1)
 
+    for item in items:  # the long groups are a tier of their own: `make test-fast` leaves them out
+        if rank(item) < len(LONG_GROUPS):
+            item.add_marker(pytest.mark.long)
     items.sort(key=rank)  # stable: the order within each rank is the collection order

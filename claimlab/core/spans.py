@@ -7,6 +7,8 @@ Plane (an emoji such as U+1F4D8) is one Python index but two UTF-16 units.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 
 def utf16_len(text: str) -> int:
     r"""Length of ``text`` in UTF-16 code units.
@@ -60,3 +62,89 @@ def find_utf16(text: str, needle: str, start: int = 0) -> tuple[int, int]:
         raise ValueError(f"{needle!r} does not occur in the text")
     s = utf16_offset(text, i)
     return s, s + utf16_len(needle)
+
+
+BACKING_SHARE = 0.5  # a span backs a unit when more than this share of it lies inside the unit
+
+
+def span_backs(
+    span: tuple[int, int],
+    span_text: str,
+    unit: tuple[int, int],
+    unit_text: str,
+    *,
+    share: float = BACKING_SHARE,
+) -> bool:
+    r"""Whether a source span backs a content unit: the span lies in the unit.
+
+    The rule, counted in characters: most of the span's *own* length falls inside the unit
+    (more than half of its characters, and at least ``share`` of them when a file asks for
+    more, up to 1: the whole span), and more than one character does. The unit's length does
+    not enter: a short quote of part of a sentence backs that sentence however long it is, so
+    splitting a claim into atomic claims that quote its parts (two characters or more each)
+    never loses a unit it backed: if most of a span lies in a unit, most of one of its parts
+    does. A span mostly elsewhere backs nothing; a one-character overlap backs nothing; an
+    empty span or a unit of no length is never backed. Offsets are UTF-16 (``span``,
+    ``unit``) and the texts are those slices, so an astral character is one character.
+
+    Examples:
+        >>> unit = "x" * 30
+        >>> span_backs((10, 14), "xxxx", (0, 30), unit)  # a third of a sentence, all inside it
+        True
+        >>> span_backs((25, 40), "x" * 15, (0, 30), unit)  # 5 of 15 inside: mostly elsewhere
+        False
+        >>> span_backs((29, 30), "x", (0, 30), unit)  # one character
+        False
+        >>> span_backs((0, 2), "\U0001f4d8", (0, 2), "\U0001f4d8")  # one astral character
+        False
+    """
+    start, end = span
+    u_start, u_end = unit
+    a, b = max(start, u_start), min(end, u_end)
+    if b - a < 2:  # fewer than two UTF-16 units: at most one character
+        return False
+    if span_text.isascii():  # one UTF-16 unit a character, inside the span as in all of it
+        inside, length = b - a, end - start
+    else:
+        inside = len(utf16_slice(unit_text, a - u_start, b - u_start))
+        length = len(span_text)
+    return inside >= 2 and 2 * inside > length and inside >= share * length - 1e-9
+
+
+def backing_rule(share: float = BACKING_SHARE) -> str:
+    """The rule of :func:`span_backs` in words, for a reason shown beside a unit not counted.
+
+    Examples:
+        >>> backing_rule()
+        "more than half of a source span's own length (and more than one character) inside the unit"
+        >>> backing_rule(0.8)[:11]
+        'at least 80'
+    """
+    need = "more than half" if share <= BACKING_SHARE else f"at least {share:.0%}"
+    return f"{need} of a source span's own length (and more than one character) inside the unit"
+
+
+def unbacked_line(
+    unbacked: Mapping[str, Sequence[str]], *, show: int = 5, total: int | None = None
+) -> str:
+    """The claims whose ``preserves`` their own spans do not back, with their count ("" none).
+
+    ``unbacked`` maps a claim to the units it preserves that none of its spans backs (see
+    :func:`span_backs`); the first ``show`` claims are named; ``total`` is their count when
+    ``unbacked`` holds only the first of them. Plain text: escape it where shown.
+
+    Examples:
+        >>> unbacked_line({"b": ["y"], "d": ["x", "z"]})
+        '2 claims preserve units their source spans do not back (not counted): b (y), d (x, z)'
+        >>> unbacked_line({"b": ["y"], "d": ["x"]}, show=1)
+        '2 claims preserve units their source spans do not back (not counted): b (y), ... 1 more'
+        >>> unbacked_line({})
+        ''
+    """
+    n = len(unbacked) if total is None else total
+    if not n:
+        return ""
+    named = [f"{cid} ({', '.join(units)})" for cid, units in list(unbacked.items())[:show]]
+    more = f", ... {n - len(named)} more" if n > len(named) else ""
+    what = "1 claim preserves units its" if n == 1 else f"{n} claims preserve units their"
+    return f"{what} source spans do not back (not counted): {', '.join(named)}{more}"

@@ -10,7 +10,9 @@ Refused, so that nothing becomes gold by accident (one line naming the files):
     * the same file twice (the same path, or the same bytes for one answer);
     * two files of one answer by the same annotator (``annotation.annotator``), or two files of
       one answer inside one argument;
-    * a file in which nothing is confirmed (a draft nobody annotated has no labels to count).
+    * a file in which nothing is confirmed (a draft nobody annotated: every unit and candidate
+      still proposed). A file whose units are confirmed and whose candidates are none is read:
+      an answer the decomposer gave nothing for is scored, not refused.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.io.decomposition import (
     DecompositionFixture,
+    confirmed_count,
     fast_check,
     fast_view,
     read_decomposition,
@@ -73,7 +76,7 @@ class AnnotatedFile:
     key: AnswerKey
     annotator: str
     digest: str
-    confirmed: int  # candidates a person confirmed (nothing under review)
+    confirmed: int  # units and candidates a person confirmed (see confirmed_count)
     candidates: int
 
 
@@ -151,7 +154,7 @@ def read_annotated(
         fx = read_decomposition(doc, source=path)
     key = _key(path, root, fx.decomposer, fx.original.id)
     who = nfc(fx.annotation.annotator) if fx.annotation else ""
-    confirmed = sum(1 for c in fx.candidates if not c.review)
+    confirmed = confirmed_count(fx.units, fx.candidates)
     meta = AnnotatedFile(
         path, key, who, hashlib.sha256(data).hexdigest(), confirmed, len(fx.candidates)
     )
@@ -166,6 +169,15 @@ class _Review(msgspec.Struct):
     review: Any = None
 
 
+class _Unit(msgspec.Struct):
+    review: Any = None
+
+    @property
+    def proposed(self) -> bool:
+        """As :attr:`claimlab.io.decomposition.Unit.proposed` (the file is checked when used)."""
+        return bool(self.review)
+
+
 class _Annotator(msgspec.Struct):
     annotator: str = ""
 
@@ -174,6 +186,7 @@ class _Scan(msgspec.Struct):
     """The few fields a scan reads (the others are skipped, not built)."""
 
     original: _Id
+    units: list[_Unit]
     candidates: list[_Review]
     decomposer: str = ""
     annotation: _Annotator | None = None
@@ -198,7 +211,7 @@ def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> Annot
         return read_annotated(path, root=root)[0]
     note = doc.annotation
     key = _key(path, root, doc.decomposer, doc.original.id)
-    confirmed = sum(1 for c in doc.candidates if not c.review)
+    confirmed = confirmed_count(doc.units, doc.candidates)
     digest = hashlib.sha256(data).hexdigest()
     who = "" if note is None else nfc(note.annotator)
     return AnnotatedFile(path, key, who, digest, confirmed, len(doc.candidates))
@@ -313,10 +326,11 @@ def _add(files: dict[AnswerKey, AnnotatedFile], f: AnnotatedFile) -> None:
         )
     if not f.confirmed:
         raise FixtureError(
-            "nothing is confirmed in this file: a draft nobody annotated has no labels to "
-            "count (confirm its labels in notebook 09, or leave it out)",
+            "nothing is confirmed in this file (no unit and no candidate): a draft nobody "
+            "annotated has no labels to count (confirm its labels in notebook 09, or leave it "
+            "out)",
             file=f.path,
-            field="candidates[].review",
+            field="review",
         )
     files[f.key] = f
 

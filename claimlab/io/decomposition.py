@@ -17,7 +17,7 @@ faithful candidate preserves a unit, ...) wait until it is confirmed; the struct
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -26,6 +26,7 @@ from typing import Any, Literal, cast
 import msgspec
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.spans import BACKING_SHARE, span_backs
 from claimlab.core.vocab import (
     ERROR_KINDS,
     REVIEW_FIELDS,
@@ -39,7 +40,14 @@ from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
-__all__ = ["ERROR_KINDS", "REVIEW_FIELDS", "STATUSES", "load_decomposition", "read_decomposition"]
+__all__ = [
+    "ERROR_KINDS",
+    "REVIEW_FIELDS",
+    "STATUSES",
+    "confirmed_count",
+    "load_decomposition",
+    "read_decomposition",
+]
 
 
 @dataclass(frozen=True)
@@ -189,8 +197,8 @@ class Puzzle:
 
 
 DEFAULT_SLOTS = 7
-# a preserved unit counts when a source span of the candidate covers at least this share of it
-SPAN_COVER = 0.5
+# a preserved unit counts when more than this share of a source span's own length lies in it
+SPAN_COVER = BACKING_SHARE
 FREE_PUZZLE = Puzzle("free", (), "Free play", "Start from an empty selection.")
 
 
@@ -234,7 +242,7 @@ class DecompositionFixture:
     exercises: tuple[Exercise, ...] = ()
     annotation: Annotation | None = None
     decomposer: str = ""  # who split the answer (``claimlab draft --decomposer``); "" unknown
-    span_cover: float = SPAN_COVER  # the share of a unit's span a source span must cover
+    span_cover: float = SPAN_COVER  # the share of a source span that must lie in a unit it backs
     language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
     _unit_span: Mapping[str, Span] = field(init=False, repr=False, compare=False)
@@ -244,20 +252,18 @@ class DecompositionFixture:
         object.__setattr__(self, "_unit_span", MappingProxyType({u.id: u.span for u in self.units}))
 
     def backs(self, c: Candidate, unit: str) -> bool:
-        """Whether one of the candidate's source spans covers enough of the unit's span.
+        """Whether one of the candidate's source spans lies in the unit (it backs the unit).
 
-        Enough is ``span_cover`` of it (half unless the file asks for more); a unit of no
-        length is backed by a span that touches its place.
+        The rule is :func:`claimlab.core.spans.span_backs`: most of the span's own length
+        (more than half, or ``span_cover`` of it when the file asks for more) falls inside
+        the unit, and more than one character does.
         """
         u = self._unit_span[unit]
-        need = self.span_cover * (u.end - u.start)
-        for s in c.source_spans:
-            overlap = min(s.end, u.end) - max(s.start, u.start)
-            if (u.end > u.start and overlap >= need) or (
-                u.end == u.start and s.start <= u.start <= s.end
-            ):
-                return True
-        return False
+        where = (u.start, u.end)
+        share = self.span_cover
+        return any(
+            span_backs((s.start, s.end), s.text, where, u.text, share=share) for s in c.source_spans
+        )
 
     def counted_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate preserves that its source spans back (the ones that count)."""
@@ -266,6 +272,19 @@ class DecompositionFixture:
     def unbacked_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate says it preserves but no source span of it backs."""
         return tuple(u for u in c.preserves if not self.backs(c, u))
+
+    @property
+    def unbacked_claims(self) -> dict[str, tuple[str, ...]]:
+        """Faithful counted candidate id -> the units it preserves that no span of it backs.
+
+        Only candidates with such units, in file order (shown with their count by
+        :func:`claimlab.core.spans.unbacked_line`).
+        """
+        return {
+            c.id: un
+            for c in self.candidates
+            if c.faithful and self.left_out(c) is None and (un := self.unbacked_units(c))
+        }
 
     @staticmethod
     def left_out(c: Candidate) -> str | None:
@@ -433,6 +452,17 @@ def candidate_problems(c: Candidate, units: Mapping[str, Span]) -> list[tuple[st
             ("evidence.references", f"status {status} must cite at least one reference")
         )
     return problems
+
+
+def confirmed_count(units: Iterable[Any], candidates: Iterable[Any]) -> int:
+    """What a person confirmed in a file: units no longer proposed, candidates with no review.
+
+    0 marks a draft nobody annotated (every unit and candidate still proposed); a checked
+    file with confirmed units and ``"candidates": []`` is not one (a decomposer that gave
+    nothing is what the lab exists to show). Reads ``proposed`` of each unit and ``review``
+    of each candidate, so records and decoded shapes count alike.
+    """
+    return sum(1 for u in units if not u.proposed) + sum(1 for c in candidates if not c.review)
 
 
 def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
@@ -689,7 +719,10 @@ def _entails_problem(
 
 
 def _span_cover(top: Record) -> float:
-    """``span_cover``: the share of a unit's span a source span must cover (0.5..1, default 0.5)."""
+    """``span_cover``: the share of a source span that must lie in a unit it backs (0.5..1).
+
+    Default 0.5: more than half of the span (see :func:`claimlab.core.spans.span_backs`).
+    """
     return float(top.number("span_cover", minimum=SPAN_COVER, maximum=1, default=SPAN_COVER))
 
 

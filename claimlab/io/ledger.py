@@ -510,9 +510,9 @@ def _candidate_rows(
             str(c.evidence.status),
             fx.source,
             ";".join(c.review),
+            fx.left_out(c) or "",  # ambiguous or untagged background: audited, never counted
         )
         for c in chosen
-        if fx.left_out(c) is None  # ambiguous or untagged background: audited, never counted
     ]
 
 
@@ -525,16 +525,23 @@ def tables_from_decompositions(
     """The candidates and units ledger tables of decomposition files (every candidate, in order).
 
     Adds ``file`` and ``proposed`` (the labels still under review, ``;``-joined; empty when a
-    person confirmed them) to the candidates table. As in ``claimlab decomposition``, a
-    candidate's ``preserves`` lists only the units a source span of it backs, and a candidate
-    with an ambiguous mapping or untagged background from outside the original is left out. With ``models`` (each decomposer's name and
+    person confirmed them) and ``left_out`` (why a candidate is audited but never counted: an
+    ambiguous mapping or untagged background from outside the original; empty when it counts)
+    to the candidates table. As in ``claimlab decomposition``, a candidate's ``preserves``
+    lists only the units a source span of it backs. With ``models`` (each decomposer's name and
     files) the table gains a ``model`` column and ``fixtures`` is ignored; answers are paired
     across decomposers by their NFC id, units by their spans. ``select`` gives the candidate
     ids of each file that are scored, in their order (default: every candidate, in file order).
     """
     named = list(models) if models is not None else [("", fixtures)]
     units_of = _shared_units(named)
-    cols = (*CANDIDATE_COLUMNS, "file", "proposed", *(("model",) if models is not None else ()))
+    cols = (
+        *CANDIDATE_COLUMNS,
+        "file",
+        "proposed",
+        "left_out",
+        *(("model",) if models is not None else ()),
+    )
     cand: dict[str, list[Any]] = {k: [] for k in cols}
     for model, files in named:
         for fx in files:
@@ -548,8 +555,10 @@ def tables_from_decompositions(
         for u in first.units:
             units["answer_id"].append(aid)
             units["unit_id"].append(u.id)
-    schema = CANDIDATE_SCHEMA.append(pa.field("file", pa.string())).append(
-        pa.field("proposed", pa.string())
+    schema = (
+        CANDIDATE_SCHEMA.append(pa.field("file", pa.string()))
+        .append(pa.field("proposed", pa.string()))
+        .append(pa.field("left_out", pa.string()))
     )
     if models is not None:
         schema = schema.append(pa.field("model", pa.string()))
@@ -560,20 +569,28 @@ def tables_from_decompositions(
     return ct, ut
 
 
-def read_answers(path: str | Path, *, keys: Sequence[str], counts: Sequence[str]) -> Any:
+def read_answers(
+    path: str | Path,
+    *,
+    keys: Sequence[str],
+    counts: Sequence[str] = (),
+    ratios: Sequence[tuple[str, str]] = (),
+) -> Any:
     """An earlier run's per-answer table (``claimlab ledger --out``) as pandas, checked.
 
-    ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` must be whole
-    numbers of 0 or more, each key given once.
+    ``keys`` pair the answers (``answer_id``, and the ``--by`` column); ``counts`` (and both
+    columns of each ``(numerator, denominator)`` of ``ratios``) must be whole numbers of 0 or
+    more, no numerator past its denominator, each key given once.
 
     Raises:
-        LedgerError: a missing column, a count that is not a whole number of 0 or more, a key
-            given twice; naming file, row and field.
+        LedgerError: a missing column, a count that is not a whole number of 0 or more, a
+            numerator past its denominator, a key given twice; naming file, row and field.
     """
     import pandas as pd
 
     source = str(path)
     table = read_table(path)
+    counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair)]))
     require_columns(table, [*keys, *counts], source)
     frame = table.select([*keys, *counts, ROW]).to_pandas()
     for name in counts:
@@ -588,6 +605,17 @@ def read_answers(path: str | Path, *, keys: Sequence[str], counts: Sequence[str]
                 field=name,
             )
         frame[name] = col.astype("int64")
+    for num, den in ratios:
+        past = (frame[num] > frame[den]).to_numpy()
+        if past.any():
+            i = int(past.nonzero()[0][0])
+            raise LedgerError(
+                f"{frame[num].iloc[i]} is more than its denominator {den} "
+                f"({frame[den].iloc[i]}): a count past its denominator",
+                file=source,
+                record=row_label(source, int(frame[ROW].iloc[i])),
+                field=num,
+            )
     for k in keys:
         frame[k] = frame[k].astype(str)
     dup = frame.duplicated(list(keys))

@@ -69,6 +69,7 @@ class Columns:
     unit_id: pa.ChunkedArray
     unit_rows: np.ndarray
     has_model_column: bool
+    left_out: np.ndarray | None = None  # rows audited but never counted (optional column)
 
 
 def coerce_columns(
@@ -111,7 +112,31 @@ def coerce_columns(
         unit_id=as_id(units, "unit_id", src_u),
         unit_rows=units.column(ROW).to_numpy(),
         has_model_column="model" in candidates.column_names,
+        left_out=_left_out(candidates, src_c),
     )
+
+
+def _left_out(candidates: pa.Table, source: str) -> np.ndarray | None:
+    """The optional ``left_out`` column: True where a row gives a reason not to count it.
+
+    Raises:
+        LedgerError: a column that is not text.
+    """
+    if "left_out" not in candidates.column_names:
+        return None
+    col = candidates.column("left_out")
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(pa.string())
+    if not (pa.types.is_null(col.type) or pa.types.is_string(col.type)
+            or pa.types.is_large_string(col.type)):  # fmt: skip
+        raise LedgerError(
+            "must be text: why a row is audited but not counted (empty: it counts)",
+            file=source,
+            field="left_out",
+        )
+    text = pc.fill_null(col.cast(pa.string()), "")
+    flags: np.ndarray = pc.greater(pc.utf8_length(text), 0).to_numpy(zero_copy_only=False)
+    return flags.astype(bool)
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ MuSiQue's ``answerable`` is kept: an unanswerable record (a hop with no supporti
 its ``paragraph_support_idx`` null) becomes a question that is never sufficient, its chain the
 hops that have a paragraph. ``contrast=True`` adds, for each answerable record, its unanswerable
 twin (``RECORD~unanswerable``): the record with its last hop's supporting paragraph removed, as
-MuSiQue builds its contrast set. A record that cannot be read is left out and reported
-(``skipped``: file, record, field and problem); the others are converted. A file with no
-record left is refused.
+MuSiQue builds its contrast set (a record skipped as unreadable has no twin). A record that
+cannot be read is left out and reported (``skipped``: file, record, field and problem); the
+others are converted. A file with no record left is refused.
 """
 
 from __future__ import annotations
@@ -226,11 +226,18 @@ def convert_musique(path: str | Path, *, contrast: bool = False) -> dict[str, An
         FixtureError: no record could be converted (naming the file, record id and field).
     """
     records = _records(path, "id")
-    if contrast:
-        twins = [musique_twin(r.data) for r in records]
-        extra = [t for t in twins if t is not None]
-        records += [r for _, r in records_of(extra, file=str(path), id_field="id")]
     parts, skipped = _convert_each(records, _musique_record)
+    if contrast:  # twins of the records that converted only: a skipped one has none
+        bad = {e.record for e in skipped}
+        twins = [musique_twin(r.data) for r in records if r.record not in bad]
+        extra = [t for t in twins if t is not None]
+        if extra:
+            more, lost = _convert_each(
+                [r for _, r in records_of(extra, file=str(path), id_field="id")], _musique_record
+            )
+            for key, values in more.items():
+                parts[key] += values
+            skipped += lost
     return _document(parts, f"MuSiQue records from {Path(path).name}", skipped)
 
 

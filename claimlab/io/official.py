@@ -8,6 +8,14 @@ object ``{"answer": {ID: text}, "sp": {ID: [[title, index], ...]}}`` (or JSON Li
 ``is_supporting``); predictions with ``id``, ``predicted_answer``, ``predicted_support_idxs`` and
 ``predicted_answerable``. An id may appear twice in MuSiQue's full set (a question and its
 unanswerable twin): records are then paired by id and order of appearance.
+
+Refused, each in one line naming file, record and field: a HotpotQA ``_id`` that is not a
+string (the official script looks ids up as JSON object keys, so a number never matches); a
+HotpotQA prediction object without both ``answer`` and ``sp`` (the official script reads
+both: a misspelt key would score every question 0); an id given twice in HotpotQA predictions
+(no silent last-wins); a MuSiQue id more than twice in gold, or twice without one answerable
+and one unanswerable record. A MuSiQue prediction without ``predicted_answerable`` is read as
+not given (None), which the scorer refuses when the gold has unanswerable records.
 """
 
 from __future__ import annotations
@@ -105,6 +113,26 @@ class HotpotPredictions:
         freeze(self, "answers", "facts")
 
 
+HOTPOT_KEYS = ("answer", "sp")
+
+
+def _hotpot_id(rec: Record) -> str:
+    """A HotpotQA ``_id``: a string (a number would never match the predictions' string keys)."""
+    return str(rec.get("_id", str, want="a string (a JSON object key is a string)"))
+
+
+def _check_hotpot_keys(rec: Record, keys: tuple[str, ...]) -> None:
+    """Every expected prediction key is present; else one error naming them and what was found."""
+    missing = [k for k in keys if k not in rec.data]
+    if missing:
+        found = ", ".join(sorted(str(k) for k in rec.data)) or "none"
+        raise rec.error(
+            f"expected the keys {', '.join(keys)}; {', '.join(missing)} missing (keys found: "
+            f"{found})",
+            field=missing[0],
+        )
+
+
 def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """HotpotQA gold records (the released JSON list, or JSON Lines).
 
@@ -114,7 +142,7 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     source, out, seen = str(path), [], set()
     for at, obj in _records(path):
         rec = _record(obj, source, at, "_id")
-        qid = str(rec.get("_id", (str, int)))
+        qid = _hotpot_id(rec)
         if qid in seen:
             raise rec.error("this _id appears twice", field="_id")
         seen.add(qid)
@@ -145,20 +173,24 @@ def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
         )
     if len(rows) == 1 and rows[0][0] == "" and "_id" not in rows[0][1]:
         top = _record(rows[0][1], source, "", "_id")
-        for qid, text in top.mapping("answer", {}):
+        _check_hotpot_keys(top, HOTPOT_KEYS)
+        for qid, text in top.mapping("answer"):
             if not isinstance(text, str):
                 raise top.error(f"must be a string, got {describe(text)}", field=f"answer.{qid}")
             answers[qid] = text
-        for qid, value in top.mapping("sp", {}):
+        for qid, value in top.mapping("sp"):
             facts[qid] = _facts(top, value, f"sp.{qid}")
         return HotpotPredictions(answers, facts)
+    seen: set[str] = set()
     for at, obj in rows:
         rec = _record(obj, source, at, "_id")
-        qid = str(rec.get("_id", (str, int)))
-        if "answer" in rec.data:
-            answers[qid] = rec.get("answer", str)
-        if "sp" in rec.data:
-            facts[qid] = _facts(rec, rec.data["sp"], "sp")
+        qid = _hotpot_id(rec)
+        if qid in seen:
+            raise rec.error(f"_id {qid!r} appears twice (one prediction per question)", field="_id")
+        seen.add(qid)
+        _check_hotpot_keys(rec, ("_id", *HOTPOT_KEYS))
+        answers[qid] = rec.get("answer", str)
+        facts[qid] = _facts(rec, rec.data["sp"], "sp")
     return HotpotPredictions(answers, facts)
 
 
@@ -181,13 +213,27 @@ class MusiquePrediction:
     id: str
     answer: str
     support: frozenset[int]
-    answerable: bool
+    answerable: bool | None  # None: the file gave no ``predicted_answerable``
 
 
 def _index(rec: Record, value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise rec.error(f"a paragraph index is an integer, got {describe(value)}", field=field)
     return value
+
+
+def _check_twin(rec: Record, seen: dict[str, list[bool]]) -> None:
+    """A MuSiQue gold id appears once, or twice as an answerable and an unanswerable twin."""
+    rid = str(rec.get("id", (str, int)))
+    answerable = rec.get("answerable", bool, True)
+    before = seen.setdefault(rid, [])
+    if len(before) >= 2 or answerable in before:
+        raise rec.error(
+            f"id {rid!r} appears {len(before) + 1} times; an id appears once, or twice as an "
+            "answerable record and its unanswerable twin",
+            field="id",
+        )
+    before.append(answerable)
 
 
 def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
@@ -197,8 +243,10 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
         ClaimlabInputError: naming file, record and field.
     """
     source, out = str(path), []
+    seen: dict[str, list[bool]] = {}
     for at, obj in _records(path):
         rec = _record(obj, source, at, "id")
+        _check_twin(rec, seen)
         support, paragraphs = set(), []
         for i, par in rec.items("paragraphs"):
             idx = _index(par, par.data.get("idx"), f"paragraphs[{i}].idx")
@@ -237,7 +285,7 @@ def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
                 frozenset(
                     _index(rec, v, f"predicted_support_idxs[{i}]") for i, v in enumerate(idxs)
                 ),
-                rec.get("predicted_answerable", bool, True),
+                rec.get("predicted_answerable", bool, None),
             )
         )
     return out

@@ -1,31 +1,40 @@
 """The run history: every recorded run in one SQLite file (the standard library's ``sqlite3``).
 
-Schema (version 1; :data:`SCHEMA_VERSION`), documented in the README:
+Schema (version 2; :data:`SCHEMA_VERSION`), documented in the README:
 
 * ``claimlab_meta(key, value)``: ``application`` = ``claimlab``, ``schema_version``;
 * ``runs(id, time, version, command, argv, parameters)``: one row per run (UTC ISO time, the
   claimlab version, the command, its arguments and parameters as JSON);
 * ``inputs(run_id, path, sha256)``: every input file of the run and its SHA-256;
-* ``figures(run_id, name, numerator, denominator, value, low, high)``: every figure the run
-  reported with its counts (and interval, when it had one), named by its place in the command's
-  JSON output (``corpus.micro.coverage``);
+* ``figures(run_id, name, numerator, denominator, value, low, high, aggregate, defined,
+  undefined, level, method, note)``: every figure the command reported, as it reported it:
+  its counts (a ratio's numerator and denominator, a macro mean's defined and undefined
+  items), its value and its interval (bounds, level, method; ``note`` says why there is none),
+  named by its place in the command's JSON output (``corpus.micro.coverage``);
 * ``claims(run_id, answer_id, answer_version, candidate_id, text, state, reason, status,
-  source_spans, refs, proposed, faithful)``: what an audit decided for each candidate (the memory
-  rule: ``claimlab history --trusted``).
+  source_spans, refs, proposed, faithful, trusted, not_trusted_because)``: what an audit
+  decided for each candidate, with the memory rule's verdict (``claimlab history --trusted``).
 
-A store is created on first use; one written by an older claimlab is migrated forward in one
-transaction; one that is not claimlab's, or was written by a newer claimlab, is refused. Each run
-is appended in one transaction (``BEGIN IMMEDIATE``) in WAL mode with a busy timeout, so writers
-running at once (two CI jobs) wait for one another and never corrupt the file.
+Writing creates a store on first use and migrates an older one forward in one transaction;
+each run is appended in one transaction (``BEGIN IMMEDIATE``) in WAL mode with a busy timeout
+(:data:`LOCK_TIMEOUT`, or ``CLAIMLAB_STORE_TIMEOUT`` seconds), so writers running at once wait
+for one another. Reading never writes: it opens the file read-only, takes no write lock and
+reads an older schema as it is, so a store on a read-only mount can be read. Every failure is
+one :class:`StoreError` saying what it is: read-only, missing, full, locked, corrupted, newer,
+or not claimlab's. Answer and candidate ids are NFC at this edge: one answer, one spelling.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import re
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
-from contextlib import closing
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +42,8 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+LOCK_TIMEOUT = 60.0  # seconds a writer waits for another one's lock
 SCORES = ("factscore", "init_score", "strict_score", "label_accuracy")
 _SCHEMA_1 = (
     "CREATE TABLE IF NOT EXISTS claimlab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -50,12 +60,99 @@ _SCHEMA_1 = (
     "CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id)",
     "CREATE INDEX IF NOT EXISTS claims_by_answer ON claims(answer_id, run_id)",
 )
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _SCHEMA_1}  # to version N from N - 1
+_SCHEMA_2 = (  # a figure as printed (macro counts, the whole interval); the memory rule's verdict
+    "ALTER TABLE figures ADD COLUMN aggregate TEXT",
+    "ALTER TABLE figures ADD COLUMN defined INTEGER",
+    "ALTER TABLE figures ADD COLUMN undefined INTEGER",
+    "ALTER TABLE figures ADD COLUMN level REAL",
+    "ALTER TABLE figures ADD COLUMN method TEXT",
+    "ALTER TABLE figures ADD COLUMN note TEXT",
+    "ALTER TABLE claims ADD COLUMN trusted INTEGER",
+    "ALTER TABLE claims ADD COLUMN not_trusted_because TEXT",
+)
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _SCHEMA_1, 2: _SCHEMA_2}  # to version N from N - 1
+FIGURE_COLUMNS = (
+    "name", "numerator", "denominator", "value", "low", "high",
+    "aggregate", "defined", "undefined", "level", "method", "note",
+)  # fmt: skip
+_COUNT_COLUMNS = ("numerator", "denominator", "defined", "undefined")
+_NUMBER_COLUMNS = ("value", "low", "high", "level")
+_TEXT_COLUMNS = ("aggregate", "method", "note")
+# the SQLite result codes (by name) and what each means for a store, in one line
+_KINDS = {
+    "SQLITE_READONLY": "read-only store",
+    "SQLITE_CANTOPEN": "cannot open the store",
+    "SQLITE_FULL": "store full (no space left on its disk)",
+    "SQLITE_BUSY": "store locked",
+    "SQLITE_LOCKED": "store locked",
+    "SQLITE_CORRUPT": "corrupted store",
+    "SQLITE_NOTADB": "not a claimlab store (not an SQLite file)",
+    "SQLITE_IOERR": "cannot read or write the store (an I/O error)",
+}
+
+
+class StoreError(ClaimlabInputError):
+    """A store that cannot be read or written, saying what it is in one line."""
+
+
+def _store_error(err: sqlite3.Error | UnicodeDecodeError, source: str, doing: str) -> StoreError:
+    """The one-line error for an SQLite failure while ``doing`` (reading, writing) a store.
+
+    Text that is not UTF-8 where SQLite keeps its schema or a row is a corrupted store.
+    """
+    if isinstance(err, UnicodeDecodeError):
+        return StoreError(f"corrupted store while {doing} (text that is not UTF-8)", file=source)
+    name = str(getattr(err, "sqlite_errorname", "") or "")
+    base = next((kind for code, kind in _KINDS.items() if name.startswith(code)), "")
+    text = str(err)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return StoreError(
+            f"store locked: another process held its lock past the timeout while {doing} "
+            f"({_timeout():g} s; CLAIMLAB_STORE_TIMEOUT sets it)",
+            file=source,
+        )
+    if not base:  # an error without a result code: read it from the message
+        low = text.lower()
+        base = next(
+            (kind for code, kind in _KINDS.items() if code[7:].lower().replace("_", " ") in low),
+            "corrupted store" if "malformed" in low else "store error",
+        )
+    return StoreError(f"{base} while {doing} ({text})", file=source)
+
+
+def _text(raw: bytes) -> str:
+    """A stored text read back; text that is not UTF-8 is a malformed (corrupted) store."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise sqlite3.DataError("malformed text: not UTF-8") from None
+
+
+def _timeout() -> float:
+    """Seconds a writer waits for another's lock (``CLAIMLAB_STORE_TIMEOUT``, else the default)."""
+    raw = os.environ.get("CLAIMLAB_STORE_TIMEOUT", "")
+    try:
+        value = float(raw) if raw.strip() else LOCK_TIMEOUT
+    except ValueError:
+        raise StoreError(
+            f"not a number of seconds: {raw!r}", field="CLAIMLAB_STORE_TIMEOUT"
+        ) from None
+    return value if math.isfinite(value) and value >= 0 else LOCK_TIMEOUT
+
+
+def nfc(text: str) -> str:
+    """One spelling of an id at the store's edge (NFC)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One reported figure with its counts and interval."""
+    """One reported figure, as the command reported it: counts, value and interval.
+
+    A ratio carries ``numerator``/``denominator``; a macro mean ``defined``/``undefined``; a
+    bare score neither. ``low``/``high`` bound its interval at ``level`` (``method``); without
+    one, ``note`` may say why. ``aggregate`` is ``micro``, ``macro`` or ``""``.
+    """
 
     name: str
     numerator: int | None
@@ -63,6 +160,40 @@ class Figure:
     value: float | None
     low: float | None = None
     high: float | None = None
+    aggregate: str = ""
+    defined: int | None = None
+    undefined: int | None = None
+    level: float | None = None
+    method: str = ""
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``claimlab history --json``): every field, as stored."""
+        return {c: getattr(self, c) for c in FIGURE_COLUMNS}
+
+    @property
+    def counts(self) -> str:
+        """``(68/72)``, ``(mean of 24 defined; 0 N/A)`` or ``""``."""
+        if self.denominator is not None:
+            return f"({self.numerator}/{self.denominator})"
+        if self.defined is not None:
+            return f"(mean of {self.defined} defined; {self.undefined or 0} N/A)"
+        return ""
+
+    @property
+    def interval(self) -> str:
+        """``[90.3%, 97.2%] 90% BCa``, ``no interval: why`` or ``""``."""
+        if self.low is None or self.high is None:
+            return f"no interval: {self.note}" if self.note else ""
+        level = "" if self.level is None else f" {100 * self.level:g}%"
+        method = f" {self.method}" if self.method else ""
+        return f"[{100 * self.low:.1f}%, {100 * self.high:.1f}%]{level}{method}"
+
+    @property
+    def display(self) -> str:
+        """The figure in one line: value, counts, interval (``N/A`` when undefined)."""
+        value = "N/A" if self.value is None else f"{100 * self.value:.1f}%"
+        return " ".join(p for p in (value, self.counts, self.interval) if p)
 
 
 @dataclass(frozen=True)
@@ -78,6 +209,12 @@ class Run:
     inputs: tuple[tuple[str, str], ...]
     figures: tuple[Figure, ...] = field(default_factory=tuple)
 
+    @property
+    def release(self) -> str:
+        """What the run is called on a plot: its ``release`` parameter, else its date."""
+        given = self.parameters.get("release") if isinstance(self.parameters, Mapping) else None
+        return str(given) if given not in (None, "") else self.time[:10]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form (``claimlab history --json``)."""
         return {
@@ -88,7 +225,7 @@ class Run:
             "argv": list(self.argv),
             "parameters": dict(self.parameters),
             "inputs": [{"path": p, "sha256": h} for p, h in self.inputs],
-            "figures": [f.__dict__ for f in self.figures],
+            "figures": [f.to_dict() for f in self.figures],
         }
 
 
@@ -105,32 +242,50 @@ def sha256_of(path: str | Path) -> str:
 
 
 def _connect(path: str | Path) -> sqlite3.Connection:
+    """A connection for writing (the file is created when missing, its folder must exist)."""
     source = str(path)
+    if not Path(path).parent.is_dir():
+        raise StoreError(
+            f"missing folder: {Path(path).parent} does not exist (create it first)", file=source
+        )
+    if Path(path).is_dir():
+        raise StoreError("not a claimlab store (a folder)", file=source)
+    folder_ok = os.access(Path(path).parent, os.W_OK)  # the journal lives beside the file
+    if not folder_ok or (Path(path).exists() and not os.access(path, os.W_OK)):
+        raise StoreError(
+            "read-only store: it cannot be written here (a read-only file or mount); "
+            "claimlab history still reads it",
+            file=source,
+        )
+    timeout = _timeout()
     try:
-        con = sqlite3.connect(source, timeout=60, isolation_level=None)
-        con.execute("PRAGMA busy_timeout = 60000")
-        mode = con.execute("PRAGMA journal_mode = WAL").fetchone()
-    except sqlite3.DatabaseError as err:
-        raise ClaimlabInputError(f"not a claimlab store ({err})", file=source) from None
-    if mode is None:  # pragma: no cover - SQLite always answers
-        raise ClaimlabInputError("not a claimlab store", file=source)
+        con = sqlite3.connect(source, timeout=timeout, isolation_level=None)
+        con.text_factory = _text
+        con.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        con.execute("PRAGMA journal_mode = WAL").fetchone()
+    except (sqlite3.Error, UnicodeDecodeError) as err:
+        raise _store_error(err, source, "opening it to write") from None
     return con
 
 
-def _version(con: sqlite3.Connection, source: str) -> int:
+def _version(con: sqlite3.Connection, source: str, *, empty_ok: bool) -> int:
     """The store's schema version (0: a new, empty file), or the refusal."""
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if not tables:
+    if not tables and empty_ok:
         return 0
     if "claimlab_meta" not in tables:
-        raise ClaimlabInputError("not a claimlab store (it has other tables)", file=source)
+        other = " (it has other tables)" if tables else " (an empty SQLite file)"
+        raise StoreError(f"not a claimlab store{other}", file=source)
     meta = dict(con.execute("SELECT key, value FROM claimlab_meta").fetchall())
     if meta.get("application") != "claimlab":
-        raise ClaimlabInputError("not a claimlab store", file=source)
-    version = int(meta.get("schema_version", "0"))
+        raise StoreError("not a claimlab store (another application's meta table)", file=source)
+    raw = str(meta.get("schema_version", "0"))
+    if not raw.isdigit():
+        raise StoreError(f"corrupted store: schema_version is {raw!r}", file=source)
+    version = int(raw)
     if version > SCHEMA_VERSION:
-        raise ClaimlabInputError(
-            f"written by a newer claimlab (schema {version}; this one reads up to "
+        raise StoreError(
+            f"newer store: written by a newer claimlab (schema {version}; this one reads up to "
             f"{SCHEMA_VERSION}): upgrade claimlab",
             file=source,
         )
@@ -138,16 +293,17 @@ def _version(con: sqlite3.Connection, source: str) -> int:
 
 
 def open_store(path: str | Path) -> sqlite3.Connection:
-    """Open (create, or migrate forward) a store; the caller closes it.
+    """Open a store to write (create, or migrate forward); the caller closes it.
 
     Raises:
-        ClaimlabInputError: not a SQLite file, not claimlab's, or newer than this claimlab.
+        StoreError: what the store is: missing folder, read-only, full, locked, corrupted,
+            newer, or not claimlab's.
     """
     source = str(path)
     con = _connect(path)
     try:
         con.execute("BEGIN IMMEDIATE")
-        version = _version(con, source)
+        version = _version(con, source, empty_ok=True)
         for target in range(version + 1, SCHEMA_VERSION + 1):
             for statement in MIGRATIONS[target]:
                 con.execute(statement)
@@ -157,12 +313,72 @@ def open_store(path: str | Path) -> sqlite3.Connection:
             (str(SCHEMA_VERSION),),
         )
         con.execute("COMMIT")
+    except (sqlite3.Error, UnicodeDecodeError) as err:
+        _rollback(con)
+        raise _store_error(err, source, "opening it to write") from None
     except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        con.close()
+        _rollback(con)
         raise
     return con
+
+
+def _rollback(con: sqlite3.Connection) -> None:
+    """Undo the open transaction (when there is one) and close."""
+    try:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+    except sqlite3.Error:  # pragma: no cover - the failure itself is what gets reported
+        pass
+    con.close()
+
+
+def _open_read(path: str | Path) -> tuple[sqlite3.Connection, int]:
+    """A read-only connection and the schema version (immutable when the mount is read-only)."""
+    source = str(path)
+    p = Path(path)
+    if not p.exists():
+        raise StoreError(
+            "missing store: no store here (record a run with --store first)", file=source
+        )
+    if not p.is_file():
+        raise StoreError("not a claimlab store (a folder)", file=source)
+    uri = p.absolute().as_uri()
+    for query in ("?mode=ro", "?mode=ro&immutable=1"):
+        con = None
+        try:
+            con = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=_timeout())
+            con.text_factory = _text
+            return con, _version(con, source, empty_ok=False)
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            if con is not None:
+                con.close()
+            name = str(getattr(err, "sqlite_errorname", ""))
+            if "immutable" in query or not name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY")):
+                raise _store_error(err, source, "reading it") from None
+        except BaseException:
+            if con is not None:
+                con.close()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+@contextmanager
+def reading(path: str | Path) -> Iterator[tuple[sqlite3.Connection, int]]:
+    """A read-only connection to an existing store and its schema version: nothing is written.
+
+    Opened ``mode=ro`` (no write lock, no migration, an older schema read as it is); a store
+    whose folder cannot be written (a read-only mount) is opened as immutable.
+
+    Raises:
+        StoreError: missing, corrupted, newer, or not claimlab's.
+    """
+    con, version = _open_read(path)
+    try:
+        yield con, version
+    except (sqlite3.Error, UnicodeDecodeError) as err:
+        raise _store_error(err, str(path), "reading it") from None
+    finally:
+        con.close()
 
 
 def record_run(
@@ -176,152 +392,372 @@ def record_run(
     claims: Iterable[Mapping[str, Any]] = (),
     version: str = "",
 ) -> int:
-    """Append one run in one transaction; returns its id."""
+    """Append one run in one transaction; returns its id.
+
+    Raises:
+        StoreError: the store cannot be written (see :func:`open_store`).
+    """
     hashed = [(str(p), sha256_of(p)) for p in inputs]  # before the write lock is taken
     now = datetime.now(UTC).isoformat(timespec="microseconds")
+    run = (now, version, command, json.dumps(list(argv)), json.dumps(parameters, default=str))
+    figure_rows = [tuple(getattr(f, c) for c in FIGURE_COLUMNS) for f in figures]
+    claim_rows = [_claim_row(c) for c in claims]
     with closing(open_store(path)) as con:
-        con.execute("BEGIN IMMEDIATE")
         try:
+            con.execute("BEGIN IMMEDIATE")
             cur = con.execute(
                 "INSERT INTO runs (time, version, command, argv, parameters) VALUES (?, ?, ?, ?, ?)",
-                (
-                    now,
-                    version,
-                    command,
-                    json.dumps(list(argv)),
-                    json.dumps(parameters, default=str),
-                ),
+                run,
             )
             run_id = int(cur.lastrowid or 0)
             con.executemany(
                 "INSERT INTO inputs VALUES (?, ?, ?)", [(run_id, p, h) for p, h in hashed]
             )
             con.executemany(
-                "INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (run_id, f.name, f.numerator, f.denominator, f.value, f.low, f.high)
-                    for f in figures
-                ],
+                f"INSERT INTO figures (run_id, {', '.join(FIGURE_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(FIGURE_COLUMNS) + 1))})",
+                [(run_id, *row) for row in figure_rows],
             )
             con.executemany(
-                "INSERT INTO claims VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (run_id, c["answer_id"], c.get("answer_version"), c["id"], c.get("text"),
-                     c.get("state"), c.get("reason"), c.get("status"),
-                     json.dumps(c.get("source_spans", [])), json.dumps(c.get("references", [])),
-                     int(bool(c.get("proposed"))), int(bool(c.get("faithful", True))))
-                    for c in claims
-                ],
-            )  # fmt: skip
+                f"INSERT INTO claims (run_id, {', '.join(_CLAIM_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(_CLAIM_COLUMNS) + 1))})",
+                [(run_id, *row) for row in claim_rows],
+            )
             con.execute("COMMIT")
+        except (sqlite3.Error, UnicodeDecodeError) as err:
+            _rollback(con)
+            raise _store_error(err, str(path), "writing a run") from None
         except BaseException:
-            con.execute("ROLLBACK")
+            _rollback(con)
             raise
     return run_id
+
+
+_CLAIM_COLUMNS = (
+    "answer_id", "answer_version", "candidate_id", "text", "state", "reason", "status",
+    "source_spans", "refs", "proposed", "faithful", "trusted", "not_trusted_because",
+)  # fmt: skip
+
+
+def _claim_row(c: Mapping[str, Any]) -> tuple[Any, ...]:
+    """One audited candidate as the store keeps it (ids in NFC)."""
+    version = c.get("answer_version")
+    return (
+        nfc(str(c["answer_id"])),
+        None if version is None else nfc(str(version)),
+        nfc(str(c["id"])),
+        c.get("text"),
+        c.get("state"),
+        c.get("reason"),
+        c.get("status"),
+        json.dumps(c.get("source_spans", [])),
+        json.dumps(c.get("references", [])),
+        int(bool(c.get("proposed"))),
+        int(bool(c.get("faithful", True))),
+        int(bool(c.get("trusted"))),
+        c.get("not_trusted_because"),
+    )
+
+
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    return {str(r[1]) for r in con.execute(f"PRAGMA table_info({table})")}
+
+
+def _select(con: sqlite3.Connection, table: str, wanted: Sequence[str]) -> str:
+    """``SELECT`` of ``wanted`` columns, NULL for those an older schema lacks."""
+    have = _columns(con, table)
+    return "SELECT " + ", ".join(c if c in have else f"NULL AS {c}" for c in wanted)
+
+
+def _corrupted(source: str, run_id: object, where: str, problem: str) -> StoreError:
+    return StoreError(f"corrupted store: {where} {problem}", file=source, record=f"run {run_id}")
+
+
+def _json(source: str, run_id: object, column: str, raw: object, kind: type) -> Any:
+    """A JSON column read back, or the corruption named."""
+    try:
+        value = json.loads(raw) if isinstance(raw, (str, bytes)) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, kind):
+        raise _corrupted(source, run_id, column, f"is not a JSON {kind.__name__} ({raw!r:.60})")
+    return value
+
+
+def _figure(source: str, row: Sequence[Any]) -> Figure:
+    """A stored figure row checked: counts integers, bounds numbers, texts text."""
+    run_id, *values = row
+    fig = dict(zip(FIGURE_COLUMNS, values, strict=True))
+    name = fig["name"]
+    if not isinstance(name, str):
+        raise _corrupted(source, run_id, "figures.name", f"is {type(name).__name__}, not text")
+    for column in _COUNT_COLUMNS + _NUMBER_COLUMNS:
+        v = fig[column]
+        ok = v is None or (
+            isinstance(v, int) if column in _COUNT_COLUMNS else isinstance(v, (int, float))
+        )
+        if not ok:
+            what = "text" if isinstance(v, (str, bytes)) else type(v).__name__
+            raise _corrupted(
+                source,
+                run_id,
+                f"figures.{column} of {name!r}",
+                f"is {what} ({v!r:.40}), not a number",
+            )
+    for column in _TEXT_COLUMNS:
+        if fig[column] is not None and not isinstance(fig[column], str):
+            raise _corrupted(source, run_id, f"figures.{column} of {name!r}", "is not text")
+        fig[column] = fig[column] or ""
+    for column in _NUMBER_COLUMNS:
+        fig[column] = None if fig[column] is None else float(fig[column])
+    return Figure(**fig)
+
+
+def _run(
+    source: str, row: Sequence[Any], inputs: Sequence[tuple[str, str]], figs: Sequence[Figure]
+) -> Run:
+    """A stored run row checked: texts text, ``argv`` a JSON list, ``parameters`` a JSON object."""
+    rid, time, version, command, argv, parameters = row
+    for column, v in (("time", time), ("version", version), ("command", command)):
+        if not isinstance(v, str):
+            raise _corrupted(source, rid, f"runs.{column}", f"is {type(v).__name__}, not text")
+    args = _json(source, rid, "runs.argv", argv, list)
+    params = _json(source, rid, "runs.parameters", parameters, dict)
+    return Run(
+        int(rid), time, version, command, tuple(map(str, args)), params, tuple(inputs), tuple(figs)
+    )
 
 
 def read_runs(path: str | Path, *, metric: str | None = None) -> list[Run]:
     """Every run in time order, with its inputs and figures (only ``metric``'s, when given).
 
+    Read-only: no lock is taken and nothing is written.
+
     Raises:
-        ClaimlabInputError: no store there, or not a claimlab store.
+        StoreError: missing, corrupted (a row that is not what the schema says), newer, or not
+            claimlab's.
+        ClaimlabInputError: ``metric`` names no figure of the store (the known names listed).
     """
-    if not Path(path).is_file():
-        raise ClaimlabInputError("no store here (record a run with --store first)", file=str(path))
-    with closing(open_store(path)) as con:
-        runs = con.execute(
+    source = str(path)
+    with reading(path) as (con, _):
+        rows = con.execute(
             "SELECT id, time, version, command, argv, parameters FROM runs ORDER BY time, id"
         ).fetchall()
         inputs = con.execute("SELECT run_id, path, sha256 FROM inputs ORDER BY rowid").fetchall()
-        query = "SELECT run_id, name, numerator, denominator, value, low, high FROM figures"
-        args: tuple[Any, ...] = ()
-        if metric:
-            query += " WHERE name = ? OR name LIKE ?"
-            args = (metric, f"%.{metric}")
-        figures = con.execute(query + " ORDER BY rowid", args).fetchall()
+        figures = con.execute(
+            _select(con, "figures", ("run_id", *FIGURE_COLUMNS)) + " FROM figures ORDER BY rowid"
+        ).fetchall()
     by_run_inputs: dict[int, list[tuple[str, str]]] = {}
     for rid, p, h in inputs:
-        by_run_inputs.setdefault(rid, []).append((p, h))
+        by_run_inputs.setdefault(rid, []).append((str(p), str(h)))
     by_run_figures: dict[int, list[Figure]] = {}
-    for rid, *fig in figures:
-        by_run_figures.setdefault(rid, []).append(Figure(*fig))
-    return [
-        Run(
-            rid,
-            t,
-            v,
-            c,
-            tuple(json.loads(a)),
-            json.loads(p),
-            tuple(by_run_inputs.get(rid, ())),
-            tuple(by_run_figures.get(rid, ())),
-        )  # fmt: skip
-        for rid, t, v, c, a, p in runs
+    for row in figures:
+        by_run_figures.setdefault(row[0], []).append(_figure(source, row))
+    runs = [
+        _run(source, row, by_run_inputs.get(row[0], ()), by_run_figures.get(row[0], ()))
+        for row in rows
     ]
+    return runs if metric is None else select_metric(runs, metric, source=source)
+
+
+def matches(name: str, metric: str) -> bool:
+    """Whether a figure's name is ``metric``: the full name, or its last part(s)."""
+    return name == metric or name.endswith("." + metric)
+
+
+def select_metric(runs: Sequence[Run], metric: str, *, source: str = "") -> list[Run]:
+    """The runs with only ``metric``'s figures (its full name or last part).
+
+    Raises:
+        ClaimlabInputError: no figure of any run has that name: the known names listed.
+    """
+    known = sorted({f.name for r in runs for f in r.figures})
+    if not any(matches(n, metric) for n in known):
+        shown = ", ".join(known[:60]) + (
+            f", ... and {len(known) - 60} more" if len(known) > 60 else ""
+        )
+        raise ClaimlabInputError(
+            f"no figure named {metric!r} in {source or 'the store'}; known names: "
+            + (shown or "none (the store holds no figure yet)"),
+            field="--metric",
+        )
+    return [
+        Run(r.id, r.time, r.version, r.command, r.argv, r.parameters, r.inputs,
+            tuple(f for f in r.figures if matches(f.name, metric)))
+        for r in runs
+    ]  # fmt: skip
+
+
+def version_key(version: str | None) -> tuple[tuple[int, int | str], ...]:
+    """How a file's own versions are ordered: runs of digits as numbers, the rest as text.
+
+    Examples:
+        >>> version_key("v2") < version_key("v10") < version_key("v10-revised")
+        True
+        >>> version_key(None) == version_key("")
+        True
+    """
+    parts = re.findall(r"[0-9]+|[^0-9]+", nfc(version or ""))
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts)
+
+
+_TRUST_COLUMNS = (
+    "run_id", "answer_id", "answer_version", "candidate_id", "text", "source_spans", "refs",
+    "trusted", "not_trusted_because",
+)  # fmt: skip
+
+
+def latest_audits(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[str | None, int]]:
+    """Each answer's (NFC id) latest audit: the version and the run that audited it last.
+
+    Latest by the file's own version (:func:`version_key`), then by run time, then run id;
+    each row holds ``answer_id``, ``answer_version``, ``run_id`` and ``time``.
+    """
+    best: dict[str, tuple[Any, str | None, int]] = {}
+    for r in rows:
+        aid, version = nfc(str(r["answer_id"])), r["answer_version"]
+        version = None if version is None else nfc(str(version))
+        key = (version_key(version), str(r["time"]), int(r["run_id"]))
+        if aid not in best or key > best[aid][0]:
+            best[aid] = (key, version, int(r["run_id"]))
+    return {aid: (v, rid) for aid, (_, v, rid) in best.items()}
 
 
 def trusted_claims(path: str | Path) -> list[dict[str, Any]]:
     """The claims that may be reused as trusted facts (the decomposition seed's memory rule).
 
-    SUPPORTED, with source spans, faithful to its source, confirmed (no proposed label) and not
-    ambiguous, from the latest audit of each answer only: a revised answer replaces its earlier audit here, while
-    both stay in the store.
+    The memory rule itself is the metrics' (:mod:`claimlab.metrics.memory`), decided when the
+    audit ran and kept with each candidate; here only the latest audit of each answer counts
+    (:func:`latest_audits`): a revised answer replaces its earlier audit, while both stay in
+    the store. A candidate recorded before the rule was kept (schema 1) is never trusted.
+
+    Raises:
+        StoreError: missing, corrupted, newer, or not claimlab's.
     """
-    if not Path(path).is_file():
-        raise ClaimlabInputError("no store here (record a run with --store first)", file=str(path))
-    with closing(open_store(path)) as con:
+    source = str(path)
+    with reading(path) as (con, _):
+        query = _select(con, "claims", _TRUST_COLUMNS).replace("SELECT ", "SELECT r.time, ", 1)
         rows = con.execute(
-            "SELECT c.answer_id, c.answer_version, c.candidate_id, c.text, c.state, c.status, "
-            "c.source_spans, c.refs, c.proposed, c.faithful, c.run_id, r.time FROM claims c "
-            "JOIN runs r ON r.id = c.run_id "
-            "WHERE c.run_id = (SELECT c2.run_id FROM claims c2 JOIN runs r2 ON r2.id = c2.run_id "
-            "WHERE c2.answer_id = c.answer_id ORDER BY r2.time DESC, r2.id DESC LIMIT 1) "
-            "ORDER BY c.answer_id, c.rowid"
+            query + " FROM claims JOIN runs r ON r.id = claims.run_id ORDER BY claims.rowid"
         ).fetchall()
+    records = [dict(zip(("time", *_TRUST_COLUMNS), row, strict=True)) for row in rows]
+    latest = latest_audits(records)
     out = []
-    for aid, ver, cid, text, state, status, spans, refs, proposed, faithful, rid, time in rows:
-        spans_l = json.loads(spans or "[]")
-        unusable = not faithful or proposed or state == "ambiguous"
-        if status != "SUPPORTED" or not spans_l or unusable:
+    for r in records:
+        aid = nfc(str(r["answer_id"]))
+        version = None if r["answer_version"] is None else nfc(str(r["answer_version"]))
+        if latest[aid] != (version, r["run_id"]) or r["trusted"] != 1:
             continue
         out.append(
-            {"answer_id": aid, "answer_version": ver, "candidate_id": cid, "text": text,
-             "source_spans": spans_l, "references": json.loads(refs or "[]"),
-             "run_id": rid, "time": time}
+            {"answer_id": aid, "answer_version": version, "candidate_id": nfc(str(r["candidate_id"])),
+             "text": r["text"], "source_spans": _json(source, r["run_id"], "claims.source_spans", r["source_spans"], list),
+             "references": _json(source, r["run_id"], "claims.refs", r["refs"], list),
+             "run_id": r["run_id"], "time": r["time"]}
         )  # fmt: skip
+    return sorted(out, key=lambda c: c["answer_id"])
+
+
+def _interval(data: Mapping[str, Any], inherited: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A figure's interval fields: its own ``ci`` (or top-level bounds), else its parent's."""
+    ci = data.get("ci") if isinstance(data, Mapping) else None
+    if not (isinstance(ci, Mapping) and "low" in ci):
+        ci = data if isinstance(data, Mapping) and "low" in data else inherited.get(key)
+    reason = data.get("ci_reason") if isinstance(data, Mapping) else None
+    if not isinstance(ci, Mapping):
+        return {"note": reason if isinstance(reason, str) else str(inherited.get(f"{key}/") or "")}
+    method = ci.get("method")
+    return {
+        "low": _number(ci.get("low")),
+        "high": _number(ci.get("high")),
+        "level": _number(ci.get("level")),
+        "method": method if isinstance(method, str) else "",
+    }
+
+
+def _number(v: object) -> float | None:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _count(v: object) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _aggregate(name: str, macro_shaped: bool) -> str:
+    parts = re.split(r"[._|\[\]]", name)
+    if macro_shaped or "macro" in parts:
+        return "macro"
+    return "micro" if "micro" in parts else ""
+
+
+def _shaped(data: Mapping[str, Any], prefix: str, inherited: Mapping[str, Any]) -> Figure | None:
+    """The figure a ratio-, mean- or interval-shaped object is, or None."""
+    key = prefix.rsplit(".", 1)[-1]
+    ratio = {"numerator", "denominator", "value"} <= set(data)
+    mean = {"value", "defined", "undefined"} <= set(data)
+    bounded = {"value", "low", "high"} <= set(data)
+    if not (ratio or mean or bounded):
+        return None
+    return Figure(
+        prefix,
+        _count(data.get("numerator")),
+        _count(data.get("denominator")),
+        _number(data.get("value")),
+        aggregate=_aggregate(prefix, mean),
+        defined=_count(data.get("defined")),
+        undefined=_count(data.get("undefined")),
+        **_interval(data, inherited, key),
+    )
+
+
+def _siblings(data: Mapping[str, Any], inherited: Mapping[str, Any]) -> dict[str, Any]:
+    """Intervals a mapping gives its figures by name (``ci: {factscore: {...}}``), inherited on."""
+    ci, reasons = data.get("ci"), data.get("ci_reason")
+    out = dict(inherited)
+    if isinstance(ci, Mapping) and "low" not in ci:
+        out.update({str(k): v for k, v in ci.items() if isinstance(v, Mapping)})
+    if isinstance(reasons, Mapping):
+        out.update({f"{k}/": v for k, v in reasons.items() if isinstance(v, str)})
     return out
 
 
-def figures_of(data: Any, prefix: str = "") -> list[Figure]:
-    """Every ratio-shaped object in a command's JSON output, named by its path.
+def figures_of(
+    data: Any, prefix: str = "", inherited: Mapping[str, Any] | None = None
+) -> list[Figure]:
+    """Every figure in a command's JSON output, named by its path, as the command printed it.
 
-    A ratio-shaped object has ``numerator``, ``denominator`` and ``value``; an interval
-    (``low``, ``high``) beside them is kept.
+    A figure is an object with ``numerator``, ``denominator`` and ``value`` (a ratio), with
+    ``value``, ``defined`` and ``undefined`` (a macro mean), or with ``value``, ``low`` and
+    ``high``; or a bare score (``factscore``). Its interval is its own ``ci`` object (bounds,
+    level, method; ``ci_reason`` when there is none), or the one its parent's ``ci`` names it by.
     """
     found: list[Figure] = []
+    inherited = inherited or {}
     if isinstance(data, Mapping):
+        if (shaped := _shaped(data, prefix, inherited)) is not None:
+            return [shaped]
+        near = _siblings(data, inherited)
         for key in SCORES:  # figures reported as a bare number (FActScore, FEVER's scores)
-            value = data.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                found.append(Figure(f"{prefix}.{key}" if prefix else key, None, None, float(value)))
-        if {"numerator", "denominator", "value"} <= set(data):
-            found.append(
-                Figure(
-                    prefix,
-                    data.get("numerator"),
-                    data.get("denominator"),
-                    data.get("value"),
-                    data.get("low"),
-                    data.get("high"),
-                )  # fmt: skip
-            )
-            return found
+            if (value := _number(data.get(key))) is not None:
+                name = f"{prefix}.{key}" if prefix else key
+                found.append(Figure(name, None, None, value, **_interval({}, near, key)))
         for key, value in data.items():
-            found += figures_of(value, f"{prefix}.{key}" if prefix else str(key))
+            if key not in ("ci", "ci_reason"):
+                found += figures_of(value, f"{prefix}.{key}" if prefix else str(key), near)
     elif isinstance(data, list):
         for i, value in enumerate(data[:1000]):
-            name = (
-                value.get("query_id") or value.get("name") if isinstance(value, Mapping) else None
-            )
-            found += figures_of(value, f"{prefix}[{name if isinstance(name, str) else i}]")
+            item = _item_name(value)
+            found += figures_of(value, f"{prefix}[{item if item is not None else i}]", inherited)
     return found
+
+
+def _item_name(value: object) -> str | None:
+    """What names an item of a list in a figure's name: its identifying texts, joined by ``|``.
+
+    A query, a file's name or a group (``files[ChatGPT]``); a comparison by its two sides,
+    metric and aggregate (``comparisons[A|B|coverage|macro]``), so no two items share a name.
+    """
+    if not isinstance(value, Mapping):
+        return None
+    keys = ("query_id", "name", "group", "model", "a", "b", "metric", "aggregate")
+    parts = [str(value[k]) for k in keys if isinstance(value.get(k), str)]
+    return "|".join(parts) if parts else None

@@ -5,7 +5,9 @@ Version 3 adds, all optional (files without them read as before): an evidence it
 ``circumstances`` (what holds for the asker: a condition is met when they name it) and
 ``answerable`` (false: no context is ever sufficient), and ``rules.single_valued``, the
 relations that take one object per subject (two approved items giving one subject different
-objects of such a relation are a conflict).
+objects of such a relation are a conflict). Version 4 adds a question's
+``alternatives_complete`` (false: the listed alternatives may not be every set of texts that
+answers it, so a context completing none of them is UNKNOWN, not INSUFFICIENT).
 
 Optionally also the game's rules (``game``: budget, search and copy costs, what may be copied,
 which scenarios the game offers), a ``note`` about the file and ``exercises``.
@@ -67,6 +69,7 @@ class Question:
     subquestions: tuple[str, ...] = ()
     circumstances: tuple[str, ...] = ()  # what holds for the asker (meets evidence conditions)
     answerable: bool = True  # False: no context is sufficient (MuSiQue's unanswerable twins)
+    alternatives_complete: bool = True  # False: other sets of texts might answer it too
 
     def pairs(self, i: int) -> tuple[tuple[str, str], ...] | None:
         """The links alternative ``i`` must hold: explicit pairs, or None for its order."""
@@ -147,9 +150,20 @@ class SufficiencyFixture:
     language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
 
     _by_id: Mapping[str, EvidenceItem] = field(init=False, repr=False, compare=False)
+    _by_topic: Mapping[str, tuple[Question, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({e.id: e for e in self.evidence}))
+        topics: dict[str, list[Question]] = {}
+        for q in self.questions.values():
+            topics.setdefault(q.topic, []).append(q)
+        object.__setattr__(
+            self, "_by_topic", MappingProxyType({t: tuple(qs) for t, qs in topics.items()})
+        )
+
+    def on_topic(self, topic: str) -> tuple[Question, ...]:
+        """The questions about ``topic``, in file order."""
+        return self._by_topic.get(topic, ())
 
     def item(self, eid: str) -> EvidenceItem | None:
         """The evidence item with id ``eid``, or None."""
@@ -317,6 +331,7 @@ def _question(qr: Record, name: str, ids: set[str]) -> Question:
         subquestions=qr.str_list("subquestions", ()),
         circumstances=_texts(qr, "circumstances"),
         answerable=qr.get("answerable", bool, True),
+        alternatives_complete=qr.get("alternatives_complete", bool, True),
     )
 
 

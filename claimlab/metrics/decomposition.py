@@ -39,6 +39,7 @@ from typing import Any
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
+from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, TOY_METRICS, SourceMapping, Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
@@ -366,8 +367,8 @@ def _audit_rows(
         else:
             state = "counted"
             reason = (
-                f"{', '.join(unbacked)} not counted: no source span covers "
-                f"{fixture.span_cover:.0%} of the unit's span"
+                f"{', '.join(unbacked)} not counted: no source span lies in it "
+                f"({backing_rule(fixture.span_cover)})"
                 if unbacked
                 else ""
             )

@@ -4,11 +4,13 @@ Metric card (conventions of the official FEVER scorer, Thorne et al. 2018, kept 
     label accuracy = correct labels / claims.
     strict (FEVER score) = claims with the right label and, unless the gold label is NOT ENOUGH
         INFO, at least one complete gold evidence group among the first ``max_evidence``
-        predicted sentences; NOT ENOUGH INFO is strict on the label alone.
+        predicted sentences; NOT ENOUGH INFO is strict on the label alone. A verifiable claim
+        with no gold group (``evidence: []``) has no group to complete: no strict credit.
     precision (macro over verifiable gold claims) = mean over those claims of the share of the first
         ``max_evidence`` predicted sentences that occur in any gold group; a claim with no
         predicted sentence counts as precision 1.
-    recall (macro over verifiable gold claims) = share of those claims with a complete gold group.
+    recall (macro over verifiable gold claims) = share of those claims with a complete gold group;
+        a claim with no gold group counts as found (the official recall returns 1 for it).
     F1 = 2PR / (P + R); defined as 0.0 when P = R = 0 (the official scorer divides by zero).
     Undefined: with no verifiable gold claim there is nothing to find evidence for, so
     precision, recall and F1 are N/A (None); the official scorer prints precision 1.0, recall
@@ -161,6 +163,22 @@ def _precision(g: GoldClaim, predicted: tuple[Sentence, ...]) -> float:
     return sum(map(gold.__contains__, predicted)) / len(predicted)
 
 
+def evidence_credit(
+    groups: Sequence[Sequence[Sentence]], found: frozenset[Sentence]
+) -> tuple[bool, bool]:
+    """The official evidence checks of a verifiable claim: ``(strict, recall)``.
+
+    Strict credit needs a complete gold group among ``found``, so a claim with no gold group
+    earns none; the official recall counts a claim with no gold group as found.
+
+    Examples:
+        >>> evidence_credit([], frozenset()), evidence_credit([[("P", 0)]], frozenset({("P", 0)}))
+        ((False, True), (True, True))
+    """
+    complete = any_group_complete(groups, found)
+    return complete, complete or not groups
+
+
 def check_max_evidence(max_evidence: int | None) -> None:
     """``max_evidence`` is None (every sentence) or an integer of at least 1.
 
@@ -181,18 +199,15 @@ def claim_score(g: GoldClaim, p: Prediction, *, max_evidence: int | None = 5) ->
     correct = g.label == p.label
     if g.label == NEI:
         return ClaimScore(g.id, g.label, p.label, correct, correct, None, None, (), ())
-    if g.groups:
-        complete, gaps = find_group_gaps(g.groups, frozenset(predicted))
-        missing = () if complete else gaps
-        hit = bool(complete)
-    else:  # a verifiable claim with no gold group: the official recall counts it as found
-        complete, missing, hit = (), (), True
+    strict, hit = evidence_credit(g.groups, frozenset(predicted))
+    complete, gaps = find_group_gaps(g.groups, frozenset(predicted))
+    missing = () if complete else gaps
     return ClaimScore(
         g.id,
         g.label,
         p.label,
         correct,
-        correct and hit,
+        correct and strict,
         _precision(g, predicted),
         hit,
         complete,
@@ -230,9 +245,9 @@ def score_fever(
             verifiable += 1
             precision_sum += _precision(g, predicted)
             found = frozenset(predicted)
-            hit = any_group_complete(g.groups, found) if g.groups else True
+            strict_ok, hit = evidence_credit(g.groups, found)
             recall_hits += hit
-            strict += correct and hit
+            strict += correct and strict_ok
             if not hit:  # counted here, so the per-claim details are never needed for it
                 one_away += any(sum(s not in found for s in grp) == 1 for grp in g.groups)
     return FeverResult(

@@ -1,14 +1,20 @@
-"""A release gate: did this run lose a figure against an earlier one, beyond noise and a margin?
+"""A release gate: did this run lose a figure, or answers, against an earlier one?
 
-Metric card. Both runs' per-answer tables (the ``--out`` of ``claimlab ledger``) are paired by
-answer (and by group, when the runs were scored ``--by`` a column); per figure, the difference is
-*baseline minus now* on the shared answers (a drop is positive), micro (summed counts) by
-default. Its one-sided lower bound at ``level`` is the lower end of the paired bootstrap's
-two-sided interval at ``2 * level - 1`` (answers resampled together in both runs; see
-:func:`claimlab.metrics.stats.comparisons.paired_comparison`). The verdict is REGRESSED when that
-lower bound lies above ``margin``, else PASS. Answers in one run only are counted, never
-paired; with fewer than two shared answers (or a figure undefined on one side) the gate cannot
-decide and says so: PASS, ``decided`` false, with the reason.
+Metric card. Two runs' per-item tables (for ``claimlab ledger`` the per-answer table its
+``--out`` writes) are keyed by item id (and by group, when the runs were scored ``--by`` a
+column). Any figure that is a ratio of two per-item counts can be gated; each declares which
+direction is better (:class:`GateFigure`). Per figure, the items are paired by the one pairing
+rule (:func:`claimlab.metrics.stats.comparisons.pair_items`: items both runs hold, the figure
+defined on both sides) and the *drop* is the baseline's figure minus this run's on those pairs
+(the other way round for a figure where lower is better), micro (summed counts) by default.
+Its one-sided lower bound at ``level`` is the lower end of the paired bootstrap's two-sided
+interval at ``2 * level - 1``. A figure is REGRESSED when that bound lies above ``margin``,
+UNDECIDED when fewer than ``min_shared`` items pair (or no interval can be drawn), else PASS.
+
+The gate as a whole (:attr:`Gate.verdict`) FAILs when a figure regressed or when more items of
+the baseline are missing from this run than ``allow_missing`` allows (losing answers never
+passes); otherwise it is UNDECIDED when a figure is, and PASSes only when every figure passed.
+Items only in this run are counted and shown, never paired.
 """
 
 from __future__ import annotations
@@ -17,15 +23,41 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from claimlab.core.text import plural
-from claimlab.core.vocab import TOY_METRICS
-from claimlab.metrics.ledger import RATIO_DEFS
-from claimlab.metrics.stats.comparisons import paired_comparison
-from claimlab.metrics.stats.resampling import Aggregate
+from claimlab.core.vocab import TOY_METRICS, Vocab
+from claimlab.metrics.stats.comparisons import pair_items, paired_comparison
+from claimlab.metrics.stats.resampling import MIN_CLUSTERS, Aggregate
 
-PASS, REGRESSED = "PASS", "REGRESSED"
+
+class Verdict(Vocab):
+    """A gated figure's verdict, and the gate's."""
+
+    PASS = "PASS"
+    REGRESSED = "REGRESSED"  # a figure: its drop is above the margin beyond noise
+    UNDECIDED = "UNDECIDED"  # too few paired items, or the figure N/A on one side
+    FAIL = "FAIL"  # the gate: a figure regressed, or answers were lost
+
+
+PASS, REGRESSED, UNDECIDED, FAIL = Verdict.PASS, Verdict.REGRESSED, Verdict.UNDECIDED, Verdict.FAIL
+EXIT_CODES: Mapping[Verdict, int] = {PASS: 0, FAIL: 1, UNDECIDED: 3}
+MISSING_LISTED = 20  # missing item ids kept for reports; the count is always whole
+
+
+@dataclass(frozen=True)
+class GateFigure:
+    """A figure a gate can hold: a ratio of two per-item count columns, and its better side."""
+
+    name: str
+    numerator: str
+    denominator: str
+    higher_is_better: bool = True
+
+
+def ledger_figures(names: Sequence[str] = TOY_METRICS) -> tuple[GateFigure, ...]:
+    """The ledger's four Toy ratios as gate figures (higher is better for each)."""
+    from claimlab.metrics.ledger import RATIO_DEFS
+
+    return tuple(GateFigure(n, *RATIO_DEFS[n]) for n in names)
 
 
 @dataclass(frozen=True)
@@ -36,13 +68,15 @@ class GateRow:
     aggregate: str
     baseline: float | None
     now: float | None
-    difference: float | None  # baseline - now: a drop is positive
+    difference: float | None  # the drop: baseline - now (now - baseline when lower is better)
     low: float | None  # the one-sided lower bound of the drop
     high: float | None  # the two-sided interval's upper end, shown beside it
     margin: float
-    verdict: str
+    verdict: Verdict
     decided: bool
     reason: str = ""
+    pairs: int = 0  # items paired for this figure
+    undefined: int = 0  # items both runs hold, left out: the figure is N/A (0/0) on one side
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``gate`` (SPEC section 7)."""
@@ -53,15 +87,17 @@ class GateRow:
             "now": self.now,
             "difference": {"value": self.difference, "low": self.low, "high": self.high},
             "margin": self.margin,
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
             "decided": self.decided,
+            "pairs": self.pairs,
+            "undefined": self.undefined,
             **({"reason": self.reason} if self.reason else {}),
         }
 
 
 @dataclass(frozen=True)
 class Gate:
-    """Every gated figure, and how the two runs were paired."""
+    """Every gated figure, how the two runs were paired, and the items this run lost."""
 
     rows: tuple[GateRow, ...]
     shared: int
@@ -69,64 +105,115 @@ class Gate:
     only_now: int
     level: float
     margin: float
+    allow_missing: int = 0
+    missing_ids: tuple[str, ...] = ()  # the first MISSING_LISTED of them
+
+    @property
+    def missing(self) -> int:
+        """Items of the baseline missing from this run (``only_baseline``)."""
+        return self.only_baseline
+
+    @property
+    def lost_answers(self) -> bool:
+        """Whether more items are missing than ``allow_missing`` allows."""
+        return self.missing > self.allow_missing
 
     @property
     def regressed(self) -> bool:
-        """Whether any figure is REGRESSED (the command then exits 1)."""
+        """Whether any figure is REGRESSED."""
         return any(r.verdict == REGRESSED for r in self.rows)
 
+    @property
+    def verdict(self) -> Verdict:
+        """FAIL (a figure regressed or answers were lost), UNDECIDED, or PASS."""
+        if self.regressed or self.lost_answers:
+            return FAIL
+        if not self.rows or any(r.verdict == UNDECIDED for r in self.rows):
+            return UNDECIDED
+        return PASS
+
+    @property
+    def exit_code(self) -> int:
+        """0 PASS, 1 FAIL, 3 UNDECIDED (2 is bad input, raised before a gate exists)."""
+        return EXIT_CODES[self.verdict]
+
+    @property
+    def missing_line(self) -> str:
+        """The missing items in words: how many, and how many are allowed."""
+        allowed = f"--allow-missing {self.allow_missing}"
+        what = f"{plural(self.missing, 'answer')} of the baseline missing from this run"
+        return f"{what} ({allowed}){': FAIL' if self.lost_answers else ''}"
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: the rows, and the pairing counts."""
+        """JSON form: the rows, the pairing counts, the missing items and the verdict."""
         return {
             "gate": [r.to_dict() for r in self.rows],
             "shared": self.shared,
             "only_baseline": self.only_baseline,
             "only_now": self.only_now,
+            "missing": self.missing,
+            "missing_ids": list(self.missing_ids),
+            "allow_missing": self.allow_missing,
             "level": self.level,
             "margin": self.margin,
             "regressed": self.regressed,
+            "verdict": str(self.verdict),
+            "exit_code": self.exit_code,
         }
 
 
-def _ratio(num: np.ndarray, den: np.ndarray, aggregate: str) -> float | None:
+def _undecided(
+    figure: GateFigure, values: tuple[float | None, float | None], reason: str, **kw: Any
+) -> GateRow:
+    before, after = values
+    diff = None if before is None or after is None else before - after
+    if diff is not None and not figure.higher_is_better:
+        diff = -diff
+    return GateRow(figure.name, difference=diff, baseline=before, now=after, low=None, high=None,
+                   verdict=UNDECIDED, decided=False, reason=reason, **kw)  # fmt: skip
+
+
+def _ratio(parts: tuple[Any, Any], aggregate: str) -> float | None:
+    num, den = parts
     if aggregate == "micro":
         return float(num.sum() / den.sum()) if den.sum() > 0 else None
-    defined = den > 0
-    return float((num[defined] / den[defined]).mean()) if defined.any() else None
+    return float((num / den).mean()) if len(den) else None
 
 
-def _row(
-    metric: str,
-    base: tuple[np.ndarray, np.ndarray],
-    now: tuple[np.ndarray, np.ndarray],
+def gate_row(
+    figure: GateFigure,
+    baseline: Any,
+    now: Any,
     *,
-    aggregate: Aggregate,
-    margin: float,
-    level: float,
-    resamples: int,
-    seed: int,
+    aggregate: Aggregate = "micro",
+    margin: float = 0.0,
+    level: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+    min_shared: int = MIN_CLUSTERS,
 ) -> GateRow:
-    before, after = _ratio(*base, aggregate), _ratio(*now, aggregate)
-    if len(base[0]) < 2 or before is None or after is None:
-        reason = (
-            f"{plural(len(base[0]), 'shared answer')}: too few to decide (2 or more are needed)"
-            if len(base[0]) < 2
-            else "the figure is N/A (0/0) in one of the runs"
-        )
-        diff = None if before is None or after is None else before - after
-        return GateRow(
-            metric, aggregate, before, after, diff, None, None, margin, PASS, False, reason
-        )
+    """One figure of ``now`` gated against ``baseline`` (frames indexed by item id)."""
+    p = pair_items(baseline, now, figure.numerator, figure.denominator)
+    values = (_ratio(p.a, aggregate), _ratio(p.b, aggregate))
+    kw: dict[str, Any] = dict(aggregate=aggregate, margin=margin, pairs=p.shared,
+                              undefined=p.undefined)  # fmt: skip
+    if p.shared < max(min_shared, MIN_CLUSTERS):
+        why = f"{plural(p.shared, 'paired answer')}: too few to decide ({min_shared} or more are needed)"
+        if p.undefined:
+            why += f"; {p.undefined} N/A (0/0) in one of the runs"
+        return _undecided(figure, values, why, **kw)
+    # the drop is A - B of a paired comparison: baseline - now, or now - baseline
+    first, second = (p.a, p.b) if figure.higher_is_better else (p.b, p.a)
     c = paired_comparison(
-        base, now, aggregate=aggregate, level=2 * level - 1, resamples=resamples,
-        permutations=100, seed=seed, metric=metric,
+        first, second, aggregate=aggregate, level=2 * level - 1, resamples=resamples,
+        permutations=100, seed=seed, metric=figure.name,
     )  # fmt: skip
     d = c.difference
-    decided = d.low is not None
-    verdict = REGRESSED if decided and d.low is not None and d.low > margin else PASS
-    return GateRow(
-        metric, aggregate, before, after, d.value, d.low, d.high, margin, verdict, decided, c.reason
-    )
+    if d.low is None:
+        return _undecided(figure, values, c.reason or "no interval could be drawn", **kw)
+    verdict = REGRESSED if d.low > margin else PASS
+    return GateRow(figure.name, baseline=values[0], now=values[1], difference=d.value, low=d.low,
+                   high=d.high, verdict=verdict, decided=True, reason=c.reason, **kw)  # fmt: skip
 
 
 def release_gate(
@@ -135,45 +222,46 @@ def release_gate(
     *,
     keys: Sequence[str] = ("answer_id",),
     metrics: Sequence[str] = TOY_METRICS,
+    figures: Sequence[GateFigure] | None = None,
     aggregate: Aggregate = "micro",
     margin: float = 0.0,
     level: float = 0.95,
     resamples: int = 2000,
     seed: int = 0,
+    allow_missing: int = 0,
+    min_shared: int = MIN_CLUSTERS,
 ) -> Gate:
-    """Gate ``now`` against ``baseline`` (pandas per-answer tables with the ledger's counts)."""
+    """Gate ``now`` against ``baseline``: pandas per-item tables with the figures' counts.
+
+    ``figures`` are the figures gated (default: the ledger's ``metrics``); ``keys`` the columns
+    naming an item. A key given twice counts once (its first row).
+    """
     key = list(keys)
     b_all = baseline.drop_duplicates(key).set_index(key)
     n_all = now.drop_duplicates(key).set_index(key)
     shared = b_all.index.intersection(n_all.index, sort=False)
-    b, n_ = b_all.loc[shared], n_all.loc[shared]
-    rows = []
-    for metric in metrics:
-        num, den = RATIO_DEFS[metric]
-        pair_b = (b[num].to_numpy(np.float64), b[den].to_numpy(np.float64))
-        pair_n = (n_[num].to_numpy(np.float64), n_[den].to_numpy(np.float64))
-        rows.append(
-            _row(
-                metric,
-                pair_b,
-                pair_n,
-                aggregate=aggregate,
-                margin=margin,
-                level=level,
-                resamples=resamples,
-                seed=seed,
-            )  # fmt: skip
-        )
+    gone = b_all.index.difference(n_all.index, sort=False)
+    options: dict[str, Any] = dict(aggregate=aggregate, margin=margin, level=level,
+                                   resamples=resamples, seed=seed, min_shared=min_shared)  # fmt: skip
+    gated = figures if figures is not None else ledger_figures(metrics)
+    rows = tuple(gate_row(f, b_all, n_all, **options) for f in gated)
     return Gate(
-        tuple(rows),
+        rows,
         len(shared),
         len(b_all) - len(shared),
         len(n_all) - len(shared),
         level,
         margin,
+        allow_missing=allow_missing,
+        missing_ids=tuple(_item_name(k) for k in gone[:MISSING_LISTED]),
     )
+
+
+def _item_name(key: Any) -> str:
+    """An item key as text: the id, or ``group / id`` for a key of several columns."""
+    return " / ".join(str(k) for k in key) if isinstance(key, tuple) else str(key)
 
 
 def count_columns(metrics: Sequence[str] = TOY_METRICS) -> Mapping[str, tuple[str, str]]:
     """The numerator and denominator columns each gated figure needs in a per-answer table."""
-    return {m: RATIO_DEFS[m] for m in metrics}
+    return {f.name: (f.numerator, f.denominator) for f in ledger_figures(metrics)}

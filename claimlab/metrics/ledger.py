@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -73,18 +74,45 @@ class LedgerCounts:
         return self.table
 
 
-def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -> Any:
+def _covered(cols: Columns, codes: Codes, uniq: np.ndarray, size: int) -> np.ndarray:
+    """Per (model, answer): the distinct units that faithful unique rows preserve."""
+    import pandas as pd
+
+    n_units = codes.n_units
+    p_rows = (uniq & cols.faithful)[codes.parent] & codes.preserved_known
+    key = codes.group[codes.parent[p_rows]] * n_units + (codes.preserved_key[p_rows] % n_units)
+    if size * n_units <= 1 << 26:  # a flag per possible (model, answer, unit): no hashing
+        seen = np.zeros(size * n_units, dtype=bool)
+        seen[key] = True
+        key = np.flatnonzero(seen)
+    else:
+        key = pd.unique(key)
+    covered: np.ndarray = np.bincount((key // n_units).astype(np.int64), minlength=size)
+    return covered
+
+
+def count_rows(
+    cols: Columns,
+    codes: Codes,
+    kept: Kept,
+    duplicate: np.ndarray,
+    left_out: np.ndarray | None = None,
+) -> Any:
     """Step 5, count and frame: every count per (model, answer), as a pandas DataFrame.
 
     ``duplicate`` marks rows whose fingerprint occurred earlier in their (model, answer) among
     the kept rows (D -> D*). Three bincounts give the status counts over kept and unique rows;
-    coverage counts distinct (model, answer, unit) among faithful unique rows.
+    coverage counts distinct (model, answer, unit) among faithful unique rows. ``left_out``
+    marks good rows the file says are audited but never counted (not in ``kept.keep``).
     """
     import pandas as pd
 
-    group, keep, n_units = codes.group, kept.keep, codes.n_units
+    group, keep = codes.group, kept.keep
     n_ans, n_models = len(codes.answers), len(codes.model_names)
     size = n_models * n_ans
+    not_counted = np.bincount(
+        group[left_out] if left_out is not None else group[:0], minlength=size
+    )
     uniq = keep & ~duplicate
     st = np.where(codes.status >= 0, codes.status, 0)
     by_status_raw = np.bincount((group * 3 + st)[keep], minlength=size * 3).reshape(size, 3)
@@ -93,18 +121,10 @@ def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -
     uniq_n = by_status_uniq.sum(axis=1)
     faithful_n = np.bincount(group[uniq & cols.faithful], minlength=size)
     non_atomic_n = np.bincount(group[uniq & ~cols.atomic], minlength=size)
-    p_rows = (uniq & cols.faithful)[codes.parent] & codes.preserved_known
-    cover_key = group[codes.parent[p_rows]] * n_units + (codes.preserved_key[p_rows] % n_units)
-    if size * n_units <= 1 << 26:  # a flag per possible (model, answer, unit): no hashing
-        seen = np.zeros(size * n_units, dtype=bool)
-        seen[cover_key] = True
-        cover_key = np.flatnonzero(seen)
-    else:
-        cover_key = pd.unique(cover_key)
-    covered = np.bincount((cover_key // n_units).astype(np.int64), minlength=size)
+    covered = _covered(cols, codes, uniq, size)
     units_per_answer = np.bincount(codes.unit_answer, minlength=n_ans)
     # every answer of the units table for every model: candidate-less answers are empty selections
-    include = (raw_n > 0) | np.tile(units_per_answer > 0, n_models)
+    include = (raw_n > 0) | (not_counted > 0) | np.tile(units_per_answer > 0, n_models)
     idx = np.flatnonzero(include)
     m_idx, a_idx = idx // n_ans, idx % n_ans
     df = pd.DataFrame(
@@ -122,6 +142,7 @@ def count_rows(cols: Columns, codes: Codes, kept: Kept, duplicate: np.ndarray) -
             "supported_raw": by_status_raw[idx, 0],
             "duplicates": raw_n[idx] - uniq_n[idx],
             "non_atomic": non_atomic_n[idx],
+            "left_out": not_counted[idx],
         }
     )
     df["missing_units"] = df["units"] - df["covered"]
@@ -158,12 +179,16 @@ def count_ledger(
         pending = pool.submit(repeats_within, codes.group, cols.fingerprint)
         kept = apply_on_error(cols, check_rows(cols, codes, by=by), on_error=on_error)
         duplicate = pending.result()
-    if kept.skipped:  # skipped rows never count, not even as the first occurrence
+    left_out = None if cols.left_out is None else kept.keep & cols.left_out
+    if left_out is not None and left_out.any():  # audited, never counted
+        kept = replace(kept, keep=kept.keep & ~left_out)
+    if kept.skipped or (left_out is not None and left_out.any()):
+        # rows that do not count are never the first occurrence of a fingerprint either
         duplicate = np.zeros(len(kept.keep), dtype=bool)
         duplicate[kept.keep] = repeats_within(
             codes.group[kept.keep], cols.fingerprint.filter(pa.array(kept.keep))
         )
-    df = count_rows(cols, codes, kept, duplicate)
+    df = count_rows(cols, codes, kept, duplicate, left_out)
     return LedgerCounts(df, kept.issues, kept.skipped, int((df["raw"] == 0).sum()), kept.unlisted)
 
 
@@ -174,6 +199,42 @@ RATIO_DEFS = {
     "confirmed_support": ("supported_unique", "unique"),
     "raw_support": ("supported_raw", "raw"),
 }
+
+# What one answer contributes for one decomposer: the per-answer table's columns (one row per
+# (model, answer), :func:`count_rows`). Every figure, interval, comparison, ranking and gate
+# is computed from these rows and nothing else.
+ANSWER_RECORD: Mapping[str, str] = MappingProxyType(
+    {
+        "model": "the decomposer (the --by group)",
+        "answer_id": "the answer",
+        "units": "content units of the answer (|A|)",
+        "raw": "candidate rows counted (|D|); 0: the decomposer produced nothing for it",
+        "unique": "candidates unique by fingerprint (|D*|)",
+        "faithful": "faithful unique candidates (|P|)",
+        "covered": "units preserved by a faithful unique candidate",
+        "supported_unique": "SUPPORTED among the unique candidates",
+        "contradicted_unique": "CONTRADICTED among the unique candidates",
+        "not_in_reference_unique": "NOT_IN_REFERENCE among the unique candidates",
+        "supported_raw": "SUPPORTED among the rows counted",
+        "duplicates": "not counted as unique: a repeated fingerprint (|D| - |D*|)",
+        "non_atomic": "unique candidates that are not atomic",
+        "missing_units": "not covered: units no faithful unique candidate preserves",
+        "left_out": "not counted: candidates the file audits but never counts (an ambiguous "
+        "mapping, untagged background)",
+    }
+)
+
+
+def group_records(table: Any) -> dict[str, Any]:
+    """Per group (``model``), every answer it was given, indexed by answer id.
+
+    The rows are the per-group figures' own: an answer a group produced nothing for (``raw``
+    0) stays, scored as an empty selection (coverage 0 of its units, the other ratios N/A).
+    Comparisons pair these records figure by figure
+    (:func:`claimlab.metrics.stats.comparisons.pair_items`), leaving out only what is N/A on
+    one side.
+    """
+    return {str(k): g.set_index("answer_id") for k, g in table.groupby("model", observed=True)}
 
 
 @dataclass(frozen=True)
@@ -190,6 +251,7 @@ class CorpusFigures:
     missing_units: int
     non_atomic: int = 0
     pairs: int = 0  # (decomposer, answer) pairs scored: more than answers when several split one
+    left_out: int = 0  # candidates audited but never counted
 
     def __post_init__(self) -> None:
         freeze(self, "micro", "macro", "status_counts")
@@ -207,6 +269,7 @@ class CorpusFigures:
             "duplicates": self.duplicates,
             "missing_units": self.missing_units,
             "non_atomic_unique": self.non_atomic,
+            "candidates_left_out": self.left_out,
         }
 
 
@@ -235,6 +298,7 @@ def corpus_figures(table: Any, *, group: str) -> CorpusFigures:
         duplicates=int(table["duplicates"].sum()),
         missing_units=int(table["missing_units"].sum()),
         non_atomic=int(table["non_atomic"].sum()),
+        left_out=int(table["left_out"].sum()) if "left_out" in table else 0,
     )
 
 
@@ -343,12 +407,14 @@ def fixture_from_rows(
     ``rows`` are dicts with the candidates columns, in file order; the fixture scorer then scores
     ``[row["candidate_id"] for row in rows]`` with the same definitions the ledger scorer counts.
     A ledger's ``preserves`` are the units that count (a decomposition file's rows list only the
-    units a source span backs), so every candidate here gets a span at each unit's place.
+    units a source span backs), so every unit and every candidate's span is one place of two
+    characters: each span lies in each unit (:func:`claimlab.core.spans.span_backs`).
     """
+    place = Span(0, 2, "--")
     return DecompositionFixture(
         "ledger rows",
-        Original("answer", "ledger", ""),
-        tuple(Unit(u, Span(0, 0, "")) for u in unit_ids),
+        Original("answer", "ledger", place.text),
+        tuple(Unit(u, place) for u in unit_ids),
         (),
         tuple(
             Candidate(
@@ -358,7 +424,7 @@ def fixture_from_rows(
                 version="",
                 predicate="",
                 qualifiers=(),
-                source_spans=(Span(0, 0, ""),),
+                source_spans=(place,),
                 fingerprint=r["fingerprint"],
                 preserves=tuple(r["preserves"]),
                 faithful=r["faithful"],

@@ -13,7 +13,11 @@ Beyond the paper: each correlation gets a percentile interval from resampling *r
 (a pair's two judgments stay together: they are not independent); the two people's agreement as
 a quadratic-weighted Cohen's kappa (the labels are ordered); and whether the checker is
 significantly below the people's own agreement: the interval of (people vs people) minus
-(checker vs people), computed on the same resamples, lies above 0.
+(checker vs people), computed on the same resamples, lies above 0. An input too small for an
+interval (fewer than 3 pairs or 100 resamples, or resamples that do not vary) gets none, with
+the reason, and the comparison with the people is undecided (None), never a one-point
+interval. Resamples are drawn in blocks, so memory grows with the block, not with pairs x
+resamples.
 
 Spearman's correlation ranks the differences, so differences that are equal in exact
 arithmetic but not in floating point (0.75 - 0.5 and 0.5 - 0.25) break ties, and which ones
@@ -35,29 +39,38 @@ from numpy.typing import NDArray
 
 from claimlab.core.frozen import freeze
 from claimlab.io.ragchecker import META_LABELS, JudgedPair
+from claimlab.metrics.stats.intervals import NoInterval, no_spread, too_small
+from claimlab.metrics.stats.resampling import pick_blocks
 
 Floats = NDArray[np.float64]
+
+MIN_PAIRS = 3  # a resample of one distinct pair has no correlation: 2 pairs vary in no resample
+PAIR_CELLS = 1_000_000  # resamples x pairs correlated at once: about 150 MB of working arrays
 
 
 @dataclass(frozen=True)
 class Correlation:
-    """A correlation in percent with its interval (None when it cannot be computed)."""
+    """A correlation in percent with its interval, or the reason it has none."""
 
     value: float | None
     low: float | None = None
     high: float | None = None
+    reason: str | None = None  # why there is no interval (None when there is one)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: value, low, high (percent)."""
-        return {"value": self.value, "low": self.low, "high": self.high}
+        """JSON form: value, low, high (percent), and ``ci_reason`` when there is no interval."""
+        out: dict[str, Any] = {"value": self.value, "low": self.low, "high": self.high}
+        if self.reason is not None:
+            out["ci_reason"] = self.reason
+        return out
 
     @property
     def display(self) -> str:
-        """``"49.66 [43.1, 55.9]"`` or ``"N/A"``."""
+        """``"49.66 [43.10, 55.90]"``, ``"49.66 (no interval)"`` or ``"N/A"``."""
         if self.value is None:
             return "N/A"
         if self.low is None or self.high is None:
-            return f"{self.value:.2f}"
+            return f"{self.value:.2f} (no interval)"
         return f"{self.value:.2f} [{self.low:.2f}, {self.high:.2f}]"
 
 
@@ -76,11 +89,14 @@ class LabelAgreement:
     filled: int
 
     @property
-    def below_people(self) -> dict[str, bool]:
-        """Per correlation: whether the checker is significantly below the people's agreement."""
+    def below_people(self) -> dict[str, bool | None]:
+        """Per correlation: whether the checker is significantly below the people's agreement.
+
+        None (undecided) when the gap has no interval: too small an input claims nothing.
+        """
         return {
-            "pearson": self.gap_pearson.low is not None and self.gap_pearson.low > 0,
-            "spearman": self.gap_spearman.low is not None and self.gap_spearman.low > 0,
+            name: None if gap.low is None else gap.low > 0
+            for name, gap in (("pearson", self.gap_pearson), ("spearman", self.gap_spearman))
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -213,52 +229,81 @@ def score_differences(
     return delta, int(missing.sum())
 
 
-def _interval(value: float, draws: Floats, level: float) -> Correlation:
-    draws = draws[~np.isnan(draws)]
-    if not len(draws) or np.isnan(value):
-        return Correlation(None if np.isnan(value) else round(float(value), 4))
-    lo, hi = np.quantile(draws, [(1 - level) / 2, (1 + level) / 2])
-    return Correlation(round(float(value), 4), round(float(lo), 4), round(float(hi), 4))
+def _interval(value: float, draws: Floats, level: float, short: NoInterval | None) -> Correlation:
+    """A correlation's percentile interval from its resamples (NaN: no correlation), or why not."""
+    if np.isnan(value):
+        return Correlation(None, reason="no correlation: one side does not vary (or no pair)")
+    shown = round(float(value), 4)
+    if short is not None:
+        return Correlation(shown, reason=short.reason)
+    defined = draws[~np.isnan(draws)]
+    flat = no_spread(defined, f"{value:.2f}", what="response pairs")
+    if flat is not None:
+        return Correlation(shown, reason=flat.reason)
+    lo, hi = np.quantile(defined, [(1 - level) / 2, (1 + level) / 2])
+    return Correlation(shown, round(float(lo), 4), round(float(hi), 4))
+
+
+@dataclass(frozen=True)
+class _Coded:
+    """One label's values, with the codes its ranks are counted from (coded once, not per block)."""
+
+    delta: Floats  # the checker's differences, one per pair
+    people: Floats  # (pairs, 2): both people's judgments
+    delta_codes: NDArray[np.int64]
+    delta_kinds: int
+    people_codes: NDArray[np.int64]  # (pairs, 2)
+    people_kinds: int
+    filled: int
+
+
+def _coded(pairs: Sequence[JudgedPair], label: str, ties: int | None, scale: float) -> _Coded:
+    delta, filled = score_differences(pairs, label, tie_decimals=ties, scale=scale)
+    people = np.array([p.people[label] for p in pairs], dtype=np.float64).reshape(len(pairs), 2)
+    dx, cx = np.unique(delta, return_inverse=True)
+    dp, cp = np.unique(people, return_inverse=True)
+    return _Coded(delta, people, cx.reshape(-1), len(dx), cp.reshape(people.shape), len(dp), filled)
+
+
+def resampled_correlations(c: _Coded, picks: NDArray[np.int64]) -> Floats:
+    """Per resample (a row of ``picks``): the four correlations, in percent (NaN: undefined).
+
+    Columns: checker Pearson, checker Spearman, people Pearson, people Spearman. A pair's two
+    judgments stay together.
+    """
+    b, n = picks.shape
+    xs = np.repeat(c.delta[picks], 2, axis=1)
+    ys = c.people[picks].reshape(b, 2 * n)
+    rx = ranks_of_codes(np.repeat(c.delta_codes[picks], 2, axis=1), c.delta_kinds)
+    ry = ranks_of_codes(c.people_codes[picks].reshape(b, 2 * n), c.people_kinds)
+    first, second = c.people_codes[picks, 0], c.people_codes[picks, 1]
+    h_s = pearson_rows(
+        ranks_of_codes(first, c.people_kinds), ranks_of_codes(second, c.people_kinds)
+    )
+    h_p = pearson_rows(c.people[picks, 0], c.people[picks, 1])
+    return 100.0 * np.column_stack([pearson_rows(xs, ys), pearson_rows(rx, ry), h_p, h_s])
 
 
 def _label(
-    pairs: Sequence[JudgedPair],
-    label: str,
-    picks: NDArray[np.int64],
-    level: float,
-    ties: int | None,
-    scale: float,
+    label: str, c: _Coded, draws: Floats, level: float, short: NoInterval | None
 ) -> LabelAgreement:
-    delta, filled = score_differences(pairs, label, tie_decimals=ties, scale=scale)
-    people = np.array([p.people[label] for p in pairs], dtype=np.float64).reshape(len(pairs), 2)
-    x, y = np.repeat(delta, 2), people.reshape(-1)
-    xs, ys = np.repeat(delta[picks], 2, axis=1), people[picks].reshape(len(picks), 2 * len(pairs))
-    h1, h2 = people[picks, 0], people[picks, 1]
+    """One label's figures from its coded values and its resampled correlations."""
+    x, y, people = np.repeat(c.delta, 2), c.people.reshape(-1), c.people
     pct = 100.0
-    dx, cx = np.unique(delta, return_inverse=True)
-    dp, cp = np.unique(people, return_inverse=True)
-    cp = cp.reshape(people.shape)
-    rx = ranks_of_codes(np.repeat(cx[picks], 2, axis=1), len(dx))
-    ry = ranks_of_codes(cp[picks].reshape(len(picks), 2 * len(pairs)), len(dp))
-    checker_p, checker_s = pct * pearson_rows(xs, ys), pct * pearson_rows(rx, ry)
-    h_s = pearson_rows(ranks_of_codes(cp[picks, 0], len(dp)), ranks_of_codes(cp[picks, 1], len(dp)))
-    human_p, human_s = pct * pearson_rows(h1, h2), pct * h_s
-    values = {
-        "p": pct * float(pearson_rows(x, y)),
-        "s": pct * float(spearman_rows(x, y)),
-        "hp": pct * float(pearson_rows(people[:, 0], people[:, 1])),
-        "hs": pct * float(spearman_rows(people[:, 0], people[:, 1])),
-    }
+    p, s = pct * float(pearson_rows(x, y)), pct * float(spearman_rows(x, y))
+    hp = pct * float(pearson_rows(people[:, 0], people[:, 1]))
+    hs = pct * float(spearman_rows(people[:, 0], people[:, 1]))
+    checker_p, checker_s, human_p, human_s = draws.T
     return LabelAgreement(
         label,
-        _interval(values["p"], checker_p, level),
-        _interval(values["s"], checker_s, level),
-        _interval(values["hp"], human_p, level),
-        _interval(values["hs"], human_s, level),
+        _interval(p, checker_p, level, short),
+        _interval(s, checker_s, level, short),
+        _interval(hp, human_p, level, short),
+        _interval(hs, human_s, level, short),
         quadratic_kappa([int(v) for v in people[:, 0]], [int(v) for v in people[:, 1]]),
-        _interval(values["hp"] - values["p"], human_p - checker_p, level),
-        _interval(values["hs"] - values["s"], human_s - checker_s, level),
-        filled,
+        _interval(hp - p, human_p - checker_p, level, short),
+        _interval(hs - s, human_s - checker_s, level, short),
+        c.filled,
     )
 
 
@@ -271,19 +316,39 @@ def meta_evaluate(
     tie_decimals: int | None = None,
     scale: float = 100.0,
     labels: Sequence[str] = META_LABELS,
+    block_cells: int = PAIR_CELLS,
 ) -> MetaEvaluation:
     """Checker against people and people against people, per label, with intervals.
 
-    ``scale`` and ``tie_decimals``: see the module on ties. Intervals need at least 2 pairs and 100 resamples; with fewer they are left out (None).
+    ``scale`` and ``tie_decimals``: see the module on ties. Intervals need at least
+    ``MIN_PAIRS`` pairs and 100 resamples; with fewer, each figure says why it has none and the
+    comparison with the people is undecided. Resamples are drawn and correlated in blocks of
+    at most ``block_cells`` pairs (memory bounded by the block, the same figures whatever its
+    size).
+
+    Examples:
+        >>> from claimlab.io.ragchecker import JudgedPair
+        >>> two = [JudgedPair(str(i), "d", "q", {"overall_label": j}, {"overall_label": s})
+        ...        for i, j, s in [(0, (1, 2), (0.1, 0.9)), (1, (-1, -1), (0.8, 0.2))]]
+        >>> a = meta_evaluate(two, labels=["overall_label"]).labels["overall_label"]
+        >>> a.pearson.display, a.pearson.reason, a.below_people["pearson"]
+        ('96.22 (no interval)', 'only 2 response pairs: an interval needs 3 or more', None)
     """
-    rng = np.random.default_rng(seed)
     n = len(pairs)
-    size = resamples if n >= 2 and resamples >= 100 else 0
-    picks = rng.integers(0, n, size=(size, n)) if n else np.zeros((0, 0), dtype=np.int64)
+    short = too_small(n, resamples, what="response pairs", needs=MIN_PAIRS)
+    size = resamples if short is None else 0
+    coded = {label: _coded(pairs, label, tie_decimals, scale) for label in labels}
+    parts: dict[str, list[Floats]] = {label: [np.zeros((0, 4))] for label in labels}
+    for picks in pick_blocks(n, size, seed, cells=block_cells):
+        for label in labels:
+            parts[label].append(resampled_correlations(coded[label], picks))
     return MetaEvaluation(
         instances=n,
         judgments=2 * n,
-        labels={label: _label(pairs, label, picks, level, tie_decimals, scale) for label in labels},
+        labels={
+            label: _label(label, coded[label], np.vstack(parts[label]), level, short)
+            for label in labels
+        },
         level=level,
         resamples=size,
         seed=seed,

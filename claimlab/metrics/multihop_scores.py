@@ -194,8 +194,29 @@ def _pair_musique(
         pairs.append((g, queue.pop(0)))
     extra = [pid for pid, q in waiting.items() if q]
     if extra:
-        raise ClaimlabInputError(f"prediction {extra[0]!r} has no gold record", field="id")
+        pid = extra[0]
+        given = sum(g.id == pid for g in gold)
+        if given:  # one id more often than the gold has it: no silent choice of one
+            raise ClaimlabInputError(
+                f"prediction {pid!r} appears {given + len(waiting[pid])} times; the gold has "
+                f"it {given} time{'s' if given > 1 else ''}",
+                record=f"id {pid}",
+                field="id",
+            )
+        raise ClaimlabInputError(f"prediction {pid!r} has no gold record", field="id")
     return pairs
+
+
+def _check_answerable_given(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> None:
+    """With unanswerable gold records, every prediction says ``predicted_answerable``."""
+    for _, p in pairs:
+        if p.answerable is None:
+            raise ClaimlabInputError(
+                "no predicted_answerable, and the gold has unanswerable records (the grouped "
+                "figures need every record's prediction; the official script stops here too)",
+                record=f"id {p.id}",
+                field="predicted_answerable",
+            )
 
 
 def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str, Mean]:
@@ -231,8 +252,9 @@ def score_musique(
     """MuSiQue's figures (see the module's definitions).
 
     Raises:
-        ClaimlabInputError: a gold record without a prediction or the reverse; with
-            unanswerable records, a question that is not there exactly twice.
+        ClaimlabInputError: a gold record without a prediction or the reverse (an id predicted
+            more often than the gold has it); with unanswerable records, a question that is
+            not there exactly twice, or a prediction without ``predicted_answerable``.
     """
     pairs = _pair_musique(gold, preds)
     answerable = [(g, p) for g, p in pairs if g.answerable]
@@ -249,6 +271,7 @@ def score_musique(
         "support_f1": Mean(sp, n),
     }
     if len(answerable) < len(pairs):
+        _check_answerable_given(pairs)
         figures.update(_grouped(pairs))
     counts = {"records": len(pairs), "answerable": n, "unanswerable": len(pairs) - n}
     return OfficialScores(figures, counts)

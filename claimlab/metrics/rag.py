@@ -22,6 +22,13 @@ Undefined: a ratio with a zero denominator is N/A (RAGChecker writes 0) and the 
 that query out, saying how many it left out; micro figures pool the counts of every query.
 With no retrieved chunk, claimlab counts by the definitions (every response claim is
 unfaithful) where RAGChecker's code writes 0.
+
+Noise sensitivity when the ground truth has no claim (``noise``): RAGChecker's code computes
+both noise sensitivities only when the response, the chunks and the ground truth all have
+claims, and writes 0 otherwise; with no ground-truth claim no chunk can be judged relevant or
+irrelevant, so by default (``"ragchecker"``) no chunk is either and both counts are 0 of |R|.
+``"paper"`` takes the paper's words literally: a chunk that entails no claim of G is irrelevant,
+also when G is empty, so a wrong claim it entails counts as irrelevant noise.
 """
 
 from __future__ import annotations
@@ -29,10 +36,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import Any
+from typing import Any, Literal
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
+from claimlab.core.vocab import unknown
 from claimlab.io.ragchecker import RagChecking, RagQuery
 from claimlab.io.reader import bulk_load
 
@@ -59,6 +67,8 @@ GENERATOR = (
     "faithfulness",
 )
 OVERALL = ("precision", "recall", "f1")
+NoiseRule = Literal["ragchecker", "paper"]
+NOISE_RULES: tuple[NoiseRule, ...] = ("ragchecker", "paper")
 
 
 @dataclass(frozen=True)
@@ -122,11 +132,33 @@ class QueryFigures:
         return {"query_id": self.query_id, **{m: self.figure(m).to_dict() for m in RAG_METRICS}}
 
 
-def query_figures(q: RagQuery) -> QueryFigures:
+def chunk_relevance(
+    q: RagQuery, *, noise: NoiseRule = "ragchecker"
+) -> tuple[list[bool], list[bool]]:
+    """Per chunk: ``(relevant, irrelevant)``, the one rule both noise sensitivities read.
+
+    A chunk is relevant when it entails a claim of the ground truth. With no ground-truth claim,
+    ``"ragchecker"`` judges no chunk either way (RAGChecker's guard), ``"paper"`` calls every
+    chunk irrelevant.
+
+    Examples:
+        >>> from claimlab.io.ragchecker import RagQuery
+        >>> q = RagQuery("q", "", ("r",), (), (("d", "t"),), (False,), (), ((True,),), (), {})
+        >>> chunk_relevance(q), chunk_relevance(q, noise="paper")
+        (([False], [False]), ([False], [True]))
+    """
+    if noise not in NOISE_RULES:
+        raise ValueError(unknown("noise rule", noise, NOISE_RULES))
+    n_k = len(q.chunks)
+    relevant = [any(col) for col in zip(*q.chunk_answer, strict=True)] or [False] * n_k
+    judged = bool(q.answer_claims) or noise == "paper"
+    return relevant, [judged and not r for r in relevant]
+
+
+def query_figures(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFigures:
     """Count every metric of one query (see the module's definitions)."""
     n_r, n_g, n_k = len(q.response_claims), len(q.answer_claims), len(q.chunks)
-    relevant = [any(col) for col in zip(*q.chunk_answer, strict=True)] or [False] * n_k
-    irrelevant = [not r for r in relevant]
+    relevant, irrelevant = chunk_relevance(q, noise=noise)
     retrieved = [any(row) for row in q.chunk_answer]
     faithful = [any(row) for row in q.chunk_response]
     by_relevant = [any(compress(relevant, row)) for row in q.chunk_response]
@@ -167,6 +199,7 @@ class RagReport:
     macro: Mapping[str, MeanOfDefined]
     micro: Mapping[str, Ratio | F1]
     published: Mapping[str, float]
+    noise: NoiseRule = "ragchecker"
 
     def __post_init__(self) -> None:
         freeze(self, "macro", "micro", "published")
@@ -176,6 +209,7 @@ class RagReport:
         return {
             "file": self.file,
             "queries": len(self.per_query),
+            "noise_sensitivity_rule": self.noise,
             "macro": {
                 m: {
                     "value": v.value,
@@ -196,10 +230,13 @@ def _macro_f1(figures: Sequence[QueryFigures]) -> MeanOfDefined:
     return MeanOfDefined(mean, len(values), len(figures) - len(values))
 
 
-def score_rag(checking: RagChecking) -> RagReport:
-    """Every query's figures, and the macro and micro figures over the file."""
+def score_rag(checking: RagChecking, *, noise: NoiseRule = "ragchecker") -> RagReport:
+    """Every query's figures, and the macro and micro figures over the file.
+
+    ``noise`` names the rule for chunks when the ground truth has no claim (see the module).
+    """
     with bulk_load():  # a pass over acyclic records: no garbage cycle to collect
-        figures = tuple(query_figures(q) for q in checking.queries)
+        figures = tuple(query_figures(q, noise=noise) for q in checking.queries)
     macro = {m: macro_mean(f.ratios[m] for f in figures) for m in RATIO_METRICS}
     macro["f1"] = _macro_f1(figures)
     pooled = {m: sum((f.ratios[m] for f in figures), Ratio(0, 0)) for m in RATIO_METRICS}
@@ -211,4 +248,5 @@ def score_rag(checking: RagChecking) -> RagReport:
         dict(sorted(macro.items(), key=lambda kv: order[kv[0]])),
         dict(sorted(micro.items(), key=lambda kv: order[kv[0]])),
         checking.published,
+        noise,
     )

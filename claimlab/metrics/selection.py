@@ -5,8 +5,10 @@ Identification", Findings of ACL 2025):
     The selection D is a graph: two candidates conflict when they repeat each other (the same
     fingerprint, as the file labels them) or when one entails the other (an ``entails`` edge
     of the file, from any checker the user ran: the entailed one says nothing the other does
-    not). Each candidate has a weight (the file's ``weight``, its informativeness, default 1;
-    0 marks an uninformative subclaim, which is dropped). The step keeps the set of
+    not). An edge is between claims, not ids: what one copy of a claim entails, every copy
+    entails, and every copy of the entailed claim is entailed. Each candidate has a weight
+    (the file's ``weight``, its informativeness, default 1; 0 marks an uninformative
+    subclaim, which is dropped). The step keeps the set of
     candidates without two in conflict whose total weight is largest (a maximum-weight
     independent set), solved exactly: per connected part of the conflict graph, a clique (a
     repeat group) keeps its heaviest member, a part of up to 12 candidates is searched subset by
@@ -27,7 +29,7 @@ Identification", Findings of ACL 2025):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,29 +76,44 @@ class Selection:
         }
 
 
+def entailed_claims(candidates: Sequence[Candidate]) -> dict[str, set[str]]:
+    """What each claim entails: per fingerprint, the fingerprints that any copy of it entails.
+
+    A claim is its fingerprint: every candidate with it is the same claim, so an ``entails``
+    edge that the file (or its checker) wrote on one copy holds for every copy, and it reaches
+    every copy of the entailed one. An edge between two copies of one claim is no entailment.
+    """
+    fingerprint_of = {c.id: c.fingerprint for c in candidates}
+    out: dict[str, set[str]] = {}
+    for c in candidates:
+        for other in c.entails:
+            fp = fingerprint_of.get(other)
+            if fp is not None and fp != c.fingerprint:
+                out.setdefault(c.fingerprint, set()).add(fp)
+    return out
+
+
 def conflicts(
-    chosen: Sequence[Candidate], fingerprint_of: Mapping[str, str] | None = None
+    chosen: Sequence[Candidate], every: Sequence[Candidate] | None = None
 ) -> tuple[list[list[int]], set[tuple[int, int]]]:
     """The conflict graph of a selection: repeat groups (by fingerprint) and entailment pairs.
 
-    Positions, not ids: a candidate listed twice is two members of one repeat group; an
-    ``entails`` edge reaches every candidate with the entailed one's fingerprint, whether or
-    not the entailed one is selected (``fingerprint_of``: every candidate's of the file;
-    default those of ``chosen``).
+    Positions, not ids: a candidate listed twice is two members of one repeat group. An
+    entailment is between claims (:func:`entailed_claims` over ``every``, the file's
+    candidates; default ``chosen``): it joins every selected copy of the entailing claim to
+    every selected copy of the entailed one, whether or not the copies carrying the edge are
+    selected.
     """
     groups: dict[str, list[int]] = {}
     for i, c in enumerate(chosen):
         groups.setdefault(c.fingerprint, []).append(i)
-    if fingerprint_of is None:
-        fingerprint_of = {c.id: c.fingerprint for c in chosen}
+    entailed = entailed_claims(chosen if every is None else every)
     pairs: set[tuple[int, int]] = set()
-    for i, c in enumerate(chosen):
-        for other in c.entails:
-            fp = fingerprint_of.get(other)
-            if fp is None or fp == c.fingerprint:
-                continue
-            for j in groups.get(fp, ()):  # what repeats the entailed one is entailed too
-                pairs.add((min(i, j), max(i, j)))
+    for fp, members in groups.items():
+        for other in entailed.get(fp, ()):
+            for i in members:
+                for j in groups.get(other, ()):
+                    pairs.add((min(i, j), max(i, j)))
     return list(groups.values()), pairs
 
 
@@ -264,8 +281,7 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
     weights = [c.weight for c in chosen]
     dropped = {i: "uninformative (weight 0)" for i, w in enumerate(weights) if w <= 0}
     live = [i for i in range(len(chosen)) if i not in dropped]
-    fingerprints = {c.id: c.fingerprint for c in fixture.candidates}
-    groups, pairs = conflicts([chosen[i] for i in live], fingerprints)
+    groups, pairs = conflicts([chosen[i] for i in live], fixture.candidates)
     groups = [[live[k] for k in g] for g in groups]
     pairs = {(live[i], live[j]) for i, j in pairs}
     kept: set[int] = set()
@@ -285,7 +301,7 @@ def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Sele
         except NotExact as stop:
             kept |= stop.kept or _greedy(part, weights, cliques[k], edges[k])
             not_exact.append(str(stop))
-    idx = _kept_index(chosen, kept, pairs, fingerprints)
+    idx = _kept_index(chosen, kept, pairs, entailed_claims(fixture.candidates))
     for i in live:
         if i not in kept:
             dropped[i] = _why_dropped(i, chosen, weights, idx)
@@ -326,11 +342,6 @@ def _parts_of(
     return [[live[k] for k in part] for part in local]
 
 
-def _entails(keeper: Candidate, c: Candidate, fp_of: Mapping[str, str]) -> bool:
-    """Whether ``keeper`` entails ``c`` (directly or through one of its repeats)."""
-    return c.id in keeper.entails or any(fp_of.get(e) == c.fingerprint for e in keeper.entails)
-
-
 class _Kept:
     """What the reasons look up: the first kept of each fingerprint, kept neighbours by position.
 
@@ -338,18 +349,18 @@ class _Kept:
     """
 
     def __init__(
-        self, first_of: dict[str, int], near: dict[int, list[int]], fingerprints: dict[str, str]
+        self, first_of: dict[str, int], near: dict[int, list[int]], entailed: dict[str, set[str]]
     ) -> None:
         self.first_of = first_of
         self.near = near
-        self.fingerprints = fingerprints
+        self.entailed = entailed
 
 
 def _kept_index(
     chosen: Sequence[Candidate],
     kept: set[int],
     pairs: set[tuple[int, int]],
-    fingerprints: Mapping[str, str],
+    entailed: dict[str, set[str]],
 ) -> _Kept:
     first_of: dict[str, int] = {}
     for k in sorted(kept):
@@ -360,7 +371,7 @@ def _kept_index(
             near.setdefault(i, []).append(j)
         if i in kept:
             near.setdefault(j, []).append(i)
-    return _Kept(first_of, near, dict(fingerprints))
+    return _Kept(first_of, near, entailed)
 
 
 def _why_dropped(i: int, chosen: Sequence[Candidate], weights: Sequence[float], idx: _Kept) -> str:
@@ -372,7 +383,9 @@ def _why_dropped(i: int, chosen: Sequence[Candidate], weights: Sequence[float], 
         again = " (the same id again)" if keeper == c.id else ""
         return f"repeats {keeper}{again} (the same fingerprint)"
     near = sorted(set(idx.near.get(i, ())))
-    by = [chosen[k].id for k in near if _entails(chosen[k], c, idx.fingerprints)]
+    by = [
+        chosen[k].id for k in near if c.fingerprint in idx.entailed.get(chosen[k].fingerprint, ())
+    ]
     if by:
         return f"entailed by {', '.join(by)} (it says nothing the kept one does not)"
     named = [chosen[k].id for k in near]

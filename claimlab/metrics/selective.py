@@ -191,6 +191,18 @@ class Logistic:
         }
 
 
+def fits_on(item: SelectiveItem) -> bool:
+    """Whether an item takes part in a fit: answered, with a known correctness and a confidence.
+
+    Examples:
+        >>> fits_on(SelectiveItem("q", True, True, False, 0.7))
+        True
+        >>> fits_on(SelectiveItem("q", False, True, False, 0.7))  # not answered: left out
+        False
+    """
+    return item.answered and item.correct is not None and item.confidence is not None
+
+
 def fit_logistic(items: Sequence[SelectiveItem], *, penalty: float = 1.0) -> Logistic:
     """Fit P(right | sufficient, confidence) by Newton's method with a squared (ridge) penalty.
 
@@ -204,7 +216,7 @@ def fit_logistic(items: Sequence[SelectiveItem], *, penalty: float = 1.0) -> Log
     """
     import numpy as np
 
-    usable = [i for i in items if i.correct is not None and i.confidence is not None]
+    usable = [i for i in items if fits_on(i)]
     y = np.array([float(bool(i.correct)) for i in usable])
     if len(usable) < 2 or y.min() == y.max():
         raise ValueError(

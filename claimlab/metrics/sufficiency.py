@@ -10,17 +10,24 @@ Metric card:
     premise and no witness is complete: it might be the missing premise). No witness means
     "this selection is not enough", never "the claim is false".
     Two more, never SUFFICIENT (version 3 files): CONFLICT, when two usable items of the context
-    give one subject different objects of a relation the file calls single-valued (the
-    conflict is shown with every value and its ids; no text wins for where it stands), and
-    CONDITIONAL, when every complete witness holds an item whose conditions ("only on
-    Saturdays") the question's circumstances do not name. A question marked unanswerable is
-    never SUFFICIENT either.
-    Per asked item (a route, a room): CONFIRMED by the linked part of a chain that names a value
-    the answer key accepts (the chain's members from its start, each present, usable, linked
-    and with its conditions met: the first link alone confirms what it names, not what the
-    chain ends in; a whole alternative of a one-item question confirms it), CONFLICT where that
-    part holds a conflicting item, else UNKNOWN. What to search next: for the branch with the
-    fewest missing premises, each missing premise's subject and relation.
+    give one subject different objects of a relation the file calls single-valued, or when
+    two complete witnesses derive different values for a single-valued asked item, whatever
+    path each chain takes (the conflict is shown with every value and its ids; no text wins
+    for where it stands), and CONDITIONAL, when every complete witness holds an item whose
+    conditions ("only on Saturdays") the question's circumstances do not name. A question
+    marked unanswerable is never SUFFICIENT either; one whose list of alternatives the file
+    calls incomplete (``alternatives_complete: false``) is UNKNOWN, not INSUFFICIENT, when the
+    context completes none of them.
+    Values come from the documents: a witness derives each asked item's value from its own
+    texts, read off the end of its chain (the last asked item is what the chain ends in, the
+    one before what the member before leads to). The answer key only grades an answer.
+    Per asked item (a route, a room): CONFIRMED by the linked part of a chain (its members
+    from its start, each present, usable, linked and with its conditions met) that reaches
+    the member naming it, or by a text another question of the file on the same topic and
+    subject takes as a whole answer for that item (an approved map stating the room);
+    CONFLICT where witnesses derive different values or hold a text of a conflict; else
+    UNKNOWN. What to search next: for the branch with the fewest missing premises, each
+    missing premise's subject and relation.
     Reference: the sufficiency lab's source notes (AND/OR alternatives, chain links, metadata
     rules, UNKNOWN for unmapped records). Relations are fixture labels, never inferred from
     word similarity.
@@ -128,32 +135,50 @@ class Rejection:
 
 @dataclass(frozen=True)
 class Conflict(Picklable):
-    """Items of the context giving one subject different objects of a single-valued relation."""
+    """Different values for one thing that takes one value, each with the ids that give it.
+
+    Two kinds: texts of the context giving one subject different objects of a single-valued
+    relation (``item`` empty; each text is a side on its own), and complete witnesses deriving
+    different values for an asked item (``item`` named; ``witnesses`` holds, per value, the
+    witnesses that derive it: a side is shown by citing every text of one of them).
+    """
 
     subject: str
     relation: str
-    values: Mapping[str, tuple[str, ...]]  # object -> the ids that give it
+    values: Mapping[str, tuple[str, ...]]  # value -> the ids that give it
+    item: str = ""  # the asked item two witnesses disagree on ("" for two texts)
+    witnesses: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        freeze(self, "values")
+        freeze(self, "values", "witnesses")
+
+    def sides(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """Per value, the sets of ids any one of which shows that side."""
+        return {
+            v: self.witnesses.get(v) or tuple((i,) for i in ids) for v, ids in self.values.items()
+        }
 
     @property
     def explanation(self) -> str:
         """Plain words: every value with its ids."""
         shown = "; ".join(f"{v!r} from {_ids(ids)}" for v, ids in self.values.items())
+        what = f"the {self.item} of {self.subject!r}" if self.item else repr(self.subject)
         return (
-            f"{self.subject!r} {self.relation} one value, but the context gives {shown}: "
+            f"{what} {self.relation} one value, but the context gives {shown}: "
             "a conflict to resolve (by authority and scope), not a side to pick"
         )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {
+        out: dict[str, Any] = {
             "subject": self.subject,
             "relation": self.relation,
             "values": {k: list(v) for k, v in self.values.items()},
-            "explanation": self.explanation,
         }
+        if self.item:
+            out["item"] = self.item
+            out["witnesses"] = {k: [list(w) for w in ws] for k, ws in self.witnesses.items()}
+        return out | {"explanation": self.explanation}
 
 
 @dataclass(frozen=True)
@@ -179,6 +204,26 @@ class ItemAnswer:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {"status": self.status, "value": self.value, "by": list(self.by)}
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A linked run of usable texts that gives an asked item its value, in their own words.
+
+    ``by``: the chain's linked part (its texts from the start, each present, usable and
+    linked), which reaches the text that names the value; ``relation``: that text's relation; ``subject``: where the chain starts. ``value`` is None when that text
+    names no object (the answer is inside its sentence: the answer key alone can grade it).
+    """
+
+    item: str
+    value: str | None
+    by: tuple[str, ...]
+    relation: str
+    subject: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"item": self.item, "value": self.value, "by": list(self.by)}
 
 
 @dataclass(frozen=True)
@@ -217,6 +262,7 @@ class SufficiencyResult:
     items: Mapping[str, ItemAnswer] = field(default_factory=dict)
     next_search: tuple[NextSearch, ...] = ()
     unanswerable: bool = False
+    alternatives_complete: bool = True  # False: the file says other sets might answer too
 
     def __post_init__(self) -> None:
         freeze(self, "items")
@@ -244,6 +290,12 @@ class SufficiencyResult:
             return (
                 f"no complete witness, and {_ids(self.unknown)} could not be mapped to any "
                 "premise: it might be the missing one, so the result is UNKNOWN, not INSUFFICIENT"
+            )
+        if self.status == UNKNOWN and not self.alternatives_complete:
+            return (
+                "the context completes none of the listed alternatives, and the file says the "
+                "list may be incomplete: another set of texts might answer, so the result is "
+                "UNKNOWN, not INSUFFICIENT"
             )
         gaps = "; ".join(
             "{" + _ids(b.alternative) + "} missing " + (_ids(b.missing) or "a link")
@@ -273,6 +325,7 @@ class SufficiencyResult:
             "items": {k: v.to_dict() for k, v in self.items.items()},
             "next_search": [n.to_dict() for n in self.next_search],
             "unanswerable": self.unanswerable,
+            "alternatives_complete": self.alternatives_complete,
             "explanation": self.explanation,
         }
 
@@ -663,16 +716,14 @@ def _judge(
     circumstances: Sequence[str],
 ) -> SufficiencyResult:
     """The witness core's result with conflicts, conditions, items and the next search."""
-    held = {normalise_value(c) for c in circumstances}
-    unmet = {
-        eid: tuple(c for c in e.conditions if normalise_value(c) not in held)
-        for eid, e in fixture._by_id.items()
-        if e.conditions
-    }
+    unmet = _unmet(fixture, circumstances)
     met = [w for w in base.witnesses if not any(unmet.get(m) for m in w)]
     waiting = tuple(Unmet(m, unmet[m]) for w in base.witnesses for m in w if unmet.get(m))
     usable = [c for c in base.context if c in fixture._by_id and _applies(fixture, q, checks, c)]
-    conflicts = find_conflicts([fixture._by_id[c] for c in usable], fixture.rules.single_valued)
+    derived = (
+        _derive(fixture, q, {c for c in usable if not unmet.get(c)}, checks) if q.answerable else {}
+    )
+    conflicts = _all_conflicts(fixture, usable, derived)
     status: SufficiencyStatus = SufficiencyStatus(base.status)
     witnesses: tuple[tuple[str, ...], ...] = ()
     if not q.answerable:
@@ -683,7 +734,9 @@ def _judge(
         status, witnesses = SUFFICIENT, tuple(met)
     elif base.witnesses:
         status, witnesses = CONDITIONAL, base.witnesses
-    result = replace(
+    elif status == INSUFFICIENT and not q.alternatives_complete:
+        status = UNKNOWN  # another set of texts, not listed, might answer
+    return replace(
         base,
         status=status,
         witnesses=witnesses,
@@ -691,8 +744,19 @@ def _judge(
         conditions_unmet=tuple(dict.fromkeys(waiting)),
         unanswerable=not q.answerable,
         next_search=() if witnesses else _next_search(fixture, base.branches),
+        alternatives_complete=q.alternatives_complete,
+        items=_items(q, derived, conflicts),
     )
-    return replace(result, items=_items(fixture, q, result, checks, unmet))
+
+
+def _unmet(fixture: SufficiencyFixture, circumstances: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Per text with conditions, those the circumstances do not name (empty: all met)."""
+    held = {normalise_value(c) for c in circumstances}
+    return {
+        eid: tuple(c for c in e.conditions if normalise_value(c) not in held)
+        for eid, e in fixture._by_id.items()
+        if e.conditions
+    }
 
 
 def _applies(fixture: SufficiencyFixture, q: Question, checks: _Checks, eid: str) -> bool:
@@ -779,69 +843,183 @@ def _linked_part(q: Question, i: int, good: set[str], checks: _Checks) -> tuple[
     return tuple(reached)
 
 
-def _items(
-    fixture: SufficiencyFixture,
-    q: Question,
-    result: SufficiencyResult,
-    checks: _Checks,
-    unmet: Mapping[str, tuple[str, ...]],
-) -> dict[str, ItemAnswer]:
-    """Per asked item: CONFIRMED by a linked part of a chain, CONFLICT, or UNKNOWN.
+def value_position(length: int, item: int, asked: int) -> int | None:
+    """Which member of an alternative names the value of the ``item``-th of ``asked`` items.
 
-    A part confirms the items whose accepted value it names. A whole alternative (present,
-    linked, every member usable) of a question that asks one item confirms it, named or not
-    (a comparison's "yes", an answer inside a sentence's text), with the key's value when the
-    key gives exactly one (else the value stays open). Of a question asking several items, a
-    whole alternative confirms only those it names.
+    The items are read off the end of the chain: the last asked item is what its last member
+    leads to (the room), the one before it what the member before leads to (the route), and
+    so on; a chain too short to reach an item does not name it (None).
+
+    Examples:
+        >>> value_position(2, 1, 2), value_position(3, 0, 2), value_position(1, 0, 2)
+        (1, 1, None)
+    """
+    at = length - asked + item
+    return at if at >= 0 else None
+
+
+def _sources(fixture: SufficiencyFixture, q: Question) -> list[tuple[Question, int]]:
+    """The alternatives whose texts may give ``q``'s items a value.
+
+    Its own, and those of the file's other answerable questions on the same topic, with the
+    same circumstances, whose chain starts at a subject one of ``q``'s chains starts at (an
+    approved map that states the room for the room question states it for every question
+    asking that room).
+    """
+    out = [(q, i) for i in range(len(q.alternatives))]
+    starts = {normalise_value(fixture._by_id[a[0]].subject) for a in q.alternatives}
+    here = {normalise_value(c) for c in q.circumstances}
+    for other in fixture.on_topic(q.topic):
+        if other.name == q.name or not other.answerable:
+            continue
+        if {normalise_value(c) for c in other.circumstances} != here:
+            continue
+        for i, alt in enumerate(other.alternatives):
+            if normalise_value(fixture._by_id[alt[0]].subject) in starts:
+                out.append((other, i))
+    return out
+
+
+def _derive(
+    fixture: SufficiencyFixture, q: Question, good: set[str], checks: _Checks
+) -> dict[str, tuple[Derivation, ...]]:
+    """Per asked item, every linked run of usable texts (``good``) that gives it a value."""
+    out: dict[str, list[Derivation]] = {item: [] for item in q.asks}
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for src, i in _sources(fixture, q):
+        alt = src.alternatives[i]
+        if good.isdisjoint(alt):
+            continue
+        part = _linked_part(src, i, good, checks)
+        for item in q.asks:
+            p = (
+                value_position(len(alt), src.asks.index(item), len(src.asks))
+                if item in src.asks
+                else None
+            )
+            if p is None or alt[p] not in part:
+                continue
+            if (item, part) in seen:
+                continue
+            seen.add((item, part))
+            e, start = fixture._by_id[alt[p]], fixture._by_id[alt[0]]
+            out[item].append(Derivation(item, e.object or None, part, e.relation, start.subject))
+    return {item: tuple(ds) for item, ds in out.items()}
+
+
+def find_derivations(
+    fixture: SufficiencyFixture, question: str, context: Sequence[str]
+) -> dict[str, tuple[Derivation, ...]]:
+    """Per asked item of ``question``, every value the context's usable texts derive for it.
+
+    Usable: on the question's topic, passing the metadata rules, conditions met by the
+    question's circumstances. The answer key plays no part: values come from the texts.
+
+    Examples:
+        >>> from claimlab.io.locate import FIXTURES_DIR
+        >>> from claimlab.io.sufficiency import load_sufficiency
+        >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
+        >>> q = next(iter(fx.questions.values()))
+        >>> chain = max(q.alternatives, key=len)
+        >>> [d.value == fx.item(chain[-1]).object for d in find_derivations(
+        ...     fx, q.name, chain)[q.asks[-1]]]
+        [True]
+        >>> find_derivations(fx, q.name, [])[q.asks[-1]]
+        ()
+    """
+    q = fixture.question(question)
+    checks = _checks(fixture, q)
+    unmet = _unmet(fixture, q.circumstances)
+    good = {
+        c
+        for c in context
+        if c in fixture._by_id and _applies(fixture, q, checks, c) and not unmet.get(c)
+    }
+    return _derive(fixture, q, good, checks) if q.answerable else {i: () for i in q.asks}
+
+
+def _item_conflicts(
+    derived: Mapping[str, Sequence[Derivation]], single: set[str]
+) -> list[Conflict]:
+    """Asked items whose complete witnesses derive different values, the item single-valued.
+
+    An item is single-valued when a relation that names one of its values is (the file's
+    ``rules.single_valued``); a direct statement and a chain are compared alike.
+    """
+    out = []
+    for item, ds in derived.items():
+        valued = [d for d in ds if d.value is not None]
+        if not any(normalise_value(d.relation) in single for d in valued):
+            continue
+        groups: dict[str, list[Derivation]] = {}
+        for d in valued:
+            v = str(d.value)
+            key = next((g for g in groups if normalise_value(g) == normalise_value(v)), v)
+            groups.setdefault(key, []).append(d)
+        if len(groups) < 2:
+            continue
+        out.append(
+            Conflict(
+                valued[0].subject,
+                " / ".join(dict.fromkeys(d.relation for d in valued)),
+                {v: tuple(dict.fromkeys(i for d in g for i in d.by)) for v, g in groups.items()},
+                item=item,
+                witnesses={v: tuple(d.by for d in g) for v, g in groups.items()},
+            )
+        )
+    return out
+
+
+def _all_conflicts(
+    fixture: SufficiencyFixture,
+    usable: Sequence[str],
+    derived: Mapping[str, Sequence[Derivation]],
+) -> tuple[Conflict, ...]:
+    """Conflicts between texts, then between witnesses (unless two texts already show them)."""
+    single = fixture.rules.single_valued
+    texts = find_conflicts([fixture._by_id[c] for c in usable], single)
+    shown = [frozenset(normalise_value(v) for v in c.values) for c in texts]
+    by_items = _item_conflicts(derived, {normalise_value(r) for r in single})
+    return (
+        *texts,
+        *(c for c in by_items if frozenset(normalise_value(v) for v in c.values) not in shown),
+    )
+
+
+def _items(
+    q: Question,
+    derived: Mapping[str, Sequence[Derivation]],
+    conflicts: Sequence[Conflict],
+) -> dict[str, ItemAnswer]:
+    """Per asked item: CONFIRMED with the value its texts derive, CONFLICT, or UNKNOWN.
+
+    CONFLICT when its witnesses derive different values of a single-valued item, or one of
+    them holds a text of a conflict; else CONFIRMED by the first witness that names a value
+    (a witness whose text names no object confirms it with no value); else UNKNOWN.
     """
     if not q.answerable:
         return {item: ItemAnswer(ItemState.UNKNOWN) for item in q.asks}
-    rejected = {r.id for r in result.rejected if r.reason != RejectReason.DUPLICATE}
-    rejected |= {r.id for r in result.unsafe_candidates}
-    good = {c for c in result.context if c in fixture._by_id and c not in rejected}
-    good -= {m for m, conds in unmet.items() if conds}
-    conflicting = {i for c in result.conflicts for ids in c.values.values() for i in ids}
-    parts = [_linked_part(q, i, good, checks) for i in range(len(q.alternatives))]
+    texts = {i for c in conflicts if not c.item for ids in c.values.values() for i in ids}
+    by_item = {c.item: c for c in conflicts if c.item}
     out: dict[str, ItemAnswer] = {}
     for item in q.asks:
-        accepted = fixture.accepted(q.name, item)
-        answer = ItemAnswer(ItemState.UNKNOWN)
-        for i, part in enumerate(parts):
-            names = named_by(fixture, part)
-            found = next((v for v in accepted if normalise_value(v) in names), None)
-            whole = len(q.asks) == 1 and bool(part) and set(part) == set(q.alternatives[i])
-            if found is None and whole:  # a whole alternative answers a one-item question
-                found = accepted[0] if len(accepted) == 1 else None
-            elif found is None:
-                continue
-            clash = [m for m in part if m in conflicting]
-            if clash:
-                answer = ItemAnswer(ItemState.CONFLICT, None, tuple(sorted(conflicting)))
-                break
-            if answer.status == ItemState.UNKNOWN:
-                answer = ItemAnswer(ItemState.CONFIRMED, found, part)
-        out[item] = answer
+        ds = derived.get(item, ())
+        if item in by_item:
+            ids = dict.fromkeys(i for v in by_item[item].values.values() for i in v)
+            out[item] = ItemAnswer(ItemState.CONFLICT, None, tuple(ids))
+        elif any(texts.intersection(d.by) for d in ds):
+            out[item] = ItemAnswer(ItemState.CONFLICT, None, tuple(sorted(texts)))
+        elif ds:
+            d = next((d for d in ds if d.value is not None), ds[0])
+            out[item] = ItemAnswer(ItemState.CONFIRMED, d.value, d.by)
+        else:
+            out[item] = ItemAnswer(ItemState.UNKNOWN)
     return out
 
 
 def normalise_value(value: str) -> str:
     """An answer value as compared: whitespace collapsed, case folded."""
     return " ".join(value.split()).casefold()
-
-
-def named_by(fixture: SufficiencyFixture, witness: Sequence[str]) -> frozenset[str]:
-    """Every value a witness chain names (each member's subject and object), normalised.
-
-    An answer comes *from* a witness when the witness names it: the room at the end of a chain,
-    and the route in its middle, are both named by that one chain.
-    """
-    out = set()
-    for eid in witness:
-        item = fixture.item(eid)
-        if item is not None:
-            out.add(normalise_value(item.subject))
-            out.add(normalise_value(item.object))
-    return frozenset(out)
 
 
 def item_answers(

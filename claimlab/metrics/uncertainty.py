@@ -11,6 +11,7 @@ from claimlab.core.vocab import TOY_METRICS
 from claimlab.metrics.stats.comparisons import (
     Comparison,
     Ranking,
+    pair_items,
     paired_comparisons,
     ranking_stability,
     rankings_stability,
@@ -107,15 +108,23 @@ def ledger_group_intervals(
 
 
 def scored_by_group(table: Any) -> dict[str, Any]:
-    """Per group (``model``), the answers it scored, indexed by answer id.
+    """Per group (``model``), every answer it was given, indexed by answer id.
 
-    An answer a group gave no candidate row for was not scored by it: the ledger counts it as
-    an empty selection, but comparisons and rankings leave it out and count it apart.
+    The records the per-group figures are computed from
+    (:func:`claimlab.metrics.ledger.group_records`): an answer a group produced nothing for
+    is one of them, scored as an empty selection, and is paired wherever its figure is defined.
     """
-    return {
-        str(k): g[g["raw"] > 0].set_index("answer_id")
-        for k, g in table.groupby("model", observed=True)
-    }
+    from claimlab.metrics.ledger import group_records
+
+    return group_records(table)
+
+
+def _groups_named(groups: dict[str, Any], names: Sequence[str]) -> None:
+    """Refuse a name that is not a group of the ledger."""
+    for name in names:
+        if name not in groups:
+            known = ", ".join(sorted(groups)) or "none"
+            raise KeyError(f"no group {name!r} in the ledger (groups: {known})")
 
 
 def ledger_comparisons(
@@ -127,43 +136,33 @@ def ledger_comparisons(
     permutations: int = 2000,
     seed: int = 0,
 ) -> list[Comparison]:
-    """Paired comparisons of groups (``model`` values) on the answers both scored, Holm-adjusted.
+    """Paired comparisons of groups (``model`` values) over their answer records, Holm-adjusted.
 
-    An answer is scored by a side when that side has a candidate row for it. Every pair gives
-    eight comparisons (four metrics, micro and macro); Holm's adjustment runs over all of them.
+    Each figure pairs the two groups' records by the one rule of
+    :func:`~claimlab.metrics.stats.comparisons.pair_items`: every answer both were given,
+    including those one of them produced nothing for, except where the figure is N/A (0/0) on
+    one side (counted as ``undefined``). Every pair gives eight comparisons (four metrics,
+    micro and macro, which share their pairs); Holm's adjustment runs over all of them.
     """
-    defs = _ledger_defs()
     groups = scored_by_group(table)
     out: list[Comparison] = []
     for a, b in pairs:
-        for name in (a, b):
-            if name not in groups:
-                known = ", ".join(sorted(groups)) or "none"
-                raise KeyError(f"no group {name!r} in the ledger (groups: {known})")
-        ga, gb = groups[a], groups[b]
-        shared = ga.index.intersection(gb.index, sort=False)
-        sa, sb = ga.loc[shared], gb.loc[shared]
-        only = (int(len(ga) - len(shared)), int(len(gb) - len(shared)))
-        figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]] = {}
-        for metric, (num, den) in defs.items():
-            for aggregate in AGGREGATES:
-                figures[(metric, aggregate)] = (
-                    ratio_parts(
-                        sa[num].to_numpy(np.float64), sa[den].to_numpy(np.float64), aggregate
-                    ),
-                    ratio_parts(
-                        sb[num].to_numpy(np.float64), sb[den].to_numpy(np.float64), aggregate
-                    ),
+        _groups_named(groups, (a, b))
+        for metric, (num, den) in _ledger_defs().items():
+            pairing = pair_items(groups[a], groups[b], num, den)
+            figures: dict[tuple[str, str], tuple[tuple[Floats, Floats], tuple[Floats, Floats]]]
+            figures = {
+                (metric, aggregate): (
+                    ratio_parts(*pairing.a, aggregate),
+                    ratio_parts(*pairing.b, aggregate),
                 )
-        out += paired_comparisons(
-            figures,
-            names=(a, b),
-            only=only,
-            level=level,
-            resamples=resamples,
-            permutations=permutations,
-            seed=seed,
-        )
+                for aggregate in AGGREGATES
+            }
+            out += paired_comparisons(
+                figures, names=(a, b), only=(pairing.only_a, pairing.only_b),
+                undefined=pairing.undefined, level=level, resamples=resamples,
+                permutations=permutations, seed=seed,
+            )  # fmt: skip
     return with_holm(out)
 
 
@@ -296,8 +295,8 @@ def ledger_ranking(
 ) -> Ranking:
     """How often the decomposers' order by one figure holds under resampling.
 
-    The answers every decomposer scored are resampled (an answer a decomposer gave no row for
-    is left out, as in a comparison).
+    The answers every decomposer was given are resampled, those where the figure is N/A (0/0)
+    for one of them left out, as in a comparison.
     """
     return ledger_rankings(
         table, metrics=(metric,), aggregate=aggregate, resamples=resamples, seed=seed
@@ -312,17 +311,23 @@ def ledger_rankings(
     resamples: int = 2000,
     seed: int = 0,
 ) -> list[Ranking]:
-    """:func:`ledger_ranking` of several metrics, with one resampling of the shared answers."""
+    """:func:`ledger_ranking` of several metrics over the answers every decomposer was given.
+
+    Per metric, the answers resampled are those every group holds with the figure defined
+    (the pairing rule of :func:`~claimlab.metrics.stats.comparisons.pair_items`, over all
+    groups); ``about["answers"]`` says how many.
+    """
     groups = scored_by_group(table)
     if len(groups) < 2:
         return [Ranking(tuple(groups), None, (), 0, about={"metric": m}) for m in metrics]
-    shared = None
-    for g in groups.values():
-        shared = g.index if shared is None else shared.intersection(g.index, sort=False)
-    by_figure = {}
+    out = []
     for metric in metrics:
         num, den = _ledger_defs()[metric]
-        by_figure[metric] = {
+        defined = [g.index[g[den].to_numpy() > 0] for g in groups.values()]
+        shared = defined[0]
+        for ids in defined[1:]:
+            shared = shared.intersection(ids, sort=False)
+        figure = {
             name: ratio_parts(
                 g.loc[shared, num].to_numpy(np.float64),
                 g.loc[shared, den].to_numpy(np.float64),
@@ -330,9 +335,9 @@ def ledger_rankings(
             )
             for name, g in groups.items()
         }
-    ranked = rankings_stability(by_figure, resamples=resamples, seed=seed)
-    answers = int(len(shared)) if shared is not None else 0
-    return [ranked[m].with_about(metric=m, aggregate=aggregate, answers=answers) for m in metrics]
+        ranked = rankings_stability({metric: figure}, resamples=resamples, seed=seed)[metric]
+        out.append(ranked.with_about(metric=metric, aggregate=aggregate, answers=len(shared)))
+    return out
 
 
 def ledger_prediction_powered(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from claimlab.core.text import md_code, md_ids, md_text
@@ -164,6 +165,20 @@ class _Pandas:
 def pandas() -> Any:
     """pandas, its ``DataFrame`` being the table that is never typeset (imported when first used)."""
     return _Pandas()
+
+
+def rows_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, index: str) -> Any:
+    """Rows as a table indexed by ``index``, with its columns also when there is no row.
+
+    A table of nothing (a query with no retrieved chunk, a file with no pair) shows its header
+    and no row; it never fails for want of the column to index by.
+
+    Examples:
+        >>> t = rows_table([], ["chunk", "relevant"], index="chunk")
+        >>> (len(t), list(t.columns), t.index.name)
+        (0, ['relevant'], 'chunk')
+    """
+    return pandas().DataFrame(list(rows), columns=list(columns)).set_index(index)
 
 
 def show(obj: object) -> None:

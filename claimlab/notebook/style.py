@@ -36,8 +36,73 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+# Per-glyph fallback, in order (matplotlib >= 3.6 takes a list of families): Latin, Turkish and
+# Greek from DejaVu Sans; Thai from Noto Sans Thai (TLWG's Loma if absent); Korean from Nanum
+# Gothic; pictographs and emoji from the monochrome symbol fonts (a colour bitmap font such as
+# Noto Color Emoji cannot be drawn by matplotlib). Families that are not installed are left out.
+FONT_FALLBACK = (
+    "DejaVu Sans",
+    "Noto Sans",
+    "Noto Sans Thai",
+    "Loma",
+    "NanumGothic",
+    "NanumBarunGothic",
+    "Noto Sans Symbols2",
+    "Noto Sans Symbols",
+    "Symbola",
+)
+
+
+@functools.cache
+def font_families() -> tuple[str, ...]:
+    """The installed families of :data:`FONT_FALLBACK`, in its order (DejaVu Sans always)."""
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return tuple(f for f in FONT_FALLBACK if f in installed or f == "DejaVu Sans")
+
+
+@functools.cache
+def _drawable() -> frozenset[int]:
+    """Every code point some family of :func:`font_families` has a glyph for."""
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    points: set[int] = set()
+    for family in font_families():
+        path = font_manager.findfont(
+            font_manager.FontProperties(family=family), fallback_to_default=False
+        )
+        points.update(FT2Font(path).get_charmap())
+    return frozenset(points)
+
+
+def drawable(text: str) -> str:
+    r"""``text`` with every character no installed font can draw made visible as ``[U+XXXX]``.
+
+    A format character or a combining mark without a glyph (a variation selector, a zero-width
+    joiner) is dropped: it has nothing to show. Never an empty box in a figure.
+
+    Examples:
+        >>> drawable("ok \U000f0000 \U000e0001")  # private use: no font; a tag: dropped
+        'ok [U+F0000] '
+    """
+    import unicodedata
+
+    have = _drawable()
+    if all(ord(ch) in have or ch in "\n\t " for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if ord(ch) in have or ch in "\n\t ":
+            out.append(ch)
+        elif unicodedata.category(ch) not in ("Cf", "Mn"):
+            out.append(f"[U+{ord(ch):04X}]")
+    return "".join(out)
+
+
 HOUSE_STYLE: dict[str, Any] = {
-    "font.family": "DejaVu Sans",
+    "font.family": list(FONT_FALLBACK),
     "svg.hashsalt": "claimlab",
     "figure.dpi": 100,
     "savefig.dpi": 100,
@@ -53,7 +118,8 @@ HOUSE_STYLE: dict[str, Any] = {
 @contextmanager
 def house_style() -> Iterator[None]:
     """Deterministic, readable defaults for the figures made inside (nothing changed outside)."""
-    with plt.rc_context(HOUSE_STYLE):  # type: ignore[arg-type]
+    rc: dict[str, Any] = {**HOUSE_STYLE, "font.family": list(font_families())}
+    with plt.rc_context(rc):  # type: ignore[arg-type]
         yield
 
 
@@ -64,7 +130,7 @@ def label(text: object, limit: int = 32) -> str:
         >>> label("a\x1bb"), label("x" * 40, 10)
         ('a\\x1bb', 'xxxxxxxxx…')
     """
-    lines = terminal(text).split("\n")
+    lines = drawable(terminal(text)).split("\n")
     return "\n".join(line if len(line) <= limit else line[: limit - 1] + "…" for line in lines)
 
 
@@ -76,13 +142,15 @@ def visible_text(ax: Axes) -> None:
     renderer, so each is drawn as its escape instead. Line breaks stay.
     """
     from matplotlib.text import Text
-    from matplotlib.ticker import FixedFormatter
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
 
     for axes in ax.figure.axes:
         for axis in (axes.xaxis, axes.yaxis):
             fmt = axis.get_major_formatter()
             if isinstance(fmt, FixedFormatter):  # tick labels are drawn from it later
                 fmt.seq = [label(x) for x in fmt.seq]
+            elif isinstance(fmt, FuncFormatter):  # set_ticklabels' own formatter (matplotlib 3.9+)
+                axis.set_major_formatter(FuncFormatter(_visible_ticks(fmt)))
     titles = {id(t) for a in ax.figure.axes for t in (a.title, a.xaxis.label, a.yaxis.label)}
     extra = (getattr(ax.figure, "_suptitle", None), getattr(ax.figure, "_supxlabel", None))
     titles |= {id(t) for t in extra if t is not None}
@@ -91,6 +159,15 @@ def visible_text(ax: Axes) -> None:
         safe = label(s, 110 if id(t) in titles else 60)
         if safe != s:
             t.set_text(safe)
+
+
+def _visible_ticks(fmt: Any) -> Callable[[Any, Any], str]:
+    """A tick formatter's labels passed through :func:`label`."""
+
+    def visible(x: Any, pos: Any) -> str:
+        return label(fmt(x, pos))
+
+    return visible
 
 
 def styled(fn: Callable[P, R]) -> Callable[P, R]:

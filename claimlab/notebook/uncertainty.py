@@ -16,7 +16,11 @@ def _interval(iv: Any) -> str:
 
 
 def comparisons_table(comparisons: Sequence[Any]) -> Any:
-    """One row per comparison: difference in points, its interval, p, Holm p and the counts."""
+    """One row per comparison: difference in points, its interval, p, Holm p and the counts.
+
+    The counts are the pairing's: answers paired, those one side lacks, and those left out
+    because the figure is N/A (0/0) on one side.
+    """
     pd = pandas()
     rows = []
     for c in comparisons:
@@ -34,6 +38,7 @@ def comparisons_table(comparisons: Sequence[Any]) -> Any:
                 "shared": c.shared,
                 "only A": c.only_a,
                 "only B": c.only_b,
+                "N/A on one side": getattr(c, "undefined", 0),
             }
         )
     return pd.DataFrame(rows).set_index("comparison")

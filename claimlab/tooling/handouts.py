@@ -362,9 +362,7 @@ def render_html(
     exporter = HTMLExporter(config=c, template_name="lab")
     body, _ = exporter.from_notebook_node(nb)
     body = _SCRIPT.sub("", body)
-    title = (lesson.get("title") if isinstance(lesson, dict) else None) or nb.metadata.get(
-        "claimlab", {}
-    ).get("title", notebook.stem)
+    title = _title(lesson, nb, notebook.stem)
     stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
     head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
     if MATHJAX_FILE.exists():
@@ -386,6 +384,12 @@ def render_html(
     else:
         i += len("<main>")
     return body[:i] + stamp + body[i:]
+
+
+def _title(lesson: Any, nb: Any, stem: str) -> str:
+    """The title page's title: the lesson's own (in its language), else the notebook's."""
+    own = lesson.get("title") if isinstance(lesson, dict) else None
+    return str(own or nb.metadata.get("claimlab", {}).get("title", stem))
 
 
 def _mark_body(match: re.Match[str], variant: str = "student") -> str:

@@ -245,63 +245,6 @@ class NotebookFailed(ClaimlabInputError):
         self.input_error = input_error
 
 
-def _empty_like(default: Any) -> Any:
-    """The "none" value of a parameter of the default's type: ``""``, ``[]`` or None."""
-    if isinstance(default, str):
-        return ""
-    return [] if isinstance(default, list) else None
-
-
-def names_shipped_file(value: Any) -> bool:
-    """Whether a parameter value names a file of the shipped fixtures (``fixtures/...``).
-
-    Examples:
-        >>> names_shipped_file("fixtures/library_loans.json"), names_shipped_file("my.json")
-        (True, False)
-        >>> names_shipped_file(["fixtures/a.json"]), names_shipped_file([])
-        (True, False)
-    """
-    if isinstance(value, list):
-        return any(names_shipped_file(v) for v in value)
-    return isinstance(value, str) and Path(value).parts[:1] == ("fixtures",)
-
-
-def _same_file(given: Any, default: Any) -> bool:
-    """Whether a given FIXTURE names the notebook's default file (as given or resolved)."""
-    if given == default:
-        return True
-    if not (isinstance(given, str) and isinstance(default, str)) or not os.path.isabs(given):
-        return False
-    from claimlab.io.locate import FIXTURES_DIR
-
-    return Path(given).resolve() == (FIXTURES_DIR / Path(default).name).resolve()
-
-
-def lesson_parameters(declared: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """The given values, plus the shipped extras a teacher's own ``FIXTURE`` switches off.
-
-    A notebook's defaults are one lesson: a parameter other than ``FIXTURE`` whose default
-    names a shipped fixture (such as a file of hard cases) belongs to the shipped ``FIXTURE``.
-    When the caller gives another ``FIXTURE`` and leaves such a parameter unset, it is set to
-    its "none" value (``""``, ``[]``, None), so a teacher's file is the whole lesson. Given
-    values are never changed; without a new ``FIXTURE`` nothing is added.
-
-    Examples:
-        >>> declared = {"FIXTURE": "fixtures/a.json", "HARD_CASES": "fixtures/b.json", "N": 1}
-        >>> lesson_parameters(declared, {"FIXTURE": "mine.json"})
-        {'FIXTURE': 'mine.json', 'HARD_CASES': ''}
-        >>> lesson_parameters(declared, {"N": 2})
-        {'N': 2}
-    """
-    out = dict(given)
-    if "FIXTURE" not in given or _same_file(given["FIXTURE"], declared.get("FIXTURE")):
-        return out
-    for name, default in declared.items():
-        if name != "FIXTURE" and name not in given and names_shipped_file(default):
-            out[name] = _empty_like(default)
-    return out
-
-
 def _checked_parameters(
     nb_path: Path, parameters: Mapping[str, Any] | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -325,7 +268,7 @@ def _checked_parameters(
         )
     for name, value in params.items():
         declared_types[name].check(value, file=str(nb_path))
-    return declared, lesson_parameters(declared, params)
+    return declared, params
 
 
 def _output_folder(output_dir: str | Path) -> Path:
@@ -431,15 +374,22 @@ def run_notebook(
         seconds = time.perf_counter() - started
         records = records_from_notebook(json.loads(tmp_nb.read_text(encoding="utf-8")))
         used = {**declared, **params}
-        rec_doc = {
-            "notebook": nb_path.name,
-            "parameters": used,
-            "seconds": round(seconds, 3),
-            "records": records,
-        }
-        tmp_rec.write_text(json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
+        _write_records(tmp_rec, nb_path.name, used, seconds, records)
     failed.unlink(missing_ok=True)
     return RunResult(stem, final_nb, final_rec, seconds, records, used)
+
+
+def _write_records(
+    path: Path, notebook: str, used: dict[str, Any], seconds: float, records: dict[str, Any]
+) -> None:
+    """The records file: the notebook, the parameters it ran with, its time and its records."""
+    doc = {
+        "notebook": notebook,
+        "parameters": used,
+        "seconds": round(seconds, 3),
+        "records": records,
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
 
 
 def _execute(

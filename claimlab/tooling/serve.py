@@ -10,29 +10,60 @@ connects after ``--cull-idle`` seconds idle, and at most
 ``--max-kernels`` run at once, counted from the moment a start is accepted (a further page view
 is told at once the classroom is full). ``--warm`` pages of each game are executed ahead within
 that cap; kernels talk over IPC sockets, never TCP ports. A page view waits for its kernel to
-answer before the page begins, so a kernel that dies first is an error page at once. The address
+answer before the page begins, so a kernel that dies first is an error page at once; a kernel
+that ends while its page is being made ends the page with the classroom's error page within a
+second or two (never a page that keeps loading, never Voila's developer message), and kernels are
+not restarted (a restarted kernel has lost its page). The address
 printed is the one the server listens on: a port that is taken or out of range is an error
 before anything starts.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import socket
 import sys
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tornado.web
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer
+from voila.tornado.handler import TornadoVoilaHandler
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.labs.registry import games
-from claimlab.tooling.runner import declared_parameters, lesson_parameters, read_notebook
+from claimlab.tooling.runner import read_notebook
 
 GAME_NOTEBOOKS = tuple(games().values())
+
+PAGE_STOPPED = (
+    "This game stopped (its kernel ended while the page was being made): "
+    "reload the page to start again"
+)
+WATCH_SECONDS = 1.0  # how often a page being made checks that its kernel still runs
+
+
+@dataclass
+class PageKernel:
+    """The kernel of one page view, once the page has one (a page's working note, not a record)."""
+
+    kernel_id: str | None = None
+
+
+PAGE: ContextVar[PageKernel | None] = ContextVar("classroom_page", default=None)
+
+
+def _note_page_kernel(kernel_id: str) -> None:
+    """Tell the page view being served (if any) which kernel is its own."""
+    page = PAGE.get()
+    if page is not None:
+        page.kernel_id = kernel_id
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -115,8 +146,32 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         finally:
             self._accepted().discard(kernel_id)
         if not warming:
-            await self._answers(started)
+            await self._answers(started)  # until it answers, a death is "could not start"
+            _note_page_kernel(started)
         return started
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        rendered = getattr(self, "get_rendered_notebook", None)  # Voila's, when pages are warmed
+        if rendered is not None:
+
+            async def noted(*args: Any, **kw: Any) -> Any:
+                """A warm page's kernel is the page's own from now on."""
+                out = await rendered(*args, **kw)
+                _note_page_kernel(out[2])
+                return out
+
+            self.get_rendered_notebook = noted
+
+    async def lost(self, kernel_id: str | None) -> bool:
+        """Whether a page's kernel has ended (False while the page has none yet)."""
+        from jupyter_core.utils import ensure_async
+
+        if kernel_id is None:
+            return False
+        if kernel_id not in self:
+            return True
+        return not await ensure_async(self.get_kernel(kernel_id).is_alive())
 
     async def _answers(self, kernel_id: str) -> None:
         """Return once the kernel answers; one that dies first is an HTTP 503 page at once.
@@ -177,6 +232,126 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """Stop every kernel, warm ones included, and refill nothing."""
         self._stopping = True
         return await super().shutdown_all(*args, **kwargs)
+
+
+class ClassroomPageHandler(TornadoVoilaHandler):
+    """Voila's page view, watched: a kernel that ends while the page is made ends the page.
+
+    Voila sends a page as it is made and, when the kernel dies, either keeps the page open for
+    ever (the cell it waited on never answers) or fills it with a message for the server's
+    developer. Here the page is read from Voila's generator while its kernel is checked every
+    ``WATCH_SECONDS``: a kernel found ended gives the classroom's error page (HTTP 503 if
+    nothing was sent yet, else the page sent so far replaced by it) and the page ends.
+    """
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        """Serve one page view of a game (see the class)."""
+        page = PageKernel()
+        token = PAGE.set(page)
+        try:
+            await watch_page(self, self.get_generator(path=path), page)
+        finally:
+            PAGE.reset(token)
+
+
+_DONE = object()
+
+
+async def _pump(snippets: AsyncIterator[str], queue: asyncio.Queue[object]) -> None:
+    """Every snippet of a page into ``queue``, then ``_DONE`` (or the exception that stopped it)."""
+    try:
+        async for html in snippets:
+            await queue.put(html)
+    except Exception as exc:  # handed to the page view, which raises it there
+        await queue.put(exc)
+    else:
+        await queue.put(_DONE)
+
+
+async def watch_page(
+    handler: Any, snippets: AsyncIterator[str], page: PageKernel, *, every: float = WATCH_SECONDS
+) -> None:
+    """Send a page's snippets as they come, ending it once its kernel has ended.
+
+    Raises:
+        tornado.web.HTTPError: 503 when the kernel ended before anything was sent; any error
+            of the page's own making, as Voila raised it.
+    """
+    queue: asyncio.Queue[object] = asyncio.Queue()
+    pump = asyncio.ensure_future(_pump(snippets, queue))
+    manager = handler.kernel_manager
+    sent = False
+    try:
+        while True:
+            try:
+                item: object = await asyncio.wait_for(queue.get(), every)
+            except asyncio.TimeoutError:
+                item = None
+            if await manager.lost(page.kernel_id):
+                await _page_lost(handler, manager, page.kernel_id, sent=sent)
+                return
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            if isinstance(item, str):
+                handler.write(item)
+                handler.flush()
+                sent = True
+    finally:
+        pump.cancel()
+        await asyncio.gather(pump, return_exceptions=True)
+
+
+async def _page_lost(handler: Any, manager: Any, kernel_id: str | None, *, sent: bool) -> None:
+    """End a page whose kernel ended with the classroom's error page; stop what is left of it."""
+    handler.log.warning("kernel %s ended while its page was being made", kernel_id)
+    if kernel_id is not None and kernel_id in manager:
+        try:
+            await manager.shutdown_kernel(kernel_id, now=True)
+        except Exception as exc:  # already gone: nothing left to stop
+            handler.log.warning("kernel %s could not be stopped: %s", kernel_id, exc)
+    if not sent:
+        raise tornado.web.HTTPError(503, PAGE_STOPPED, reason=PAGE_STOPPED)
+    error_page = handler.render_template(
+        "error.html",
+        status_code=503,
+        status_message=PAGE_STOPPED,
+        message=PAGE_STOPPED,
+        exception=None,
+    )
+    handler.write(error_fragment(error_page, PAGE_STOPPED))
+
+
+def error_fragment(error_page: str, message: str) -> str:
+    """What ends a page already under way: the message, then a script showing the error page.
+
+    The page's own scripts may run after it (they are deferred): the error page is shown
+    again once the page has loaded. Both texts are escaped (HTML, and JSON inside a script).
+
+    Examples:
+        >>> text = error_fragment("<h1>503: a</h1>", "a <b>")
+        >>> "a &lt;b&gt;" in text and "<h1>" not in text.split("<script>")[1]
+        True
+    """
+    from html import escape
+
+    as_js = json.dumps(error_page).replace("<", "\\u003c").replace(">", "\\u003e")
+    as_js = as_js.replace("&", "\\u0026")
+    show = f"function(){{document.documentElement.innerHTML = {as_js};}}"
+    return (
+        f'<div class="classroom-error" role="alert"><h1>503: {escape(message)}</h1></div>\n'
+        f"<script>window.stop(); ({show})(); window.addEventListener('load', {show});</script>\n"
+    )
+
+
+def run_voila() -> None:
+    """Voila's command line (``sys.argv``), its page views served by :class:`ClassroomPageHandler`."""
+    import voila.app
+
+    voila.app.TornadoVoilaHandler = ClassroomPageHandler
+    voila.app.main()
 
 
 WARM_DEFAULT_MOST = 8
@@ -258,7 +433,7 @@ def prepare_games_folder(
         params: dict[str, object] = {"STUDENT": student}
         if fixtures and name in fixtures:
             params["FIXTURE"] = str(Path(fixtures[name]).resolve())
-        _inject(nb, lesson_parameters(declared_parameters(src), params))
+        _inject(nb, params)
         dst = target / name
         nbformat.write(nb, str(dst))
         out.append(dst)
@@ -304,8 +479,8 @@ def voila_command(
         sys.executable,
         "-W",  # traitlets calls a JSON value for a dict option old style; it is still read
         "ignore::DeprecationWarning:traitlets.traitlets",
-        "-m",
-        "voila",
+        "-c",
+        "from claimlab.tooling.serve import run_voila; run_voila()",
         "--no-browser",
         f"--port={port}",
         "--Voila.port_retries=0",  # never move silently to another port
@@ -319,6 +494,7 @@ def voila_command(
         "--MappingKernelManager.cull_connected=False",
         "--VoilaConfiguration.show_tracebacks=False",
         "--KernelManager.transport=ipc",
+        "--KernelManager.autorestart=False",  # a restarted kernel has lost its page: it ends
     ]
     if warm > 0:
         cmd += [

@@ -35,3 +35,35 @@ def test_gate_table_of_the_simulated_history_and_a_run_without_a_table(tmp_path)
     runs = tuple(read_runs(_history_store(tmp_path / "h")))
     assert "kept no per-answer table" in compare_runs(runs[0], runs[1], margin=0.0)
     assert pick(runs, 99, last=True) is None and pick((), 0, last=True) is None
+
+
+def test_trend_ticks_are_runs_labelled_by_release_and_intervals_are_error_bars(tmp_path):
+    import pytest
+
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.store import Figure, record_run
+
+    store = tmp_path / "runs.sqlite"
+    name = "by_group.gpt$\\frac{1}{$x.micro.coverage"
+    for k, (low, high) in enumerate([(0.3, 0.55), (0.35, 0.7), (None, None)], start=1):
+        record_run(
+            store, command="ledger", argv=[], inputs=[], parameters={"release": f"r{k}.0"},
+            figures=[Figure(name, 3 + k, 10, (3 + k) / 10, low, high, level=0.95, method="BCa",
+                            note="" if low else "only 1 answer")],
+        )  # fmt: skip
+    runs = tuple(read_runs(store))
+    ax = views.plot_trend(runs, "coverage")
+    assert list(ax.get_xticks()) == [1, 2, 3]
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels == ["#1\nr1.0", "#2\nr2.0", "#3\nr3.0"]
+    (bars,) = [c for c in ax.containers if hasattr(c, "lines")]  # the error bars
+    segments = bars.lines[2][0].get_segments()
+    assert [tuple(s[:, 1]) for s in segments[:2]] == [
+        pytest.approx((30.0, 55.0)), pytest.approx((35.0, 70.0))
+    ]  # fmt: skip
+    ax.figure.canvas.draw()  # a name with "$" draws as text, never as mathematics
+    table = views.runs_table(runs, "coverage")
+    assert table.loc[1, name] == "40.0% (4/10) [30.0%, 55.0%] 95% BCa"
+    assert table.loc[3, name] == "60.0% (6/10) no interval: only 1 answer"
+    with pytest.raises(ClaimlabInputError, match="known names: by_group"):
+        views.runs_table(runs, "precision")

@@ -54,6 +54,7 @@ def _comparison(**kw):
         ({"difference": Difference(0.05, 0.01, None), "p_value": None}, "+5.0 points (300 shared, 0 only A, 12 only B)"),
         ({"difference": Difference(0.05, None, 0.1), "p_value": 0.25}, "+5.0 points (300 shared, 0 only A, 12 only B; p 0.25)"),
         ({"difference": Difference(None, None, None)}, "N/A (300 shared, 0 only A, 12 only B)"),
+        ({"undefined": 4}, "-4.1 points [-6.0, -2.2] (300 shared, 0 only A, 12 only B, 4 N/A on one side; p 0.001)"),
     ],
 )  # fmt: skip
 def test_a_comparison_is_shown_with_its_counts(kw, shown):
@@ -66,7 +67,7 @@ def test_the_json_contract_of_a_comparison():
         "a": "A", "b": "B", "metric": "coverage", "aggregate": "micro",
         "difference": {"value": -0.041, "low": -0.06, "high": -0.022},
         "p_value": 0.001, "p_adjusted": 0.002, "shared": 300, "only_a": 0, "only_b": 12,
-        "level": 0.95, "resamples": 2000, "permutations": 2000,
+        "undefined": 0, "level": 0.95, "resamples": 2000, "permutations": 2000,
     }  # fmt: skip
     assert _comparison(reason="why").to_dict()["reason"] == "why"
     assert list(_comparison().to_dict())[-1] == "permutations"

@@ -2,6 +2,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
@@ -318,9 +320,9 @@ CORPUS = [
     ("max_evidence None keeps every sentence",
      [(G(1, S, [("A", 0)]), P(1, S, *[("Z", i) for i in range(6)], ("A", 0)))], None,
      "100.0% (1/1)", "100.0% (1/1)", 1 / 7, "100.0% (1/1)", 2 * (1 / 7) / (1 + 1 / 7)),
-    ("a verifiable claim with no group is a hit",
+    ("a verifiable claim with no group: recall hit, no strict credit",
      [(GoldClaim(1, S, "c", ()), P(1, S))], 5,
-     "100.0% (1/1)", "100.0% (1/1)", 1.0, "100.0% (1/1)", 1.0),
+     "0.0% (0/1)", "100.0% (1/1)", 1.0, "100.0% (1/1)", 1.0),
 ]  # fmt: skip
 
 
@@ -447,7 +449,7 @@ def test_claim_score_details_for_each_kind_of_claim():
     assert (nei.complete_groups, nei.missing) == ((), ())
     no_group = claim_score(GoldClaim(2, S, "c", ()), P(2, S, ("A", 0)))
     assert (no_group.recall_hit, no_group.strict_correct, no_group.complete_groups) == (
-        True, True, ()
+        True, False, ()
     )  # fmt: skip
     assert no_group.missing == () and no_group.precision == 0.0
     # one group complete, another not: nothing is missing
@@ -535,3 +537,101 @@ def test_a_near_miss_names_the_first_group_one_sentence_short():
 
     pairs = [(G(1, S, [("A", 0), ("Z", 1)], [("A", 0), ("B", 1)]), P(1, S, ("A", 0)))]
     assert near_misses(score_fever(pairs), pairs)[0]["missing sentence"] == "Z#1"
+
+
+# --- official edge: strict credit needs a complete gold group ------------------------------------
+
+
+def official_fever(pairs, max_evidence=5):
+    """The published FEVER scorer's arithmetic, restated over (gold, prediction) pairs.
+
+    Strict: right label and, for a verifiable claim, some gold group wholly among the first
+    ``max_evidence`` predicted sentences (a loop over no group finds none). Recall: a claim with
+    no gold group scores 1; precision: no predicted sentence scores 1.
+    """
+    strict = label = prec = rec = hits = 0.0
+    for g, p in pairs:
+        predicted = list(p.evidence)[:max_evidence]
+        ok = g.label == p.label
+        label += ok
+        if g.label == N:
+            strict += ok
+            continue
+        strict += ok and any(all(s in predicted for s in grp) for grp in g.groups)
+        hits += 1
+        gold = [s for grp in g.groups for s in grp]
+        prec += sum(s in gold for s in predicted) / len(predicted) if predicted else 1.0
+        found = not g.groups or any(all(s in predicted for s in grp) for grp in g.groups)
+        rec += found
+    n = len(pairs)
+    return strict / n, label / n, prec / hits, rec / hits
+
+
+# (case, claims, strict display): the issue's case is three right labels, one of them a
+# SUPPORTS claim with ``evidence: []``: official strict 2/3 = 0.6667 (claimlab gave 3/3)
+EMPTY_EVIDENCE = [
+    ("en: supports with evidence []", "Pensioners pay the fee.", "66.7% (2/3)"),
+    ("tr: supports with evidence []", "Emekliler ücret öder.", "66.7% (2/3)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "claim", "strict"), EMPTY_EVIDENCE, ids=[c[0] for c in EMPTY_EVIDENCE]
+)
+def test_a_verifiable_claim_with_no_gold_group_earns_no_strict_credit(
+    tmp_path, case, claim, strict
+):
+    gold_lines = [
+        {"id": 1, "label": S, "claim": claim, "evidence": [[[0, 0, "A", 0]]]},
+        {"id": 2, "label": N, "claim": claim, "evidence": [[[0, 0, None, None]]]},
+        {"id": 3, "label": S, "claim": claim, "evidence": []},
+    ]
+    preds = [{"id": i, "predicted_label": g["label"], "predicted_evidence": [["A", 0]]}
+             for i, g in enumerate(gold_lines, 1)]  # fmt: skip
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in gold_lines))
+    pred.write_text("".join(json.dumps(x) + "\n" for x in preds))
+    pairs = pair_by_id(load_gold(gold), load_predictions(pred))
+    r = score_fever(pairs)
+    assert r.strict.display == strict and r.strict_score == pytest.approx(0.6667, abs=1e-4)
+    assert r.recall.display == "100.0% (2/2)"  # the official recall still counts it as found
+    assert r.claims[2].strict_correct is False and r.claims[2].recall_hit is True
+    assert r.strict_score == pytest.approx(official_fever(pairs)[0])
+
+
+sentences = st.tuples(st.sampled_from("ABC"), st.integers(0, 2))
+
+
+@st.composite
+def fever_pairs(draw):
+    n = draw(st.integers(1, 6))
+    pairs = []
+    for i in range(n):
+        label = draw(st.sampled_from([S, R, N]))
+        groups = () if label == N else tuple(
+            tuple(draw(st.lists(sentences, min_size=1, max_size=3, unique=True)))
+            for _ in range(draw(st.integers(0, 2)))
+        )  # fmt: skip
+        evidence = tuple(draw(st.lists(sentences, max_size=7)))
+        pairs.append(
+            (GoldClaim(i, label, "c", groups), P(i, draw(st.sampled_from([S, R, N])), *evidence))
+        )
+    if all(g.label == N for g, _ in pairs):
+        g0, p0 = pairs[0]
+        pairs[0] = (GoldClaim(g0.id, S, "c", ()), p0)
+    return pairs
+
+
+@settings(max_examples=150, deadline=None)
+@given(pairs=fever_pairs(), k=st.integers(1, 6))
+def test_the_figures_equal_the_official_arithmetic_on_generated_claims(pairs, k):
+    """Invariant: strict, label accuracy, precision and recall are the official scorer's, and a
+    strict credit always has a complete gold group (never from an empty ``evidence``)."""
+    r = score_fever(pairs, max_evidence=k)
+    want = official_fever(pairs, k)
+    assert (r.strict_score, r.label_accuracy) == pytest.approx(want[:2])
+    assert (r.precision, r.recall.value) == pytest.approx(want[2:])
+    for c, (g, _) in zip(r.claims, pairs, strict=True):
+        if c.strict_correct and g.label != N:
+            assert c.complete_groups and g.groups
+    assert r.strict.numerator == sum(c.strict_correct for c in r.claims)

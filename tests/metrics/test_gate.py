@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from claimlab.metrics.gate import PASS, REGRESSED, release_gate
+from claimlab.metrics.gate import FAIL, PASS, REGRESSED, UNDECIDED, release_gate
 
 
 def table(rows):
@@ -59,16 +59,18 @@ def test_the_margin_is_compared_with_the_lower_bound(margin, verdict):
 def test_too_few_shared_answers_or_an_na_figure_cannot_decide():
     one = release_gate(table([("q1", 3, 3)]), table([("q1", 0, 3)]), metrics=["coverage"])
     (row,) = one.rows
-    assert row.verdict == PASS and not row.decided and "too few" in row.reason
+    assert row.verdict == UNDECIDED and not row.decided and "too few" in row.reason
+    assert one.verdict == UNDECIDED and one.exit_code == 3
     na = release_gate(
         table([("q1", 0, 0), ("q2", 0, 0)]),
         table([("q1", 0, 0), ("q2", 0, 0)]),
         metrics=["coverage"],
     )
-    assert not na.rows[0].decided and "N/A" in na.rows[0].reason
+    assert not na.rows[0].decided and "2 N/A (0/0)" in na.rows[0].reason
     none = release_gate(table([("a", 1, 1)]), table([("b", 1, 1)]), metrics=["coverage"])
     assert none.shared == 0 and none.only_baseline == none.only_now == 1
-    assert none.rows[0].reason == "0 shared answers: too few to decide (2 or more are needed)"
+    assert none.rows[0].reason == "0 paired answers: too few to decide (2 or more are needed)"
+    assert none.verdict == FAIL  # and "a" was lost
 
 
 def test_the_json_contract_of_a_gate_and_its_rows():
@@ -88,21 +90,28 @@ def test_the_json_contract_of_a_gate_and_its_rows():
                 "margin": 0.05,
                 "verdict": row.verdict,
                 "decided": True,
+                "pairs": 3,
+                "undefined": 0,
                 **({"reason": row.reason} if row.reason else {}),
             }
         ],
         "shared": 3,
         "only_baseline": 1,
         "only_now": 0,
+        "missing": 1,
+        "missing_ids": ["gone"],
+        "allow_missing": 0,
         "level": 0.9,
         "margin": 0.05,
         "regressed": row.verdict == REGRESSED,
+        "verdict": "FAIL",  # "gone" was lost
+        "exit_code": 1,
     }
     assert row.difference == pytest.approx(0.25) and row.low <= 0.25 <= row.high
     (undecided,) = release_gate(table([("q1", 3, 3)]), table([("q1", 0, 3)])).rows[:1]
     d = undecided.to_dict()
-    assert d["reason"] == "1 shared answer: too few to decide (2 or more are needed)"
-    assert (d["decided"], d["verdict"], d["difference"]["low"]) == (False, PASS, None)
+    assert d["reason"] == "1 paired answer: too few to decide (2 or more are needed)"
+    assert (d["decided"], d["verdict"], d["difference"]["low"]) == (False, UNDECIDED, None)
 
 
 @pytest.mark.parametrize(
@@ -133,9 +142,10 @@ def test_two_shared_answers_decide_and_an_undecided_row_keeps_its_figures():
                       metrics=["coverage"], margin=0.1)  # fmt: skip
     (row,) = na.rows
     assert row.to_dict() == {
-        "metric": "coverage", "aggregate": "micro", "baseline": 0.5, "now": None,
+        "metric": "coverage", "aggregate": "micro", "baseline": None, "now": None,
         "difference": {"value": None, "low": None, "high": None}, "margin": 0.1,
-        "verdict": PASS, "decided": False, "reason": "the figure is N/A (0/0) in one of the runs",
+        "verdict": UNDECIDED, "decided": False, "pairs": 0, "undefined": 2,
+        "reason": "0 paired answers: too few to decide (2 or more are needed); 2 N/A (0/0) in one of the runs",
     }  # fmt: skip
     one = release_gate(table([("q1", 1, 2)]), table([("q1", 1, 4)]), metrics=["coverage"])
     (row,) = one.rows  # too few to decide: the figures and the drop are still shown

@@ -346,13 +346,14 @@ def test_a_fixture_from_ledger_rows_holds_only_what_the_scorer_reads():
     )
 
     rows = [_row("m", "x", "C1", "f1", ["U1"], status=C)]
+    place = Span(0, 2, "--")  # one place of two characters: each span lies in each unit
     want = DecompositionFixture(
         "ledger rows",
-        Original("answer", "ledger", ""),
-        (Unit("U1", Span(0, 0, "")), Unit("U2", Span(0, 0, ""))),
+        Original("answer", "ledger", "--"),
+        (Unit("U1", place), Unit("U2", place)),
         (),
         (Candidate(id="C1", text="", entity="", version="", predicate="", qualifiers=(),
-                   source_spans=(Span(0, 0, ""),), fingerprint="f1", preserves=("U1",),
+                   source_spans=(place,), fingerprint="f1", preserves=("U1",),
                    faithful=True, atomic=True, errors=(), evidence=Evidence(C, ())),),
     )  # fmt: skip
     assert L.fixture_from_rows(rows, ["U1", "U2"]) == want

@@ -1,11 +1,16 @@
 """The meta-evaluation: RAGChecker's published correlations, scipy and sklearn as references."""
 
+import tracemalloc
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from claimlab.io.ragchecker import META_LABELS, JudgedPair, load_meta_evaluation
 from claimlab.metrics.meta_eval import (
+    MIN_PAIRS,
     meta_evaluate,
     pearson_rows,
     quadratic_kappa,
@@ -149,11 +154,13 @@ def random_pairs(n, seed=5):
     return out
 
 
-def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand():
+@pytest.mark.parametrize("block_cells", [1, 7 * 40 + 3, 10**9])
+def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand(block_cells):
     """Every interval recomputed with scipy on the same resamples of response pairs (a pair's
-    two judgments stay together); the gap is people minus checker on each resample."""
+    two judgments stay together), drawn at once as a (resamples x pairs) array; the gap is
+    people minus checker on each resample. Drawn in blocks (one resample, 7, all), the same."""
     pairs = random_pairs(40)
-    result = meta_evaluate(pairs, resamples=200, seed=11, level=0.9)
+    result = meta_evaluate(pairs, resamples=200, seed=11, level=0.9, block_cells=block_cells)
     a = result.labels["overall_label"]
     delta, _ = score_differences(pairs, "overall_label")
     people = np.array([p.people["overall_label"] for p in pairs], dtype=float)
@@ -179,9 +186,9 @@ def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand()
 
 @pytest.mark.parametrize(
     ("n", "resamples", "interval"),
-    [(2, 100, True), (2, 99, False), (1, 2000, False), (3, 100, True)],
+    [(2, 100, False), (2, 99, False), (1, 2000, False), (3, 100, True), (3, 99, False)],
 )
-def test_an_interval_needs_two_pairs_and_a_hundred_resamples(n, resamples, interval):
+def test_an_interval_needs_three_pairs_and_a_hundred_resamples(n, resamples, interval):
     pairs = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2), pair(2, (0, 1), 0.3, 0.5)]
     result = meta_evaluate(pairs[:n], resamples=resamples)
     assert result.resamples == (resamples if interval else 0)
@@ -194,7 +201,11 @@ def test_no_pair_at_all_is_na_everywhere():
     assert (result.instances, result.judgments, result.resamples) == (0, 0, 0)
     a = result.labels["overall_label"]
     assert a.pearson.value is None and a.human_kappa is None
-    assert a.to_dict()["pearson"] == {"value": None, "low": None, "high": None}
+    assert a.to_dict()["pearson"] == {
+        "value": None, "low": None, "high": None,
+        "ci_reason": "no correlation: one side does not vary (or no pair)",
+    }  # fmt: skip
+    assert a.below_people == {"pearson": None, "spearman": None}
 
 
 def test_the_json_form_names_every_figure():
@@ -245,3 +256,134 @@ def test_equal_differences_are_left_as_they_are_and_give_no_correlation():
     delta, filled = score_differences(pairs, "overall_label", tie_decimals=9)
     assert np.allclose(delta, 20.0) and filled == 0  # 100 x 0.2, no -2..2 map of a constant
     assert meta_evaluate(pairs, resamples=0).labels["overall_label"].pearson.value is None
+
+
+# --- too small for an interval: no interval, a reason, no claim against the people ----------
+
+TWO = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2)]
+AGREE = [pair(0, (1, 1), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2), pair(2, (0, 0), 0.3, 0.5)]
+
+# (pairs, resamples, the reason of the checker's Pearson, the reason of the people's Pearson,
+# the reason of the Spearman gap: None where there is an interval)
+TOO_SMALL = [
+    ([], 2000, "no correlation", "no correlation", "no correlation"),
+    (TWO[:1], 2000, "no correlation", "no correlation", "no correlation"),
+    (TWO, 2000, "only 2 response pairs: an interval needs 3", "only 2 response pairs", "only 2"),
+    (AGREE, 99, "99 resamples: an interval needs 100 or more", "99 resamples", "99 resamples"),
+    # the people agree on every pair and the checker ranks as they do: each resample gives
+    # 100 (people) and a gap of 0 (Spearman): no spread, no interval, no claim
+    (AGREE, 500, None, "every resample gives 100.00: the response pairs do not vary",
+     "every resample gives 0.00"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("pairs", "resamples", "checker", "people", "gap"), TOO_SMALL)
+def test_too_small_an_input_has_no_interval_and_claims_nothing(
+    pairs, resamples, checker, people, gap
+):
+    a = meta_evaluate(pairs, resamples=resamples, seed=1).labels["overall_label"]
+    for figure, why in ((a.pearson, checker), (a.human_pearson, people), (a.gap_spearman, gap)):
+        if why is None:
+            assert figure.low < figure.high and figure.reason is None
+        else:
+            assert figure.low is None and figure.high is None and figure.reason.startswith(why)
+            assert figure.to_dict()["ci_reason"] == figure.reason
+    assert a.below_people["spearman"] is None  # the gap has no interval: undecided
+
+
+def test_two_pairs_print_no_interval_and_no_verdict(tmp_path):
+    """The issue's case: meta-eval on 2 pairs printed a "95% interval" of one point and
+    "significantly below the people"."""
+    import json
+
+    from tests.conftest import run_cli
+
+    labels = ("correctness_label", "completeness_label", "overall_label")
+    judged = [(0, 1), (0, 2), (1, -1), (1, -1)]
+    human = [{"instance_id": i, **{k: v for k in labels}} for i, v in judged]
+    scores = [
+        {"instance_id": i, "model1": {"ragchecker": dict.fromkeys(labels, one)},
+         "model2": {"ragchecker": dict.fromkeys(labels, two)}}
+        for i, (one, two) in enumerate([(0.1, 0.9), (0.8, 0.2)])
+    ]  # fmt: skip
+    (tmp_path / "h.json").write_text(json.dumps(human))
+    (tmp_path / "s.json").write_text(json.dumps(scores))
+    text = run_cli("meta-eval", tmp_path / "h.json", tmp_path / "s.json", check=True).stdout
+    assert "Pearson 96.22 (no interval)" in text and "[" not in text
+    assert text.startswith("2 response pairs, 4 judgments; not resampled: no intervals")
+    assert "significantly below" not in text
+    assert "undecided against the people's own agreement (pearson, spearman: no interval)" in text
+    assert "no interval: only 2 response pairs: an interval needs 3 or more" in text
+    data = json.loads(
+        run_cli("meta-eval", tmp_path / "h.json", tmp_path / "s.json", "--json").stdout
+    )
+    overall = data["labels"]["overall_label"]
+    assert overall["significantly_below_people"] == {"pearson": None, "spearman": None}
+    assert overall["pearson"]["low"] is None and data["resamples"] == 0
+
+
+@st.composite
+def judged_pairs(draw, most=8):
+    n = draw(st.integers(0, most))
+    out = []
+    for i in range(n):
+        people = draw(st.tuples(st.integers(-2, 2), st.integers(-2, 2)))
+        one = draw(st.sampled_from([None, 0.0, 0.25, 0.5, 1.0]))
+        two = draw(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]))
+        out.append(pair(i, people, one, two))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(pairs=judged_pairs(), resamples=st.sampled_from([0, 99, 100, 150]))
+def test_an_interval_is_never_one_point_and_a_claim_needs_one(pairs, resamples):
+    """Whatever the input: a figure has a proper interval (low < high) or none with a reason;
+    below MIN_PAIRS pairs none at all; the comparison with the people is decided exactly when
+    its gap has an interval."""
+    result = meta_evaluate(pairs, resamples=resamples, seed=3)
+    for a in result.labels.values():
+        gaps = {"pearson": a.gap_pearson, "spearman": a.gap_spearman}
+        figures = [a.pearson, a.spearman, a.human_pearson, a.human_spearman, *gaps.values()]
+        for c in figures:
+            if c.low is None:
+                assert c.high is None and c.reason
+            else:
+                assert c.low < c.high and c.reason is None and c.value is not None
+                assert len(pairs) >= MIN_PAIRS and resamples >= 100
+        assert {k: v is None for k, v in a.below_people.items()} == {
+            k: g.low is None for k, g in gaps.items()
+        }
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    pairs=judged_pairs(most=12),
+    resamples=st.integers(100, 160),
+    cells=st.integers(1, 2000),
+    seed=st.integers(0, 50),
+)
+def test_drawn_in_blocks_the_figures_are_the_same_exactly(pairs, resamples, cells, seed):
+    whole = meta_evaluate(pairs, resamples=resamples, seed=seed, block_cells=10**9)
+    assert meta_evaluate(pairs, resamples=resamples, seed=seed, block_cells=cells) == whole
+
+
+def _peak(pairs, resamples, cells):
+    tracemalloc.start()
+    try:
+        meta_evaluate(
+            pairs, resamples=resamples, seed=0, labels=["overall_label"], block_cells=cells
+        )
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_grows_with_the_block_not_with_pairs_times_resamples():
+    """A moderate input (3,000 pairs): doubling the resamples leaves the peak as it is; a block
+    four times larger raises it. (Before blocks, 400 resamples held 400 x 6,000 values at once.)"""
+    pairs = random_pairs(3000)
+    small = _peak(pairs, 200, 30_000)  # 10 resamples a block
+    twice = _peak(pairs, 400, 30_000)
+    larger = _peak(pairs, 200, 120_000)  # 40 resamples a block
+    assert twice < 1.2 * small, (small, twice)
+    assert larger > 2 * small, (small, larger)

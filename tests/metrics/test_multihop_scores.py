@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.official import (
@@ -23,6 +25,7 @@ from claimlab.metrics.multihop_scores import (
     squad2_f1,
     token_prf,
 )
+from tests.conftest import run_cli
 
 NORMALISE = [
     ("The Eiffel Tower", "eiffel tower"),
@@ -298,3 +301,185 @@ def test_musique_pairing_errors_name_the_record_and_the_field(gold, preds, messa
         score_musique(gold, preds)
     assert err.value.problem == message
     assert err.value.field == ("answerable" if "grouped" in message else "id")
+
+
+# --- official edges: ids and keys the official scripts would not match --------------------------
+
+HG = {"answer": "x", "supporting_facts": [["T", 0]]}
+
+# (case, file name, file text, field, words in the message): each refused in one error
+REFUSED = [
+    ("hotpot gold _id a number", "g.json", json.dumps([{"_id": 5, **HG}]), "_id", "a string"),
+    ("hotpot gold _id null", "g.json", json.dumps([{"_id": None, **HG}]), "_id", "a string"),
+]
+PRED_REFUSED = [
+    ("misspelt keys answers, supporting_facts", "p.json",
+     json.dumps({"answers": {"q1": "x"}, "supporting_facts": {"q1": [["T", 0]]}}),
+     "answer", "expected the keys answer, sp"),
+    ("sp misspelt only", "p.json", json.dumps({"answer": {"q1": "x"}, "supporting_facts": {}}),
+     "sp", "sp missing"),
+    ("jsonl misspelt keys", "p.jsonl",
+     json.dumps({"_id": "q1", "answers": "x", "supporting_facts": [["T", 0]]}) + "\n",
+     "answer", "expected the keys _id, answer, sp"),
+    ("jsonl _id twice", "p.jsonl",
+     "".join(json.dumps({"_id": "q1", "answer": a, "sp": []}) + "\n" for a in ("x", "y")),
+     "_id", "'q1' appears twice"),
+    ("jsonl _id twice, Turkish answer", "p.jsonl",
+     "".join(json.dumps({"_id": "ş1", "answer": a, "sp": []}) + "\n" for a in ("öder", "ödemez")),
+     "_id", "'ş1' appears twice"),
+    ("jsonl _id a number", "p.jsonl", json.dumps({"_id": 1, "answer": "x", "sp": []}) + "\n",
+     "_id", "a string"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "name", "text", "field", "words"), REFUSED + PRED_REFUSED,
+                         ids=[c[0] for c in REFUSED + PRED_REFUSED])  # fmt: skip
+def test_hotpot_files_the_official_script_would_misread_are_refused(
+    tmp_path, case, name, text, field, words
+):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    loader = load_hotpot_gold if name.startswith("g") else load_hotpot_predictions
+    with pytest.raises(ClaimlabInputError) as err:
+        loader(path)
+    assert err.value.field == field and err.value.file == str(path) and words in err.value.problem
+
+
+def test_hotpot_misspelt_keys_exit_2_in_one_line_naming_the_file(tmp_path):
+    gold, pred = tmp_path / "g.json", tmp_path / "p.json"
+    gold.write_text(json.dumps([{"_id": "q1", **HG}]))
+    pred.write_text(json.dumps({"answers": {"q1": "x"}, "supporting_facts": {"q1": [["T", 0]]}}))
+    proc = run_cli("hotpotqa", gold, pred)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert str(pred) in proc.stderr and "expected the keys answer, sp" in proc.stderr
+
+
+def mrow(qid, answerable=True, **extra):
+    return {"id": qid, "answer": "x", "answer_aliases": [], "answerable": answerable,
+            "paragraphs": [{"idx": 0, "is_supporting": True}], **extra}  # fmt: skip
+
+
+def prow(qid, answerable=None):
+    row = {"id": qid, "predicted_answer": "x", "predicted_support_idxs": [0]}
+    return row if answerable is None else {**row, "predicted_answerable": answerable}
+
+
+def jsonl(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    return path
+
+
+# (case, gold rows, prediction rows, field, words)
+MUSIQUE_REFUSED = [
+    ("no predicted_answerable with an unanswerable twin",
+     [mrow("a"), mrow("a", False)], [prow("a"), prow("a")], "predicted_answerable",
+     "no predicted_answerable, and the gold has unanswerable records"),
+    ("one record lacks it, Turkish id",
+     [mrow("ç"), mrow("ç", False)], [prow("ç", True), prow("ç")], "predicted_answerable",
+     "no predicted_answerable"),
+    ("a prediction id twice, the gold once",
+     [mrow("a"), mrow("b")], [prow("a", True), prow("a", True), prow("b", True)], "id",
+     "'a' appears 2 times; the gold has it 1 time"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "gold", "preds", "field", "words"), MUSIQUE_REFUSED,
+                         ids=[c[0] for c in MUSIQUE_REFUSED])  # fmt: skip
+def test_musique_predictions_that_cannot_be_scored_are_refused(
+    tmp_path, case, gold, preds, field, words
+):
+    g = load_musique_gold(jsonl(tmp_path / "g.jsonl", gold))
+    p = load_musique_predictions(jsonl(tmp_path / "p.jsonl", preds))
+    with pytest.raises(ClaimlabInputError) as err:
+        score_musique(g, p)
+    assert err.value.field == field and words in err.value.problem
+
+
+@pytest.mark.parametrize(
+    ("rows", "words"),
+    [([mrow("a"), mrow("a")], "'a' appears 2 times"),
+     ([mrow("a"), mrow("a", False), mrow("a", False)], "'a' appears 3 times")],
+    ids=["twice-answerable", "three-times"],
+)  # fmt: skip
+def test_musique_gold_ids_appear_once_or_as_twins(tmp_path, rows, words):
+    with pytest.raises(ClaimlabInputError) as err:
+        load_musique_gold(jsonl(tmp_path / "g.jsonl", rows))
+    assert err.value.field == "id" and words in err.value.problem and "g.jsonl" in str(err.value)
+
+
+def test_musique_without_predicted_answerable_is_fine_when_every_record_is_answerable(tmp_path):
+    g = load_musique_gold(jsonl(tmp_path / "g.jsonl", [mrow("a")]))
+    p = load_musique_predictions(jsonl(tmp_path / "p.jsonl", [prow("a")]))
+    assert p[0].answerable is None
+    assert score_musique(g, p).figures["answer_f1"].value == 1.0
+
+
+def test_musique_missing_predicted_answerable_exit_2_naming_the_file(tmp_path):
+    gold = jsonl(tmp_path / "g.jsonl", [mrow("a"), mrow("a", False)])
+    pred = jsonl(tmp_path / "p.jsonl", [prow("a"), prow("a")])
+    proc = run_cli("musique", gold, pred)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert f"{pred}: id a: predicted_answerable: no predicted_answerable" in proc.stderr
+
+
+@st.composite
+def hotpot_rows(draw):
+    ids = draw(st.lists(st.sampled_from(["q1", "q2", "q3", "ş4"]), min_size=1, max_size=6))
+    return [{"_id": i, "answer": draw(st.sampled_from(["x", "y"])), "sp": [["T", 0]]} for i in ids]
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=hotpot_rows())
+def test_jsonl_predictions_load_iff_ids_are_unique_and_then_equal_the_object_form(
+    tmp_path_factory, rows
+):
+    """Invariant: no prediction is chosen silently: a repeated id is refused, and a file that
+    loads gives the figures of the official object form of the same predictions."""
+    tmp = tmp_path_factory.mktemp("hp")
+    ids = [r["_id"] for r in rows]
+    gold = [HotpotGold(i, "x", frozenset({("T", 0)})) for i in dict.fromkeys(ids)]
+    path = jsonl(tmp / "p.jsonl", rows)
+    if len(set(ids)) < len(ids):
+        with pytest.raises(ClaimlabInputError, match="appears twice"):
+            load_hotpot_predictions(path)
+        return
+    obj = tmp / "p.json"
+    obj.write_text(json.dumps({"answer": {r["_id"]: r["answer"] for r in rows},
+                               "sp": {r["_id"]: r["sp"] for r in rows}}))  # fmt: skip
+    a = score_hotpotqa(gold, load_hotpot_predictions(path)).to_dict()
+    assert a == score_hotpotqa(gold, load_hotpot_predictions(obj)).to_dict()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    questions=st.integers(1, 4),
+    twinned=st.booleans(),
+    given_flags=st.lists(st.sampled_from([None, True, False]), min_size=8, max_size=8),
+)
+def test_musique_scores_iff_answerability_is_given_where_the_gold_needs_it(
+    questions, twinned, given_flags
+):
+    """Invariant: with unanswerable gold records, a prediction without predicted_answerable
+    is refused, never read as true; without them, the figures do not depend on it."""
+    gold, preds = [], []
+    flags = iter(given_flags)
+    for i in range(questions):
+        gold.append(mg(f"q{i}", "x", {0}))
+        preds.append(MusiquePrediction(f"q{i}", "x", frozenset({0}), next(flags)))
+        if twinned:
+            gold.append(mg(f"q{i}", "x", {0}, answerable=False))
+            preds.append(MusiquePrediction(f"q{i}", "", frozenset(), next(flags)))
+    if twinned and any(p.answerable is None for p in preds):
+        with pytest.raises(ClaimlabInputError, match="no predicted_answerable"):
+            score_musique(gold, preds)
+        return
+    scores = score_musique(gold, preds)
+    assert scores.figures["answer_f1"].value == 1.0
+    if twinned:
+        right = sum(
+            preds[2 * i].answerable is True and preds[2 * i + 1].answerable is False
+            for i in range(questions)
+        )
+        assert scores.figures["group_answer_sufficiency_f1"].value == pytest.approx(
+            right / questions
+        )

@@ -106,7 +106,7 @@ def test_macro_leaves_na_queries_out_and_counts_them_micro_pools(tmp_path):
     assert data["queries"] == 2 and data["macro"]["precision"]["left_out"] == 1
 
 
-def hand(a2r, r2a, k2r, k2a, nk):
+def hand(a2r, r2a, k2r, k2a, nk, noise="ragchecker"):
     """The definitions again, as boolean matrix algebra (independent of the loop scorer)."""
     correct = np.array(a2r, bool)
     recalled = np.array(r2a, bool)
@@ -118,6 +118,8 @@ def hand(a2r, r2a, k2r, k2a, nk):
     rel = (kr & relevant).any(axis=1)
     irr = (kr & ~relevant).any(axis=1) & ~rel
     nr, ng = len(a2r), len(r2a)
+    if ng == 0 and noise == "ragchecker":  # RAGChecker's guard: no ground-truth claim, no noise
+        irr = irr & False
     return {
         "precision": (correct.sum(), nr), "recall": (recalled.sum(), ng),
         "claim_recall": (retrieved.sum(), ng), "context_precision": (relevant.sum(), nk),
@@ -144,15 +146,25 @@ def label_sets(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(queries=st.lists(label_sets(), min_size=1, max_size=4))
-def test_every_metric_equals_the_hand_computation_on_random_labels(tmp_path_factory, queries):
+@given(
+    queries=st.lists(label_sets(), min_size=1, max_size=4),
+    noise=st.sampled_from(["ragchecker", "paper"]),
+)
+def test_every_metric_equals_the_hand_computation_on_random_labels(
+    tmp_path_factory, queries, noise
+):
     tmp = tmp_path_factory.mktemp("rag")
-    report = score_rag(load(tmp, checked(queries)))
+    report = score_rag(load(tmp, checked(queries)), noise=noise)
+    assert report.noise == noise and report.to_dict()["noise_sensitivity_rule"] == noise
     for q, f in zip(queries, report.per_query, strict=True):
         a2r, r2a, k2r, k2a, nk = q
         flags = [[x == E for x in a2r], [x == E for x in r2a]]
         want = hand(
-            *flags, [[x == E for x in r] for r in k2r], [[x == E for x in r] for r in k2a], nk
+            *flags,
+            [[x == E for x in r] for r in k2r],
+            [[x == E for x in r] for r in k2a],
+            nk,
+            noise,
         )
         for m in RATIO_METRICS:
             r = f.ratios[m]
@@ -228,3 +240,82 @@ def test_ragged_matrices_built_in_code_are_refused(tmp_path, field, value):
     q = load(tmp_path, checked([HAND])).queries[0]
     with pytest.raises(ValueError, match="zip"):
         query_figures(dataclasses.replace(q, **{field: value}))
+
+
+# --- official edge: RAGChecker's guard on noise sensitivity ----------------------------------
+
+
+def ragchecker_noise(a2r, k2r, k2a):
+    """RAGChecker's published noise-sensitivity arithmetic, restated: both figures are computed
+    only when there are response claims, chunks and ground-truth claims; 0 otherwise."""
+    correct = np.array([x == E for x in a2r], bool)
+    kr = np.array([[x == E for x in r] for r in k2r], bool)
+    ka = np.array([[x == E for x in r] for r in k2a], bool)
+    if not (len(correct) and kr.ndim == 2 and kr.shape[1] and len(ka)):
+        return 0.0, 0.0
+    relevant = ka.max(axis=0, keepdims=True)
+    rel = (relevant & kr).max(axis=1)
+    irr = (~relevant & kr).max(axis=1) & ~rel
+    return float(np.mean(rel & ~correct)), float(np.mean(irr & ~correct))
+
+
+# (case, query, rule, (relevant counts), (irrelevant counts)): six response claims, a ground
+# truth with no claim, and one wrong claim entailed by a chunk: RAGChecker 0, the paper 1/6
+NO_ANSWER_CLAIM = ([C, E, E, E, E, E], [], [[E, N]] + [[N, N]] * 5, [])
+NOISE_CASES = [
+    ("en: no ground-truth claim, ragchecker", NO_ANSWER_CLAIM, "ragchecker", (0, 6), (0, 6)),
+    ("en: no ground-truth claim, paper", NO_ANSWER_CLAIM, "paper", (0, 6), (1, 6)),
+    ("tr: yanıtın iddiası yok, ragchecker", NO_ANSWER_CLAIM, "ragchecker", (0, 6), (0, 6)),
+    ("with ground-truth claims both rules agree", HAND, "ragchecker", (0, 4), (1, 4)),
+    ("with ground-truth claims, paper", HAND, "paper", (0, 4), (1, 4)),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "query", "rule", "relevant", "irrelevant"),
+    NOISE_CASES,
+    ids=[c[0] for c in NOISE_CASES],
+)
+def test_noise_sensitivity_without_ground_truth_claims(
+    tmp_path, case, query, rule, relevant, irrelevant
+):
+    f = query_figures(load(tmp_path, checked([query])).queries[0], noise=rule)
+    got = [f.ratios[f"noise_sensitivity_in_{k}"] for k in ("relevant", "irrelevant")]
+    assert [(r.numerator, r.denominator) for r in got] == [relevant, irrelevant]
+    if rule == "ragchecker":
+        assert tuple(r.value for r in got) == pytest.approx(
+            ragchecker_noise(*query[:1], *query[2:4])
+        )
+
+
+def test_a_file_where_most_queries_have_no_ground_truth_claim(tmp_path):
+    """46 of 60 queries with no ground-truth claim: RAGChecker's macro figure, not 1/6 on each."""
+    queries = [NO_ANSWER_CLAIM] * 46 + [HAND] * 14
+    report = score_rag(load(tmp_path, checked(queries)))
+    macro = report.macro["noise_sensitivity_in_irrelevant"]
+    assert (macro.defined, macro.undefined) == (60, 0)
+    assert macro.value == pytest.approx(14 * 0.25 / 60)
+    assert report.micro["noise_sensitivity_in_irrelevant"] == Ratio(14, 46 * 6 + 14 * 4)
+    paper = score_rag(load(tmp_path, checked(queries), name="p.json"), noise="paper")
+    assert paper.macro["noise_sensitivity_in_irrelevant"].value == pytest.approx(
+        (46 / 6 + 14 * 0.25) / 60
+    )
+
+
+def test_an_unknown_noise_rule_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="unknown noise rule 'strict'"):
+        score_rag(load(tmp_path, checked([HAND])), noise="strict")
+
+
+@settings(max_examples=80, deadline=None)
+@given(query=label_sets())
+def test_noise_sensitivity_equals_ragchecker_on_generated_queries(tmp_path_factory, query):
+    """Invariant: by default both noise sensitivities have RAGChecker's value wherever it
+    computes one and wherever its guard writes 0 with claims in the response (|R| > 0)."""
+    a2r, r2a, k2r, k2a, _ = query
+    f = query_figures(load(tmp_path_factory.mktemp("rag"), checked([query])).queries[0])
+    got = tuple(f.ratios[f"noise_sensitivity_in_{k}"].value for k in ("relevant", "irrelevant"))
+    if a2r:
+        assert got == pytest.approx(ragchecker_noise(a2r, k2r, k2a))
+    else:
+        assert got == (None, None)  # 0/0: N/A where RAGChecker writes 0

@@ -109,10 +109,15 @@ def _c(cid, fingerprint, *entails):
 
 def test_the_conflict_graph_of_repeats_and_entailments():
     chosen = [_c("a", "x", "b"), _c("b", "y"), _c("c", "y"), _c("d", "z", "e", "a"), _c("a2", "x")]
-    groups, pairs = conflicts(chosen, {"a": "x", "b": "y", "c": "y", "d": "z", "e": "w", "a2": "x"})
+    groups, pairs = conflicts(chosen, [*chosen, _c("e", "w")])
     assert groups == [[0, 4], [1, 2], [3]]
-    # a entails b, and so c (b's repeat); d entails e (not selected) and a, and so a2
-    assert pairs == {(0, 1), (0, 2), (0, 3), (3, 4)}
+    # a entails b, and so c (b's repeat), and so does a2 (a's copy); d entails e (not
+    # selected) and a, and so a2
+    assert pairs == {(0, 1), (0, 2), (0, 3), (3, 4), (1, 4), (2, 4)}
+    # the edge is on a copy that is not selected: it still holds for the selected copy
+    assert conflicts([_c("x1", "x"), _c("b", "y")], [_c("x0", "x", "b"), _c("b", "y")])[1] == {
+        (0, 1)
+    }
     own = conflicts([_c("a", "x", "a2"), _c("a2", "x")])  # an edge to a repeat is no conflict
     assert own == ([[0, 1]], set())
     assert conflicts([_c("a", "x", "gone")]) == ([[0]], set())

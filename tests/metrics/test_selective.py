@@ -5,6 +5,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.metrics.selective import (
     SelectiveItem,
@@ -195,3 +197,52 @@ def test_sufficient_context_on_real_data_held_out_and_shifted():
         conf, gate = study.method("confidence"), study.method("sufficient-then-confidence")
         assert gate.at_threshold["held-out"].accuracy.value >= 0.8
         assert (conf.drop("held-out") or 0) > (gate.drop("held-out") or 0)
+
+
+# --- fit_logistic fits answered items only (its docstring's rule) -------------------------------
+
+# (case, items, fitted_on): an unanswered item keeps its correctness and confidence on record,
+# yet takes no part in the fit
+FIT_ON = [
+    ("en: one unanswered item left out",
+     [("a", True, True, True, 0.9), ("b", True, False, False, 0.2), ("c", False, True, True, 0.8)], 2),
+    ("tr: yanıtlanmamış iki soru dışarıda",
+     [("ş", True, True, True, 0.9), ("ğ", True, False, False, 0.2), ("ü", False, False, True, 0.1),
+      ("ö", False, True, False, 0.7)], 2),
+    ("unknown correctness or confidence left out",
+     [("a", True, True, True, 0.9), ("b", True, False, False, 0.2), ("c", True, None, True, 0.5),
+      ("d", True, True, False, None)], 2),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "rows", "fitted_on"), FIT_ON, ids=[c[0] for c in FIT_ON])
+def test_fit_logistic_counts_answered_items_only(case, rows, fitted_on):
+    items = [SelectiveItem(i, a, c, s, conf) for i, a, c, s, conf in rows]
+    model = fit_logistic(items)
+    assert model.items == fitted_on
+    assert model == fit_logistic([i for i in items if i.answered])
+
+
+def test_unanswered_items_cannot_make_a_split_fittable():
+    items = [SelectiveItem("a", True, True, True, 0.9), SelectiveItem("b", False, False, True, 0.1)]
+    with pytest.raises(ValueError, match="1 right of 1"):
+        fit_logistic(items)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), extra=st.integers(1, 20))
+def test_adding_unanswered_items_never_changes_the_fit(seed, extra):
+    """Invariant: the fitted weights depend on answered items only."""
+    rng = random.Random(seed)
+    items = _random_items(rng, 40)
+    unanswered = [
+        SelectiveItem(f"u{k}", False, rng.random() < 0.5, rng.random() < 0.5, rng.random())
+        for k in range(extra)
+    ]
+    mixed = items + unanswered
+    rng.shuffle(mixed)
+    a, b = fit_logistic(mixed), fit_logistic(items)
+    assert a.items == b.items == 40
+    assert (a.intercept, a.sufficient, a.confidence) == pytest.approx(
+        (b.intercept, b.sufficient, b.confidence), rel=1e-9, abs=1e-12
+    )

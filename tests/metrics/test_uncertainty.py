@@ -193,7 +193,7 @@ def test_ledger_json_contract_for_intervals_and_comparisons(ledger_files):
     assert again["comparisons"] == comps  # reproducible for a seed
 
 
-def test_ledger_comparison_counts_answers_only_one_side_scored(tmp_path):
+def test_ledger_comparison_pairs_answers_one_side_produced_nothing_for(tmp_path):
     import pyarrow.compute as pc
 
     cand, units = demo_ledger(200, seed=4)
@@ -216,7 +216,8 @@ def test_ledger_comparison_counts_answers_only_one_side_scored(tmp_path):
     line = next(
         x for x in proc.stdout.splitlines() if "coverage" in x and "micro" in x and " - " in x
     )
-    assert "100 shared, 100 only faithful, 0 only adds-claims" in line
+    # the 100 answers adds-claims produced nothing for cover 0 of their units: all 200 pair
+    assert "200 shared, 0 only faithful, 0 only adds-claims" in line
     data = json.loads(
         run_cli(
             "ledger", tmp_path / "c.parquet", "--units", tmp_path / "u.parquet", "--by", "model",
@@ -225,8 +226,10 @@ def test_ledger_comparison_counts_answers_only_one_side_scored(tmp_path):
         ).stdout
     )  # fmt: skip
     c = data["comparisons"][0]
-    # the ledger scores an answer without rows as an empty selection; a comparison reports it
-    assert (c["shared"], c["only_a"], c["only_b"]) == (100, 100, 0)
+    # the ledger scores an answer without rows as an empty selection: its preservation is N/A
+    # (0/0), so that comparison leaves those answers out and counts them
+    assert c["metric"] == "preservation"
+    assert (c["shared"], c["only_a"], c["only_b"], c["undefined"]) == (100, 0, 0, 100)
 
 
 def pa_array(values):

@@ -159,55 +159,72 @@ def test_groups_on_the_corpus_answers_share_the_corpus_resampling():
         assert got[g] == {tuple(k.split("/")): done[f"{i}|{k}"] for k in _expected_figures(rows)}
 
 
-def test_scored_by_group_keeps_the_answers_a_group_has_a_candidate_for():
+def test_scored_by_group_keeps_every_answer_a_group_was_given():
     groups = U.scored_by_group(_table(ROWS))
     assert sorted(groups) == ["A", "B"]
-    assert list(groups["A"].index) == ["a1", "a2", "a3", "a4", "a6"]  # a5: raw 0
-    assert list(groups["B"].index) == ["a2", "a1", "a3", "a4", "a5", "a7"]  # a6: raw 0
+    assert list(groups["A"].index) == ["a1", "a2", "a3", "a4", "a5", "a6"]  # a5: raw 0, kept
+    assert list(groups["B"].index) == ["a2", "a1", "a3", "a4", "a5", "a6", "a7"]  # a6: raw 0
     one = _table([("X", "x", 0, 0, 0, 0, 0, 0, 1), ("X", "y", 0, 0, 0, 0, 0, 0, 0)])
-    assert list(U.scored_by_group(one)["X"].index) == ["x"]  # one candidate row is scored
+    assert list(U.scored_by_group(one)["X"].index) == ["x", "y"]
 
 
-def _shared_parts(rows, a, b, shared):
-    cols = {(m, r[1]): r for r in rows for m in (r[0],)}
-    figures = {}
+def _cell(rows, g, answer, column):
+    return next(r for r in rows if r[:2] == (g, answer))[2 + COLS.index(column)]
+
+
+def _defined_shared(rows, a, b, den):
+    """A's answers (in A's order) that B also holds, with the figure defined on both sides."""
+    held_b = {r[1] for r in rows if r[0] == b}
+    return [
+        r[1] for r in rows if r[0] == a and r[1] in held_b
+        and _cell(rows, a, r[1], den) > 0 and _cell(rows, b, r[1], den) > 0
+    ]  # fmt: skip
+
+
+def _paired_by_hand(rows, a, b, **kw):
+    """Each metric's comparisons on its own pairs, the counts of what it left out by hand."""
+    held = {g: [r[1] for r in rows if r[0] == g] for g in (a, b)}
+    both = [x for x in held[a] if x in held[b]]
+    out = []
     for metric, (num, den) in DEFS.items():
-        i, j = 2 + COLS.index(num), 2 + COLS.index(den)
+        shared = _defined_shared(rows, a, b, den)
+        figures = {}
         for aggregate in ("micro", "macro"):
             sides = []
             for g in (a, b):
-                n = np.array([cols[(g, s)][i] for s in shared], np.float64)
-                d = np.array([cols[(g, s)][j] for s in shared], np.float64)
+                n = np.array([_cell(rows, g, s, num) for s in shared], np.float64)
+                d = np.array([_cell(rows, g, s, den) for s in shared], np.float64)
                 sides.append(ratio_parts(n, d, aggregate))
             figures[(metric, aggregate)] = tuple(sides)
-    return figures
+        only = (len(held[a]) - len(both), len(held[b]) - len(both))
+        out += paired_comparisons(
+            figures, names=(a, b), only=only, undefined=len(both) - len(shared), **kw
+        )
+    return out
 
 
-def test_ledger_comparisons_pair_the_answers_both_scored_and_count_the_rest():
+def test_ledger_comparisons_pair_every_answer_both_were_given_where_the_figure_is_defined():
     kw = {"level": 0.9, "resamples": R, "permutations": R, "seed": 2}
     got = U.ledger_comparisons(_table(ROWS), [("A", "B")], **kw)
-    shared = ["a1", "a2", "a3", "a4"]  # in A's order; a5 only B scored, a6 only A, a7 only B
-    want = with_holm(
-        paired_comparisons(
-            _shared_parts(ROWS, "A", "B", shared), names=("A", "B"), only=(1, 2), **kw
-        )
-    )
-    assert got == want
-    assert len(got) == 8 and {(c.shared, c.only_a, c.only_b) for c in got} == {(4, 1, 2)}
+    assert got == with_holm(_paired_by_hand(ROWS, "A", "B", **kw))
+    counts = {(c.metric, c.shared, c.only_a, c.only_b, c.undefined) for c in got}
+    # a5 (A produced nothing) and a6 (B produced nothing) pair for coverage (0 of their units)
+    # and are left out, as N/A on one side, of the three figures over candidates; a7 only B
+    assert counts == {
+        ("coverage", 6, 0, 1, 0),
+        ("preservation", 4, 0, 1, 2),
+        ("confirmed_support", 4, 0, 1, 2),
+        ("raw_support", 4, 0, 1, 2),
+    }
     back = U.ledger_comparisons(_table(ROWS), [("B", "A")], **kw)
-    assert {(c.a, c.b, c.only_a, c.only_b) for c in back} == {("B", "A", 2, 1)}
+    assert {(c.a, c.b, c.only_a, c.only_b) for c in back} == {("B", "A", 1, 0)}
 
 
 def test_holm_runs_over_every_pair_at_once():
     rows = ROWS + [("C", r[1], *r[2:]) for r in ROWS if r[0] == "A"]
     kw = {"resamples": R, "permutations": R, "seed": 0}
     both = U.ledger_comparisons(_table(rows), [("A", "B"), ("B", "C")], **kw)
-    raw = [
-        *paired_comparisons(_shared_parts(rows, "A", "B", ["a1", "a2", "a3", "a4"]),
-                            names=("A", "B"), only=(1, 2), **kw),
-        *paired_comparisons(_shared_parts(rows, "B", "C", ["a2", "a1", "a3", "a4"]),
-                            names=("B", "C"), only=(2, 1), **kw),
-    ]  # fmt: skip
+    raw = [*_paired_by_hand(rows, "A", "B", **kw), *_paired_by_hand(rows, "B", "C", **kw)]
     assert both == with_holm(raw) and len(both) == 16
 
 
@@ -337,28 +354,26 @@ def test_factscore_ranking_resamples_the_prompts_every_subject_has():
 # ------------------------------------------------------------------------------ rankings
 
 
-def test_ledger_rankings_resample_the_answers_every_decomposer_scored():
+def test_ledger_rankings_resample_the_answers_every_decomposer_was_given():
     rows = ROWS + [("C", r[1], *r[2:]) for r in ROWS if r[0] == "B" and r[1] != "a3"]
     table = _table(rows)
-    shared = ["a1", "a2", "a4"]  # A's order of the answers A, B and C all scored
+    # A's order of the answers A, B and C all hold (a3 is not C's), the figure defined for all
+    shared = {"coverage": ["a1", "a2", "a4", "a5", "a6"], "raw_support": ["a1", "a2", "a4"]}
     got = U.ledger_rankings(table, metrics=("coverage", "raw_support"), aggregate="macro",
                             resamples=R, seed=9)  # fmt: skip
-    cols = {(r[0], r[1]): r for r in rows}
-    by_figure = {}
+    want = []
     for metric in ("coverage", "raw_support"):
-        i, j = (2 + COLS.index(c) for c in DEFS[metric])
-        by_figure[metric] = {
+        num, den = DEFS[metric]
+        figure = {
             g: macro_parts(
-                np.array([cols[(g, s)][i] for s in shared], np.float64),
-                np.array([cols[(g, s)][j] for s in shared], np.float64),
+                np.array([_cell(rows, g, s, num) for s in shared[metric]], np.float64),
+                np.array([_cell(rows, g, s, den) for s in shared[metric]], np.float64),
             )
             for g in ("A", "B", "C")
         }
-    want = rankings_stability(by_figure, resamples=R, seed=9)
-    assert got == [
-        want[m].with_about(metric=m, aggregate="macro", answers=3)
-        for m in ("coverage", "raw_support")
-    ]
+        one = rankings_stability({metric: figure}, resamples=R, seed=9)[metric]
+        want.append(one.with_about(metric=metric, aggregate="macro", answers=len(shared[metric])))
+    assert got == want
     one = U.ledger_ranking(table, metric="raw_support", aggregate="macro", resamples=R, seed=9)
     assert one == got[1]
 

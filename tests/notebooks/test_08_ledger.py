@@ -70,7 +70,12 @@ def test_intervals_and_paired_comparisons_of_the_demo_ledger(tmp_path):
     assert ci["resamples"] == 300 and ci["clusters"] == 400 and ci["low"] < ci["high"]
     comps = rec["comparisons"]
     assert len(comps) == 3 * 8
-    # drops-hard left 31 answers without a row: each of its comparisons counts them apart
+    # drops-hard left 31 answers without a row: they pair for coverage (0 of their units) and
+    # are counted apart, as N/A on one side, by every figure over candidates
     with_drops = [c for c in comps if "drops-hard" in (c["a"], c["b"])]
-    assert all(31 in (c["only_a"], c["only_b"]) and c["shared"] == 369 for c in with_drops)
+    assert all(c["only_a"] == c["only_b"] == 0 for c in with_drops)
+    assert {c["shared"] for c in with_drops if c["metric"] == "coverage"} == {400}
+    assert all(
+        (c["shared"], c["undefined"]) == (369, 31) for c in with_drops if c["metric"] != "coverage"
+    )
     assert all(c["p_adjusted"] >= c["p_value"] for c in comps)

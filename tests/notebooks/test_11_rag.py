@@ -55,3 +55,22 @@ def test_a_bad_label_parameter_is_refused_by_name(tmp_path):
         run_notebook(
             NB, parameters={"LABEL": "vibes", "CHECKING": "absent/c.json"}, output_dir=tmp_path
         )
+
+
+@pytest.mark.realdata
+def test_a_walked_query_with_no_retrieved_chunk(tmp_path):
+    """RAGChecker's example with the first query's chunks removed: the walk shows it, no error."""
+    from tests.labs.rag.test_rag_views import without_chunks
+
+    doc = json.loads(require_data("ragchecker", "checking_outputs.json").read_text("utf-8"))
+    variant = tmp_path / "no_chunks.json"
+    variant.write_text(json.dumps(without_chunks(doc, 0)), encoding="utf-8")
+    run = run_notebook(
+        NB,
+        parameters={"CHECKING": str(variant), "WALK": 2, "HUMAN": "absent/h.json"},
+        output_dir=tmp_path / "out",
+    )
+    rag = run.records["rag"]
+    assert rag["per_query"][0]["context_precision"]["display"] == "N/A (0/0)"
+    assert rag["per_query"][0]["faithfulness"]["display"] == "0.0% (0/11)"
+    assert "No chunk was retrieved for this query" in run.notebook.read_text(encoding="utf-8")

@@ -13,6 +13,10 @@ pytestmark = pytest.mark.notebook
 def test_the_simulated_history_regresses_on_coverage_only(tmp_path):
     run = run_notebook(NB, output_dir=tmp_path)
     assert [r["command"] for r in run.records["runs"]] == ["ledger"] * 4
+    assert [r["release"] for r in run.records["runs"]] == ["1", "2", "3", "4"]
+    figures = [r["corpus.micro.coverage"][0] for r in run.records["runs"]]
+    assert all(f["low"] <= f["value"] <= f["high"] and f["level"] == 0.95 for f in figures[1:])
+    assert figures[0]["low"] is None and "do not vary" in figures[0]["note"]  # 100% everywhere
     gate = {g["metric"]: g for g in run.records["gate"]["gate"]}
     assert (
         gate["coverage"]["verdict"] == "REGRESSED"

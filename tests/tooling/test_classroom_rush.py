@@ -83,3 +83,68 @@ def test_a_kernel_that_dies_before_it_answers_is_a_clear_error_within_seconds(tm
     finally:
         left = stop_server(proc)
     assert left == []
+
+
+def _view_killed_at(port, pid, after, timeout=15.0):
+    """One page view whose kernel is killed (SIGKILL) ``after`` seconds into the page (from its
+    first byte, or from the request when it answers with an error at once). Returns the
+    status, the body, the seconds from the kill to the page's end (None: not killed before
+    the page ended) and whether the read timed out."""
+    import http.client
+    import os
+    import signal
+    import threading
+    import time
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    conn.request("GET", "/voila/render/06_decomposition_game.ipynb")
+    resp = conn.getresponse()
+    begun, killed = time.monotonic(), []
+
+    def kill():
+        while time.monotonic() - begun < after:
+            time.sleep(0.02)
+        for k in kernels_of(pid):
+            os.kill(k.pid, signal.SIGKILL)
+        killed.append(time.monotonic())
+
+    killer = threading.Thread(target=kill, daemon=True)
+    killer.start()
+    body, stuck = b"", False
+    try:
+        while chunk := resp.read1(65536):
+            body += chunk
+    except TimeoutError:
+        stuck = True
+    ended = time.monotonic()
+    killer.join()
+    conn.close()
+    waited = ended - killed[0] if killed[0] < ended else None
+    return resp.status, body.decode("utf-8", "replace"), waited, stuck
+
+
+def test_a_kernel_killed_at_any_moment_of_the_page_ends_it_with_the_classrooms_error(tmp_path):
+    """Killed as the page begins, early or late while its cells run, the student's page ends
+    within 10 s with the classroom's error page (a 503 before anything was sent, else the page
+    so far replaced by it): never a page that keeps loading, never Voila's developer message."""
+    from claimlab.tooling.serve import PAGE_STOPPED
+
+    log, port = tmp_path / "serve.log", free_port()
+    proc = start_server(["--warm", "0", "--cull-idle", "600"], port, log)
+    seen = []
+    try:
+        for after in (0.0, 1.0, 2.0, 3.5):
+            status, body, waited, stuck = _view_killed_at(port, proc.pid, after)
+            assert not stuck, f"killed at {after} s: the page kept loading"
+            seen.append((after, status, waited))
+            if waited is None:  # the page was complete before the kill: a whole game
+                assert status == 200 and "Decomposition game" in body and "</html>" in body
+                continue
+            assert waited < 10, (after, waited)
+            assert status in (200, 503) and PAGE_STOPPED in body, (after, status, body[-500:])
+            assert "There was an error" not in body and "An exception occurred" not in body
+            assert len(kernels_of(proc.pid)) == 0  # the ended kernel is not kept running
+    finally:
+        left = stop_server(proc)
+    assert left == []
+    assert sum(waited is not None for _, _, waited in seen) >= 2, seen  # killed mid-page

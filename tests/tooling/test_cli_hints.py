@@ -2,7 +2,7 @@
 
 Invariants (hypothesis): a misspelt option of any subcommand is refused in one line by that
 subcommand (its name and its ``--help``), never by the top level, and a did-you-mean names one
-of that subcommand's own options; a metric name no figure has is refused with the names held.
+of that subcommand's own options.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from claimlab.tooling.cli import build_parser, main
-from claimlab.tooling.cli.history import metric_names
 
 PARSER = build_parser()
 COMMANDS = sorted(PARSER.commands)
@@ -82,34 +81,3 @@ def test_named_cases(capsys, argv, expected):
     assert expected in err
     if argv[0] != "citations":
         assert "--context ID1" not in err  # the hint belongs to the commands that take --context
-
-
-def test_history_refuses_a_metric_no_figure_has(tmp_path, capsys):
-    store = tmp_path / "runs.sqlite"
-    assert (
-        main(
-            [
-                "decomposition",
-                "fixtures/atlas_nova.json",
-                "--mode",
-                "baseline",
-                "--store",
-                str(store),
-            ]
-        )
-        == 0
-    )
-    capsys.readouterr()
-    assert main(["history", "--store", str(store), "--metric", "f1"]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(
-        "claimlab history: error: --metric: no figure is named 'f1'; this store holds"
-    )
-    assert "coverage" in err and err.count("\n") == 1
-    assert main(["history", "--store", str(store), "--metric", "coverag"]) == 2
-    assert "(did you mean coverage?)" in capsys.readouterr().err
-    assert main(["history", "--store", str(store), "--metric", "coverage_before"]) == 0
-
-
-def test_metric_names_take_every_dotted_tail():
-    assert metric_names(["a.b.c"]) == ["a.b.c", "b.c", "c"]

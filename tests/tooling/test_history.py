@@ -63,3 +63,70 @@ def test_history_refuses_a_missing_store_and_a_plot_without_a_metric(tmp_path):
     assert proc.returncode == 2 and "no store here" in proc.stderr
     proc = run_cli("history", "--store", tmp_path / "none.sqlite", "--plot", tmp_path / "x.png")
     assert proc.returncode == 2 and "--metric" in proc.stderr
+
+
+def test_history_json_shows_the_ledgers_interval_as_printed(tmp_path, capsys):
+    from claimlab.tooling.cli import main
+
+    store = tmp_path / "runs.sqlite"
+    c, u = write_ledger(tmp_path / "one", set(range(0, 600, 7)))
+    ledger = ["ledger", str(c), "--units", str(u), "--ci", "0.9", "--bootstrap", "100"]
+    assert main([*ledger, "--json", "--store", str(store)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert main(["history", "--store", str(store), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    figures = {f["name"]: f for f in data["runs"][0]["figures"]}
+    for aggregate in ("micro", "macro"):
+        ci = printed["corpus"][aggregate]["coverage"]["ci"]
+        got = figures[f"corpus.{aggregate}.coverage"]
+        assert (got["low"], got["high"], got["level"], got["method"]) == (
+            ci["low"], ci["high"], 0.9, ci["method"]
+        )  # fmt: skip
+        assert got["aggregate"] == aggregate
+    assert figures["corpus.macro.coverage"]["defined"] == 600
+    assert main(["history", "--store", str(store), "--metric", "corpus.micro.coverage"]) == 0
+    low, high = (100 * printed["corpus"]["micro"]["coverage"]["ci"][k] for k in ("low", "high"))
+    assert f"[{low:.1f}%, {high:.1f}%] 90% BCa" in capsys.readouterr().out
+
+
+MODEL = "gpt$\\frac{1}{$x"
+
+
+def two_models(folder):
+    """30 answers of three units split by two decomposers, one named like TeX."""
+    import pandas as pd
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cand = [
+        {"model": m, "answer_id": f"a{i}", "candidate_id": f"C{k}", "fingerprint": f"f{k}",
+         "preserves": "" if (m == MODEL and k == 3 and i % 4 == 0) else f"U{k}",
+         "faithful": "true", "atomic": "true", "status": "SUPPORTED"}
+        for m in ("A", MODEL) for i in range(30) for k in (1, 2, 3)
+    ]  # fmt: skip
+    units = [{"answer_id": f"a{i}", "unit_id": f"U{k}"} for i in range(30) for k in (1, 2, 3)]
+    pd.DataFrame(cand).to_csv(folder / "c.csv", index=False)
+    pd.DataFrame(units).to_csv(folder / "u.csv", index=False)
+    return folder / "c.csv", folder / "u.csv"
+
+
+def test_a_model_named_like_tex_plots_and_an_unknown_metric_is_refused(tmp_path, capsys):
+    from claimlab.tooling.cli import main
+
+    store, plot = tmp_path / "runs.sqlite", tmp_path / "cov.png"
+    c, u = two_models(tmp_path / "in")
+    for _ in range(2):
+        assert (
+            main(["ledger", str(c), "--units", str(u), "--by", "model", "--store", str(store)]) == 0
+        )
+    capsys.readouterr()
+    args = ["history", "--store", str(store), "--metric"]
+    assert main([*args, f"by_group.{MODEL}.micro.coverage", "--plot", str(plot)]) == 0
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    capsys.readouterr()
+    for extra in ([], ["--plot", str(tmp_path / "none.png")], ["--json"]):
+        assert main([*args, "coverag", *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1
+        assert "no figure named 'coverag'" in err and "known names: " in err
+        assert "corpus.micro.coverage" in err
+    assert not (tmp_path / "none.png").exists()

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
 from claimlab.notebook.terminal import Steps, count_type, emit_json, say
@@ -94,13 +95,24 @@ def _say_drafts(
     shown = targets if len(targets) <= args.show else targets[: args.show]
     for t, s in zip(shown, summaries, strict=False):
         nowhere = f"; matched nowhere (no span, proposed as introduced): {', '.join(s.unmatched)}"
+        unbacked = unbacked_line(dict(s.unbacked), show=args.show)
         say(
             f"{s.id} -> {t}: {plural(s.units, 'unit')} ({s.units_from}), "
             f"{plural(s.candidates, 'candidate')}, {plural(s.spans, 'span')} proposed"
             + (nowhere if s.unmatched else "")
+            + (f"; {unbacked}" if unbacked else "")
         )
     if len(targets) > len(shown):
         say(f"... and {len(targets) - len(shown)} more (--show N, or --json)")
+    unbacked_claims = sum(len(s.unbacked) for s in summaries)
+    if unbacked_claims:
+        in_files = sum(1 for s in summaries if s.unbacked)
+        say(
+            f"{plural(unbacked_claims, 'claim')} in {plural(in_files, 'draft')} "
+            f"{'preserves' if unbacked_claims == 1 else 'preserve'} units their source spans do "
+            "not back (not counted until a span lies in each unit, or the unit is taken off): "
+            "check them at Confirm"
+        )
     say(
         f"{plural(len(targets), 'draft')} written. Every label is PROPOSED, not gold: confirm "
         "them in notebooks/09_annotate.ipynb (one copy per annotator)."

@@ -22,7 +22,8 @@ How each label is proposed:
       character by character, so every offset stays where it was (Turkish ``İ`` lower-cases to
       two code points in Python and is left as it is). Below ``threshold`` (default 70) there
       is no span, and the candidate is proposed as introduced.
-    * **preserves**: the units the span overlaps; **faithful**: a span was found and no error
+    * **preserves**: the units the span overlaps (those it does not back, see
+      :func:`claimlab.core.spans.span_backs`, are named in the summary); **faithful**: a span was found and no error
       was given; **atomic**: false when the subclaim joins two statements with "and" (English
       ``and``, Turkish ``ve``, Thai ``และ``), else true; **fingerprint**: the text folded
       (case, spaces, punctuation), so two identical subclaims are proposed as duplicates;
@@ -41,7 +42,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
-from claimlab.core.spans import utf16_offset, utf16_slice
+from claimlab.core.spans import span_backs, utf16_offset, utf16_slice
 from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
@@ -358,6 +359,8 @@ class DraftSummary:
     candidates: int
     spans: int
     unmatched: tuple[str, ...]
+    # (candidate id, the units it is proposed to preserve that its span does not back)
+    unbacked: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -368,6 +371,7 @@ class DraftSummary:
             "candidates": self.candidates,
             "spans_proposed": self.spans,
             "matched_nowhere": list(self.unmatched),
+            "unbacked_preserves": {cid: list(units) for cid, units in self.unbacked},
         }
 
 
@@ -401,7 +405,7 @@ def _candidate_doc(
         to16 = _u16(text)
         s16, e16 = to16(hit.start), to16(hit.end)
         source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
-        preserves = [uid for uid, us, ue in units if us < e16 and s16 < ue]
+        preserves = [uid for uid, us, ue, _ in units if us < e16 and s16 < ue]
     errors = list(labels.get("errors", ()))
     if hit is None and not errors:
         errors = [INTRODUCED]
@@ -425,6 +429,27 @@ def _candidate_doc(
         "review": list(REVIEW_ALL),
         "alignment": {"score": hit.score, "method": ALIGN_METHOD} if hit is not None else None,
     }
+
+
+def _unbacked(
+    candidates: Sequence[dict[str, Any]], units: Sequence[tuple[str, int, int, str]]
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each faithful candidate's proposed ``preserves`` that its span does not back, if any.
+
+    The rule is :func:`claimlab.core.spans.span_backs`: such a unit would not count.
+    """
+    where = {uid: (s, e, t) for uid, s, e, t in units}
+    out = []
+    for c in candidates:
+        spans = [((sp["start"], sp["end"]), sp["text"]) for sp in c["source_spans"]]
+        missing = tuple(
+            u
+            for u in c["preserves"]
+            if not any(span_backs(sp, text, where[u][:2], where[u][2]) for sp, text in spans)
+        )
+        if c["faithful"] and missing:
+            out.append((c["id"], missing))
+    return tuple(out)
 
 
 def _draft_note(raw: RawAnswer, units_from: str, source: str) -> str:
@@ -461,7 +486,7 @@ def draft_document(
         {"id": f"U{i}", "span": {"start": s, "end": e, "text": t}, **proposed}
         for i, (s, e, t) in enumerate(spans, 1)
     ]
-    unit_rows = [(u["id"], s, e) for u, (s, e, _) in zip(unit_docs, spans, strict=True)]
+    unit_rows = [(f"U{i}", s, e, t) for i, (s, e, t) in enumerate(spans, 1)]
     width = len(str(len(raw.subclaims)))
     aligner = Aligner(text)
     candidates = []
@@ -492,6 +517,7 @@ def draft_document(
         len(candidates),
         len(candidates) - len(unmatched),
         unmatched,
+        _unbacked(candidates, unit_rows),
     )
     return doc, summary
 

@@ -20,7 +20,7 @@ import ipywidgets as W
 import traitlets
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.spans import utf16_slice
+from claimlab.core.spans import backing_rule, unbacked_line, utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.labs.annotation.session import AnnotationSession
 from claimlab.notebook.widgets import Html, View, css_token
@@ -406,7 +406,11 @@ class Annotator(View):
         cid = self._need_current()
         self.session.confirm(cid)
         self.refresh()
-        self.say(f"{cid} confirmed by {self.session.annotator}; saved.")
+        unbacked = unbacked_line(self.session.fixture.unbacked_claims)
+        self.say(
+            f"{cid} confirmed by {self.session.annotator}; saved."
+            + (f" In this file, {unbacked}." if unbacked else "")
+        )
         todo = [c.id for c in self.session.fixture.candidates if c.review]
         if todo:
             self.chooser.value = todo[0]
@@ -532,11 +536,16 @@ class Annotator(View):
             ]
         finally:
             self._syncing = False
-        problems = self.session.problems(cid)
+        problems = [p for _, p in self.session.problems(cid)]
+        if c.faithful and (unbacked := fx.unbacked_units(c)):
+            problems.append(
+                f"no source span lies in {', '.join(unbacked)} ({backing_rule(fx.span_cover)}):"
+                " it would not count"
+            )
         if problems and c.review:
             self.message.value = (
                 '<div style="color:#555">Before confirming: '
-                + "; ".join(_e(p) for _, p in problems)
+                + "; ".join(_e(p) for p in problems)
                 + "</div>"
             )
 

@@ -11,7 +11,8 @@ figures; a revised answer is a new version audited again, and its record lists t
 version's figures beside its own. Each candidate keeps what the decomposition seed asks an
 audit row to keep: entity, version, predicate and qualifiers, its source spans (UTF-16), the units
 it preserves and those that count (a source span backs them), its reference ids, its state
-and the reason.
+and the reason, and whether the memory rule (:mod:`claimlab.metrics.memory`) lets it be reused
+as a trusted fact (``trusted``; ``not_trusted_because`` the first rule it fails).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.vocab import SourceMapping
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
+from claimlab.metrics.memory import find_trust
 from claimlab.metrics.selection import core_select
 
 AUDIT_FORMAT = "claimlab/audit@1"
@@ -101,6 +103,10 @@ def audit_record(
     dropped = dict(core_select(fixture, selection).dropped)
     by_row = {row.id: row for row in r.audit}
     candidates = [_entry(fixture, c, by_row.get(c.id), dropped) for c in fixture.candidates]
+    trust = find_trust(fixture, selection)  # the memory rule: what may be reused as a fact
+    for entry in candidates:
+        entry["trusted"] = entry["id"] not in trust.reasons
+        entry["not_trusted_because"] = trust.reasons.get(entry["id"])
     record: dict[str, Any] = {
         "format": AUDIT_FORMAT,
         "answer": fixture.original.id,

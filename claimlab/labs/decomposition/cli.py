@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import SourceMapping, status_line
 from claimlab.io.decomposition import load_decomposition
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
@@ -114,7 +115,7 @@ def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
     for cid, units in result.unbacked.items():
         say(
             f"  not backed               {cid} preserves {', '.join(units)} but no source span of it"
-            f" covers {fx.span_cover:.0%} of the unit's span: not counted"
+            f" lies in it ({backing_rule(fx.span_cover)}): not counted"
         )
 
 
@@ -211,9 +212,9 @@ def cmd_spans(args: argparse.Namespace) -> int:
 
     result = fill_spans(read_json(args.file), file=args.file)
     if args.out:
-        write_json(args.out, result.document)
+        write_json(args.out, dict(result.document))
     else:
-        say(json_text(result.document), end="")
+        say(json_text(dict(result.document)), end="")
     if args.json:
         emit_json({"file": args.file, "out": args.out, **result.to_dict()})
     elif args.out:

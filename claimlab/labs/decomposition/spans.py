@@ -11,8 +11,9 @@ quote is an error naming the record and the field.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from claimlab.core.errors import FixtureError
@@ -23,7 +24,7 @@ from claimlab.core.spans import utf16_offset, utf16_slice
 class FilledSpans:
     """A decomposition document with every span's offsets found, and what was done."""
 
-    document: dict[str, Any]
+    document: Mapping[str, Any]  # read-only view of the filled copy
     filled: tuple[str, ...]  # "record: field" of every span whose offsets were set
     kept: tuple[str, ...]  # spans whose given offsets already held their text
 
@@ -142,9 +143,9 @@ def fill_spans(doc: Any, *, file: str = "<document>") -> FilledSpans:
         >>> fill_spans(doc).document["units"][0]["span"]
         {'text': 'B.', 'start': 6, 'end': 8}
     """
-    if not isinstance(doc, dict):
+    if not isinstance(doc, Mapping):
         raise FixtureError("a decomposition file is a JSON object", file=file)
-    out = copy.deepcopy(doc)
+    out = copy.deepcopy(dict(doc))
     filled: list[str] = []
     kept: list[str] = []
     for span, target, record, field in _spans(out, file=file):
@@ -152,4 +153,4 @@ def fill_spans(doc: Any, *, file: str = "<document>") -> FilledSpans:
         (filled if _fill_one(span, target, file=file, record=record, field=field) else kept).append(
             place
         )
-    return FilledSpans(out, tuple(filled), tuple(kept))
+    return FilledSpans(MappingProxyType(out), tuple(filled), tuple(kept))

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.core.vocab import status_line
 from claimlab.notebook.terminal import (
@@ -15,12 +16,15 @@ from claimlab.notebook.terminal import (
     add_uncertainty_options,
     check_compare,
     compare_pairs,
+    count_type,
     emit_json,
     level_type,
     remember,
     say,
     share_or_zero,
 )
+
+UNBACKED_SHOWN = 5  # claims named in the summary whose preserves their spans do not back
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
@@ -46,7 +50,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         if args.out:
             say(f"per-answer rows written to {args.out}")
         _say_gate(args, gate)
-    return 1 if gate is not None and gate.regressed else 0
+    return gate.exit_code if gate is not None else 0
 
 
 def _gate(args: argparse.Namespace, result: Any) -> Any:
@@ -58,9 +62,8 @@ def _gate(args: argparse.Namespace, result: Any) -> Any:
     from claimlab.metrics.ledger import per_answer_ratios
 
     figures = args.gate_figures or list(TOY_METRICS)
-    counts = sorted({c for pair in count_columns(figures).values() for c in pair})
     keys = ["answer_id"] if args.by is None else [args.by, "answer_id"]
-    baseline = read_answers(args.baseline, keys=keys, counts=counts)
+    baseline = read_answers(args.baseline, keys=keys, ratios=list(count_columns(figures).values()))
     now = per_answer_ratios(result.counts.table)
     if args.by is not None:
         now = now.rename(columns={"model": args.by})
@@ -68,6 +71,7 @@ def _gate(args: argparse.Namespace, result: Any) -> Any:
     gate = release_gate(
         baseline, now, keys=keys, metrics=figures, aggregate=args.gate_aggregate,
         margin=args.margin, level=args.gate_level, resamples=args.bootstrap, seed=args.seed,
+        allow_missing=args.allow_missing,
     )  # fmt: skip
     if args.junit:
         gate_junit(gate, args.junit)
@@ -82,12 +86,16 @@ def _say_gate(args: argparse.Namespace, gate: Any) -> None:
     if gate is None:
         return
     say(
-        f"release gate against {args.baseline}: {gate.shared} answers paired, "
+        f"release gate against {args.baseline}: {gate.shared} answers in both runs, "
         f"{gate.only_baseline} only in the baseline, {gate.only_now} only in this run"
     )
     for r in gate.rows:
         say(f"  {gate_line(r)}")
-    say("REGRESSED: exit 1" if gate.regressed else "PASS")
+    say(f"  {gate.missing_line}")
+    if gate.missing_ids:
+        more = gate.missing - len(gate.missing_ids)
+        say(f"    missing: {', '.join(gate.missing_ids)}{f' and {more} more' if more else ''}")
+    say(f"{gate.verdict}: exit {gate.exit_code}" if gate.exit_code else str(gate.verdict))
 
 
 def _groups(result: Any) -> list[str]:
@@ -117,9 +125,9 @@ def _check_options(args: argparse.Namespace) -> None:
         raise ClaimlabInputError("--compare needs --by (the column naming what is compared)")
     if args.compare:
         check_compare(args.compare, what=args.by)
-    if (args.junit or args.summary or args.margin) and not args.baseline:
+    if (args.junit or args.summary or args.margin or args.allow_missing) and not args.baseline:
         raise ClaimlabInputError(
-            "--margin, --junit and --summary gate a run: give --baseline ANSWERS"
+            "--margin, --allow-missing, --junit and --summary gate a run: give --baseline ANSWERS"
         )
 
 
@@ -144,6 +152,12 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
     cand, units = tables_from_decompositions(fixtures, models=models)
     result = score_tables(cand, units, by=args.by, on_error=args.on_error)
     drafts = [fx for fx in fixtures if fx.is_draft]
+    unbacked = [
+        (f"{folder}/{fx.original.id}: {cid}", list(unit_ids))
+        for folder, files in named
+        for fx in files
+        for cid, unit_ids in fx.unbacked_claims.items()
+    ]
     labels = {
         "folders": {name: len(files) for name, files in named},
         "files": len(fixtures),
@@ -151,6 +165,8 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
         "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
         "proposed_units": sum(len(fx.proposed_units) for fx in fixtures),
         "gold": not drafts,
+        "claims_with_unbacked_preserves": len(unbacked),
+        "unbacked_preserves": dict(unbacked[:UNBACKED_SHOWN]),  # the first ones
     }
     extra = {
         "proposed_candidates": {fx.original.id: len(fx.proposed) for fx in fixtures},
@@ -224,6 +240,11 @@ def _say_result(
             f"  status (unique)    {status_line(g.status_counts, sep=', ')}; duplicates "
             f"{g.duplicates}; missing units {g.missing_units}; non-atomic {g.non_atomic}"
         )
+        if g.left_out:
+            say(
+                f"  not counted        {plural(g.left_out, 'candidate')} audited but left out "
+                "(an ambiguous mapping, or untagged background)"
+            )
 
 
 def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
@@ -239,11 +260,17 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
             else "; every label confirmed by a person"
         )
     )
+    n = labels["claims_with_unbacked_preserves"]
+    if n:
+        say(f"  {unbacked_line(labels['unbacked_preserves'], total=n)}")
 
 
 def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[Any]) -> None:
     if comparisons:
-        say("paired comparisons (A - B on the answers both scored; Holm over all of them):")
+        say(
+            "paired comparisons (A - B on every answer both were given where the figure is "
+            "defined on both; Holm over all of them):"
+        )
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
         for rk in rankings:
@@ -255,7 +282,7 @@ def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[
                 say(
                     f"  ranking by {about['metric']} ({about['aggregate']}): {shown}"
                     f" holds in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of "
-                    f"{about['answers']} answers every decomposer scored"
+                    f"{about['answers']} answers every decomposer was given"
                 )
     if powered:
         p0 = powered[0]
@@ -387,13 +414,22 @@ def _add_gate_options(p: argparse.ArgumentParser) -> None:
         "--baseline",
         metavar="ANSWERS",
         help="release gate: an earlier run's per-answer table (its --out); exit 1 when a figure "
-        "dropped by more than --margin beyond noise (a one-sided paired interval)",
+        "dropped by more than --margin beyond noise (a one-sided paired interval) or answers "
+        "of the baseline are missing, 3 when too few answers pair to decide",
     )
     p.add_argument(
         "--margin",
         type=share_or_zero,
         default=0.0,
         help="the drop allowed, as a share (0.02 = 2 points; default 0)",
+    )
+    p.add_argument(
+        "--allow-missing",
+        type=count_type(0),
+        default=0,
+        metavar="N",
+        help="answers of the baseline that may be missing from this run (default 0: a lost "
+        "answer fails the gate)",
     )
     p.add_argument(
         "--gate-figures",

@@ -23,7 +23,8 @@ def demo_history(folder: str | Path, *, releases: int = 4, seed: int = 0) -> str
 
     Release k keeps the demo ledger's ``faithful`` decomposer, with k - 1 in 20 of its answers
     losing one preserved unit (so coverage drifts down release by release); each release is
-    scored, its per-answer table written (as ``--out``) and the run recorded as ``--store`` does.
+    scored with 95% intervals (as ``--ci 0.95``), its per-answer table written (as ``--out``)
+    and the run recorded as ``--store`` does.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -53,11 +54,24 @@ def demo_history(folder: str | Path, *, releases: int = 4, seed: int = 0) -> str
         answers_out = out / f"release-{k}.answers.csv"
         write_answers(result, answers_out)
         record_run(
-            store, command="ledger", argv=["ledger", f"release-{k}", "--out", str(answers_out)],
-            inputs=[], parameters={"out": str(answers_out), "release": k},
-            figures=figures_of(result.to_dict()), version="SIMULATED",
+            store, command="ledger",
+            argv=["ledger", f"release-{k}", "--out", str(answers_out), "--ci", "0.95"],
+            inputs=[], parameters={"out": str(answers_out), "release": k, "ci": 0.95},
+            figures=figures_of(_with_intervals(result, seed=seed)), version="SIMULATED",
         )  # fmt: skip
     return str(store)
+
+
+def _with_intervals(result: Any, *, seed: int) -> dict[str, Any]:
+    """The JSON ``ledger --ci 0.95`` prints for a result: each corpus figure with its interval."""
+    from claimlab.metrics.stats.intervals import interval_or_reason
+    from claimlab.metrics.uncertainty import ledger_group_intervals
+
+    data: dict[str, Any] = result.to_dict()
+    ivs = ledger_group_intervals(result.counts.table, by_group=False, resamples=400, seed=seed)
+    for (aggregate, metric), iv in ivs[None].items():
+        data["corpus"][aggregate][metric].update(interval_or_reason(iv))
+    return data
 
 
 def load_history(store: str, folder: str | Path) -> History:

@@ -7,64 +7,83 @@ from typing import Any
 
 from matplotlib.axes import Axes
 
+from claimlab.io.store import select_metric
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import PRINT_WIDTH_IN, label, styled
 
 
-def _figure(run: Any, metric: str) -> Any:
-    return next((f for f in run.figures if f.name == metric), None)
-
-
 def runs_table(runs: Sequence[Any], metric: str) -> Any:
-    """One row per run: when, which version and command, its inputs' hashes, the figure."""
+    """One row per run: when, which version and command, its inputs' hashes, the figure.
+
+    The figure is shown as it was printed: value, counts and interval.
+
+    Raises:
+        ClaimlabInputError: ``metric`` names no figure of the runs (the known names listed).
+    """
     pd = pandas()
+    chosen = select_metric(runs, metric)
     rows = []
-    for r in runs:
-        f = _figure(r, metric)
-        counts = "" if f is None or f.denominator is None else f" ({f.numerator}/{f.denominator})"
-        rows.append(
-            {
-                "run": r.id,
-                "time": r.time[:19],
-                "claimlab": r.version,
-                "command": r.command,
-                "inputs (sha256)": ", ".join(h[:12] for _, h in r.inputs),
-                metric: "-" if f is None or f.value is None else f"{100 * f.value:.1f}%{counts}",
-            }
-        )
-    return pd.DataFrame(rows).set_index("run")
+    for r in chosen:
+        row = {
+            "run": r.id,
+            "release": r.release,
+            "time": r.time[:19],
+            "claimlab": r.version,
+            "command": r.command,
+            "inputs (sha256)": ", ".join(h[:12] for _, h in r.inputs),
+        }
+        for f in r.figures:
+            row[f.name] = f.display
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("run").fillna("-")
 
 
 @styled
 def plot_trend(runs: Sequence[Any], metric: str) -> Axes:
-    """The figure over runs, each point labelled with its counts."""
+    """The figure over runs: each point with its interval as an error bar and its counts.
+
+    Every figure whose name is ``metric`` (or ends with it) is one line; the runs are integer
+    ticks labelled ``#id`` and the release. Names are drawn as text, never as mathematics.
+
+    Raises:
+        ClaimlabInputError: ``metric`` names no figure of the runs (the known names listed).
+    """
     import matplotlib.pyplot as plt
 
+    chosen = [r for r in select_metric(runs, metric) if r.figures]
     _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 2.8))
-    points = [
-        (r.id, f) for r in runs if (f := _figure(r, metric)) is not None and f.value is not None
-    ]
-    ax.plot([x for x, _ in points], [100 * f.value for _, f in points], marker="o")
+    names = sorted({f.name for r in chosen for f in r.figures})
+    for name in names:
+        points = [(r.id, f) for r in chosen for f in r.figures if f.name == name]
+        _series(ax, name, [(x, f) for x, f in points if f.value is not None])
+    ax.set_xticks([r.id for r in chosen], [label(f"#{r.id}\n{r.release}", 14) for r in chosen])
+    ax.set_xlabel("run (release)")
+    ax.set_ylabel("%")
+    ax.set_title(
+        label(f"{metric} over {len(chosen)} runs (counts at each point, bars: intervals)", 90)
+    )
+    if len(names) > 1:
+        ax.legend(fontsize=7)
+    ax.margins(y=0.3)
+    return ax
+
+
+def _series(ax: Axes, name: str, points: Sequence[tuple[int, Any]]) -> None:
+    """One figure's line, its intervals as error bars and its counts beside each point."""
+    xs = [x for x, _ in points]
+    ys = [100 * f.value for _, f in points]
+    low = [0.0 if f.low is None else max(0.0, 100 * (f.value - f.low)) for _, f in points]
+    high = [0.0 if f.high is None else max(0.0, 100 * (f.high - f.value)) for _, f in points]
+    ax.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=3, label=label(name, 60))
     for x, f in points:
-        if f.low is not None and f.high is not None:
-            ax.vlines(x, 100 * f.low, 100 * f.high, color="0.5")
-        text = f"{100 * f.value:.1f}%" + (
-            "" if f.denominator is None else f" ({f.numerator}/{f.denominator})"
-        )
         ax.annotate(
-            text,
+            f"{100 * f.value:.1f}% {f.counts}".strip(),
             (x, 100 * f.value),
             xytext=(0, 6),
             textcoords="offset points",
             ha="center",
             fontsize=8,
         )
-    ax.set_xticks([x for x, _ in points])
-    ax.set_xlabel("run")
-    ax.set_ylabel("%")
-    ax.set_title(label(f"{metric} over {len(points)} runs (counts at each point)", 90))
-    ax.margins(y=0.3)
-    return ax
 
 
 def gate_table(gate: Any) -> Any:

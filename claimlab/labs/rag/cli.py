@@ -21,7 +21,7 @@ def cmd_rag(args: argparse.Namespace) -> int:
     from claimlab.labs.rag.views import report_lines
     from claimlab.metrics.rag import score_rag
 
-    report = score_rag(load_checking(args.file))
+    report = score_rag(load_checking(args.file), noise=args.noise_sensitivity)
     data = report.to_dict()
     remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
     if args.json:
@@ -77,6 +77,14 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("file", help="RAGChecker's checking output (JSON)")
     p.add_argument("--per-query", action="store_true", help="show every query's figures too")
+    p.add_argument(
+        "--noise-sensitivity",
+        choices=("ragchecker", "paper"),
+        default="ragchecker",
+        help="a query whose ground truth has no claim: 'ragchecker' (default) counts no chunk as "
+        "relevant or irrelevant, so both noise sensitivities are 0 of |R| as RAGChecker's code "
+        "gives; 'paper' counts every chunk as irrelevant (the paper's definition read literally)",
+    )
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_rag, paths=lambda a: ([a.file], []))

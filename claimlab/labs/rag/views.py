@@ -14,7 +14,7 @@ from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
 from claimlab.metrics.rag import GENERATOR, OVERALL, RAG_METRICS, RETRIEVER
-from claimlab.notebook.display import pandas
+from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
@@ -45,9 +45,42 @@ def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
                 yield f"  {m:<32} {q.figure(m).display}"
 
 
+METRIC_COLUMNS = (
+    "part",
+    "metric",
+    "macro %",
+    "queries (N/A left out)",
+    "micro (pooled claims)",
+    "in the file",
+)
+CHUNK_COLUMNS = (
+    "chunk",
+    "relevant",
+    "ground-truth claims it entails",
+    "response claims it entails",
+    "text",
+)
+PAIR_COLUMNS = (
+    "pair",
+    "data set",
+    "query",
+    "people (1st, 2nd)",
+    "checker: 1st response",
+    "checker: 2nd response",
+)
+META_COLUMNS = (
+    "label",
+    "checker Pearson",
+    "checker Spearman",
+    "people Pearson",
+    "people Spearman",
+    "people kappa (quadratic)",
+    "gap (Pearson)",
+)
+
+
 def metric_table(report: Any) -> Any:
     """Every metric: the macro mean (queries used, left out), the micro figure, the file's own."""
-    pd = pandas()
     rows = []
     for part, metrics in PARTS.items():
         for m in metrics:
@@ -63,17 +96,16 @@ def metric_table(report: Any) -> Any:
                     "in the file": "-" if published is None else f"{published:.1f}",
                 }
             )
-    return pd.DataFrame(rows).set_index(["part", "metric"])
+    return pandas().DataFrame(rows, columns=list(METRIC_COLUMNS)).set_index(["part", "metric"])
 
 
 def per_query_table(report: Any) -> Any:
     """One row per query, one column per metric, each with its counts."""
-    pd = pandas()
     rows = [
         {"query": q.query_id, **{m: q.figure(m).display for m in RAG_METRICS}}
         for q in report.per_query
     ]
-    return pd.DataFrame(rows).set_index("query")
+    return rows_table(rows, ["query", *RAG_METRICS], index="query")
 
 
 SHORT = {
@@ -133,12 +165,18 @@ def claim_table(query: Any, *, side: str = "response") -> Any:
         }
         for text, ok, row in zip(claims, verdicts, matrix, strict=True)
     ]
-    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="#"))
+    return pd.DataFrame(
+        rows,
+        columns=["claim", what, "entailed by chunks"],
+        index=pd.RangeIndex(1, len(rows) + 1, name="#"),
+    )
 
 
 def chunk_table(query: Any) -> Any:
-    """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails."""
-    pd = pandas()
+    """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails.
+
+    A query with no retrieved chunk gives the table's header and no row.
+    """
     rows = []
     for j, (doc, text) in enumerate(query.chunks):
         gt = sum(row[j] for row in query.chunk_answer)
@@ -152,35 +190,50 @@ def chunk_table(query: Any) -> Any:
                 "text": text,
             }
         )
-    return pd.DataFrame(rows).set_index("chunk")
+    return rows_table(rows, CHUNK_COLUMNS, index="chunk")
 
 
 def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
     """What ``claimlab meta-eval`` prints: per label, checker and people, with intervals."""
     pct = round(100 * result.level)
-    yield (
-        f"{result.instances} response pairs, {result.judgments} judgments; {pct}% intervals from "
-        f"{result.resamples} resamples of response pairs (seed {result.seed})"
-    )
-    for label, a in result.labels.items():
-        below = [k for k, v in a.below_people.items() if v]
-        verdict = (
-            f"significantly below the people's own agreement ({', '.join(below)})"
-            if below
-            else "not significantly below the people's own agreement"
+    counted = f"{result.instances} response pairs, {result.judgments} judgments"
+    if result.resamples:
+        yield (
+            f"{counted}; {pct}% intervals from {result.resamples} resamples of response pairs "
+            f"(seed {result.seed})"
         )
+    else:
+        yield f"{counted}; not resampled: no intervals"
+    for label, a in result.labels.items():
         kappa = "N/A" if a.human_kappa is None else f"{a.human_kappa:.3f}"
         yield f"{label}:"
         yield f"  {checker} vs people   Pearson {a.pearson.display}   Spearman {a.spearman.display}"
         yield f"  people vs people   Pearson {a.human_pearson.display}   Spearman {a.human_spearman.display}"
-        yield f"  people's quadratic-weighted kappa {kappa}; the checker is {verdict}"
+        yield f"  people's quadratic-weighted kappa {kappa}; the checker is {below_verdict(a)}"
+        figures = (a.pearson, a.spearman, a.human_pearson, a.human_spearman)
+        for why in dict.fromkeys(c.reason for c in figures if c.reason):
+            yield f"  no interval: {why}"
         if a.filled:
             yield f"  {a.filled} pairs without a score took the median difference"
 
 
+def below_verdict(agreement: Any) -> str:
+    """Whether the checker is significantly below the people, undecided where no interval says."""
+    below = agreement.below_people
+    yes = [k for k, v in below.items() if v]
+    unknown = [k for k, v in below.items() if v is None]
+    parts = []
+    if yes:
+        parts.append(f"significantly below the people's own agreement ({', '.join(yes)})")
+    if unknown:
+        parts.append(
+            f"undecided against the people's own agreement ({', '.join(unknown)}: no interval)"
+        )
+    return "; ".join(parts) or "not significantly below the people's own agreement"
+
+
 def meta_table(result: Any) -> Any:
     """Per label: checker vs people and people vs people, each with its interval."""
-    pd = pandas()
     rows = []
     for label, a in result.labels.items():
         rows.append(
@@ -196,12 +249,11 @@ def meta_table(result: Any) -> Any:
                 "gap (Pearson)": a.gap_pearson.display,
             }
         )
-    return pd.DataFrame(rows).set_index("label")
+    return rows_table(rows, META_COLUMNS, index="label")
 
 
 def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: int = 8) -> Any:
     """The first response pairs: data set, query, both people's judgments, the checker's scores."""
-    pd = pandas()
     rows = []
     for p in pairs[:limit]:
         one, two = p.checker[label]
@@ -215,7 +267,7 @@ def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: in
                 "checker: 2nd response": "N/A" if two is None else f"{two:.3f}",
             }
         )
-    return pd.DataFrame(rows).set_index("pair")
+    return rows_table(rows, PAIR_COLUMNS, index="pair")
 
 
 @styled
@@ -275,6 +327,8 @@ def show_walkthrough(study: Any, *, limit: int) -> None:
         show(claim_table(q, side="response"))
         show_markdown("**The ground-truth answer's claims** (in the response: it entails them)")
         show(claim_table(q, side="answer"))
+        if not q.chunks:
+            show_markdown("**No chunk was retrieved for this query**: no claim is entailed by one.")
         show(chunk_table(q))
         f = figures[q.query_id]
         show_markdown(" · ".join(f"{m} {f.figure(m).display}" for m in RAG_METRICS))

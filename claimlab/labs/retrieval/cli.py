@@ -103,7 +103,9 @@ def cmd_musique(args: argparse.Namespace) -> int:
         scores = score_musique(gold, preds)
     except ClaimlabInputError as err:  # pairing problems: between the two files, both named
         problem = f"{err.problem}; the gold file is {args.gold}"
-        raise ClaimlabInputError(problem, file=args.pred, field=err.field) from None
+        raise ClaimlabInputError(
+            problem, file=args.pred, record=err.record, field=err.field
+        ) from None
     if args.json:
         emit_json({"gold": args.gold, "pred": args.pred, **scores.to_dict()})
     else:

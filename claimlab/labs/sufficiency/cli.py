@@ -95,7 +95,8 @@ def _say_sufficiency(args: argparse.Namespace, fx: Any, context: list[str], resu
     )
     for c in result.conflicts:
         values = "; ".join(f"{v} ({', '.join(ids)})" for v, ids in c.values.items())
-        say(f"  CONFLICT: {c.subject} {c.relation}: {values}")
+        about = f"the {c.item} of {c.subject}" if c.item else c.subject
+        say(f"  CONFLICT: {about} {c.relation}: {values}")
     for u in result.conditions_unmet:
         say(f"  condition not met: {u.id} holds only if {'; '.join(u.conditions)}")
     for b in result.branches:

@@ -16,8 +16,10 @@ from claimlab.io.sufficiency import Scenario, SufficiencyFixture, load_sufficien
 from claimlab.labs.play import Action, Reason
 from claimlab.metrics.sufficiency import (
     CONDITIONAL,
+    Derivation,
+    SufficiencyResult,
+    find_derivations,
     find_fixture_sufficiency,
-    named_by,
     normalise_value,
 )
 
@@ -209,10 +211,16 @@ class SufficiencyGame:
     ) -> SubmitResult:
         """End the round with a proof set and an answer naming each asked item.
 
-        A round whose evidence holds a conflict (two approved texts giving one value two ways)
-        is won by reporting it (``conflict=True``) with a proof citing every side, never by
-        picking one; a witness that holds only on conditions the question does not meet wins
-        nothing.
+        A round whose evidence holds a conflict (two approved texts giving one value two ways,
+        or two witnesses deriving two values) is won by reporting it (``conflict=True``) with a
+        proof citing every side (each side's whole witness), never by picking one; a witness
+        that holds only on conditions the question does not meet wins nothing.
+
+        Answers are graded by what the cited witness derives from its own texts, and by the
+        key. A value the witness derives but the key refuses is not a WRONG_ANSWER (the player
+        said what the cited texts say) and not a win: KEY_DISAGREES names the file's texts
+        that derive the key's value (its texts conflict: find that side and report the
+        conflict) or says none does (the key needs checking).
         """
         if self.round_over and self.last_submit is not None:
             return self.last_submit  # a finished round's verdict stands until Reset
@@ -240,67 +248,137 @@ class SufficiencyGame:
     ) -> tuple[list[Reason], tuple[str, ...] | None]:
         """What stands between a proof and an answer and a win (no conflict in sight)."""
         fx = self.fixture
-        reasons: list[Reason] = []
         check = find_fixture_sufficiency(fx, self.question, [p for p in proof if p in self.context])
-        bad = [r for r in check.rejected if r.reason in ("off-topic", "metadata")]
-        if bad:
-            reasons.append(Reason("REJECTED_EVIDENCE", "; ".join(r.detail for r in bad)))
-        witnesses = [w for w in check.witnesses if set(w) <= set(proof)]
-        if witnesses and check.status == CONDITIONAL:
-            unmet = "; ".join(
-                f"{u.id} only if {', '.join(u.conditions)}" for u in check.conditions_unmet
-            )
-            reasons.append(
-                Reason(
-                    "CONDITIONS_UNMET",
-                    f"the witness holds on conditions the question does not meet ({unmet})",
+        reasons, witnesses = _witness_reasons(check, proof)
+        given = self._given(answer, reasons)
+        derived = [(w, witness_values(fx, self.question, w)) for w in witnesses]
+        graded: dict[str, str] = {}  # the items not simply wrong
+        for item, value in given.items():
+            sides = [vals[item] for _, vals in derived if _states(vals.get(item), value)]
+            if self._accepts(item, value):
+                graded[item] = value
+            elif sides:  # the answer is what the cited texts say; the key says otherwise
+                reasons.append(Reason("KEY_DISAGREES", self._key_note(item, value, sides[0])))
+                graded[item] = value
+            else:
+                reasons.append(
+                    Reason(
+                        "WRONG_ANSWER", f"the {item} {value!r} is not what the evidence supports"
+                    )
                 )
-            )
-            witnesses = []
-        elif not witnesses:
-            reasons.append(
-                Reason(
-                    "NO_WITNESS",
-                    "the proof set holds no complete, linked alternative for this question",
-                )
-            )
-        right = self._right_items(answer, reasons)
         witness = next(
-            (
-                w
-                for w in witnesses
-                if all(normalise_value(v) in named_by(fx, w) for v in right.values())
-            ),
+            (w for w, vals in derived if all(self._follows(vals, i, v) for i, v in graded.items())),
             None,
         )
         if witnesses and witness is None:
             reasons.append(
                 Reason(
                     "NOT_FROM_WITNESS",
-                    "no single witness in the proof names "
-                    + " and ".join(f"the {item} {v!r}" for item, v in right.items()),
+                    "no single witness in the proof derives "
+                    + " and ".join(f"the {item} {v!r}" for item, v in graded.items()),
                 )
             )
         return reasons, witness or (witnesses[0] if witnesses else None)
 
-    def _right_items(self, answer: Mapping[str, str], reasons: list[Reason]) -> dict[str, str]:
-        """The asked items answered with a value the key accepts (the others become reasons)."""
-        right: dict[str, str] = {}
+    def _given(self, answer: Mapping[str, str], reasons: list[Reason]) -> dict[str, str]:
+        """The asked items the answer names (each one it leaves out becomes a reason)."""
+        given: dict[str, str] = {}
         for item in self.asks:
             raw = answer.get(item)
             value = raw.strip() if isinstance(raw, str) else ""
-            accepted = {normalise_value(v) for v in self.fixture.accepted(self.question, item)}
-            if not value:
-                reasons.append(Reason("MISSING_ANSWER", f"the answer does not name the {item}"))
-            elif normalise_value(value) not in accepted:
-                reasons.append(
-                    Reason(
-                        "WRONG_ANSWER", f"the {item} {value!r} is not what the evidence supports"
-                    )
-                )
+            if value:
+                given[item] = value
             else:
-                right[item] = value
-        return right
+                reasons.append(Reason("MISSING_ANSWER", f"the answer does not name the {item}"))
+        return given
+
+    def _accepts(self, item: str, value: str) -> bool:
+        """Whether the answer key accepts ``value`` for ``item``."""
+        accepted = self.fixture.accepted(self.question, item)
+        return normalise_value(value) in {normalise_value(v) for v in accepted}
+
+    def _follows(self, values: Mapping[str, Derivation], item: str, value: str) -> bool:
+        """Whether a witness's values give ``value`` for ``item``.
+
+        A value the witness's text holds without naming it is graded by the key.
+        """
+        d = values.get(item)
+        if d is None:
+            return False
+        return self._accepts(item, value) if d.value is None else _states(d, value)
+
+    def _key_note(self, item: str, value: str, side: Derivation) -> str:
+        """Why a cited text's value that the key refuses is no plain wrong answer.
+
+        Either the file's texts disagree with each other (another side derives the key's
+        value), or the key disagrees with all of them.
+        """
+        key = " or ".join(repr(v) for v in self.fixture.accepted(self.question, item))
+        every = [e.id for e in self.fixture.evidence]
+        other = next(
+            (
+                d
+                for d in find_derivations(self.fixture, self.question, every).get(item, ())
+                if d.value is not None and self._accepts(item, d.value)
+            ),
+            None,
+        )
+        said = f"the {item} {value!r} is what {', '.join(side.by)} state, but the key accepts {key}"
+        if other is not None:
+            return (
+                f"{said}, which {', '.join(other.by)} derive: the file's own texts disagree, so "
+                "find the other side and report the conflict"
+            )
+        return f"{said}, which no text of the file derives: the key, not the answer, needs checking"
+
+
+def _states(d: Derivation | None, value: str) -> bool:
+    """Whether a derivation names ``value`` (compared without case or extra spaces)."""
+    return (
+        d is not None and d.value is not None and normalise_value(d.value) == normalise_value(value)
+    )
+
+
+def witness_values(
+    fixture: SufficiencyFixture, question: str, witness: Sequence[str]
+) -> dict[str, Derivation]:
+    """What one witness derives for each asked item, from its own texts (the first, by item)."""
+    derived = find_derivations(fixture, question, witness)
+    return {
+        item: next((d for d in ds if d.value is not None), ds[0])
+        for item, ds in derived.items()
+        if ds
+    }
+
+
+def _witness_reasons(
+    check: SufficiencyResult, proof: Sequence[str]
+) -> tuple[list[Reason], list[tuple[str, ...]]]:
+    """The proof's refused texts, and its complete witnesses (none when conditions are unmet)."""
+    reasons: list[Reason] = []
+    bad = [r for r in check.rejected if r.reason in ("off-topic", "metadata")]
+    if bad:
+        reasons.append(Reason("REJECTED_EVIDENCE", "; ".join(r.detail for r in bad)))
+    witnesses = [w for w in check.witnesses if set(w) <= set(proof)]
+    if witnesses and check.status == CONDITIONAL:
+        unmet = "; ".join(
+            f"{u.id} only if {', '.join(u.conditions)}" for u in check.conditions_unmet
+        )
+        reasons.append(
+            Reason(
+                "CONDITIONS_UNMET",
+                f"the witness holds on conditions the question does not meet ({unmet})",
+            )
+        )
+        witnesses = []
+    elif not witnesses:
+        reasons.append(
+            Reason(
+                "NO_WITNESS",
+                "the proof set holds no complete, linked alternative for this question",
+            )
+        )
+    return reasons, witnesses
 
 
 def _conflict_reasons(seen: Any, proof: Sequence[str], conflict: bool) -> list[Reason]:
@@ -315,14 +393,19 @@ def _conflict_reasons(seen: Any, proof: Sequence[str], conflict: bool) -> list[R
                 f"the evidence holds a conflict ({shown}): report it, do not pick a side",
             )
         ]
+    cited = set(proof)
     unshown = [
-        v for c in seen.conflicts for v, ids in c.values.items() if not set(ids) & set(proof)
+        v
+        for c in seen.conflicts
+        for v, ways in c.sides().items()
+        if not any(cited.issuperset(w) for w in ways)
     ]
     if unshown:
         return [
             Reason(
                 "CONFLICT_NOT_CITED",
-                f"cite every side of the conflict: nothing cited gives {', '.join(map(repr, unshown))}",
+                "cite every side of the conflict (each side's whole witness): nothing cited "
+                f"gives {', '.join(map(repr, unshown))}",
             )
         ]
     return []
@@ -350,7 +433,7 @@ def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -
     q = fixture.question(game.question)
     start = find_fixture_sufficiency(fixture, game.question, game.context)
     if start.conflicts:  # reported, every side cited: no search, no answer
-        sides = [ids[0] for c in start.conflicts for ids in c.values.values()]
+        sides = [i for c in start.conflicts for ways in c.sides().values() for i in ways[0]]
         return [Win(tuple(dict.fromkeys(sides)), (), 0, {}, conflict=True)]
     wins = []
     for alt in q.alternatives:
@@ -361,18 +444,33 @@ def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -
         check = find_fixture_sufficiency(fixture, game.question, [*game.context, *searches])
         if check.status != "SUFFICIENT" or tuple(alt) not in {tuple(w) for w in check.witnesses}:
             continue  # a chain that does not link, a member the rules refuse, a condition unmet
-        named = named_by(fixture, alt)
-        answer = {}
-        for item in q.asks:
-            value = next(
-                (v for v in fixture.accepted(q.name, item) if normalise_value(v) in named), None
-            )
-            if value is None:
-                break
-            answer[item] = value
-        else:
+        answer = _graded_answer(fixture, q.name, alt)
+        if answer is not None:
             wins.append(Win(tuple(alt), searches, cost, answer))
     return sorted(wins, key=lambda w: w.cost)
+
+
+def _graded_answer(
+    fixture: SufficiencyFixture, question: str, witness: Sequence[str]
+) -> dict[str, str] | None:
+    """The answer a witness derives, when the key accepts every value (None otherwise).
+
+    A value the witness's text holds without naming it is the key's first accepted one.
+    """
+    values = witness_values(fixture, question, witness)
+    answer = {}
+    for item in fixture.question(question).asks:
+        d = values.get(item)
+        accepted = fixture.accepted(question, item)
+        if d is None or not accepted:
+            return None
+        if d.value is None:
+            answer[item] = accepted[0]
+        elif normalise_value(d.value) in {normalise_value(v) for v in accepted}:
+            answer[item] = d.value
+        else:
+            return None
+    return answer
 
 
 def solve_sufficiency(fixture: SufficiencyFixture, scenario: str | None = None) -> list[list[Any]]:

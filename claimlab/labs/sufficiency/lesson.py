@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import md_code, md_ids, md_text, plural
 from claimlab.io.lesson import Exercise
+from claimlab.io.locate import is_shipped, resolve_path
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
 from claimlab.labs.sufficiency.prose import PROSE
@@ -110,18 +114,48 @@ def _question_matters(
             alt = find_fixture_sufficiency(fixture, other, sc.context)
             if r.sufficient != alt.sufficient:
                 yes, no = (sc.question, other) if r.sufficient else (other, sc.question)
-                q = fixture.question(no)
                 return [
                     Exercise(
                         f"Why is the context {md_ids(sc.context)} enough for {md_code(yes)} but "
                         f"not for {md_code(no)}?",
-                        f"{md_code(no)} asks for {md_ids(q.asks)}; only "
-                        + " or ".join("{" + md_ids(a) + "}" for a in q.alternatives)
-                        + " answer it, and the context completes none of them. Sufficiency is "
-                        "always for a question.",
+                        why_not(fixture, no, alt if r.sufficient else r)
+                        + " Sufficiency is always for a question.",
                     )
                 ]
     return []
+
+
+def why_not(fixture: SufficiencyFixture, question: str, result: SufficiencyResult) -> str:
+    """Why a context is not enough for ``question``, in the words its status calls for.
+
+    Only an INSUFFICIENT (or UNKNOWN) context "completes none" of the alternatives; a
+    CONDITIONAL one completes a witness whose conditions the question does not state, and a
+    CONFLICT one completes a witness beside a text or witness giving another value.
+    """
+    q = fixture.question(question)
+    head = (
+        f"{md_code(question)} asks for {md_ids(q.asks)}; only "
+        + " or ".join("{" + md_ids(a) + "}" for a in q.alternatives)
+        + " answer it"
+    )
+    done = " and ".join("{" + md_ids(w) + "}" for w in result.witnesses)
+    if result.status == "CONDITIONAL":
+        unmet = "; ".join(
+            f"{md_text(u.id)} holds only if {md_text(', '.join(u.conditions))}"
+            for u in result.conditions_unmet
+        )
+        return (
+            f"{head}. The context completes {done}, but {unmet}, which the question does not "
+            "state: CONDITIONAL, not SUFFICIENT."
+        )
+    if result.status == "CONFLICT":
+        shown = "; ".join(md_text(c.explanation) for c in result.conflicts)
+        return f"{head}. The context completes {done or 'a witness'}, but {shown}: CONFLICT."
+    if result.unanswerable:
+        return f"{head}, and the file marks the question unanswerable."
+    if result.status == "UNKNOWN":
+        return f"{head}, and the context completes none of them: {md_text(result.explanation)}."
+    return f"{head}, and the context completes none of them."
 
 
 def _metadata_rejects(
@@ -159,9 +193,11 @@ def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
     return (
         f"Budget **{g.budget} units**: {costs}; {copies}; the starting evidence of a round is "
         "free. Win with a proof set holding a complete, valid witness, within budget, and every "
-        "asked item answered with a value **named by that same witness**. Naming the right "
-        "answer without a witness, citing pieces of two different chains, or citing a record "
-        "the rules refuse does not win. With the budget spent no search is possible, but Check "
+        "asked item answered with the value **that same witness derives** from its own texts "
+        "(and the answer key accepts). Naming the right answer without a witness, citing "
+        "pieces of two different chains, or citing a record the rules refuse does not win; "
+        "evidence that disagrees wins only by reporting the conflict, each side's whole "
+        "witness cited. With the budget spent no search is possible, but Check "
         f"and Reset still work. Rounds in this file: {md_ids(list(game_scenarios(fixture)))}."
     )
 
@@ -208,3 +244,33 @@ def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
             )
         )
     return out + own_exercises(fixture)
+
+
+@dataclass(frozen=True)
+class HardCases:
+    """The file of hard cases a lesson adds (None: none), and what to say when there is none."""
+
+    path: Path | None
+    note: str = ""
+
+
+def hard_cases(fixture_path: str | os.PathLike[str], value: str | None) -> HardCases:
+    """The hard-case file beside a lesson's file: a teacher's own file is the whole lesson.
+
+    ``value`` is the notebook's ``HARD_CASES``: empty for none; a shipped file is added only
+    beside a shipped ``FIXTURE`` (a handout of a teacher's own file shows nothing of the
+    shipped rounds); a file of the teacher's own is always added.
+
+    Raises:
+        ClaimlabInputError: the file named is not found.
+    """
+    if not value:
+        return HardCases(None, "*No file of hard cases (`HARD_CASES` is empty).*")
+    path = resolve_path(value, what="sufficiency file of hard cases")
+    if is_shipped(path) and not is_shipped(fixture_path):
+        return HardCases(
+            None,
+            "*Your file is the whole lesson: no shipped hard case is added. Name a file of your "
+            "own in `HARD_CASES` to add its rounds here.*",
+        )
+    return HardCases(path)

@@ -139,6 +139,14 @@ maliyetleriyle kurallar aşağıdadır.""",
     },
     "07.explorer": {"en": "## Explorer", "tr": "## Keşif", "th": "## สำรวจ"},
     "07.game": {"en": "## The game", "tr": "## Oyun", "th": "## เกม"},
+    "hard.own": {
+        "en": "*Your file is the whole lesson: no shipped hard case is added. Name a file of your "
+        "own in `HARD_CASES` to add its rounds here.*",
+        "tr": "*Dosyanız dersin tamamıdır: hazır gelen zor durumlar eklenmez. Buraya kendi "
+        "turlarınızı eklemek için `HARD_CASES` parametresinde kendi dosyanızı verin.*",
+        "th": "*ไฟล์ของคุณคือบทเรียนทั้งหมด: ไม่มีการเพิ่มกรณียากที่มากับ claimlab "
+        "ระบุไฟล์ของคุณเองใน `HARD_CASES` เพื่อเพิ่มรอบของมันที่นี่*",
+    },
     "07.hard": {
         "en": "## A round on a conflict\n\nIn a second file, the starting evidence of a round "
         "holds two approved texts that give one value two ways. Picking either side loses the "

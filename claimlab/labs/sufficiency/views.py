@@ -93,7 +93,8 @@ def findings_table(result: Any) -> Any:
     rows = []
     for c in result.conflicts:
         values = "; ".join(f"{v} ({', '.join(ids)})" for v, ids in c.values.items())
-        rows.append({"finding": "CONFLICT", "about": f"{c.subject} {c.relation}", "detail": values})
+        about = f"the {c.item} of {c.subject}" if c.item else c.subject
+        rows.append({"finding": "CONFLICT", "about": f"{about} {c.relation}", "detail": values})
     for u in result.conditions_unmet:
         rows.append(
             {

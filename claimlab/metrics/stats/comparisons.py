@@ -2,6 +2,15 @@
 
 The difference with its paired bootstrap interval, a permutation test, Holm's adjustment,
 the unpaired interval beside it, and how stable a ranking is.
+
+Metric card of the pairing (:func:`pair_items`, the one rule every comparison, ranking and gate
+uses): two sides' per-item counts ``(numerator, denominator)`` of one figure, keyed by item id,
+are paired on every item both sides hold whose denominator is above 0 on both sides. An item one
+side does not hold is counted as *only A* / *only B*; an item both hold whose figure is N/A
+(0/0) on one side (or both) is counted as *undefined*; nothing else is left out. The paired
+difference is then A's figure minus B's, each computed over exactly the paired items (micro: the
+summed counts; macro: the mean of per-item ratios), so it equals the difference of the two
+figures over the items the pairing reports.
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ class Comparison:
     p_adjusted: float | None = None
     unpaired: Difference | None = None
     reason: str = ""  # why there is no interval or p-value (too few shared answers)
+    undefined: int = 0  # items both sides hold, left out: the figure is N/A (0/0) on one side
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``--compare``."""
@@ -75,6 +85,7 @@ class Comparison:
             "shared": self.shared,
             "only_a": self.only_a,
             "only_b": self.only_b,
+            "undefined": self.undefined,
             "level": self.level,
             "resamples": self.resamples,
             "permutations": self.permutations,
@@ -83,9 +94,15 @@ class Comparison:
 
     @property
     def display(self) -> str:
-        """``-4.1 points [-6.0, -2.2] (p 0.001; 300 shared, 0 only A, 12 only B)``."""
+        """``-4.1 points [-6.0, -2.2] (p 0.001; 300 shared, 0 only A, 12 only B)``.
+
+        Items both sides hold but left out because the figure is N/A (0/0) on one side are
+        named after the counts (``, 1 N/A on one side``) when there are any.
+        """
         d = self.difference
         counts = f"{self.shared} shared, {self.only_a} only {self.a}, {self.only_b} only {self.b}"
+        if self.undefined:
+            counts += f", {self.undefined} N/A on one side"
         if d.value is None:
             return f"N/A ({counts})"
         ci = (
@@ -98,6 +115,58 @@ class Comparison:
         return f"{100 * d.value:+.1f} points{ci} ({counts}{p}{why})"
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """Two sides' counts of one figure on the items where it is defined on both (see the card).
+
+    ``a`` and ``b`` are per-item ``(numerator, denominator)`` arrays in the order of ``ids``;
+    ``only_a`` / ``only_b`` count the items one side does not hold, ``undefined`` the items both
+    hold whose figure is N/A (0/0) on at least one side.
+    """
+
+    ids: tuple[Any, ...]
+    a: tuple[Floats, Floats]
+    b: tuple[Floats, Floats]
+    only_a: int
+    only_b: int
+    undefined: int
+
+    @property
+    def shared(self) -> int:
+        """How many items are paired."""
+        return len(self.ids)
+
+
+def pair_items(a: Any, b: Any, numerator: str, denominator: str) -> Pairing:
+    """Pair two sides' per-item counts of one figure: the one pairing rule (see the card).
+
+    ``a`` and ``b`` are pandas frames indexed by item id (one row per item; a key of several
+    columns is a MultiIndex) holding the ``numerator`` and ``denominator`` columns. Items are
+    paired in ``a``'s order.
+
+    Examples:
+        >>> import pandas as pd
+        >>> a = pd.DataFrame({"n": [1, 2, 0], "d": [2, 2, 2]}, index=["x", "y", "z"])
+        >>> b = pd.DataFrame({"n": [1, 0, 0], "d": [2, 0, 2]}, index=["x", "y", "w"])
+        >>> p = pair_items(a, b, "n", "d")
+        >>> p.ids, p.only_a, p.only_b, p.undefined
+        (('x',), 1, 1, 1)
+    """
+    both = a.index.intersection(b.index, sort=False)
+    da = a.loc[both, denominator].to_numpy(np.float64)
+    db = b.loc[both, denominator].to_numpy(np.float64)
+    defined = (da > 0) & (db > 0)
+    keep = both[defined]
+    return Pairing(
+        ids=tuple(keep),
+        a=(a.loc[keep, numerator].to_numpy(np.float64), da[defined]),
+        b=(b.loc[keep, numerator].to_numpy(np.float64), db[defined]),
+        only_a=int(len(a.index) - len(both)),
+        only_b=int(len(b.index) - len(both)),
+        undefined=int((~defined).sum()),
+    )
+
+
 def paired_comparison(
     a: tuple[Any, Any],
     b: tuple[Any, Any],
@@ -106,6 +175,7 @@ def paired_comparison(
     metric: str = "",
     aggregate: Aggregate = "micro",
     only: tuple[int, int] = (0, 0),
+    undefined: int = 0,
     level: float = 0.95,
     resamples: int = 2000,
     permutations: int = 2000,
@@ -128,6 +198,7 @@ def paired_comparison(
         {(metric, aggregate): (ratio_parts(*a, aggregate), ratio_parts(*b, aggregate))},
         names=names,
         only=only,
+        undefined=undefined,
         level=level,
         resamples=resamples,
         permutations=permutations,
@@ -148,6 +219,7 @@ def paired_comparisons(
     *,
     names: tuple[str, str] = ("A", "B"),
     only: tuple[int, int] = (0, 0),
+    undefined: int = 0,
     level: float = 0.95,
     resamples: int = 2000,
     permutations: int = 2000,
@@ -158,7 +230,8 @@ def paired_comparisons(
     ``figures`` maps ``(metric, aggregate)`` to A's and B's ``(a, b)`` ratio parts (see
     :func:`ratio_parts`). The same answers are drawn for every figure and both sides, and the
     same swaps serve every figure's permutation test: one matrix product each, however many
-    figures. Fewer than 2 shared answers or 100 resamples give the difference alone, with the
+    figures. ``only`` and ``undefined`` are the counts of the pairing (:class:`Pairing`) the
+    parts come from. Fewer than 2 shared answers or 100 resamples give the difference alone, with the
     reason; fewer than 100 permutations give no p-value.
     """
     level = check_level(level)
@@ -175,6 +248,7 @@ def paired_comparisons(
         shared=n,
         only_a=only[0],
         only_b=only[1],
+        undefined=undefined,
         level=level,
         resamples=resamples,
         permutations=permutations,

@@ -125,13 +125,51 @@ def interval_or_reason(iv: Interval | NoInterval | None) -> dict[str, Any]:
 def _not_enough(total_b: float, defined: int, resamples: int) -> NoInterval | None:
     if total_b <= 0:
         return NoInterval("no denominator: the figure is N/A")
-    if defined < MIN_CLUSTERS:
-        return NoInterval(
-            f"only {defined} answer with a figure: an interval needs {MIN_CLUSTERS} or more"
-        )
+    return too_small(defined, resamples)
+
+
+def too_small(
+    clusters: int,
+    resamples: int,
+    *,
+    what: str = "answer with a figure",
+    needs: int = MIN_CLUSTERS,
+) -> NoInterval | None:
+    """Why an input is too small for an interval: too few clusters or resamples (else None).
+
+    ``clusters`` counts what is resampled (answers with a figure, response pairs, ...), named
+    by ``what``; ``needs`` is the fewest a figure's resamples can vary with.
+
+    Examples:
+        >>> too_small(1, 2000).reason
+        'only 1 answer with a figure: an interval needs 2 or more'
+        >>> too_small(2, 2000, what="response pairs", needs=3).reason
+        'only 2 response pairs: an interval needs 3 or more'
+        >>> too_small(5, 50).reason
+        '50 resamples: an interval needs 100 or more (--bootstrap)'
+        >>> too_small(5, 2000) is None
+        True
+    """
+    if clusters < needs:
+        return NoInterval(f"only {clusters} {what}: an interval needs {needs} or more")
     if resamples < MIN_RESAMPLES:
         return NoInterval(
             f"{resamples} resamples: an interval needs {MIN_RESAMPLES} or more (--bootstrap)"
+        )
+    return None
+
+
+def no_spread(defined: Floats, shown: str, *, what: str = "answers") -> NoInterval | None:
+    """Why resampled values give no interval: all the same, or none defined (else None).
+
+    ``shown`` is the figure as the reason prints it; ``what`` names the resampled clusters.
+    """
+    if defined.size == 0 or np.all(
+        np.abs(defined - defined[0]) <= 1e-12 * max(1.0, abs(defined[0]))
+    ):
+        return NoInterval(
+            f"every resample gives {shown}: the {what} do not vary, so the bootstrap shows no "
+            "spread"
         )
     return None
 
@@ -179,12 +217,9 @@ def interval_from(
         undefined_clusters=int(np.sum(b <= 0)),
         undefined_resamples=int(stars.size - ok.size),
     )
-    if ok.size == 0 or np.all(np.abs(ok - ok[0]) <= 1e-12 * max(1.0, abs(ok[0]))):
-        shown = f"{100 * estimate:.1f}%"
-        return NoInterval(
-            f"every resample gives {shown}: the answers do not vary, so the bootstrap shows no "
-            "spread"
-        )
+    flat = no_spread(ok, f"{100 * estimate:.1f}%")
+    if flat is not None:
+        return flat
     alpha = (1 - level) / 2
     if method == "percentile":
         lo, hi = quantile_pair(ok, alpha, 1 - alpha)

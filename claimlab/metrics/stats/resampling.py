@@ -40,22 +40,43 @@ def check_level(level: float) -> float:
     return float(level)
 
 
-def weight_blocks(n: int, resamples: int, seed: int) -> Iterator[NDArray[np.float64]]:
-    """Blocks of bootstrap weights: how often each of ``n`` answers is drawn, per resample.
+def pick_blocks(
+    n: int, resamples: int, seed: int, *, cells: int | None = None
+) -> Iterator[NDArray[np.int64]]:
+    """Blocks of bootstrap draws: per resample, the ``n`` clusters drawn (indexes, with replacement).
 
-    One generator per seed, blocks sized so that memory stays bounded on any ledger; the same
-    seed gives the same weights whatever the block size.
+    One generator per seed, drawn block after block: a block holds at most ``cells`` draws
+    (default ``BLOCK_CELLS``; at least one resample), so memory stays bounded whatever ``n`` and ``resamples`` are, and
+    the same seed gives the same draws whatever the block size (numpy's generator continues
+    its stream from one call to the next: stacked, the blocks are the one draw of
+    ``(resamples, n)``).
+
+    Examples:
+        >>> import numpy as np
+        >>> whole = np.random.default_rng(7).integers(0, 5, size=(6, 5))
+        >>> blocks = list(pick_blocks(5, 6, 7, cells=10))
+        >>> [len(b) for b in blocks], bool((np.vstack(blocks) == whole).all())
+        ([2, 2, 2], True)
     """
     rng = np.random.default_rng(seed)
-    per_block = max(1, min(resamples, BLOCK_CELLS // max(n, 1)))
+    per_block = max(1, min(resamples, (BLOCK_CELLS if cells is None else cells) // max(n, 1)))
     done = 0
     while done < resamples:
         b = min(per_block, resamples - done)
-        draws = rng.integers(0, n, size=(b, n), dtype=np.int64 if n > 2**31 - 1 else np.int32)
+        yield rng.integers(0, n, size=(b, n), dtype=np.int64)
+        done += b
+
+
+def weight_blocks(n: int, resamples: int, seed: int) -> Iterator[NDArray[np.float64]]:
+    """Blocks of bootstrap weights: how often each of ``n`` answers is drawn, per resample.
+
+    The draws of :func:`pick_blocks`, counted per answer.
+    """
+    for draws in pick_blocks(n, resamples, seed):
+        b = len(draws)
         offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
         counts = np.bincount((draws + offsets).ravel(), minlength=b * n).reshape(b, n)
         yield counts.astype(np.float64)
-        done += b
 
 
 def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:

@@ -61,6 +61,8 @@ def test_a_draft_nobody_annotated_is_not_an_annotator(tmp_path):
     draft = read_json(a)
     for c in draft["candidates"]:
         c["review"] = ["evidence"]
+    for u in draft["units"]:  # nothing at all confirmed: units and candidates still proposed
+        u["review"] = ["span"]
     draft.pop("annotation")
     d = tmp_path / "draft.json"
     d.write_text(json.dumps(draft), encoding="utf-8")

@@ -64,7 +64,8 @@ def test_eight_points_of_coverage_lost_regress_with_a_junit_failure(baseline, tm
     assert cov["difference"]["low"] > 0
     assert rows["raw_support"]["verdict"] == "PASS"  # support did not change
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite.get("tests") == "4" and suite.get("failures") == "1"
+    # a case per figure, and one for the answers kept (none lost here)
+    assert suite.get("tests") == "5" and suite.get("failures") == "1"
     (failure,) = suite.iter("failure")
     assert "coverage" in failure.get("message") and "REGRESSED" in failure.get("message")
     text = summary.read_text(encoding="utf-8")
