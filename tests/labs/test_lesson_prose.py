@@ -109,3 +109,18 @@ def test_student_mode_hides_the_selection_names():
     assert student.selection == list(dict.fromkeys(fixture.modes[next(iter(fixture.modes))]))
     teacher = DecompositionExplorer(fixture)
     assert set(fixture.modes) <= {label for label, _ in teacher.mode.options}
+
+
+@pytest.mark.parametrize(
+    ("file", "starts", "word"),
+    [
+        ("not_uygulamalari_tr.json", "**7 ham yuvanız** var", "Bu dosyadaki turlar: "),
+        ("atlas_nova_th.json", "คุณมี **ช่องว่าง 7 ช่อง**", "รอบในไฟล์นี้: "),
+        ("atlas_nova.json", "You have **7 raw slots**", "Rounds in this file: "),
+    ],
+)
+def test_the_game_rules_are_in_the_files_language_with_its_numbers(file, starts, word):
+    fixture = load_decomposition(FIXTURES / file)
+    rules = dc_lesson.decomposition_game_rules(fixture)
+    assert rules.startswith(starts) and "**Check**" in rules
+    assert word in rules and all(name.replace("_", "\\_") in rules for name in fixture.game.puzzles)

@@ -10,8 +10,14 @@ from claimlab.core.vocab import STATUSES, Status
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.labs.decomposition.game import DecompositionGame, solve_decomposition
-from claimlab.labs.decomposition.prose import PROSE
-from claimlab.labs.teaching import language_note, lesson_record, own_exercises, prose
+from claimlab.labs.decomposition.prose import GAME_RULES, PROSE
+from claimlab.labs.teaching import (
+    language_note,
+    lesson_language,
+    lesson_record,
+    own_exercises,
+    prose,
+)
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
 
 
@@ -149,8 +155,16 @@ def _original_layer(
 
 
 def decomposition_game_rules(fixture: DecompositionFixture) -> str:
-    """The game's rules with this file's numbers."""
+    """The game's rules with this file's numbers, in the file's language (else English)."""
     g = fixture.game
+    template = GAME_RULES.get(lesson_language(fixture))
+    if template is not None:
+        return template.format(
+            slots=g.slots,
+            units=len(fixture.units),
+            statuses=", ".join(STATUSES),
+            rounds=md_ids(list(g.puzzles)),
+        )
     return (
         f"You have **{plural(g.slots, 'raw slot')}**: every selected candidate takes one (a "
         "duplicate too); deselecting frees it; annotating an evidence status takes none. Win by "
