@@ -139,7 +139,7 @@ def fill_spans(doc: Any, *, file: str = "<document>") -> FilledSpans:
             that does not exist, or a section of the wrong shape (naming record and field).
 
     Examples:
-        >>> doc = {"original": {"text": "📘 A. B."}, "units": [{"id": "U1", "span": {"text": "B."}}]}
+        >>> doc = {"original": {"text": "📘 A. B."}, "units": [{"id": "u", "span": {"text": "B."}}]}
         >>> fill_spans(doc).document["units"][0]["span"]
         {'text': 'B.', 'start': 6, 'end': 8}
     """
