@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "claimlab"
-FLOORS = ["core", "io", "metrics", "labs", "notebook", "tooling"]
+FLOORS = ["core", "io", "metrics", "labs", "notebook", "checkers", "tooling"]
 CODE = re.compile(r"``([a-z_][a-z0-9_]*)``")
 README_CODE = re.compile(r"`([a-z_][a-z0-9_]*)`")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
+import unicodedata
 from collections.abc import Collection
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
@@ -141,3 +142,20 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
     """
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
+
+
+def nfc(text: str) -> str:
+    r"""One spelling of a text: its Unicode NFC form (composed), as every comparison sees it.
+
+    "días" may be written with one code point for "í" or with "i" and a combining accent;
+    read from a file or the command line, both become the composed form once, at the edge.
+
+    Examples:
+        >>> nfc("di\u0301as") == "d\u00edas"
+        True
+        >>> nfc("plain")
+        'plain'
+    """
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
+    return unicodedata.normalize("NFC", text)

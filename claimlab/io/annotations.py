@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ import orjson
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.parallel import chunked
+from claimlab.core.text import nfc
 from claimlab.io.decomposition import (
     DecompositionFixture,
     confirmed_count,
@@ -40,16 +40,6 @@ from claimlab.io.decomposition import (
 )
 from claimlab.io.files import TEMP_MARK
 from claimlab.io.reader import bulk_load, decode_utf8, parse_json_text, read_bytes
-
-
-def nfc(text: str) -> str:
-    r"""Unicode NFC: one spelling for ids typed with composed or combining characters.
-
-    Examples:
-        >>> nfc("cafe\u0301") == nfc("caf\u00e9") == "caf\u00e9"
-        True
-    """
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 class AnswerKey(NamedTuple):

@@ -37,9 +37,12 @@ from claimlab.core.vocab import (
     unknown,
 )
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, check_unique, describe, read_json
+from claimlab.io.reader import Record, check_unique, describe, nfc_json, read_json
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
+# One spelling (NFC) for ids, entities, labels, modes and every name; the texts stay as written,
+# since the UTF-16 offsets of the spans point into them and composing characters would move them.
+AS_WRITTEN = frozenset({"text"})
 __all__ = [
     "ERROR_KINDS",
     "REVIEW_FIELDS",
@@ -411,7 +414,16 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     Raises:
         FixtureError: naming the file, the record id and the field.
     """
-    return read_decomposition(read_json(path), source=str(path))
+    return read_decomposition(read_document(path), source=str(path))
+
+
+def read_document(path: str | Path) -> Any:
+    """A decomposition file parsed, not yet checked: names in NFC, texts as written (AS_WRITTEN).
+
+    Raises:
+        FixtureError: the file cannot be read or is not JSON (naming the file).
+    """
+    return read_json(path, as_written=AS_WRITTEN)
 
 
 def candidate_problems(c: Candidate, units: Mapping[str, Span]) -> list[tuple[str, str]]:
@@ -603,7 +615,7 @@ def _careful_evidence_spans(
 
 def _read_careful(data: Any, source: str) -> DecompositionFixture:
     """The field-by-field reader: every check in file order, the first problem raised."""
-    top = Record(data, file=source)
+    top = Record(nfc_json(data, as_written=AS_WRITTEN, file=source), file=source)
     fmt = top.get("format", str)
     if fmt != DECOMPOSITION_FORMAT:
         raise top.error(f"expected {DECOMPOSITION_FORMAT!r}, got {fmt!r}", field="format")
@@ -1095,7 +1107,7 @@ def _records(shape: _DocumentShape, sections: dict[str, Any], source: str) -> De
 def _checked(data: Any, source: str) -> tuple[_DocumentShape, dict[str, Any]] | None:
     """A parsed document as its checked shape and sections, or None where the fast reader gives up."""
     try:
-        shape = msgspec.convert(data, _DocumentShape)
+        shape = msgspec.convert(nfc_json(data, as_written=AS_WRITTEN, file=source), _DocumentShape)
         return shape, _check_shape(shape, source)
     except _FAST_GIVES_UP:
         return None

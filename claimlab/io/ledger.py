@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from claimlab.core.errors import LedgerError
+from claimlab.core.text import nfc
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
 from claimlab.io.reader import describe, iter_jsonl
 
@@ -128,7 +129,56 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError) as exc:
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise LedgerError(f"cannot read {kind}: {first}", file=str(p)) from None
+    table = nfc_table(table)
     return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def nfc_table(table: pa.Table) -> pa.Table:
+    """A table with every text (column names, strings, lists of strings) in NFC.
+
+    The tables' side of :func:`claimlab.io.reader.nfc_json`: an answer, candidate or unit id,
+    a status or a model written composed in one row and decomposed in another is one value.
+    A column already in one spelling is kept as it is (checked in C).
+    """
+    for i, name in enumerate(table.column_names):
+        col = table.column(i)
+        fixed = _nfc_column(col)
+        if fixed is not col:
+            table = table.set_column(i, name, fixed)
+    names = [nfc(n) for n in table.column_names]
+    return table if names == table.column_names else table.rename_columns(names)
+
+
+def _nfc_column(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """The column in NFC, or the very same column when nothing in it changes."""
+    t = col.type
+    if pa.types.is_dictionary(t) and _is_text(t.value_type):
+        plain = col.cast(t.value_type)
+        fixed = _nfc_column(plain)
+        return col if fixed is plain else fixed.dictionary_encode()
+    if _is_text(t):
+        if pc.all(pc.string_is_ascii(col)).as_py() is not False:
+            return col
+        normal = pc.utf8_normalize(col, form="NFC")
+        return col if pc.all(pc.equal(normal, col)).as_py() is not False else normal
+    if (pa.types.is_list(t) or pa.types.is_large_list(t)) and _is_text(t.value_type):
+        chunks = []
+        for c in col.chunks:
+            values = _nfc_column(pa.chunked_array([c.values], type=t.value_type))
+            if values.chunks[0] is c.values or values.chunks[0].equals(c.values):
+                chunks.append(c)
+                continue
+            chunks.append(type(c).from_arrays(c.offsets, values.combine_chunks(), mask=c.is_null()))
+        return (
+            col
+            if all(a is b for a, b in zip(chunks, col.chunks, strict=True))
+            else pa.chunked_array(chunks, type=t)
+        )
+    return col
+
+
+def _is_text(t: pa.DataType) -> bool:
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
 def _read_jsonl_rows(p: Path) -> pa.Table:
@@ -375,7 +425,7 @@ def decomposition_folder(folder: str | Path) -> list[DecompositionFixture]:
         LedgerError: not a folder, no file in it, or two files for one answer.
         FixtureError: a file that does not load (naming file, record and field).
     """
-    from claimlab.io.annotations import decomposition_files, nfc
+    from claimlab.io.annotations import decomposition_files
 
     d = Path(folder)
     if not d.is_dir():
@@ -407,8 +457,6 @@ def folder_spec(spec: str) -> tuple[str, Path]:
     Raises:
         LedgerError: an empty name.
     """
-    from claimlab.io.annotations import nfc
-
     name, sep, folder = spec.partition("=")
     if not sep or not folder or Path(spec).is_dir():
         path = Path(spec)
@@ -457,8 +505,6 @@ def _shared_units(
     Raises:
         LedgerError: two decomposers' files of one answer with different unit spans.
     """
-    from claimlab.io.annotations import nfc
-
     first: dict[str, tuple[DecompositionFixture, dict[tuple[int, int], str]]] = {}
     for _, fixtures in sorted(named, key=lambda t: t[0]):
         for fx in fixtures:
@@ -489,8 +535,6 @@ def _candidate_rows(
     select: Callable[[DecompositionFixture], Sequence[str]] | None,
 ) -> list[tuple[Any, ...]]:
     """One file's scored candidates as ledger rows (units named as the answer's first file)."""
-    from claimlab.io.annotations import nfc
-
     aid = nfc(fx.original.id)
     first, canon = units_of[aid]
     unit_of = (

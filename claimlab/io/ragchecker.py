@@ -307,3 +307,52 @@ def checker_names(scores: Sequence[Mapping[str, Any]]) -> list[str]:
     return (
         sorted(k for k, v in side.items() if isinstance(v, dict)) if isinstance(side, dict) else []
     )
+
+
+@dataclass(frozen=True)
+class ClaimsQuery:
+    """One query's claims and texts before any label: what ``rag --check`` checks."""
+
+    query_id: str
+    response: str
+    gt_answer: str
+    response_claims: tuple[str, ...]
+    answer_claims: tuple[str, ...]
+    chunks: tuple[tuple[str, str], ...]  # (doc_id, text)
+
+
+def load_claims(path: str | Path) -> tuple[Any, tuple[ClaimsQuery, ...]]:
+    """Read a RAGChecker file's claims and texts (labels, if any, not read): (document, queries).
+
+    Each of ``results[]`` needs ``query_id``, ``response_claims``, ``gt_answer_claims`` and
+    ``retrieved_context``; ``response`` and ``gt_answer`` are the texts the claims are checked
+    against (the other side's claims joined when a text is absent).
+
+    Raises:
+        ClaimlabInputError: naming the file, the query and the field.
+    """
+    source = str(path)
+    doc = read_json(path, error=ClaimlabInputError)
+    top = Record(doc, file=source, error=ClaimlabInputError)
+    queries, seen = [], set()
+    for _, rec in _objects(
+        top.get("results", list, want="a list of queries"),
+        file=source,
+        where="results",
+        id_field="query_id",
+        what="query",
+    ):
+        response, answer = _claims(rec, "response_claims"), _claims(rec, "gt_answer_claims")
+        q = ClaimsQuery(
+            str(rec.get("query_id", (str, int))),
+            rec.get("response", str, " ".join(response)),
+            rec.get("gt_answer", str, " ".join(answer)),
+            response,
+            answer,
+            _chunks(rec),
+        )
+        if q.query_id in seen:
+            raise rec.error("query_id appears twice", field="query_id")
+        seen.add(q.query_id)
+        queries.append(q)
+    return doc, tuple(queries)

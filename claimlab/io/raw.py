@@ -18,7 +18,6 @@ otherwise be lost without a word).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,10 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.spans import utf16_len, utf16_offset, utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
 from claimlab.io.reader import Record, check_unique, describe, iter_jsonl
+
+# the answer and what is found in it by offset or by text stay as written (see
+# claimlab.io.decomposition.AS_WRITTEN); ids, labels and names are read in NFC
+AS_WRITTEN = frozenset({"answer", "units", "subclaims", "text"})
 
 LABEL_FIELDS = (
     "status",
@@ -171,16 +174,19 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
         FixtureError: naming the file, the record id (or line) and the field.
     """
     source = str(path)
-    answers = [_raw_answer(value, n, source) for n, value in iter_jsonl(path)]
-    seen: dict[str, str] = {}
-    for a in answers:  # an id typed with composed or combining characters is one id
-        key = unicodedata.normalize("NFC", a.id)
-        if key in seen:
-            same = "" if seen[key] == a.id else f" ({seen[key]!r} in another Unicode spelling)"
+    answers = [
+        _raw_answer(value, n, source) for n, value in iter_jsonl(path, as_written=AS_WRITTEN)
+    ]
+    seen: set[str] = set()
+    for a in answers:  # ids are read in NFC: one typed composed or decomposed is one id
+        if a.id in seen:
             raise FixtureError(
-                f"duplicate id{same} (ids must be unique)", file=source, record=a.id, field="id"
+                "duplicate id (ids must be unique, compared in one Unicode spelling: NFC)",
+                file=source,
+                record=a.id,
+                field="id",
             )
-        seen[key] = a.id
+        seen.add(a.id)
     if not answers:
         raise FixtureError("holds no answer (one JSON object per line)", file=source)
     return answers

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 import orjson
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.core.text import nfc
 from claimlab.core.vocab import Vocab, unknown
 
 V = TypeVar("V", bound=Vocab)
@@ -99,15 +101,102 @@ def parse_json_text(
         raise error(f"not valid JSON: {msg}{where}", file=file, record=record) from None
 
 
-def read_json(path: str | Path, *, error: type[ClaimlabInputError] = FixtureError) -> Any:
-    """Parse a JSON file, turning I/O, encoding and syntax errors into one line naming the file."""
+def _spelt_one_way(raw: str | bytes) -> bool:
+    r"""Whether JSON text surely holds only NFC strings: no ``\u`` escape, and NFC as a whole.
+
+    An escape may spell a combining mark, so text holding one is looked at string by string.
+    """
+    if isinstance(raw, bytes):
+        if b"\\u" in raw:
+            return False
+        return raw.isascii() or unicodedata.is_normalized("NFC", raw.decode("utf-8", "replace"))
+    return "\\u" not in raw and (raw.isascii() or unicodedata.is_normalized("NFC", raw))
+
+
+def nfc_json(
+    value: Any,
+    *,
+    as_written: frozenset[str] = frozenset(),
+    file: str = "",
+    raw: str | bytes | None = None,
+) -> Any:
+    r"""A parsed JSON value with every string and key in NFC (:func:`claimlab.core.text.nfc`).
+
+    The one place a file's text gets one spelling: every reader applies it to what it parsed,
+    so an id, a value, an entity or a label written composed or decomposed compares equal.
+    ``as_written`` names fields whose values (all of them, nested too) stay exactly as written:
+    texts that offsets point into (a decomposition's ``text`` fields, a raw answer), since
+    composing characters moves every offset after them. A value already in one spelling is
+    returned as it is (checked in C on ``raw``, the text it was parsed from, or on the value
+    written again, without a walk).
+
+    Raises:
+        ClaimlabInputError: two keys of one object that are one name once composed.
+
+    Examples:
+        >>> nfc_json({"e\u0301": ["d\u00edas", "di\u0301as"]}) == {"\u00e9": ["d\u00edas"] * 2}
+        True
+        >>> d = nfc_json({"text": "i\u0301", "id": "i\u0301"}, as_written=frozenset({"text"}))
+        >>> d["text"] == "i\u0301", d["id"] == "\u00ed"
+        (True, True)
+    """
+    if raw is not None and _spelt_one_way(raw):
+        return value
+    try:
+        if _spelt_one_way(orjson.dumps(value)):
+            return value
+    except (TypeError, orjson.JSONEncodeError):
+        pass
+    return _nfc_walk(value, as_written, file)
+
+
+def _nfc_walk(value: Any, as_written: frozenset[str], file: str) -> Any:
+    if isinstance(value, str):
+        return nfc(value)
+    if isinstance(value, list):
+        return [_nfc_walk(v, as_written, file) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        name = nfc(key)
+        if name in out:
+            raise ClaimlabInputError(
+                f"the name {name!r} is written twice (composed and decomposed): one spelling",
+                file=file or None,
+                field=name,
+            )
+        out[name] = v if key in as_written else _nfc_walk(v, as_written, file)
+    return out
+
+
+def read_text(path: str | Path) -> str:
+    """A UTF-8 text file (ids one a line, ``@FILE``), in NFC: one line naming the file on error."""
+    return nfc(decode_utf8(read_bytes(path), file=str(path)))
+
+
+def read_json(
+    path: str | Path,
+    *,
+    error: type[ClaimlabInputError] = FixtureError,
+    as_written: frozenset[str] = frozenset(),
+) -> Any:
+    """Parse a JSON file, turning I/O, encoding and syntax errors into one line naming the file.
+
+    Every string comes back in NFC but those under ``as_written`` (see :func:`nfc_json`).
+    """
     source = str(path)
     text = decode_utf8(read_bytes(path, error=error), file=source, error=error)
-    return parse_json_text(text, file=source, error=error)
+    value = parse_json_text(text, file=source, error=error)
+    return nfc_json(value, as_written=as_written, file=source, raw=text)
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+def iter_jsonl(
+    path: str | Path, *, as_written: frozenset[str] = frozenset()
+) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for every non-blank line of a JSON Lines file (from 1).
+
+    Every string comes back in NFC but those under ``as_written`` (see :func:`nfc_json`).
 
     Raises:
         ClaimlabInputError: unreadable file, a line that is not UTF-8 or not JSON.
@@ -124,7 +213,7 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
         except orjson.JSONDecodeError:
             text = decode_utf8(raw, file=source, record=f"line {n}")
             value = parse_json_text(text, file=source, record=f"line {n}")
-        yield n, value
+        yield n, nfc_json(value, as_written=as_written, file=source, raw=raw)
 
 
 @contextmanager

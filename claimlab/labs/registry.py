@@ -39,6 +39,7 @@ LABS: tuple[Lab, ...] = (
         (
             "claimlab.labs.decomposition.cli:add_decomposition",
             "claimlab.labs.decomposition.cli:add_spans",
+            "claimlab.labs.decomposition.check:add_check",
         ),
         game="06_decomposition_game",
         game_from_file="claimlab.labs.decomposition.game:game_from_file",

@@ -40,7 +40,8 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.parallel import cores
 from claimlab.core.ratio import Ratio
-from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, nfc, set_names
+from claimlab.core.text import nfc
+from claimlab.io.annotations import AnnotationSet, AnswerKey, answers_of, set_names
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.reader import bulk_load
 from claimlab.metrics.agreement_items import (

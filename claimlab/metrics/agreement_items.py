@@ -29,8 +29,9 @@ from numpy.typing import NDArray
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
+from claimlab.core.text import nfc
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
-from claimlab.io.annotations import AnswerKey, nfc
+from claimlab.io.annotations import AnswerKey
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 BOUNDARIES = "unit boundaries"

@@ -41,11 +41,12 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.content import carried, content_units, numbers
+from claimlab.core.frozen import freeze
 from claimlab.core.polarity import (
     Marks,
     apply_synonyms,
@@ -379,13 +380,25 @@ def _first_same(text: str, sentences: Sequence[str]) -> int | None:
     return next((i for i, s in enumerate(sentences) if same_sentence(text, s)), None)
 
 
-def check_sentences(answer: Answer) -> SentenceChecks:
-    """Match claims to sentences, then check that each sentence is stated and agreed with.
+@dataclass(frozen=True)
+class Matching:
+    """The answer's sentences, the claims matched to each, and the sentence each declares."""
 
-    A claim that declares the sentence it restates goes to it; the others to the sentence
-    they share the most trigrams with among those holding their numbers (the file's synonyms
-    applied first). A covered sentence must agree with each of its claims (not those
-    declaring they restate it) in negation and scope words.
+    sentences: tuple[str, ...]
+    words: tuple[str, ...]  # the sentences with the file's synonyms applied
+    texts: tuple[str, ...]  # the claims with the file's synonyms applied
+    declared: tuple[int | None, ...]
+    matched: Mapping[int, tuple[int, ...]]  # sentence (0-based) -> claims (0-based)
+
+    def __post_init__(self) -> None:
+        freeze(self, "matched")
+
+
+def match_claims(answer: Answer) -> Matching:
+    """Each claim matched to a sentence of the answer.
+
+    The sentence it declares it restates, else the one it shares the most trigrams with among
+    those holding its numbers (the file's synonyms applied first).
     """
     sentences = [s.text for s in split_sentences(answer.answer)]
     words = [_words(s, answer) for s in sentences]
@@ -397,16 +410,47 @@ def check_sentences(answer: Answer) -> SentenceChecks:
         to = d if d is not None else b
         if to is not None:
             matched.setdefault(to, []).append(k)
+    return Matching(
+        tuple(sentences),
+        tuple(words),
+        tuple(texts),
+        tuple(declared),
+        {i: tuple(ks) for i, ks in matched.items()},
+    )
+
+
+def covered_pairs(answer: Answer) -> list[tuple[int, int]]:
+    """(claim, sentence), 1-based: each covered sentence with each claim matched to it.
+
+    These are the pairs whose meaning ``citations --checker`` compares.
+    """
+    m = match_claims(answer)
+    out: list[tuple[int, int]] = []
+    for i, s in enumerate(m.words):
+        ks = m.matched.get(i, ())
+        restated = any(m.declared[k] == i for k in ks)
+        if _coverage_gap(s, [m.texts[k] for k in ks], answer.language, declared=restated) is None:
+            out.extend((k + 1, i + 1) for k in ks)
+    return out
+
+
+def check_sentences(answer: Answer) -> SentenceChecks:
+    """Match claims to sentences, then check that each sentence is stated and agreed with.
+
+    Claims are matched by :func:`match_claims`. A covered sentence must agree with each of its claims (not those declaring they restate
+    it) in negation and scope words.
+    """
+    m = match_claims(answer)
     uncovered, disagreeing = [], []
-    for i, s in enumerate(words):
-        ks = matched.get(i, [])
-        restated = any(declared[k] == i for k in ks)
-        reason = _coverage_gap(s, [texts[k] for k in ks], answer.language, declared=restated)
+    for i, s in enumerate(m.words):
+        ks = m.matched.get(i, ())
+        restated = any(m.declared[k] == i for k in ks)
+        reason = _coverage_gap(s, [m.texts[k] for k in ks], answer.language, declared=restated)
         if reason is not None:
-            uncovered.append(Uncovered(i + 1, sentences[i], reason))
+            uncovered.append(Uncovered(i + 1, m.sentences[i], reason))
             continue
         for k in ks:
-            found = None if declared[k] == i else disagreement(s, texts[k], answer.language)
+            found = None if m.declared[k] == i else disagreement(s, m.texts[k], answer.language)
             if found is not None:
                 disagreeing.append((k + 1, i + 1, found))
     return SentenceChecks(tuple(uncovered), tuple(disagreeing))

@@ -257,9 +257,41 @@ class EstimatorCheck:
         freeze(self, "human", "estimated", "error")
 
     @property
-    def ranking_kept(self) -> bool:
-        """Whether the estimator orders the subjects as the humans do."""
-        return self.human_ranking == self.estimated_ranking
+    def ranked(self) -> tuple[str, ...]:
+        """The subjects with a FActScore on both sides: the only ones a ranking can order."""
+        return tuple(
+            k for k in self.human if self.human[k] is not None and self.estimated[k] is not None
+        )
+
+    @property
+    def ranking_kept(self) -> bool | None:
+        """Whether the estimator orders the ranked subjects as the humans do.
+
+        None (N/A, see :attr:`ranking_reason`) with fewer than two ranked subjects: one
+        subject, or subjects whose FActScore is N/A, keep no ranking and lose none.
+        """
+        ranked = set(self.ranked)
+        if len(ranked) < 2:
+            return None
+        human = [k for k in self.human_ranking if k in ranked]
+        return human == [k for k in self.estimated_ranking if k in ranked]
+
+    @property
+    def ranking_reason(self) -> str:
+        """Why :attr:`ranking_kept` is N/A ("" when it is decided)."""
+        n = len(self.ranked)
+        if n >= 2:
+            return ""
+        return (
+            f"a ranking needs two subjects with a FActScore on both sides, got {n} "
+            f"of {len(self.human)}"
+        )
+
+    @property
+    def ranking_verdict(self) -> str:
+        """``"kept"``, ``"NOT kept"`` or ``"N/A: <reason>"``, as printed."""
+        kept = self.ranking_kept
+        return f"N/A: {self.ranking_reason}" if kept is None else ("kept" if kept else "NOT kept")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -270,6 +302,7 @@ class EstimatorCheck:
             "human_ranking": list(self.human_ranking),
             "estimated_ranking": list(self.estimated_ranking),
             "ranking_kept": self.ranking_kept,
+            "ranking_reason": self.ranking_reason,
         }
 
 
@@ -278,7 +311,14 @@ def check_estimator(
 ) -> EstimatorCheck:
     """Error rate |estimated - human| per subject model and whether the ranking is kept.
 
-    Subjects whose FActScore is N/A on either side have error None and are ranked last.
+    Subjects whose FActScore is N/A on either side have error None, are ranked last and are
+    left out of ``ranking_kept``, which is N/A (None, with its reason) below two subjects.
+
+    Examples:
+        >>> from types import SimpleNamespace as S
+        >>> one = check_estimator({"a": S(factscore=0.5)}, {"a": S(factscore=0.0)})
+        >>> one.ranking_kept is None, one.ranking_verdict
+        (True, 'N/A: a ranking needs two subjects with a FActScore on both sides, got 1 of 1')
     """
     h = {k: v.factscore for k, v in human.items()}
     e = {k: estimated[k].factscore for k in human}

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import json_safe, terminal
-from claimlab.io.reader import decode_utf8, read_bytes
+from claimlab.io.reader import read_text
 from claimlab.notebook.records import to_jsonable
 
 
@@ -106,7 +106,7 @@ def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
     if text.startswith("@"):
         path = text[1:]
-        text = decode_utf8(read_bytes(path), file=path).replace("\n", ",")
+        text = read_text(path).replace("\n", ",")
     return [s.strip() for s in text.split(",") if s.strip()] if text else []
 
 
@@ -206,20 +206,93 @@ def _nested(a: Path, b: Path) -> bool:
     return ra == rb or ra.is_relative_to(rb) or rb.is_relative_to(ra)
 
 
+def output_path(text: str) -> str:
+    """An argparse type that declares an option an output: a file or folder the command writes.
+
+    The value comes back as given. The command line reads the declaration (every option of a
+    command whose type is this one, see :func:`declared_outputs`) and refuses, before anything
+    is read, two outputs naming one path or an output naming an input (:func:`check_outputs`).
+
+    Examples:
+        >>> output_path("out.csv")
+        'out.csv'
+    """
+    return text
+
+
+def declared_outputs(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> list[tuple[str, str]]:
+    """``(option, path)`` for every output a command's parser declares and the user gave.
+
+    An option is named by its long form (``--out``), a positional by its metavar or name.
+
+    Examples:
+        >>> p = argparse.ArgumentParser()
+        >>> _ = p.add_argument("--out", type=output_path)
+        >>> _ = p.add_argument("--name")
+        >>> declared_outputs(p, p.parse_args(["--out", "a.csv", "--name", "a.csv"]))
+        [('--out', 'a.csv')]
+    """
+    found: list[tuple[str, str]] = []
+    for action in parser._actions:
+        value = getattr(args, action.dest, None)
+        if action.type is not output_path or value is None:
+            continue
+        name = max(action.option_strings, key=len, default=str(action.metavar or action.dest))
+        found.extend((name, str(v)) for v in (value if isinstance(value, list) else [value]))
+    return found
+
+
+def nfc_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Every text a command was given in one spelling (NFC), as the readers give a file's.
+
+    Ids, names, values and circumstances typed composed or decomposed compare equal to a
+    file's. A path stays as the system spells it: an output the command declares, a value
+    naming a file or folder that exists (or ``NAME=FOLDER``), and ``@FILE`` (whose lines are
+    read in NFC).
+
+    Examples:
+        >>> p = argparse.ArgumentParser()
+        >>> _ = p.add_argument("--circumstance", nargs="+")
+        >>> a = p.parse_args(["--circumstance", "14 di\u0301as"])
+        >>> nfc_arguments(p, a)
+        >>> a.circumstance == ["14 d\u00edas"]
+        True
+    """
+    from claimlab.core.text import nfc
+
+    def one(value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return type(value)(one(v) for v in value)
+        if not isinstance(value, str) or value.startswith("@") or os.path.exists(value):
+            return value
+        if "=" in value and os.path.exists(value.split("=", 1)[1]):  # NAME=FOLDER
+            return value
+        return nfc(value)
+
+    for action in parser._actions:
+        if action.type is not output_path and hasattr(args, action.dest):
+            setattr(args, action.dest, one(getattr(args, action.dest)))
+
+
 def check_outputs(
     inputs: Sequence[str | os.PathLike[str] | None],
     outputs: Sequence[tuple[str, str | os.PathLike[str] | None]],
 ) -> None:
-    """Refuse, before anything is read or written, an output that would replace an input.
+    """Refuse, before anything is read or written, outputs that collide with each other or an input.
 
-    ``outputs`` are ``(option, path)`` pairs. An output file that is an input file is
-    refused; so is an output folder that is, holds or lies inside an input folder.
+    ``outputs`` are ``(option, path)`` pairs. Two outputs naming one path are refused (the
+    second would replace the first; a pair given twice is one output); an output file that is
+    an input file is refused; so is an output folder that is, holds or lies inside an input
+    folder.
 
     Raises:
-        ClaimlabInputError: naming the option, the output and the input.
+        ClaimlabInputError: naming the option, the output and what it collides with.
     """
     from claimlab.core.errors import ClaimlabInputError
 
+    _check_distinct(outputs)
     given = [Path(p) for p in inputs if p is not None and str(p)]
     for option, out in outputs:
         if out is None or not str(out):
@@ -234,6 +307,26 @@ def check_outputs(
                     file=str(target),
                     field=option,
                 )
+
+
+def _check_distinct(outputs: Sequence[tuple[str, str | os.PathLike[str] | None]]) -> None:
+    """Refuse the first output whose path an earlier, different output already names."""
+    from claimlab.core.errors import ClaimlabInputError
+
+    seen: dict[tuple[str, str], Path] = {}
+    for option, out in outputs:
+        if out is None or not str(out) or (option, str(out)) in seen:
+            continue
+        target = Path(out)
+        for (other, _), path in seen.items():
+            if _same(target, path):
+                raise ClaimlabInputError(
+                    f"is also the {other} output: two outputs never write one path (choose "
+                    f"another {option})",
+                    file=str(target),
+                    field=option,
+                )
+        seen[(option, str(out))] = target
 
 
 def _ignore(n: int = 1) -> None:
@@ -287,6 +380,7 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
         "--store",
         metavar="FILE.sqlite",
         default=os.environ.get("CLAIMLAB_STORE") or None,
+        type=output_path,
         help="append this run (inputs' sha256, parameters, every figure with its counts) to a "
         "run history (default: $CLAIMLAB_STORE)",
     )

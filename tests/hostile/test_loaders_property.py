@@ -465,12 +465,25 @@ def _read_both_ways(data: bytes, source: str):
     return careful, _read_fast(doc, source)
 
 
+def _spelt_both_ways():
+    """Decomposition files accented, each string then composed or decomposed at random."""
+    from claimlab.io.decomposition import AS_WRITTEN
+    from tests.io.test_one_spelling import DECOMPOSITIONS, mixed
+
+    return st.sampled_from(sorted(DECOMPOSITIONS)).flatmap(
+        lambda n: mixed(DECOMPOSITIONS[n], AS_WRITTEN).map(
+            lambda d: json.dumps(d, ensure_ascii=False).encode("utf-8")
+        )
+    )
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(
         mutated_json(FX["atlas_nova.json"], None),
         mutated_json(FX["ferry_lines.json"], None),
         mutated_json(ANNOTATED, None),
+        _spelt_both_ways(),
     )
 )
 def test_the_fast_decomposition_reader_never_accepts_what_the_careful_one_refuses(data):
@@ -555,3 +568,32 @@ def test_official_scorer_loaders(which, data):
         target = g if which == "gold" else p
         target.write_bytes(data.draw(mutated_json(gold if which == "gold" else pred, None)))
         assert_refused_or_fine([kind, g, p, "--json"], kind, target)
+
+
+SPELT_COMMANDS = {
+    "ferry_lines.json": ["decomposition", "{F}", "--mode", "faithful", "--select-core",
+                         "--by-entity", "--json"],
+    "library_loans.json": ["sufficiency", "{F}", "--question", "loan_period", "--context",
+                           "L1,L2,L3,L4,L5", "--json"],
+}  # fmt: skip
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(SPELT_COMMANDS)), st.data())
+def test_a_command_given_mixed_spellings_prints_what_it_prints_for_the_composed_file(name, data):
+    """Invariant: no figure, status or id printed changes with how a file spells its strings."""
+    from claimlab.io.decomposition import AS_WRITTEN
+    from tests.io.test_one_spelling import _fixture, mixed
+
+    composed = _fixture(name)
+    keep = AS_WRITTEN if name == "ferry_lines.json" else frozenset()
+    spelt = data.draw(mixed(composed, keep))
+    f = _tmp() / name
+    outputs = []
+    for doc in (composed, spelt):
+        f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        args = [str(f) if a == "{F}" else a for a in SPELT_COMMANDS[name]]
+        code, out, err = run(args)
+        assert code == 0, err
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1]

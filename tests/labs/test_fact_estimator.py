@@ -158,3 +158,96 @@ def test_a_knowledge_file_is_read_and_a_bad_one_refused(tmp_path):
     knowledge.write_text(json.dumps({"topic": "Kemal"}) + "\n")
     proc = run_cli("fact-estimate", facts, "--knowledge", knowledge)
     assert proc.returncode == 2 and "k.jsonl" in proc.stderr and "text" in proc.stderr
+
+
+# ------------------------------------------------- no silent zero: nothing to check against
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from claimlab.core.errors import ClaimlabInputError  # noqa: E402
+from claimlab.metrics.factscore import check_estimator  # noqa: E402
+
+KEMAL = [response("Kemal", [("Kemal was born in İzmir.", "S"), ("Kemal sang.", "NS")])]
+AYSE = [response("Ayşe", [("Ayşe wrote poems.", "S")])]
+
+
+@pytest.mark.parametrize(
+    ("systems", "knowledge"),
+    [
+        ({"only": KEMAL}, None),  # one system: the pooled source is the others', none
+        ({"a": KEMAL, "b": [response("Kemal", [("Kemal sang.", "NS")])]}, None),  # no S facts
+        ({"a": KEMAL}, {"Ayşe": ["Ayşe wrote poems."]}),  # passages on other topics only
+        ({"a": KEMAL}, {"Kemal": ["", "the of a"]}),  # passages without a content word
+    ],
+)
+def test_a_knowledge_source_with_nothing_on_a_systems_topics_is_refused(systems, knowledge):
+    with pytest.raises(ClaimlabInputError, match="no passage on any of its 1 topics"):
+        estimator_report(systems, knowledge=knowledge)
+
+
+def test_a_topic_without_passages_is_counted_and_said():
+    from claimlab.labs.factscore.views import estimate_lines
+
+    report = estimator_report({"a": KEMAL + AYSE}, knowledge={"Kemal": ["Kemal sang."]})
+    assert report.checker["topics_without_passages"] == {"a": 1}
+    assert any("no passage" in line and "a 1" in line for line in estimate_lines(report))
+
+
+def test_one_system_has_no_ranking_to_keep():
+    from claimlab.labs.factscore.views import estimate_lines
+
+    report = estimator_report({"only": KEMAL}, {"only": KEMAL})
+    assert report.check.ranking_kept is None
+    assert report.to_dict()["ranking"]["ranking_reason"].startswith("a ranking needs two")
+    assert estimate_lines(report)[-1].startswith("ranking N/A: a ranking needs two subjects")
+
+
+FACT = st.tuples(
+    st.sampled_from(["Kemal sang.", "Ayşe wrote poems.", "the of"]),
+    st.sampled_from("S NS IR".split()),
+)
+TOPIC = st.sampled_from(["Kemal", "Ayşe", "Ömer"])
+SYSTEM = st.lists(st.tuples(TOPIC, st.lists(FACT, min_size=1, max_size=3)), min_size=1, max_size=3)
+PASSAGES = st.none() | st.dictionaries(
+    TOPIC, st.lists(st.sampled_from(["Kemal sang.", "", "the"]), max_size=2), max_size=3
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.sampled_from("abc"), SYSTEM, min_size=1, max_size=3), PASSAGES)
+def test_the_checker_never_estimates_a_system_from_nothing(systems, knowledge):
+    """Invariant: a report is given only when each system has a passage on a judged topic."""
+    human = {
+        k: [response(t, facts, i) for i, (t, facts) in enumerate(rows)]
+        for k, rows in systems.items()
+    }
+    try:
+        report = estimator_report(human, knowledge=knowledge)
+    except ClaimlabInputError as exc:
+        assert "no passage on any of its" in str(exc)
+        return
+    for name, rows in human.items():
+        judged = {
+            r.topic for r in rows for s in r.sentences for _, lab in s.human_facts if lab != "IR"
+        }
+        assert report.checker["topics_without_passages"][name] < len(judged) or not judged
+
+
+SCORE = st.none() | st.floats(0, 1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.dictionaries(st.sampled_from("abcd"), st.tuples(SCORE, SCORE), max_size=4))
+def test_a_ranking_is_decided_only_over_two_subjects_with_figures(scores):
+    """Invariant: ranking_kept is N/A exactly when fewer than two subjects have both figures."""
+    from types import SimpleNamespace as S
+
+    check = check_estimator(
+        {k: S(factscore=h) for k, (h, _) in scores.items()},  # type: ignore[misc]
+        {k: S(factscore=e) for k, (_, e) in scores.items()},
+    )
+    both = [k for k, (h, e) in scores.items() if h is not None and e is not None]
+    assert (check.ranking_kept is None) == (len(both) < 2)
+    assert (check.ranking_reason == "") == (len(both) >= 2)
+    if len(both) >= 2 and all(scores[k][0] == scores[k][1] for k in both):
+        assert check.ranking_kept is True  # an estimator equal to the people keeps it

@@ -189,14 +189,19 @@ def test_check_estimator_error_and_ranking():
     assert dict(got.error) == pytest.approx({"a": 0.05, "b": 0.1, "c": None, "d": 0.0})
     assert got.human_ranking == ("b", "d", "a", "c")  # N/A last
     assert got.estimated_ranking == ("c", "b", "d", "a")  # ties by name
-    assert not got.ranking_kept
+    # c has no people's figure: only a, b and d are ranked, b > d > a on both sides
+    assert got.ranked == ("a", "b", "d") and got.ranking_kept is True
     d = got.to_dict()
     assert list(d) == [
         "human", "estimated", "error_rate", "human_ranking", "estimated_ranking", "ranking_kept",
+        "ranking_reason",
     ]  # fmt: skip
-    assert d["ranking_kept"] is False and d["human_ranking"] == ["b", "d", "a", "c"]
-    same = check_estimator({"a": result(0.5)}, {"a": result(0.4)})  # type: ignore[arg-type]
-    assert same.ranking_kept and same.to_dict()["ranking_kept"] is True
+    assert d["ranking_kept"] is True and d["human_ranking"] == ["b", "d", "a", "c"]
+    est["a"] = result(0.75)  # a now above b and d for the checker
+    assert check_estimator(human, est).ranking_kept is False  # type: ignore[arg-type]
+    one = check_estimator({"a": result(0.5)}, {"a": result(0.4)})  # type: ignore[arg-type]
+    assert one.ranking_kept is None and one.to_dict()["ranking_kept"] is None
+    assert one.ranking_verdict.startswith("N/A: a ranking needs two subjects")
 
 
 # ------------------------------------------------------------------ claims, positions, revisions

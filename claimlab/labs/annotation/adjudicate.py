@@ -35,6 +35,7 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
+from claimlab.core.text import nfc
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, unknown
 from claimlab.io.annotations import (
     AnnotatedFile,
@@ -42,7 +43,6 @@ from claimlab.io.annotations import (
     AnswerKey,
     answers_of,
     load_scanned,
-    nfc,
     set_names,
 )
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition

@@ -11,7 +11,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
-from claimlab.notebook.terminal import Steps, count_type, emit_json, say
+from claimlab.notebook.terminal import Steps, count_type, emit_json, output_path, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -123,7 +123,9 @@ def add_draft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab draft`` to the command parser."""
     p = sub.add_parser("draft", help="turn raw subclaims into decomposition drafts to annotate")
     p.add_argument("input", help="JSON Lines: {id, answer, subclaims[, units, references, labels]}")
-    p.add_argument("--out", required=True, help="folder for the drafts (one file per answer)")
+    p.add_argument(
+        "--out", required=True, type=output_path, help="folder for the drafts (one file per answer)"
+    )
     p.add_argument(
         "--units",
         default="sentences",
@@ -144,7 +146,7 @@ def add_draft(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--show", type=count_type(0), default=20, help="drafts listed (default 20)")
     p.add_argument("--progress", action="store_true", help="progress lines even off a terminal")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_draft)
+    p.set_defaults(handler=cmd_draft, paths=lambda a: ([a.input], []))
 
 
 def _score(text: str) -> float:
@@ -281,10 +283,9 @@ def _decisions(text: str) -> list[str]:
     """A ``--decide`` value, or ``@FILE``: one decision a line (blank lines and ``#`` comments left out)."""
     if not text.startswith("@"):
         return [text]
-    from claimlab.io.reader import decode_utf8, read_bytes
+    from claimlab.io.reader import read_text
 
-    path = text[1:]
-    lines = decode_utf8(read_bytes(path), file=path).splitlines()
+    lines = read_text(text[1:]).splitlines()
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
@@ -366,6 +367,7 @@ def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument(
         "--out",
         required=True,
+        type=output_path,
         help="folder for the gold files (OUT/[DECOMPOSER/]ANSWER.json); a .json file for one answer",
     )
     p.add_argument(
@@ -380,4 +382,4 @@ def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument("--show", type=count_type(0), default=20, help="ties listed (default 20)")
     p.add_argument("--progress", action="store_true", help="progress lines even off a terminal")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_adjudicate, paths=lambda a: (a.paths_in, [("--out", a.out)]))
+    p.set_defaults(handler=cmd_adjudicate, paths=lambda a: (a.paths_in, []))

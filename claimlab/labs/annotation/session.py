@@ -34,9 +34,9 @@ from claimlab.io.decomposition import (
     DecompositionFixture,
     candidate_problems,
     read_decomposition,
+    read_document,
 )
 from claimlab.io.files import write_json
-from claimlab.io.reader import read_json
 
 
 class AnnotationError(ClaimlabInputError):
@@ -95,7 +95,7 @@ class AnnotationSession:
         self.path = Path(path)
         self.annotator = annotator.strip()
         self.clock = clock
-        doc = read_json(self.path)
+        doc = read_document(self.path)
         self.fixture: DecompositionFixture = read_decomposition(doc, source=str(self.path))
         self.doc: dict[str, Any] = doc
         ann = doc.get("annotation")
@@ -120,7 +120,7 @@ class AnnotationSession:
         """Open the annotator's copy of ``draft``, making it first if there is none."""
         target = Path(work) if work else work_copy_name(draft, annotator)
         if not target.exists():
-            doc = read_json(draft)
+            doc = read_document(draft)
             read_decomposition(doc, source=str(draft))
             write_json(target, doc)
         return cls(target, annotator, clock=clock)
@@ -461,13 +461,14 @@ def open_workspace(
         raise AnnotationError("holds no draft (*.json)", file=str(d), field="DRAFT")
     for src, copy_path in pairs:
         if not copy_path.exists():
-            doc = read_json(src)
+            doc = read_document(src)
             read_decomposition(doc, source=str(src))
             write_json(copy_path, doc)
     chosen = pairs[0]
     if answer:
         ids = {
-            read_decomposition(read_json(c), source=str(c)).original.id: (s, c) for s, c in pairs
+            read_decomposition(read_document(c), source=str(c)).original.id: (s, c)
+            for s, c in pairs
         }
         if answer not in ids:
             shown = ", ".join(list(ids)[:12]) + (", ..." if len(ids) > 12 else "")

@@ -6,8 +6,11 @@ Ranked chunks packed under two budgets; an answer's claims checked against the c
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
+from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import terminal
 from claimlab.io.context_lab import load_chunks, parse_answer
 from claimlab.io.reader import read_json
 from claimlab.metrics.citations import validate_citations
@@ -89,14 +92,49 @@ def cmd_citations(args: argparse.Namespace) -> int:
     report = validate_citations(
         answer, sent, allow_unsourced=args.allow_unsourced, threshold=args.threshold
     )
+    checked = _meaning_checked(args, answer) if args.checker else None
     if args.json:
-        emit_json({"answer_file": args.answer, "context_file": args.context, **report.to_dict()})
+        extra = {} if checked is None else {"checker": checked}
+        emit_json(
+            {"answer_file": args.answer, "context_file": args.context, **report.to_dict(), **extra}
+        )
         return 0
     say(f"{args.answer}: {report.verdict} ({len(answer.claims)} claims, {len(sent)} chunks sent)")
     for p in report.problems:
         say(f"  {p.code}: {p.explanation}")
     say(f"  message: {report.message}")
+    if checked is not None:
+        say(
+            f"  checker {terminal(checked['name'])}: {len(checked['pairs'])} claim-sentence pairs,"
+            f" {checked['not_supported']} whose sentence does not support its claim"
+        )
+        for p in checked["pairs"]:
+            if p["label"] != "SUPPORTED":
+                say(f"    claim {p['claim']} / sentence {p['sentence']}: {p['label']}")
     return 0
+
+
+def _meaning_checked(args: argparse.Namespace, answer: Any) -> dict[str, Any]:
+    """``--checker``: each covered sentence's meaning against each claim matched to it."""
+    from claimlab.checkers.options import run_from_args
+    from claimlab.checkers.verdicts import Item
+    from claimlab.core.sentences import split_sentences
+    from claimlab.core.vocab import Status
+    from claimlab.metrics.citations import covered_pairs
+
+    sentences = [s.text for s in split_sentences(answer.answer)]
+    pairs = covered_pairs(answer)
+    items = [
+        Item(f"claim {k} / sentence {i}", answer.claims[k - 1].text, (sentences[i - 1],))
+        for k, i in pairs
+    ]
+    run = run_from_args(args, items, command="citations")
+    rows = [
+        {"claim": k, "sentence": i, "label": label.value}
+        for (k, i), label in zip(pairs, run.final_labels(), strict=True)
+    ]
+    bad = sum(r["label"] != Status.SUPPORTED.value for r in rows)
+    return {**run.to_dict(), "pairs": rows, "not_supported": bad}
 
 
 def add_citations(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -116,5 +154,6 @@ def add_citations(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="the calibrated relevance threshold the pipeline used: a claim on a chunk below it,"
         ' or any answer but "I don\'t know" when no chunk sent reaches it, is refused',
     )
+    add_checker_options(p, default=None)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_citations)
+    p.set_defaults(handler=cmd_citations, paths=lambda a: ([a.answer, a.context], []))

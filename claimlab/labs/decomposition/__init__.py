@@ -5,5 +5,6 @@ reasons; the solver), ``lesson`` (notes, exercises and game rules computed from 
 lesson text in English, Turkish and Thai), ``spans`` (UTF-16 offsets filled from quoted text),
 ``explain`` (the pitfall a selection shows, with its own numbers), ``audit`` (one audit of one
 answer version, everything it decided), ``views`` (tables and figures), ``widgets`` (the
-explorer and the game as ipywidgets) and ``cli`` (``claimlab decomposition``).
+explorer and the game as ipywidgets), ``check`` (``claimlab check``: the reference layer filled
+by a checker) and ``cli`` (``claimlab decomposition``).
 """

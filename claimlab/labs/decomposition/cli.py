@@ -11,7 +11,14 @@ from claimlab.core.vocab import SourceMapping, status_line
 from claimlab.io.decomposition import load_decomposition
 from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
 from claimlab.metrics.selection import core_select, entity_groups
-from claimlab.notebook.terminal import add_store_option, emit_json, id_list, remember, say
+from claimlab.notebook.terminal import (
+    add_store_option,
+    emit_json,
+    id_list,
+    output_path,
+    remember,
+    say,
+)
 
 
 def cmd_decomposition(args: argparse.Namespace) -> int:
@@ -189,6 +196,7 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--record",
         metavar="OUT.json",
+        type=output_path,
         help="write the audit record: every candidate with its state and reason, the figures",
     )
     p.add_argument(

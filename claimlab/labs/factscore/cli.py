@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
 from claimlab.io.files import replacing_all
@@ -20,6 +21,7 @@ from claimlab.notebook.terminal import (
     count_type,
     emit_json,
     level_type,
+    output_path,
     remember,
     say,
     share_type,
@@ -196,6 +198,7 @@ def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument(
         "--ledger-dir",
         metavar="DIR",
+        type=output_path,
         help="also write each file as a claim ledger (DIR/<stem>.candidates.parquet and"
         " .units.parquet, same policy) for `claimlab ledger`",
     )
@@ -238,10 +241,14 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
     )
     if auto is not None:
         _check_same_responses(human, auto, args)
+    knowledge = load_passages(args.knowledge) if args.knowledge else None
+    checked = _run_checker(args, human, knowledge) if args.checker else None
+    if checked is not None:
+        auto, info = checked
     report = estimator_report(
         human,
         auto,
-        knowledge=load_passages(args.knowledge) if args.knowledge else None,
+        knowledge=knowledge,
         threshold=args.threshold,
         top=args.top,
         policy=args.irrelevant,
@@ -249,6 +256,7 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
         share=args.labelled,
         seed=args.seed,
         level=args.ci,
+        checker_info=info if checked is not None else None,
     )
     if args.json:
         emit_json(report.to_dict())
@@ -256,6 +264,25 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
     for line in estimate_lines(report):
         say(line)
     return 0
+
+
+def _run_checker(
+    args: argparse.Namespace, human: dict[str, Any], knowledge: dict[str, list[str]] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``--checker``: every S/NS fact checked; the labels per file and how they were made."""
+    from claimlab.checkers.options import run_from_args
+    from claimlab.labs.factscore.estimator import checked_labels
+
+    if args.auto:
+        raise ClaimlabInputError("give --auto or --checker, not both", field="--checker")
+    retrieve = None if args.checker == "lexical" else args.top  # the lexical checker ranks all
+    items, back = checked_labels(human, knowledge, retrieve=retrieve)
+    run = run_from_args(
+        args, items, command="fact-estimate", threshold=args.threshold, top=args.top
+    )
+    info: dict[str, Any] = {"checker": run.to_dict()}
+    labels = run.final_labels()
+    return back(labels), info
 
 
 def _check_same_responses(
@@ -300,7 +327,11 @@ def add_fact_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="share of a fact's content words a passage must hold (default 0.6)",
     )
     p.add_argument(
-        "--top", type=count_type(1, 100), default=5, help="passages read per fact (default 5)"
+        "--top",
+        type=count_type(1, 100),
+        default=5,
+        help="passages read per fact (default 5); with another --checker, the BM25-best passages it "
+        "is sent",
     )
     p.add_argument(
         "--labelled",
@@ -322,6 +353,7 @@ def add_fact_estimate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default="paper",
         help="irrelevant-fact policy (default paper)",
     )
+    add_checker_options(p, default=None)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
         handler=cmd_fact_estimate,

@@ -24,13 +24,18 @@ own labels, in FActScore's labelled format, go in the same place (``auto``).
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from claimlab.checkers.lexical import LexicalChecker, Ranked, supported
+from claimlab.checkers.lexical import content_words as content_words  # the one definition
+from claimlab.checkers.people import AgainstPeople, against_people
+from claimlab.checkers.verdicts import Item
+from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import Status
 from claimlab.io.factscore import LabelledResponse, relabelled
 from claimlab.metrics.factscore import (
     EstimatorCheck,
@@ -42,59 +47,71 @@ from claimlab.metrics.factscore import (
 )
 from claimlab.metrics.stats.prediction_powered import PredictionPowered, prediction_powered
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-STOP = frozenset(
-    "a an the is was were are be been being of in on at to for from by with and or as that this "
-    "it its he she his her they their them has have had who which also s".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    """Lower-cased words of a text, the stop words left out."""
-    return {w for w in _WORD.findall(text.lower()) if w not in STOP}
-
 
 class TopicIndex:
     """The passages of every topic, each ranked by BM25 on demand (built once per topic)."""
 
     def __init__(self, passages: Mapping[str, Sequence[str]]) -> None:
-        self.passages = {t: list(p) for t, p in passages.items()}
-        self._built: dict[str, Any] = {}
+        self.passages = {t: tuple(p) for t, p in passages.items()}
+        self._built: dict[str, Ranked] = {}
+
+    def without_passages(self, topics: Sequence[str]) -> list[str]:
+        """The topics (of those given) with no passage holding a content word to check against."""
+        return [t for t in topics if not any(content_words(p) for p in self.passages.get(t, ()))]
 
     def best(self, topic: str, text: str, top: int) -> list[set[str]]:
         """The content words of the ``top`` passages of ``topic`` best for ``text``."""
-        from rank_bm25 import BM25Okapi
-
-        found = self.passages.get(topic) or []
-        if not found:
-            return []
         if topic not in self._built:
-            words = [_WORD.findall(p.lower()) or [""] for p in found]
-            self._built[topic] = (BM25Okapi(words), [content_words(p) for p in found])
-        bm25, sets = self._built[topic]
-        scores = bm25.get_scores(_WORD.findall(text.lower()))
-        order = sorted(range(len(found)), key=lambda i: (-scores[i], i))
-        return [sets[i] for i in order[:top]]
+            self._built[topic] = Ranked(self.passages.get(topic) or ())
+        ranked = self._built[topic]
+        return [ranked.sets[i] for i in ranked.best(text, top)]
 
 
 def judge(fact: str, best: Sequence[set[str]], threshold: float) -> str:
     """S when at least ``threshold`` of the fact's content words are in the best passages."""
-    words = content_words(fact)
-    if not words or not best:
-        return "NS"
-    covered = set().union(*best)
-    return "S" if len(words & covered) / len(words) >= threshold else "NS"
+    return "S" if supported(fact, best, threshold) else "NS"
+
+
+def fact_items(
+    name: str, responses: Sequence[LabelledResponse], passages: Mapping[str, Sequence[str]]
+) -> list[Item]:
+    """Every fact people labelled S or NS as an item: ``NAME:LINE:SENTENCE:FACT``, topic's passages.
+
+    The order is the order :func:`relabel_from` reads the labels back in.
+    """
+    shared = {t: tuple(p) for t, p in passages.items()}
+    items = []
+    for r in responses:
+        for si, s in enumerate(r.sentences or ()):
+            for fi, (fact, label) in enumerate(s.human_facts or ()):
+                if label != "IR":
+                    ref = f"{name}:{r.line}:{si}:{fi}"
+                    items.append(Item(ref, fact, shared.get(r.topic, ())))
+    return items
+
+
+def relabel_from(
+    responses: Sequence[LabelledResponse], labels: Sequence[Status]
+) -> list[LabelledResponse]:
+    """The responses with the S/NS facts labelled, in :func:`fact_items`' order (IR kept).
+
+    SUPPORTED is S; CONTRADICTED and NOT_IN_REFERENCE are NS.
+    """
+    left = iter(labels)
+
+    def check(topic: str, fact: str, label: str) -> str:
+        return label if label == "IR" else ("S" if next(left) is Status.SUPPORTED else "NS")
+
+    return relabelled(responses, check)
 
 
 def relabel(
     responses: Sequence[LabelledResponse], index: TopicIndex, *, threshold: float, top: int
 ) -> list[LabelledResponse]:
-    """The responses with every S/NS fact label replaced by the checker's (IR kept)."""
-
-    def check(topic: str, fact: str, label: str) -> str:
-        return label if label == "IR" else judge(fact, index.best(topic, fact, top), threshold)
-
-    return relabelled(responses, check)
+    """The responses with every S/NS fact label replaced by the lexical checker's (IR kept)."""
+    checker = LexicalChecker(threshold=threshold, top=top)
+    items = fact_items("", responses, index.passages)
+    return relabel_from(responses, [checker.one(i).label for i in items])
 
 
 def pooled_passages(
@@ -110,6 +127,47 @@ def pooled_passages(
                 out.setdefault(r.topic, []).extend(
                     text for text, label in s.human_facts or () if label == "S"
                 )
+    return out
+
+
+def checked_labels(
+    human: Mapping[str, Sequence[LabelledResponse]],
+    knowledge: Mapping[str, Sequence[str]] | None,
+    *,
+    retrieve: int | None = None,
+) -> tuple[list[Item], Callable[[Sequence[Status]], dict[str, list[LabelledResponse]]]]:
+    """Every system's S/NS facts as items, and how to turn their labels back into files.
+
+    The passages are ``knowledge`` or, per system, the pooled ones (:func:`pooled_passages`);
+    with ``retrieve``, only that many of them, the best by BM25 for the fact, in rank order
+    (as FActScore retrieves before it asks a model; the lexical checker ranks them itself).
+    """
+    items: list[Item] = []
+    spans = []
+    for name, responses in human.items():
+        passages = knowledge if knowledge is not None else pooled_passages(human, name)
+        found = fact_items(name, responses, passages)
+        if retrieve is not None:
+            found = retrieved(found, retrieve)
+        spans.append((name, len(items), len(items) + len(found)))
+        items.extend(found)
+
+    def back(labels: Sequence[Status]) -> dict[str, list[LabelledResponse]]:
+        return {n: relabel_from(human[n], labels[lo:hi]) for n, lo, hi in spans}
+
+    return items, back
+
+
+def retrieved(items: Sequence[Item], top: int) -> list[Item]:
+    """Each item with only its ``top`` passages best by BM25 for its claim, best first."""
+    ranked: dict[tuple[str, ...], Ranked] = {}
+    out = []
+    for item in items:
+        if item.passages not in ranked:
+            ranked[item.passages] = Ranked(item.passages)
+        index = ranked[item.passages]
+        best = tuple(item.passages[i] for i in index.best(item.claim, top))
+        out.append(Item(item.id, item.claim, best, item.repeat))
     return out
 
 
@@ -132,6 +190,7 @@ class SystemEstimate:
     agreement: Ratio  # facts (S or NS to the people) on which the checker agrees with them
     ppi: PredictionPowered | None
     ppi_reason: str = ""
+    people: AgainstPeople | None = None  # kappa and the confusion table on the same facts
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -145,6 +204,7 @@ class SystemEstimate:
             if self.human.factscore is None or self.estimated.factscore is None
             else round(100 * (self.estimated.factscore - self.human.factscore), 2),
             "fact_agreement": self.agreement.to_dict(),
+            "against_people": None if self.people is None else self.people.to_dict(),
             "prediction_powered": None if self.ppi is None else self.ppi.to_dict(),
             "prediction_powered_reason": self.ppi_reason,
         }
@@ -170,15 +230,17 @@ class EstimatorReport:
         }
 
 
-def _agreement(human: Sequence[LabelledResponse], auto: Sequence[LabelledResponse]) -> Ratio:
-    same = total = 0
+def _fact_pairs(
+    human: Sequence[LabelledResponse], auto: Sequence[LabelledResponse]
+) -> list[tuple[str, str]]:
+    """(people's label, checker's label) of every fact the people labelled S or NS."""
+    out = []
     for h, a in zip(human, auto, strict=True):
         for hs, as_ in zip(h.sentences or (), a.sentences or (), strict=True):
             for (_, hl), (_, al) in zip(hs.human_facts or (), as_.human_facts or (), strict=True):
                 if hl != "IR":
-                    total += 1
-                    same += hl == al
-    return Ratio(same, total)
+                    out.append((hl, al))
+    return out
 
 
 def _counts(responses: Sequence[LabelledResponse], policy: Policy) -> list[tuple[int, int] | None]:
@@ -218,6 +280,39 @@ def _ppi(
     return result, ""
 
 
+def _checked_index(
+    name: str,
+    responses: Sequence[LabelledResponse],
+    passages: Mapping[str, Sequence[str]],
+    source: str,
+) -> tuple[TopicIndex, int]:
+    """The checker's passages for one system and how many of its judged topics have none.
+
+    Raises:
+        ClaimlabInputError: when none of the topics it must judge has a passage: every fact
+            would be "not supported" for want of anything to read, a zero that says nothing.
+    """
+    index = TopicIndex(passages)
+    judged = sorted(
+        {
+            r.topic
+            for r in responses
+            for s in r.sentences or ()
+            for _, label in s.human_facts or ()
+            if label != "IR"
+        }
+    )
+    bare = index.without_passages(judged)
+    if judged and len(bare) == len(judged):
+        raise ClaimlabInputError(
+            f"the knowledge source ({source}) has no passage on any of its {len(judged)} "
+            "topics: nothing to check its facts against (give --knowledge PASSAGES on these "
+            "topics, or two systems or more)",
+            record=name,
+        )
+    return index, len(bare)
+
+
 def estimator_report(
     human: Mapping[str, Sequence[LabelledResponse]],
     auto: Mapping[str, Sequence[LabelledResponse]] | None = None,
@@ -230,30 +325,40 @@ def estimator_report(
     share: float = 0.25,
     seed: int = 0,
     level: float = 0.9,
+    checker_info: Mapping[str, Any] | None = None,
 ) -> EstimatorReport:
-    """The checker (or the given ``auto`` labels) against the people, system by system."""
-    systems, humans, estimates = [], {}, {}
+    """The checker (or the given ``auto`` labels) against the people, system by system.
+
+    ``checker_info`` describes where ``auto`` came from (a checker's identity, cache, calls).
+    """
+    systems, humans, estimates, bare = [], {}, {}, {}
+    source = "given passages" if knowledge is not None else "pooled: other systems' supported facts"
     for name, responses in human.items():
         if auto is not None:
             labelled = list(auto[name])
         else:
-            index = TopicIndex(knowledge if knowledge is not None else pooled_passages(human, name))
+            passages = knowledge if knowledge is not None else pooled_passages(human, name)
+            index, bare[name] = _checked_index(name, responses, passages, source)
             labelled = relabel(responses, index, threshold=threshold, top=top)
         humans[name] = find_factscore(responses, name=name, policy=policy, gamma=gamma)
         estimates[name] = find_factscore(labelled, name=name, policy=policy, gamma=gamma)
         ppi, reason = _ppi(responses, labelled, policy=policy, share=share, seed=seed, level=level)
-        agreement = _agreement(responses, labelled)
-        systems.append(SystemEstimate(name, humans[name], estimates[name], agreement, ppi, reason))
+        pairs = _fact_pairs(responses, labelled)
+        people = against_people([a for _, a in pairs], [h for h, _ in pairs])
+        systems.append(
+            SystemEstimate(
+                name, humans[name], estimates[name], people.agreement, ppi, reason, people
+            )
+        )
     checker: dict[str, Any] = (
-        {"kind": "given labels"}
+        {"kind": "given labels", **(checker_info or {})}
         if auto is not None
         else {
             "kind": "lexical",
-            "knowledge": "given passages"
-            if knowledge is not None
-            else "pooled: other systems' supported facts",
+            "knowledge": source,
             "threshold": threshold,
             "top": top,
+            "topics_without_passages": bare,
         }
     )
     checker.update(policy=policy, gamma=gamma, labelled_share=share, seed=seed, level=level)

@@ -9,6 +9,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
+from claimlab.core.text import terminal
 from claimlab.metrics.factscore import FactscoreResult
 from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas
@@ -81,7 +82,7 @@ def estimator_table(checks: Any) -> Any:
             row[f"error {k}"] = "N/A" if e is None else f"{100 * e:.1f} pts"
         row["human ranking"] = " > ".join(c.human_ranking)
         row["estimated ranking"] = " > ".join(c.estimated_ranking)
-        row["ranking kept"] = c.ranking_kept
+        row["ranking kept"] = c.ranking_verdict
         rows.append(row)
     return pd.DataFrame(rows).set_index("flipped share (SIMULATED)")
 
@@ -284,7 +285,7 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
 
 
 def estimate_table(report: Any) -> Any:
-    """Per system: people and checker FActScore, ER, agreement, the prediction-powered figure."""
+    """Per system: people and checker FActScore, ER, agreement and kappa, the corrected figure."""
     pd = pandas()
     rows = []
     for s in report.systems:
@@ -298,6 +299,7 @@ def estimate_table(report: Any) -> Any:
                 if d["error_rate_points"] is None
                 else f"{d['error_rate_points']:+.1f}",
                 "facts agreed": s.agreement.display,
+                "kappa": "N/A" if s.people is None else s.people.kappa.display,
                 "prediction-powered": s.ppi.ppi.display if s.ppi else f"N/A ({s.ppi_reason})",
                 "people alone": s.ppi.human.display if s.ppi else "N/A",
             }
@@ -313,22 +315,35 @@ def estimate_lines(report: Any) -> list[str]:
         if c["kind"] == "lexical"
         else "the given labels"
     )
+    if "checker" in c:  # --checker: which one, and what the run cost
+        run = c["checker"]
+        how = (
+            f"checker {terminal(run['name'])} (version {terminal(run['version'] or '-')}; "
+            f"{run['calls']} calls, {run['hits']} from the cache)"
+        )
     lines = [
         f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
     ]
+    bare = {k: n for k, n in c.get("topics_without_passages", {}).items() if n}
+    if bare:
+        lines.append(
+            "topics with no passage to check against (their facts are judged not supported): "
+            + ", ".join(f"{k} {n}" for k, n in bare.items())
+        )
     for s in report.systems:
         d = s.to_dict()
         er = "N/A" if d["error_rate_points"] is None else f"{d['error_rate_points']:+.1f} points"
         lines.append(
             f"{s.name}: people {percent(s.human.factscore)}, checker {percent(s.estimated.factscore)} (ER {er}); facts agreed {s.agreement.display}"
         )
+        if s.people is not None:
+            lines.append(f"  kappa with the people {s.people.kappa.display}")
         lines.append(
             "  prediction-powered (no length penalty) "
             + (s.ppi.ppi.display if s.ppi else f"N/A: {s.ppi_reason}")
             + (f"; people alone {s.ppi.human.display}" if s.ppi else "")
         )
-    kept = "kept" if report.check.ranking_kept else "NOT kept"
     lines.append(
-        f"ranking {kept}: people {' > '.join(report.check.human_ranking)}; checker {' > '.join(report.check.estimated_ranking)}"
+        f"ranking {report.check.ranking_verdict}: people {' > '.join(report.check.human_ranking)}; checker {' > '.join(report.check.estimated_ranking)}"
     )
     return lines

@@ -19,6 +19,7 @@ from claimlab.notebook.terminal import (
     count_type,
     emit_json,
     level_type,
+    output_path,
     remember,
     say,
     share_or_zero,
@@ -383,7 +384,9 @@ def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "are compared with --compare A B",
     )
     p.add_argument("--by", help="column to compare side by side (e.g. model)")
-    p.add_argument("--out", help="write per-answer rows here (.csv, .jsonl or .parquet)")
+    p.add_argument(
+        "--out", type=output_path, help="write per-answer rows here (.csv, .jsonl or .parquet)"
+    )
     p.add_argument(
         "--on-error",
         choices=("stop", "skip"),
@@ -447,8 +450,12 @@ def _add_gate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gate-level", type=level_type, default=0.95, help="one-sided level (default 0.95)"
     )
-    p.add_argument("--junit", metavar="FILE.xml", help="write the gate as a JUnit XML report")
-    p.add_argument("--summary", metavar="FILE.md", help="write the gate as a Markdown table")
+    p.add_argument(
+        "--junit", metavar="FILE.xml", type=output_path, help="write the gate as a JUnit XML report"
+    )
+    p.add_argument(
+        "--summary", metavar="FILE.md", type=output_path, help="write the gate as a Markdown table"
+    )
 
 
 def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
@@ -456,5 +463,4 @@ def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
     from claimlab.io.ledger import folder_spec
 
     folders = [folder_spec(s)[1] for s in args.from_decompositions or ()]
-    outputs = [("--out", args.out), ("--junit", args.junit), ("--summary", args.summary)]
-    return [args.candidates, args.units, args.human, args.baseline, *folders], outputs
+    return [args.candidates, args.units, args.human, args.baseline, *folders], []

@@ -2,5 +2,6 @@
 
 ``study`` (the checking output scored, walked through query by query, and the meta-evaluation
 loaded, skipped with a message when the data is absent), ``views`` (tables and figures with
-counts) and ``cli`` (``claimlab rag`` and ``claimlab meta-eval``).
+counts), ``check`` (``rag --check``: the four label sets filled by a checker) and ``cli``
+(``claimlab rag`` and ``claimlab meta-eval``).
 """

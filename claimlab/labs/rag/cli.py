@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
+from claimlab.checkers.options import add_checker_options
 from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
     emit_json,
     level_type,
+    output_path,
     positive_type,
     remember,
     say,
@@ -21,15 +24,62 @@ def cmd_rag(args: argparse.Namespace) -> int:
     from claimlab.labs.rag.views import report_lines
     from claimlab.metrics.rag import score_rag
 
-    report = score_rag(load_checking(args.file), noise=args.noise_sensitivity)
-    data = report.to_dict()
+    checked = _check(args) if args.check else {}
+    report = score_rag(
+        load_checking(args.out if args.check else args.file), noise=args.noise_sensitivity
+    )
+    data = {**checked, **report.to_dict()}
     remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
     if args.json:
         emit_json(data)
         return 0
     for line in report_lines(report, per_query=args.per_query):
         say(line)
+    for line in _check_lines(checked):
+        say(line)
     return 0
+
+
+def _check_lines(checked: dict[str, Any]) -> list[str]:
+    """What ``--check`` adds to the text output: the checker, the file, the agreement."""
+    from claimlab.core.text import terminal
+
+    if not checked:
+        return []
+    run = checked["checker"]
+    lines = [
+        f"checked by {terminal(run['name'])} (version {terminal(run['version'] or '-')}): "
+        f"{run['calls']} calls, {run['hits']} from the cache; written: {terminal(checked['written'])}"
+    ]
+    for name, a in checked["agreement_with_file"].items():
+        kappa = a["kappa"]["value"]
+        lines.append(
+            f"  {name:<18} agrees with the file's labels {a['agreement']['display']}, kappa "
+            f"{'N/A' if kappa is None else f'{kappa:.3f}'}"
+        )
+    return lines
+
+
+def _check(args: argparse.Namespace) -> dict[str, Any]:
+    """``--check``: the four label sets filled by the checker, written to ``--out``."""
+    from claimlab.checkers.options import run_from_args
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.files import write_json
+    from claimlab.io.ragchecker import load_claims
+    from claimlab.labs.rag.check import check_items, filled, set_agreement
+
+    if not args.out:
+        raise ClaimlabInputError("--check writes the labelled file to --out FILE", field="--out")
+    doc, queries = load_claims(args.file)
+    items, slots = check_items(queries)
+    run = run_from_args(args, items, command="rag")
+    labels = run.final_labels()
+    write_json(args.out, filled(doc, queries, slots, labels, run.to_dict()))
+    return {
+        "checker": run.to_dict(),
+        "written": args.out,
+        "agreement_with_file": set_agreement(doc, slots, labels).to_dict(),
+    }
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
@@ -85,9 +135,25 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "relevant or irrelevant, so both noise sensitivities are 0 of |R| as RAGChecker's code "
         "gives; 'paper' counts every chunk as irrelevant (the paper's definition read literally)",
     )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="fill the four label sets with --checker from the file's claims and chunks, write "
+        "them to --out, then score that file (agreement with the file's own labels reported)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="CHECKED.json",
+        type=output_path,
+        help="where --check writes the labelled file",
+    )
+    add_checker_options(p)
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_rag, paths=lambda a: ([a.file], []))
+    p.set_defaults(
+        handler=cmd_rag,
+        paths=lambda a: ([a.file], [("--out", a.out)] if a.check and a.out else []),
+    )
 
 
 def add_meta_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -14,6 +14,7 @@ from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
     emit_json,
+    output_path,
     remember,
     say,
 )
@@ -67,7 +68,12 @@ def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--max-evidence", type=count_type(1), default=5, help="predicted sentences used (default 5)"
     )
-    p.add_argument("--details", metavar="OUT", help="write per-claim witness details as JSONL")
+    p.add_argument(
+        "--details",
+        metavar="OUT",
+        type=output_path,
+        help="write per-claim witness details as JSONL",
+    )
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(

@@ -8,7 +8,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import write_json
-from claimlab.notebook.terminal import emit_json, say
+from claimlab.notebook.terminal import emit_json, output_path, say
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -59,7 +59,7 @@ def add_convert(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("source", choices=("musique", "hotpotqa"), help="the file's format")
     p.add_argument("file", help="the released JSON file (a list of records)")
-    p.add_argument("--out", required=True, help="the sufficiency file to write")
+    p.add_argument("--out", required=True, type=output_path, help="the sufficiency file to write")
     p.add_argument(
         "--contrast",
         action="store_true",
@@ -67,7 +67,7 @@ def add_convert(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "supporting paragraph removed), which is never sufficient",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], [("--out", a.out)]))
+    p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], []))
 
 
 def _say_scores(gold: str, scores: Any, metrics: Sequence[str]) -> None:

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from claimlab.io.files import write_json
-from claimlab.io.reader import decode_utf8, read_bytes, read_json
+from claimlab.io.reader import read_json, read_text
 from claimlab.io.sufficiency import load_sufficiency
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
-from claimlab.notebook.terminal import emit_json, say
+from claimlab.notebook.terminal import emit_json, output_path, say
 
 
 def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]:
@@ -28,7 +28,7 @@ def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]
     for arg in given:
         if arg.startswith("@"):
             path = arg[1:]
-            lines = decode_utf8(read_bytes(path), file=path).splitlines()
+            lines = read_text(path).splitlines()
             out += [ln.strip() for ln in lines if ln.strip()]
             continue
         if known(arg.strip()) or "," not in arg:
@@ -186,7 +186,10 @@ def add_sufficiency_cases(sub: argparse._SubParsersAction[argparse.ArgumentParse
     )
     p.add_argument("file", help="a claimlab/sufficiency@1 file")
     p.add_argument(
-        "--out", required=True, help="the cases file to write (claimlab/sufficiency-cases@1)"
+        "--out",
+        required=True,
+        type=output_path,
+        help="the cases file to write (claimlab/sufficiency-cases@1)",
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_sufficiency_cases, paths=lambda a: ([a.file], [("--out", a.out)]))
+    p.set_defaults(handler=cmd_sufficiency_cases, paths=lambda a: ([a.file], []))

@@ -22,7 +22,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import did_you_mean, one_line, terminal
 from claimlab.labs.registry import command_adders
-from claimlab.notebook.terminal import check_outputs, say
+from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
 from claimlab.tooling.cli import examples, history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
@@ -104,6 +104,29 @@ def _terminate(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[name]
+            return found
+    raise KeyError(name)  # pragma: no cover - every command is a subcommand
+
+
+def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Before anything is read: texts in one spelling; outputs never collide nor replace an input.
+
+    The outputs are the options a command declares as such (``type=output_path``) and the
+    files its ``paths`` names beside them (derived ones, e.g. one per input); the inputs are
+    what ``paths`` names.
+    """
+    inputs, derived = args.paths(args) if getattr(args, "paths", None) is not None else ([], [])
+    nfc_arguments(_command_parser(parser, args.command), args)
+    check_outputs(
+        inputs, [*declared_outputs(_command_parser(parser, args.command), args), *derived]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``claimlab`` command."""
     parser = build_parser()
@@ -119,8 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
         previous = None
     try:
-        if getattr(args, "paths", None) is not None:  # outputs never replace inputs
-            check_outputs(*args.paths(args))
+        _check_paths(parser, args)
         code: int = args.handler(args)
         return code
     except ClaimlabInputError as exc:

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.notebook.terminal import emit_json, say
+from claimlab.notebook.terminal import emit_json, output_path, say
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -98,9 +98,9 @@ def add_history(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="only this figure (its full name, or its last part); an unknown name is refused "
         "with the names the store knows",
     )
-    p.add_argument("--plot", metavar="FILE.png", help="draw --metric over runs")
+    p.add_argument("--plot", metavar="FILE.png", type=output_path, help="draw --metric over runs")
     p.add_argument(
         "--trusted", action="store_true", help="the claims that may be reused as trusted facts"
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_history, paths=lambda a: ([a.store], [("--plot", a.plot)]))
+    p.set_defaults(handler=cmd_history, paths=lambda a: ([a.store], []))

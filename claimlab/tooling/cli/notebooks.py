@@ -11,7 +11,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import one_line
-from claimlab.notebook.terminal import check_outputs, count_type, emit_json, say
+from claimlab.notebook.terminal import check_outputs, count_type, emit_json, output_path, say
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -151,7 +151,9 @@ def add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help='per-notebook parameters {"STEM": {"NAME": VALUE}}; a STEM:NAME -p wins over it,'
         " and it wins over a plain -p",
     )
-    p.add_argument("--output", default="outputs", help="output folder (default: outputs)")
+    p.add_argument(
+        "--output", default="outputs", type=output_path, help="output folder (default: outputs)"
+    )
     p.add_argument(
         "--data", help="the real-data folder (default: $CLAIMLAB_DATA, or ../shared/data)"
     )
@@ -200,7 +202,11 @@ def add_handouts(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--from", dest="source", default="outputs", help="executed notebooks (default outputs/)"
     )
     p.add_argument(
-        "--to", dest="target", default=None, help="handout folder (default FROM/handouts/)"
+        "--to",
+        dest="target",
+        default=None,
+        type=output_path,
+        help="handout folder (default FROM/handouts/)",
     )
     p.add_argument("--variant", choices=("student", "instructor", "both"), default="both")
     p.add_argument("--format", choices=("html", "pdf", "both"), default="both")
@@ -350,7 +356,7 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 def add_notebooks(sub: Any) -> None:
     """Add ``claimlab notebooks`` to the command parser."""
     p = sub.add_parser("notebooks", help="copy the labs (notebooks and fixtures) into a folder")
-    p.add_argument("folder", help="where to put notebooks/ and fixtures/")
+    p.add_argument("folder", type=output_path, help="where to put notebooks/ and fixtures/")
     p.add_argument("--force", action="store_true", help="replace copies you have changed")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_notebooks)

@@ -1,0 +1,277 @@
+"""The checkers ``--checker`` names: ``lexical``, ``python:``, ``command:`` and ``openai:``.
+
+* ``python:MODULE:ATTR``: ``ATTR`` of an importable module, a callable or a class (made with no
+  arguments; its instance is called, or its ``check`` method). It is called with a list of
+  :class:`~claimlab.checkers.verdicts.Item` and returns one answer per item, in order: a label
+  word or ``{"label", "probability"?, "used"?}``. Its ``version`` attribute, if any, is part of
+  the cache key. It runs in this process: ``--timeout`` does not stop it, ``--workers`` does
+  not apply (one batch at a time).
+* ``command:"CMD ARGS"``: a program in any language, started once per batch. It reads one JSON
+  object a line on standard input, ``{"id", "claim", "passages": [...], "repeat"}``, and writes
+  one a line on standard output, ``{"id", "label", "probability"?, "used"?}``, in any order; a
+  nonzero exit is a failed call (tried again).
+* ``openai:URL`` with ``--model NAME``: an OpenAI-compatible ``/v1/chat/completions`` endpoint
+  (vLLM, Ollama, llama.cpp's server, TGI). One request per item with :data:`PROMPT_VERSION`'s
+  prompt (:data:`SYSTEM_PROMPT`, :func:`user_prompt`); the reply's message is one JSON object,
+  ``{"label", "probability"?, "used": [passage numbers from 1]}``. The key, if the server wants
+  one, is read from the environment variable :data:`KEY_VARIABLE`, never from the command line,
+  and is never written anywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import shlex
+import subprocess
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from claimlab.checkers.lexical import LexicalChecker
+from claimlab.checkers.verdicts import CheckerAnswerError, CheckerUnavailable, Item
+from claimlab.core.errors import ClaimlabInputError
+
+KEY_VARIABLE = "CLAIMLAB_CHECKER_KEY"
+PROMPT_VERSION = "claimlab-check-v1"
+SYSTEM_PROMPT = (
+    "You check one claim against numbered evidence passages. Answer with one JSON object and "
+    'nothing else: {"label": "SUPPORTED" | "CONTRADICTED" | "NOT_IN_REFERENCE", "probability": '
+    'a number from 0 to 1 (how likely your label is right), "used": [the numbers of the passages '
+    "you relied on]}. SUPPORTED: the passages state what the claim says. CONTRADICTED: the "
+    "passages state something that cannot be true together with the claim. NOT_IN_REFERENCE: "
+    "the passages do neither. Judge from the passages only, not from what you know."
+)
+
+
+class Checker(Protocol):
+    """What the runner needs of a checker."""
+
+    name: str
+    version: str
+    batch_size: int
+    workers: int
+    cached: bool
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        """What the labels depend on besides the item (part of the cache key)."""
+
+    def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
+        """One answer per item, in order."""
+
+
+def user_prompt(item: Item) -> str:
+    """The user message for one item: the claim, then the passages numbered from 1."""
+    numbered = "\n".join(f"[{n}] {p}" for n, p in enumerate(item.passages, 1))
+    return f"Claim: {item.claim}\n\nPassages:\n{numbered or '(none)'}"
+
+
+class PythonChecker:
+    """``python:MODULE:ATTR``: a callable or class the user wrote, called in this process."""
+
+    batch_size = 64
+    workers = 1
+    cached = True
+
+    def __init__(self, spec: str) -> None:
+        self.name = f"python:{spec}"
+        module, _, attr = spec.rpartition(":")
+        if not module or not attr:
+            raise ClaimlabInputError("give python:MODULE:ATTR", field="--checker")
+        try:
+            target = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as err:
+            raise ClaimlabInputError(f"cannot load {spec}: {err}", field="--checker") from err
+        obj = target() if inspect.isclass(target) else target
+        call = obj if callable(obj) else getattr(obj, "check", None)
+        if not callable(call):
+            raise ClaimlabInputError(
+                f"{spec} is neither callable nor has check()", field="--checker"
+            )
+        self.call: Callable[[list[Item]], Any] = call
+        self.version = str(getattr(obj, "version", "") or getattr(target, "version", ""))
+        self.parameters: Mapping[str, Any] = {}
+
+    def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
+        """The callable's answers (a list, one per item)."""
+        answers = self.call(list(items))
+        if not isinstance(answers, (list, tuple)) or len(answers) != len(items):
+            got = len(answers) if isinstance(answers, (list, tuple)) else type(answers).__name__
+            raise CheckerAnswerError(
+                f"returned {got} answers for {len(items)} items (one per item, in order)",
+                file=f"checker {self.name}",
+                record=f"item {items[0].id}",
+            )
+        return list(answers)
+
+
+def _by_id(lines: list[str], items: Sequence[Item], name: str) -> list[object]:
+    """The command's answers in the items' order, matched by id."""
+    found: dict[str, object] = {}
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+            raise CheckerAnswerError(
+                f"output line {n} is not a JSON object with a string id: {line[:80]!r}",
+                file=f"checker {name}",
+                record=f"item {items[0].id}",
+            )
+        found[obj["id"]] = obj
+    missing = [i.id for i in items if i.id not in found]
+    if missing:
+        raise CheckerAnswerError(
+            "gave no answer", file=f"checker {name}", record=f"item {missing[0]}", field="id"
+        )
+    return [found[i.id] for i in items]
+
+
+class CommandChecker:
+    """``command:"CMD ARGS"``: JSON Lines over a program's standard input and output."""
+
+    batch_size = 64
+    workers = 2
+    cached = True
+    version = ""
+
+    def __init__(self, command: str) -> None:
+        self.name = f"command:{command}"
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ClaimlabInputError('give command:"CMD ARGS"', field="--checker")
+        self.parameters: Mapping[str, Any] = {}
+
+    def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
+        """Start the program, send the items, read the answers."""
+        text = "".join(json.dumps(i.to_dict(), ensure_ascii=False) + "\n" for i in items)
+        try:
+            done = subprocess.run(
+                self.argv,
+                input=text,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as err:
+            raise CheckerUnavailable(f"no answer within {timeout:g} s") from err
+        except OSError as err:
+            raise ClaimlabInputError(
+                f"cannot start {self.argv[0]}: {err}", field="--checker"
+            ) from err
+        if done.returncode != 0:
+            raise CheckerUnavailable(f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
+        return _by_id(done.stdout.splitlines(), items, self.name)
+
+
+def endpoint(url: str) -> str:
+    """The chat-completions address of a server's base URL.
+
+    Examples:
+        >>> endpoint("http://127.0.0.1:8000")
+        'http://127.0.0.1:8000/v1/chat/completions'
+        >>> endpoint("http://h/v1/")
+        'http://h/v1/chat/completions'
+    """
+    url = url.rstrip("/")
+    if url.endswith("/chat/completions"):
+        return url
+    return url + ("/chat/completions" if url.endswith("/v1") else "/v1/chat/completions")
+
+
+def _reply_answer(body: bytes, item: Item, name: str) -> object:
+    """The verdict object inside a chat-completions reply (used passages back to 0-based)."""
+    try:
+        content = json.loads(body)["choices"][0]["message"]["content"]
+        text = content.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
+        answer = json.loads(text)
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as err:
+        raise CheckerAnswerError(
+            f"the reply is not a chat completion holding one JSON object ({err})",
+            file=f"checker {name}",
+            record=f"item {item.id}",
+        ) from err
+    used = answer.get("used") if isinstance(answer, dict) else None
+    if isinstance(used, list) and all(isinstance(u, int) for u in used):
+        answer = {**answer, "used": [u - 1 for u in used]}
+    return answer
+
+
+class OpenAIChecker:
+    """``openai:URL --model NAME``: an OpenAI-compatible chat endpoint, one request per item."""
+
+    batch_size = 1
+    workers = 4
+    cached = True
+    version = PROMPT_VERSION
+
+    def __init__(self, url: str, model: str | None) -> None:
+        if not model:
+            raise ClaimlabInputError("openai:URL needs --model NAME", field="--model")
+        self.name = f"openai:{url}"
+        self.url = endpoint(url)
+        self.parameters: Mapping[str, Any] = {"model": model, "temperature": 0}
+
+    def request(self, item: Item, timeout: float) -> bytes:
+        """POST one item; the raw reply body."""
+        payload = {
+            **self.parameters,
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": user_prompt(item)},
+            ],
+        }
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(KEY_VARIABLE)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        req = urllib.request.Request(
+            self.url, data=json.dumps(payload).encode(), headers=headers, method="POST"
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as reply:  # noqa: S310 - user's URL
+                body: bytes = reply.read()
+                return body
+        except urllib.error.HTTPError as err:
+            if err.code == 429 or err.code >= 500:
+                raise CheckerUnavailable(f"HTTP {err.code}") from err
+            raise ClaimlabInputError(f"HTTP {err.code} from {self.url}", field="--checker") from err
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as err:
+            raise CheckerUnavailable(str(getattr(err, "reason", err))) from err
+
+    def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
+        """One request per item."""
+        return [_reply_answer(self.request(i, timeout), i, self.name) for i in items]
+
+
+def checker_from_spec(
+    spec: str, *, model: str | None = None, threshold: float = 0.6, top: int = 5
+) -> Checker:
+    """The checker ``--checker SPEC`` names.
+
+    Examples:
+        >>> checker_from_spec("lexical").name
+        'lexical'
+    """
+    kind, sep, rest = spec.partition(":")
+    if spec == "lexical":
+        return LexicalChecker(threshold=threshold, top=top)
+    if sep and kind == "python":
+        return PythonChecker(rest)
+    if sep and kind == "command":
+        return CommandChecker(rest)
+    if sep and kind == "openai":
+        return OpenAIChecker(rest, model)
+    raise ClaimlabInputError(
+        f'unknown checker {spec!r} (lexical, python:MODULE:ATTR, command:"CMD", openai:URL)',
+        field="--checker",
+    )

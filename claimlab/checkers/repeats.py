@@ -1,0 +1,112 @@
+"""How a checker's labels hold when the same items are asked again (``--repeats K``).
+
+Per item, the majority label of its K verdicts (None on a tie: no majority, counted) and its
+flips: the verdicts that differ from the majority (on a tie, every verdict but the first
+label's, so a tie is never stable). The flip rate is flips over verdicts, summed over the items
+(micro), and the unstable items are those with a flip. Krippendorff's alpha (nominal) across
+the repeats, each repeat an annotator, comes from :func:`claimlab.metrics.agreement.alpha_nominal`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claimlab.checkers.verdicts import Verdict
+from claimlab.core.ratio import Ratio
+from claimlab.core.vocab import Status
+from claimlab.metrics.agreement import Coefficient, alpha_nominal
+
+
+@dataclass(frozen=True)
+class ItemRepeats:
+    """One item's K labels: the majority (None on a tie) and the flips away from it."""
+
+    id: str
+    labels: tuple[Status, ...]
+    majority: Status | None
+    flips: int
+
+    @property
+    def flip_ratio(self) -> Ratio:
+        """Flips over the item's verdicts."""
+        return Ratio(self.flips, len(self.labels))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "labels": [s.value for s in self.labels],
+            "majority": None if self.majority is None else self.majority.value,
+            "flip_rate": self.flip_ratio.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class RepeatReport:
+    """Every item's repeats, the flip rate, the unstable items, the ties and alpha."""
+
+    repeats: int
+    items: tuple[ItemRepeats, ...]
+    alpha: Coefficient
+
+    @property
+    def flip_ratio(self) -> Ratio:
+        """Flips over verdicts, all items (micro)."""
+        return Ratio(sum(i.flips for i in self.items), sum(len(i.labels) for i in self.items))
+
+    @property
+    def unstable_ratio(self) -> Ratio:
+        """Items with at least one flip, of the items."""
+        return Ratio(sum(i.flips > 0 for i in self.items), len(self.items))
+
+    @property
+    def tied_ids(self) -> tuple[str, ...]:
+        """Items without a majority label."""
+        return tuple(i.id for i in self.items if i.majority is None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (without the per-item rows)."""
+        return {
+            "repeats": self.repeats,
+            "flip_rate": self.flip_ratio.to_dict(),
+            "unstable_items": self.unstable_ratio.to_dict(),
+            "tied_ids": list(self.tied_ids),
+            "alpha": self.alpha.to_dict(),
+        }
+
+
+def item_repeats(item_id: str, labels: Sequence[Status]) -> ItemRepeats:
+    """One item's majority label and flips.
+
+    Examples:
+        >>> r = item_repeats("c1", [Status.SUPPORTED, Status.SUPPORTED, Status.CONTRADICTED])
+        >>> r.majority.value, r.flips
+        ('SUPPORTED', 1)
+        >>> item_repeats("c2", [Status.SUPPORTED, Status.CONTRADICTED]).majority is None
+        True
+    """
+    ranked = Counter(labels).most_common()
+    top, n = ranked[0]
+    tie = len(ranked) > 1 and ranked[1][1] == n
+    return ItemRepeats(item_id, tuple(labels), None if tie else top, len(labels) - n)
+
+
+def find_repeats(ids: Sequence[str], verdicts: Sequence[Sequence[Verdict]]) -> RepeatReport:
+    """The repeat report of a run: ``verdicts[item][repeat]``."""
+    if not verdicts:
+        return RepeatReport(0, (), Coefficient(None, "no item"))
+    k = len(verdicts[0])
+    items = tuple(
+        item_repeats(i, [v.label for v in row]) for i, row in zip(ids, verdicts, strict=True)
+    )
+    rows = [[row[r].label.value for row in verdicts] for r in range(k)]
+    alpha = alpha_nominal(rows) if k > 1 else Coefficient(None, "one repeat: nothing to compare")
+    return RepeatReport(k, items, alpha)
+
+
+def majority_labels(report: RepeatReport) -> list[Status | None]:
+    """Each item's majority label (None on a tie)."""
+    return [i.majority for i in report.items]

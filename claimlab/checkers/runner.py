@@ -1,0 +1,203 @@
+"""Running a checker over items: the cache first, then batches in bounded parallel, with retries.
+
+Every item is asked ``repeats`` times (repeat 0, 1, ...). Cached verdicts are taken as they
+are; the rest go to the checker in batches of its ``batch_size``, at most ``workers`` batches at
+once, each tried up to ``retries`` more times after a timeout or a refused call, waiting
+``backoff`` seconds, doubled each time. A batch's answers are read in full before any is kept:
+an answer that is not a verdict stops the run naming the checker and the item, and nothing of
+that batch is stored. Each batch's verdicts are stored as they arrive, in one transaction (a
+batch of one, ``--batch 1``, stores each verdict on its own).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from claimlab.checkers.backends import Checker
+from claimlab.checkers.cache import VerdictCache, evidence_hash, identity, verdict_key
+from claimlab.checkers.repeats import find_repeats
+from claimlab.checkers.verdicts import CheckerUnavailable, Item, Verdict, parse_verdict
+from claimlab.core.frozen import freeze
+from claimlab.core.vocab import Status
+
+
+class CheckerFailed(RuntimeError):
+    """The checker could not be reached after every retry."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a checker is run: parallel batches, timeouts, retries, progress."""
+
+    workers: int = 4
+    timeout: float = 60.0
+    retries: int = 3
+    backoff: float = 0.5
+    batch_size: int | None = None  # None: the checker's own
+    progress: Callable[[int], None] | None = None
+    sleep: Callable[[float], None] = time.sleep
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """Every item's verdicts (one per repeat), the calls made and the cache hits."""
+
+    checker: Mapping[str, Any]
+    verdicts: tuple[tuple[Verdict, ...], ...]  # [item][repeat]
+    calls: int  # asks sent to the checker
+    hits: int  # asks answered from the cache
+    cache: str | None
+    item_ids: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        freeze(self, "checker")
+
+    @property
+    def repeats(self) -> int:
+        """How many times each item was asked."""
+        return len(self.verdicts[0]) if self.verdicts else 0
+
+    def final_labels(self) -> list[Status]:
+        """Each item's label: its one verdict's, or with repeats its majority label.
+
+        A tie has no majority: the item is NOT_IN_REFERENCE (the checker could not settle
+        it), and the tie is listed in the repeats report.
+        """
+        if self.repeats <= 1:
+            return [row[0].label for row in self.verdicts]
+        report = find_repeats(self.item_ids, self.verdicts)
+        return [i.majority or Status.NOT_IN_REFERENCE for i in report.items]
+
+    def to_dict(self) -> dict[str, Any]:
+        """What a command writes about the run (not the verdicts); repeats when asked again."""
+        out = {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
+        if self.repeats > 1:
+            out["repeats"] = find_repeats(self.item_ids, self.verdicts).to_dict()
+        return out
+
+
+def _call(
+    checker: Checker,
+    batch: Sequence[Item],
+    options: RunOptions,
+    store: Callable[[list[Verdict]], None],
+) -> list[Verdict]:
+    """One batch, retried with backoff; the answers read as verdicts (all or none), stored."""
+    for attempt in range(options.retries + 1):
+        try:
+            answers = checker.check(batch, timeout=options.timeout)
+            break
+        except CheckerUnavailable as err:
+            if attempt == options.retries:
+                raise CheckerFailed(
+                    f"checker {checker.name}: item {batch[0].id}: no answer after "
+                    f"{options.retries + 1} tries: {err}"
+                ) from err
+            options.sleep(options.backoff * 2**attempt)
+    verdicts = [parse_verdict(a, i, checker.name) for a, i in zip(answers, batch, strict=True)]
+    store(verdicts)  # at once, before this worker asks for its next batch
+    return verdicts
+
+
+def _storer(
+    cache: VerdictCache | None, lock: threading.Lock, keys: Sequence[str], name: str
+) -> Callable[[list[tuple[int, Item]]], Callable[[list[Verdict]], None]]:
+    """For a batch, the function that stores its verdicts in one transaction."""
+
+    def for_batch(batch: list[tuple[int, Item]]) -> Callable[[list[Verdict]], None]:
+        def store(verdicts: list[Verdict]) -> None:
+            if cache is not None:
+                with lock:
+                    rows = [(keys[s], v) for (s, _), v in zip(batch, verdicts, strict=True)]
+                    cache.put_all(rows, name)
+
+        return store
+
+    return for_batch
+
+
+def _batches(jobs: Sequence[tuple[int, Item]], size: int) -> list[list[tuple[int, Item]]]:
+    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+
+
+def _ask(
+    checker: Checker,
+    jobs: Sequence[tuple[int, Item]],
+    keys: Sequence[str],
+    cache: VerdictCache | None,
+    options: RunOptions,
+) -> dict[int, Verdict]:
+    """Send the jobs not cached; store each batch's verdicts as they arrive."""
+    found: dict[int, Verdict] = {}
+    size = max(1, options.batch_size or checker.batch_size)
+    store = _storer(cache, threading.Lock(), keys, checker.name)
+    with ThreadPoolExecutor(max_workers=max(1, min(options.workers, checker.workers))) as pool:
+        pending: dict[Future[list[Verdict]], list[tuple[int, Item]]] = {
+            pool.submit(_call, checker, [i for _, i in b], options, store(b)): b
+            for b in _batches(jobs, size)
+        }
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in done:
+                batch = pending.pop(future)
+                if future.exception() is not None:
+                    for other in pending:
+                        other.cancel()
+                    raise future.exception()  # type: ignore[misc]
+                verdicts = future.result()
+                found.update((slot, v) for (slot, _), v in zip(batch, verdicts, strict=True))
+                if options.progress is not None:
+                    options.progress(len(batch))
+    return found
+
+
+def _keys(who: Mapping[str, Any], asks: Sequence[Item]) -> list[str]:
+    """Each ask's cache key (each distinct evidence hashed once)."""
+    hashes: dict[int, str] = {}
+    return [
+        verdict_key(who, a, hashes.setdefault(id(a.passages), evidence_hash(a.passages)))
+        for a in asks
+    ]
+
+
+def run_checker(
+    items: Sequence[Item],
+    checker: Checker,
+    *,
+    cache: VerdictCache | None = None,
+    repeats: int = 1,
+    options: RunOptions | None = None,
+) -> CheckRun:
+    """Every item checked ``repeats`` times, the cache first (see the module's note)."""
+    options = options or RunOptions()
+    who = identity(checker.name, checker.version, checker.parameters)
+    cache = cache if checker.cached else None
+    asks = [replace(item, repeat=r) for item in items for r in range(repeats)]
+    keys = _keys(who, asks) if checker.cached else [str(n) for n in range(len(asks))]
+    got: dict[int, Verdict] = {}
+    if cache is not None:
+        got = {n: v for n, k in enumerate(keys) if (v := cache.get(k)) is not None}
+    if options.progress is not None and got:
+        options.progress(len(got))
+    first: dict[str, int] = {}  # the same claim on the same evidence is asked once a run
+    jobs = [
+        (n, ask) for n, ask in enumerate(asks) if n not in got and first.setdefault(keys[n], n) == n
+    ]
+    answered = _ask(checker, jobs, keys, cache, options)
+    for n, k in enumerate(keys):
+        if n not in got:
+            got[n] = answered[first[k]]
+    verdicts = tuple(tuple(got[n * repeats + r] for r in range(repeats)) for n in range(len(items)))
+    return CheckRun(
+        who,
+        verdicts,
+        calls=len(jobs),
+        hits=len(asks) - len(jobs),  # from the cache, or the same ask earlier in the run
+        cache=None if cache is None else str(cache.path),
+        item_ids=tuple(i.id for i in items),
+    )

@@ -1,0 +1,165 @@
+"""The checker behind the commands: fact-estimate against people, a run killed and resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from claimlab.io.factscore import load_labelled, relabelled
+from claimlab.metrics.factscore import find_factscore
+from claimlab.tooling.cli import main
+from tests.checkers import stand_ins
+from tests.conftest import ROOT, require_data
+
+FLIPPED = "python:tests.checkers.stand_ins:PeopleFlipped"
+
+
+def cli_json(capsys, *args):
+    capsys.readouterr()
+    assert main([*map(str, args), "--json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def flipped_by_hand(path):
+    """The people's file with the stand-in's seeded 10% flipped, computed without the checker."""
+    counter = iter(range(10**9))
+    ids = []
+    responses = load_labelled(path)
+    for r in responses:  # the item ids the command gives: SYSTEM:LINE:SENTENCE:FACT
+        for si, s in enumerate(r.sentences or ()):
+            for fi, (_, label) in enumerate(s.human_facts or ()):
+                if label != "IR":
+                    ids.append(f"{path.stem}:{r.line}:{si}:{fi}")
+    left = iter(ids)
+
+    def change(topic, fact, label):
+        if label == "IR":
+            return label
+        next(counter)
+        flip = stand_ins.draw(45, next(left)) < 0.10
+        return {"S": "NS", "NS": "S"}[label] if flip else label
+
+    return responses, relabelled(responses, change)
+
+
+@pytest.mark.slow
+@pytest.mark.realdata
+def test_fact_estimate_with_a_checker_of_flipped_people_labels(tmp_path, capsys):
+    files = [
+        require_data("factscore", f"{n}.jsonl") for n in ("ChatGPT", "InstructGPT", "PerplexityAI")
+    ]
+    cache = tmp_path / "verdicts.sqlite"
+    stand_ins.PeopleFlipped.calls = 0
+    args = [*files, "--checker", FLIPPED, "--cache", cache]  # people label a quarter of topics
+    first = cli_json(capsys, "fact-estimate", *args)
+    asked = stand_ins.PeopleFlipped.calls
+    assert asked > 10000 and first["checker"]["checker"]["calls"] == asked
+    for system, path in zip(first["systems"], files, strict=True):
+        human, flipped = flipped_by_hand(path)
+        want = find_factscore(flipped, name=system["name"], policy="paper", gamma=10).factscore
+        people = find_factscore(human, name=system["name"], policy="paper", gamma=10)
+        # the error rate is the flips' effect, to the rounding of the report (2 decimals)
+        assert system["error_rate_points"] == pytest.approx(
+            100 * (want - people.factscore), abs=0.3
+        )  # a fact repeated on the same evidence is asked once
+        assert 0.85 < system["fact_agreement"]["value"] < 0.95  # about 90% kept
+        kappa = system["against_people"]["kappa"]["value"]
+        assert 0.6 < kappa < 0.9
+        ppi = system["prediction_powered"]["ppi"]
+        assert ppi["low"] <= people.init_score <= ppi["high"], system["name"]
+    second = cli_json(capsys, "fact-estimate", *args)
+    assert stand_ins.PeopleFlipped.calls == asked  # counted by the checker: no call at all
+    assert second["checker"]["checker"]["calls"] == 0
+    assert second["checker"]["checker"]["hits"] == asked + first["checker"]["checker"]["hits"]
+    assert second["systems"] == first["systems"]
+
+
+def tiny_file(path, facts=20):
+    def sentences(topic):
+        return [
+            {
+                "text": f"s{n}",
+                "is-relevant": True,
+                "model-atomic-facts": [],
+                "human-atomic-facts": [
+                    {"text": f"{topic} fact {n}.", "label": "S" if n % 3 else "NS"}
+                ],
+            }
+            for n in range(facts)
+        ]
+
+    rows = [{"topic": t, "annotations": sentences(t)} for t in ("T", "U")]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.slow
+def test_a_run_killed_half_way_resumes_with_only_the_missing_items(tmp_path):
+    people = tiny_file(tmp_path / "sys.jsonl")
+    log = tmp_path / "asked.log"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DYING_LOG": str(log), "DYING_AT": "21"}
+    argv = [
+        sys.executable,
+        "-c",
+        "import sys; from claimlab.tooling.cli import main; sys.exit(main())",
+        "fact-estimate",
+        str(people),
+        "--checker",
+        "python:tests.checkers.stand_ins:dying",
+        "--cache",
+        str(tmp_path / "v.sqlite"),
+        "--batch",
+        "1",
+        "--json",
+    ]
+    killed = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert killed.returncode == -signal.SIGKILL
+    first = log.read_text().splitlines()
+    assert len(first) == 20  # 40 facts: killed asking the 21st
+    env["DYING_AT"] = "0"
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    second = log.read_text().splitlines()[20:]
+    assert len(second) == 20 and not set(first) & set(second)  # only the missing ones
+    run = json.loads(done.stdout)["checker"]["checker"]
+    assert (run["calls"], run["hits"]) == (20, 20)
+
+
+def test_a_checker_answering_garbage_exits_2_naming_the_item(tmp_path, capsys):
+    people = tiny_file(tmp_path / "sys.jsonl", facts=3)
+    args = ["fact-estimate", str(people), "--checker", "python:tests.checkers.stand_ins:garbage"]
+    assert main([*args, "--cache", str(tmp_path / "v.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert "garbage: item sys:1:1:0: label: unknown label 'PROBABLY'" in err
+
+
+def test_a_checker_other_than_lexical_is_sent_the_bm25_best_passages():
+    from claimlab.checkers.verdicts import Item
+    from claimlab.labs.factscore.estimator import retrieved
+
+    passages = ("Bread is baked.", "Ada Lovelace wrote notes.", "Ada was a poet's daughter.")
+    (item,) = retrieved([Item("f", "Ada Lovelace wrote notes.", passages)], 2)
+    assert item.passages == ("Ada Lovelace wrote notes.", "Ada was a poet's daughter.")
+    assert retrieved([Item("g", "x", ())], 2)[0].passages == ()
+
+
+def test_the_estimate_table_shows_kappa_with_the_people():
+    from claimlab.io.factscore import LabelledResponse, LabelledSentence
+    from claimlab.labs.factscore.estimator import estimator_report
+    from claimlab.labs.factscore.views import estimate_table
+
+    def response(topic, labels):
+        facts = tuple((f"{topic} fact {n}", lab) for n, lab in enumerate(labels))
+        return LabelledResponse(1, topic, ("rare",), (LabelledSentence("s", True, (), facts),))
+
+    human = {"A": [response("T", ["S", "NS", "S", "NS"])]}
+    auto = {"A": [response("T", ["S", "NS", "NS", "NS"])]}
+    table = estimate_table(estimator_report(human, auto))
+    # 3 of 4 agree; kappa = (0.75 - 0.5) / (1 - 0.5) with chance 0.5 * 0.25 + 0.5 * 0.75 = 0.5
+    assert table.loc["A", "facts agreed"] == "75.0% (3/4)"
+    assert table.loc["A", "kappa"] == "0.500"

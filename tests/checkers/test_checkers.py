@@ -1,0 +1,335 @@
+"""The checker interface: labels, the cache, retries, backends in other languages, repeats.
+
+No model runs here: the ``python:`` checkers are small rules (``stand_ins``), the ``command:``
+one is the same rule in perl, and the ``openai:`` one is a stand-in chat server on 127.0.0.1
+that applies the same rule to the prompt it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimlab.checkers import (
+    CheckerAnswerError,
+    CheckerFailed,
+    Item,
+    RunOptions,
+    Verdict,
+    VerdictCache,
+    checker_from_spec,
+    find_repeats,
+    from_ragchecker,
+    parse_verdict,
+    run_checker,
+    to_ragchecker,
+)
+from claimlab.checkers.verdicts import CheckerUnavailable
+from claimlab.core.vocab import CheckLabel, Status
+from claimlab.metrics.agreement import alpha_nominal
+from tests.checkers import stand_ins
+
+HERE = Path(__file__).parent
+FEW = settings(max_examples=25, deadline=None)
+words = st.sampled_from(["paris", "france", "rome", "nile", "ada", "poet", "river", "x"])
+texts = st.lists(words, min_size=1, max_size=5).map(" ".join)
+items_st = st.lists(st.tuples(texts, st.lists(texts, max_size=3)), min_size=1, max_size=12).map(
+    lambda rows: [Item(f"i{n}", c, tuple(p)) for n, (c, p) in enumerate(rows)]
+)
+
+
+def labels_of(run):
+    return [row[0].label for row in run.verdicts]
+
+
+# -- the label mapping -----------------------------------------------------------------------
+
+MAPPING = [
+    (Status.SUPPORTED, CheckLabel.ENTAILMENT),
+    (Status.CONTRADICTED, CheckLabel.CONTRADICTION),
+    (Status.NOT_IN_REFERENCE, CheckLabel.NEUTRAL),
+]
+
+
+@pytest.mark.parametrize(("ours", "theirs"), MAPPING)
+def test_each_label_maps_to_ragcheckers_word(ours, theirs):
+    assert to_ragchecker(ours) is theirs and from_ragchecker(theirs) is ours
+
+
+@given(st.sampled_from(list(Status)))
+def test_mapping_to_ragchecker_and_back_is_the_identity(label):
+    # mutation caught: CONTRADICTED mapped to Neutral (two labels onto one) fails here
+    assert from_ragchecker(to_ragchecker(label)) is label
+
+
+@given(st.sampled_from(list(CheckLabel)))
+def test_mapping_from_ragchecker_and_back_is_the_identity(label):
+    assert to_ragchecker(from_ragchecker(label)) is label
+
+
+ANSWERS = [
+    ("SUPPORTED", Verdict(Status.SUPPORTED)),
+    ("Neutral", Verdict(Status.NOT_IN_REFERENCE)),
+    (
+        {"label": "CONTRADICTED", "probability": 0.8, "used": [1]},
+        Verdict(Status.CONTRADICTED, 0.8, (1,)),
+    ),
+]
+BAD = [
+    ("PROBABLY", "label"),
+    ({"label": "SUPPORTED", "probability": 1.5}, "probability"),
+    ({"label": "SUPPORTED", "used": [2]}, "used"),  # two passages: 0 and 1
+    (["SUPPORTED"], "label"),
+    ({"label": None}, "label"),
+]
+
+
+@pytest.mark.parametrize(("answer", "want"), ANSWERS)
+def test_an_answer_is_read_as_a_verdict(answer, want):
+    assert parse_verdict(answer, Item("c1", "claim", ("a", "b")), "demo") == want
+
+
+@pytest.mark.parametrize(("answer", "field"), BAD)
+def test_a_bad_answer_names_the_checker_the_item_and_the_field(answer, field):
+    with pytest.raises(CheckerAnswerError) as err:
+        parse_verdict(answer, Item("c7", "claim", ("a", "b")), "demo")
+    assert str(err.value).startswith(f"checker demo: item c7: {field}: ")
+
+
+# -- the cache ---------------------------------------------------------------------------------
+
+
+def direct(checker, items):
+    """The checker asked item by item, no runner, no cache: what every run must give."""
+    return [parse_verdict(checker.check([i], timeout=60)[0], i, checker.name) for i in items]
+
+
+@FEW
+@given(items_st)
+def test_the_cache_never_changes_a_label(tmp_path_factory, items):
+    # mutation caught: a cache key without the evidence hash (same claim, other passages)
+    checker = checker_from_spec("python:tests.checkers.stand_ins:Keyword")
+    cache = VerdictCache(tmp_path_factory.mktemp("cache") / "v.sqlite")
+    want = direct(checker, items)
+    first = run_checker(items, checker, cache=cache)
+    again = run_checker(items, checker, cache=cache)
+    assert [row[0] for row in first.verdicts] == [row[0] for row in again.verdicts] == want
+    assert again.calls == 0 and again.hits == len(items)
+
+
+@FEW
+@given(items_st, st.randoms(use_true_random=False))
+def test_reordering_the_batch_never_changes_an_items_label(items, rnd):
+    # mutation caught: the lexical checker's BM25 index kept by the number of passages, not by
+    # the passages (an item's label then depends on which item came first)
+    for spec in ("lexical", "python:tests.checkers.stand_ins:Keyword"):
+        shuffled = list(items)
+        rnd.shuffle(shuffled)
+        options = RunOptions(batch_size=2, workers=3)
+        a = run_checker(items, checker_from_spec(spec), options=options)
+        b = run_checker(shuffled, checker_from_spec(spec), options=options)
+        by_id = dict(zip([i.id for i in shuffled], b.verdicts, strict=True))
+        assert [by_id[i.id] for i in items] == list(a.verdicts)
+        fresh = checker_from_spec(spec)
+        assert [row[0] for row in a.verdicts] == [direct(fresh, [i])[0] for i in items]
+
+
+def test_the_second_run_makes_no_call_and_no_cache_asks_again(tmp_path):
+    items = [Item(f"i{n}", f"claim {n}", ("claim 3",)) for n in range(5)]
+    checker = checker_from_spec("python:tests.checkers.stand_ins:Keyword")
+    cache = VerdictCache(tmp_path / "v.sqlite")
+    stand_ins.Keyword.calls = 0
+    assert (run_checker(items, checker, cache=cache).calls, stand_ins.Keyword.calls) == (5, 5)
+    run = run_checker(items, checker, cache=cache)
+    assert (run.calls, run.hits, stand_ins.Keyword.calls) == (0, 5, 5)
+    assert run_checker(items, checker).calls == 5 and stand_ins.Keyword.calls == 10
+
+
+def test_garbage_names_the_item_and_nothing_of_its_batch_is_stored(tmp_path):
+    items = [Item(f"i{n}", f"claim {n}", ()) for n in range(3)]
+    cache = VerdictCache(tmp_path / "v.sqlite")
+    with pytest.raises(CheckerAnswerError, match=r"^checker python:.*:garbage: item i1: label: "):
+        run_checker(
+            items, checker_from_spec("python:tests.checkers.stand_ins:garbage"), cache=cache
+        )
+    assert cache.count() == 0
+
+
+class Flaky:
+    name, version, parameters, batch_size, workers, cached = "flaky", "", {}, 10, 1, True
+
+    def __init__(self, failures):
+        self.failures = failures
+
+    def check(self, items, *, timeout):
+        if self.failures:
+            self.failures -= 1
+            raise CheckerUnavailable("busy")
+        return ["SUPPORTED" for _ in items]
+
+
+def test_a_busy_checker_is_tried_again_with_doubling_waits():
+    waits = []
+    options = RunOptions(retries=3, backoff=0.5, sleep=waits.append)
+    run = run_checker([Item("a", "c", ())], Flaky(2), options=options)
+    assert labels_of(run) == [Status.SUPPORTED] and waits == [0.5, 1.0]
+    with pytest.raises(CheckerFailed, match="item a: no answer after 4 tries: busy"):
+        run_checker([Item("a", "c", ())], Flaky(9), options=RunOptions(sleep=waits.append))
+
+
+# -- other languages, other servers ------------------------------------------------------------
+
+SAME = [
+    Item("a", "Paris is in France.", ("Paris is a city in France.", "Rome.")),
+    Item("b", "Ada was a poet.", ("Ada was a mathematician.",)),
+    Item("c", "The Nile is a river", ("rivers", "The Nile is long.", "a river")),
+    Item("d", "Nothing here.", ()),
+]
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_command_checker_in_perl_gives_the_python_checkers_labels():
+    python = run_checker(SAME, checker_from_spec("python:tests.checkers.stand_ins:Keyword"))
+    perl = run_checker(SAME, checker_from_spec(f'command:perl "{HERE / "keyword.pl"}"'))
+    assert perl.verdicts == python.verdicts
+    assert [v[0].label.value for v in perl.verdicts] == [
+        "SUPPORTED",
+        "NOT_IN_REFERENCE",
+        "SUPPORTED",
+        "NOT_IN_REFERENCE",
+    ]
+
+
+class StandIn(BaseHTTPRequestHandler):
+    """A chat-completions stand-in (no model): the Keyword rule applied to the prompt it gets."""
+
+    seen: list = []
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        StandIn.seen.append((self.path, self.headers.get("Authorization"), body))
+        prompt = body["messages"][1]["content"]
+        claim = re.search(r"^Claim: (.*)$", prompt, re.M).group(1)
+        passages = re.findall(r"^\[\d+\] (.*)$", prompt, re.M)
+        answer = stand_ins.keyword(claim, passages)
+        answer["used"] = [u + 1 for u in answer["used"]]  # the prompt numbers passages from 1
+        reply = {"choices": [{"message": {"role": "assistant", "content": json.dumps(answer)}}]}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def chat_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandIn)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_openai_checker_against_a_stand_in_server_gives_the_python_checkers_labels(
+    chat_server, monkeypatch
+):
+    monkeypatch.setenv("CLAIMLAB_CHECKER_KEY", "sk-test-secret")
+    StandIn.seen = []
+    checker = checker_from_spec(f"openai:{chat_server}", model="stand-in")
+    run = run_checker(SAME, checker)
+    python = run_checker(SAME, checker_from_spec("python:tests.checkers.stand_ins:Keyword"))
+    assert run.verdicts == python.verdicts
+    path, auth, body = StandIn.seen[0]
+    assert path == "/v1/chat/completions" and auth == "Bearer sk-test-secret"
+    assert body["model"] == "stand-in" and body["temperature"] == 0
+    assert "sk-test-secret" not in json.dumps(run.to_dict())
+
+
+# -- repeats -------------------------------------------------------------------------------------
+
+
+def test_repeats_flip_rate_and_alpha_match_a_hand_computation():
+    items = [Item(f"c{n}", f"claim {n}", ()) for n in range(40)]
+    checker = checker_from_spec("python:tests.checkers.stand_ins:Flipper")
+    run = run_checker(items, checker, repeats=5)
+    report = find_repeats(run.item_ids, run.verdicts)
+    # by hand: the same draws; each item's majority, and the asks that differ from it
+    hand = [
+        ["N" if stand_ins.draw(7, f"c{n}", r) < 0.2 else "S" for r in range(5)] for n in range(40)
+    ]
+    flips = sum(min(row.count("S"), row.count("N")) for row in hand)
+    assert (report.flip_ratio.numerator, report.flip_ratio.denominator) == (flips, 200)
+    assert report.unstable_ratio.numerator == sum(len(set(row)) > 1 for row in hand)
+    assert report.alpha == alpha_nominal([[row[r] for row in hand] for r in range(5)])
+    assert report.alpha.value is not None and flips > 0
+
+
+@given(st.lists(st.sampled_from(list(Status)), min_size=1, max_size=9))
+def test_a_majority_label_is_held_by_more_verdicts_than_any_other(labels):
+    # mutation caught: a tie given the first label as its majority
+    from claimlab.checkers.repeats import item_repeats
+
+    r = item_repeats("x", labels)
+    counts = sorted((labels.count(s) for s in set(labels)), reverse=True)
+    if r.majority is None:
+        assert len(counts) > 1 and counts[0] == counts[1]
+    else:
+        assert all(labels.count(r.majority) > labels.count(s) for s in set(labels) - {r.majority})
+    assert r.flips == len(labels) - counts[0]
+
+
+class Busy(StandIn):
+    """Answers 503 to every other request, and a reply that is no verdict for a claim "junk"."""
+
+    calls = 0
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        Busy.calls += 1
+        if Busy.calls % 2:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        super().do_POST()
+
+
+def test_an_openai_server_that_is_busy_is_asked_again():
+    import http.server
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Busy)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        waits = []
+        options = RunOptions(workers=1, sleep=waits.append)
+        run = run_checker(SAME[:2], checker_from_spec(f"openai:{url}", model="m"), options=options)
+        assert [v[0].label.value for v in run.verdicts] == ["SUPPORTED", "NOT_IN_REFERENCE"]
+        assert waits == [0.5, 0.5]  # one 503 before each answer
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_command_that_does_not_answer_in_time_fails_after_its_retries():
+    slow = checker_from_spec('command:perl -e "sleep 5"')
+    waits = []
+    options = RunOptions(timeout=0.2, retries=1, sleep=waits.append)
+    with pytest.raises(CheckerFailed, match=r"item a: no answer after 2 tries: no answer within"):
+        run_checker(SAME[:1], slow, options=options)
+    assert waits == [0.5]
