@@ -7,9 +7,11 @@ literally where it lands; views and the command line call them at the point of d
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 import unicodedata
+from collections.abc import Collection
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
@@ -127,6 +129,19 @@ def plural(n: int, one: str, many: str | None = None) -> str:
         ('1 span', '2 spans', '0 files', '3 replies')
     """
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def did_you_mean(word: str, choices: Collection[str]) -> str:
+    """`` (did you mean X?)`` for the closest choice, or "" when none is close.
+
+    Examples:
+        >>> did_you_mean("FIXTUR", ["FIXTURE", "MODES"])
+        ' (did you mean FIXTURE?)'
+        >>> did_you_mean("zzz", ["FIXTURE"])
+        ''
+    """
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def nfc(text: str) -> str:

@@ -246,6 +246,7 @@ class DecompositionFixture:
     annotation: Annotation | None = None
     decomposer: str = ""  # who split the answer (``claimlab draft --decomposer``); "" unknown
     span_cover: float = SPAN_COVER  # the share of a source span that must lie in a unit it backs
+    language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
     _unit_span: Mapping[str, Span] = field(init=False, repr=False, compare=False)
 
@@ -667,6 +668,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
         annotation=_annotation(top),
         decomposer=_decomposer(top),
         span_cover=_span_cover(top),
+        language=top.get("language", str, ""),
     )
 
 
@@ -912,6 +914,7 @@ class _DocumentShape(msgspec.Struct):
     decomposer: str = ""
     annotation: _AnnotationShape | None = None
     note: str = ""
+    language: str = ""
     span_cover: float = SPAN_COVER
     game: Any = msgspec.UNSET  # read by the careful reader's rules (see _sections)
     exercises: Any = msgspec.UNSET
@@ -1167,6 +1170,7 @@ def _sections(shape: _DocumentShape, source: str, cand_set: set[str]) -> dict[st
             "annotation": None if a is None else Annotation(a.annotator, a.updated, len(a.log)),
             "decomposer": shape.decomposer,
             "span_cover": float(shape.span_cover),
+            "language": shape.language,
         }
     except FixtureError:
         return None

@@ -147,6 +147,7 @@ class SufficiencyFixture:
     game: SufficiencyRules = field(default_factory=SufficiencyRules)
     note: str = ""
     exercises: tuple[Exercise, ...] = ()
+    language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
 
     _by_id: Mapping[str, EvidenceItem] = field(init=False, repr=False, compare=False)
     _by_topic: Mapping[str, tuple[Question, ...]] = field(init=False, repr=False, compare=False)
@@ -284,6 +285,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
         game=_game(top, ids, scenarios),
         note=top.get("note", str, ""),
         exercises=read_exercises(top),
+        language=top.get("language", str, ""),
     )
 
 

@@ -38,6 +38,7 @@ LABS: tuple[Lab, ...] = (
         ("01_decomposition_pitfalls", "06_decomposition_game"),
         (
             "claimlab.labs.decomposition.cli:add_decomposition",
+            "claimlab.labs.decomposition.cli:add_spans",
             "claimlab.labs.decomposition.check:add_check",
         ),
         game="06_decomposition_game",

@@ -246,8 +246,53 @@ def figure_png(fig: Any) -> tuple[bytes, dict[str, Any]]:
     return data, meta
 
 
+FIGURES_ENV = "CLAIMLAB_FIGURES"  # a folder: every figure shown is also written there
+_FIGURES_WRITTEN: dict[str, int] = {}  # folder -> figures written so far (one kernel's run)
+
+
+def figure_file_stem(n: int, title: str) -> str:
+    """The file name (without suffix) of a notebook's ``n``-th figure: number, then its title.
+
+    Examples:
+        >>> figure_file_stem(3, "Four Toy metrics per selection")
+        '03-four-toy-metrics-per-selection'
+        >>> figure_file_stem(12, "Kapsam ölçütü / $x$"), figure_file_stem(1, "")
+        ('12-kapsam-l-t-x', '01-figure')
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:48].strip("-")
+    return f"{n:02d}-{slug or 'figure'}"
+
+
+def _write_figure_files(fig: Any, ax: Any, png: bytes) -> None:
+    """With ``$CLAIMLAB_FIGURES`` set (``claimlab run`` sets it), the figure as PNG and SVG."""
+    import io
+    import os
+    from pathlib import Path
+
+    import matplotlib.pyplot as plt
+
+    folder = os.environ.get(FIGURES_ENV)
+    if not folder:
+        return
+    n = _FIGURES_WRITTEN[folder] = _FIGURES_WRITTEN.get(folder, 0) + 1
+    suptitle = getattr(fig, "_suptitle", None)
+    title = ax.get_title() or (suptitle.get_text() if suptitle is not None else "")
+    stem = Path(folder) / figure_file_stem(n, title)
+    stem.with_suffix(".png").write_bytes(png)
+    svg = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": "claimlab", "svg.fonttype": "none"}):
+        fig.savefig(
+            svg, format="svg", bbox_inches="tight", pad_inches=0.05, metadata={"Date": None}
+        )
+    stem.with_suffix(".svg").write_text(svg.getvalue(), encoding="utf-8")
+
+
 def show_figure(ax: Any) -> None:
-    """Display the figure of ``ax`` once, as a 240 ppi PNG at its own size, and close it."""
+    """Display the figure of ``ax`` once, as a 240 ppi PNG at its own size, and close it.
+
+    Under ``claimlab run`` the figure is also written as PNG and SVG to the run's
+    ``outputs/<stem>/`` (:data:`FIGURES_ENV`), named by its place and title.
+    """
     import matplotlib.pyplot as plt
     from IPython.display import display
 
@@ -256,6 +301,7 @@ def show_figure(ax: Any) -> None:
     fig = ax.figure
     with house_style():
         data, meta = figure_png(fig)
+        _write_figure_files(fig, ax, data)
     plt.close(fig)
     display({"image/png": data, "text/plain": "<figure>"}, raw=True, metadata={"image/png": meta})
 

@@ -1,7 +1,8 @@
 """The top floor: what runs the labs. Paths, the runner, handouts, server, CLI.
 
 ``paths`` (where notebooks, fixtures and outputs live, installed or in a checkout),
-``runner`` (papermill with declared, typed parameters), ``handouts``
+``runner`` (papermill with declared, typed parameters), ``plan`` (which notebook of a run
+gets which parameter), ``handouts``
 (sanitised HTML and PDF), ``devtools`` (one headless chromium printing many pages), ``serve`` (the classroom server), ``rush`` (a class opening a game
 at once, measured) and ``cli`` (the entry point: parses,
 then hands off to a lab's command). May import every floor below.

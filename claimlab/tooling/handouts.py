@@ -26,6 +26,7 @@ from typing import Any, Literal
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
+from claimlab.notebook.records import records_from_notebook
 from claimlab.tooling.runner import read_notebook
 
 Variant = Literal["student", "instructor"]
@@ -148,6 +149,24 @@ def _strip_widgets(nb: Any) -> int:
     return n
 
 
+def shown_value(value: Any) -> Any:
+    """A parameter value as a handout shows it: an absolute path by its file name only.
+
+    A handout travels to students: the teacher's folders are not theirs to read.
+
+    Examples:
+        >>> shown_value("/home/ayse/ders/izin.json"), shown_value("fixtures/aurora.json")
+        ('izin.json', 'fixtures/aurora.json')
+        >>> shown_value(["/srv/a.json", 3])
+        ['a.json', 3]
+    """
+    if isinstance(value, list):
+        return [shown_value(v) for v in value]
+    if isinstance(value, str) and (os.path.isabs(value) or value.startswith("~")):
+        return Path(value).name
+    return value
+
+
 def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
     """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
     rows = []
@@ -175,6 +194,7 @@ def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
 def _stamp(
     title: str, stem: str, variant: Variant, parameters: dict[str, Any], records_file: Path | None
 ) -> str:
+    parameters = {k: shown_value(v) for k, v in parameters.items()}
     params = "".join(
         f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(json.dumps(v, ensure_ascii=False))}</code></td></tr>"
         for k, v in parameters.items()
@@ -324,6 +344,7 @@ def render_html(
     from traitlets.config import Config
 
     nb = read_notebook(notebook)
+    lesson = records_from_notebook(nb).get("lesson")
     _strip_widgets(nb)
     _strip_records(nb)
     remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
@@ -341,7 +362,7 @@ def render_html(
     exporter = HTMLExporter(config=c, template_name="lab")
     body, _ = exporter.from_notebook_node(nb)
     body = _SCRIPT.sub("", body)
-    title = nb.metadata.get("claimlab", {}).get("title") or notebook.stem
+    title = _title(lesson, nb, notebook.stem)
     stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
     head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
     if MATHJAX_FILE.exists():
@@ -363,6 +384,12 @@ def render_html(
     else:
         i += len("<main>")
     return body[:i] + stamp + body[i:]
+
+
+def _title(lesson: Any, nb: Any, stem: str) -> str:
+    """The title page's title: the lesson's own (in its language), else the notebook's."""
+    own = lesson.get("title") if isinstance(lesson, dict) else None
+    return str(own or nb.metadata.get("claimlab", {}).get("title", stem))
 
 
 def _mark_body(match: re.Match[str], variant: str = "student") -> str:

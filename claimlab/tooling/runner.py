@@ -285,6 +285,41 @@ def _output_folder(output_dir: str | Path) -> Path:
     return out_dir
 
 
+@contextmanager
+def figures_folder(target: Path) -> Iterator[Path]:
+    """Collect the figures a notebook draws, and put them in ``target`` once it has run.
+
+    The kernel writes each figure as PNG and SVG (see ``claimlab.notebook.display``) into a
+    fresh folder beside ``target`` named by ``$CLAIMLAB_FIGURES``; when the block ends
+    without error the folder replaces ``target`` (so a figure no longer drawn is gone), and
+    on an error it is removed and any earlier ``target`` stays.
+    """
+    import shutil
+
+    from claimlab.notebook.display import FIGURES_ENV
+
+    fresh = target.with_name(f".{target.name}.figures-{os.getpid()}")
+    shutil.rmtree(fresh, ignore_errors=True)
+    fresh.mkdir(parents=True)
+    before = os.environ.get(FIGURES_ENV)
+    os.environ[FIGURES_ENV] = str(fresh.resolve())
+    try:
+        yield fresh
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+    finally:
+        if before is None:
+            os.environ.pop(FIGURES_ENV, None)
+        else:
+            os.environ[FIGURES_ENV] = before
+    old = target.with_name(f".{target.name}.old-{os.getpid()}")
+    if target.is_dir():
+        os.replace(target, old)
+    os.replace(fresh, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
 def run_notebook(
     path: str | Path,
     *,
@@ -293,6 +328,9 @@ def run_notebook(
     timeout: int = DEFAULT_TIMEOUT,
 ) -> RunResult:
     """Execute a notebook with papermill and write ``<stem>.ipynb`` and ``<stem>.records.json``.
+
+    Every figure the notebook draws is also written as PNG and SVG to ``<stem>/`` beside
+    them (``01-<title>.png``, ``01-<title>.svg``, ... in the order drawn).
 
     Args:
         path: The notebook to run.
@@ -317,7 +355,10 @@ def run_notebook(
     failed = out_dir / f"{stem}.failed.ipynb"
     started = time.perf_counter()
     # the notebook and its records belong together: both are renamed into place, or neither
-    with replacing_all([final_nb, final_rec], keep_suffix=True) as (tmp_nb, tmp_rec):
+    with (
+        figures_folder(out_dir / stem),
+        replacing_all([final_nb, final_rec], keep_suffix=True) as (tmp_nb, tmp_rec),
+    ):
         try:
             _execute(papermill, nb_path, tmp_nb, params, timeout)
         except PapermillExecutionError as exc:
@@ -333,15 +374,22 @@ def run_notebook(
         seconds = time.perf_counter() - started
         records = records_from_notebook(json.loads(tmp_nb.read_text(encoding="utf-8")))
         used = {**declared, **params}
-        rec_doc = {
-            "notebook": nb_path.name,
-            "parameters": used,
-            "seconds": round(seconds, 3),
-            "records": records,
-        }
-        tmp_rec.write_text(json.dumps(rec_doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
+        _write_records(tmp_rec, nb_path.name, used, seconds, records)
     failed.unlink(missing_ok=True)
     return RunResult(stem, final_nb, final_rec, seconds, records, used)
+
+
+def _write_records(
+    path: Path, notebook: str, used: dict[str, Any], seconds: float, records: dict[str, Any]
+) -> None:
+    """The records file: the notebook, the parameters it ran with, its time and its records."""
+    doc = {
+        "notebook": notebook,
+        "parameters": used,
+        "seconds": round(seconds, 3),
+        "records": records,
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=2) + "\n", "utf-8")
 
 
 def _execute(

@@ -4,7 +4,9 @@
 so no other notebook of the project can be rendered. The copies are the student variant (no
 solution, no spoiler before Check) unless ``--instructor`` is given, and play the teacher's own
 files when ``--decomposition`` / ``--sufficiency`` name them. Every page view starts a kernel; kernels
-whose page was closed are shut down after ``--cull-idle`` seconds, and at most
+whose page was closed are shut down within seconds (the page's connection closes when it
+unloads, or when it has not answered the server's pings for a minute), a page that never
+connects after ``--cull-idle`` seconds idle, and at most
 ``--max-kernels`` run at once, counted from the moment a start is accepted (a further page view
 is told at once the classroom is full). ``--warm`` pages of each game are executed ahead within
 that cap; kernels talk over IPC sockets, never TCP ports. A page view waits for its kernel to
@@ -78,6 +80,33 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     ready_timeout = Integer(
         60, config=True, help="Seconds a page view waits for its kernel to answer, at most."
     )
+    close_grace = Integer(
+        3,
+        config=True,
+        help="Seconds a closed page's kernel waits for the page to come back before it stops.",
+    )
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A page's connection closed; when it was the kernel's last, the kernel is freed.
+
+        A browser closes a page's connection when the page unloads (closed, reloaded, left) and
+        the server closes it when the page stops answering pings; after ``close_grace``
+        seconds with no connection back, the kernel stops and its room goes to the next page.
+        """
+        super().notify_disconnect(kernel_id)  # type: ignore[no-untyped-call]
+        if self._kernel_connections.get(kernel_id) == 0:
+            import asyncio
+
+            loop = asyncio.get_event_loop()
+            loop.call_later(
+                self.close_grace, lambda: loop.create_task(self._free_if_closed(kernel_id))
+            )
+
+    async def _free_if_closed(self, kernel_id: str) -> None:
+        """Stop a kernel whose page has not come back (no connection since it closed)."""
+        if kernel_id in self and self._kernel_connections.get(kernel_id) == 0:
+            self.log.info("kernel %s freed: its page was closed", kernel_id)
+            await self.shutdown_kernel(kernel_id, now=True)
 
     def counted(self) -> int:
         """Kernels running or accepted and still starting."""
@@ -326,6 +355,7 @@ def run_voila() -> None:
 
 
 WARM_DEFAULT_MOST = 8
+HEARTBEAT = {"ws_ping_interval": 20_000, "ws_ping_timeout": 60_000}  # milliseconds
 
 
 def warm_pool(asked: int | None, max_kernels: int, games: int) -> int:
@@ -447,6 +477,8 @@ def voila_command(
     """
     cmd = [
         sys.executable,
+        "-W",  # traitlets calls a JSON value for a dict option old style; it is still read
+        "ignore::DeprecationWarning:traitlets.traitlets",
         "-c",
         "from claimlab.tooling.serve import run_voila; run_voila()",
         "--no-browser",
@@ -456,7 +488,9 @@ def voila_command(
         "--VoilaConfiguration.multi_kernel_manager_class=claimlab.tooling.serve.ClassroomKernelManager",
         f"--ClassroomKernelManager.max_kernels={max_kernels}",
         f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
-        f"--MappingKernelManager.cull_interval={max(1, min(60, cull_idle))}",
+        f"--MappingKernelManager.cull_interval={max(1, min(10, cull_idle))}",
+        # a page that stops answering pings for a minute is closed, and its kernel freed
+        f"--Voila.tornado_settings={json.dumps(HEARTBEAT)}",
         "--MappingKernelManager.cull_connected=False",
         "--VoilaConfiguration.show_tracebacks=False",
         "--KernelManager.transport=ipc",

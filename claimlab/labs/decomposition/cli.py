@@ -210,3 +210,40 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         handler=cmd_decomposition,
         paths=lambda a: ([a.file, a.earlier], [("--record", a.record)]),
     )
+
+
+def cmd_spans(args: argparse.Namespace) -> int:
+    """Run ``claimlab spans``; returns the exit code."""
+    from claimlab.io.files import json_text, write_json
+    from claimlab.io.reader import read_json
+    from claimlab.labs.decomposition.spans import fill_spans
+
+    result = fill_spans(read_json(args.file), file=args.file)
+    if args.out:
+        write_json(args.out, dict(result.document))
+    else:
+        say(json_text(dict(result.document)), end="")
+    if args.json:
+        emit_json({"file": args.file, "out": args.out, **result.to_dict()})
+    elif args.out:
+        say(
+            f"{len(result.filled)} spans filled, {len(result.kept)} kept as given -> {args.out}"
+            f" (check it: claimlab decomposition {args.out} --select ...)"
+        )
+    return 0
+
+
+def add_spans(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``claimlab spans`` to the command parser."""
+    p = sub.add_parser(
+        "spans",
+        help="fill the UTF-16 start/end of a decomposition file's spans from their quoted text",
+        description='Every span written as {"text": ...} gets the UTF-16 offsets of its one '
+        "occurrence (units and source spans in original.text, evidence spans in the cited "
+        "reference's text). A quote that is absent or occurs more than once is an error naming "
+        "the record and field; offsets already given that hold their quote are kept.",
+    )
+    p.add_argument("file", help="a claimlab/decomposition@1 file whose spans quote their text")
+    p.add_argument("--out", metavar="FILE", help="write the filled file here (default: stdout)")
+    p.add_argument("--json", action="store_true", help="with --out: what was filled, as JSON")
+    p.set_defaults(handler=cmd_spans, paths=lambda a: ([a.file], [("--out", a.out)]))

@@ -10,8 +10,31 @@ from claimlab.core.vocab import STATUSES, Status
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.labs.decomposition.game import DecompositionGame, solve_decomposition
-from claimlab.labs.teaching import own_exercises
+from claimlab.labs.decomposition.prose import GAME_RULES, PROSE
+from claimlab.labs.teaching import (
+    language_note,
+    lesson_language,
+    lesson_record,
+    own_exercises,
+    prose,
+)
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+
+
+def text(key: str, fixture: DecompositionFixture) -> str:
+    """A section of the lesson (notebooks 01 and 06) in the file's language, else in English."""
+    return prose(PROSE, key, fixture)
+
+
+def introduction(key: str, fixture: DecompositionFixture) -> str:
+    """A notebook's title and why, in the file's language, with a note when it falls back."""
+    note = language_note(PROSE, fixture)
+    return text(key, fixture) + (f"\n\n{note}" if note else "")
+
+
+def lesson_title(key: str, fixture: DecompositionFixture) -> dict[str, str]:
+    """The lesson's language and title, recorded for the handouts' title page."""
+    return lesson_record(PROSE, key, fixture)
 
 
 def offsets_note(fixture: DecompositionFixture) -> str:
@@ -132,8 +155,16 @@ def _original_layer(
 
 
 def decomposition_game_rules(fixture: DecompositionFixture) -> str:
-    """The game's rules with this file's numbers."""
+    """The game's rules with this file's numbers, in the file's language (else English)."""
     g = fixture.game
+    template = GAME_RULES.get(lesson_language(fixture))
+    if template is not None:
+        return template.format(
+            slots=g.slots,
+            units=len(fixture.units),
+            statuses=", ".join(STATUSES),
+            rounds=md_ids(list(g.puzzles)),
+        )
     return (
         f"You have **{plural(g.slots, 'raw slot')}**: every selected candidate takes one (a "
         "duplicate too); deselecting frees it; annotating an evidence status takes none. Win by "

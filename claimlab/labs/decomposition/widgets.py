@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -97,6 +97,23 @@ def source_html(fixture: DecompositionFixture) -> str:
     )
 
 
+def mode_options(modes: Iterable[str], *, student: bool = False) -> list[tuple[str, str]]:
+    """The selection dropdown's (label, value) pairs; a student sees numbers, not the names.
+
+    A file's selection names say what each one does wrong (the exercise's answer), so the
+    classroom view labels them "selection 1", "selection 2", ... in file order.
+
+    Examples:
+        >>> mode_options(["dropped_hard"], student=True)
+        [('(choose a selection)', ''), ('selection 1', 'dropped_hard')]
+        >>> mode_options(["dropped_hard"])[1]
+        ('dropped_hard', 'dropped_hard')
+    """
+    names = list(modes)
+    labels = [f"selection {i}" if student else name for i, name in enumerate(names, 1)]
+    return [("(choose a selection)", ""), *zip(labels, names, strict=True)]
+
+
 class DecompositionExplorer(View):
     """Toggle candidates; the four metrics (with counts and N/A) and the audit table follow."""
 
@@ -116,7 +133,9 @@ class DecompositionExplorer(View):
             on_change=self._changed,
         )
         self.mode = W.Dropdown(
-            options=["(choose a selection)", *fixture.modes], description="selection", style=LABEL
+            options=mode_options(fixture.modes, student=student),
+            description="selection",
+            style=LABEL,
         )
         self.mode.observe(self._mode, names="value")
         self.metrics = Html()

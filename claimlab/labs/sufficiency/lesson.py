@@ -13,8 +13,25 @@ from claimlab.io.lesson import Exercise
 from claimlab.io.locate import is_shipped, resolve_path
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
-from claimlab.labs.teaching import own_exercises
+from claimlab.labs.sufficiency.prose import PROSE
+from claimlab.labs.teaching import language_note, lesson_record, own_exercises, prose
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
+
+
+def text(key: str, fixture: SufficiencyFixture) -> str:
+    """A section of the lesson (notebooks 02 and 07) in the file's language, else in English."""
+    return prose(PROSE, key, fixture)
+
+
+def introduction(key: str, fixture: SufficiencyFixture) -> str:
+    """A notebook's title and why, in the file's language, with a note when it falls back."""
+    note = language_note(PROSE, fixture)
+    return text(key, fixture) + (f"\n\n{note}" if note else "")
+
+
+def lesson_title(key: str, fixture: SufficiencyFixture) -> dict[str, str]:
+    """The lesson's language and title, recorded for the handouts' title page."""
+    return lesson_record(PROSE, key, fixture)
 
 
 def _arrow(fixture: SufficiencyFixture, eid: str) -> str:
@@ -180,7 +197,7 @@ def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
         "(and the answer key accepts). Naming the right answer without a witness, citing "
         "pieces of two different chains, or citing a record the rules refuse does not win; "
         "evidence that disagrees wins only by reporting the conflict, each side's whole "
-        "witness cited. With the budget spent no search is possible, but Submit "
+        "witness cited. With the budget spent no search is possible, but Check "
         f"and Reset still work. Rounds in this file: {md_ids(list(game_scenarios(fixture)))}."
     )
 

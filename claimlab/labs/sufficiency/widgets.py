@@ -144,7 +144,7 @@ class SufficiencyExplorer(View):
 
 
 class SufficiencyGameView(GameView):
-    """Choose a round, search with a budget, cite a proof, answer, Submit, Reset."""
+    """Choose a round, search with a budget, cite a proof, answer, Check, Reset."""
 
     game: SufficiencyGame
 
@@ -171,7 +171,7 @@ class SufficiencyGameView(GameView):
         )
         self.conflict.add_class("claimlab-report-conflict")
         rounds = {n: round_title(n, n) for n in game.scenarios}
-        self.submit_button = self._controls("Submit", "claimlab-submit", self.submit, rounds)
+        self.submit_button = self._controls("Check", "claimlab-submit", self.submit, rounds)
         self.widget = W.VBox(
             [
                 self.chooser,
@@ -276,7 +276,7 @@ class SufficiencyGameView(GameView):
             + (f"<p>{e(sc.note)}</p>" if sc.note else "")
             + f"<p>Budget {g.budget}: each search costs what its button says; the starting "
             "evidence is free. Cite the records that prove your answer, name every asked item, "
-            "then Submit. If approved records disagree, do not pick one: cite both and report "
+            "then Check. If approved records disagree, do not pick one: cite both and report "
             "the conflict.</p>"
         )
         self.message.value = message_html(message)
@@ -286,7 +286,7 @@ class SufficiencyGameView(GameView):
         )
 
     def submit(self) -> Any:
-        """Press Submit."""
+        """Press Check."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
         r = self.game.submit(self.proof, answer, self.conflict.value)
         verdict = "you won" if r.won else "not won (see why below)"

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.text import one_line, terminal
+from claimlab.core.text import did_you_mean, one_line, terminal
 from claimlab.labs.registry import command_adders
 from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
 from claimlab.tooling.cli import examples, history, notebooks
@@ -37,16 +38,43 @@ TOOLING_COMMANDS: list[Callable[[Any], None]] = [
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors (``claimlab CMD: error: ...``) and exit code 2."""
 
+    commands: dict[str, argparse.ArgumentParser]  # the subcommands' own parsers (top level)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         """Print one line naming the option and where to read more, then exit 2."""
-        if message.startswith("unrecognized arguments"):
-            message += (
-                "; an option takes the values its --help shows: give ids comma-separated "
-                "(--context ID1,ID2) or repeat the option (--context ID1 --context ID2)"
-            )
+        choice = _INVALID_CHOICE.search(message)
+        if choice:  # a command, or an option's value, that is not one of the choices
+            message += did_you_mean(choice[1], _CHOICE.findall(choice[2]))
         self.exit(
             2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
         )
+
+    def options(self) -> list[str]:
+        """Every option string this parser knows (``--json``, ``-p``, ...)."""
+        return [s for action in self._actions for s in action.option_strings]
+
+    def unrecognized(self, extra: Sequence[str]) -> None:
+        """Refuse arguments this (sub)command does not take, with its own name and hints."""
+        options = self.options()
+        message = f"unrecognized arguments: {' '.join(extra)}"
+        stray = False  # a value with no option of its own (not one after an unknown option)
+        for before, word in zip(["", *extra], extra, strict=False):
+            if word.startswith("-"):
+                message += did_you_mean(word.split("=", 1)[0], options)
+            elif not before.startswith("-"):
+                stray = True
+        if stray:
+            message += "; an option takes the values its --help shows"
+            if "--context" in options:
+                message += (
+                    ": give ids comma-separated (--context ID1,ID2) or repeat the option "
+                    "(--context ID1 --context ID2)"
+                )
+        self.error(message)
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+_CHOICE = re.compile(r"'([^']*)'")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in [*command_adders(), *TOOLING_COMMANDS]:
         add(sub)
     examples.complete_help(sub)
+    parser.commands = dict(sub.choices)
     return parser
 
 
@@ -101,7 +130,12 @@ def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``claimlab`` command."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # refused by the command itself: its own name, its options, its --help
+        command = getattr(parser, "commands", {}).get(args.command, parser)
+        if isinstance(command, _Parser):
+            command.unrecognized(extra)
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.whole_process = argv is None  # the claimlab program itself: it ends with the command
     try:
         previous = signal.signal(signal.SIGTERM, _terminate)

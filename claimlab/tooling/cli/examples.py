@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 HELP: dict[str, tuple[str, str]] = {
+    "spans": (
+        "Reads a decomposition file written by hand, each span given as its quoted text, and "
+        "fills every span's UTF-16 start and end from the one place the quote occurs.",
+        "claimlab spans my_lesson.json --out my_lesson.filled.json",
+    ),
     "decomposition": (
         "Reads a claimlab/decomposition@1 file and scores a selection of its candidates: "
         "preservation, coverage, confirmed and raw support with their counts, Core-style "

@@ -22,17 +22,15 @@ from claimlab.notebook.terminal import (
 
 def cmd_run(args: argparse.Namespace) -> int:
     """Run ``claimlab run``; returns the exit code."""
-    from claimlab.tooling.runner import absolutise_paths, parse_value
-
     if args.data:
         data = Path(args.data).expanduser()
         if not data.is_dir():
             raise ClaimlabInputError("not a folder", file=str(args.data), field="--data")
         os.environ["CLAIMLAB_DATA"] = str(data.resolve())  # the kernels inherit it
-    params = absolutise_paths({name: parse_value(value) for name, value in args.parameter or []})
     notebooks = _notebooks_to_run(args)
+    plan = _parameters_per_notebook(args, notebooks)
     started = time.perf_counter()
-    results, failures = _run_each(args, notebooks, params)
+    results, failures = _run_each(args, notebooks, plan)
     total = time.perf_counter() - started
     if args.json:
         emit_json(
@@ -65,6 +63,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 2 if all(bad for _, _, bad in failures) else 1
 
 
+def _parameters_per_notebook(
+    args: argparse.Namespace, notebooks: list[Path]
+) -> dict[str, dict[str, Any]]:
+    """Each notebook's parameters from ``-p`` (plain or ``STEM:NAME``) and ``--parameters``."""
+    from claimlab.io.reader import read_json
+    from claimlab.tooling.plan import plan_parameters
+    from claimlab.tooling.runner import absolutise_paths, declared_parameters, parse_value
+
+    per_file: Any = {}
+    if args.parameters:
+        per_file = read_json(args.parameters, error=ClaimlabInputError)
+        if not isinstance(per_file, dict):
+            raise ClaimlabInputError(
+                "must be a JSON object {NOTEBOOK: {NAME: VALUE}}", file=args.parameters
+            )
+    declared = {nb.stem: list(declared_parameters(nb)) for nb in notebooks}
+    given = [(name, parse_value(value)) for name, value in args.parameter or []]
+    plan = plan_parameters(declared, given, per_file, source=str(args.parameters))
+    return {stem: absolutise_paths(values) for stem, values in plan.items()}
+
+
 def _notebooks_to_run(args: argparse.Namespace) -> list[Path]:
     """The notebooks named (or every lab's), checked not to be replaced by their outputs."""
     from claimlab.tooling.runner import resolve_notebooks
@@ -85,7 +104,7 @@ def _notebooks_to_run(args: argparse.Namespace) -> list[Path]:
 
 
 def _run_each(
-    args: argparse.Namespace, notebooks: list[Path], params: dict[str, Any]
+    args: argparse.Namespace, notebooks: list[Path], plan: dict[str, dict[str, Any]]
 ) -> tuple[list[Any], list[tuple[str, str, bool]]]:
     """Execute each notebook, a line each; returns the results and the failures."""
     from claimlab.tooling.runner import NotebookFailed, run_notebook
@@ -96,7 +115,9 @@ def _run_each(
         if not args.json:
             say(f"[{i}/{len(notebooks)}] {nb.stem} ...", end="", flush=True)
         try:
-            res = run_notebook(nb, parameters=params, output_dir=args.output, timeout=args.timeout)
+            res = run_notebook(
+                nb, parameters=plan[nb.stem], output_dir=args.output, timeout=args.timeout
+            )
         except NotebookFailed as exc:
             failures.append((nb.stem, str(exc), exc.input_error))
             if not args.json:
@@ -126,7 +147,15 @@ def add_run(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         nargs=2,
         action="append",
         metavar=("NAME", "VALUE"),
-        help="set a declared parameter (VALUE is parsed as JSON when it can be)",
+        help="set a parameter in every listed notebook that declares NAME (refused if none"
+        " does), or in one notebook as STEM:NAME (06_decomposition_game:FIXTURE, or 06:FIXTURE);"
+        " VALUE is parsed as JSON when it can be",
+    )
+    p.add_argument(
+        "--parameters",
+        metavar="FILE.json",
+        help='per-notebook parameters {"STEM": {"NAME": VALUE}}; a STEM:NAME -p wins over it,'
+        " and it wins over a plain -p",
     )
     p.add_argument(
         "--output", default="outputs", type=output_folder, help="output folder (default: outputs)"
@@ -226,7 +255,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     warm = warm_pool(args.warm, args.max_kernels, len(games))
     say(
         f"  at most {args.max_kernels} games at once, {warm} page(s) of each game executed "
-        f"ahead; a closed page's kernel stops after {args.cull_idle} s"
+        f"ahead; a closed page frees its kernel within seconds, one that never connects after"
+        f" {args.cull_idle} s idle"
     )
     cmd = voila_command(
         folder,
@@ -264,8 +294,9 @@ def add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--cull-idle",
         type=count_type(1),
-        default=600,
-        help="seconds before a closed page's kernel is stopped (default 600)",
+        default=60,
+        help="seconds before the kernel of a page that never connected (or lost its connection)"
+        " is stopped when idle (default 60); a page that closes frees its kernel within seconds",
     )
     p.add_argument(
         "--warm",
