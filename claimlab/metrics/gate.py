@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import plural
@@ -255,6 +256,28 @@ def release_gate(
         allow_missing=allow_missing,
         missing_ids=tuple(_item_name(k) for k in gone[:MISSING_LISTED]),
     )
+
+
+def gate_file(
+    baseline: str | Path,
+    now: Any,
+    figures: Sequence[GateFigure],
+    *,
+    keys: Sequence[str],
+    **options: Any,
+) -> Gate:
+    """Gate ``now`` (a pandas per-item table) against the per-item table in file ``baseline``.
+
+    The baseline must hold the ``keys`` and both count columns of every figure, checked as
+    :func:`claimlab.io.ledger.read_answers` checks; ``options`` go to :func:`release_gate`.
+    """
+    from claimlab.io.ledger import read_answers
+
+    ratios = [(f.numerator, f.denominator) for f in figures]
+    table = read_answers(baseline, keys=list(keys), ratios=ratios)
+    now = now.copy()
+    now[list(keys)] = now[list(keys)].astype(str)
+    return release_gate(table, now, keys=keys, figures=figures, **options)
 
 
 def _item_name(key: Any) -> str:

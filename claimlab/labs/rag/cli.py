@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.notebook.gate import (
+    add_gate_options,
+    check_gate_options,
+    gate_options,
+    say_gate,
+    write_reports,
+    write_table,
+)
 from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
@@ -16,20 +26,60 @@ from claimlab.notebook.terminal import (
 
 
 def cmd_rag(args: argparse.Namespace) -> int:
-    """Run ``claimlab rag``; returns the exit code."""
+    """Run ``claimlab rag``; returns the exit code (the gate's, with ``--baseline``)."""
     from claimlab.io.ragchecker import load_checking
     from claimlab.labs.rag.views import report_lines
-    from claimlab.metrics.rag import score_rag
+    from claimlab.metrics.rag import per_query_table, score_rag
 
+    check_gate_options(args)
+    if args.baseline:
+        _gate_figures(args)  # refused before the file is read
     report = score_rag(load_checking(args.file), noise=args.noise_sensitivity)
-    data = report.to_dict()
+    table = per_query_table(report) if args.out or args.baseline else None
+    if args.out:
+        write_table(table, args.out)
+    gate = _gate(args, table) if args.baseline else None
+    data = {**report.to_dict(), **(gate.to_dict() if gate is not None else {})}
     remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
     if args.json:
         emit_json(data)
-        return 0
-    for line in report_lines(report, per_query=args.per_query):
-        say(line)
-    return 0
+    else:
+        for line in report_lines(report, per_query=args.per_query):
+            say(line)
+        if args.out:
+            say(f"per-query rows written to {args.out}")
+        say_gate(args, gate, items="queries")
+    return gate.exit_code if gate is not None else 0
+
+
+def _gate(args: argparse.Namespace, table: Any) -> Any:
+    """This run's per-query table gated against ``--baseline``; the reports written."""
+    from claimlab.metrics.gate import gate_file
+
+    gate = gate_file(
+        args.baseline, table, _gate_figures(args), keys=["query_id"], **gate_options(args)
+    )
+    write_reports(args, gate)
+    return gate
+
+
+def _gate_figures(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The figures ``--gate-figures`` names (default: every metric the aggregate can gate).
+
+    Raises:
+        ClaimlabInputError: F1 gated micro (pooled F1 is no ratio of per-query counts).
+    """
+    from claimlab.metrics.rag import RAG_METRICS, gate_figures
+
+    micro = args.gate_aggregate == "micro"
+    names = args.gate_figures or [m for m in RAG_METRICS if not (micro and m == "f1")]
+    if micro and "f1" in names:
+        raise ClaimlabInputError(
+            "f1 is gated macro only (--gate-aggregate macro): pooled F1 is no ratio of "
+            "per-query counts",
+            field="--gate-figures",
+        )
+    return gate_figures(names)
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
@@ -85,9 +135,36 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "relevant or irrelevant, so both noise sensitivities are 0 of |R| as RAGChecker's code "
         "gives; 'paper' counts every chunk as irrelevant (the paper's definition read literally)",
     )
+    p.add_argument(
+        "--out",
+        metavar="TABLE",
+        help="write the per-query table (every metric's numerator, denominator and value per "
+        "query) to CSV, JSONL or Parquet, by the suffix; a later run's --baseline",
+    )
+    _add_gate(p)
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(handler=cmd_rag, paths=lambda a: ([a.file], []))
+    p.set_defaults(handler=cmd_rag, paths=_paths)
+
+
+def _add_gate(p: argparse.ArgumentParser) -> None:
+    """The shared gate options, and the resampling behind its one-sided bound."""
+    from claimlab.metrics.rag import RAG_METRICS
+
+    add_gate_options(p, figures=RAG_METRICS, table="per-query")
+    p.add_argument(
+        "--bootstrap",
+        type=count_type(100, 1_000_000),
+        default=2000,
+        help="resamples of queries behind the gate's bound (default 2000)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
+
+
+def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """What ``rag`` reads and writes (an output never replaces an input)."""
+    outputs = [("--out", args.out), ("--junit", args.junit), ("--summary", args.summary)]
+    return [args.file, args.baseline], outputs
 
 
 def add_meta_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
