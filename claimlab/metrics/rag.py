@@ -100,9 +100,12 @@ class F1:
         return f"{head} ({self.counts})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: value, the two ratios and the display."""
+        """JSON form: value, its whole-number counts (:func:`f1_counts`), both ratios, display."""
+        counts = f1_counts(self.precision, self.recall)
         return {
             "value": self.value,
+            "numerator": counts.numerator,
+            "denominator": counts.denominator,
             "precision": self.precision.to_dict(),
             "recall": self.recall.to_dict(),
             "display": self.display,
@@ -216,6 +219,8 @@ class RagReport:
                     "value": v.value,
                     "queries": v.defined,
                     "left_out": v.undefined,
+                    "defined": v.defined,
+                    "undefined": v.undefined,
                     "display": v.display,
                 }
                 for m, v in self.macro.items()

@@ -38,6 +38,24 @@ def write_table(table: Any, path: str | Path) -> Path:
     return out
 
 
+def keep_table(table: Any, store: str | Path, *, kind: str = "per_query") -> dict[str, str]:
+    """Keep a run's per-item table beside the store, named by its SHA-256; its path and hash.
+
+    The table is written to ``STORE.tables/KIND-SHA256.csv`` (atomically; the same table twice
+    is one file), so a stored run can later be gated with ``--baseline`` from that path alone.
+    """
+    import hashlib
+
+    folder = Path(f"{store}.tables")
+    folder.mkdir(parents=True, exist_ok=True)
+    text = table.to_csv(index=False)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    out = folder / f"{kind}-{digest}.csv"
+    with replacing(out) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return {"path": str(out), "sha256": digest}
+
+
 def add_gate_options(
     p: argparse.ArgumentParser, *, figures: Sequence[str], table: str = "per-answer"
 ) -> None:

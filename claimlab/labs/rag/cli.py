@@ -10,6 +10,7 @@ from claimlab.notebook.gate import (
     add_gate_options,
     check_gate_options,
     gate_options,
+    keep_table,
     say_gate,
     write_reports,
     write_table,
@@ -35,9 +36,11 @@ def cmd_rag(args: argparse.Namespace) -> int:
     if args.baseline:
         _gate_figures(args)  # refused before the file is read
     report = score_rag(load_checking(args.file), noise=args.noise_sensitivity)
-    table = per_query_table(report) if args.out or args.baseline else None
+    table = per_query_table(report) if args.out or args.baseline or args.store else None
     if args.out:
         write_table(table, args.out)
+    if args.store:  # the stored run keeps its per-query table (path and hash in its parameters)
+        args.per_query_table = keep_table(table, args.store)
     gate = _gate(args, table) if args.baseline else None
     data = {**report.to_dict(), **(gate.to_dict() if gate is not None else {})}
     remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})

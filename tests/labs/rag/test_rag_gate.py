@@ -310,3 +310,29 @@ def test_a_release_worse_on_a_metric_shows_a_positive_drop(queries, metric):
     row = gate_row(figure, table.set_index("query_id"), worse.set_index("query_id"),
                    resamples=100, min_shared=1)  # fmt: skip
     assert row.difference is not None and row.difference > 0
+
+
+def test_a_stored_run_keeps_macro_micro_f1_and_its_table_and_can_be_gated_from_it(releases, capsys):
+    store = releases["dir"] / "runs.sqlite"
+    assert rag(releases["first"], "--store", store, "--json") == 0
+    capsys.readouterr()
+    assert main(["history", "--store", str(store), "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    figures = {f["name"]: f for f in run["figures"]}
+    assert figures["macro.claim_recall"]["aggregate"] == "macro"
+    assert figures["macro.claim_recall"]["defined"] == 300
+    assert figures["macro.f1"]["value"] is not None
+    assert figures["micro.f1"]["denominator"] > 0 and figures["micro.f1"]["value"] is not None
+    assert figures["micro.claim_recall"]["numerator"] > 0
+    kept = run["parameters"]["per_query_table"]
+    from claimlab.io.store import sha256_of
+
+    assert sha256_of(kept["path"]) == kept["sha256"]
+    # the stored run alone is the baseline: the worse release against it is REGRESSED
+    code, data = gate_json(
+        capsys, releases["worse"], "--baseline", kept["path"], "--margin", "0.02"
+    )
+    assert (
+        code == 1
+        and {r["metric"]: r["verdict"] for r in data["gate"]}["claim_recall"] == "REGRESSED"
+    )
