@@ -208,6 +208,10 @@ class RagReport:
     def __post_init__(self) -> None:
         freeze(self, "macro", "micro", "published")
 
+    def worst(self, metrics: Sequence[str]) -> str | None:
+        """The micro figure of ``metrics`` furthest from its best side (:func:`worst_metric`)."""
+        return worst_metric(self.micro, metrics)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of ``claimlab rag --json`` (SPEC section 7)."""
         return {
@@ -264,6 +268,7 @@ def score_rag(checking: RagChecking, *, noise: NoiseRule = "ragchecker") -> RagR
 LOWER_IS_BETTER = frozenset(
     {"noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination"}
 )
+ARROWS: Mapping[str, str] = {m: ("↓" if m in LOWER_IS_BETTER else "↑") for m in RAG_METRICS}
 
 
 def better_arrow(metric: str) -> str:
@@ -275,7 +280,27 @@ def better_arrow(metric: str) -> str:
     """
     if metric not in RAG_METRICS:
         raise ValueError(unknown("RAG metric", metric, RAG_METRICS))
-    return "↓" if metric in LOWER_IS_BETTER else "↑"
+    return ARROWS[metric]
+
+
+def worst_metric(figures: Mapping[str, Ratio | F1], metrics: Sequence[str]) -> str | None:
+    """The metric furthest from its best value (1 when higher is better, 0 when lower is).
+
+    N/A figures are left out; None when every one is N/A; a tie goes to the first named.
+
+    Examples:
+        >>> worst_metric({"claim_recall": Ratio(3, 4), "hallucination": Ratio(1, 2)},
+        ...              ["claim_recall", "hallucination"])
+        'hallucination'
+        >>> worst_metric({"claim_recall": Ratio(0, 0)}, ["claim_recall"]) is None
+        True
+    """
+    gaps: list[tuple[float, int, str]] = []
+    for m in metrics:
+        v = figures[m].value
+        if v is not None:
+            gaps.append((v if m in LOWER_IS_BETTER else 1 - v, -len(gaps), m))
+    return max(gaps)[2] if gaps else None
 
 
 def f1_counts(precision: Ratio, recall: Ratio) -> Ratio:

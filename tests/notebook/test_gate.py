@@ -14,6 +14,7 @@ from claimlab.notebook.gate import (
     gate_line,
     gate_options,
     gate_summary,
+    keep_table,
     say_gate,
     write_reports,
     write_table,
@@ -88,3 +89,14 @@ def test_write_table_writes_by_suffix_and_refuses_an_unknown_one(tmp_path, suffi
     assert read.to_dict("records") == [{"id": "a|b", "n": 1}]
     with pytest.raises(ClaimlabInputError, match="unknown file type"):
         write_table(table, tmp_path / "t.txt")
+
+
+def test_keep_table_names_the_file_by_its_hash_and_keeps_one_copy(tmp_path):
+    from claimlab.io.store import sha256_of
+
+    table = pd.DataFrame({"query_id": ["q1", "q2"], "n": [1, 0]})
+    first = keep_table(table, tmp_path / "runs.sqlite")
+    again = keep_table(table.copy(), tmp_path / "runs.sqlite")
+    assert first == again and sha256_of(first["path"]) == first["sha256"]
+    assert first["path"].endswith(f"per_query-{first['sha256']}.csv")
+    assert len(list((tmp_path / "runs.sqlite.tables").iterdir())) == 1

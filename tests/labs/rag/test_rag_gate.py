@@ -336,3 +336,41 @@ def test_a_stored_run_keeps_macro_micro_f1_and_its_table_and_can_be_gated_from_i
         code == 1
         and {r["metric"]: r["verdict"] for r in data["gate"]}["claim_recall"] == "REGRESSED"
     )
+
+
+@pytest.mark.parametrize(
+    ("figures", "want"),
+    [
+        ({"claim_recall": (3, 4), "context_precision": (1, 4)}, "context_precision"),
+        ({"claim_recall": (1, 4), "context_precision": (1, 4)}, "claim_recall"),  # tie: first
+        ({"faithfulness": (9, 10), "hallucination": (2, 10)}, "hallucination"),  # 0.2 > 0.1
+        ({"faithfulness": (5, 10), "hallucination": (2, 10)}, "faithfulness"),
+        ({"claim_recall": (0, 0), "context_precision": (2, 4)}, "context_precision"),  # N/A out
+        ({"claim_recall": (0, 0)}, None),
+    ],
+)
+def test_the_worst_metric_is_furthest_from_its_best_side(figures, want):
+    from claimlab.core.ratio import Ratio
+    from claimlab.metrics.rag import worst_metric
+
+    ratios = {m: Ratio(*c) for m, c in figures.items()}
+    assert worst_metric(ratios, list(figures)) == want
+
+
+def test_rag_prints_arrows_and_names_the_worst_metrics(releases, capsys):
+    capsys.readouterr()
+    assert rag(releases["worse"]) == 0
+    out = capsys.readouterr().out
+    assert "  ↓ hallucination " in out and "  ↑ claim_recall " in out
+    assert "worst retriever metric (micro): " in out and "worst generator metric (micro): " in out
+
+
+def test_the_shipped_example_reads_as_the_readme_states(capsys):
+    from tests.conftest import FIXTURES
+
+    capsys.readouterr()
+    assert rag(FIXTURES / "rag_greenhouse.json", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["queries"] == 2
+    assert data["micro"]["claim_recall"]["display"] == "66.7% (2/3)"  # g1 of q1, g1 of q2
+    assert data["micro"]["hallucination"]["display"] == "66.7% (2/3)"  # misted at noon; 16 degrees
