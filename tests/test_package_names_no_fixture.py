@@ -30,6 +30,7 @@ def shipped_names() -> set[str]:
                 names |= {v} if isinstance(v, str) else set(v)
         names |= {c["entity"] for c in d.get("candidates", [])}
         names |= {e["object"] for e in d.get("evidence", [])}
+        names |= {str(r["query_id"]) for r in d.get("results", [])}
     return {n for n in names if re.search(r"\d", n) or "_" in n or " " in n or not n.isascii()}
 
 

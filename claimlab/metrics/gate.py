@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import plural
@@ -301,6 +302,28 @@ def lost_files(baseline: Any, now: Any, shared: Any) -> Any:
     none_now = now.loc[shared, NO_FILE].to_numpy() > 0
     had = baseline.loc[shared, NO_FILE].to_numpy() == 0 if NO_FILE in baseline.columns else True
     return shared[none_now & had]
+
+
+def gate_file(
+    baseline: str | Path,
+    now: Any,
+    figures: Sequence[GateFigure],
+    *,
+    keys: Sequence[str],
+    **options: Any,
+) -> Gate:
+    """Gate ``now`` (a pandas per-item table) against the per-item table in file ``baseline``.
+
+    The baseline must hold the ``keys`` and both count columns of every figure, checked as
+    :func:`claimlab.io.ledger.read_answers` checks; ``options`` go to :func:`release_gate`.
+    """
+    from claimlab.io.ledger import read_answers
+
+    ratios = [(f.numerator, f.denominator) for f in figures]
+    table = read_answers(baseline, keys=list(keys), ratios=ratios, optional=[NO_FILE])
+    now = now.copy()
+    now[list(keys)] = now[list(keys)].astype(str)
+    return release_gate(table, now, keys=keys, figures=figures, **options)
 
 
 def _item_name(key: Any) -> str:

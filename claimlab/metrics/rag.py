@@ -43,6 +43,7 @@ from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
 from claimlab.core.vocab import unknown
 from claimlab.io.ragchecker import RagChecking, RagQuery
 from claimlab.io.reader import bulk_load
+from claimlab.metrics.gate import GateFigure
 
 RATIO_METRICS = (
     "precision",
@@ -99,9 +100,12 @@ class F1:
         return f"{head} ({self.counts})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: value, the two ratios and the display."""
+        """JSON form: value, its whole-number counts (:func:`f1_counts`), both ratios, display."""
+        counts = f1_counts(self.precision, self.recall)
         return {
             "value": self.value,
+            "numerator": counts.numerator,
+            "denominator": counts.denominator,
             "precision": self.precision.to_dict(),
             "recall": self.recall.to_dict(),
             "display": self.display,
@@ -204,6 +208,10 @@ class RagReport:
     def __post_init__(self) -> None:
         freeze(self, "macro", "micro", "published")
 
+    def worst(self, metrics: Sequence[str]) -> str | None:
+        """The micro figure of ``metrics`` furthest from its best side (:func:`worst_metric`)."""
+        return worst_metric(self.micro, metrics)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of ``claimlab rag --json`` (SPEC section 7)."""
         return {
@@ -215,6 +223,8 @@ class RagReport:
                     "value": v.value,
                     "queries": v.defined,
                     "left_out": v.undefined,
+                    "defined": v.defined,
+                    "undefined": v.undefined,
                     "display": v.display,
                 }
                 for m, v in self.macro.items()
@@ -250,3 +260,108 @@ def score_rag(checking: RagChecking, *, noise: NoiseRule = "ragchecker") -> RagR
         checking.published,
         noise,
     )
+
+
+# Which way is better for each metric (RAGChecker's arrows): a response claim that is wrong and
+# comes from a chunk (noise), or from no chunk (hallucination), is a fault; everything else counts
+# what went right.
+LOWER_IS_BETTER = frozenset(
+    {"noise_sensitivity_in_relevant", "noise_sensitivity_in_irrelevant", "hallucination"}
+)
+ARROWS: Mapping[str, str] = {m: ("↓" if m in LOWER_IS_BETTER else "↑") for m in RAG_METRICS}
+
+
+def better_arrow(metric: str) -> str:
+    """``"↑"`` for a metric where higher is better, ``"↓"`` where lower is.
+
+    Examples:
+        >>> better_arrow("claim_recall"), better_arrow("hallucination")
+        ('↑', '↓')
+    """
+    if metric not in RAG_METRICS:
+        raise ValueError(unknown("RAG metric", metric, RAG_METRICS))
+    return ARROWS[metric]
+
+
+def worst_metric(figures: Mapping[str, Ratio | F1], metrics: Sequence[str]) -> str | None:
+    """The metric furthest from its best value (1 when higher is better, 0 when lower is).
+
+    N/A figures are left out; None when every one is N/A; a tie goes to the first named.
+
+    Examples:
+        >>> worst_metric({"claim_recall": Ratio(3, 4), "hallucination": Ratio(1, 2)},
+        ...              ["claim_recall", "hallucination"])
+        'hallucination'
+        >>> worst_metric({"claim_recall": Ratio(0, 0)}, ["claim_recall"]) is None
+        True
+    """
+    gaps: list[tuple[float, int, str]] = []
+    for m in metrics:
+        v = figures[m].value
+        if v is not None:
+            gaps.append((v if m in LOWER_IS_BETTER else 1 - v, -len(gaps), m))
+    return max(gaps)[2] if gaps else None
+
+
+def f1_counts(precision: Ratio, recall: Ratio) -> Ratio:
+    """F1 of ``a/b`` and ``c/d`` as the whole-number ratio ``2ac / (ad + bc)``.
+
+    Equal to :attr:`F1.value`; 0/1 when both parts are 0 (F1 is 0 there), N/A when either is.
+
+    Examples:
+        >>> f1_counts(Ratio(8, 11), Ratio(11, 22))
+        Ratio(numerator=176, denominator=297)
+        >>> f1_counts(Ratio(0, 3), Ratio(0, 2)), f1_counts(Ratio(0, 0), Ratio(1, 2))
+        (Ratio(numerator=0, denominator=1), Ratio(numerator=0, denominator=0))
+    """
+    a, b, c, d = precision.numerator, precision.denominator, recall.numerator, recall.denominator
+    if b == 0 or d == 0:
+        return Ratio(0, 0)
+    den = a * d + b * c
+    return Ratio(2 * a * c, den) if den else Ratio(0, 1)
+
+
+def gate_figures(names: Sequence[str] = RAG_METRICS) -> tuple[GateFigure, ...]:
+    """The named metrics as gate figures over :func:`per_query_table`'s count columns.
+
+    Examples:
+        >>> [(f.name, f.higher_is_better) for f in gate_figures(["recall", "hallucination"])]
+        [('recall', True), ('hallucination', False)]
+    """
+    for m in names:
+        if m not in RAG_METRICS:
+            raise ValueError(unknown("RAG metric", m, RAG_METRICS))
+    return tuple(
+        GateFigure(m, f"{m}_numerator", f"{m}_denominator", m not in LOWER_IS_BETTER) for m in names
+    )
+
+
+def query_counts(q: QueryFigures) -> dict[str, Ratio]:
+    """Every metric of one query as a ratio of whole numbers (F1 by :func:`f1_counts`)."""
+    out = dict(q.ratios)
+    out["f1"] = f1_counts(q.ratios["precision"], q.ratios["recall"])
+    return {m: out[m] for m in RAG_METRICS}
+
+
+def per_query_table(report: RagReport) -> Any:
+    """The per-query table ``rag --out`` writes: per metric its numerator, denominator, value.
+
+    One row per query, in the file's order: ``query_id``, then for every metric
+    ``METRIC_numerator``, ``METRIC_denominator`` and ``METRIC`` (empty where N/A).
+    """
+    import pandas as pd
+
+    rows = []
+    for q in report.per_query:
+        row: dict[str, Any] = {"query_id": q.query_id}
+        for m, r in query_counts(q).items():
+            row[f"{m}_numerator"], row[f"{m}_denominator"], row[m] = (
+                r.numerator,
+                r.denominator,
+                r.value,
+            )
+        rows.append(row)
+    columns = ["query_id"] + [
+        f"{m}{s}" for m in RAG_METRICS for s in ("_numerator", "_denominator", "")
+    ]
+    return pd.DataFrame(rows, columns=columns)

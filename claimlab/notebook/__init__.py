@@ -5,6 +5,7 @@
 ``uncertainty`` (intervals and comparisons, shown by several labs), ``widgets`` (the widget
 base: escaped HTML panes, toggles, the game view both games share), ``records`` (values a
 notebook records for its tests) and ``terminal`` (what the commands print: one-line errors,
-JSON, progress steps, option types, outputs that never replace inputs). Imports the floors
-below.
+JSON, progress steps, option types, outputs that never replace inputs) and ``gate`` (the
+release gate's options, run and JUnit and Markdown reports, shared by every gated command).
+Imports the floors below.
 """

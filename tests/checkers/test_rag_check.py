@@ -38,7 +38,7 @@ def run(capsys, *args):
 def test_rag_check_fills_every_label_set_in_ragcheckers_words(tmp_path, capsys):
     src, out = tmp_path / "claims.json", tmp_path / "checked.json"
     src.write_text(json.dumps(TINY), encoding="utf-8")
-    data = run(capsys, "rag", src, "--check", "--checker", "lexical", "--out", out)
+    data = run(capsys, "rag", src, "--check", out, "--checker", "lexical")
     written = json.loads(out.read_text(encoding="utf-8"))["results"][0]
     assert written["answer2response"] == ["Entailment", "Neutral"]
     assert written["response2answer"] == ["Entailment"]
@@ -55,7 +55,7 @@ def test_rag_check_fills_every_label_set_in_ragcheckers_words(tmp_path, capsys):
 def test_rag_check_on_ragcheckers_example_is_scored_and_compared(tmp_path, capsys):
     src = require_data("ragchecker", "checking_outputs.json")
     out = tmp_path / "checked.json"
-    data = run(capsys, "rag", src, "--check", "--checker", "lexical", "--out", out)
+    data = run(capsys, "rag", src, "--check", out, "--checker", "lexical")
     assert len(load_checking(out).queries) == 2  # the written file is one `rag` reads
     agree = {k: v["agreement"]["display"] for k, v in data["agreement_with_file"].items()}
     assert agree == {
@@ -67,18 +67,33 @@ def test_rag_check_on_ragcheckers_example_is_scored_and_compared(tmp_path, capsy
     assert data["checker"]["calls"] == 16 + 30 + 59 + 112
 
 
-def test_rag_check_without_out_is_refused(tmp_path, capsys):
+def test_rag_check_names_the_file_it_writes(tmp_path, capsys):
     src = tmp_path / "claims.json"
     src.write_text(json.dumps(TINY), encoding="utf-8")
-    assert main(["rag", str(src), "--check"]) == 2
-    assert "--out: --check writes the labelled file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["rag", str(src), "--check"])
+    assert exit_.value.code == 2 and "--check: expected one argument" in capsys.readouterr().err
+    # the labelled file is an output: never the input
+    assert main(["rag", str(src), "--check", str(src), "--checker", "lexical"]) == 2
+    assert "would replace the input" in capsys.readouterr().err
+
+
+def test_rag_check_and_the_per_query_table_are_two_outputs(tmp_path, capsys):
+    src, out, table = tmp_path / "claims.json", tmp_path / "checked.json", tmp_path / "q.csv"
+    src.write_text(json.dumps(TINY), encoding="utf-8")
+    data = run(capsys, "rag", src, "--check", out, "--checker", "lexical", "--out", table)
+    assert out.exists() and data["checker"]["name"] == "lexical"
+    rows = table.read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("query_id") and len(rows) == 2  # one query
+    assert main(["rag", str(src), "--check", str(table), "--out", str(table)]) == 2
+    assert "two outputs" in capsys.readouterr().err
 
 
 def test_rag_check_with_a_checker_answering_garbage_writes_nothing(tmp_path, capsys):
     src, out = tmp_path / "claims.json", tmp_path / "checked.json"
     src.write_text(json.dumps(TINY), encoding="utf-8")
     garbage = "python:tests.checkers.stand_ins:garbage"
-    code = main(["rag", str(src), "--check", "--checker", garbage, "--no-cache", "--out", str(out)])
+    code = main(["rag", str(src), "--check", str(out), "--checker", garbage, "--no-cache"])
     assert code == 2 and not out.exists()
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1

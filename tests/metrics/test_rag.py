@@ -200,12 +200,15 @@ def test_the_json_form_of_a_report_names_every_figure(tmp_path):
     d = report.to_dict()
     assert d["file"].endswith("two.json") and d["queries"] == 2
     assert d["macro"]["precision"] == {
-        "value": 0.5, "queries": 1, "left_out": 1, "display": report.macro["precision"].display
+        "value": 0.5, "queries": 1, "left_out": 1, "defined": 1, "undefined": 1,
+        "display": report.macro["precision"].display,
     }  # fmt: skip
     assert d["macro"]["recall"]["queries"] == 2 and d["macro"]["recall"]["left_out"] == 0
     assert d["micro"]["precision"] == Ratio(2, 4).to_dict()
     assert d["micro"]["f1"] == {
         "value": pytest.approx(2 * 0.5 * 0.75 / 1.25),
+        "numerator": 12,  # 2ac = 2 * 2 * 3
+        "denominator": 20,  # ad + bc = 2 * 4 + 4 * 3
         "precision": Ratio(2, 4).to_dict(),
         "recall": Ratio(3, 4).to_dict(),
         "display": "60.0% (P 2/4, R 3/4)",

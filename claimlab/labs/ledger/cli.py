@@ -10,19 +10,17 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
 from claimlab.core.text import nfc, plural
 from claimlab.core.vocab import status_line
+from claimlab.notebook.gate import add_gate_options, gate_options, say_gate, write_reports
 from claimlab.notebook.terminal import (
     Steps,
     add_store_option,
     add_uncertainty_options,
     check_compare,
     compare_pairs,
-    count_type,
     emit_json,
-    level_type,
     output_path,
     remember,
     say,
-    share_or_zero,
 )
 
 UNBACKED_SHOWN = 5  # claims named in the summary whose preserves their spans do not back
@@ -50,55 +48,24 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         _say_uncertainty(comparisons, rankings, powered)
         if args.out:
             say(f"per-answer rows written to {args.out}")
-        _say_gate(args, gate)
+        say_gate(args, gate)
     return gate.exit_code if gate is not None else 0
 
 
 def _gate(args: argparse.Namespace, result: Any) -> Any:
     """The run gated against ``--baseline``; the JUnit report and summary written."""
-    from claimlab.core.vocab import NO_FILE, TOY_METRICS
-    from claimlab.io.ledger import read_answers
-    from claimlab.labs.ledger.writers import gate_junit, gate_summary
-    from claimlab.metrics.gate import count_columns, release_gate
+    from claimlab.core.vocab import TOY_METRICS
+    from claimlab.metrics.gate import gate_file, ledger_figures
     from claimlab.metrics.ledger import per_answer_ratios
 
-    figures = args.gate_figures or list(TOY_METRICS)
     keys = ["answer_id"] if args.by is None else [args.by, "answer_id"]
-    baseline = read_answers(
-        args.baseline, keys=keys, ratios=list(count_columns(figures).values()), optional=[NO_FILE]
-    )
     now = per_answer_ratios(result.counts.table)
     if args.by is not None:
         now = now.rename(columns={"model": args.by})
-    now[keys] = now[keys].astype(str)
-    gate = release_gate(
-        baseline, now, keys=keys, metrics=figures, aggregate=args.gate_aggregate,
-        margin=args.margin, level=args.gate_level, resamples=args.bootstrap, seed=args.seed,
-        allow_missing=args.allow_missing,
-    )  # fmt: skip
-    if args.junit:
-        gate_junit(gate, args.junit)
-    if args.summary:
-        gate_summary(gate, args.summary)
+    figures = ledger_figures(args.gate_figures or TOY_METRICS)
+    gate = gate_file(args.baseline, now, figures, keys=keys, **gate_options(args))
+    write_reports(args, gate)
     return gate
-
-
-def _say_gate(args: argparse.Namespace, gate: Any) -> None:
-    from claimlab.labs.ledger.writers import gate_line
-
-    if gate is None:
-        return
-    say(
-        f"release gate against {args.baseline}: {gate.shared} answers in both runs, "
-        f"{gate.only_baseline} only in the baseline, {gate.only_now} only in this run"
-    )
-    for r in gate.rows:
-        say(f"  {gate_line(r)}")
-    say(f"  {gate.missing_line}")
-    if gate.missing_ids:
-        more = gate.missing - len(gate.missing_ids)
-        say(f"    missing: {', '.join(gate.missing_ids)}{f' and {more} more' if more else ''}")
-    say(f"{gate.verdict}: exit {gate.exit_code}" if gate.exit_code else str(gate.verdict))
 
 
 def _groups(result: Any) -> list[str]:
@@ -409,59 +376,12 @@ def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="people's labels for some of the answers (same format): prediction-powered "
         "estimates of every figure beside the autorater's and the people's alone",
     )
-    _add_gate_options(p)
+    from claimlab.core.vocab import TOY_METRICS
+
+    add_gate_options(p, figures=TOY_METRICS)
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_ledger, paths=_paths)
-
-
-def _add_gate_options(p: argparse.ArgumentParser) -> None:
-    """``--baseline``, ``--margin``, ``--gate-figures``, ``--gate-aggregate``, ``--junit``, ``--summary``."""
-    from claimlab.core.vocab import TOY_METRICS
-
-    p.add_argument(
-        "--baseline",
-        metavar="ANSWERS",
-        help="release gate: an earlier run's per-answer table (its --out); exit 1 when a figure "
-        "dropped by more than --margin beyond noise (a one-sided paired interval) or answers "
-        "of the baseline are missing, 3 when too few answers pair to decide",
-    )
-    p.add_argument(
-        "--margin",
-        type=share_or_zero,
-        default=0.0,
-        help="the drop allowed, as a share (0.02 = 2 points; default 0)",
-    )
-    p.add_argument(
-        "--allow-missing",
-        type=count_type(0),
-        default=0,
-        metavar="N",
-        help="answers of the baseline that may be missing from this run (default 0: a lost "
-        "answer fails the gate)",
-    )
-    p.add_argument(
-        "--gate-figures",
-        nargs="+",
-        choices=TOY_METRICS,
-        metavar="FIGURE",
-        help="figures to gate (default all four)",
-    )
-    p.add_argument(
-        "--gate-aggregate",
-        choices=("micro", "macro"),
-        default="micro",
-        help="micro (default) or macro",
-    )
-    p.add_argument(
-        "--gate-level", type=level_type, default=0.95, help="one-sided level (default 0.95)"
-    )
-    p.add_argument(
-        "--junit", metavar="FILE.xml", type=output_path, help="write the gate as a JUnit XML report"
-    )
-    p.add_argument(
-        "--summary", metavar="FILE.md", type=output_path, help="write the gate as a Markdown table"
-    )
 
 
 def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:

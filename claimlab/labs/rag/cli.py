@@ -6,6 +6,16 @@ import argparse
 from typing import Any
 
 from claimlab.checkers.options import add_checker_options
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.notebook.gate import (
+    add_gate_options,
+    check_gate_options,
+    gate_options,
+    keep_table,
+    say_gate,
+    write_reports,
+    write_table,
+)
 from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
@@ -19,25 +29,65 @@ from claimlab.notebook.terminal import (
 
 
 def cmd_rag(args: argparse.Namespace) -> int:
-    """Run ``claimlab rag``; returns the exit code."""
+    """Run ``claimlab rag``; returns the exit code (the gate's, with ``--baseline``)."""
     from claimlab.io.ragchecker import load_checking
     from claimlab.labs.rag.views import report_lines
-    from claimlab.metrics.rag import score_rag
+    from claimlab.metrics.rag import per_query_table, score_rag
 
+    check_gate_options(args)
+    if args.baseline:
+        _gate_figures(args)  # refused before the file is read
     checked = _check(args) if args.check else {}
-    report = score_rag(
-        load_checking(args.out if args.check else args.file), noise=args.noise_sensitivity
-    )
-    data = {**checked, **report.to_dict()}
+    report = score_rag(load_checking(args.check or args.file), noise=args.noise_sensitivity)
+    table = per_query_table(report) if args.out or args.baseline or args.store else None
+    if args.out:
+        write_table(table, args.out)
+    if args.store:  # the stored run keeps its per-query table (path and hash in its parameters)
+        args.per_query_table = keep_table(table, args.store)
+    gate = _gate(args, table) if args.baseline else None
+    data = {**checked, **report.to_dict(), **(gate.to_dict() if gate is not None else {})}
     remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
     if args.json:
         emit_json(data)
-        return 0
-    for line in report_lines(report, per_query=args.per_query):
-        say(line)
-    for line in _check_lines(checked):
-        say(line)
-    return 0
+    else:
+        for line in report_lines(report, per_query=args.per_query):
+            say(line)
+        for line in _check_lines(checked):
+            say(line)
+        if args.out:
+            say(f"per-query rows written to {args.out}")
+        say_gate(args, gate, items="queries")
+    return gate.exit_code if gate is not None else 0
+
+
+def _gate(args: argparse.Namespace, table: Any) -> Any:
+    """This run's per-query table gated against ``--baseline``; the reports written."""
+    from claimlab.metrics.gate import gate_file
+
+    gate = gate_file(
+        args.baseline, table, _gate_figures(args), keys=["query_id"], **gate_options(args)
+    )
+    write_reports(args, gate)
+    return gate
+
+
+def _gate_figures(args: argparse.Namespace) -> tuple[Any, ...]:
+    """The figures ``--gate-figures`` names (default: every metric the aggregate can gate).
+
+    Raises:
+        ClaimlabInputError: F1 gated micro (pooled F1 is no ratio of per-query counts).
+    """
+    from claimlab.metrics.rag import RAG_METRICS, gate_figures
+
+    micro = args.gate_aggregate == "micro"
+    names = args.gate_figures or [m for m in RAG_METRICS if not (micro and m == "f1")]
+    if micro and "f1" in names:
+        raise ClaimlabInputError(
+            "f1 is gated macro only (--gate-aggregate macro): pooled F1 is no ratio of "
+            "per-query counts",
+            field="--gate-figures",
+        )
+    return gate_figures(names)
 
 
 def _check_lines(checked: dict[str, Any]) -> list[str]:
@@ -63,21 +113,18 @@ def _check_lines(checked: dict[str, Any]) -> list[str]:
 def _check(args: argparse.Namespace) -> dict[str, Any]:
     """``--check``: the four label sets filled by the checker, written to ``--out``."""
     from claimlab.checkers.options import run_from_args
-    from claimlab.core.errors import ClaimlabInputError
     from claimlab.io.files import write_json
     from claimlab.io.ragchecker import load_claims
     from claimlab.labs.rag.check import check_items, filled, set_agreement
 
-    if not args.out:
-        raise ClaimlabInputError("--check writes the labelled file to --out FILE", field="--out")
     doc, queries = load_claims(args.file)
     items, slots = check_items(queries)
     run = run_from_args(args, items, command="rag")
     labels = run.final_labels()
-    write_json(args.out, filled(doc, queries, slots, labels, run.to_dict()))
+    write_json(args.check, filled(doc, queries, slots, labels, run.to_dict()))
     return {
         "checker": run.to_dict(),
-        "written": args.out,
+        "written": args.check,
         "agreement_with_file": set_agreement(doc, slots, labels).to_dict(),
     }
 
@@ -137,23 +184,38 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--check",
-        action="store_true",
-        help="fill the four label sets with --checker from the file's claims and chunks, write "
-        "them to --out, then score that file (agreement with the file's own labels reported)",
-    )
-    p.add_argument(
-        "--out",
-        metavar="CHECKED.json",
+        metavar="LABELLED.json",
         type=output_path,
-        help="where --check writes the labelled file",
+        help="fill the four label sets with --checker from the file's claims and chunks, write "
+        "them to LABELLED.json, then score that file (agreement with the file's own labels "
+        "reported)",
     )
     add_checker_options(p)
+    p.add_argument(
+        "--out",
+        metavar="TABLE",
+        type=output_path,
+        help="write the per-query table (every metric's numerator, denominator and value per "
+        "query) to CSV, JSONL or Parquet, by the suffix; a later run's --baseline",
+    )
+    _add_gate(p)
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(
-        handler=cmd_rag,
-        paths=lambda a: ([a.file], [("--out", a.out)] if a.check and a.out else []),
+    p.set_defaults(handler=cmd_rag, paths=lambda a: ([a.file, a.baseline], []))
+
+
+def _add_gate(p: argparse.ArgumentParser) -> None:
+    """The shared gate options, and the resampling behind its one-sided bound."""
+    from claimlab.metrics.rag import RAG_METRICS
+
+    add_gate_options(p, figures=RAG_METRICS, table="per-query")
+    p.add_argument(
+        "--bootstrap",
+        type=count_type(100, 1_000_000),
+        default=2000,
+        help="resamples of queries behind the gate's bound (default 2000)",
     )
+    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
 
 
 def add_meta_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

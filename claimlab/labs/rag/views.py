@@ -13,20 +13,25 @@ from typing import Any
 from matplotlib.axes import Axes
 
 from claimlab.core.ratio import percent
-from claimlab.metrics.rag import GENERATOR, OVERALL, RAG_METRICS, RETRIEVER
+from claimlab.metrics.rag import (
+    ARROWS,
+    GENERATOR,
+    OVERALL,
+    RAG_METRICS,
+    RETRIEVER,
+)
 from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
-LOWER_IS_BETTER = (
-    "noise_sensitivity_in_relevant",
-    "noise_sensitivity_in_irrelevant",
-    "hallucination",
-)
 
 
 def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
-    """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts."""
+    """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
+
+    Each metric carries an arrow for its better side (↑ higher, ↓ lower); the worst retriever
+    and generator metric (micro, furthest from its best value) is named after its part.
+    """
     n = len(report.per_query)
     yield f"{report.file}: {n} queries"
     for part, metrics in PARTS.items():
@@ -35,9 +40,13 @@ def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
             macro, micro = report.macro[m], report.micro[m]
             left = f"; {macro.undefined} N/A left out" if macro.undefined else ""
             yield (
-                f"  {m:<32} macro {percent(macro.value):>5} (mean of {macro.defined} queries{left})"
-                f"   micro {micro.display}"
+                f"  {ARROWS[m]} {m:<32} macro {percent(macro.value):>5} (mean of "
+                f"{macro.defined} queries{left})   micro {micro.display}"
             )
+        if part != "overall":
+            worst = report.worst(metrics)
+            named = "none defined" if worst is None else f"{worst} {report.micro[worst].display}"
+            yield f"  worst {part} metric (micro): {named}"
     if per_query:
         for q in report.per_query:
             yield f"query {q.query_id}:"

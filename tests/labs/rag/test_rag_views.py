@@ -24,6 +24,7 @@ from tests.labs.test_display_views import (  # noqa: E402
     assert_figure,
     strings_of,
 )
+from tests.metrics.test_rag import checked  # noqa: E402  (at import: a @given applied inside a @given fails)
 
 
 @pytest.fixture(scope="module")
@@ -189,8 +190,6 @@ def any_query(draw):
 @given(query=any_query())
 def test_every_walk_table_has_one_row_per_chunk_or_claim(tmp_path_factory, query):
     """Invariant: the walk's tables have one row per chunk and per claim, none included."""
-    from tests.metrics.test_rag import checked
-
     path = tmp_path_factory.mktemp("walk") / "c.json"
     path.write_text(json.dumps(checked([query])), encoding="utf-8")
     q = load_checking(path).queries[0]
