@@ -736,9 +736,11 @@ def _wanted(
 def preferences(
     values: Sequence[str], answers: Sequence[str], names: Sequence[str]
 ) -> dict[str, dict[str, str]]:
-    """``--prefer`` values by answer: ``ANNOTATOR`` for every tie (answer ``""``, candidate
-    ``""``), or ``[ANSWER:]CID=ANNOTATOR`` for one candidate's ties (the answer may be left
-    out when there is one). A candidate's own preference comes before the one for all.
+    """``--prefer`` values by answer, then candidate: whose value settles a tie.
+
+    ``ANNOTATOR`` for every tie (answer ``""``, candidate ``""``), or
+    ``[ANSWER:]CID=ANNOTATOR`` for one candidate's ties (the answer may be left out when there
+    is one). A candidate's own preference comes before the one for all.
 
     Raises:
         FixtureError: an annotator who is not among those given, or an unknown answer.
