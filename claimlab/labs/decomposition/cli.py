@@ -61,7 +61,7 @@ def chosen_mode(fx: Any, mode: str | None, select: str | None) -> str | None:
         return mode
     names = list(fx.modes)
     if len(names) == 1:
-        return names[0]
+        return str(names[0])
     from claimlab.core.errors import ClaimlabInputError
 
     has = f"it has {len(names)}: {', '.join(names)}" if names else "it has none"
