@@ -273,6 +273,7 @@ def test_candidates_everyone_labelled_alike_merge_as_the_vote_by_vote_path_does(
 
 # --prefer and --decisions-template: adjudication a person can finish
 
+
 @pytest.mark.parametrize(
     ("prefer", "expected_c11_atomic", "rule"),
     [({"": "A"}, False, "preferred"), ({"": "B"}, True, "preferred"),
