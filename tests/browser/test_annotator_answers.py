@@ -37,7 +37,7 @@ def test_annotate_two_answers_of_two_decomposers_switching_in_the_widget(lab_ser
     chooser = page.locator(".claimlab-answer-choice select").first
     chooser.wait_for()
     chooser.scroll_into_view_if_needed()
-    assert [o.split(" ")[1] for o in chooser.locator("option").all_inner_texts()] == [
+    assert [o.split()[1] for o in chooser.locator("option").all_inner_texts()] == [
         "A/k01", "A/k02", "B/k01", "B/k02",
     ]  # fmt: skip
     progress = page.locator(".claimlab-progress").first
