@@ -434,15 +434,19 @@ class Annotator(View):
         self.session.confirm(cid)
         self.refresh()
         unbacked = unbacked_line(self.session.fixture.unbacked_claims)
-        self.say(
-            f"{cid} confirmed by {self.session.annotator}; saved."
-            + (f" In this file, {unbacked}." if unbacked else "")
-        )
         fx = self.session.fixture
         after = next_to_do(fx.candidate_ids, [c.id for c in fx.candidates if c.review], cid)
         if after:
             self.chooser.value = after
         self._draw_answers()
+        finished = " Every candidate here is confirmed." if after is None else ""
+        if finished and self.space is not None:
+            finished += " Next answer to do ▶ opens the next one."
+        self.say(
+            f"{cid} confirmed by {self.session.annotator}; saved."
+            + (f" In this file, {unbacked}." if unbacked else "")
+            + finished
+        )
 
     def reopen_current(self) -> None:
         """Put the current candidate back under review."""

@@ -88,8 +88,10 @@ def test_confirm_moves_to_the_next_unconfirmed_candidate_not_the_first(drafts, t
     ann.chooser.value = ids[1]
     ann.confirm_current()
     assert ann.current == ids[0]  # wraps round to the one still to do
+    assert "Every candidate here" not in ann.message.value
     ann.confirm_current()
     assert ann.current == ids[0]  # nothing left: it stays
+    assert "Every candidate here is confirmed. Next answer to do" in ann.message.value
 
 
 def test_paths_shown_are_never_the_machines_own(drafts, tmp_path, monkeypatch):
