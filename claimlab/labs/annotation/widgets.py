@@ -283,7 +283,8 @@ class Annotator(View):
         self.status.add_class("claimlab-status")
         self.status.observe(lambda _c: self._status_changed(), names="value")
         self.references = W.HBox(layout=W.Layout(flex_flow="row wrap"))
-        self.reference_texts = W.VBox([reference_texts(fx)])
+        self.reference_texts = reference_texts(fx)
+        self._references_box = W.VBox([self.reference_texts])
         self.faithful.observe(lambda _c: self._bool_changed("faithful"), names="value")
         self.atomic.observe(lambda _c: self._bool_changed("atomic"), names="value")
         self.confirm = self._button(
@@ -325,7 +326,7 @@ class Annotator(View):
                 self.status,
                 W.HTML("<b>references</b> (the evidence status comes from their texts alone)"),
                 self.references,
-                self.reference_texts,
+                self._references_box,
                 W.HBox([self.confirm, self.reopen]),
                 self.message,
                 guide,
@@ -495,7 +496,8 @@ class Annotator(View):
             self.answer.text = fx.original.text
         finally:
             self._syncing = False
-        self.reference_texts.children = [reference_texts(fx)]
+        self.reference_texts = reference_texts(fx)
+        self._references_box.children = [self.reference_texts]
         self.refresh()
         self._draw_answers()
         self.say(f"{label} opened ({self.session.progress().text}).")

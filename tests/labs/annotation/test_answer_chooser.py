@@ -65,6 +65,7 @@ def test_the_widget_switches_answers_in_place_and_confirm_moves_on(drafts, tmp_p
         ann.answers.value = label  # what choosing in the dropdown does
         assert ann.session.fixture.original.id == label[2:]
         assert ann.space.current.label == label
+        assert ann.reference_texts in ann._references_box.children
         ann.chooser.value = ann.session.fixture.candidate_ids[0]
         ann.confirm_current()
         assert ann.current == ann.session.fixture.candidate_ids[1]  # the next one, not the first
