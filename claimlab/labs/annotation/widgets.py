@@ -209,6 +209,7 @@ class Annotator(View):
         self.space = source if isinstance(source, Workspace) else None
         self.session = source.session if isinstance(source, Workspace) else source
         self._syncing = False
+        self._progress: dict[str, Any] | None = None
         fx = self.session.fixture
         self.answer = AnswerText(text=fx.original.text)
         self.answer.on_msg(self._key)
@@ -456,11 +457,25 @@ class Annotator(View):
         self.refresh()
         self.say(f"{cid} reopened; saved.")
 
+    def _answer_progress(self) -> dict[str, Any]:
+        """Each answer's progress, read from the copies once and then kept for the open one.
+
+        Only this widget writes the annotator's copies, so a Confirm rereads no other file.
+        """
+        if self.space is None:
+            return {}
+        if self._progress is None:
+            self._progress = self.space.progress_of()
+        here = self.space.current
+        if here is not None:
+            self._progress[here.label] = self.session.progress()
+        return self._progress
+
     def _draw_answers(self) -> None:
         """The chooser's answers, each ``DECOMPOSER/ID`` with its progress, and the count done."""
         if self.space is None:
             return
-        progress = self.space.progress_of()
+        progress = self._answer_progress()
         done = [label for label, p in progress.items() if p.done]
         self._syncing = True
         try:
@@ -506,7 +521,7 @@ class Annotator(View):
         """Open the next answer with something still to confirm."""
         if self.space is None:
             return
-        progress = self.space.progress_of()
+        progress = self._answer_progress()
         here = self.space.current
         after = next_to_do(
             list(progress),
