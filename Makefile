@@ -84,7 +84,8 @@ lab: setup
 	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ip=127.0.0.1 \
 	  --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate --LabApp.news_url=None \
-	  --LabApp.extension_manager=readonly $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	  --LabApp.extension_manager=readonly --ContentsManager.pre_save_hook=claimlab.tooling.labsave.clear_outputs \
+	  $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 clean:
 	rm -rf outputs/*.ipynb outputs/*.json outputs/handouts outputs/screenshots

@@ -103,3 +103,43 @@ def test_notebook_01_on_a_draft_says_it_is_not_gold(tmp_path):
     assert "A draft, not a gold set" in text
     assert "DRAFT: 4 candidates, 3 units proposed" in text
     assert "proposed (not confirmed)" in text
+
+
+def test_the_users_drafts_show_only_the_users_files(tmp_path):
+    """Two decomposers sharing ids, ``ANSWER=B/k01``: B's draft opens; the shipped example's
+    annotators' files (the default AGREEMENT_FILES) are not the user's: skipped, nothing written."""
+    from tests.labs.annotation.shared_ids import SUBCLAIMS, write_shared_drafts
+
+    drafts = write_shared_drafts(tmp_path / "drafts")
+    work = tmp_path / "ana"
+    run = run_notebook(
+        NB,
+        parameters={
+            "DRAFT": str(drafts),
+            "ANSWER": "B/k01",
+            "ANNOTATOR": "Ana",
+            "WORK_DIR": str(work),
+        },
+        output_dir=tmp_path / "out",
+    )
+    rec = run.records
+    assert rec["progress"]["text"].startswith(f"0 of {len(SUBCLAIMS['B']['k01'])} candidates")
+    assert "hold none of the answers annotated here" in rec["agreement"]["skipped"]
+    assert "adjudication" not in rec and "ledger" not in rec
+    assert not (tmp_path / "ana-adjudicated").exists()
+    assert sorted(p.relative_to(work).as_posix() for p in work.rglob("*.json")) == [
+        "A/k01.json", "A/k02.json", "B/k01.json", "B/k02.json",
+    ]  # fmt: skip
+    cells = json.loads(run.notebook.read_text(encoding="utf-8"))["cells"]
+    shown = json.dumps([c.get("outputs", []) for c in cells], ensure_ascii=False)
+    assert "reader-en" not in shown and "Lumen" not in shown  # nothing of the shipped example
+
+
+def test_an_empty_agreement_files_skips_that_section_with_a_sentence(tmp_path):
+    rec = run_notebook(
+        NB,
+        parameters={"WORK_DIR": str(tmp_path / "work"), "AGREEMENT_FILES": []},
+        output_dir=tmp_path / "out",
+    ).records
+    assert rec["agreement"]["skipped"].startswith("No annotators' files given")
+    assert not (tmp_path / "work" / "adjudicated").exists()

@@ -52,7 +52,7 @@ OUTPUTS = {
     "factscore": {"--ledger-dir", "--store"},
     "ledger": {"--out", "--junit", "--summary", "--store"},
     "draft": {"--out"},
-    "adjudicate": {"--out"},
+    "adjudicate": {"--out", "--decisions-template"},
     "convert": {"--out"},
     "sufficiency-cases": {"--out"},
     "rag": {"--store", "--out", "--cache", "--check", "--junit", "--summary"},

@@ -14,8 +14,10 @@ Rules:
     * the adjudicator's **decisions** settle ties (or overrule a majority) and are recorded as
       theirs, with their name and the time; every tie is printed with the ``--decide`` that
       settles it, each value written as a decision takes it (:func:`decision_value`);
-    * every label keeps its provenance: the rule (unanimous, majority, tie, decided, none),
-      each annotator's value, and who decided.
+    * a **preference** (``--prefer ANNOTATOR``, for every candidate or one) settles the ties
+      no decision settles with that annotator's value; it never overrules a majority;
+    * every label keeps its provenance: the rule (unanimous, majority, tie, decided,
+      preferred, none), each annotator's value, and who decided or was preferred.
 
 A candidate whose every label was settled is confirmed "by adjudication"; the file is a
 gold set only when nothing is left under review. Ids are compared after NFC normalisation.
@@ -362,8 +364,9 @@ def _settle(
     by: str,
     at: str,
     answer: str,
+    prefer: str = "",
 ) -> _Merge:
-    """Each label by decision, else by majority, else left under review (a tie or no vote)."""
+    """Each label by decision, else by majority, else by ``prefer`` (a tie), else under review."""
     out = _Merge({}, [], [], [])
     for label in LABELS:
         given = votes.get(label, {})
@@ -379,8 +382,29 @@ def _settle(
             out.review.append(label)
         else:
             record = _majority(cand, label, given, out, answer)
+            if record["rule"] == "tie" and prefer in given:
+                _prefer(cand, label, given, record, out, prefer=prefer, by=by, at=at)
         out.provenance[label] = record
     return out
+
+
+def _prefer(
+    cand: dict[str, Any],
+    label: str,
+    given: Mapping[str, Any],
+    record: dict[str, Any],
+    out: _Merge,
+    *,
+    prefer: str,
+    by: str,
+    at: str,
+) -> None:
+    """Settle a tie with the preferred annotator's value (``--prefer``), recorded as such."""
+    cand[label] = given[prefer]
+    record.update(rule="preferred", preferred=prefer, by=by, at=at, value=record["votes"][prefer])
+    out.review.remove(label)
+    out.ties.pop()
+    out.decided.append(f"{cand['id']}.{label} ({prefer}'s)")
 
 
 def _all_gave(cand: dict[str, Any], label: str, value: Any, names: Iterable[str]) -> dict[str, Any]:
@@ -478,10 +502,12 @@ def adjudicate(
     by: str = "adjudicator",
     clock: Callable[[], str] = now,
     answer: str = "",
+    prefer: Mapping[str, str] | None = None,
 ) -> Adjudication:
     """Merge annotators' files of one answer by majority (see the module's rules).
 
-    ``answer`` names the answer in the ties (``A/answer-7``) when several are adjudicated at once.
+    ``answer`` names the answer in the ties (``A/answer-7``) when several are adjudicated at once;
+    ``prefer`` whose value settles a tie, by candidate id (``""``: every candidate).
 
     Raises:
         FixtureError: fewer than two files, files of different answers, or a decision that
@@ -493,7 +519,14 @@ def adjudicate(
     documents, fixtures, names = _ordered(documents, fixtures)
     sources = [fx.source for fx in fixtures]
     return merge_documents(
-        documents, sources, names, decisions=decisions, by=by, at=clock(), answer=answer
+        documents,
+        sources,
+        names,
+        decisions=decisions,
+        by=by,
+        at=clock(),
+        answer=answer,
+        prefer=prefer,
     )
 
 
@@ -507,11 +540,13 @@ def merge_documents(
     at: str = "",
     answer: str = "",
     owned: bool = False,
+    prefer: Mapping[str, str] | None = None,
 ) -> Adjudication:
     """Merge checked files of one answer, already in their annotators' order (see adjudicate).
 
     ``owned``: the documents are the caller's to give away (just read), so the merged file
-    takes their parts as they are instead of copies.
+    takes their parts as they are instead of copies. ``prefer``: whose value settles a tie,
+    by NFC candidate id, ``""`` for every candidate (a decision still comes first).
     """
     dup = _same if owned else _copy
     kept_units, unit_ties, gold = _merge_units(documents)
@@ -529,7 +564,10 @@ def merge_documents(
             votes, merge = agreed, _unanimous(cand, agreed, names)
         else:
             votes = _votes(cid, files, gold)
-            merge = _settle(cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer)
+            who = (prefer or {}).get(cid, (prefer or {}).get("", ""))
+            merge = _settle(
+                cand, votes, wanted.get(cid, {}), by=by, at=at, answer=answer, prefer=who
+            )
         ties += merge.ties
         decided += merge.decided
         if "preserves" in merge.review or "preserves" not in votes:
@@ -710,6 +748,60 @@ def _wanted(
     return wanted
 
 
+def preferences(
+    values: Sequence[str], answers: Sequence[str], names: Sequence[str]
+) -> dict[str, dict[str, str]]:
+    """``--prefer`` values by answer, then candidate: whose value settles a tie.
+
+    ``ANNOTATOR`` for every tie (answer ``""``, candidate ``""``), or
+    ``[ANSWER:]CID=ANNOTATOR`` for one candidate's ties (the answer may be left out when there
+    is one). A candidate's own preference comes before the one for all.
+
+    Raises:
+        FixtureError: an annotator who is not among those given, or an unknown answer.
+    """
+    out: dict[str, dict[str, str]] = {}
+    for text in values:
+        if "=" in text:
+            answer, rest = split_decision(text, answers)
+            cid, _, who = rest.partition("=")
+            if not cid:
+                raise FixtureError(
+                    f"--prefer reads ANNOTATOR or [ANSWER:]CANDIDATE=ANNOTATOR, got {text!r}",
+                    field="--prefer",
+                )
+            where = (answer, nfc(cid))
+        else:
+            where, who = ("", ""), text
+        if nfc(who) not in names:
+            raise FixtureError(
+                f"--prefer names {who!r}, who is not among the annotators ({', '.join(names)})",
+                field="--prefer",
+            )
+        out.setdefault(where[0], {})[where[1]] = nfc(who)
+    return out
+
+
+def decisions_template(results: Sequence[AnswerResult]) -> str:
+    """Every tie as lines to edit for ``--decide @FILE``: each choice commented out.
+
+    A person removes the ``#`` before the value they choose (one per tie); a tie with no
+    line chosen stays under review, so nothing is decided by leaving the file as written.
+    """
+    lines = [
+        "# claimlab adjudicate: the ties, one block each. Remove the '#' before the value you",
+        "# choose (one per tie), then run: claimlab adjudicate ... --decide @THIS_FILE",
+    ]
+    for r in results:
+        for t in r.ties:
+            votes = ", ".join(f"{k}={v}" for k, v in t.values.items())
+            at = f"{t.answer}: " if t.answer else ""
+            lines.append("")
+            lines.append(f"# {at}{t.candidate}.{t.label}: {votes}")
+            lines += [f"# {t.decide(v)}" for v in dict.fromkeys(t.values.values())]
+    return "\n".join(lines) + "\n"
+
+
 def _check_two_annotators(
     groups: Sequence[tuple[AnswerKey, list[AnnotatedFile | None]]], names: Sequence[str]
 ) -> None:
@@ -733,11 +825,13 @@ def adjudicate_sets(
     clock: Callable[[], str] = now,
     progress: Callable[[int], None] | None = None,
     groups: Sequence[tuple[AnswerKey, list[AnnotatedFile | None]]] | None = None,
+    prefer: Sequence[str] = (),
 ) -> list[AnswerResult]:
     """Adjudicate every answer of several annotators' folders, on every core.
 
     ``write(k, document)`` receives answer k's merged document (answers in key order); it runs
     in the worker that merged it. ``groups``: :func:`answers_of` the sets, if already known.
+    ``prefer``: ``--prefer`` values (see :func:`preferences`).
 
     Raises:
         FixtureError: an answer only one annotator annotated, or a decision that cannot be
@@ -746,6 +840,7 @@ def adjudicate_sets(
     groups = list(answers_of(sets)) if groups is None else groups
     names = set_names(sets)
     wanted = _wanted(decisions, [k.label for k, _ in groups])
+    preferred = preferences(prefer, [k.label for k, _ in groups], names)
     _check_two_annotators(groups, names)
     at = clock()
 
@@ -763,6 +858,7 @@ def adjudicate_sets(
                 at=at,
                 answer=key.label if len(groups) > 1 else "",
                 owned=True,
+                prefer={**preferred.get("", {}), **preferred.get(key.label, {})},
             )
             write(k, r.document)
             nobody = tuple(
@@ -828,8 +924,11 @@ def adjudicate_paths(
     by: str = "adjudicator",
     clock: Callable[[], str] = now,
     progress: Callable[[str, int | None], Callable[[int], None]] | None = None,
+    prefer: Sequence[str] = (),
 ) -> tuple[list[AnswerResult], list[str]]:
     """Adjudicate annotators' files or folders into ``out`` (one gold file per answer).
+
+    ``prefer``: whose value settles the ties no decision settles (see :func:`preferences`).
 
     Every gold file is written, or none (the files are staged and renamed together).
 
@@ -855,6 +954,7 @@ def adjudicate_paths(
                 clock=clock,
                 progress=step("adjudicating", len(groups)),
                 groups=groups,
+                prefer=prefer,
             )
             staging.commit()
         finally:

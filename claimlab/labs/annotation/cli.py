@@ -11,7 +11,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
-from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, say
+from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, output_path, say
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -275,9 +275,19 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     steps = Steps("adjudicate", enabled=args.progress or None)
     decisions = [d for text in args.decide or [] for d in _decisions(text)]
     results, targets = adjudicate_paths(
-        args.paths_in, args.out, decisions=decisions, by=args.by, progress=steps.step
+        args.paths_in,
+        args.out,
+        decisions=decisions,
+        by=args.by,
+        progress=steps.step,
+        prefer=args.prefer or (),
     )
     steps.close()
+    if args.decisions_template:
+        from claimlab.io.files import atomic_write
+        from claimlab.labs.annotation.adjudicate import decisions_template
+
+        atomic_write(Path(args.decisions_template), decisions_template(results))
     _say_adjudication(args, results, targets)
     return 0
 
@@ -349,6 +359,11 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
         )
     if decided:
         say(f"  decided by {args.by}: {', '.join(decided)}")
+    if args.decisions_template:
+        say(
+            f"  {plural(len(ties), 'tie')} written to {args.decisions_template}: remove the '#' "
+            f"before each value you choose, then --decide @{args.decisions_template}"
+        )
     if len(gold) == len(results):
         say("  a gold set: every label settled")
     else:
@@ -390,6 +405,20 @@ def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="settle a tie (repeatable; ANSWER: may be left out for one answer): "
         "S3.faithful=false, S3.errors=qualifier, S3.errors=none, S3.evidence=SUPPORTED:R9, "
         "S3.preserves=U10,U11, 'S3.source_spans=12..40;52..60'",
+    )
+    p.add_argument(
+        "--prefer",
+        action="append",
+        metavar="ANNOTATOR | [ANSWER:]CID=ANNOTATOR",
+        help="settle ties with this annotator's value: every tie, or one candidate's "
+        "(repeatable; a --decide comes first, then a candidate's own --prefer)",
+    )
+    p.add_argument(
+        "--decisions-template",
+        metavar="FILE",
+        type=output_path,
+        help="write every tie left to FILE, each choice commented out, to edit and give back "
+        "as --decide @FILE",
     )
     p.add_argument("--by", default="adjudicator", help="the adjudicator's name (recorded)")
     p.add_argument("--show", type=count_type(0), default=20, help="ties listed (default 20)")

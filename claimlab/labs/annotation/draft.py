@@ -16,9 +16,13 @@ How each label is proposed:
       (words match at a ``rapidfuzz`` ratio of 80 or more, so Turkish suffixes still match, or
       when they share their first four letters and 60 % of the shorter word, as reaches and
       reaching do; a word with a digit matches only itself);
-      its score is the share of the subclaim's words found (0-100). In Thai (no spaces between
-      words) by ``rapidfuzz``'s ``partial_ratio_alignment`` over characters, never starting or
-      ending inside a character's combining marks (Thai vowels and tones). Case is folded
+      in Korean, which joins particles to words, two words sharing their first syllables (at
+      least half the shorter word) and adding at most two syllables match (간장을 / 간장과);
+      its score is the share of the subclaim's words found (0-100). In Chinese and Japanese
+      (no spaces between morphemes) the same search runs over characters: the stretch holding
+      most of the subclaim's characters in the fewest. In Thai by ``rapidfuzz``'s
+      ``partial_ratio_alignment`` over characters, never starting or ending inside a
+      character's combining marks (Thai vowels and tones). Case is folded
       character by character, so every offset stays where it was (Turkish ``İ`` lower-cases to
       two code points in Python and is left as it is). Below ``threshold`` (default 70) there
       is no span, and the candidate is proposed as introduced.
@@ -52,7 +56,10 @@ from claimlab.io.raw import RawAnswer, load_raw_answers
 UNIT_CHOICES = ("sentences", "none")
 DEFAULT_THRESHOLD = 70.0
 DRAFT_MODE = "decomposer"
-ALIGN_METHOD = "words (rapidfuzz ratio >= 80), or characters (partial_ratio_alignment) in Thai"
+ALIGN_METHOD = (
+    "words (rapidfuzz ratio >= 80, Korean stems), characters in Chinese and Japanese, "
+    "or characters (partial_ratio_alignment) in Thai"
+)
 _AND = re.compile(r"(?:\s(?:and|ve)\s|และ)", re.IGNORECASE)
 _FOLD = re.compile(r"[\W_]+", re.UNICODE)
 
@@ -78,13 +85,9 @@ def _fold_same_length(text: str) -> str:
     return "".join(out)
 
 
-def _is_thai(ch: str) -> bool:
-    return "\u0e00" <= ch <= "\u0e7f"
-
-
 def _wordy(ch: str) -> bool:
-    """A character of a space-separated word (Thai has no spaces between words: not wordy)."""
-    return ch.isalnum() and not _is_thai(ch)
+    """A character of a space-separated word (Thai, Chinese, Japanese: no spaces, not wordy)."""
+    return ch.isalnum() and _UNSPACED.match(ch) is None
 
 
 def _is_mark(ch: str) -> bool:
@@ -127,6 +130,31 @@ _TOKEN = re.compile(r"\w+(?:[.,]\w+)*", re.UNICODE)
 WORD_SIMILARITY = 80.0
 
 
+_HANGUL = re.compile("[\uac00-\ud7a3]")  # Hangul syllables
+PARTICLE = 2  # syllables a Korean word may add after its stem: 간장+을, 불고기+에는
+
+
+def _korean_stem(a: str, b: str) -> bool:
+    """Two Korean words with one stem and different particles (간장을 / 간장과, 파를 / 파와).
+
+    Korean writes spaces between words but joins particles to them: two words match when they
+    share their first syllables, at least half of the shorter word, and neither adds more
+    than two syllables after them.
+
+    Examples:
+        >>> _korean_stem("간장을", "간장과"), _korean_stem("파를", "파와")
+        (True, True)
+        >>> _korean_stem("간장을", "고추장을")
+        False
+    """
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n >= 1 and 2 * n >= min(len(a), len(b)) and max(len(a), len(b)) - n <= PARTICLE
+
+
 def _tokens(text: str) -> list[tuple[int, int, str]]:
     """Words with their code point offsets, case folded character by character."""
     folded = _fold_same_length(text)
@@ -147,6 +175,9 @@ class Aligner:
         self.words = _tokens(answer) if self.spaced else []
         self.folded = _fold_same_length(answer)
         self.index = _WordIndex([w for *_, w in self.words])
+        self.ideographic = _IDEOGRAPHIC.search(answer) is not None
+        self.chars = _characters(answer) if self.ideographic else []
+        self.char_index = _WordIndex([w for *_, w in self.chars])
 
     def align(self, subclaim: str, *, threshold: float = DEFAULT_THRESHOLD) -> Alignment | None:
         """See :func:`align`."""
@@ -158,6 +189,12 @@ class Aligner:
         if self.spaced and _spaced(subclaim):
             claim = _words(subclaim)
             hit = self.verbatim(claim) or _align_words(claim, self.words, self.index)
+            if hit is None or hit.score < threshold:
+                return None
+            return hit
+        if self.ideographic:
+            claim_chars = [w for *_, w in _characters(subclaim)]
+            hit = _align_words(claim_chars, self.chars, self.char_index)
             if hit is None or hit.score < threshold:
                 return None
             return hit
@@ -210,8 +247,8 @@ class _WordIndex:
         if self._prefix is None:
             self._prefix = {}
             for w in self.unique:
-                if len(w) >= PREFIX:
-                    self._prefix.setdefault(w[:PREFIX], []).append(w)
+                if len(w) >= PREFIX or _HANGUL.match(w):
+                    self._prefix.setdefault(_prefix_key(w), []).append(w)
         return self._prefix
 
     def find_run(self, claim: Sequence[str]) -> int | None:
@@ -248,7 +285,7 @@ class _WordIndex:
                 hits = [w] if w in self.positions else []
             else:
                 hits = similar[k]
-                hits += [v for v in self.by_prefix.get(w[:PREFIX], ()) if _same_stem(w, v)]
+                hits += [v for v in self.by_prefix.get(_prefix_key(w), ()) if _same_stem(w, v)]
             bit = 1 << k
             for v in hits:
                 for pos in self.positions[v]:
@@ -256,7 +293,14 @@ class _WordIndex:
         return out
 
 
+def _prefix_key(word: str) -> str:
+    """Where a word's look-alikes are kept: its first syllable (Korean), else 4 letters."""
+    return word[:1] if _HANGUL.match(word) else word[:PREFIX]
+
+
 def _same_stem(a: str, b: str) -> bool:
+    if _HANGUL.match(a) and _HANGUL.match(b):
+        return _korean_stem(a, b)
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -305,6 +349,21 @@ def _align_words(
                 break
     _, s, e, found = best
     return Alignment(words[s][0], words[e][1], round(100 * found / k, 1))
+
+
+_IDEOGRAPHIC = re.compile("[\u3040-\u30ff\u3400-\u9fff]")  # kana and CJK ideographs
+
+
+def _characters(text: str) -> list[tuple[int, int, str]]:
+    """Each letter, digit or ideograph with its code point offsets (Chinese, Japanese).
+
+    A Chinese character or a kana is close to a morpheme or a syllable: aligned character by
+    character (:func:`_align_words` over characters), the stretch holding most of the
+    subclaim's characters in the fewest wins, so a subclaim that leaves out part of a sentence
+    (カレーには人参を入れる in カレーには玉ねぎと人参を入れる) is placed on the whole of it.
+    """
+    folded = _fold_same_length(text)
+    return [(i, i + 1, folded[i]) for i, ch in enumerate(text) if ch.isalnum()]
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,9 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import utf16_len, utf16_slice
-from claimlab.core.text import cap_bytes
+from claimlab.core.text import cap_bytes, nfc
 from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, unknown
+from claimlab.io.annotations import AnswerKey
 from claimlab.io.decomposition import (
     DecompositionFixture,
     candidate_problems,
@@ -382,14 +383,105 @@ class AnnotationSession:
         self._apply(f"{cid}: reopened", body)
 
 
+def shown_path(path: str | Path) -> str:
+    """A path as shown to a person: relative to the working folder when it lies under it.
+
+    An absolute path names one machine; a notebook's outputs and the annotator's header show
+    the path the person gave (or the one below where they work), never the machine's own.
+
+    Examples:
+        >>> shown_path("drafts/A/k01.json")
+        'drafts/A/k01.json'
+    """
+    p = Path(path)
+    if not p.is_absolute():
+        return p.as_posix()
+    try:
+        return p.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return p.name if p.parent == p else f".../{p.parent.name}/{p.name}"
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One answer of an annotator's folder: which answer (decomposer and id), its draft, its copy."""
+
+    key: AnswerKey
+    draft: Path
+    copy: Path
+
+    @property
+    def label(self) -> str:
+        """``A/k02`` (decomposer and answer id), or ``k02`` without a decomposer."""
+        return self.key.label
+
+
+def next_to_do(order: Sequence[str], to_do: Iterable[str], current: str | None) -> str | None:
+    """The first item still to do after ``current`` in ``order``, wrapping round; None when done.
+
+    Confirm moves on with it (candidates) and so does the answer chooser (answers): work
+    continues after the item just finished, never back at the first one.
+
+    Examples:
+        >>> next_to_do(["S1", "S2", "S3", "S4"], {"S1", "S4"}, "S2")
+        'S4'
+        >>> next_to_do(["S1", "S2", "S3"], {"S1"}, "S3")
+        'S1'
+        >>> next_to_do(["S1", "S2"], set(), "S1") is None
+        True
+    """
+    wanted = set(to_do)
+    if not wanted:
+        return None
+    start = order.index(current) + 1 if current in order else 0
+    for k in range(len(order)):
+        item = order[(start + k) % len(order)]
+        if item in wanted:
+            return item
+    return None
+
+
+def find_item(items: Sequence[WorkItem], answer: str, *, given_as: str, where: str) -> WorkItem:
+    """The item ``answer`` names: ``DECOMPOSER/ID``, or an answer id that one decomposer has.
+
+    Both sides are compared after Unicode NFC normalisation; "" names the first item.
+
+    Raises:
+        AnnotationError: no item has that name, or the id alone is shared by several
+            decomposers (each is named, to be chosen as ``DECOMPOSER/ID``).
+    """
+    if not answer:
+        return items[0]
+    wanted = nfc(answer)
+    exact = [it for it in items if it.label == wanted]
+    if exact:
+        return exact[0]
+    same_id = [it for it in items if it.key.answer == wanted]
+    if len(same_id) == 1:
+        return same_id[0]
+    if same_id:
+        raise AnnotationError(
+            f"{given_as} is {answer!r}, which several decomposers share: choose one of "
+            + ", ".join(it.label for it in same_id),
+            file=where,
+        )
+    labels = [it.label for it in items]
+    shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
+    raise AnnotationError(
+        f"{given_as} is {answer!r}, but the folder holds no draft of that answer (it has {shown})",
+        file=where,
+    )
+
+
 @dataclass(frozen=True)
 class Workspace:
-    """Where an annotator works: the draft chosen, their copy's session, and all their copies."""
+    """Where an annotator works: the draft chosen, their copy's session, and all their answers."""
 
     draft: Path
     session: AnnotationSession
     copies: tuple[Path, ...]
     folder: Path | None = None  # the annotator's folder of copies (a folder of drafts)
+    items: tuple[WorkItem, ...] = ()  # every answer of a folder (decomposer and id), in order
 
     def beside(self, name: str) -> Path:
         """A folder for other outputs: beside the copy, or beside an annotator's folder of copies.
@@ -400,19 +492,41 @@ class Workspace:
             return self.session.path.parent / name
         return self.folder.with_name(f"{self.folder.name}-{name}")
 
-    def progress_rows(self) -> list[dict[str, str]]:
-        """Each copy and how far it is (for a table of the annotator's folder)."""
-        rows = []
-        for p in self.copies:
+    @property
+    def current(self) -> WorkItem | None:
+        """The item of the open copy (None for a single draft)."""
+        for it in self.items:
+            if it.copy == self.session.path:
+                return it
+        return None
+
+    def open(self, answer: str) -> Workspace:
+        """The same workspace on another answer (``DECOMPOSER/ID`` or an id one decomposer has)."""
+        if not self.items:
+            raise AnnotationError("a single draft has no other answer", file=str(self.draft))
+        it = find_item(self.items, answer, given_as="the answer chosen", where=str(self.folder))
+        session = AnnotationSession(it.copy, self.session.annotator, clock=self.session.clock)
+        return replace(self, draft=it.draft, session=session)
+
+    def progress_of(self) -> dict[str, Progress]:
+        """Each answer's progress (label -> Progress), from the copies as saved."""
+        out = {}
+        for it in self.items:
             s = (
                 self.session
-                if p == self.session.path
-                else AnnotationSession(p, self.session.annotator)
+                if it.copy == self.session.path
+                else AnnotationSession(it.copy, self.session.annotator)
             )
-            rows.append(
-                {"file": str(p), "answer": s.fixture.original.id, "progress": s.progress().text}
-            )
-        return rows
+            out[it.label] = s.progress()
+        return out
+
+    def progress_rows(self) -> list[dict[str, str]]:
+        """Each copy and how far it is (for a table of the annotator's folder)."""
+        done = self.progress_of()
+        return [
+            {"file": shown_path(it.copy), "answer": it.label, "progress": done[it.label].text}
+            for it in self.items
+        ]
 
 
 def folder_copies(drafts: str | Path, work: str | Path, annotator: str) -> list[tuple[Path, Path]]:
@@ -431,7 +545,33 @@ def folder_copies(drafts: str | Path, work: str | Path, annotator: str) -> list[
             file=str(work),
             field="WORK_DIR",
         )
-    return [(p, dst / p.relative_to(src)) for p in decomposition_files(src)]
+    return [
+        (Path(drafts) / p.relative_to(src), Path(work) / p.relative_to(src))
+        for p in decomposition_files(src)
+    ]
+
+
+def work_items(pairs: Sequence[tuple[Path, Path]], drafts: Path) -> tuple[WorkItem, ...]:
+    """Each draft's answer (its decomposer, else its sub-folder, and id), made unique.
+
+    Drafts of different decomposers never collide: ``A/k02`` and ``B/k02`` are two items.
+
+    Raises:
+        AnnotationError: two drafts of the folder are the same answer.
+    """
+    from claimlab.io.annotations import scan_annotated
+
+    items: dict[AnswerKey, WorkItem] = {}
+    for src, copy_path in pairs:
+        key = scan_annotated(src, root=drafts).key
+        if key in items:
+            raise AnnotationError(
+                f"is the same answer ({key.label}) as {items[key].draft}: give each decomposer "
+                "its own sub-folder or draft --decomposer",
+                file=str(src),
+            )
+        items[key] = WorkItem(key, src, copy_path)
+    return tuple(items.values())
 
 
 def open_workspace(
@@ -446,11 +586,13 @@ def open_workspace(
     """Open the annotator's copy of a draft, or of every draft of a folder (made where missing).
 
     For a folder the copies keep the drafts' layout in ``work`` (the annotator's folder, as
-    ``claimlab agreement`` and ``adjudicate`` take it); ``answer`` chooses the one to open (its
-    answer id; "" the first); ``given_as`` says where it came from, for the error refusing it.
+    ``claimlab agreement`` and ``adjudicate`` take it); ``answer`` chooses the one to open
+    (``DECOMPOSER/ID``, or an id only one decomposer has; "" the first); ``given_as`` says
+    where it came from, for the error refusing it.
 
     Raises:
-        AnnotationError: no draft with that answer id, or a folder with no draft.
+        AnnotationError: no draft of that answer, an id several decomposers share, or a
+            folder with no draft.
     """
     d = Path(draft)
     if not d.is_dir():
@@ -459,24 +601,49 @@ def open_workspace(
     pairs = folder_copies(d, work, annotator)
     if not pairs:
         raise AnnotationError("holds no draft (*.json)", file=str(d), field="DRAFT")
+    items = work_items(pairs, d)
+    chosen = find_item(items, answer, given_as=given_as, where=str(d))
     for src, copy_path in pairs:
         if not copy_path.exists():
             doc = read_document(src)
             read_decomposition(doc, source=str(src))
             write_json(copy_path, doc)
-    chosen = pairs[0]
-    if answer:
-        ids = {
-            read_decomposition(read_document(c), source=str(c)).original.id: (s, c)
-            for s, c in pairs
-        }
-        if answer not in ids:
-            shown = ", ".join(list(ids)[:12]) + (", ..." if len(ids) > 12 else "")
-            raise AnnotationError(
-                f"{given_as} is {answer!r}, but the folder holds no draft of that answer "
-                f"(it has {shown})",
-                file=str(d),
-            )
-        chosen = ids[answer]
-    session = AnnotationSession(chosen[1], annotator, clock=clock)
-    return Workspace(chosen[0], session, tuple(c for _, c in pairs), Path(work))
+    session = AnnotationSession(chosen.copy, annotator, clock=clock)
+    return Workspace(chosen.draft, session, tuple(c for _, c in pairs), Path(work), items)
+
+
+def workspace_keys(space: Workspace) -> set[AnswerKey]:
+    """The answers a workspace annotates (decomposer and id)."""
+    from claimlab.io.annotations import scan_annotated
+
+    if space.items:
+        return {it.key for it in space.items}
+    return {scan_annotated(space.session.path).key}
+
+
+def agreement_inputs(given: Sequence[str | Path], space: Workspace) -> tuple[list[Path], str]:
+    """The annotators' files to compare with this workspace, or none and the sentence saying why.
+
+    Only the person's own answers are compared: with no files given, or files that hold none
+    of the answers annotated here (another project's, a shipped example's), agreement,
+    adjudication and the ledger are skipped, and nothing is written.
+    """
+    from claimlab.io.annotations import decomposition_files, scan_annotated
+
+    if not given:
+        return [], (
+            "No annotators' files given (`AGREEMENT_FILES` is empty): agreement, adjudication "
+            "and the ledger are skipped. Give two or more annotators' files or folders."
+        )
+    paths = [Path(g) for g in given]
+    mine = workspace_keys(space)
+    for p in paths:
+        files = decomposition_files(p) if p.is_dir() else [p] if p.exists() else []
+        root = p if p.is_dir() else None
+        if any(scan_annotated(f, root=root).key in mine for f in files):
+            return paths, ""
+    return [], (
+        "The annotators' files given (`AGREEMENT_FILES`) hold none of the answers annotated "
+        "here: agreement, adjudication and the ledger are skipped, and nothing is written. "
+        "Give your annotators' files or folders."
+    )

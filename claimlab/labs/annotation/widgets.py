@@ -22,7 +22,12 @@ import traitlets
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import backing_rule, unbacked_line, utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
-from claimlab.labs.annotation.session import AnnotationSession
+from claimlab.labs.annotation.session import (
+    AnnotationSession,
+    Workspace,
+    next_to_do,
+    shown_path,
+)
 from claimlab.notebook.widgets import Html, View, css_token
 
 GUIDE = """
@@ -193,25 +198,44 @@ def _short(text: str, n: int = 60) -> str:
 
 
 class Annotator(View):
-    """The annotation widget over a session (see the module's keys)."""
+    """The annotation widget over a session, or a workspace of answers (see the module's keys).
 
-    def __init__(self, session: AnnotationSession) -> None:
-        self.session = session
+    With a folder of drafts (a :class:`Workspace`), an answer chooser at the top lists every
+    answer as ``DECOMPOSER/ID`` with how far it is; choosing one opens that copy in place,
+    without running the notebook again.
+    """
+
+    def __init__(self, source: AnnotationSession | Workspace) -> None:
+        self.space = source if isinstance(source, Workspace) else None
+        self.session = source.session if isinstance(source, Workspace) else source
         self._syncing = False
-        fx = session.fixture
+        self._progress: dict[str, Any] | None = None
+        fx = self.session.fixture
         self.answer = AnswerText(text=fx.original.text)
         self.answer.on_msg(self._key)
         self.progress = Html()
         self.progress.add_class("claimlab-progress")
         self.message = Html()
         self.message.add_class("claimlab-message")
-
+        self._answer_controls()
         self._unit_controls()
         self._candidate_controls()
         self._label_controls(fx)
         self.widget = self._layout()
         self.widget.add_class("claimlab-annotator")
         self.refresh()
+
+    def _answer_controls(self) -> None:
+        """The answer chooser (a folder of drafts only) and the count of answers done."""
+        self.answers = W.Dropdown(description="answer", layout=W.Layout(width="auto"))
+        self.answers.add_class("claimlab-answer-choice")
+        self.answers_done = Html()
+        self.answers_done.add_class("claimlab-answers-done")
+        self.next_answer = self._button(
+            "next answer to do ▶", "claimlab-next-answer", self.step_answer
+        )
+        self._draw_answers()
+        self.answers.observe(lambda _c: self._answer_chosen(), names="value")
 
     def _unit_controls(self) -> None:
         """New, move, remove and confirm units from the selected text."""
@@ -261,6 +285,7 @@ class Annotator(View):
         self.status.observe(lambda _c: self._status_changed(), names="value")
         self.references = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.reference_texts = reference_texts(fx)
+        self._references_box = W.VBox([self.reference_texts])
         self.faithful.observe(lambda _c: self._bool_changed("faithful"), names="value")
         self.atomic.observe(lambda _c: self._bool_changed("atomic"), names="value")
         self.confirm = self._button(
@@ -273,8 +298,12 @@ class Annotator(View):
         guide = W.Accordion(children=[Html(GUIDE)], titles=("Annotation guide",))
         guide.selected_index = None
 
+        chooser = (
+            [W.HBox([self.answers, self.next_answer, self.answers_done])] if self.space else []
+        )
         return W.VBox(
             [
+                *chooser,
                 self.progress,
                 self.answer,
                 W.HBox(
@@ -298,7 +327,7 @@ class Annotator(View):
                 self.status,
                 W.HTML("<b>references</b> (the evidence status comes from their texts alone)"),
                 self.references,
-                self.reference_texts,
+                self._references_box,
                 W.HBox([self.confirm, self.reopen]),
                 self.message,
                 guide,
@@ -407,13 +436,19 @@ class Annotator(View):
         self.session.confirm(cid)
         self.refresh()
         unbacked = unbacked_line(self.session.fixture.unbacked_claims)
+        fx = self.session.fixture
+        after = next_to_do(fx.candidate_ids, [c.id for c in fx.candidates if c.review], cid)
+        if after:
+            self.chooser.value = after
+        self._draw_answers()
+        finished = " Every candidate here is confirmed." if after is None else ""
+        if finished and self.space is not None:
+            finished += " Next answer to do ▶ opens the next one."
         self.say(
             f"{cid} confirmed by {self.session.annotator}; saved."
             + (f" In this file, {unbacked}." if unbacked else "")
+            + finished
         )
-        todo = [c.id for c in self.session.fixture.candidates if c.review]
-        if todo:
-            self.chooser.value = todo[0]
 
     def reopen_current(self) -> None:
         """Put the current candidate back under review."""
@@ -421,6 +456,82 @@ class Annotator(View):
         self.session.reopen(cid)
         self.refresh()
         self.say(f"{cid} reopened; saved.")
+
+    def _answer_progress(self) -> dict[str, Any]:
+        """Each answer's progress, read from the copies once and then kept for the open one.
+
+        Only this widget writes the annotator's copies, so a Confirm rereads no other file.
+        """
+        if self.space is None:
+            return {}
+        if self._progress is None:
+            self._progress = self.space.progress_of()
+        here = self.space.current
+        if here is not None:
+            self._progress[here.label] = self.session.progress()
+        return self._progress
+
+    def _draw_answers(self) -> None:
+        """The chooser's answers, each ``DECOMPOSER/ID`` with its progress, and the count done."""
+        if self.space is None:
+            return
+        progress = self._answer_progress()
+        done = [label for label, p in progress.items() if p.done]
+        self._syncing = True
+        try:
+            self.answers.options = [
+                (f"{'✓' if p.done else '•'} {label} · {p.candidates.numerator} of "
+                 f"{p.candidates.denominator} confirmed", label)
+                for label, p in progress.items()
+            ]  # fmt: skip
+            here = self.space.current
+            self.answers.value = here.label if here else None
+        finally:
+            self._syncing = False
+        self.answers_done.value = (
+            f"answers: <b>{len(done)} confirmed</b> · {len(progress) - len(done)} to do"
+        )
+
+    def _answer_chosen(self) -> None:
+        if self._syncing or self.space is None or not self.answers.value:
+            return
+        self._run(lambda: self.open_answer(self.answers.value))
+
+    def open_answer(self, label: str) -> None:
+        """Open another answer of the folder (``DECOMPOSER/ID``) in place."""
+        if self.space is None:
+            raise ClaimlabInputError("a single draft has no other answer")
+        self.space = self.space.open(label)
+        self.session = self.space.session
+        fx = self.session.fixture
+        self._syncing = True
+        try:
+            self.chooser.options = []
+            self.answer.selection = []
+            self.answer.text = fx.original.text
+        finally:
+            self._syncing = False
+        self.reference_texts = reference_texts(fx)
+        self._references_box.children = [self.reference_texts]
+        self.refresh()
+        self._draw_answers()
+        self.say(f"{label} opened ({self.session.progress().text}).")
+
+    def step_answer(self) -> None:
+        """Open the next answer with something still to confirm."""
+        if self.space is None:
+            return
+        progress = self._answer_progress()
+        here = self.space.current
+        after = next_to_do(
+            list(progress),
+            [k for k, p in progress.items() if not p.done],
+            here.label if here else None,
+        )
+        if after is None:
+            self.say("Every answer is confirmed.")
+            return
+        self.open_answer(after)
 
     def step(self, by: int) -> None:
         """Go to the next (1) or previous (-1) candidate."""
@@ -483,7 +594,7 @@ class Annotator(View):
         try:
             self.progress.value = (
                 f"<b>{_e(self.session.progress().text)}</b> · annotator: "
-                f"{_e(self.session.annotator)} · saved to <code>{_e(self.session.path)}</code>"
+                f"{_e(self.session.annotator)} · saved to <code>{_e(shown_path(self.session.path))}</code>"
             )
             self.answer.units = [[u.span.start, u.span.end, u.id, u.proposed] for u in fx.units]
             keep_unit = self.unit_choice.value
@@ -506,7 +617,7 @@ class Annotator(View):
                 self.chooser.value = keep
             elif ids:
                 todo = [c.id for c in fx.candidates if c.review]
-                self.chooser.value = todo[0] if todo else ids[0]
+                self.chooser.value = next_to_do(ids, todo, None) or ids[0]
         finally:
             self._syncing = False
         self._show_candidate()

@@ -24,6 +24,7 @@ from claimlab.notebook.terminal import (
 def cmd_decomposition(args: argparse.Namespace) -> int:
     """Run ``claimlab decomposition``; returns the exit code."""
     fx = load_decomposition(args.file)
+    args = argparse.Namespace(**{**vars(args), "mode": chosen_mode(fx, args.mode, args.select)})
     selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
     core = core_select(fx, selection)
     if args.select_core:
@@ -55,6 +56,27 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         say(f"  audit record written to {args.record}")
     _say_audit(result)
     return 0
+
+
+def chosen_mode(fx: Any, mode: str | None, select: str | None) -> str | None:
+    """The mode scored: the one asked for; with neither --mode nor --select, the file's only one.
+
+    Raises:
+        ClaimlabInputError: neither was given and the file has no mode, or several (named).
+    """
+    if mode is not None or select is not None:
+        return mode
+    names = list(fx.modes)
+    if len(names) == 1:
+        return str(names[0])
+    from claimlab.core.errors import ClaimlabInputError
+
+    has = f"it has {len(names)}: {', '.join(names)}" if names else "it has none"
+    raise ClaimlabInputError(
+        f"give --mode NAME or --select IDS: the file's only mode is taken when it has one ({has})",
+        file=str(fx.source),
+        field="--mode",
+    )
 
 
 def _claims(record: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -190,9 +212,11 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="figures per entity and version (after D-FActScore), a group's support counted"
         " only against that entity's references",
     )
-    g = p.add_mutually_exclusive_group(required=True)
+    g = p.add_mutually_exclusive_group()
     g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
-    g.add_argument("--mode", help="a named selection from the file's modes")
+    g.add_argument(
+        "--mode", help="a named selection from the file's modes (default: its only one, if one)"
+    )
     p.add_argument(
         "--record",
         metavar="OUT.json",

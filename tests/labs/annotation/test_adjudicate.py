@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claimlab.core.spans import utf16_slice
 from claimlab.io.decomposition import load_decomposition
@@ -267,3 +269,94 @@ def test_candidates_everyone_labelled_alike_merge_as_the_vote_by_vote_path_does(
     assert calls and fast == slow
     labels = fast.document["candidates"][0]["provenance"]
     assert labels["faithful"]["of"] == f"{copies} of {copies}"
+
+
+# --prefer and --decisions-template: adjudication a person can finish
+
+
+@pytest.mark.parametrize(
+    ("prefer", "expected_c11_atomic", "rule"),
+    [({"": "A"}, False, "preferred"), ({"": "B"}, True, "preferred"),
+     ({"": "A", "C11": "B"}, True, "preferred"), ({"C4": "B"}, None, "tie")],
+)  # fmt: skip
+def test_prefer_settles_ties_with_that_annotators_value(
+    tmp_path, prefer, expected_c11_atomic, rule
+):
+    result = _merge(atlas_pair(tmp_path), prefer=prefer)
+    c11 = next(c for c in result.document["candidates"] if c["id"] == "C11")
+    assert c11["provenance"]["atomic"]["rule"] == rule
+    if expected_c11_atomic is not None:
+        assert c11["atomic"] is expected_c11_atomic and "atomic" not in c11["review"]
+        assert c11["provenance"]["atomic"]["preferred"] == prefer.get("C11", prefer.get(""))
+    everyone = "" in prefer
+    # with a preference for every candidate, only the ties nobody voted on stay
+    assert result.gold is False  # C9, C10: confirmed by nobody, no vote to prefer
+    left = {(t.candidate, t.label) for t in result.ties}
+    assert (not left) if everyone else ("C11", "atomic") in left
+
+
+def test_a_decision_comes_before_a_preference(tmp_path):
+    result = _merge(
+        atlas_pair(tmp_path), decisions=[parse_decision("C11.atomic=true")], prefer={"": "A"}
+    )
+    c11 = next(c for c in result.document["candidates"] if c["id"] == "C11")
+    assert c11["atomic"] is True and c11["provenance"]["atomic"]["rule"] == "decided"
+
+
+def test_prefer_and_the_decisions_template_on_the_command_line(tmp_path):
+    a, b = atlas_pair(tmp_path)
+    bad = run_cli("adjudicate", a, b, "--out", tmp_path / "g.json", "--prefer", "Nobody")
+    assert bad.returncode == 2 and "'Nobody', who is not among the annotators (A, B)" in bad.stderr
+    template = tmp_path / "decisions.txt"
+    first = run_cli(
+        "adjudicate", a, b, "--out", tmp_path / "g.json", "--decisions-template", template
+    )
+    assert first.returncode == 0, first.stderr
+    assert "6 ties written to" in first.stdout
+    text = template.read_text(encoding="utf-8")
+    assert "# C11.atomic: A=false, B=true\n# C11.atomic=false\n# C11.atomic=true\n" in text
+    # left as written it decides nothing
+    same = run_cli("adjudicate", a, b, "--out", tmp_path / "g.json", "--decide", f"@{template}")
+    assert "NOT yet gold" in same.stdout and "decided by" not in same.stdout
+    # a person keeps B's value of C11.atomic, A's of every other tie
+    edited = text.replace("# C11.atomic=true", "C11.atomic=true")
+    (tmp_path / "mine.txt").write_text(edited, encoding="utf-8")
+    done = run_cli(
+        "adjudicate", a, b, "--out", tmp_path / "g.json",
+        "--decide", f"@{tmp_path / 'mine.txt'}", "--prefer", "A",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    gold = read_json(tmp_path / "g.json")
+    c11 = next(c for c in gold["candidates"] if c["id"] == "C11")
+    assert c11["atomic"] is True and c11["provenance"]["atomic"]["rule"] == "decided"
+    c4 = next(c for c in gold["candidates"] if c["id"] == "C4")
+    assert c4["provenance"]["evidence"]["rule"] == "preferred"
+    assert "C4.evidence (A's)" in done.stdout
+
+
+votes_of = st.dictionaries(
+    st.sampled_from(["Ana", "Ben", "Cem"]), st.booleans(), min_size=1, max_size=3
+)
+
+
+@given(votes=votes_of, prefer=st.sampled_from(["", "Ana", "Ben", "Cem"]))
+def test_a_preference_settles_only_ties_and_never_overrules_a_majority(votes, prefer):
+    """Invariant: where a strict majority exists it decides, whoever is preferred; a tie is
+    settled by the preferred annotator's value when they voted, else left under review.
+    Caught mutation: applying the preference before the majority (``prefer in given`` checked
+    without ``rule == "tie"``): a preferred minority then overrules the majority."""
+    from collections import Counter
+
+    from claimlab.labs.annotation.adjudicate import _settle
+
+    cand = {"id": "S1", "atomic": None}
+    merge = _settle(cand, {"atomic": votes}, {}, by="adj", at="T", answer="", prefer=prefer)
+    counts = Counter(votes.values()).most_common()
+    tie = len(counts) > 1 and counts[0][1] == counts[1][1]
+    if not tie:
+        assert cand["atomic"] is counts[0][0] and "atomic" not in merge.review
+    elif prefer in votes:
+        assert cand["atomic"] is votes[prefer] and not merge.ties
+        assert merge.provenance["atomic"]["rule"] == "preferred"
+    else:
+        assert "atomic" in merge.review and len(merge.ties) == 1

@@ -2,8 +2,10 @@
 
 Thirty answers about hiking trails (another domain than the shipped files, other ids), split by
 two decomposers; two simulated annotators confirm every label through the annotation session
-(as a person does in notebook 09), and disagree on a few; the ties are settled by a decisions
-file. The pooled agreement and the paired difference are checked against hand computations.
+(as a person does in notebook 09), and disagree on a few; the ties are settled in the decisions
+file the command writes (a person uncomments one choice) and Ana's value on every tie left
+(``--prefer``): no script of the user's own. The pooled agreement and the paired difference are
+checked against hand computations.
 """
 
 import json
@@ -102,6 +104,7 @@ def test_two_decomposers_from_raw_output_to_a_paired_comparison(tmp_path):
     for c in commands[:4]:
         run(c)
     assert len(list((tmp_path / "ana").rglob("*.json"))) == 2 * ANSWERS  # ana/A/t00.json, ...
+    assert not list(tmp_path.glob("*-adjudicated"))  # no shipped example adjudicated in there
     annotate(tmp_path / "ana", "Ana")
     annotate(tmp_path / "ben", "Ben")
 
@@ -123,12 +126,24 @@ def test_two_decomposers_from_raw_output_to_a_paired_comparison(tmp_path):
 
     first = run(commands[5])
     assert "NOT yet gold: 11 answers" in first
-    settle = re.findall(r"settle with --decide (\S+)", first)
-    assert len(settle) == 11  # each tie with the decision that settles it, Ana's value first
+    template = (tmp_path / "decisions.txt").read_text(encoding="utf-8")
+    choices = re.findall(r"^# (\S+:S\d\.\w+=\S+)$", template, flags=re.MULTILINE)
+    assert len(choices) == 22  # 11 ties, Ana's value and Ben's, each commented out
+    # the person settles one tie by hand (Ben's status of A/t05's S2), Ana's value on the rest
+    chosen = "A/t05:S2.evidence=NOT_IN_REFERENCE"
+    assert chosen in choices
     (tmp_path / "decisions.txt").write_text(
-        "\n".join(shlex.split(d)[0] for d in settle) + "\n", encoding="utf-8"
+        template.replace(f"# {chosen}\n", f"{chosen}\n"), encoding="utf-8"
     )
     assert "a gold set: every label settled" in run(commands[6])
+    t05 = json.loads((tmp_path / "gold" / "A" / "t05.json").read_text(encoding="utf-8"))
+    s2 = next(c for c in t05["candidates"] if c["id"] == "S2")
+    assert s2["evidence"]["status"] == "NOT_IN_REFERENCE"
+    assert s2["provenance"]["evidence"]["rule"] == "decided"
+    t00 = json.loads((tmp_path / "gold" / "A" / "t00.json").read_text(encoding="utf-8"))
+    s2 = next(c for c in t00["candidates"] if c["id"] == "S2")
+    assert s2["evidence"]["status"] == "SUPPORTED"  # Ana's, preferred
+    assert s2["provenance"]["evidence"]["rule"] == "preferred"
     assert len(list((tmp_path / "gold").rglob("*.json"))) == 2 * ANSWERS
 
     scored = run(commands[7])
