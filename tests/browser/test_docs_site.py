@@ -84,7 +84,9 @@ def test_search_finds_a_word_from_file_urls(site, browser):
         page.goto((site / "index.html").as_uri())
         search = page.locator("input.md-search__input")
         search.click()
-        search.fill("adjudicate")
+        meta = page.locator(".md-search-result__meta")  # "Initializing search" until it is ready
+        meta.filter(has_text="Type to start searching").wait_for()
+        search.type("adjudicate", delay=20)
         results = page.locator(".md-search-result__item")
         results.first.wait_for()
         assert results.count() > 0
