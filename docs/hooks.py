@@ -104,7 +104,9 @@ def command_pages() -> dict[str, str]:
     """reference/commands/*.md: an index and one page per command with its ``--help``."""
     os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal: the same width every build
     parsers = commands()
-    rows = [f"| [`{n}`]({n}.md) | {(p.description or '').splitlines()[0]} |" for n, p in parsers.items()]
+    rows = [
+        f"| [`{n}`]({n}.md) | {(p.description or '').splitlines()[0]} |" for n, p in parsers.items()
+    ]
     index = (
         "# Commands\n\nEvery command of `claimlab`, its `--help` as the installed command prints "
         "it (generated when the site is built). What the commands share (`--json`, errors, exit "
@@ -128,7 +130,9 @@ def format_pages() -> dict[str, str]:
         page = f"reference/formats/{slug(fmt)}.md"
         rows.append(f"| [{title}]({slug(fmt)}.md) | `{fmt}` | {len(examples)} |")
         schema = format_schema(fmt)
-        text = f"# {title}: `{fmt}`\n\nThe fields are described in [file formats](../formats.md).\n\n"
+        text = (
+            f"# {title}: `{fmt}`\n\nThe fields are described in [file formats](../formats.md).\n\n"
+        )
         text += "## JSON Schema\n\n" + (
             "Derived from the format's declaration when the site is built; a test validates "
             "every example below against it.\n\n" + fenced(json.dumps(schema, indent=2), "json")
@@ -202,7 +206,9 @@ def nav_entries(section: str) -> list[Any]:
     if section == "reference/formats/index.md":
         return [{t: f"reference/formats/{slug(f)}.md"} for f, (t, _, _) in FORMATS.items()]
     if section == "explanation/metric-cards/index.md":
-        return [{m.split(".")[-1]: f"explanation/metric-cards/{slug(m)}.md"} for m in metric_cards()]
+        return [
+            {m.split(".")[-1]: f"explanation/metric-cards/{slug(m)}.md"} for m in metric_cards()
+        ]
     return []
 
 
@@ -264,7 +270,9 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     for name in names:
         value = getattr(claimlab, name)
         module = getattr(value, "__module__", None) or claimlab._PUBLIC[name]
-        blocks.append(f"### `{name}`\n\n::: {module}.{name}\n    options:\n      heading_level: 4\n")
+        blocks.append(
+            f"### `{name}`\n\n::: {module}.{name}\n    options:\n      heading_level: 4\n"
+        )
     return markdown + "\n## Reference\n\nFrom the docstrings:\n\n" + "\n".join(blocks)
 
 

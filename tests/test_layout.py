@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, doc_section
 
 PACKAGE = ROOT / "claimlab"
 FLOORS = ["core", "io", "metrics", "labs", "notebook", "tooling"]
@@ -32,8 +32,7 @@ def docstring(folder):
 
 
 def readme_row(floor):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme[readme.index("## Layout") :]
+    layout = doc_section("Layout")
     (row,) = [line for line in layout.splitlines() if line.startswith(f"| `claimlab.{floor}` |")]
     return row.split("|")[2]
 
