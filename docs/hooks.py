@@ -27,6 +27,7 @@ from mkdocs.structure.pages import Page
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS_ENV = "CLAIMLAB_DOCS_NOTEBOOKS"
+RECORDS = {"application/vnd.claimlab.record+json"}  # claimlab.notebook.records' MIME type
 COPIES: list[Path] = []  # the folders on_files copied the notebooks into
 
 # format -> (title, example files under fixtures/, "module:attribute" of its declaration or "")
@@ -71,7 +72,7 @@ def metric_cards() -> dict[str, str]:
     folder = ROOT / "claimlab" / "metrics"
     for path in sorted([*folder.glob("*.py"), *folder.glob("stats/*.py")]):
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-        if "metric card" in doc.lower():
+        if path.stem != "__init__" and "metric card" in doc.lower():
             name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             cards[name] = doc
     return cards
@@ -172,6 +173,15 @@ def card_pages() -> dict[str, str]:
     return pages
 
 
+def without_records(notebook: Path) -> str:
+    """A notebook's JSON without the outputs only the record reader reads (no page shows them)."""
+    data = json.loads(notebook.read_text(encoding="utf-8"))
+    for cell in data.get("cells", []):
+        if "outputs" in cell:
+            cell["outputs"] = [o for o in cell["outputs"] if set(o.get("data", {"": 0})) - RECORDS]
+    return json.dumps(data)
+
+
 def gallery_index(executed: dict[str, Path]) -> str:
     """gallery/index.md: every lab's notebooks, linked where the build found them executed."""
     from claimlab.labs.registry import LABS
@@ -179,7 +189,9 @@ def gallery_index(executed: dict[str, Path]) -> str:
     lines = [
         "# Tutorial gallery\n",
         "The notebooks as `make run` executed them with their defaults, outputs and figures "
-        "included. What each one shows and its parameters: [the notebooks](../guide/notebooks.md).\n",
+        "included. What each one shows and its parameters: [the notebooks](../guide/notebooks.md). "
+        "The explorers and games are live widgets in JupyterLab (`make lab`) or a classroom "
+        "server (`claimlab serve`); a static page shows their headless rounds and tables.\n",
     ]
     for lab in LABS:
         lines.append(f"\n## {lab.title}\n")
@@ -241,7 +253,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     COPIES.append(copies)
     (copies / "gallery").mkdir()
     for stem, notebook in executed_notebooks().items():
-        shutil.copyfile(notebook, copies / "gallery" / f"{stem}.ipynb")
+        (copies / "gallery" / f"{stem}.ipynb").write_text(without_records(notebook))
         files.append(
             File(
                 f"gallery/{stem}.ipynb",
@@ -270,9 +282,7 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     for name in names:
         value = getattr(claimlab, name)
         module = getattr(value, "__module__", None) or claimlab._PUBLIC[name]
-        blocks.append(
-            f"### `{name}`\n\n::: {module}.{name}\n    options:\n      heading_level: 4\n"
-        )
+        blocks.append(f"::: {module}.{name}\n    options:\n      show_root_heading: true\n")
     return markdown + "\n## Reference\n\nFrom the docstrings:\n\n" + "\n".join(blocks)
 
 
