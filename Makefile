@@ -71,8 +71,8 @@ mutation: setup
 	$(PY) quality/mutation.py
 
 lint: setup
-	$(VENV)/bin/ruff check claimlab tests benchmarks quality notebooks
-	$(VENV)/bin/ruff format --check claimlab tests benchmarks quality notebooks
+	$(VENV)/bin/ruff check claimlab tests benchmarks quality notebooks docs
+	$(VENV)/bin/ruff format --check claimlab tests benchmarks quality notebooks docs
 	$(VENV)/bin/mypy --strict claimlab
 	$(VENV)/bin/lint-imports
 
