@@ -18,7 +18,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
@@ -30,16 +30,32 @@ NOTEBOOKS_ENV = "CLAIMLAB_DOCS_NOTEBOOKS"
 RECORDS = {"application/vnd.claimlab.record+json"}  # claimlab.notebook.records' MIME type
 COPIES: list[Path] = []  # the folders on_files copied the notebooks into
 
-# format -> (title, example files under fixtures/, "module:attribute" of its declaration or "")
-FORMATS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "claimlab/decomposition@1": (
+
+class Format(NamedTuple):
+    """A file format as the reference shows it."""
+
+    title: str
+    examples: tuple[str, ...]  # files under fixtures/
+    reader: str  # the public name of ``claimlab`` that reads it (a test reads every example)
+    declaration: str = ""  # "module:attribute" a JSON Schema is derived from, when there is one
+
+
+FORMATS: dict[str, Format] = {
+    "claimlab/decomposition@1": Format(
         "Decomposition file",
         ("atlas_nova.json", "annotations/reader-en.ana.json"),
+        "load_decomposition",
         "claimlab.io.decomposition:_DocumentShape",
     ),
-    "claimlab/sufficiency@1": ("Sufficiency file", ("aurora.json", "library_loans.json"), ""),
-    "claimlab/context-lab@1": ("Context-lab file", ("leave_policy_en.json",), ""),
-    "raw subclaims (JSON Lines)": ("Raw subclaims", ("raw_subclaims.jsonl",), ""),
+    "claimlab/sufficiency@1": Format(
+        "Sufficiency file", ("aurora.json", "library_loans.json"), "load_sufficiency"
+    ),
+    "claimlab/context-lab@1": Format(
+        "Context-lab file", ("leave_policy_en.json",), "load_context_lab"
+    ),
+    "raw subclaims (JSON Lines)": Format(
+        "Raw subclaims", ("raw_subclaims.jsonl",), "load_raw_answers"
+    ),
 }
 
 
@@ -80,7 +96,7 @@ def metric_cards() -> dict[str, str]:
 
 def format_schema(fmt: str) -> dict[str, Any] | None:
     """The JSON Schema of a format, derived from its declaration (None when it has none)."""
-    ref = FORMATS[fmt][2]
+    ref = FORMATS[fmt].declaration
     if not ref:
         return None
     import msgspec
@@ -127,12 +143,13 @@ def command_pages() -> dict[str, str]:
 def format_pages() -> dict[str, str]:
     """reference/formats/*.md: each format's example files and, where derived, its JSON Schema."""
     rows, pages = [], {}
-    for fmt, (title, examples, _) in FORMATS.items():
+    for fmt, (title, examples, reader, _) in FORMATS.items():
         page = f"reference/formats/{slug(fmt)}.md"
         rows.append(f"| [{title}]({slug(fmt)}.md) | `{fmt}` | {len(examples)} |")
         schema = format_schema(fmt)
         text = (
-            f"# {title}: `{fmt}`\n\nThe fields are described in [file formats](../formats.md).\n\n"
+            f"# {title}: `{fmt}`\n\nThe fields are described in [file formats](../formats.md); "
+            f"`claimlab.{reader}` reads it (a test reads every example below with it).\n\n"
         )
         text += "## JSON Schema\n\n" + (
             "Derived from the format's declaration when the site is built; a test validates "
@@ -149,7 +166,8 @@ def format_pages() -> dict[str, str]:
     pages["reference/formats/index.md"] = (
         "# Example files\n\nEach format with a shipped example file (in `fixtures/`, shipped in "
         "the wheel) and its JSON Schema where the format's declaration gives one.\n\n"
-        "| format | name | examples |\n|---|---|---|\n" + "\n".join(rows) + "\n"
+        "| format | name | examples |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
+        "The full rules of each format: [file formats](../formats.md).\n"
     )
     return pages
 
@@ -216,7 +234,7 @@ def nav_entries(section: str) -> list[Any]:
     if section == "reference/commands/index.md":
         return [{n: f"reference/commands/{n}.md"} for n in commands()]
     if section == "reference/formats/index.md":
-        return [{t: f"reference/formats/{slug(f)}.md"} for f, (t, _, _) in FORMATS.items()]
+        return [{t: f"reference/formats/{slug(f)}.md"} for f, (t, *_) in FORMATS.items()]
     if section == "explanation/metric-cards/index.md":
         return [
             {m.split(".")[-1]: f"explanation/metric-cards/{slug(m)}.md"} for m in metric_cards()

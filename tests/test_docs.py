@@ -76,9 +76,19 @@ def hooks():
 
 
 def examples():
+    """(format, example file) for every example the format reference shows."""
     text = (ROOT / "docs" / "hooks.py").read_text(encoding="utf-8")
-    block = text[text.index("FORMATS:") : text.index("\n}\n", text.index("FORMATS:"))]
+    block = text[text.index("FORMATS: dict") :]
+    block = block[: block.index("\n}\n")]
     return re.findall(r'"([\w/.-]+\.jsonl?)"', block)
+
+
+@pytest.mark.parametrize("example", examples())
+def test_each_format_example_is_read_by_its_reader(example):
+    import claimlab
+
+    (fmt,) = [f for f, spec in hooks().FORMATS.items() if example in spec.examples]
+    getattr(claimlab, hooks().FORMATS[fmt].reader)(ROOT / "fixtures" / example)
 
 
 @pytest.mark.parametrize("example", examples())
@@ -86,7 +96,7 @@ def test_each_format_example_validates_against_its_schema(example):
     import jsonschema
 
     module = hooks()
-    (fmt,) = [f for f, (_, files, _) in module.FORMATS.items() if example in files]
+    (fmt,) = [f for f, spec in module.FORMATS.items() if example in spec.examples]
     path = ROOT / "fixtures" / example
     assert path.is_file()
     schema = module.format_schema(fmt)
