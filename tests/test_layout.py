@@ -1,8 +1,8 @@
-"""The floors as they are: every module is named in its floor's docstring and README row.
+"""The floors as they are: every module is named in its floor's docstring and layout table row.
 
 A module added to a floor without a word in the floor's docstring (what a newcomer reads
-first) or in the README's layout table fails here, and so does a name left behind in a floor
-the module has moved out of.
+first) or in the layout table (docs/reference/layout.md) fails here, and so does a name left
+behind in a floor the module has moved out of.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_no_module_imports_another_modules_private_name():
 
 
 @pytest.mark.parametrize("floor", FLOORS)
-def test_every_module_is_named_in_the_readme_layout(floor):
+def test_every_module_is_named_in_the_layout_table(floor):
     named = set(README_CODE.findall(readme_row(floor)))
     assert sorted(ALL[floor] - named) == []
     assert sorted((named & OTHERS) - ALL[floor]) == []
