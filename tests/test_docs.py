@@ -66,6 +66,16 @@ def test_the_readme_python_example_runs_as_written():
     assert out.stdout.strip() == "60.0% (3/5) 100.0% (3/3)"
 
 
+def test_the_readme_command_example_prints_what_the_readme_says():
+    from tests.conftest import run_cli
+
+    (block,) = re.findall(r"## One example\n\n```sh\n(.*?)```", README.read_text("utf-8"), re.S)
+    command, *args = block.split()
+    assert command.endswith("claimlab")
+    out = run_cli(*args, check=True).stdout
+    assert "100.0% (3/3)" in out and "60.0% (3/5)" in out and "U4, U5" in out
+
+
 def hooks():
     """docs/hooks.py, the generator of the site's reference pages, as a module."""
     pytest.importorskip("mkdocs", reason="the docs tools are not installed (make setup)")
