@@ -117,9 +117,21 @@ def fenced(text: str, lang: str = "text") -> str:
     return f"{fence}{lang}\n{text.rstrip()}\n{fence}\n"
 
 
+def help_text(parser: argparse.ArgumentParser) -> str:
+    """A command's ``--help`` at 80 columns (argparse wraps to the terminal's width)."""
+    before = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "80"
+    try:
+        return parser.format_help()
+    finally:
+        if before is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = before
+
+
 def command_pages() -> dict[str, str]:
     """reference/commands/*.md: an index and one page per command with its ``--help``."""
-    os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal: the same width every build
     parsers = commands()
     rows = [
         f"| [`{n}`]({n}.md) | {(p.description or '').splitlines()[0]} |" for n, p in parsers.items()
@@ -133,7 +145,7 @@ def command_pages() -> dict[str, str]:
     pages = {"reference/commands/index.md": index}
     for name, parser in parsers.items():
         pages[f"reference/commands/{name}.md"] = (
-            f"# claimlab {name}\n\n{fenced(parser.format_help())}\n"
+            f"# claimlab {name}\n\n{fenced(help_text(parser))}\n"
             "Back to [every command](index.md); fields and exit codes: "
             "[the command line](../command-line.md).\n"
         )
