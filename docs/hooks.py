@@ -32,31 +32,39 @@ COPIES: list[Path] = []  # the folders on_files copied the notebooks into
 
 
 class Format(NamedTuple):
-    """A file format as the reference shows it."""
+    """A file format as the reference shows it (its example files are found in fixtures/)."""
 
     title: str
-    examples: tuple[str, ...]  # files under fixtures/
     reader: str  # the public name of ``claimlab`` that reads it (a test reads every example)
     declaration: str = ""  # "module:attribute" a JSON Schema is derived from, when there is one
 
 
+RAW = "raw subclaims (JSON Lines)"  # the one format without a "format" field: fixtures/*.jsonl
 FORMATS: dict[str, Format] = {
     "claimlab/decomposition@1": Format(
-        "Decomposition file",
-        ("atlas_nova.json", "annotations/reader-en.ana.json"),
-        "load_decomposition",
-        "claimlab.io.decomposition:_DocumentShape",
+        "Decomposition file", "load_decomposition", "claimlab.io.decomposition:_DocumentShape"
     ),
-    "claimlab/sufficiency@1": Format(
-        "Sufficiency file", ("aurora.json", "library_loans.json"), "load_sufficiency"
-    ),
-    "claimlab/context-lab@1": Format(
-        "Context-lab file", ("leave_policy_en.json",), "load_context_lab"
-    ),
-    "raw subclaims (JSON Lines)": Format(
-        "Raw subclaims", ("raw_subclaims.jsonl",), "load_raw_answers"
-    ),
+    "claimlab/sufficiency@1": Format("Sufficiency file", "load_sufficiency"),
+    "claimlab/context-lab@1": Format("Context-lab file", "load_context_lab"),
+    RAW: Format("Raw subclaims", "load_raw_answers"),
 }
+
+
+def format_of(path: Path) -> str:
+    """The format a file under fixtures/ declares ("" when it declares none)."""
+    if path.suffix == ".jsonl":
+        return RAW
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return str(data.get("format", "")) if isinstance(data, dict) else ""
+
+
+def format_examples() -> dict[str, list[str]]:
+    """Format -> the shipped example files (paths under fixtures/) that declare it."""
+    found: dict[str, list[str]] = {fmt: [] for fmt in FORMATS}
+    folder = ROOT / "fixtures"
+    for path in sorted([*folder.rglob("*.json"), *folder.rglob("*.jsonl")]):
+        found.setdefault(format_of(path), []).append(path.relative_to(folder).as_posix())
+    return found
 
 
 def notebooks_folder() -> Path:
@@ -152,28 +160,38 @@ def command_pages() -> dict[str, str]:
     return pages
 
 
+def schema_section(fmt: str) -> str:
+    """The JSON Schema section of a format's page."""
+    schema = format_schema(fmt)
+    if schema is None:
+        return (
+            "## JSON Schema\n\nThis format has no declaration a schema is derived from yet; the "
+            "reader's checks are described in [file formats](../formats.md).\n"
+        )
+    return (
+        "## JSON Schema\n\nDerived from the format's declaration when the site is built; a test "
+        "validates every example below against it.\n\n"
+        + fenced(json.dumps(schema, indent=2), "json")
+    )
+
+
 def format_pages() -> dict[str, str]:
     """reference/formats/*.md: each format's example files and, where derived, its JSON Schema."""
     rows, pages = [], {}
-    for fmt, (title, examples, reader, _) in FORMATS.items():
+    examples = format_examples()
+    for fmt, (title, reader, _) in FORMATS.items():
         page = f"reference/formats/{slug(fmt)}.md"
-        rows.append(f"| [{title}]({slug(fmt)}.md) | `{fmt}` | {len(examples)} |")
-        schema = format_schema(fmt)
+        rows.append(f"| [{title}]({slug(fmt)}.md) | `{fmt}` | {len(examples[fmt])} |")
         text = (
             f"# {title}: `{fmt}`\n\nThe fields are described in [file formats](../formats.md); "
             f"`claimlab.{reader}` reads it (a test reads every example below with it).\n\n"
         )
-        text += "## JSON Schema\n\n" + (
-            "Derived from the format's declaration when the site is built; a test validates "
-            "every example below against it.\n\n" + fenced(json.dumps(schema, indent=2), "json")
-            if schema
-            else "This format has no declaration a schema is derived from yet; the reader's "
-            "checks are described in [file formats](../formats.md).\n"
-        )
-        for example in examples:
+        text += schema_section(fmt) + "\n## Examples\n\nThe shipped files of this format.\n"
+        for i, example in enumerate(examples[fmt]):
             body = (ROOT / "fixtures" / example).read_text(encoding="utf-8")
-            lang = "json" if example.endswith(".json") else "text"
-            text += f"\n## Example: `fixtures/{example}`\n\n{fenced(body, lang)}"
+            block = fenced(body, "json" if example.endswith(".json") else "text")
+            indented = "".join(f"    {line}" for line in block.splitlines(True))
+            text += f'\n{"???+" if i == 0 else "???"} example "fixtures/{example}"\n\n{indented}'
         pages[page] = text
     pages["reference/formats/index.md"] = (
         "# Example files\n\nEach format with a shipped example file (in `fixtures/`, shipped in "

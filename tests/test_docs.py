@@ -86,29 +86,30 @@ def hooks():
 
 
 def examples():
-    """(format, example file) for every example the format reference shows."""
-    text = (ROOT / "docs" / "hooks.py").read_text(encoding="utf-8")
-    block = text[text.index("FORMATS: dict") :]
-    block = block[: block.index("\n}\n")]
-    return re.findall(r'"([\w/.-]+\.jsonl?)"', block)
+    """Every shipped example file (fixtures/), as the format reference finds them."""
+    folder = ROOT / "fixtures"
+    paths = sorted([*folder.rglob("*.json"), *folder.rglob("*.jsonl")])
+    return [p.relative_to(folder).as_posix() for p in paths]
 
 
 @pytest.mark.parametrize("example", examples())
-def test_each_format_example_is_read_by_its_reader(example):
+def test_each_example_has_its_format_page_and_is_read_by_its_reader(example):
     import claimlab
 
-    (fmt,) = [f for f, spec in hooks().FORMATS.items() if example in spec.examples]
-    getattr(claimlab, hooks().FORMATS[fmt].reader)(ROOT / "fixtures" / example)
+    module = hooks()
+    fmt = module.format_of(ROOT / "fixtures" / example)
+    assert fmt in module.FORMATS, f"{example}: format {fmt!r} has no reference page"
+    assert example in module.format_examples()[fmt]
+    getattr(claimlab, module.FORMATS[fmt].reader)(ROOT / "fixtures" / example)
 
 
 @pytest.mark.parametrize("example", examples())
-def test_each_format_example_validates_against_its_schema(example):
+def test_each_example_validates_against_its_formats_schema(example):
     import jsonschema
 
     module = hooks()
-    (fmt,) = [f for f, spec in module.FORMATS.items() if example in spec.examples]
     path = ROOT / "fixtures" / example
-    assert path.is_file()
+    fmt = module.format_of(path)
     schema = module.format_schema(fmt)
     if schema is None:
         pytest.skip(f"{fmt}: no declaration to derive a schema from yet")
