@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # emoji in outline, which figures can draw; a colour bitmap emoji font only reaches HTML)
 DEBS := chromium poppler-utils libjs-mathjax fonts-noto-core fonts-noto-mono fonts-noto-color-emoji fonts-thai-tlwg fonts-nanum fonts-symbola
 
-.PHONY: setup system run test test-fast lint lab bench mutation clean
+.PHONY: setup system run test test-fast docs lint lab bench mutation clean
 
 setup: system $(STAMP)
 
@@ -57,14 +57,22 @@ test: setup
 test-fast: setup
 	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long"
 
+# the documentation site, offline, into site/ (docs/contributing.md); its gallery is the notebooks
+# `make run` executed, so with no executed notebook in outputs/ they are executed first
+docs: setup
+	@ls outputs/[0-9][0-9]_*.ipynb >/dev/null 2>&1 || { \
+	  echo "docs: no executed notebook in outputs/, running claimlab run first"; \
+	  $(VENV)/bin/claimlab run --output outputs; }
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 # seeded mutants of core/ratio.py and the metric modules, each against its own unit tests;
 # slow (minutes per module), so not part of `make test`; figures in QUALITY.md
 mutation: setup
 	$(PY) quality/mutation.py
 
 lint: setup
-	$(VENV)/bin/ruff check claimlab tests benchmarks quality notebooks
-	$(VENV)/bin/ruff format --check claimlab tests benchmarks quality notebooks
+	$(VENV)/bin/ruff check claimlab tests benchmarks quality notebooks docs
+	$(VENV)/bin/ruff format --check claimlab tests benchmarks quality notebooks docs
 	$(VENV)/bin/mypy --strict claimlab
 	$(VENV)/bin/lint-imports
 
@@ -88,4 +96,4 @@ lab: setup
 	  $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 clean:
-	rm -rf outputs/*.ipynb outputs/*.json outputs/handouts outputs/screenshots
+	rm -rf outputs/*.ipynb outputs/*.json outputs/handouts outputs/screenshots site

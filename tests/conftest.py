@@ -30,6 +30,25 @@ def write_variant(tmp_path):
     return make
 
 
+def doc_section(title):
+    """The text under a heading of README.md or a docs page, up to the next heading as high.
+
+    The README's long sections moved into the site's pages (docs/); a test that runs what a
+    section shows reads it wherever it now lives, by its heading's title.
+    """
+    import re
+
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        found = re.search(rf"^(#+) {re.escape(title)}[ \t]*$", text, re.M)
+        if found:
+            level = len(found.group(1))
+            rest = text[found.end() :]
+            end = re.search(rf"^#{{1,{level}}} ", rest, re.M)
+            return rest[: end.start()] if end else rest
+    raise AssertionError(f"no heading {title!r} in README.md or docs/")
+
+
 def run_cli(*args, cwd=ROOT, check=False):
     """Run the installed command as a user would."""
     exe = Path(sys.executable).parent / "claimlab"

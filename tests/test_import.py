@@ -43,13 +43,12 @@ def test_the_public_names_are_the_ones_their_modules_define():
         raise AssertionError("an unknown name must raise AttributeError")
 
 
-def test_the_readme_python_api_example_runs_as_written():
+def test_the_python_api_example_runs_as_written():
     import re
 
-    from tests.conftest import ROOT
+    from tests.conftest import ROOT, doc_section
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Python API") : readme.index("## Layout")]
+    section = doc_section("Python API")
     (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
@@ -60,13 +59,12 @@ def test_the_readme_python_api_example_runs_as_written():
     assert "decomposition" in lines[2] and "retrieval" in lines[2]
 
 
-def test_the_readme_lists_every_public_name():
+def test_the_python_api_page_lists_every_public_name():
     import re
 
     import claimlab
-    from tests.conftest import ROOT
+    from tests.conftest import doc_section
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Python API") : readme.index("## Layout")]
+    section = doc_section("Python API")
     listed = set(re.findall(r"`(\w+)`", section.split("The names:")[1]))
     assert listed == set(claimlab.__all__) - {"__version__"}

@@ -1,8 +1,8 @@
-"""The floors as they are: every module is named in its floor's docstring and README row.
+"""The floors as they are: every module is named in its floor's docstring and layout table row.
 
 A module added to a floor without a word in the floor's docstring (what a newcomer reads
-first) or in the README's layout table fails here, and so does a name left behind in a floor
-the module has moved out of.
+first) or in the layout table (docs/reference/layout.md) fails here, and so does a name left
+behind in a floor the module has moved out of.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, doc_section
 
 PACKAGE = ROOT / "claimlab"
 FLOORS = ["core", "io", "metrics", "labs", "notebook", "checkers", "tooling"]
@@ -32,8 +32,7 @@ def docstring(folder):
 
 
 def readme_row(floor):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme[readme.index("## Layout") :]
+    layout = doc_section("Layout")
     (row,) = [line for line in layout.splitlines() if line.startswith(f"| `claimlab.{floor}` |")]
     return row.split("|")[2]
 
@@ -70,7 +69,7 @@ def test_no_module_imports_another_modules_private_name():
 
 
 @pytest.mark.parametrize("floor", FLOORS)
-def test_every_module_is_named_in_the_readme_layout(floor):
+def test_every_module_is_named_in_the_layout_table(floor):
     named = set(README_CODE.findall(readme_row(floor)))
     assert sorted(ALL[floor] - named) == []
     assert sorted((named & OTHERS) - ALL[floor]) == []

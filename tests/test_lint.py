@@ -1,4 +1,4 @@
-"""Lint, types and floors: ruff (code, tests, benchmarks, quality scripts and notebooks), mypy, the import contract."""
+"""Lint, types and floors: ruff (code, tests, benchmarks, quality scripts, notebooks and the docs hook), mypy, the import contract."""
 
 import subprocess
 import sys
@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 BIN = Path(sys.executable).parent
-TARGETS = ["claimlab", "tests", "benchmarks", "quality", "notebooks"]
+TARGETS = ["claimlab", "tests", "benchmarks", "quality", "notebooks", "docs"]
 
 
 def run(*args):

@@ -5,6 +5,7 @@ import subprocess
 
 import pytest
 
+import claimlab
 from claimlab.tooling.handouts import build_handouts, find_chromium
 from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT
@@ -61,7 +62,7 @@ def test_figures_are_data_uris_and_na_is_shown(handouts):
     assert imgs and all(src.startswith("data:image/png;base64,") for src in imgs)
     assert "N/A (0/0)" in page
     assert (
-        "claimlab 0.1.0" in page and "&quot;empty&quot;" in page
+        f"claimlab {claimlab.__version__}" in page and "&quot;empty&quot;" in page
     )  # stamped with version and parameters
 
 

@@ -1,4 +1,4 @@
-"""The README's round trip, run as written: two decomposers' raw output to a paired comparison.
+"""The gold-set how-to's round trip (docs/how-to/gold-set.md), run as written: two decomposers' raw output to a paired comparison.
 
 Thirty answers about hiking trails (another domain than the shipped files, other ids), split by
 two decomposers; two simulated annotators confirm every label through the annotation session
@@ -15,7 +15,7 @@ import shlex
 import pytest
 
 from claimlab.labs.annotation.session import AnnotationSession
-from tests.conftest import ROOT, run_cli
+from tests.conftest import doc_section, run_cli
 
 pytestmark = pytest.mark.notebook
 
@@ -24,8 +24,7 @@ PLACES = ["north", "lake", "mill", "ridge", "bridge", "forest"]
 
 
 def readme_commands():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## From raw subclaims to a gold set", 1)[1]
+    section = doc_section("From raw subclaims to a gold set")
     block = section.split("```sh", 1)[1].split("```", 1)[0]
     return [shlex.split(re.sub(r"\s+#.*$", "", line)) for line in block.strip().splitlines()]
 

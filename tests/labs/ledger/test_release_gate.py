@@ -99,7 +99,7 @@ def test_gate_options_without_a_baseline_and_a_bad_baseline_are_one_line_errors(
 
 
 def test_the_readmes_ci_job_runs_as_written(baseline, tmp_path):
-    """The README's CI example, its shell steps run in a temporary folder as a runner would."""
+    """The CI how-to's job (docs/how-to/ci-gate.md), its shell steps run in a temporary folder as a runner would."""
     import os
     import re
     import shutil
@@ -107,10 +107,9 @@ def test_the_readmes_ci_job_runs_as_written(baseline, tmp_path):
     import sys
     from pathlib import Path
 
-    from tests.conftest import ROOT
+    from tests.conftest import doc_section
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.index("## Release gate (CI)") :]
+    block = doc_section("Release gate (CI)")
     yaml = block[block.index("```yaml") + 7 : block.index("```", block.index("```yaml") + 7)]
     steps = re.findall(r"run: \|\n\s+(claimlab .+)\n|run: (cat .+)\n", yaml)
     commands = [a or b for a, b in steps]
