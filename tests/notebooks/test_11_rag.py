@@ -26,20 +26,51 @@ def test_the_example_and_the_meta_evaluation(tmp_path, walk, label):
     assert rag["micro"]["precision"]["display"] == "75.0% (12/16)"
     assert meta["instances"] == 280 and meta["resamples"] == 200
     assert meta["labels"]["overall_label"]["pearson"]["value"] == pytest.approx(61.93, abs=0.01)
+    checker = run.records["checker"]  # the offline checker against RAGChecker's own labels
+    assert {k: v["agreement"]["display"] for k, v in checker["agreement_with_file"].items()} == {
+        "answer2response": "68.8% (11/16)",
+        "response2answer": "76.7% (23/30)",
+        "retrieved2response": "86.4% (51/59)",
+        "retrieved2answer": "87.5% (98/112)",
+    }
+    assert checker["micro"]["precision"]["file"]["display"] == "75.0% (12/16)"
     text = run.notebook.read_text(encoding="utf-8")
     assert ("longest river in the world" in text) == (walk > 0)  # walked through, or not
 
 
-def test_own_files_of_another_domain_and_absent_meta_evaluation(tmp_path):
+OWN_CHECKER = """
+def check(items):  # the user's own judge: every claim contradicted
+    return ["CONTRADICTED" for _ in items]
+"""
+
+
+def test_own_files_of_another_domain_and_absent_meta_evaluation(tmp_path, monkeypatch):
     doc = checked([HAND])
     doc["results"][0].update(query_id="ferry-7", query="Hangi iskeleden kalkıyor?")
     own = tmp_path / "mine.json"
     own.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    (tmp_path / "ferry_judge.py").write_text(OWN_CHECKER, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the kernel imports the user's module
     run = run_notebook(
         NB,
-        parameters={"CHECKING": str(own), "HUMAN": "absent/h.json", "SCORES": "absent/s.json"},
+        parameters={
+            "CHECKING": str(own), "HUMAN": "absent/h.json", "SCORES": "absent/s.json",
+            "CHECKER": "python:ferry_judge:check",
+        },
         output_dir=tmp_path / "out",
-    )
+    )  # fmt: skip
+    checker = run.records["checker"]  # by hand: only the file's one Contradiction agrees
+    assert checker["checker"]["name"] == "python:ferry_judge:check"
+    assert {k: v["agreement"]["display"] for k, v in checker["agreement_with_file"].items()} == {
+        "answer2response": "25.0% (1/4)",
+        "response2answer": "0.0% (0/3)",
+        "retrieved2response": "0.0% (0/12)",
+        "retrieved2answer": "0.0% (0/9)",
+    }
+    precision = checker["micro"]["precision"]  # no response claim entailed by the answer now
+    assert (precision["file"]["display"], precision["checker"]["display"]) == (
+        "50.0% (2/4)", "0.0% (0/4)",
+    )  # fmt: skip
     rag = run.records["rag"]
     assert [q["query_id"] for q in rag["per_query"]] == ["ferry-7"]
     assert rag["micro"]["noise_sensitivity_in_irrelevant"]["display"] == "25.0% (1/4)"

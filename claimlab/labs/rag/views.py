@@ -358,3 +358,61 @@ def show_meta(meta: Any, *, label: str) -> None:
     show(pairs_table(meta.pairs, label=label))
     show(meta_table(r))
     show_figure(plot_preferences(meta.pairs, label=label))
+
+
+def agreement_table(study: Any) -> Any:
+    """Per label set: the checker's agreement with the file's labels (counts), kappa, left out."""
+    rows = [
+        {
+            "label set": name,
+            "agreement": a.agreement.display,
+            "Cohen's kappa": a.kappa.display,
+            "left out (one side unlabelled)": a.left_out,
+        }
+        for name, a in study.agreement.sets.items()
+    ]
+    columns = ["label set", "agreement", "Cohen's kappa", "left out (one side unlabelled)"]
+    return rows_table(rows, columns, index="label set")
+
+
+def error_table(study: Any) -> Any:
+    """Every micro figure from the file's labels and from the checker's, and the difference."""
+    rows = []
+    for m in RAG_METRICS:
+        mine, theirs = study.on_checker.micro[m], study.on_file.micro[m]
+        gap = (
+            "N/A"
+            if mine.value is None or theirs.value is None
+            else f"{100 * (mine.value - theirs.value):+.1f} points"
+        )
+        rows.append(
+            {"metric": m, "file's labels": theirs.display, "checker's": mine.display, "error": gap}
+        )
+    return rows_table(rows, ["metric", "file's labels", "checker's", "error"], index="metric")
+
+
+def confusion_table(study: Any, label_set: str) -> Any:
+    """One set's confusion table: the file's label (rows) against the checker's (columns)."""
+    table = study.agreement.sets[label_set].confusion
+    labels = sorted({*table, *(c for row in table.values() for c in row)})
+    rows = [{"file's label": p, **{c: table.get(p, {}).get(c, 0) for c in labels}} for p in labels]
+    return rows_table(rows, ["file's label", *labels], index="file's label")
+
+
+def show_checker(study: Any) -> None:
+    """A checker against the file's labels: agreement per set, confusion, each figure's error."""
+    from claimlab.notebook.display import md_text, show, show_markdown, show_skip
+
+    if isinstance(study, str):
+        show_skip(study)
+        return
+    run = study.checker
+    show_markdown(
+        f"Checker **{md_text(run['name'])}** (version {md_text(run['version'] or '-')}): "
+        f"{run['calls']} calls. Its labels against the ones the file carries, set by set:"
+    )
+    show(agreement_table(study))
+    show_markdown("Where they differ, on the response's claims against the ground-truth answer:")
+    show(confusion_table(study, "answer2response"))
+    show_markdown("Each figure scored from the file's labels and from the checker's (micro):")
+    show(error_table(study))
