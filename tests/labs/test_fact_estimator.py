@@ -9,11 +9,11 @@ from claimlab.labs.factscore.estimator import (
     TopicIndex,
     content_words,
     estimator_report,
-    is_labelled,
     judge,
     pooled_passages,
     relabel,
 )
+from claimlab.metrics.stats.prediction_powered import is_labelled
 from tests.conftest import DATA, require_data, run_cli
 
 JUDGE = [

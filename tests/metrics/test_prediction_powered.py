@@ -40,9 +40,9 @@ def _a(*values):
         (Estimate(0.612, 0.58, 0.643, 300), "61.2% [58.0%, 64.3%] (n = 300)"),
         (Estimate(1.0, 0.95, 1.0, 2), "100.0% [95.0%, 100.0%] (n = 2)"),
         (Estimate(None, None, None, 0), "N/A (n = 0)"),
-        (Estimate(0.5, None, None, 1), "N/A (n = 1)"),
-        (Estimate(0.5, 0.4, None, 3), "N/A (n = 3)"),
-        (Estimate(0.5, None, 0.6, 3), "N/A (n = 3)"),
+        (Estimate(0.5, None, None, 1), "50.0% (no interval; n = 1)"),  # the value is known
+        (Estimate(0.5, 0.4, None, 3), "50.0% (no interval; n = 3)"),
+        (Estimate(0.5, None, 0.6, 3), "50.0% (no interval; n = 3)"),
     ],
 )
 def test_an_estimate_is_shown_with_its_interval_and_n_or_as_na(estimate, shown):
@@ -76,7 +76,7 @@ def test_the_json_of_a_prediction_powered_figure():
         ([0.25], 1.0, (0.25, None, None, 1)),
         ([0.0, 1.0], 1.0, (0.5, 0.0, 1.0, 2)),  # sd (n - 1) 0.7071, se 0.5
         ([1.0, 2.0, 3.0, 4.0], 2.0, (2.5, 2.5 - 2 * 0.6454972, 2.5 + 2 * 0.6454972, 4)),
-        ([0.3, 0.3, 0.3], 1.96, (0.3, 0.3, 0.3, 3)),
+        ([0.3, 0.3, 0.3], 1.96, (0.3, None, None, 3)),  # no spread: never a zero-width interval
     ],
 )
 def test_a_mean_with_its_normal_interval(values, z, expected):

@@ -23,7 +23,6 @@ own labels, in FActScore's labelled format, go in the same place (``auto``).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,7 +44,11 @@ from claimlab.metrics.factscore import (
     fact_labels,
     find_factscore,
 )
-from claimlab.metrics.stats.prediction_powered import PredictionPowered, prediction_powered
+from claimlab.metrics.stats.prediction_powered import (
+    PredictionPowered,
+    is_labelled,
+    prediction_powered,
+)
 
 
 class TopicIndex:
@@ -169,15 +172,6 @@ def retrieved(items: Sequence[Item], top: int) -> list[Item]:
         best = tuple(item.passages[i] for i in index.best(item.claim, top))
         out.append(Item(item.id, item.claim, best, item.repeat))
     return out
-
-
-def is_labelled(topic: str, share: float, seed: int) -> bool:
-    """Whether people's labels of a topic's responses are used (a seeded hash of the topic).
-
-    The same topic is labelled (or not) for every system, so all are corrected on the same prompts.
-    """
-    digest = hashlib.sha256(f"{seed}:{topic}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64 < share
 
 
 @dataclass(frozen=True)

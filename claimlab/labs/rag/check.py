@@ -21,6 +21,8 @@ from claimlab.checkers.verdicts import Item, to_ragchecker
 from claimlab.core.frozen import freeze
 from claimlab.core.vocab import CheckLabel, Status
 from claimlab.io.ragchecker import ClaimsQuery
+from claimlab.metrics.rag import RAG_METRICS, RagReport
+from claimlab.metrics.stats.prediction_powered import is_labelled, prediction_powered
 
 LABEL_SETS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 Slot = tuple[int, str, int, int | None]  # (query, label set, claim, chunk or None)
@@ -115,3 +117,39 @@ def set_agreement(doc: Any, slots: Sequence[Slot], labels: Sequence[Status]) -> 
             [to_ragchecker(lab).value for _, lab in mine], [_given(doc, s) for s, _ in mine]
         )
     return SetAgreement(sets)
+
+
+def corrected_figures(
+    on_file: RagReport, on_checker: RagReport, *, share: float, seed: int, level: float = 0.9
+) -> dict[str, Any]:
+    """Each micro figure from the checker's labels, corrected by the file's labels on a sample.
+
+    The file's own labels play the people's part: a seeded share of the queries (by a hash of
+    the query id, :func:`~claimlab.metrics.stats.prediction_powered.is_labelled`) is
+    "labelled", and each figure is the checker's on every query, corrected by the checker's
+    error on those (prediction-powered, Angelopoulos et al. 2023; a ratio of sums, so F1 is
+    left out). A figure with fewer than two labelled or unlabelled queries is N/A with the
+    reason.
+    """
+    ids = [q.query_id for q in on_file.per_query]
+    if ids != [q.query_id for q in on_checker.per_query]:
+        raise ValueError("the two reports score different queries")
+    labelled = [is_labelled(i, share, seed) for i in ids]
+    out: dict[str, Any] = {}
+    for m in (m for m in RAG_METRICS if m != "f1"):
+        auto = _counts(on_checker, m)
+        human = _counts(on_file, m)
+        try:
+            out[m] = prediction_powered(
+                auto, human, labelled, figure=m, aggregate="micro", level=level
+            ).to_dict()
+        except ValueError as err:  # fewer than two queries labelled, or unlabelled
+            out[m] = {"figure": m, "reason": str(err), "labelled": sum(labelled),
+                      "unlabelled": len(ids) - sum(labelled)}  # fmt: skip
+    return {"share": share, "seed": seed, "level": level, "figures": out}
+
+
+def _counts(report: RagReport, metric: str) -> tuple[list[int], list[int]]:
+    """Per query, the metric's numerator and denominator."""
+    ratios = [q.ratios[metric] for q in report.per_query]
+    return [r.numerator for r in ratios], [r.denominator for r in ratios]

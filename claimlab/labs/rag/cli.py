@@ -25,6 +25,7 @@ from claimlab.notebook.terminal import (
     positive_type,
     remember,
     say,
+    share_type,
 )
 
 
@@ -39,6 +40,8 @@ def cmd_rag(args: argparse.Namespace) -> int:
         _gate_figures(args)  # refused before the file is read
     checked = _check(args) if args.check else {}
     report = score_rag(load_checking(args.check or args.file), noise=args.noise_sensitivity)
+    if args.check:
+        checked["corrected_with_file_labels"] = _corrected(args, report)
     table = per_query_table(report) if args.out or args.baseline or args.store else None
     if args.out:
         write_table(table, args.out)
@@ -107,7 +110,51 @@ def _check_lines(checked: dict[str, Any]) -> list[str]:
             f"  {name:<18} agrees with the file's labels {a['agreement']['display']}, kappa "
             f"{'N/A' if kappa is None else f'{kappa:.3f}'}"
         )
+    return lines + _corrected_lines(checked["corrected_with_file_labels"])
+
+
+def _corrected(args: argparse.Namespace, report: Any) -> dict[str, Any]:
+    """The checker's figures corrected by the file's own labels on a sample of queries."""
+    from claimlab.io.ragchecker import load_checking
+    from claimlab.labs.rag.check import corrected_figures
+    from claimlab.metrics.rag import score_rag
+
+    try:
+        on_file = score_rag(load_checking(args.file), noise=args.noise_sensitivity)
+    except ClaimlabInputError:  # claims and chunks only: no labels of the file's own
+        return {"reason": "the file carries no labels of its own: nothing to correct with"}
+    return corrected_figures(on_file, report, share=args.labelled, seed=args.seed)
+
+
+def _corrected_lines(corrected: dict[str, Any]) -> list[str]:
+    """The corrected figures, one line each, or why there are none."""
+    if "figures" not in corrected:
+        return [f"  corrected figures: N/A ({corrected['reason']})"]
+    figures = corrected["figures"]
+    first = next(iter(figures.values()))
+    lines = [
+        f"  corrected by the file's labels on {first['labelled']} of "
+        f"{first['labelled'] + first['unlabelled']} queries (prediction-powered, "
+        f"{100 * corrected['level']:.0f}% interval; share {corrected['share']}, seed "
+        f"{corrected['seed']}):"
+    ]
+    for m, f in figures.items():
+        if "reason" in f:
+            lines.append(f"    {m:<32} N/A ({f['reason']})")
+            continue
+        lines.append(
+            f"    {m:<32} {_estimate(f['ppi'])} (checker alone {_estimate(f['naive_autorater'])})"
+        )
     return lines
+
+
+def _estimate(e: dict[str, Any]) -> str:
+    """``61.2% [58.0%, 64.3%]``, or N/A."""
+    if e["value"] is None:
+        return "N/A"
+    if e["low"] is None or e["high"] is None:
+        return f"{100 * e['value']:.1f}%"
+    return f"{100 * e['value']:.1f}% [{100 * e['low']:.1f}%, {100 * e['high']:.1f}%]"
 
 
 def _check(args: argparse.Namespace) -> dict[str, Any]:
@@ -191,6 +238,14 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "reported)",
     )
     add_checker_options(p)
+    p.add_argument(
+        "--labelled",
+        type=share_type,
+        default=0.25,
+        metavar="SHARE",
+        help="with --check: the share of queries whose own labels correct the checker's figures "
+        "(prediction-powered; default 0.25, chosen by a seeded hash of the query id, --seed)",
+    )
     p.add_argument(
         "--out",
         metavar="TABLE",

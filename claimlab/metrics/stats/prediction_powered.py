@@ -6,6 +6,7 @@ a few.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -32,8 +33,10 @@ class Estimate:
     @property
     def display(self) -> str:
         """``61.2% [58.0%, 64.3%] (n = 300)``."""
-        if self.value is None or self.low is None or self.high is None:
+        if self.value is None:
             return f"N/A (n = {self.n})"
+        if self.low is None or self.high is None:
+            return f"{100 * self.value:.1f}% (no interval; n = {self.n})"
         return f"{100 * self.value:.1f}% [{100 * self.low:.1f}%, {100 * self.high:.1f}%] (n = {self.n})"
 
 
@@ -69,6 +72,20 @@ class PredictionPowered:
         }
 
 
+def is_labelled(key: str, share: float, seed: int) -> bool:
+    """Whether people's labels of an item (a topic, a query) are used: a seeded hash of its key.
+
+    The same key is labelled (or not) for every system, and whatever the order of the items,
+    so all systems are corrected on the same items.
+
+    Examples:
+        >>> is_labelled("q1", 1.0, 0), is_labelled("q1", 0.0, 0)
+        (True, False)
+    """
+    digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < share
+
+
 def _mean_ci(values: Floats, z: float) -> Estimate:
     n = values.size
     if n == 0:
@@ -77,7 +94,14 @@ def _mean_ci(values: Floats, z: float) -> Estimate:
     if n < 2:
         return Estimate(m, None, None, n)
     se = float(values.std(ddof=1)) / math.sqrt(n)
-    return Estimate(m, m - z * se, m + z * se, n)
+    return _estimate(m, se, z, n)
+
+
+def _estimate(value: float, se: float, z: float, n: int) -> Estimate:
+    """The normal interval value ± z·se; none when se is 0 (never a zero-width interval)."""
+    if se <= 0:
+        return Estimate(value, None, None, n)
+    return Estimate(value, value - z * se, value + z * se, n)
 
 
 def _ratio_ci(num: Floats, den: Floats, z: float) -> Estimate:
@@ -90,7 +114,7 @@ def _ratio_ci(num: Floats, den: Floats, z: float) -> Estimate:
         return Estimate(theta, None, None, n)
     g = (num - theta * den) / den.mean()
     se = float(g.std(ddof=1)) / math.sqrt(n)
-    return Estimate(theta, theta - z * se, theta + z * se, n)
+    return _estimate(theta, se, z, n)
 
 
 def ppi_mean(
@@ -178,14 +202,18 @@ def prediction_powered(
         rh, _ = macro_parts(hn, hd)
         y, yhat, yu = rh[lab & defined], ra[lab & defined], ra[~lab & defined]
         theta, lo, hi = ppi_mean(y, yhat, yu, level=level)
-        ppi = Estimate(theta, lo, hi, int(y.size + yu.size))
+        ppi = _estimate(theta, (hi - theta) / z, z, int(y.size + yu.size))
         naive, people = _mean_ci(ra[defined], z), _mean_ci(y, z)
         counts = (int(y.size), int(yu.size))
     elif aggregate == "micro":
         m_theta, m_lo, m_hi = ppi_ratio(
             (hn[lab], hd[lab]), (an[lab], ad[lab]), (an[~lab], ad[~lab]), level=level
         )
-        ppi = Estimate(m_theta, m_lo, m_hi, int(an.size))
+        ppi = (
+            Estimate(None, None, None, int(an.size))
+            if m_theta is None or m_hi is None
+            else _estimate(m_theta, (m_hi - m_theta) / z, z, int(an.size))
+        )
         naive, people = _ratio_ci(an, ad, z), _ratio_ci(hn[lab], hd[lab], z)
         counts = (int(lab.sum()), int((~lab).sum()))
     else:
