@@ -48,6 +48,7 @@ _PUBLIC = {
     "load_labelled": "claimlab.io.factscore",
     "load_raw_answers": "claimlab.io.raw",
     "read_table": "claimlab.io.ledger",
+    "load_checking": "claimlab.io.ragchecker",
     # scoring
     "find_decomposition": "claimlab.metrics.decomposition",
     "named_selections": "claimlab.metrics.decomposition",
@@ -63,8 +64,8 @@ _PUBLIC = {
     "find_pooled_agreement": "claimlab.metrics.agreement",
     "read_for_agreement": "claimlab.metrics.agreement",
     # the games and the labs
-    "DecompositionGame": "claimlab.labs.decomposition.game",
-    "SufficiencyGame": "claimlab.labs.sufficiency.game",
+    "DecompositionGame": "claimlab.labs.decomposition",
+    "SufficiencyGame": "claimlab.labs.sufficiency",
     "play_script": "claimlab.labs.play",
     "LABS": "claimlab.labs.registry",
 }

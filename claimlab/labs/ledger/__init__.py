@@ -8,3 +8,20 @@ figures, intervals, paired comparisons, the release gate against ``--baseline``)
 ``history`` (a store's runs, or a SIMULATED history of four releases, and two runs paired
 through their per-answer tables) and ``history_views`` (its tables and the trend figure).
 """
+
+from claimlab.core.faces import face
+
+# the lab's face: each public name -> the module that defines it (loaded on first use); the
+# rest of the lab is its own, imported by no module outside it (tests/labs/test_faces.py)
+_FACE = {
+    "add_ledger": "cli",
+    "compare_runs": "history",
+    "load_history": "history",
+    "pick": "history",
+    "history_views": "history_views",
+    "plot_trend": "history_views",
+    "study": "study",
+    "views": "views",
+}
+__all__ = sorted(_FACE)
+__getattr__, __dir__ = face(__name__, _FACE)

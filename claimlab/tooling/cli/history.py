@@ -68,12 +68,12 @@ def _plot(runs: list[Any], metric: str, path: str) -> None:
     import matplotlib.pyplot as plt
 
     from claimlab.io.files import replacing
-    from claimlab.labs.ledger.history_views import plot_trend
+    from claimlab.labs.ledger import plot_trend
 
     fig = plot_trend(runs, metric).figure
     with replacing(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight")  # type: ignore[union-attr]
-    plt.close(fig)  # type: ignore[arg-type]
+        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight")
+    plt.close(fig)
 
 
 def add_history(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

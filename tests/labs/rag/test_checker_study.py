@@ -24,6 +24,8 @@ def test_a_checker_of_ones_own_against_the_files_labels(tmp_path):
     assert errors.loc["precision", "checker's"] == "0.0% (0/8)"
     assert errors.loc["precision", "error"] == "-50.0 points"
     assert study.to_dict()["checker"]["calls"] >= 1
+    views.show_checker(study)  # outside a notebook: shown as text, escaped ids and all
+    views.show_checker("skipped: no file")
 
 
 def test_absent_data_is_a_sentence_not_an_error():
