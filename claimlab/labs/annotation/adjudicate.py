@@ -861,17 +861,7 @@ def adjudicate_sets(
                 prefer={**preferred.get("", {}), **preferred.get(key.label, {})},
             )
             write(k, r.document)
-            nobody = tuple(
-                c["id"]
-                for c in r.document["candidates"]
-                if any(rec.get("rule") == "none" for rec in c["provenance"].values())
-            )
-            units = tuple(
-                u["id"]
-                for u in r.document["units"]
-                if u.get("review") and u["id"] not in r.unit_ties
-            )
-            out.append(AnswerResult(key, r.gold, r.ties, r.decided, r.unit_ties, nobody, units))
+            out.append(_answer_result(key, r))
         return out
 
     results: list[AnswerResult] = []
@@ -880,6 +870,19 @@ def adjudicate_sets(
         if progress is not None:
             progress(len(part))
     return results
+
+
+def _answer_result(key: AnswerKey, r: Adjudication) -> AnswerResult:
+    """One answer's result: its verdicts, the candidates no rule settled, units left to review."""
+    nobody = tuple(
+        c["id"]
+        for c in r.document["candidates"]
+        if any(rec.get("rule") == "none" for rec in c["provenance"].values())
+    )
+    units = tuple(
+        u["id"] for u in r.document["units"] if u.get("review") and u["id"] not in r.unit_ties
+    )
+    return AnswerResult(key, r.gold, r.ties, r.decided, r.unit_ties, nobody, units)
 
 
 def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[str]:
