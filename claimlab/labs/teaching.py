@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 from claimlab.core.text import md_text, plural
@@ -11,11 +10,15 @@ from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.io.locate import default_data_dir, is_shipped
 from claimlab.io.sufficiency import SufficiencyFixture
+from claimlab.notebook.words import FALLBACK, Catalogue, primary_language, say
 
-Prose = Mapping[str, Mapping[str, str]]
-"""A lab's lesson prose: section key -> language (primary subtag) -> Markdown; "en" always."""
+Prose = Catalogue
+"""A lab's lesson prose: section key -> language (primary subtag) -> Markdown; "en" always.
 
-FALLBACK = "en"
+The same kind of catalogue as :mod:`claimlab.notebook.words`: a lab's prose, the words of its
+views, games and exercises, and the texts the labs share are looked up one way.
+"""
+
 FILE_WORDS = {  # a file note's words: "File.", "your file", "the shipped fixture", "About ..."
     "en": ("File.", "your file", "the shipped fixture", "About this file."),
     "tr": ("Dosya.", "sizin dosyanız", "claimlab ile gelen dosya", "Bu dosya hakkında."),
@@ -33,8 +36,7 @@ def lesson_language(
         ('tr', 'en', 'th')
     """
     tag = fixture if isinstance(fixture, str) else getattr(fixture, "language", "")
-    primary = tag.strip().replace("_", "-").split("-")[0].lower()
-    return primary or FALLBACK
+    return primary_language(tag)
 
 
 def prose(table: Prose, key: str, fixture: DecompositionFixture | SufficiencyFixture | str) -> str:
@@ -45,8 +47,7 @@ def prose(table: Prose, key: str, fixture: DecompositionFixture | SufficiencyFix
         >>> prose(table, "title", "tr"), prose(table, "title", "ko")
         ('# Başlık', '# Title')
     """
-    texts = table[key]
-    return texts.get(lesson_language(fixture), texts[FALLBACK])
+    return say(table, key, lesson_language(fixture))
 
 
 def language_note(table: Prose, fixture: DecompositionFixture | SufficiencyFixture | str) -> str:

@@ -6,6 +6,8 @@
 base: escaped HTML panes, toggles, the game view both games share), ``records`` (values a
 notebook records for its tests) and ``terminal`` (what the commands print: one-line errors,
 JSON, progress steps, option types, outputs that never replace inputs) and ``gate`` (the
-release gate's options, run and JUnit and Markdown reports, shared by every gated command).
+release gate's options, run and JUnit and Markdown reports, shared by every gated command) and
+``words`` (the catalogue mechanism a lesson's words are told by, in the file's language, and the
+words several labs and the handouts share).
 Imports the floors below.
 """

@@ -306,21 +306,24 @@ def show_figure(ax: Any) -> None:
     display({"image/png": data, "text/plain": "<figure>"}, raw=True, metadata={"image/png": meta})
 
 
-def show_exercises(exercises: Any, *, solutions: bool = False) -> None:
+def show_exercises(exercises: Any, *, solutions: bool = False, language: str = "en") -> None:
     """Numbered exercises (questions), or their solutions; every text escaped.
 
-    In the student handout each question is followed by space to write the answer.
+    In the student handout each question is followed by space to write the answer. The words
+    around them ("Solutions.") are in ``language``.
     """
+    from claimlab.notebook.words import WORDS, say
+
     if not exercises:
-        show_markdown("*No exercise for this file.*")
+        show_markdown(say(WORDS, "exercises.none", language))
         return
     parts = []
     for i, x in enumerate(exercises, 1):
         if solutions:
-            parts.append(f"**{i}.** {x.solution or '(no solution given)'}")
+            parts.append(f"**{i}.** {x.solution or say(WORDS, 'exercises.no_solution', language)}")
         else:
             parts.append(f'**{i}.** {x.question}\n\n<div class="claimlab-answer-space"></div>')
-    heading = "**Solutions.**\n\n" if solutions else ""
+    heading = say(WORDS, "exercises.solutions", language) + "\n\n" if solutions else ""
     show_markdown(heading + "\n\n".join(parts))
 
 

@@ -15,6 +15,7 @@ import ipywidgets as W
 import traitlets
 
 from claimlab.core.text import plural
+from claimlab.notebook.words import WORDS, say
 
 NO_STATUS = "(not annotated)"
 
@@ -22,10 +23,12 @@ NO_STATUS = "(not annotated)"
 NO_ANSWER = "(choose)"
 
 
-STUDENT_NOTE = (
-    "Classroom view: statuses, errors and metrics are not shown here. Play the game below; "
-    "Check tells you what is right and why."
-)
+STUDENT_NOTE = say(WORDS, "game.student_note", "en")
+
+
+def student_note(language: str = "en") -> str:
+    """What the classroom view says instead of statuses and metrics, in ``language``."""
+    return say(WORDS, "game.student_note", language)
 
 
 WON_STYLE = "background:#e3f3e6;border-left:6px solid #2d6b3c;padding:6px 10px;margin:4px 0"
@@ -117,13 +120,17 @@ def marked_text_html(text: str, spans: Sequence[tuple[str, int, int]]) -> str:
     return "".join(out)
 
 
-def references_html(references: Sequence[Any]) -> str:
+def references_html(references: Sequence[Any], *, language: str = "en") -> str:
     """Each reference (``id``, ``title``, ``version``, ``text``) as an escaped paragraph."""
     if not references:
-        return "<p><em>The file has no references: every status is NOT_IN_REFERENCE.</em></p>"
+        return f"<p><em>{e(say(WORDS, 'game.no_references', language))}</em></p>"
+
+    def version(r: Any) -> str:
+        return say(WORDS, "game.version", language, {"version": e(r.version)}) if r.version else ""
+
     return "".join(
         f'<p class="claimlab-reference" style="{LEFT}"><strong>{e(r.id)}</strong> '
-        f"<em>{e(r.title)}</em>{f' (version {e(r.version)})' if r.version else ''}: {e(r.text)}</p>"
+        f"<em>{e(r.title)}</em>{version(r)}: {e(r.text)}</p>"
         for r in references
     )
 

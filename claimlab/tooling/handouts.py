@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import signal
+import string
 import subprocess
 import time
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
 from claimlab.notebook.records import records_from_notebook
+from claimlab.notebook.words import WORDS, say
 from claimlab.tooling.runner import read_notebook
 
 Variant = Literal["student", "instructor"]
@@ -83,11 +85,28 @@ PRINT_CSS = """
   .claimlab-instructor .claimlab-answer-space { display: none; }
   .claimlab-paper table td { height: 1.6em; }
   @page { size: A4; margin: 16mm 12mm 18mm 12mm;
-          @bottom-center { content: "page " counter(page) " of " counter(pages); font-size: 9pt; color: #555;
+          @bottom-center { content: PAGE; font-size: 9pt; color: #555;
                            font-family: FONT; } }
   @media print { .jp-InputPrompt, .jp-OutputPrompt { display: none; } }
 </style>
 """.replace("FONT", FONT_FAMILY).replace("MONO", MONO_FAMILY)
+
+
+def print_css(language: str = "en") -> str:
+    """The print CSS, its page footer ("page 2 of 9") in the lesson's language.
+
+    Examples:
+        >>> 'content: "sayfa " counter(page) " / " counter(pages);' in print_css("tr")
+        True
+    """
+    template = say(WORDS, "handout.page", language)
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        if literal:
+            parts.append(json.dumps(literal, ensure_ascii=False))
+        if field is not None:
+            parts.append(f"counter({field})")
+    return PRINT_CSS.replace("PAGE", " ".join(parts), 1)
 
 
 @dataclass(frozen=True)
@@ -167,8 +186,12 @@ def shown_value(value: Any) -> Any:
     return value
 
 
-def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """Parameters that name data (a known data folder, a path, or a data file), with provenance."""
+def _data_files(parameters: dict[str, Any], language: str = "en") -> list[tuple[str, str, str]]:
+    """Parameters that name data (a known data folder, a path, or a data file), with provenance.
+
+    The provenance of a teaching fixture or of the user's own file is said in the lesson's
+    language; a data set's citation and licence stay as published.
+    """
     rows = []
     for name, value in parameters.items():
         if not isinstance(value, str):
@@ -181,19 +204,25 @@ def _data_files(parameters: dict[str, Any]) -> list[tuple[str, str, str]]:
             and not value.endswith((".json", ".jsonl", ".csv", ".parquet"))
         ):
             continue
-        rows.append(
-            (
-                name,
-                value,
-                PROVENANCE.get(key or "", "user-supplied file (provenance as given by the user)"),
-            )
-        )
+        if key == "fixtures":
+            provenance = say(WORDS, "handout.fixture", language)
+        else:
+            provenance = PROVENANCE.get(key or "", say(WORDS, "handout.user_file", language))
+        rows.append((name, value, provenance))
     return rows
 
 
 def _stamp(
-    title: str, stem: str, variant: Variant, parameters: dict[str, Any], records_file: Path | None
+    title: str,
+    stem: str,
+    variant: Variant,
+    parameters: dict[str, Any],
+    records_file: Path | None,
+    language: str = "en",
 ) -> str:
+    def word(key: str, values: dict[str, object] | None = None) -> str:
+        return say(WORDS, key, language, values)
+
     parameters = {k: shown_value(v) for k, v in parameters.items()}
     params = "".join(
         f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(json.dumps(v, ensure_ascii=False))}</code></td></tr>"
@@ -202,20 +231,20 @@ def _stamp(
     files = (
         "".join(
             f"<tr><th>{html.escape(n)}</th><td><code>{html.escape(v)}</code></td><td>{html.escape(p)}</td></tr>"
-            for n, v, p in _data_files(parameters)
+            for n, v, p in _data_files(parameters, language)
         )
-        or "<tr><td colspan='3'>no data file parameters</td></tr>"
+        or f"<tr><td colspan='3'>{html.escape(word('handout.no_data_files'))}</td></tr>"
     )
-    rec = html.escape(records_file.name) if records_file else "(no records file)"
+    rec = html.escape(records_file.name) if records_file else word("handout.no_records")
+    made = word("handout.made_by", {"version": html.escape(__version__), "records": rec})
     return f"""
 <section class="claimlab-title">
   <h1>{html.escape(title)}</h1>
-  <p><span class="claimlab-variant">{variant} handout</span> &nbsp; notebook <code>{html.escape(stem)}.ipynb</code></p>
+  <p><span class="claimlab-variant">{html.escape(word("handout." + variant))}</span> &nbsp; {html.escape(word("handout.notebook"))} <code>{html.escape(stem)}.ipynb</code></p>
   <div class="claimlab-stamp">
-    <p>Made by claimlab {html.escape(__version__)} from the executed notebook; the numbers are the ones
-    recorded in <code>{rec}</code> and checked by the regression tests.</p>
-    <h3>Parameters</h3><table>{params or "<tr><td>none</td></tr>"}</table>
-    <h3>Data files and provenance</h3><table>{files}</table>
+    <p>{made}</p>
+    <h3>{html.escape(word("handout.parameters"))}</h3><table>{params or f"<tr><td>{html.escape(word('handout.none'))}</td></tr>"}</table>
+    <h3>{html.escape(word("handout.data_files"))}</h3><table>{files}</table>
   </div>
 </section>
 """
@@ -363,7 +392,8 @@ def render_html(
     body, _ = exporter.from_notebook_node(nb)
     body = _SCRIPT.sub("", body)
     title = _title(lesson, nb, notebook.stem)
-    stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file)
+    language = str(lesson.get("language") or "en") if isinstance(lesson, dict) else "en"
+    stamp = _stamp(title, notebook.stem, variant, parameters or {}, records_file, language)
     head = f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy([MATHJAX_CONFIG])}">\n'
     if MATHJAX_FILE.exists():
         head += f"<script>{MATHJAX_CONFIG}</script>\n"
@@ -372,7 +402,7 @@ def render_html(
         "<title>Notebook</title>", f"<title>{html.escape(title)} ({variant})</title>", 1
     )
     body = body.replace("<head>", "<head>\n" + head, 1)
-    body = body.replace("</head>", PRINT_CSS + "</head>", 1)
+    body = body.replace("</head>", print_css(language) + "</head>", 1)
     # no external fetches: drop links to web fonts or CDNs the template might add
     body = body.replace("https://cdnjs.cloudflare.com", "about:blank#")
     # maths only in the notebook's own Markdown cells: never in outputs (data) or the stamp

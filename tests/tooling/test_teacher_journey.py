@@ -9,6 +9,7 @@ an SVG in ``<output>/<stem>/``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -23,6 +24,30 @@ TURKISH = {
     "06_decomposition_game": ("06 · Ayrıştırma oyunu", "Keşif"),
 }
 ENGLISH_ROUND = ("library", "loan", "Library", "Claim decomposition pitfalls", "The game")
+# the English a Turkish handout used to carry around the lesson prose: explanations, the title
+# page, headers, the game's texts and the generated exercises (and their solutions)
+ENGLISH_WORDS = (
+    "Faithful selection", "Support looks perfect", "Introduced claim", "Qualifier error in",
+    "Entity error", "Version error", "Duplicate", "Compound claim", "Empty selection",
+    "Preservation N/A (0/0), coverage", "student handout", "instructor handout", "Made by claimlab",
+    "from the executed notebook", "Parameters", "Data files and provenance", "user-supplied file",
+    "provenance as given by the user", "page 1 of", "Classroom view", "nothing selected",
+    "Decomposition game on paper", "raw slot", "each of its units marked",
+    "The references (what", "(version ", "starts with", "Win it.", "confirmed support is",
+    "which single number on the page", "Why does", "A colleague reports", "Solutions.",
+    "then Check", "You have", "Rounds in this file", "Original Y1", "This original holds",
+    "Mode ", "with errors", "missing units", "starting selection", "what the answer says",
+)  # fmt: skip
+ENGLISH_HEADERS = re.compile(
+    r"^\s*(selection|unit|candidate|round|id)\s+(start|text|candidates|entity|title|what)\b",
+    re.MULTILINE,
+)
+
+
+def english_left(text: str) -> list[str]:
+    """The English sentences and table headers found in a handout's text."""
+    found = [w for w in ENGLISH_WORDS if w in text]
+    return found + [m.group(0).strip() for m in ENGLISH_HEADERS.finditer(text)]
 
 
 def test_the_turkish_teachers_four_notebooks_in_one_run(tmp_path):
@@ -50,17 +75,23 @@ def test_the_turkish_teachers_four_notebooks_in_one_run(tmp_path):
     figures = sorted(p.name for p in (out / "01_decomposition_pitfalls").iterdir())
     assert figures and {p.rsplit(".", 1)[1] for p in figures} == {"png", "svg"}
     assert len(figures) % 2 == 0 and figures[0].startswith("01-")
-    proc = run_cli(
-        "handouts", "--from", out, "--to", out / "h", "--variant", "student", cwd=tmp_path
-    )
+    proc = run_cli("handouts", "--from", out, "--to", out / "h", "--variant", "both", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+    instructor = pdf_text(out / "h" / "01_decomposition_pitfalls.instructor.pdf")
+    assert "Çözümler." in instructor and "öğretmen notları" in instructor
+    assert english_left(instructor) == []
     for stem, (title, heading) in TURKISH.items():
-        pdf = out / "h" / f"{stem}.student.pdf"
-        text = subprocess.run(
-            ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
-        ).stdout
+        text = pdf_text(out / "h" / f"{stem}.student.pdf")
         assert title in text and heading in text, stem
+        assert english_left(text) == [], stem
+        assert "öğrenci notları" in text and "sayfa 1 /" in text, stem
         assert str(tmp_path) not in text and "/tmp" not in text  # the file by its name only
         assert "not_uygulamalari_tr.json" in text
         assert [w for w in ENGLISH_ROUND if w in text] == [], stem
         assert "No `REVISION` given" not in text and "No REVISION given" not in text
+
+
+def pdf_text(pdf):
+    return subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout

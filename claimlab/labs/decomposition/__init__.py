@@ -2,7 +2,8 @@
 
 ``game`` (the decomposition game as a state machine: select, annotate, check, with named
 reasons; the solver), ``lesson`` (notes, exercises and game rules computed from the file), ``prose`` (the
-lesson text in English, Turkish and Thai), ``spans`` (UTF-16 offsets filled from quoted text),
+lesson text in English, Turkish and Thai), ``words`` (the explanations, headers, game texts and
+exercises in the same three languages), ``spans`` (UTF-16 offsets filled from quoted text),
 ``explain`` (the pitfall a selection shows, with its own numbers), ``audit`` (one audit of one
 answer version, everything it decided), ``views`` (tables and figures), ``widgets`` (the
 explorer and the game as ipywidgets), ``check`` (``claimlab check``: the reference layer filled

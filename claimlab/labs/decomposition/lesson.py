@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from claimlab.core.text import md_code, md_ids, md_text, plural
+from claimlab.core.text import md_code, md_ids, md_text
 from claimlab.core.vocab import STATUSES, Status
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.io.lesson import Exercise
 from claimlab.labs.decomposition.game import DecompositionGame, solve_decomposition
-from claimlab.labs.decomposition.prose import GAME_RULES, PROSE
+from claimlab.labs.decomposition.prose import PROSE
+from claimlab.labs.decomposition.words import WORDS
 from claimlab.labs.teaching import (
     language_note,
     lesson_language,
@@ -19,6 +20,7 @@ from claimlab.labs.teaching import (
     prose,
 )
 from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+from claimlab.notebook.words import counted, say
 
 
 def text(key: str, fixture: DecompositionFixture) -> str:
@@ -32,6 +34,23 @@ def introduction(key: str, fixture: DecompositionFixture) -> str:
     return text(key, fixture) + (f"\n\n{note}" if note else "")
 
 
+def language(fixture: DecompositionFixture) -> str:
+    """The language the lesson's words are in: the file's ``language`` primary subtag."""
+    return lesson_language(fixture)
+
+
+def word(key: str, fixture: DecompositionFixture) -> str:
+    """One of the lab's words (:mod:`claimlab.labs.decomposition.words`) in the file's language."""
+    return say(WORDS, key, lesson_language(fixture))
+
+
+def _say(
+    fixture: DecompositionFixture, key: str, values: Mapping[str, object] | None = None
+) -> str:
+    """One of the lab's words (:mod:`claimlab.labs.decomposition.words`) in the file's language."""
+    return say(WORDS, key, lesson_language(fixture), values)
+
+
 def lesson_title(key: str, fixture: DecompositionFixture) -> dict[str, str]:
     """The lesson's language and title, recorded for the handouts' title page."""
     return lesson_record(PROSE, key, fixture)
@@ -42,16 +61,9 @@ def offsets_note(fixture: DecompositionFixture) -> str:
     wide = [ch for ch in fixture.original.text if ord(ch) > 0xFFFF]
     if wide:
         shown = ", ".join(f"U+{ord(ch):X}" for ch in dict.fromkeys(wide[:3]))
-        return (
-            f"This original holds {plural(len(wide), 'character')} beyond U+FFFF ({shown}): each "
-            "is two UTF-16 units but one Python character, so an offset counted in code points "
-            f"drifts by up to {len(wide)} and is caught when the file loads."
-        )
-    return (
-        "Every character of this original is a single UTF-16 unit, so code-point and UTF-16 "
-        "offsets coincide here; in a text with a character beyond U+FFFF "
-        "they differ, and an offset counted the wrong way is caught when the file loads."
-    )
+        count = counted(WORDS, "character", len(wide), lesson_language(fixture))
+        return _say(fixture, "offsets.wide", {"count": count, "shown": shown, "n": len(wide)})
+    return _say(fixture, "offsets.narrow")
 
 
 def _reference_mode(results: Mapping[str, DecompositionResult]) -> str | None:
@@ -74,23 +86,22 @@ def decomposition_exercises(
 ) -> list[Exercise]:
     """Exercises on the file's own selections (``results``: name -> result), with solutions."""
     out = [
-        *_dropped_units(results)[:1],
-        *_duplicates(results)[:1],
+        *_dropped_units(fixture, results)[:1],
+        *_duplicates(fixture, results)[:1],
         *_original_layer(fixture, results)[:1],
     ]
     out.append(
         Exercise(
-            'A colleague reports "support 100%" for an empty selection. What should the report '
-            "have said, and why is 0% just as wrong?",
-            "N/A (0/0): nothing was checked. 0% would claim every checked item failed; 100% "
-            "would claim every checked item passed. Coverage is still defined: "
-            f"0/{len(fixture.units)}.",
+            _say(fixture, "ex.empty.q"),
+            _say(fixture, "ex.empty.a", {"units": len(fixture.units)}),
         )
     )
     return out + own_exercises(fixture)
 
 
-def _dropped_units(results: Mapping[str, DecompositionResult]) -> list[Exercise]:
+def _dropped_units(
+    fixture: DecompositionFixture, results: Mapping[str, DecompositionResult]
+) -> list[Exercise]:
     """A selection whose support beats the reference selection's by dropping units."""
     ref = _reference_mode(results)
     if ref is None:
@@ -99,36 +110,43 @@ def _dropped_units(results: Mapping[str, DecompositionResult]) -> list[Exercise]
     for name, r in results.items():
         better = (r.confirmed_support.value or 0) > (r0.confirmed_support.value or 0)
         if name != ref and r.selection and better and r.missing_units:
+            values = {
+                "name": md_code(name),
+                "ref": md_code(ref),
+                "ids": md_ids(r.missing_units),
+                "support": r.confirmed_support,
+                "ref_support": r0.confirmed_support,
+                "coverage": r.coverage,
+                "ref_coverage": r0.coverage,
+            }
             return [
                 Exercise(
-                    f"In {md_code(name)}, confirmed support is {r.confirmed_support}, against "
-                    f"{r0.confirmed_support} in {md_code(ref)}. Which units were lost, and "
-                    "which single number on the page tells you so?",
-                    f"{md_ids(r.missing_units)}: coverage drops from {r0.coverage} to "
-                    f"{r.coverage} while support rises from {r0.confirmed_support} to "
-                    f"{r.confirmed_support}. Dropping claims makes support look better "
-                    "without checking anything more.",
+                    _say(fixture, "ex.dropped.q", values), _say(fixture, "ex.dropped.a", values)
                 )
             ]
     return []
 
 
-def _duplicates(results: Mapping[str, DecompositionResult]) -> list[Exercise]:
+def _duplicates(
+    fixture: DecompositionFixture, results: Mapping[str, DecompositionResult]
+) -> list[Exercise]:
     """A selection with a repeated candidate: raw support moves, nothing else does."""
     for name, r in results.items():
         if r.duplicates:
             first = {a.id: a.duplicate_of for a in r.audit if a.duplicate_of}
-            pairs = ", ".join(f"{md_text(d)} (of {md_text(first.get(d))})" for d in r.duplicates)
-            return [
-                Exercise(
-                    f"Why does {md_code(name)} change raw support but not confirmed support or "
-                    "coverage?",
-                    f"{pairs} share a fingerprint with an earlier candidate, so the unique "
-                    f"selection and the preserved units are unchanged (confirmed support "
-                    f"{r.confirmed_support}, coverage {r.coverage}); only the raw list grows to "
-                    f"{len(r.selection)} items (raw support {r.raw_support}).",
-                )
-            ]
+            pairs = ", ".join(
+                _say(fixture, "ex.dup.pair", {"id": md_text(d), "of": md_text(first.get(d))})
+                for d in r.duplicates
+            )
+            values = {
+                "name": md_code(name),
+                "pairs": pairs,
+                "confirmed": r.confirmed_support,
+                "coverage": r.coverage,
+                "n": len(r.selection),
+                "raw": r.raw_support,
+            }
+            return [Exercise(_say(fixture, "ex.dup.q", values), _say(fixture, "ex.dup.a", values))]
     return []
 
 
@@ -142,14 +160,15 @@ def _original_layer(
             kind, ids = kinds[0]
             cid = ids[0]
             status = fixture.candidate(cid).evidence.status
+            values = {
+                "name": md_code(name),
+                "id": md_text(cid),
+                "status": status,
+                "kind": _say(fixture, f"kind.{kind}") if f"kind.{kind}" in WORDS else kind,
+                "coverage": r.coverage,
+            }
             return [
-                Exercise(
-                    f"In {md_code(name)}, candidate {md_text(cid)} is labelled {status} by the "
-                    "references. Why does that label say nothing about the answer?",
-                    f"{md_text(cid)} has a {kind} error: it no longer says what the answer said, "
-                    f"so it preserves no unit (coverage {r.coverage}) and whatever the references "
-                    "say about it is about a different claim. The original layer decides first.",
-                )
+                Exercise(_say(fixture, "ex.layer.q", values), _say(fixture, "ex.layer.a", values))
             ]
     return []
 
@@ -157,35 +176,26 @@ def _original_layer(
 def decomposition_game_rules(fixture: DecompositionFixture) -> str:
     """The game's rules with this file's numbers, in the file's language (else English)."""
     g = fixture.game
-    template = GAME_RULES.get(lesson_language(fixture))
-    if template is not None:
-        return template.format(
-            slots=g.slots,
-            units=len(fixture.units),
-            statuses=", ".join(STATUSES),
-            rounds=md_ids(list(g.puzzles)),
-        )
-    return (
-        f"You have **{plural(g.slots, 'raw slot')}**: every selected candidate takes one (a "
-        "duplicate too); deselecting frees it; annotating an evidence status takes none. Win by "
-        f"covering all {plural(len(fixture.units), 'unit')} of the answer with atomic, faithful "
-        "candidates, with no duplicate and no candidate that has an error, and every selected "
-        f"candidate annotated with its evidence status ({', '.join(STATUSES)}), even when that "
-        "keeps support below 100%. An empty selection never wins. **Check** ends a round; "
-        f"**Reset** starts it again. Rounds in this file: {md_ids(list(g.puzzles))}."
-    )
+    language = lesson_language(fixture)
+    values = {
+        "slots": counted(WORDS, "raw_slot", g.slots, language),
+        "units": counted(WORDS, "unit", len(fixture.units), language),
+        "statuses": ", ".join(STATUSES),
+        "rounds": md_ids(list(g.puzzles)),
+    }
+    return say(WORDS, "rules", language, values)
 
 
-def _moves(script: Sequence[Sequence[Any]]) -> str:
+def _moves(fixture: DecompositionFixture, script: Sequence[Sequence[Any]]) -> str:
     parts = []
     drop = [s[1] for s in script if s[0] == "deselect"]
     add = [s[1] for s in script if s[0] == "select"]
     if drop:
-        parts.append(f"deselect {md_ids(drop)}")
+        parts.append(_say(fixture, "move.deselect", {"ids": md_ids(drop)}))
     if add:
-        parts.append(f"select {md_ids(add)}")
+        parts.append(_say(fixture, "move.select", {"ids": md_ids(add)}))
     notes = [f"{md_text(s[1])} {s[2]}" for s in script if s[0] == "annotate"]
-    parts.append("annotate " + ", ".join(notes))
+    parts.append(_say(fixture, "move.annotate", {"notes": ", ".join(notes)}))
     return "; ".join(parts)
 
 
@@ -195,21 +205,17 @@ def decomposition_game_exercises(fixture: DecompositionFixture) -> list[Exercise
     low = None
     for name, puzzle in fixture.game.puzzles.items():
         script = solve_decomposition(fixture, name)
+        values = {"name": md_code(name), "title": md_text(puzzle.title)}
         if not script:
-            out.append(
-                Exercise(
-                    f"Round {md_code(name)} ({md_text(puzzle.title)}): can it be won?",
-                    "No: some unit has no atomic, faithful, error-free candidate, or the slots "
-                    "are too few.",
-                )
-            )
+            q, a = _say(fixture, "ex.unwinnable.q", values), _say(fixture, "ex.unwinnable.a")
+            out.append(Exercise(q, a))
             continue
         game = DecompositionGame(fixture, name)
-        start = md_ids(game.selection) if game.selection else "an empty selection"
+        start = md_ids(game.selection) if game.selection else _say(fixture, "ex.round.empty_start")
         out.append(
             Exercise(
-                f"Round {md_code(name)} ({md_text(puzzle.title)}) starts with {start}. Win it.",
-                f"{_moves(script)}, then Check.",
+                _say(fixture, "ex.round.q", {**values, "start": start}),
+                _say(fixture, "ex.round.a", {"moves": _moves(fixture, script)}),
             )
         )
         final = [s[1] for s in script if s[0] == "annotate"]
@@ -219,17 +225,18 @@ def decomposition_game_exercises(fixture: DecompositionFixture) -> list[Exercise
         if len(out) >= 3:
             break
     if low is not None:
-        sc = low.status_counts
-        others = [
-            i for i in low.unique_ids if fixture.candidate(i).evidence.status != Status.SUPPORTED
-        ]
-        out.append(
-            Exercise(
-                "Why can a winning selection show confirmed support below 100%?",
-                f"Support is about the answer, not the decomposition: the answer has "
-                f"{sc[Status.CONTRADICTED]} CONTRADICTED and {sc[Status.NOT_IN_REFERENCE]} "
-                f"NOT_IN_REFERENCE claims ({md_ids(others)}); a faithful decomposition keeps "
-                f"them visible, so a win shows confirmed support {low.confirmed_support}.",
-            )
-        )
+        out.append(_low_support(fixture, low))
     return out + own_exercises(fixture)
+
+
+def _low_support(fixture: DecompositionFixture, low: DecompositionResult) -> Exercise:
+    """Why a winning selection can show confirmed support below 100% (the answer's own claims)."""
+    sc = low.status_counts
+    others = [i for i in low.unique_ids if fixture.candidate(i).evidence.status != Status.SUPPORTED]
+    values = {
+        "contradicted": sc[Status.CONTRADICTED],
+        "nir": sc[Status.NOT_IN_REFERENCE],
+        "ids": md_ids(others),
+        "confirmed": low.confirmed_support,
+    }
+    return Exercise(_say(fixture, "ex.low.q"), _say(fixture, "ex.low.a", values))

@@ -216,19 +216,3 @@ kurallar aşağıdadır.""",
     "06.explorer": {"en": "## Explorer", "tr": "## Keşif", "th": "## สำรวจ"},
     "06.game": {"en": "## The game", "tr": "## Oyun", "th": "## เกม"},
 }
-
-# the game's rules (notebook 06) with the file's numbers: {slots}, {units}, {statuses} and
-# {rounds} (ids, already escaped); English is written by ``lesson.decomposition_game_rules``
-GAME_RULES: dict[str, str] = {
-    "tr": "**{slots} ham yuvanız** var: seçilen her aday bir yuva kullanır (bir yineleme de); "
-    "seçimi kaldırmak yuvayı boşaltır; kanıt durumu etiketlemek yuva kullanmaz. Yanıtın {units} "
-    "biriminin tamamını atomik ve sadık adaylarla, yinelemesiz ve hatalı aday olmadan kapsayıp "
-    "seçilen her adayı kanıt durumuyla ({statuses}) etiketleyerek kazanırsınız; destek %100'ün "
-    "altında kalsa bile. Boş bir seçim asla kazanmaz. **Check** bir turu bitirir; **Reset** "
-    "yeniden başlatır. Bu dosyadaki turlar: {rounds}.",
-    "th": "คุณมี **ช่องว่าง {slots} ช่อง**: ตัวเลือกที่เลือกแต่ละข้อใช้หนึ่งช่อง (ข้อที่ซ้ำก็เช่นกัน) "
-    "การยกเลิกการเลือกคืนช่อง การกำกับสถานะหลักฐานไม่ใช้ช่อง ชนะได้ด้วยการครอบคลุมหน่วยทั้ง {units} "
-    "หน่วยของคำตอบด้วยตัวเลือกที่เป็นอะตอมและซื่อตรง ไม่มีข้อซ้ำและไม่มีตัวเลือกที่มีข้อผิดพลาด "
-    "และกำกับสถานะหลักฐานของทุกตัวเลือกที่เลือก ({statuses}) แม้การสนับสนุนจะต่ำกว่า 100% "
-    "ชุดที่ว่างเปล่าไม่มีทางชนะ **Check** จบรอบ **Reset** เริ่มรอบใหม่ รอบในไฟล์นี้: {rounds}",
-}

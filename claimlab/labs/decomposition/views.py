@@ -12,6 +12,8 @@ from matplotlib.axes import Axes
 from claimlab.core.vocab import status_line
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.labs.decomposition.explain import explain_mode
+from claimlab.labs.decomposition.words import WORDS
+from claimlab.labs.teaching import lesson_language
 from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,
@@ -27,66 +29,75 @@ from claimlab.notebook.display import (
     show_markdown,
 )
 from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_ratios, styled
+from claimlab.notebook.words import WORDS as SHARED
+from claimlab.notebook.words import say
 
 _SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
+
+
+def _w(key: str, language: str, values: Mapping[str, object] | None = None) -> str:
+    """One of the lab's words, or of the shared ones (``id``, ``text``, ``yes``, ...)."""
+    return say(WORDS if key in WORDS else SHARED, key, language, values)
+
+
+def _headers(keys: Sequence[str], language: str) -> tuple[str, ...]:
+    """Column headers in ``language``: a key of the catalogues, or a metric name kept as is."""
+    return tuple(_w(k, language) if k in WORDS or k in SHARED else k for k in keys)
 
 
 def units_table(fixture: DecompositionFixture) -> Any:
     """The original's units with their UTF-16 spans."""
     pd = pandas()
-
+    columns = _headers(("col.unit", "col.start", "col.end", "col.text"), lesson_language(fixture))
     return pd.DataFrame(
-        [
-            {"unit": u.id, "start": u.span.start, "end": u.span.end, "text": u.span.text}
-            for u in fixture.units
-        ],
-        columns=["unit", "start", "end", "text"],
-    ).set_index("unit")
+        [[u.id, u.span.start, u.span.end, u.span.text] for u in fixture.units],
+        columns=list(columns),
+    ).set_index(columns[0])
 
 
 def candidates_table(fixture: DecompositionFixture) -> Any:
     """All candidates with their labels (both layers)."""
     pd = pandas()
 
+    keys = ["col.id", "col.text", "col.preserves", "col.faithful", "col.atomic", "col.errors"]
+    keys += ["col.status", "col.references"]
+    keys += ["col.proposed_unconfirmed"] if fixture.is_draft else []
+    columns = list(_headers(keys, lesson_language(fixture)))
     rows = []
-    draft = fixture.is_draft
     for c in fixture.candidates:
-        row: dict[str, object] = {
-            "id": c.id,
-            "text": c.text,
-            "preserves": ", ".join(c.preserves) or "-",
-            "faithful": c.faithful,
-            "atomic": c.atomic,
-            "errors": ", ".join(c.errors) or "-",
-            "status": c.evidence.status,
-            "references": ", ".join(c.evidence.references) or "-",
-        }
-        if draft:
-            row["proposed (not confirmed)"] = ", ".join(c.review) or "-"
+        row: list[object] = [c.id, c.text, ", ".join(c.preserves) or "-", c.faithful, c.atomic]
+        row += [", ".join(c.errors) or "-", c.evidence.status]
+        row += [", ".join(c.evidence.references) or "-"]
+        if fixture.is_draft:
+            row.append(", ".join(c.review) or "-")
         rows.append(row)
     if not rows:
-        return pd.DataFrame(columns=["id", "text"]).set_index("id")
-    return pd.DataFrame(rows).set_index("id")
+        return pd.DataFrame(columns=columns[:2]).set_index(columns[0])
+    return pd.DataFrame(rows, columns=columns).set_index(columns[0])
 
 
-def audit_table(result: DecompositionResult) -> Any:
+def audit_table(result: DecompositionResult, *, language: str = "en") -> Any:
     """The audit rows with the two layers under separate column headings."""
     pd = pandas()
 
+    def w(key: str) -> str:
+        return _w(key, language)
+
+    sel, orig, ref = w("col.selection"), w("col.original_layer"), w("col.reference_layer")
     columns = pd.MultiIndex.from_tuples(
         [
-            ("selection", "#"),
-            ("selection", "id"),
-            ("selection", "text"),
-            ("selection", "counted"),
-            ("original → subclaim", "spans (UTF-16)"),
-            ("original → subclaim", "preserves"),
-            ("original → subclaim", "faithful"),
-            ("original → subclaim", "atomic"),
-            ("original → subclaim", "errors"),
-            ("reference → subclaim", "status"),
-            ("reference → subclaim", "references"),
-            *([("draft", "proposed")] if result.proposed else []),
+            (sel, "#"),
+            (sel, w("col.id")),
+            (sel, w("col.text")),
+            (sel, w("col.counted")),
+            (orig, w("col.spans")),
+            (orig, w("col.preserves")),
+            (orig, w("col.faithful")),
+            (orig, w("col.atomic")),
+            (orig, w("col.errors")),
+            (ref, w("col.status")),
+            (ref, w("col.references")),
+            *([(w("col.draft"), w("col.proposed"))] if result.proposed else []),
         ]
     )
     rows = [
@@ -94,10 +105,12 @@ def audit_table(result: DecompositionResult) -> Any:
             r.position,
             r.id,
             r.text,
-            "yes" if r.counted else f"no ({r.reason})",
-            "; ".join(_SPAN.findall(r.source_spans)) or r.source_spans,
+            _counted_cell(r, language),
+            "; ".join(_SPAN.findall(r.source_spans))
+            or (w("cell.no_source_span") if not r.spans else r.source_spans),
             ", ".join(
-                f"{u} (not backed: not counted)" if u in r.unbacked else u for u in r.preserves
+                _w("cell.not_backed", language, {"unit": u}) if u in r.unbacked else u
+                for u in r.preserves
             )
             or "-",
             r.faithful,
@@ -109,18 +122,27 @@ def audit_table(result: DecompositionResult) -> Any:
         ]
         for r in result.audit
     ]
-    table = pd.DataFrame(rows, columns=columns).set_index(("selection", "#"))
+    table = pd.DataFrame(rows, columns=columns).set_index((sel, "#"))
     table.index.name = "#"  # the position in the selection, not a second row number
     return table
 
 
-def metrics_table(results: dict[str, DecompositionResult]) -> Any:
+def _counted_cell(row: Any, language: str) -> str:
+    """Whether an audit row is counted, and if not, why (a repeat named in ``language``)."""
+    if row.counted:
+        return _w("cell.yes", language)
+    if row.state == "duplicate" and row.duplicate_of:
+        return _w("cell.repeats", language, {"id": row.duplicate_of})
+    return _w("cell.not_counted", language, {"reason": row.reason})
+
+
+def metrics_table(results: dict[str, DecompositionResult], *, language: str = "en") -> Any:
     """One row per selection: the four ratios as displays and the status counts beside them."""
     pd = pandas()
-
+    selection = _w("col.selection", language)
     rows = []
     for name, r in results.items():
-        row: dict[str, object] = {"selection": name}
+        row: dict[str, object] = {selection: name}
         row.update({METRIC_LABELS[m]: getattr(r, m).display for m in METRICS})
         row["CONTRADICTED"] = r.status_counts["CONTRADICTED"]
         row["NOT_IN_REFERENCE"] = r.status_counts["NOT_IN_REFERENCE"]
@@ -131,41 +153,56 @@ def metrics_table(results: dict[str, DecompositionResult]) -> Any:
                 else f"DRAFT: {len(r.proposed)} candidates, {len(r.proposed_units)} units proposed"
             )
         rows.append(row)
-    return pd.DataFrame(rows).set_index("selection")
+    return pd.DataFrame(rows).set_index(selection)
 
 
-def findings_table(results: dict[str, DecompositionResult]) -> Any:
+def findings_table(results: dict[str, DecompositionResult], *, language: str = "en") -> Any:
     """One row per selection: what it holds, and the units it misses and the duplicates it repeats."""
+    columns = _headers(
+        ("col.selection", "col.candidates", "col.missing_units", "col.duplicates", "col.errors"),
+        language,
+    )
+    empty = _w("cell.empty", language)
     return rows_table(
         [
-            {
-                "selection": name,
-                "candidates": ", ".join(r.selection) or "(empty)",
-                "missing units": ", ".join(r.missing_units) or "-",
-                "duplicates": ", ".join(r.duplicates) or "-",
-                "errors": ", ".join(f"{k} {', '.join(v)}" for k, v in r.error_ids.items() if v)
-                or "-",
-            }
+            dict(
+                zip(
+                    columns,
+                    (
+                        name,
+                        ", ".join(r.selection) or empty,
+                        ", ".join(r.missing_units) or "-",
+                        ", ".join(r.duplicates) or "-",
+                        ", ".join(f"{k} {', '.join(v)}" for k, v in r.error_ids.items() if v)
+                        or "-",
+                    ),
+                    strict=True,
+                )
+            )
             for name, r in results.items()
         ],
-        ("selection", "candidates", "missing units", "duplicates", "errors"),
-        index="selection",
+        columns,
+        index=columns[0],
     )
 
 
-def show_decomposition_mode(name: str, result: DecompositionResult) -> None:
+def show_decomposition_mode(
+    name: str, result: DecompositionResult, *, language: str = "en"
+) -> None:
     """Show one named selection's result: explanation, audit table and the four-metric figure."""
-    show_markdown(
-        f"### Mode {md_code(name)}: {md_ids(result.selection)}\n\n" + explain_mode(name, result)
-    )
-    show(audit_table(result))
-    show_figure(plot_decomposition(result, title=f"mode: {name}"))
+    heading = _w("mode", language, {"name": md_code(name), "ids": md_ids(result.selection)})
+    show_markdown(heading + "\n\n" + explain_mode(name, result, language=language))
+    show(audit_table(result, language=language))
+    title = _w("mode.figure", language, {"name": name})
+    show_figure(plot_decomposition(result, title=title, language=language))
 
 
 @styled
-def plot_decomposition(result: Any, *, title: str | None = None, ax: Axes | None = None) -> Axes:
+def plot_decomposition(
+    result: Any, *, title: str | None = None, ax: Axes | None = None, language: str = "en"
+) -> Axes:
     """The four Toy metrics of one selection, with CONTRADICTED / NOT_IN_REFERENCE beside support."""
-    note = f"status over the unique selection: {status_line(result.status_counts)}"
+    note = _w("mode.status_note", language, {"line": status_line(result.status_counts)})
     labels = {k: v.replace("Toy ", "Toy\n") for k, v in METRIC_LABELS.items()}
     return plot_ratios(result.ratios(), labels=labels, ax=ax, title=title, note=note)
 
@@ -187,37 +224,41 @@ def plot_mode_comparison(results: Mapping[str, Any], *, title: str | None = None
     )
 
 
-def papers_table(results: dict[str, DecompositionResult], selections: dict[str, Any]) -> Any:
+def papers_table(
+    results: dict[str, DecompositionResult],
+    selections: dict[str, Any],
+    *,
+    language: str = "en",
+) -> Any:
     """Per selection: DecompScore (a count), atomicity, and what Core-style selection does."""
+    columns = _headers(
+        (
+            "col.selection",
+            "col.decompscore",
+            "col.coverage",
+            "col.coherence",
+            "col.atomicity",
+            "col.core_keeps",
+            "col.core_drops",
+            "col.coverage_after",
+        ),
+        language,
+    )
     rows = []
     for name, r in results.items():
         s = selections[name]
-        rows.append(
-            {
-                "selection": name,
-                "DecompScore (count)": r.decompscore,
-                "coverage": r.coverage.display,
-                "coherence (= Toy Preservation)": r.preservation.display,
-                "atomicity": r.atomicity.display,
-                "Core keeps": ", ".join(s.kept) or "-",
-                "Core drops (why)": "; ".join(f"{c}: {why}" for c, why in s.dropped) or "-",
-                "coverage after Core": s.coverage_after.display,
-            }
+        cells = (
+            name,
+            r.decompscore,
+            r.coverage.display,
+            r.preservation.display,
+            r.atomicity.display,
+            ", ".join(s.kept) or "-",
+            "; ".join(f"{c}: {why}" for c, why in s.dropped) or "-",
+            s.coverage_after.display,
         )
-    return rows_table(
-        rows,
-        (
-            "selection",
-            "DecompScore (count)",
-            "coverage",
-            "coherence (= Toy Preservation)",
-            "atomicity",
-            "Core keeps",
-            "Core drops (why)",
-            "coverage after Core",
-        ),
-        index="selection",
-    )
+        rows.append(dict(zip(columns, cells, strict=True)))
+    return rows_table(rows, columns, index=columns[0])
 
 
 @styled
@@ -257,33 +298,32 @@ def plot_decompscore_atomicity(
     return shown
 
 
-def entity_table(groups_by_selection: Mapping[str, Sequence[Any]]) -> Any:
+def entity_table(groups_by_selection: Mapping[str, Sequence[Any]], *, language: str = "en") -> Any:
     """One row per selection and entity group: its candidates and its own two figures."""
-    rows = []
-    for name, groups in groups_by_selection.items():
-        for g in groups:
-            rows.append(
-                {
-                    "selection": name,
-                    "entity": f"{g.entity} {g.version}".strip(),
-                    "candidates": ", ".join(g.ids),
-                    "with errors": ", ".join(g.errors) or "-",
-                    "Toy Preservation": g.preservation.display,
-                    "Toy Confirmed Support": g.confirmed_support.display,
-                }
-            )
-    return rows_table(
-        rows,
+    columns = _headers(
         (
-            "selection",
-            "entity",
-            "candidates",
-            "with errors",
+            "col.selection",
+            "col.entity",
+            "col.candidates",
+            "col.with_errors",
             "Toy Preservation",
             "Toy Confirmed Support",
         ),
-        index="selection",
+        language,
     )
+    rows = []
+    for name, groups in groups_by_selection.items():
+        for g in groups:
+            cells = (
+                name,
+                f"{g.entity} {g.version}".strip(),
+                ", ".join(g.ids),
+                ", ".join(g.errors) or "-",
+                g.preservation.display,
+                g.confirmed_support.display,
+            )
+            rows.append(dict(zip(columns, cells, strict=True)))
+    return rows_table(rows, columns, index=columns[0])
 
 
 def versions_table(
@@ -411,9 +451,11 @@ def show_original(fixture: DecompositionFixture) -> None:
     from claimlab.notebook.display import md_text
 
     o = fixture.original
+    language = lesson_language(fixture)
     parts = (
         teaching.file_note(fixture),
-        f"**Original** {md_code(o.id)} ({md_text(o.version)}): " + md_text(o.text),
+        _w("original", language, {"id": md_code(o.id), "version": md_text(o.version)})
+        + md_text(o.text),
         offsets_note(fixture),
     )
     show_markdown("\n\n".join(part for part in parts if part))
@@ -433,7 +475,7 @@ def papers_record(
     }
 
 
-def game_outcome(game: Any, *, solver: bool) -> dict[str, Any]:
+def game_outcome(game: Any, *, solver: bool, language: str = "en") -> dict[str, Any]:
     """A scripted round's outcome (its last check, or NOT_CHECKED), shown in one line."""
     from claimlab.notebook.display import md_text
 
@@ -446,10 +488,11 @@ def game_outcome(game: Any, *, solver: bool) -> dict[str, Any]:
         }
     )
     reasons = " · ".join(md_text(r["code"] + ": " + r["message"]) for r in outcome["reasons"])
-    show_markdown(
-        f"Round {md_code(game.puzzle)}"
-        + (" (the solver's round)" if solver else "")
-        + f": **{'WON' if outcome['won'] else 'not won'}** · "
-        + (reasons or "every rule met")
-    )
+    values = {
+        "name": md_code(game.puzzle),
+        "solver": _w("outcome.solver", language) if solver else "",
+        "verdict": _w("outcome.won" if outcome["won"] else "outcome.not_won", language),
+        "reasons": reasons or _w("outcome.all_met", language),
+    }
+    show_markdown(_w("outcome", language, values))
     return outcome

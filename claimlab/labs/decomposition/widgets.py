@@ -11,6 +11,8 @@ from claimlab.core.text import plural
 from claimlab.core.vocab import STATUSES, status_line
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.labs.decomposition.game import DecompositionGame
+from claimlab.labs.decomposition.words import WORDS
+from claimlab.labs.teaching import lesson_language
 from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,
@@ -20,7 +22,6 @@ from claimlab.metrics.decomposition import (
 from claimlab.notebook.widgets import (
     LABEL,
     NO_STATUS,
-    STUDENT_NOTE,
     GameView,
     Html,
     View,
@@ -31,38 +32,59 @@ from claimlab.notebook.widgets import (
     paper_table,
     references_html,
     round_title,
+    student_note,
     style_toggle,
     toggles,
     verdict_html,
 )
+from claimlab.notebook.words import WORDS as SHARED
+from claimlab.notebook.words import counted, say
 
 
-def metrics_html(result: DecompositionResult) -> str:
+def _w(key: str, language: str, values: dict[str, object] | None = None) -> str:
+    """One of the lab's words, or of the shared ones, in ``language``."""
+    return say(WORDS if key in WORDS else SHARED, key, language, values)
+
+
+def metrics_html(result: DecompositionResult, *, language: str = "en") -> str:
     """The four Toy metrics with counts, N/A as such, and the status counts beside support."""
     rows = "".join(
         f'<tr><th>{e(METRIC_LABELS[m])}</th><td class="claimlab-metric" data-metric="{m}">'
         f"{e(getattr(result, m).display)}</td></tr>"
         for m in METRICS
     )
+    r = result
+    selection = ", ".join(r.selection) or _w("cell.empty", language)
+    lists = {
+        "missing": r.missing_units,
+        "duplicates": r.duplicates,
+        "introduced": r.introduced,
+        "compound": r.non_atomic,
+    }
+    counts = _w("panel.counts", language, {k: ", ".join(v) or "-" for k, v in lists.items()})
     return (
         '<div class="claimlab-metrics">'
-        f'<p>selection: <span class="claimlab-selection">{e(", ".join(result.selection) or "(empty)")}</span></p>'
+        f"<p>{e(_w('panel.selection', language))}"
+        f'<span class="claimlab-selection">{e(selection)}</span></p>'
         f'<table>{rows}</table><p class="claimlab-status-counts">'
-        f"{e(status_line(result.status_counts))}</p>"
-        f"<p>missing units: {e(', '.join(result.missing_units) or '-')} · duplicates: "
-        f"{e(', '.join(result.duplicates) or '-')} · introduced: {e(', '.join(result.introduced) or '-')} · "
-        f"non-atomic: {e(', '.join(result.non_atomic) or '-')}</p></div>"
+        f"{e(status_line(r.status_counts))}</p>"
+        f"<p>{e(counts)}</p></div>"
     )
 
 
-def audit_html(result: DecompositionResult) -> str:
+def audit_html(result: DecompositionResult, *, language: str = "en") -> str:
     """The audit rows, two layers apart, as an escaped HTML table."""
-    head = (
-        "<tr><th>id</th><th>text</th><th>counted</th><th>preserves</th><th>faithful</th><th>atomic</th>"
-        "<th>errors</th><th>status</th><th>references</th></tr>"
-    )
+    keys = ["col.id", "col.text", "col.counted", "col.preserves", "col.faithful", "col.atomic"]
+    keys += ["col.errors", "col.status", "col.references"]
+    head = "<tr>" + "".join(f"<th>{e(_w(k, language))}</th>" for k in keys) + "</tr>"
+
+    def counted_cell(r: Any) -> str:
+        if r.counted:
+            return e(_w("cell.yes", language))
+        return e(_w("panel.dup_of", language, {"id": r.duplicate_of}))
+
     body = "".join(
-        f"<tr><td>{e(r.id)}</td><td>{e(r.text)}</td><td>{'yes' if r.counted else 'dup of ' + e(r.duplicate_of)}</td>"
+        f"<tr><td>{e(r.id)}</td><td>{e(r.text)}</td><td>{counted_cell(r)}</td>"
         f"<td>{e(', '.join(r.preserves) or '-')}</td><td>{r.faithful}</td><td>{r.atomic}</td>"
         f"<td>{e(', '.join(r.errors) or '-')}</td><td>{e(r.status)}</td><td>{e(', '.join(r.references) or '-')}</td></tr>"
         for r in result.audit
@@ -72,28 +94,32 @@ def audit_html(result: DecompositionResult) -> str:
 
 def candidate_texts_html(fixture: DecompositionFixture, ids: Sequence[str]) -> str:
     """Selected candidates with their texts only (no label): what a student may see."""
+    language = lesson_language(fixture)
     rows = "".join(
         f"<tr><td>{e(cid)}</td><td>{e(fixture.candidate(cid).text)}</td></tr>" for cid in ids
     )
+    head = f"<tr><th>{e(_w('col.id', language))}</th><th>{e(_w('col.text', language))}</th></tr>"
     return (
-        f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
+        f'<table class="claimlab-texts">{head}{rows}</table>'
         if ids
-        else "<p>nothing selected</p>"
+        else f"<p>{e(_w('game.nothing_selected', language))}</p>"
     )
 
 
 def source_html(fixture: DecompositionFixture) -> str:
     """What a player decides from: the original answer, its units marked, and every reference."""
+    language = lesson_language(fixture)
     o = fixture.original
     units = [(u.id, u.span.start, u.span.end) for u in fixture.units]
     version = f" ({e(o.version)})" if o.version else ""
+    answer = _w("paper.answer", language, {"id": e(o.id), "version": version})
     return (
         '<div class="claimlab-source" style="text-align:left">'
-        f"<p><strong>The answer</strong> {e(o.id)}{version}, each of its units marked:</p>"
+        f"<p>{answer}</p>"
         f'<blockquote class="claimlab-original" style="margin:4px 0 8px 12px">'
         f"{marked_text_html(o.text, units)}</blockquote>"
-        f"<p><strong>The references</strong> (what the evidence statuses are judged on):</p>"
-        f"{references_html(fixture.references)}</div>"
+        f"<p>{_w('paper.references', language)}</p>"
+        f"{references_html(fixture.references, language=language)}</div>"
     )
 
 
@@ -178,11 +204,13 @@ class DecompositionExplorer(View):
         """Recompute and redraw."""
         self.result = find_decomposition(self.fixture, self.selection)
         if self.student:
-            self.metrics.value = f"<p>{e(STUDENT_NOTE)}</p>"
+            language = lesson_language(self.fixture)
+            self.metrics.value = f"<p>{e(student_note(language))}</p>"
             self.audit.value = candidate_texts_html(self.fixture, self.selection)
             return
-        self.metrics.value = metrics_html(self.result)
-        self.audit.value = audit_html(self.result)
+        language = lesson_language(self.fixture)
+        self.metrics.value = metrics_html(self.result, language=language)
+        self.audit.value = audit_html(self.result, language=language)
 
     def shown(self) -> dict[str, str]:
         """The metric displays as shown (for tests)."""
@@ -281,7 +309,8 @@ class DecompositionGameView(GameView):
             f"selected: {e(', '.join(g.selection) or 'nothing')}</p>"
         )
         after = g.last_check is not None
-        live = "" if self.student and not after else metrics_html(g.metrics())
+        language = lesson_language(g.fixture)
+        live = "" if self.student and not after else metrics_html(g.metrics(), language=language)
         self.board.value = left + verdict_html(g.last_check) + live
 
     def check(self) -> Any:
@@ -294,27 +323,29 @@ class DecompositionGameView(GameView):
     def paper_html(self) -> str:
         """The board on paper: the answer and references, the rounds, every candidate to mark."""
         g, fx = self.game, self.game.fixture
+        language = lesson_language(fx)
+
+        def heads(*keys: str) -> list[str]:
+            return [_w(k, language) for k in keys]
+
         rounds = [
-            [e(p.name), e(p.title), e(", ".join(p.start) or "(empty)"), e(p.note)]
+            [e(p.name), e(p.title), e(", ".join(p.start) or _w("cell.empty", language)), e(p.note)]
             for p in fx.game.puzzles.values()
         ]
         units = [[e(u.id), e(u.span.text)] for u in fx.units]
         cands = [[e(c.id), e(c.text), "", ""] for c in fx.candidates]
+        board = heads("col.candidate", "col.text", "col.selected", "col.status")
+        slots = counted(WORDS, "raw_slot", g.slots, language)
+        intro = _w("paper.intro", language, {"slots": slots, "statuses": e(", ".join(STATUSES))})
         return (
-            '<div class="claimlab-paper">'
-            f"<p><strong>Decomposition game on paper.</strong> {plural(g.slots, 'raw slot')}; "
-            "mark the candidates you select (a duplicate takes a slot too) and write the evidence "
-            f"status of each ({e(', '.join(STATUSES))}).</p>"
+            f'<div class="claimlab-paper"><p>{intro}</p>'
             + source_html(fx)
+            + paper_table("claimlab-board-paper", board, cands, write={board[2]: 5, board[3]: 12})
             + paper_table(
-                "claimlab-board-paper",
-                ["candidate", "text", "selected", "status"],
-                cands,
-                write={"selected": 5, "status": 12},
+                "claimlab-rounds",
+                heads("col.round", "col.title", "col.starting_selection", "col.note"),
+                rounds,
             )
-            + paper_table(
-                "claimlab-rounds", ["round", "title", "starting selection", "note"], rounds
-            )
-            + paper_table("claimlab-units", ["unit", "what the answer says"], units)
+            + paper_table("claimlab-units", heads("col.unit", "col.what_the_answer_says"), units)
             + "</div>"
         )
