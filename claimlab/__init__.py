@@ -47,6 +47,7 @@ _PUBLIC = {
     "load_predictions": "claimlab.io.fever",
     "load_labelled": "claimlab.io.factscore",
     "load_raw_answers": "claimlab.io.raw",
+    "load_checking": "claimlab.io.ragchecker",
     "read_table": "claimlab.io.ledger",
     # scoring
     "find_decomposition": "claimlab.metrics.decomposition",

@@ -39,7 +39,8 @@ class Format(NamedTuple):
     declaration: str = ""  # "module:attribute" a JSON Schema is derived from, when there is one
 
 
-RAW = "raw subclaims (JSON Lines)"  # the one format without a "format" field: fixtures/*.jsonl
+RAW = "raw subclaims (JSON Lines)"  # a format without a "format" field: fixtures/*.jsonl
+RAGCHECKER = "RAGChecker checking output"  # RAGChecker's own format: a top-level "results" list
 FORMATS: dict[str, Format] = {
     "claimlab/decomposition@1": Format(
         "Decomposition file", "load_decomposition", "claimlab.io.decomposition:_DocumentShape"
@@ -47,6 +48,7 @@ FORMATS: dict[str, Format] = {
     "claimlab/sufficiency@1": Format("Sufficiency file", "load_sufficiency"),
     "claimlab/context-lab@1": Format("Context-lab file", "load_context_lab"),
     RAW: Format("Raw subclaims", "load_raw_answers"),
+    RAGCHECKER: Format("RAGChecker checking output", "load_checking"),
 }
 
 
@@ -55,6 +57,8 @@ def format_of(path: Path) -> str:
     if path.suffix == ".jsonl":
         return RAW
     data = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("results"), list):
+        return RAGCHECKER
     return str(data.get("format", "")) if isinstance(data, dict) else ""
 
 

@@ -6,6 +6,7 @@
 base: escaped HTML panes, toggles, the game view both games share), ``records`` (values a
 notebook records for its tests) and ``terminal`` (what the commands print: one-line errors,
 JSON, progress steps, option types, outputs that never replace inputs) and ``gate`` (the
-release gate's options, run and JUnit and Markdown reports, shared by every gated command).
+release gate's options, run and JUnit and Markdown reports, shared by every gated command) and
+``diff`` (what changed between two runs, in the terminal, Markdown and JUnit text).
 Imports the floors below.
 """

@@ -38,15 +38,18 @@ def cmd_rag(args: argparse.Namespace) -> int:
     if args.baseline:
         _gate_figures(args)  # refused before the file is read
     checked = _check(args) if args.check else {}
-    report = score_rag(load_checking(args.check or args.file), noise=args.noise_sensitivity)
+    checking = load_checking(args.check or args.file)
+    report = score_rag(checking, noise=args.noise_sensitivity)
     table = per_query_table(report) if args.out or args.baseline or args.store else None
     if args.out:
         write_table(table, args.out)
+    gate, changes = _gate(args, table, checking) if args.baseline else (None, None)
     if args.store:  # the stored run keeps its per-query table (path and hash in its parameters)
         args.per_query_table = keep_table(table, args.store)
-    gate = _gate(args, table) if args.baseline else None
-    data = {**checked, **report.to_dict(), **(gate.to_dict() if gate is not None else {})}
-    remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
+    data = {**checked, **report.to_dict(), **(gate.to_dict() if gate is not None else {}),
+            **({"changes": changes.to_dict()} if changes is not None else {})}  # fmt: skip
+    kept = {k: v for k, v in data.items() if k not in ("per_query", "changes")}
+    remember(args, "rag", kept, rag_queries=checking.queries)
     if args.json:
         emit_json(data)
     else:
@@ -56,19 +59,31 @@ def cmd_rag(args: argparse.Namespace) -> int:
             say(line)
         if args.out:
             say(f"per-query rows written to {args.out}")
-        say_gate(args, gate, items="queries")
+        say_gate(args, gate, items="queries", changes=changes)
     return gate.exit_code if gate is not None else 0
 
 
-def _gate(args: argparse.Namespace, table: Any) -> Any:
-    """This run's per-query table gated against ``--baseline``; the reports written."""
+def _gate(args: argparse.Namespace, table: Any, checking: Any) -> tuple[Any, Any]:
+    """This run's per-query table gated against ``--baseline``, what changed, the reports.
+
+    The changes go claim by claim when ``--store`` holds the run that kept the baseline table
+    (found by its SHA-256), else query by query through the two tables.
+    """
+    from claimlab.io.store import kept_baseline
+    from claimlab.metrics.diff import baseline_side, compare, gate_figure, rag_run, table_run
     from claimlab.metrics.gate import gate_file
 
     gate = gate_file(
         args.baseline, table, _gate_figures(args), keys=["query_id"], **gate_options(args)
     )
-    write_reports(args, gate)
-    return gate
+    before = baseline_side(args.baseline, kept_baseline(args.store, args.baseline))
+    if before.kind == "RAG claims":
+        now = rag_run(checking.queries, noise=args.noise_sensitivity)
+    else:
+        now = table_run(table, keys=["query_id"], rag=True)
+    changes = compare(before, now, figure=gate_figure(gate, before.figures))
+    write_reports(args, gate, changes=changes)
+    return gate, changes
 
 
 def _gate_figures(args: argparse.Namespace) -> tuple[Any, ...]:
