@@ -322,19 +322,40 @@ def rag_figures() -> dict[str, bool]:
     return {m: m not in LOWER_IS_BETTER for m in RATIO_METRICS}
 
 
-def _table_columns(rag: bool) -> dict[str, tuple[str, str]]:
-    from claimlab.metrics.gate import count_columns
+# The per-item tables a command writes with --out: the item they hold, the columns naming it,
+# a column only that kind of table holds, and where its gate figures are declared
+TABLES: Mapping[str, tuple[tuple[str, ...], str, str]] = {
+    "query": (("query_id",), "query_id", "claimlab.metrics.rag"),  # rag --out
+    "prompt": (("subject", "prompt"), "respond_ratio_numerator", "claimlab.metrics.factscore"),
+    "claim": (("id",), "strict_score_numerator", "claimlab.metrics.fever"),
+    "answer": (("answer_id",), "", "claimlab.metrics.gate"),  # ledger --out (the default)
+}
 
-    if rag:
-        return {m: (f"{m}_numerator", f"{m}_denominator") for m in rag_figures()}
-    return dict(count_columns())
+
+def table_figures(item: str) -> tuple[Any, ...]:
+    """The gate figures (:class:`~claimlab.metrics.gate.GateFigure`) of a kind of table."""
+    import importlib
+
+    from claimlab.metrics.rag import RATIO_METRICS
+
+    module = importlib.import_module(TABLES[item][2])
+    if item == "answer":
+        return tuple(module.ledger_figures())
+    return tuple(module.gate_figures(RATIO_METRICS) if item == "query" else module.gate_figures())
+
+
+def table_item(columns: Sequence[str]) -> str:
+    """Which kind of per-item table holds these columns (``answer`` when none other does)."""
+    return next(
+        (k for k, (_, marker, _) in TABLES.items() if marker and marker in columns), "answer"
+    )
 
 
 def table_side(path: str | Path, *, by: str | None = None, name: str = "") -> Side:
-    """A per-query (``rag --out``) or per-answer (``ledger --out``) table file as units.
+    """A per-item table file (``ledger``, ``rag``, ``factscore`` or ``fever`` ``--out``) as units.
 
-    A table with a ``query_id`` column is a per-query table; else a per-answer table, keyed by
-    ``answer_id`` (and the ``by`` column of a ledger scored ``--by``).
+    Its kind is told by its columns (:data:`TABLES`); a per-answer table is keyed by
+    ``answer_id`` and the ``by`` column of a ledger scored ``--by``.
 
     Raises:
         ClaimlabInputError: an unreadable table, a missing column, a count that is not a whole
@@ -342,19 +363,22 @@ def table_side(path: str | Path, *, by: str | None = None, name: str = "") -> Si
     """
     from claimlab.io.ledger import read_answers, read_table
 
-    rag = "query_id" in read_table(path).column_names
-    keys = ["query_id"] if rag else ([by] if by else []) + ["answer_id"]
-    table = read_answers(path, keys=keys, ratios=list(_table_columns(rag).values()))
-    return table_run(table, keys=keys, rag=rag, name=name or str(path))
+    item = table_item(read_table(path).column_names)
+    keys = list(TABLES[item][0]) if item != "answer" else ([by] if by else []) + ["answer_id"]
+    ratios = [(f.numerator, f.denominator) for f in table_figures(item)]
+    table = read_answers(path, keys=keys, ratios=ratios)
+    return table_run(table, item=item, keys=keys, name=name or str(path))
 
 
-def table_run(table: Any, *, keys: Sequence[str], rag: bool, name: str = "this run") -> Side:
+def table_run(
+    table: Any, *, item: str, keys: Sequence[str] | None = None, name: str = "this run"
+) -> Side:
     """A per-item table held in memory (pandas; the run being gated) as a side to compare."""
-    columns = _table_columns(rag)
-    kind = "query" if rag else "answer"
-    units = table_units(table, keys=keys, kind=kind, figures=columns)
-    figures = rag_figures() if rag else dict.fromkeys(columns, True)
-    return Side(name, f"per-{kind} table", tuple(units), figures)
+    figures = table_figures(item)
+    columns = {f.name: (f.numerator, f.denominator) for f in figures}
+    units = table_units(table, keys=keys or TABLES[item][0], kind=item, figures=columns)
+    higher = {f.name: f.higher_is_better for f in figures}
+    return Side(name, f"per-{item} table", tuple(units), higher)
 
 
 def rag_run(queries: Sequence[Any], *, noise: str = "ragchecker", name: str = "this run") -> Side:
@@ -431,3 +455,14 @@ def gate_figure(gate: Any, figures: Mapping[str, bool]) -> str | None:
     rows = [r for r in gate.rows if r.metric in figures and r.difference is not None]
     rows.sort(key=lambda r: (r.verdict != "REGRESSED", -(r.difference or 0.0)))
     return str(rows[0].metric) if rows else None
+
+
+def table_changes(baseline: str | Path, table: Any, *, item: str, gate: Any = None) -> RunDiff:
+    """What changed from a gate's baseline table (a file) to this run's table, item by item.
+
+    Weighed on the gated figure that regressed most (:func:`gate_figure`), else the figure
+    that dropped most.
+    """
+    before = table_side(baseline)
+    figure = gate_figure(gate, before.figures) if gate is not None else None
+    return compare(before, table_run(table, item=item), figure=figure)

@@ -83,7 +83,7 @@ def _gate(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
     gate = gate_file(args.baseline, now, figures, keys=keys, **gate_options(args))
     before = table_side(args.baseline, by=args.by)
     changes = compare(
-        before, table_run(now, keys=keys, rag=False), figure=gate_figure(gate, before.figures)
+        before, table_run(now, item="answer", keys=keys), figure=gate_figure(gate, before.figures)
     )
     write_reports(args, gate, changes=changes)
     return gate, changes

@@ -80,7 +80,7 @@ def _gate(args: argparse.Namespace, table: Any, checking: Any) -> tuple[Any, Any
     if before.kind == "RAG claims":
         now = rag_run(checking.queries, noise=args.noise_sensitivity)
     else:
-        now = table_run(table, keys=["query_id"], rag=True)
+        now = table_run(table, item="query")
     changes = compare(before, now, figure=gate_figure(gate, before.figures))
     write_reports(args, gate, changes=changes)
     return gate, changes
