@@ -35,12 +35,17 @@ def cmd_rag(args: argparse.Namespace) -> int:
     from claimlab.metrics.rag import per_query_table, score_rag
 
     check_gate_options(args)
+    if args.format and not args.per_query:
+        raise ClaimlabInputError("--format shapes the per-query rows: give --per-query too")
+    if args.format == "csv" and args.json:
+        raise ClaimlabInputError("--format csv prints the per-query table itself: drop --json")
     if args.baseline:
         _gate_figures(args)  # refused before the file is read
     checked = _check(args) if args.check else {}
     checking = load_checking(args.check or args.file)
     report = score_rag(checking, noise=args.noise_sensitivity)
-    table = per_query_table(report) if args.out or args.baseline or args.store else None
+    wanted = args.out or args.baseline or args.store or args.format
+    table = per_query_table(report) if wanted else None
     if args.out:
         write_table(table, args.out)
     gate, changes = _gate(args, table, checking) if args.baseline else (None, None)
@@ -50,10 +55,13 @@ def cmd_rag(args: argparse.Namespace) -> int:
             **({"changes": changes.to_dict()} if changes is not None else {})}  # fmt: skip
     kept = {k: v for k, v in data.items() if k not in ("per_query", "changes")}
     remember(args, "rag", kept, rag_queries=checking.queries)
-    if args.json:
+    if args.format == "csv" and table is not None:  # the table alone, to pipe into a file
+        say(table.to_csv(index=False), end="")
+    elif args.json:
         emit_json(data)
     else:
-        for line in report_lines(report, per_query=args.per_query):
+        shaped = table if args.format == "table" else None
+        for line in report_lines(report, per_query=args.per_query, table=shaped):
             say(line)
         for line in _check_lines(checked):
             say(line)
@@ -185,10 +193,17 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "utilisation, noise sensitivity, hallucination, self-knowledge and faithfulness: the "
         "macro mean over queries (a query where a figure is N/A left out, counted) and the micro "
         "figure over pooled claims.",
-        epilog="example: claimlab rag checking_outputs.json --per-query",
+        epilog="example: claimlab rag checking_outputs.json --per-query --format table",
     )
     p.add_argument("file", help="RAGChecker's checking output (JSON)")
     p.add_argument("--per-query", action="store_true", help="show every query's figures too")
+    p.add_argument(
+        "--format",
+        choices=("lines", "table", "csv"),
+        help="with --per-query: 'lines' (default: each query's figures, a line per metric), "
+        "'table' (a row per query, a column per metric, each with its counts) or 'csv' (the "
+        "per-query table --out writes, printed alone)",
+    )
     p.add_argument(
         "--noise-sensitivity",
         choices=("ragchecker", "paper"),
