@@ -47,8 +47,8 @@ _PUBLIC = {
     "load_predictions": "claimlab.io.fever",
     "load_labelled": "claimlab.io.factscore",
     "load_raw_answers": "claimlab.io.raw",
-    "read_table": "claimlab.io.ledger",
     "load_checking": "claimlab.io.ragchecker",
+    "read_table": "claimlab.io.ledger",
     # scoring
     "find_decomposition": "claimlab.metrics.decomposition",
     "named_selections": "claimlab.metrics.decomposition",

@@ -40,7 +40,7 @@ class Format(NamedTuple):
 
 
 RAW = "raw subclaims (JSON Lines)"  # a format without a "format" field: fixtures/*.jsonl
-RAGCHECKER = "RAGChecker checking output"  # RAGChecker's own format: no "format" field, results[]
+RAGCHECKER = "RAGChecker checking output"  # RAGChecker's own format: a top-level "results" list
 FORMATS: dict[str, Format] = {
     "claimlab/decomposition@1": Format(
         "Decomposition file", "load_decomposition", "claimlab.io.decomposition:_DocumentShape"

@@ -159,3 +159,19 @@ def nfc(text: str) -> str:
     if text.isascii() or unicodedata.is_normalized("NFC", text):
         return text
     return unicodedata.normalize("NFC", text)
+
+
+def label_text(value: object) -> str:
+    """A verdict's label as shown: ``yes``/``no``, a number, a text, ids or ``none``; ``-`` absent.
+
+    Examples:
+        >>> label_text(True), label_text(3), label_text(("d1", "d2")), label_text(()), label_text(None)
+        ('yes', '3', 'd1, d2', 'none', '-')
+    """
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(map(str, value)) if value else "none"
+    return str(value)

@@ -11,7 +11,7 @@ sufficiency files (``claimlab convert``) and ``official`` reads gold answers and
 official HotpotQA and MuSiQue formats; ``ragchecker`` reads RAGChecker's checking output and its
 meta-evaluation files; ``lesson`` reads what a file may say about itself for
 the lessons (its own ``exercises``); ``annotations`` reads annotators' files and folders,
-pairs them by answer and refuses what would make gold by accident. ``store`` keeps the run history (SQLite: runs, inputs' sha256, figures, audited claims).
+pairs them by answer and refuses what would make gold by accident. ``store`` keeps the run history (SQLite: runs, inputs' sha256, figures, audited claims, RAG claims).
 ``files`` is the one atomic
 write (a temporary file beside
 the target, renamed when complete; leftovers of a killed run are cleared by the next). ``locate``

@@ -1,6 +1,6 @@
 """The run history: every recorded run in one SQLite file (the standard library's ``sqlite3``).
 
-Schema (version 2; :data:`SCHEMA_VERSION`), documented in the README:
+Schema (version 3; :data:`SCHEMA_VERSION`), documented in the README:
 
 * ``claimlab_meta(key, value)``: ``application`` = ``claimlab``, ``schema_version``;
 * ``runs(id, time, version, command, argv, parameters)``: one row per run (UTC ISO time, the
@@ -13,7 +13,12 @@ Schema (version 2; :data:`SCHEMA_VERSION`), documented in the README:
   named by its place in the command's JSON output (``corpus.micro.coverage``);
 * ``claims(run_id, answer_id, answer_version, candidate_id, text, state, reason, status,
   source_spans, refs, proposed, faithful, trusted, not_trusted_because)``: what an audit
-  decided for each candidate, with the memory rule's verdict (``claimlab history --trusted``).
+  decided for each candidate, with the memory rule's verdict (``claimlab history --trusted``);
+* ``rag_claims(run_id, query_id, kind, position, text, entailed, chunks)``: what ``rag`` read
+  of each query (schema 3): a ``query`` row (its text), a ``chunk`` row per retrieved chunk
+  (its doc id), and a ``response`` or ``answer`` row per response or ground-truth claim with
+  its entailment (by the ground truth, by the response) and the positions of the chunks that
+  entail it (JSON), so ``claimlab diff`` can say which claims moved between two stored runs.
 
 Writing creates a store on first use and migrates an older one forward in one transaction;
 each run is appended in one transaction (``BEGIN IMMEDIATE``) in WAL mode with a busy timeout
@@ -43,7 +48,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 LOCK_TIMEOUT = 60.0  # seconds a writer waits for another one's lock
 SCORES = ("factscore", "init_score", "strict_score", "label_accuracy")
 _SCHEMA_1 = (
@@ -71,7 +76,17 @@ _SCHEMA_2 = (  # a figure as printed (macro counts, the whole interval); the mem
     "ALTER TABLE claims ADD COLUMN trusted INTEGER",
     "ALTER TABLE claims ADD COLUMN not_trusted_because TEXT",
 )
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _SCHEMA_1, 2: _SCHEMA_2}  # to version N from N - 1
+_SCHEMA_3 = (  # each RAG claim's entailment and the chunks that entail it (claimlab diff)
+    "CREATE TABLE IF NOT EXISTS rag_claims (run_id INTEGER NOT NULL REFERENCES runs(id), "
+    "query_id TEXT NOT NULL, kind TEXT NOT NULL, position INTEGER NOT NULL, text TEXT, "
+    "entailed INTEGER, chunks TEXT)",
+    "CREATE INDEX IF NOT EXISTS rag_claims_by_run ON rag_claims(run_id)",
+)
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: _SCHEMA_1,
+    2: _SCHEMA_2,
+    3: _SCHEMA_3,
+}  # to version N from N - 1
 FIGURE_COLUMNS = (
     "name", "numerator", "denominator", "value", "low", "high",
     "aggregate", "defined", "undefined", "level", "method", "note",
@@ -395,9 +410,13 @@ def record_run(
     parameters: Mapping[str, Any],
     figures: Iterable[Figure],
     claims: Iterable[Mapping[str, Any]] = (),
+    rag_queries: Iterable[Any] = (),
     version: str = "",
 ) -> int:
     """Append one run in one transaction; returns its id.
+
+    ``claims`` are an audit's candidates; ``rag_queries`` the queries ``rag`` read
+    (:class:`~claimlab.io.ragchecker.RagQuery`), kept claim by claim.
 
     Raises:
         StoreError: the store cannot be written (see :func:`open_store`).
@@ -407,10 +426,11 @@ def record_run(
     run = (now, version, command, json.dumps(list(argv)), json.dumps(parameters, default=str))
     figure_rows = [tuple(getattr(f, c) for c in FIGURE_COLUMNS) for f in figures]
     claim_rows = [_claim_row(c) for c in claims]
+    rag_rows = [row for q in rag_queries for row in _rag_rows(q)]
     deadline = time.monotonic() + _timeout()
     for pause in _pauses():
         try:
-            return _append(path, run, hashed, figure_rows, claim_rows)
+            return _append(path, run, hashed, figure_rows, (claim_rows, rag_rows))
         except StoreLocked:
             # SQLite answers "busy" at once in a few races (a writer opening the file while
             # another switches it to WAL or checkpoints on close): wait and try again, until
@@ -434,7 +454,7 @@ def _append(
     run: tuple[Any, ...],
     hashed: list[tuple[str, str]],
     figure_rows: list[tuple[Any, ...]],
-    claim_rows: list[tuple[Any, ...]],
+    claim_rows: tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]],
 ) -> int:
     """One attempt at appending a run in one transaction (nothing is kept when it fails)."""
     with closing(open_store(path)) as con:
@@ -456,7 +476,11 @@ def _append(
             con.executemany(
                 f"INSERT INTO claims (run_id, {', '.join(_CLAIM_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * (len(_CLAIM_COLUMNS) + 1))})",
-                [(run_id, *row) for row in claim_rows],
+                [(run_id, *row) for row in claim_rows[0]],
+            )
+            con.executemany(
+                "INSERT INTO rag_claims VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(run_id, *row) for row in claim_rows[1]],
             )
             con.execute("COMMIT")
         except (sqlite3.Error, UnicodeDecodeError) as err:
@@ -492,6 +516,200 @@ def _claim_row(c: Mapping[str, Any]) -> tuple[Any, ...]:
         int(bool(c.get("trusted"))),
         c.get("not_trusted_because"),
     )
+
+
+def _rag_rows(q: Any) -> list[tuple[Any, ...]]:
+    """One RAG query as the store keeps it: its text, chunks and claims (ids in NFC)."""
+    qid = nfc(str(q.query_id))
+    rows: list[tuple[Any, ...]] = [(qid, "query", 0, q.query, None, None)]
+    rows += [(qid, "chunk", i, str(doc), None, None) for i, (doc, _) in enumerate(q.chunks)]
+    for kind, claims, entailed, matrix in (
+        ("response", q.response_claims, q.correct, q.chunk_response),
+        ("answer", q.answer_claims, q.recalled, q.chunk_answer),
+    ):
+        for i, (text, ok, row) in enumerate(zip(claims, entailed, matrix, strict=True)):
+            chunks = [k for k, hit in enumerate(row) if hit]
+            rows.append((qid, kind, i, text, int(bool(ok)), json.dumps(chunks)))
+    return rows
+
+
+def run_ids(path: str | Path) -> list[int]:
+    """Every run's id in time order (read-only)."""
+    with reading(path) as (con, _):
+        return [int(r[0]) for r in con.execute("SELECT id FROM runs ORDER BY time, id")]
+
+
+def run_claims(path: str | Path, run_id: int) -> list[dict[str, Any]]:
+    """The audited candidates one run kept (``decomposition --store``), in their order.
+
+    Raises:
+        StoreError: missing, corrupted (an id that is not text), newer, or not claimlab's.
+    """
+    wanted = ("answer_id", "candidate_id", "text", "state", "status", "faithful")
+    with reading(path) as (con, _):
+        rows = con.execute(
+            _select(con, "claims", wanted) + " FROM claims WHERE run_id = ? ORDER BY rowid",
+            (run_id,),
+        ).fetchall()
+    out = []
+    for row in rows:
+        c = dict(zip(wanted, row, strict=True))
+        if not isinstance(c["answer_id"], str) or not isinstance(c["candidate_id"], str):
+            raise _corrupted(str(path), run_id, "claims.candidate_id", "is not text")
+        out.append({**c, "answer_id": nfc(c["answer_id"]), "candidate_id": nfc(c["candidate_id"])})
+    return out
+
+
+def run_rag_queries(path: str | Path, run_id: int) -> tuple[Any, ...]:
+    """The RAG queries one run kept claim by claim (``rag --store``; none before schema 3).
+
+    Each comes back as a :class:`~claimlab.io.ragchecker.RagQuery` (chunk texts are not kept:
+    a chunk is its doc id) that scores as the file the run read did.
+
+    Raises:
+        StoreError: missing, corrupted (a row that is not what the schema says), newer, or not
+            claimlab's.
+    """
+    with reading(path) as (con, _):
+        if "rag_claims" not in _tables(con):
+            return ()
+        rows = con.execute(
+            "SELECT query_id, kind, position, text, entailed, chunks FROM rag_claims "
+            "WHERE run_id = ? ORDER BY rowid",
+            (run_id,),
+        ).fetchall()
+    queries: list[dict[str, Any]] = []
+    for row in rows:
+        _rag_row(str(path), run_id, row, queries)
+    return tuple(_rag_query(q) for q in queries)
+
+
+@dataclass(frozen=True)
+class KeptRun:
+    """What a stored run kept to be compared later, as read back.
+
+    Its RAG queries, its audited candidates, or the per-item table it wrote (``table``: a path,
+    its SHA-256 checked).
+    """
+
+    id: int
+    command: str
+    parameters: Mapping[str, Any]
+    queries: tuple[Any, ...]  # RagQuery, claim by claim (rag --store)
+    claims: tuple[Mapping[str, Any], ...]  # audited candidates (decomposition --store)
+    table: str | None  # the per-query or per-answer table kept beside the store, or --out
+
+    @property
+    def name(self) -> str:
+        """``run 3 (rag)``."""
+        return f"run {self.id} ({self.command})"
+
+
+def resolve_run(path: str | Path, ref: str) -> int:
+    """A run's id from how it was named: its id, ``latest`` or ``previous``.
+
+    Raises:
+        StoreError: no run has that id, or the store holds too few runs (or cannot be read).
+    """
+    ids = run_ids(path)
+    if ref in ("latest", "previous"):
+        back = 1 if ref == "latest" else 2
+        if len(ids) < back:
+            raise StoreError(f"{ref}: the store holds {len(ids)} run(s)", file=str(path))
+        return ids[-back]
+    if not ref.isdigit() or int(ref) not in ids:
+        shown = ", ".join(map(str, ids[-20:])) or "none"
+        raise StoreError(
+            f"no run {ref!r} in the store (its runs: {shown}; or latest, previous)", file=str(path)
+        )
+    return int(ref)
+
+
+def kept_run(path: str | Path, ref: str) -> KeptRun:
+    """One stored run (by id, ``latest`` or ``previous``) with what it kept to compare.
+
+    Raises:
+        StoreError: no such run, a store that cannot be read, or a kept table that changed
+            since it was stored (its SHA-256 no longer matches).
+    """
+    run_id = resolve_run(path, ref)
+    run = next(r for r in read_runs(path) if r.id == run_id)
+    return KeptRun(run_id, run.command, run.parameters, run_rag_queries(path, run_id),
+                   tuple(run_claims(path, run_id)), _kept_table(path, run))  # fmt: skip
+
+
+def _kept_table(path: str | Path, run: Run) -> str | None:
+    """The per-item table a run kept beside the store (hash checked), else its ``--out``."""
+    p = run.parameters
+    kept = p.get("per_query_table") or p.get("per_answer_table")
+    if isinstance(kept, Mapping) and Path(str(kept.get("path"))).is_file():
+        if sha256_of(str(kept["path"])) != kept.get("sha256"):
+            raise StoreError(
+                f"run {run.id}'s table {kept['path']} changed since it was stored (its SHA-256 "
+                "differs)",
+                file=str(path),
+            )
+        return str(kept["path"])
+    out = p.get("out")
+    return out if isinstance(out, str) and Path(out).is_file() else None
+
+
+def kept_baseline(path: str | Path | None, table: str | Path) -> KeptRun | None:
+    """The latest stored run that kept this very table (by its SHA-256), or None.
+
+    A gate's ``--baseline`` file is found in ``--store`` this way, so the changes can go claim
+    by claim when that run kept its claims. No store, or no such run: None.
+    """
+    if not path or not Path(path).is_file():
+        return None
+    digest = sha256_of(table)
+    for run in reversed(read_runs(path)):
+        kept = run.parameters.get("per_query_table") or run.parameters.get("per_answer_table")
+        if isinstance(kept, Mapping) and kept.get("sha256") == digest:
+            return kept_run(path, str(run.id))
+    return None
+
+
+def _tables(con: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _rag_row(source: str, run_id: int, row: Sequence[Any], queries: list[dict[str, Any]]) -> None:
+    """One stored RAG row added to the query it belongs to, or the corruption named."""
+    qid, kind, _, text, entailed, chunks = row
+    if not isinstance(qid, str) or kind not in ("query", "chunk", "response", "answer"):
+        raise _corrupted(source, run_id, "rag_claims", f"has a row of kind {kind!r:.40}")
+    if kind == "query":
+        queries.append({"id": qid, "query": text or "", "chunk": [], "response": [], "answer": []})
+        return
+    if not queries or queries[-1]["id"] != qid:
+        raise _corrupted(
+            source, run_id, "rag_claims", f"has a {kind} row outside its query {qid!r:.40}"
+        )
+    if kind == "chunk":
+        queries[-1]["chunk"].append(str(text))
+        return
+    hits = _json(source, run_id, "rag_claims.chunks", chunks, list)
+    if entailed not in (0, 1) or not all(isinstance(k, int) for k in hits):
+        raise _corrupted(source, run_id, "rag_claims", f"has a bad {kind} claim in {qid!r:.40}")
+    queries[-1][kind].append((str(text or ""), bool(entailed), set(hits)))
+
+
+def _rag_query(q: Mapping[str, Any]) -> Any:
+    """A stored query back as the reader's typed record."""
+    from claimlab.io.ragchecker import RagQuery
+
+    n = len(q["chunk"])
+
+    def matrix(side: str) -> tuple[tuple[bool, ...], ...]:
+        return tuple(tuple(k in hits for k in range(n)) for _, _, hits in q[side])
+
+    return RagQuery(
+        q["id"], q["query"], tuple(t for t, _, _ in q["response"]),
+        tuple(t for t, _, _ in q["answer"]), tuple((d, "") for d in q["chunk"]),
+        tuple(ok for _, ok, _ in q["response"]), tuple(ok for _, ok, _ in q["answer"]),
+        matrix("response"), matrix("answer"), {},
+    )  # fmt: skip
 
 
 def _columns(con: sqlite3.Connection, table: str) -> set[str]:

@@ -10,7 +10,8 @@ audited claims may be reused as trusted facts), ``sufficiency`` (the witness cor
 floor has parsed and checked, and ``ledger_dask`` for a cluster), ``rag`` (RAGChecker's eleven
 metrics), ``meta_eval`` (a checker against people's preferences), ``multihop_scores`` (the
 official HotpotQA and MuSiQue figures), ``gate`` (a release gate: a run's paired drop against an
-earlier run's), ``agreement``
+earlier run's), ``diff`` (which claims, answers or queries changed between two runs,
+grouped, counted and weighed on a figure), ``agreement``
 (Krippendorff's alpha, Cohen's kappa and raw agreement between annotators, pooled over answers,
 the items coded by ``agreement_items``) and
 ``uncertainty`` (the intervals, paired comparisons and prediction-powered estimates of the

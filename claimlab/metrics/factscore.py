@@ -30,6 +30,7 @@ from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio, macro_mean
 from claimlab.core.vocab import unknown
 from claimlab.io.factscore import LabelledResponse
+from claimlab.metrics.gate import GateFigure
 
 Policy = Literal["exclude", "unsupported", "paper"]
 POLICIES: tuple[Policy, ...] = ("exclude", "unsupported", "paper")
@@ -546,3 +547,51 @@ def revision_audit(responses: Sequence[Any]) -> RevisionAudit:
                 clean_s += 1
                 clean_k += kept
     return RevisionAudit(resp, revised, false_s, false_k, clean_s, clean_k)
+
+
+# What the release gate holds of FActScore: each prompt's counts. The length-penalised score is
+# no ratio of two counts, so the gate holds its parts: the supported share of facts (micro:
+# pooled facts; macro: the mean over responding prompts with facts, which is ``init_score``)
+# and the respond ratio.
+GATED = ("support", "respond_ratio")
+
+
+def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:
+    """The named figures as gate figures over :func:`per_prompt_table`'s count columns.
+
+    Examples:
+        >>> [(f.name, f.numerator) for f in gate_figures()]
+        [('support', 'support_numerator'), ('respond_ratio', 'respond_ratio_numerator')]
+    """
+    for m in names:
+        if m not in GATED:
+            raise ValueError(unknown("FActScore gate figure", m, GATED))
+    return tuple(GateFigure(m, f"{m}_numerator", f"{m}_denominator") for m in names)
+
+
+def per_prompt_table(results: Sequence[FactscoreResult]) -> Any:
+    """The per-prompt table ``factscore --out`` writes: one row per subject and prompt.
+
+    ``subject`` (the file's name), ``prompt`` (its topic; a topic given again gets its
+    occurrence, ``topic (2)``), ``support_numerator``/``support_denominator`` (supported facts
+    of its facts; 0/0 when it abstained or has none), ``respond_ratio_numerator`` (1 when it
+    responded) of ``respond_ratio_denominator`` (1), and ``init_score``, ``score``,
+    ``penalty`` (empty where N/A).
+    """
+    import pandas as pd
+
+    rows = []
+    for r in results:
+        seen: dict[str, int] = {}
+        for s in r.responses:
+            seen[s.topic] = seen.get(s.topic, 0) + 1
+            prompt = s.topic if seen[s.topic] == 1 else f"{s.topic} ({seen[s.topic]})"
+            sup = s.support or Ratio(0, 0)
+            rows.append({"subject": r.name, "prompt": prompt,
+                         "support_numerator": sup.numerator, "support_denominator": sup.denominator,
+                         "respond_ratio_numerator": int(s.responded), "respond_ratio_denominator": 1,
+                         "init_score": s.init_score, "score": s.score, "penalty": s.penalty})  # fmt: skip
+    columns = ["subject", "prompt", "support_numerator", "support_denominator",
+               "respond_ratio_numerator", "respond_ratio_denominator", "init_score", "score",
+               "penalty"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)

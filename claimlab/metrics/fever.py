@@ -35,6 +35,7 @@ from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import FeverLabel
 from claimlab.io.fever import GoldClaim, Prediction, Sentence
 from claimlab.io.reader import bulk_load
+from claimlab.metrics.gate import GateFigure
 from claimlab.metrics.sufficiency import any_group_complete, find_group_gaps
 
 NEI = FeverLabel.NOT_ENOUGH_INFO
@@ -325,3 +326,47 @@ def sweep_max_evidence(
 ) -> dict[int, FeverResult]:
     """Score with several ``max_evidence`` values (how much the cut-off moves the figures)."""
     return {k: score_fever(pairs, max_evidence=k) for k in values}
+
+
+# What the release gate holds of FEVER: each claim's counts. Evidence precision is a mean of
+# per-claim shares (no ratio of two counts), and F1 is built from it, so neither is gated.
+GATED = ("strict_score", "label_accuracy", "recall")
+
+
+def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:
+    """The named figures as gate figures over :func:`per_claim_table`'s count columns.
+
+    Examples:
+        >>> [f.name for f in gate_figures(["recall"])]
+        ['recall']
+    """
+    for m in names:
+        if m not in GATED:
+            raise ValueError(f"unknown FEVER gate figure {m!r} (known: {', '.join(GATED)})")
+    return tuple(GateFigure(m, f"{m}_numerator", f"{m}_denominator") for m in names)
+
+
+def per_claim_table(result: FeverResult) -> Any:
+    """The per-claim table ``fever --out`` writes: one row per claim, in the files' order.
+
+    ``id``; ``strict_score_numerator`` (1 when the label is right and, for a verifiable claim,
+    a gold group is complete) of 1; ``label_accuracy_numerator`` (1 when the label is right)
+    of 1; ``recall_numerator`` (1 when a gold group is complete) of ``recall_denominator`` (1
+    for a verifiable claim, 0 for NOT ENOUGH INFO); ``label``, ``predicted_label`` and
+    ``precision`` (the claim's evidence precision, empty for NOT ENOUGH INFO).
+    """
+    import pandas as pd
+
+    rows = []
+    for c in result.claims:
+        verifiable = c.recall_hit is not None
+        rows.append({"id": str(c.id),
+                     "strict_score_numerator": int(c.strict_correct), "strict_score_denominator": 1,
+                     "label_accuracy_numerator": int(c.label_correct), "label_accuracy_denominator": 1,
+                     "recall_numerator": int(bool(c.recall_hit)), "recall_denominator": int(verifiable),
+                     "label": str(c.label), "predicted_label": str(c.predicted_label),
+                     "precision": c.precision})  # fmt: skip
+    columns = ["id", "strict_score_numerator", "strict_score_denominator",
+               "label_accuracy_numerator", "label_accuracy_denominator", "recall_numerator",
+               "recall_denominator", "label", "predicted_label", "precision"]  # fmt: skip
+    return pd.DataFrame(rows, columns=columns)

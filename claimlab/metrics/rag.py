@@ -43,6 +43,7 @@ from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
 from claimlab.core.vocab import unknown
 from claimlab.io.ragchecker import RagChecking, RagQuery
 from claimlab.io.reader import bulk_load
+from claimlab.metrics.diff import Label, Unit
 from claimlab.metrics.gate import GateFigure
 
 RATIO_METRICS = (
@@ -159,39 +160,81 @@ def chunk_relevance(
     return relevant, [judged and not r for r in relevant]
 
 
-def query_figures(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFigures:
-    """Count every metric of one query (see the module's definitions)."""
-    n_r, n_g, n_k = len(q.response_claims), len(q.answer_claims), len(q.chunks)
+# Every ratio metric but context precision counts claims: per metric, the side whose claims it
+# counts, the flags a claim must all have for the numerator, and for the denominator (none: every
+# claim of that side). Context precision counts chunks (relevant / every chunk). The one rule both
+# a query's figures (:func:`query_figures`) and each claim's share of them (:func:`claim_flags`,
+# what ``claimlab diff`` weighs a change by) read.
+CLAIM_TERMS: Mapping[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "precision": ("response", ("correct",), ()),
+    "recall": ("answer", ("entailed",), ()),
+    "claim_recall": ("answer", ("retrieved",), ()),
+    "context_utilization": ("answer", ("retrieved", "entailed"), ("retrieved",)),
+    "noise_sensitivity_in_relevant": ("response", ("wrong", "by_relevant"), ()),
+    "noise_sensitivity_in_irrelevant": ("response", ("wrong", "by_irrelevant"), ()),
+    "hallucination": ("response", ("wrong", "unfaithful"), ()),
+    "self_knowledge": ("response", ("correct", "unfaithful"), ()),
+    "faithfulness": ("response", ("faithful",), ()),
+}
+
+
+@dataclass(frozen=True)
+class QueryFlags:
+    """Per claim and per chunk of one query, the flags the metrics count (see CLAIM_TERMS)."""
+
+    response: Mapping[str, tuple[bool, ...]]  # correct, wrong, faithful, unfaithful, by_*
+    answer: Mapping[str, tuple[bool, ...]]  # entailed (by the response), retrieved
+    relevant: tuple[bool, ...]  # per chunk
+
+
+def claim_flags(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFlags:
+    """Every claim's and chunk's flags in one query (the module's definitions, per item)."""
     relevant, irrelevant = chunk_relevance(q, noise=noise)
-    retrieved = [any(row) for row in q.chunk_answer]
-    faithful = [any(row) for row in q.chunk_response]
-    by_relevant = [any(compress(relevant, row)) for row in q.chunk_response]
-    by_irrelevant = [
+    faithful = tuple(any(row) for row in q.chunk_response)
+    by_relevant = tuple(any(compress(relevant, row)) for row in q.chunk_response)
+    by_irrelevant = tuple(
         not rel and any(compress(irrelevant, row))
         for row, rel in zip(q.chunk_response, by_relevant, strict=True)
-    ]
-    wrong = [not c for c in q.correct]
-    return QueryFigures(
-        q.query_id,
-        {
-            "precision": Ratio(sum(q.correct), n_r),
-            "recall": Ratio(sum(q.recalled), n_g),
-            "claim_recall": Ratio(sum(retrieved), n_g),
-            "context_precision": Ratio(sum(relevant), n_k),
-            "context_utilization": Ratio(
-                sum(a and b for a, b in zip(retrieved, q.recalled, strict=True)), sum(retrieved)
-            ),
-            "noise_sensitivity_in_relevant": Ratio(_both(wrong, by_relevant), n_r),
-            "noise_sensitivity_in_irrelevant": Ratio(_both(wrong, by_irrelevant), n_r),
-            "hallucination": Ratio(_both(wrong, [not f for f in faithful]), n_r),
-            "self_knowledge": Ratio(_both(q.correct, [not f for f in faithful]), n_r),
-            "faithfulness": Ratio(sum(faithful), n_r),
-        },
     )
+    # a query built in code is checked as the loader checks a file: one label row per claim
+    correct = tuple(c for c, _ in zip(q.correct, q.chunk_response, strict=True))
+    entailed = tuple(e for e, _ in zip(q.recalled, q.chunk_answer, strict=True))
+    response = {
+        "correct": correct,
+        "wrong": tuple(not c for c in correct),
+        "faithful": faithful,
+        "unfaithful": tuple(not f for f in faithful),
+        "by_relevant": by_relevant,
+        "by_irrelevant": by_irrelevant,
+    }
+    answer = {"entailed": entailed, "retrieved": tuple(any(row) for row in q.chunk_answer)}
+    return QueryFlags(response, answer, tuple(relevant))
 
 
-def _both(a: Sequence[bool], b: Sequence[bool]) -> int:
-    return sum(x and y for x, y in zip(a, b, strict=True))
+def _all(flags: Mapping[str, tuple[bool, ...]], names: tuple[str, ...], size: int) -> list[bool]:
+    """Per item: whether it has every flag of ``names`` (every item when none is named)."""
+    columns = [flags[n] for n in names]
+    return [all(c[i] for c in columns) for i in range(size)]
+
+
+def term_counts(flags: QueryFlags, metric: str) -> tuple[list[bool], list[bool]]:
+    """Per claim (per chunk for context precision): in ``metric``'s numerator, denominator."""
+    if metric == "context_precision":
+        return list(flags.relevant), [True] * len(flags.relevant)
+    side, num, den = CLAIM_TERMS[metric]
+    items = flags.response if side == "response" else flags.answer
+    size = len(next(iter(items.values())))
+    return _all(items, num, size), _all(items, den, size)
+
+
+def query_figures(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFigures:
+    """Count every metric of one query (see the module's definitions)."""
+    flags = claim_flags(q, noise=noise)
+    ratios = {}
+    for m in RATIO_METRICS:
+        num, den = term_counts(flags, m)
+        ratios[m] = Ratio(sum(num), sum(den))
+    return QueryFigures(q.query_id, ratios)
 
 
 @dataclass(frozen=True)
@@ -365,3 +408,43 @@ def per_query_table(report: RagReport) -> Any:
         f"{m}{s}" for m in RAG_METRICS for s in ("_numerator", "_denominator", "")
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _keys(names: Sequence[str]) -> list[str]:
+    """Names told apart: a name seen before gets its occurrence (``text (2)``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
+    return out
+
+
+def rag_units(queries: Sequence[RagQuery], *, noise: NoiseRule = "ragchecker") -> list[Unit]:
+    """Every claim and chunk of the queries as :mod:`claimlab.metrics.diff` units.
+
+    A response claim is labelled ``entailed`` (by the ground-truth answer) and ``chunks`` (the
+    doc ids of the chunks that entail it); a ground-truth claim ``entailed`` (by the response)
+    and ``chunks``; a chunk ``relevant``. A claim is named by its text within its query, a
+    chunk by its doc id; each carries its share of every ratio metric (:data:`CLAIM_TERMS`).
+    """
+    out: list[Unit] = []
+    for q in queries:
+        flags = claim_flags(q, noise=noise)
+        shares = {m: term_counts(flags, m) for m in RATIO_METRICS}
+        docs = _keys([d for d, _ in q.chunks])
+        sides = (("response", "response claim", q.response_claims, q.correct, q.chunk_response),
+                 ("answer", "ground-truth claim", q.answer_claims, q.recalled, q.chunk_answer))  # fmt: skip
+        for side, kind, claims, entailed, rows in sides:
+            metrics = [m for m, (s, _, _) in CLAIM_TERMS.items() if s == side]
+            for i, (key, text) in enumerate(zip(_keys(claims), claims, strict=True)):
+                counts = {m: (int(shares[m][0][i]), int(shares[m][1][i])) for m in metrics}
+                labels: dict[str, Label] = {
+                    "entailed": entailed[i],
+                    "chunks": tuple(compress(docs, rows[i])),
+                }
+                out.append(Unit(q.query_id, kind, key, text, labels, counts))
+        for doc, rel in zip(docs, flags.relevant, strict=True):
+            out.append(Unit(q.query_id, "chunk", doc, doc, {"relevant": rel},
+                            {"context_precision": (int(rel), 1)}))  # fmt: skip
+    return out

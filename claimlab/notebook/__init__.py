@@ -8,6 +8,7 @@ notebook records for its tests) and ``terminal`` (what the commands print: one-l
 JSON, progress steps, option types, outputs that never replace inputs) and ``gate`` (the
 release gate's options, run and JUnit and Markdown reports, shared by every gated command) and
 ``words`` (the catalogue mechanism a lesson's words are told by, in the file's language, and the
-words several labs and the handouts share).
+words several labs and the handouts share) and ``diff`` (what changed between two runs, in the
+terminal, Markdown and JUnit text).
 Imports the floors below.
 """

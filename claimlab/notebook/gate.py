@@ -134,18 +134,30 @@ def gate_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def write_reports(args: argparse.Namespace, gate: Any) -> None:
-    """Write the gate's JUnit report (``--junit``) and Markdown summary (``--summary``)."""
+def write_reports(args: argparse.Namespace, gate: Any, *, changes: Any = None) -> None:
+    """Write the gate's JUnit report (``--junit``) and Markdown summary (``--summary``).
+
+    ``changes`` (a :class:`~claimlab.metrics.diff.RunDiff` of the baseline and this run) head
+    the summary and follow a failure's text in the report.
+    """
     if args.junit:
-        gate_junit(gate, args.junit)
+        gate_junit(gate, args.junit, changes=changes)
     if args.summary:
-        gate_summary(gate, args.summary)
+        gate_summary(gate, args.summary, changes=changes)
 
 
-def say_gate(args: argparse.Namespace, gate: Any, *, items: str = "answers") -> None:
-    """Print the gate: the pairing, every figure's verdict, the missing items, the verdict."""
+def say_gate(
+    args: argparse.Namespace, gate: Any, *, items: str = "answers", changes: Any = None
+) -> None:
+    """Print the gate: what changed, the pairing, every figure's verdict, missing items, verdict."""
     if gate is None:
         return
+    if changes is not None:
+        from claimlab.notebook.diff import diff_lines
+
+        say("what changed against the baseline:")
+        for line in diff_lines(changes):
+            say(f"  {line}")
     say(
         f"release gate against {args.baseline}: {gate.shared} {items} in both runs, "
         f"{gate.only_baseline} only in the baseline, {gate.only_now} only in this run"
@@ -171,13 +183,18 @@ def _missing_text(gate: Any) -> str:
     return line + (f": {ids}" if gate.missing_ids else "")
 
 
-def gate_junit(gate: Any, path: str | Path) -> Path:
+def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     """The gate as a JUnit XML report.
 
     One test case per figure (a failure per regression, skipped when undecided) and one for the
-    answers of the baseline, failing when more are missing than ``--allow-missing`` allows.
+    answers of the baseline, failing when more are missing than ``--allow-missing`` allows. A
+    failure's text ends with the top ``changes`` (what moved between the runs), when given.
     """
     import xml.etree.ElementTree as ET
+
+    from claimlab.notebook.diff import diff_text
+
+    moved = "" if changes is None else "\n\nwhat changed:\n" + diff_text(changes)
 
     suite = ET.Element("testsuite", name="claimlab release gate", errors="0")
     failures = skipped = 0
@@ -188,7 +205,7 @@ def gate_junit(gate: Any, path: str | Path) -> Path:
         text = gate_line(r)
         if r.verdict == "REGRESSED":
             failures += 1
-            ET.SubElement(case, "failure", message=text, type="REGRESSED").text = text
+            ET.SubElement(case, "failure", message=text, type="REGRESSED").text = text + moved
         elif r.verdict == "UNDECIDED":
             skipped += 1
             ET.SubElement(case, "skipped", message=text).text = text
@@ -198,7 +215,7 @@ def gate_junit(gate: Any, path: str | Path) -> Path:
     text = _missing_text(gate)
     if gate.lost_answers:
         failures += 1
-        ET.SubElement(case, "failure", message=text, type="MISSING").text = text
+        ET.SubElement(case, "failure", message=text, type="MISSING").text = text + moved
     else:
         ET.SubElement(case, "system-out").text = text
     tests = len(gate.rows) + 1
@@ -229,11 +246,16 @@ def gate_line(r: Any) -> str:
     )
 
 
-def gate_summary(gate: Any, path: str | Path) -> Path:
-    """The gate as a Markdown table for a pull request or a CI job summary (ids escaped)."""
-    from claimlab.core.text import md_text
+def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
+    """The gate as a Markdown table for a pull request or a CI job summary (ids escaped).
 
-    lines = [
+    The top ``changes`` (what moved between the runs, largest effect first) head it, when given.
+    """
+    from claimlab.core.text import md_text
+    from claimlab.notebook.diff import diff_markdown
+
+    lines = [*diff_markdown(changes), "", "## The gate", ""] if changes is not None else []
+    lines += [
         "| figure | before | now | drop (points) with interval | answers | margin | verdict |",
         "|---|---|---|---|---|---|---|",
     ]

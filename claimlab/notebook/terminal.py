@@ -420,9 +420,18 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
 
 
 def remember(
-    args: argparse.Namespace, command: str, data: Any, *, claims: Sequence[Any] = ()
+    args: argparse.Namespace,
+    command: str,
+    data: Any,
+    *,
+    claims: Sequence[Any] = (),
+    rag_queries: Sequence[Any] = (),
 ) -> int | None:
-    """Record the run in ``--store`` when one is given; returns its id (None without a store)."""
+    """Record the run in ``--store`` when one is given; returns its id (None without a store).
+
+    ``claims`` are an audit's candidates, ``rag_queries`` the RAG queries read: both kept
+    claim by claim, so ``claimlab diff`` can compare two stored runs.
+    """
     if not getattr(args, "store", None):
         return None
     from importlib import metadata
@@ -444,5 +453,6 @@ def remember(
         parameters=to_jsonable(parameters),
         figures=figures_of(to_jsonable(data)),
         claims=claims,
+        rag_queries=rag_queries,
         version=version,
     )

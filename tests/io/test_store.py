@@ -20,6 +20,7 @@ from claimlab.io.store import (
     record_run,
     trusted_claims,
 )
+from tests.conftest import FIXTURES
 
 
 def test_a_run_is_kept_with_its_inputs_hash_and_figures(tmp_path):
@@ -515,3 +516,50 @@ def test_a_writer_told_busy_at_once_tries_again_until_the_timeout(tmp_path, monk
     monkeypatch.setenv("CLAIMLAB_STORE_TIMEOUT", "0.05")
     with pytest.raises(StoreError, match="store locked"):
         record_run(store, command="x", argv=[], inputs=[], parameters={}, figures=[])
+
+
+def test_a_schema_2_store_migrates_forward_and_keeps_rag_claims_from_then_on(tmp_path):
+    """A store written before schema 3 (no rag_claims) gains the table; old runs keep none."""
+    from claimlab.io.ragchecker import load_checking
+    from claimlab.io.store import MIGRATIONS, run_rag_queries
+    from claimlab.metrics.rag import score_rag
+
+    old = tmp_path / "v2.sqlite"
+    with sqlite3.connect(old) as con:
+        for version in (1, 2):
+            for statement in MIGRATIONS[version]:
+                con.execute(statement)
+        con.execute("INSERT INTO claimlab_meta VALUES ('application', 'claimlab'), "
+                    "('schema_version', '2')")  # fmt: skip
+        con.execute("INSERT INTO runs (time, version, command, argv, parameters) "
+                    "VALUES ('2024-01-01', '0', 'rag', '[]', '{}')")  # fmt: skip
+    assert run_rag_queries(old, 1) == ()  # read as it is: no table, no claims, nothing written
+    checking = load_checking(FIXTURES / "rag_greenhouse.json")
+    rid = record_run(old, command="rag", argv=[], inputs=[], parameters={}, figures=[],
+                     rag_queries=checking.queries)  # fmt: skip
+    with sqlite3.connect(old) as con:
+        assert con.execute("SELECT value FROM claimlab_meta WHERE key = 'schema_version'"
+                           ).fetchone() == (str(SCHEMA_VERSION),)  # fmt: skip
+    assert [r.id for r in read_runs(old)] == [1, rid] and run_rag_queries(old, 1) == ()
+    back = run_rag_queries(old, rid)
+    assert [q.query_id for q in back] == [q.query_id for q in checking.queries]
+    assert [(q.response_claims, q.correct, q.chunk_response, q.chunk_answer) for q in back] == [
+        (q.response_claims, q.correct, q.chunk_response, q.chunk_answer) for q in checking.queries
+    ]
+    from claimlab.io.ragchecker import RagChecking
+
+    again = score_rag(RagChecking("f", back, {}))
+    assert again.to_dict()["micro"] == score_rag(checking).to_dict()["micro"]
+
+
+def test_a_rag_claims_row_that_breaks_the_schema_is_refused_as_corrupted(tmp_path):
+    from claimlab.io.ragchecker import load_checking
+    from claimlab.io.store import StoreError, run_rag_queries
+
+    store = tmp_path / "s.sqlite"
+    rid = record_run(store, command="rag", argv=[], inputs=[], parameters={}, figures=[],
+                     rag_queries=load_checking(FIXTURES / "rag_greenhouse.json").queries)  # fmt: skip
+    with sqlite3.connect(store) as con:
+        con.execute("UPDATE rag_claims SET chunks = 'not json' WHERE kind = 'response'")
+    with pytest.raises(StoreError, match="corrupted store: rag_claims.chunks"):
+        run_rag_queries(store, rid)

@@ -56,3 +56,33 @@ def test_a_store_of_ones_own_two_runs_compared(tmp_path):
         NB, parameters={"STORE": str(store), "RUN_B": 9}, output_dir=tmp_path / "o2"
     )
     assert absent.records["gate"] == {"skipped": "no such run in the store"}
+
+
+def test_the_simulated_history_shows_which_answers_changed(tmp_path):
+    run = run_notebook(NB, output_dir=tmp_path)
+    changes = run.records["changes"]
+    # release 4 against release 1: answers 0..2 of every twenty lost a unit (3 in 20 of 600)
+    assert changes["figure"] == "coverage" and changes["changed"] > 0
+    assert [g["change"] for g in changes["groups"]][0].startswith("answer: covered fell")
+    assert sum(g["count"] for g in changes["groups"]) == changes["changed"]
+
+
+def test_two_stored_rag_runs_show_the_claims_that_moved(tmp_path):
+    import json
+
+    from tests.labs.rag.test_rag_gate import E, N, greenhouse, write
+
+    doc, _ = greenhouse(n=20, seed=2)
+    second = json.loads(json.dumps(doc))
+    row = second["results"][4]["response2answer"]
+    row[0] = N if row[0] == E else E
+    store = tmp_path / "rag.sqlite"
+    for name, d in (("a", doc), ("b", second)):
+        run_cli("rag", write(tmp_path / f"{name}.json", d), "--store", store, check=True)
+    run = run_notebook(NB, parameters={"STORE": str(store), "METRIC": "micro.recall"},
+                       output_dir=tmp_path / "out")  # fmt: skip
+    changes = run.records["changes"]
+    assert [(g["change"], g["count"]) for g in changes["groups"]] == [
+        ("ground-truth claim: entailed: " + ("no -> yes" if row[0] == E else "yes -> no"), 1)
+    ]
+    assert run.records["gate"]["shared"] == 20

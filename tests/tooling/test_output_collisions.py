@@ -26,14 +26,14 @@ from claimlab.tooling.cli import build_parser, main
 #             the options naming inputs, or positional placeholders)
 CALLS: dict[str, tuple[list[str], list[str]]] = {
     "decomposition": (["{IN1}", "--mode", "m", "--earlier", "{IN2}"], ["{IN1}", "--earlier"]),
-    "fever": (["{IN1}", "{IN2}"], ["{IN1}", "{IN2}"]),
-    "factscore": (["{IN1}"], ["{IN1}"]),
+    "fever": (["{IN1}", "{IN2}", "--baseline", "{IN3}"], ["{IN1}", "{IN2}", "--baseline"]),
+    "factscore": (["{IN1}", "--baseline", "{IN2}"], ["{IN1}", "--baseline"]),
     "ledger": (
         ["{IN1}", "--units", "{IN2}", "--baseline", "{IN3}"],
         ["{IN1}", "--units", "--baseline"],
     ),
     "draft": (["{IN1}"], ["{IN1}"]),
-    "adjudicate": (["{IN1}", "{IN2}"], ["{IN1}", "{IN2}"]),
+    "adjudicate": (["{IN1}", "{IN2}", "--out", "gold-default"], ["{IN1}", "{IN2}"]),
     "convert": (["musique", "{IN1}"], ["{IN1}"]),
     "sufficiency-cases": (["{IN1}"], ["{IN1}"]),
     "rag": (["{IN1}", "--baseline", "{IN2}"], ["{IN1}", "--baseline"]),
@@ -48,8 +48,8 @@ CALLS: dict[str, tuple[list[str], list[str]]] = {
 # the outputs each command declares (a new output option must be declared and listed here)
 OUTPUTS = {
     "decomposition": {"--record", "--store"},
-    "fever": {"--details", "--store"},
-    "factscore": {"--ledger-dir", "--store"},
+    "fever": {"--details", "--store", "--out", "--junit", "--summary"},
+    "factscore": {"--ledger-dir", "--store", "--out", "--junit", "--summary"},
     "ledger": {"--out", "--junit", "--summary", "--store"},
     "draft": {"--out"},
     "adjudicate": {"--out", "--decisions-template"},

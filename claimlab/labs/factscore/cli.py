@@ -13,7 +13,15 @@ from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.factscore import load_labelled
 from claimlab.io.files import replacing_all
-from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
+from claimlab.metrics.factscore import DEFAULT_GAMMA, GATED, POLICIES, find_factscore
+from claimlab.notebook.gate import (
+    add_gate_options,
+    check_gate_options,
+    gate_options,
+    say_gate,
+    write_reports,
+    write_table,
+)
 from claimlab.notebook.terminal import (
     add_store_option,
     add_uncertainty_options,
@@ -22,6 +30,7 @@ from claimlab.notebook.terminal import (
     emit_json,
     level_type,
     output_folder,
+    output_path,
     remember,
     say,
     share_type,
@@ -29,7 +38,8 @@ from claimlab.notebook.terminal import (
 
 
 def cmd_factscore(args: argparse.Namespace) -> int:
-    """Run ``claimlab factscore``; returns the exit code."""
+    """Run ``claimlab factscore``; returns the exit code (the gate's, with ``--baseline``)."""
+    check_gate_options(args)
     _check_ledger_names(args)
     if args.compare:  # the subjects are the files' names: refused before any file is read
         compare_pairs(args.compare, [Path(f).stem for f in args.files], what="subject")
@@ -40,6 +50,7 @@ def cmd_factscore(args: argparse.Namespace) -> int:
         results.append((f, r))
         loaded.append((Path(f).stem, responses))
     ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []
+    gate, changes = _gate_prompts(args, [r for _, r in results])
     intervals, comparisons, ranking = _factscore_uncertainty(args, results)
     data = {
         "gamma": args.gamma,
@@ -48,15 +59,41 @@ def cmd_factscore(args: argparse.Namespace) -> int:
         "ledgers": [{"candidates": str(c), "units": str(u)} for c, u in ledgers],
         **({"comparisons": [c.to_dict() for c in comparisons]} if args.compare else {}),
         **({"ranking": ranking} if ranking else {}),
+        **(gate.to_dict() if gate is not None else {}),
     }
     remember(args, "factscore", data)
     if args.json:
-        emit_json(data)
-        return 0
+        emit_json({**data, **({"changes": changes.to_dict()} if changes is not None else {})})
+        return gate.exit_code if gate is not None else 0
     _say_factscore(args, results, intervals, comparisons, ranking)
     for c, u in ledgers:
         say(f"ledger written: {c} --units {u}")
-    return 0
+    if args.out:
+        say(f"per-prompt rows written to {args.out}")
+    say_gate(args, gate, items="prompts", changes=changes)
+    return gate.exit_code if gate is not None else 0
+
+
+def _gate_prompts(args: argparse.Namespace, results: list[Any]) -> tuple[Any, Any]:
+    """The per-prompt table written (``--out``) and gated against ``--baseline``; the reports."""
+    from claimlab.metrics.diff import table_changes
+    from claimlab.metrics.factscore import gate_figures, per_prompt_table
+    from claimlab.metrics.gate import gate_file
+
+    if not (args.out or args.baseline):
+        return None, None
+    table = per_prompt_table(results)
+    if args.out:
+        write_table(table, args.out)
+    if not args.baseline:
+        return None, None
+    figures = gate_figures(args.gate_figures or GATED)
+    gate = gate_file(
+        args.baseline, table, figures, keys=["subject", "prompt"], **gate_options(args)
+    )
+    changes = table_changes(args.baseline, table, item="prompt", gate=gate)
+    write_reports(args, gate, changes=changes)
+    return gate, changes
 
 
 def _check_ledger_names(args: argparse.Namespace) -> None:
@@ -203,22 +240,31 @@ def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         " .units.parquet, same policy) for `claimlab ledger`",
     )
     add_uncertainty_options(p, compared="subjects (file names)")
+    p.add_argument(
+        "--out",
+        metavar="TABLE",
+        type=output_path,
+        help="write the per-prompt table (each subject's prompts: supported facts of facts, "
+        "responded) to CSV, JSONL or Parquet, by the suffix; a later run's --baseline",
+    )
+    add_gate_options(p, figures=GATED, table="per-prompt")
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_factscore, paths=_factscore_paths)
 
 
 def _factscore_paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
-    """The ledgers ``--ledger-dir`` writes never replace an input file."""
+    """The ledgers ``--ledger-dir`` writes never replace an input file (nor the baseline)."""
+    inputs = [*args.files, args.baseline]
     if not args.ledger_dir:
-        return args.files, []
+        return inputs, []
     out = Path(args.ledger_dir)
     targets = [
         out / f"{Path(f).stem}.{kind}.parquet"
         for f in args.files
         for kind in ("candidates", "units")
     ]
-    return args.files, [("--ledger-dir", t) for t in targets]
+    return inputs, [("--ledger-dir", t) for t in targets]
 
 
 def cmd_fact_estimate(args: argparse.Namespace) -> int:

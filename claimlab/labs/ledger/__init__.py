@@ -18,6 +18,7 @@ _FACE = {
     "compare_runs": "history",
     "load_history": "history",
     "pick": "history",
+    "run_changes": "history",
     "history_views": "history_views",
     "plot_trend": "history_views",
     "study": "study",

@@ -38,9 +38,13 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         write_answers(result, args.out, extra=extra)
     intervals, comparisons, rankings = _uncertainty(args, result, pairs)
     powered = _prediction_powered(args, result) if args.human else []
-    gate = _gate(args, result) if args.baseline else None
+    gate, changes = _gate(args, result) if args.baseline else (None, None)
+    if args.store:  # the stored run keeps its per-answer table (path and hash in its parameters)
+        args.per_answer_table = _keep(args, result)
     data = _data(args, result, labels, intervals, comparisons, rankings, powered, gate)
     remember(args, "ledger", data)
+    if changes is not None:
+        data["changes"] = changes.to_dict()
     if args.json:
         emit_json(data)
     else:
@@ -48,13 +52,26 @@ def cmd_ledger(args: argparse.Namespace) -> int:
         _say_uncertainty(comparisons, rankings, powered)
         if args.out:
             say(f"per-answer rows written to {args.out}")
-        say_gate(args, gate)
+        say_gate(args, gate, changes=changes)
     return gate.exit_code if gate is not None else 0
 
 
-def _gate(args: argparse.Namespace, result: Any) -> Any:
-    """The run gated against ``--baseline``; the JUnit report and summary written."""
+def _keep(args: argparse.Namespace, result: Any) -> dict[str, str]:
+    """The per-answer table kept beside the store (as ``--out`` writes it), its path and hash."""
+    from claimlab.metrics.ledger import per_answer_ratios
+    from claimlab.notebook.gate import keep_table
+
+    table = per_answer_ratios(result.counts.table)
+    table = (
+        table.drop(columns="model") if args.by is None else table.rename(columns={"model": args.by})
+    )
+    return keep_table(table, args.store, kind="per_answer")
+
+
+def _gate(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
+    """The run gated against ``--baseline``, what changed answer by answer, the reports."""
     from claimlab.core.vocab import TOY_METRICS
+    from claimlab.metrics.diff import compare, gate_figure, table_run, table_side
     from claimlab.metrics.gate import gate_file, ledger_figures
     from claimlab.metrics.ledger import per_answer_ratios
 
@@ -64,8 +81,12 @@ def _gate(args: argparse.Namespace, result: Any) -> Any:
         now = now.rename(columns={"model": args.by})
     figures = ledger_figures(args.gate_figures or TOY_METRICS)
     gate = gate_file(args.baseline, now, figures, keys=keys, **gate_options(args))
-    write_reports(args, gate)
-    return gate
+    before = table_side(args.baseline, by=args.by)
+    changes = compare(
+        before, table_run(now, item="answer", keys=keys), figure=gate_figure(gate, before.figures)
+    )
+    write_reports(args, gate, changes=changes)
+    return gate, changes
 
 
 def _groups(result: Any) -> list[str]:

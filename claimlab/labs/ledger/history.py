@@ -90,19 +90,52 @@ def pick(runs: tuple[Run, ...], run_id: int, *, last: bool) -> Run | None:
     return next((r for r in runs if r.id == run_id), None)
 
 
-def compare_runs(a: Run, b: Run, *, margin: float, resamples: int = 2000, seed: int = 0) -> Any:
-    """The release gate of run ``b`` against run ``a`` through the per-answer tables they wrote.
+def compare_runs(
+    a: Run, b: Run, *, margin: float, resamples: int = 2000, seed: int = 0, store: str = ""
+) -> Any:
+    """The release gate of run ``b`` against run ``a`` through the per-item tables they kept.
+
+    A ``ledger`` run's per-answer table (``--out``, or the one ``--store`` kept beside the
+    store), or a ``rag`` run's per-query table, each gated on its own figures.
 
     Returns the :class:`~claimlab.metrics.gate.Gate`, or a message when a run kept no table.
     """
+    from claimlab.core.errors import ClaimlabInputError
     from claimlab.io.ledger import read_answers
-    from claimlab.metrics.gate import count_columns, release_gate
+    from claimlab.io.store import kept_run
+    from claimlab.metrics.gate import ledger_figures, release_gate
+    from claimlab.metrics.rag import RATIO_METRICS, gate_figures
 
-    counts = sorted({c for pair in count_columns().values() for c in pair})
-    tables = []
+    paths = []
     for run in (a, b):
-        out = run.parameters.get("out")
-        if not out or not Path(out).is_file():
-            return f"run {run.id} kept no per-answer table (run it with --out): nothing to pair"
-        tables.append(read_answers(out, keys=["answer_id"], counts=counts))
-    return release_gate(tables[0], tables[1], margin=margin, resamples=resamples, seed=seed)
+        try:
+            kept = kept_run(store, str(run.id)).table if store else run.parameters.get("out")
+        except ClaimlabInputError as err:
+            return f"{err.problem}: nothing to pair"
+        if not kept or not Path(kept).is_file():
+            return f"run {run.id} kept no per-answer or per-query table (run it with --out or --store): nothing to pair"
+        paths.append(kept)
+    rag = {a.command, b.command} == {"rag"}
+    figures = gate_figures(RATIO_METRICS) if rag else ledger_figures()
+    keys = ["query_id"] if rag else ["answer_id"]
+    ratios = [(f.numerator, f.denominator) for f in figures]
+    tables = [read_answers(p, keys=keys, ratios=ratios) for p in paths]
+    return release_gate(tables[0], tables[1], keys=keys, figures=figures, margin=margin,
+                        resamples=resamples, seed=seed)  # fmt: skip
+
+
+def run_changes(store: str, a: Run, b: Run, *, figure: str | None = None) -> Any:
+    """What changed from run ``a`` to run ``b``, claim by claim when they kept their claims.
+
+    Returns the :class:`~claimlab.metrics.diff.RunDiff` (:func:`claimlab.notebook.diff.compare`),
+    or a message when the runs cannot be compared (no claims and no table, different kinds).
+    """
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.store import kept_run
+    from claimlab.metrics.diff import compare, kept_side
+
+    try:
+        sides = [kept_side(kept_run(store, str(r.id))) for r in (a, b)]
+        return compare(*sides, figure=figure)
+    except ClaimlabInputError as err:
+        return err.problem

@@ -102,3 +102,37 @@ def gate_table(gate: Any) -> Any:
         for r in gate.rows
     ]
     return pd.DataFrame(rows).set_index("figure")
+
+
+def changes_table(diff: Any, *, examples: int = 3) -> Any:
+    """What changed between two runs: one row per group, largest effect first, with examples.
+
+    The effect is the figure's drop (points) with only that group's changes applied; the texts
+    are the store's, shown as data.
+    """
+    from claimlab.notebook.diff import example_line
+
+    pd = pandas()
+    rows = [
+        {
+            "what moved": g.name,
+            "changes": g.count,
+            "items": g.items,
+            f"effect on {diff.figure} (points)": "N/A"
+            if g.effect is None
+            else f"{100 * g.effect:+.1f}",
+            "for example": "; ".join(example_line(c) for c in g.changes[:examples])
+            + (f" (and {g.count - examples} more)" if g.count > examples else ""),
+        }
+        for g in diff.groups
+    ]
+    columns = ["what moved", "changes", "items", f"effect on {diff.figure} (points)", "for example"]
+    return pd.DataFrame(rows, columns=columns).set_index("what moved")
+
+
+def changes_heading(diff: Any) -> str:
+    """The diff in one line of Markdown (escaped): changes, groups, the figure before and after."""
+    from claimlab.core.text import md_text
+    from claimlab.notebook.diff import heading
+
+    return md_text(heading(diff))

@@ -36,42 +36,65 @@ def cmd_rag(args: argparse.Namespace) -> int:
     from claimlab.metrics.rag import per_query_table, score_rag
 
     check_gate_options(args)
+    if args.format and not args.per_query:
+        raise ClaimlabInputError("--format shapes the per-query rows: give --per-query too")
+    if args.format == "csv" and args.json:
+        raise ClaimlabInputError("--format csv prints the per-query table itself: drop --json")
     if args.baseline:
         _gate_figures(args)  # refused before the file is read
     checked = _check(args) if args.check else {}
-    report = score_rag(load_checking(args.check or args.file), noise=args.noise_sensitivity)
+    checking = load_checking(args.check or args.file)
+    report = score_rag(checking, noise=args.noise_sensitivity)
+    wanted = args.out or args.baseline or args.store or args.format
+    table = per_query_table(report) if wanted else None
     if args.check:
         checked["corrected_with_file_labels"] = _corrected(args, report)
-    table = per_query_table(report) if args.out or args.baseline or args.store else None
     if args.out:
         write_table(table, args.out)
+    gate, changes = _gate(args, table, checking) if args.baseline else (None, None)
     if args.store:  # the stored run keeps its per-query table (path and hash in its parameters)
         args.per_query_table = keep_table(table, args.store)
-    gate = _gate(args, table) if args.baseline else None
-    data = {**checked, **report.to_dict(), **(gate.to_dict() if gate is not None else {})}
-    remember(args, "rag", {k: v for k, v in data.items() if k != "per_query"})
-    if args.json:
+    data = {**checked, **report.to_dict(), **(gate.to_dict() if gate is not None else {}),
+            **({"changes": changes.to_dict()} if changes is not None else {})}  # fmt: skip
+    kept = {k: v for k, v in data.items() if k not in ("per_query", "changes")}
+    remember(args, "rag", kept, rag_queries=checking.queries)
+    if args.format == "csv" and table is not None:  # the table alone, to pipe into a file
+        say(table.to_csv(index=False), end="")
+    elif args.json:
         emit_json(data)
     else:
-        for line in report_lines(report, per_query=args.per_query):
+        shaped = table if args.format == "table" else None
+        for line in report_lines(report, per_query=args.per_query, table=shaped):
             say(line)
         for line in _check_lines(checked):
             say(line)
         if args.out:
             say(f"per-query rows written to {args.out}")
-        say_gate(args, gate, items="queries")
+        say_gate(args, gate, items="queries", changes=changes)
     return gate.exit_code if gate is not None else 0
 
 
-def _gate(args: argparse.Namespace, table: Any) -> Any:
-    """This run's per-query table gated against ``--baseline``; the reports written."""
+def _gate(args: argparse.Namespace, table: Any, checking: Any) -> tuple[Any, Any]:
+    """This run's per-query table gated against ``--baseline``, what changed, the reports.
+
+    The changes go claim by claim when ``--store`` holds the run that kept the baseline table
+    (found by its SHA-256), else query by query through the two tables.
+    """
+    from claimlab.io.store import kept_baseline
+    from claimlab.metrics.diff import baseline_side, compare, gate_figure, rag_run, table_run
     from claimlab.metrics.gate import gate_file
 
     gate = gate_file(
         args.baseline, table, _gate_figures(args), keys=["query_id"], **gate_options(args)
     )
-    write_reports(args, gate)
-    return gate
+    before = baseline_side(args.baseline, kept_baseline(args.store, args.baseline))
+    if before.kind == "RAG claims":
+        now = rag_run(checking.queries, noise=args.noise_sensitivity)
+    else:
+        now = table_run(table, item="query")
+    changes = compare(before, now, figure=gate_figure(gate, before.figures))
+    write_reports(args, gate, changes=changes)
+    return gate, changes
 
 
 def _gate_figures(args: argparse.Namespace) -> tuple[Any, ...]:
@@ -217,10 +240,17 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "utilisation, noise sensitivity, hallucination, self-knowledge and faithfulness: the "
         "macro mean over queries (a query where a figure is N/A left out, counted) and the micro "
         "figure over pooled claims.",
-        epilog="example: claimlab rag checking_outputs.json --per-query",
+        epilog="example: claimlab rag checking_outputs.json --per-query --format table",
     )
     p.add_argument("file", help="RAGChecker's checking output (JSON)")
     p.add_argument("--per-query", action="store_true", help="show every query's figures too")
+    p.add_argument(
+        "--format",
+        choices=("lines", "table", "csv"),
+        help="with --per-query: 'lines' (default: each query's figures, a line per metric), "
+        "'table' (a row per query, a column per metric, each with its counts) or 'csv' (the "
+        "per-query table --out writes, printed alone)",
+    )
     p.add_argument(
         "--noise-sensitivity",
         choices=("ragchecker", "paper"),

@@ -26,7 +26,7 @@ from claimlab.notebook.style import plot_grouped_values, styled
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
 
 
-def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
+def report_lines(report: Any, *, per_query: bool = False, table: Any = None) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
 
     Each metric carries an arrow for its better side (↑ higher, ↓ lower); the worst retriever
@@ -47,11 +47,43 @@ def report_lines(report: Any, *, per_query: bool = False) -> Iterator[str]:
             worst = report.worst(metrics)
             named = "none defined" if worst is None else f"{worst} {report.micro[worst].display}"
             yield f"  worst {part} metric (micro): {named}"
-    if per_query:
+    if per_query and table is not None:  # --format table: one row per query
+        yield from query_table_lines(table)
+    elif per_query:
         for q in report.per_query:
             yield f"query {q.query_id}:"
             for m in RAG_METRICS:
                 yield f"  {m:<32} {q.figure(m).display}"
+
+
+# RAGChecker's abbreviations, for a table one line per query
+ABBREVIATIONS = {
+    "precision": "Prec", "recall": "Rec", "f1": "F1", "claim_recall": "CR",
+    "context_precision": "CP", "context_utilization": "CU",
+    "noise_sensitivity_in_relevant": "NS(I)", "noise_sensitivity_in_irrelevant": "NS(II)",
+    "hallucination": "Hallu", "self_knowledge": "SK", "faithfulness": "Faith",
+}  # fmt: skip
+
+
+def _cell(num: int, den: int) -> str:
+    """``66.7% 2/3`` or ``N/A 0/0``: a query's figure with its counts, in a narrow cell."""
+    return f"{'N/A' if den == 0 else f'{100 * num / den:.1f}%'} {num}/{den}"
+
+
+def query_table_lines(table: Any) -> Iterator[str]:
+    """The per-query table (:func:`claimlab.metrics.rag.per_query_table`) as aligned lines.
+
+    One row per query, a column per metric headed by RAGChecker's abbreviation and its better
+    side; each cell the figure with its counts (F1 as its whole-number ratio); a legend first.
+    """
+    yield "per query (" + "; ".join(f"{a} {ARROWS[m]} {m}" for m, a in ABBREVIATIONS.items()) + "):"
+    rows = [[str(r["query_id"])] + [_cell(int(r[f"{m}_numerator"]), int(r[f"{m}_denominator"]))
+             for m in RAG_METRICS] for r in table.to_dict("records")]  # fmt: skip
+    head = ["query"] + [f"{ABBREVIATIONS[m]} {ARROWS[m]}" for m in RAG_METRICS]
+    widths = [max(len(c) for c in column) for column in zip(head, *rows, strict=True)]
+    for row in [head, *rows]:
+        yield "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(row, widths, strict=True)))  # fmt: skip
 
 
 METRIC_COLUMNS = (

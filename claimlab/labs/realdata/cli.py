@@ -5,10 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from claimlab.io.fever import load_gold, load_predictions, pair_by_id
 from claimlab.io.files import atomic_write
 from claimlab.metrics.fever import score_fever
+from claimlab.notebook.gate import (
+    add_gate_options,
+    check_gate_options,
+    gate_options,
+    say_gate,
+    write_reports,
+    write_table,
+)
 from claimlab.notebook.records import to_jsonable
 from claimlab.notebook.terminal import (
     add_store_option,
@@ -21,7 +30,8 @@ from claimlab.notebook.terminal import (
 
 
 def cmd_fever(args: argparse.Namespace) -> int:
-    """Run ``claimlab fever``; returns the exit code."""
+    """Run ``claimlab fever``; returns the exit code (the gate's, with ``--baseline``)."""
+    check_gate_options(args)
     gold = load_gold(args.gold)
     preds = load_predictions(args.predictions)
     pairs = pair_by_id(gold, preds, gold_file=args.gold, pred_file=args.predictions)
@@ -31,11 +41,43 @@ def cmd_fever(args: argparse.Namespace) -> int:
             Path(args.details),
             "".join(json.dumps(to_jsonable(c), ensure_ascii=False) + "\n" for c in result.claims),
         )
-    data = {"gold": args.gold, "predictions": args.predictions, **result.to_dict()}
+    gate, changes = _gate_claims(args, result)
+    data = {"gold": args.gold, "predictions": args.predictions, **result.to_dict(),
+            **(gate.to_dict() if gate is not None else {})}  # fmt: skip
     remember(args, "fever", data)
+    code = gate.exit_code if gate is not None else 0
     if args.json:
-        emit_json(data)
-        return 0
+        emit_json({**data, **({"changes": changes.to_dict()} if changes is not None else {})})
+        return code
+    _say_fever(args, result)
+    if args.out:
+        say(f"  per-claim rows written to {args.out}")
+    say_gate(args, gate, items="claims", changes=changes)
+    return code
+
+
+def _gate_claims(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
+    """The per-claim table written (``--out``) and gated against ``--baseline``; the reports."""
+    from claimlab.metrics.diff import table_changes
+    from claimlab.metrics.fever import GATED, gate_figures, per_claim_table
+    from claimlab.metrics.gate import gate_file
+
+    if not (args.out or args.baseline):
+        return None, None
+    table = per_claim_table(result)
+    if args.out:
+        write_table(table, args.out)
+    if not args.baseline:
+        return None, None
+    figures = gate_figures(args.gate_figures or GATED)
+    gate = gate_file(args.baseline, table, figures, keys=["id"], **gate_options(args))
+    changes = table_changes(args.baseline, table, item="claim", gate=gate)
+    write_reports(args, gate, changes=changes)
+    return gate, changes
+
+
+def _say_fever(args: argparse.Namespace, result: Any) -> None:
+    """The five official figures with their counts, for a person."""
     c = result.to_dict()["counts"]
 
     def fig(value: float | None) -> str:
@@ -55,7 +97,6 @@ def cmd_fever(args: argparse.Namespace) -> int:
     )
     if args.details:
         say(f"  per-claim details written to {args.details}")
-    return 0
 
 
 def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -74,8 +115,26 @@ def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=output_path,
         help="write per-claim witness details as JSONL",
     )
+    p.add_argument(
+        "--out",
+        metavar="TABLE",
+        type=output_path,
+        help="write the per-claim table (strict, label and recall counts per claim) to CSV, "
+        "JSONL or Parquet, by the suffix; a later run's --baseline",
+    )
+    from claimlab.metrics.fever import GATED
+
+    add_gate_options(p, figures=GATED, table="per-claim")
+    p.add_argument(
+        "--bootstrap",
+        type=count_type(100, 1_000_000),
+        default=2000,
+        help="resamples of claims behind the gate's bound (default 2000)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
-        handler=cmd_fever, paths=lambda a: ([a.gold, a.predictions], [("--details", a.details)])
+        handler=cmd_fever,
+        paths=lambda a: ([a.gold, a.predictions, a.baseline], [("--details", a.details)]),
     )

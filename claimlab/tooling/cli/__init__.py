@@ -3,7 +3,7 @@
 Each lab's commands live in its own ``cli`` module (``claimlab.labs.<lab>.cli``) and are
 listed in :data:`claimlab.labs.registry.LABS`; ``notebooks`` holds the commands that run the
 notebooks themselves (run, handouts, serve, notebooks); ``history`` reads the run history a
-``--store`` keeps; ``examples`` gives every command's ``--help`` a description and an example. Every command but ``serve`` takes
+``--store`` keeps; ``diff`` compares two runs (stored, or per-item tables) claim by claim; ``examples`` gives every command's ``--help`` a description and an example. Every command but ``serve`` takes
 ``--json``. Errors are one line on stderr: exit 2 for input the command refuses (naming file,
 record and field, or the option), 1 for a failed run; set ``CLAIMLAB_DEBUG=1`` to see a
 traceback.
@@ -23,7 +23,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import did_you_mean, one_line, terminal
 from claimlab.labs.registry import command_adders
 from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
-from claimlab.tooling.cli import examples, history, notebooks
+from claimlab.tooling.cli import diff, examples, history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
 TOOLING_COMMANDS: list[Callable[[Any], None]] = [
@@ -32,6 +32,7 @@ TOOLING_COMMANDS: list[Callable[[Any], None]] = [
     notebooks.add_serve,
     notebooks.add_notebooks,
     history.add_history,
+    diff.add_diff,
 ]
 
 
