@@ -14,6 +14,7 @@ from typing import Any
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.metrics.agreement import Coefficient, cohen_kappa
+from claimlab.metrics.stats.prediction_powered import is_labelled, prediction_powered
 
 
 @dataclass(frozen=True)
@@ -63,3 +64,38 @@ def against_people(checker: Sequence[str | None], people: Sequence[str | None]) 
     return AgainstPeople(
         Ratio(sum(p == c for p, c in pairs), len(pairs)), kappa, table, len(checker) - len(pairs)
     )
+
+
+def corrected_by_people(
+    auto: tuple[Sequence[int], Sequence[int]],
+    people: tuple[Sequence[int], Sequence[int]],
+    keys: Sequence[str],
+    *,
+    figure: str,
+    share: float,
+    seed: int,
+    level: float = 0.9,
+) -> dict[str, Any]:
+    """A ratio figure from a checker's counts, corrected by people's on a seeded share of items.
+
+    ``auto`` and ``people`` are per-item (numerator, denominator) counts of the same items,
+    named by ``keys``; an item is "labelled" by people when a seeded hash of its key falls in
+    ``share`` (:func:`~claimlab.metrics.stats.prediction_powered.is_labelled`). The figure is
+    prediction-powered (Angelopoulos et al. 2023): the checker's ratio over the other items,
+    corrected by its error on those. Every figure here is a share (a numerator never passes its
+    denominator), so each normal interval is kept within [0, 1]. Fewer than two items on either
+    side: N/A with the reason.
+    """
+    labelled = [is_labelled(k, share, seed) for k in keys]
+    try:
+        found = prediction_powered(
+            auto, people, labelled, figure=figure, aggregate="micro", level=level
+        ).to_dict()
+    except ValueError as err:  # fewer than two items labelled, or unlabelled
+        n = sum(labelled)
+        return {"figure": figure, "reason": str(err), "labelled": n, "unlabelled": len(keys) - n}
+    for part in ("ppi", "naive_autorater", "human_only"):  # a share: its interval within [0, 1]
+        e = found[part]
+        if e["low"] is not None and e["high"] is not None:
+            e["low"], e["high"] = max(0.0, e["low"]), min(1.0, e["high"])
+    return found

@@ -60,7 +60,7 @@ def _by_hand(file_counts, checker_counts, labelled, z):
     theta = mu_n / mu_d
     g_u, g = (un - theta * ud) / mu_d, ((hn - theta * hd) - (yn - theta * yd)) / mu_d
     se = np.sqrt(g_u.var(ddof=1) / un.size + g.var(ddof=1) / yn.size)
-    return theta, theta - z * se, theta + z * se
+    return theta, max(0.0, theta - z * se), min(1.0, theta + z * se)  # a share: within [0, 1]
 
 
 def test_the_corrected_figures_equal_the_estimator_written_out(tmp_path, capsys):
@@ -163,3 +163,26 @@ def test_the_gate_holds_a_figure_on_the_majority_labels(tmp_path, capsys):
     gate = json.loads(capsys.readouterr().out)
     assert code == 1 and gate["verdict"] == "FAIL"
     assert [(r["metric"], r["verdict"]) for r in gate["gate"]] == [("precision", "REGRESSED")]
+
+
+def test_check_corrects_raw_support_by_the_files_own_statuses(tmp_path, capsys):
+    """``claimlab check``: raw support over every candidate, from the checker's labels,
+    corrected by the file's statuses on the candidates a seeded hash picks (by hand below)."""
+    from claimlab.io.decomposition import load_decomposition
+    from tests.conftest import FIXTURES
+
+    out = tmp_path / "labelled.json"
+    src = FIXTURES / "atlas_nova.json"
+    data = run(capsys, "check", src, "--out", out, "--checker", "lexical", "--no-cache",
+               "--labelled", "0.5", "--seed", "3")  # fmt: skip
+    c = data["corrected_with_file_labels"]
+    fx, checked = load_decomposition(src), load_decomposition(out)
+    keys = [x.id for x in fx.candidates]
+    lab = np.array([is_labelled(k, 0.5, 3) for k in keys])
+    y = np.array([x.evidence.status.value == "SUPPORTED" for x in fx.candidates], float)
+    yhat = np.array([x.evidence.status.value == "SUPPORTED" for x in checked.candidates], float)
+    assert (c["labelled"], c["unlabelled"]) == (int(lab.sum()), int((~lab).sum()))
+    want = yhat[~lab].mean() - (yhat[lab] - y[lab]).mean()  # the same denominators (one each)
+    assert c["ppi"]["value"] == pytest.approx(want, abs=1e-12)
+    assert 0.0 <= (c["ppi"]["low"] or 0.0) <= (c["ppi"]["high"] or 1.0) <= 1.0
+    assert c["naive_autorater"]["value"] == pytest.approx(yhat.mean())

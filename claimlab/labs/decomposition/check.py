@@ -18,14 +18,21 @@ from dataclasses import replace
 from typing import Any
 
 from claimlab.checkers.options import add_checker_options, run_from_args
-from claimlab.checkers.people import against_people
+from claimlab.checkers.people import against_people, corrected_by_people
 from claimlab.checkers.verdicts import Item, Verdict
 from claimlab.core.text import terminal
 from claimlab.core.vocab import Status
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
 from claimlab.io.files import write_json
 from claimlab.io.reader import read_json
-from claimlab.notebook.terminal import add_store_option, emit_json, output_path, remember, say
+from claimlab.notebook.terminal import (
+    add_store_option,
+    emit_json,
+    output_path,
+    remember,
+    say,
+    share_type,
+)
 
 
 def candidate_items(fx: DecompositionFixture) -> list[Item]:
@@ -78,6 +85,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         "checker": run.to_dict(),
         "labels": {c.id: v.label.value for c, v in zip(fx.candidates, verdicts, strict=True)},
         "against_file": people.to_dict(),
+        "corrected_with_file_labels": corrected_support(fx, verdicts, args.labelled, args.seed),
     }
     remember(args, "check", data)
     if args.json:
@@ -89,7 +97,44 @@ def cmd_check(args: argparse.Namespace) -> int:
     )
     kappa = people.kappa.display
     say(f"against the file's own statuses: {people.agreement.display}, kappa {kappa}")
+    say(corrected_line(data["corrected_with_file_labels"]))
     return 0
+
+
+def corrected_support(
+    fx: DecompositionFixture, verdicts: Sequence[Verdict], share: float, seed: int
+) -> dict[str, Any]:
+    """Raw support over every candidate from the checker's labels, corrected by the file's own.
+
+    The file's statuses play the people's part on a seeded share of the candidates
+    (prediction-powered, :func:`~claimlab.checkers.people.corrected_by_people`).
+    """
+    ones = [1] * len(verdicts)
+    auto = [int(v.label is Status.SUPPORTED) for v in verdicts]
+    given = [int(c.evidence.status is Status.SUPPORTED) for c in fx.candidates]
+    keys = [c.id for c in fx.candidates]
+    return {
+        "share": share,
+        "seed": seed,
+        **corrected_by_people(
+            (auto, ones), (given, ones), keys, figure="raw_support", share=share, seed=seed
+        ),
+    }
+
+
+def corrected_line(c: dict[str, Any]) -> str:
+    """The corrected figure in one line, or why there is none."""
+    if "reason" in c:
+        return f"raw support corrected by the file's statuses: N/A ({c['reason']})"
+    ppi, naive = c["ppi"], c["naive_autorater"]
+    shown = "N/A" if ppi["value"] is None else f"{100 * ppi['value']:.1f}%"
+    if ppi["low"] is not None and ppi["high"] is not None:
+        shown += f" [{100 * ppi['low']:.1f}%, {100 * ppi['high']:.1f}%]"
+    alone = "N/A" if naive["value"] is None else f"{100 * naive['value']:.1f}%"
+    return (
+        f"raw support corrected by the file's statuses on {c['labelled']} of "
+        f"{c['labelled'] + c['unlabelled']} candidates: {shown} (checker alone {alone})"
+    )
 
 
 def add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -108,6 +153,15 @@ def add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--out", required=True, metavar="LABELLED.json", type=output_path, help="the labelled copy"
     )
     add_checker_options(p)
+    p.add_argument(
+        "--labelled",
+        type=share_type,
+        default=0.25,
+        metavar="SHARE",
+        help="the share of candidates whose own statuses correct the checker's raw support "
+        "(prediction-powered; default 0.25, by a seeded hash of the candidate id)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the seed of that choice (default 0)")
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(handler=cmd_check, paths=lambda a: ([a.file], [("--out", a.out)]))

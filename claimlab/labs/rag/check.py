@@ -16,13 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from claimlab.checkers.people import AgainstPeople, against_people
+from claimlab.checkers.people import AgainstPeople, against_people, corrected_by_people
 from claimlab.checkers.verdicts import Item, to_ragchecker
 from claimlab.core.frozen import freeze
 from claimlab.core.vocab import CheckLabel, Status
 from claimlab.io.ragchecker import ClaimsQuery
 from claimlab.metrics.rag import RAG_METRICS, RagReport
-from claimlab.metrics.stats.prediction_powered import is_labelled, prediction_powered
 
 LABEL_SETS = ("answer2response", "response2answer", "retrieved2response", "retrieved2answer")
 Slot = tuple[int, str, int, int | None]  # (query, label set, claim, chunk or None)
@@ -134,18 +133,19 @@ def corrected_figures(
     ids = [q.query_id for q in on_file.per_query]
     if ids != [q.query_id for q in on_checker.per_query]:
         raise ValueError("the two reports score different queries")
-    labelled = [is_labelled(i, share, seed) for i in ids]
-    out: dict[str, Any] = {}
-    for m in (m for m in RAG_METRICS if m != "f1"):
-        auto = _counts(on_checker, m)
-        human = _counts(on_file, m)
-        try:
-            out[m] = prediction_powered(
-                auto, human, labelled, figure=m, aggregate="micro", level=level
-            ).to_dict()
-        except ValueError as err:  # fewer than two queries labelled, or unlabelled
-            out[m] = {"figure": m, "reason": str(err), "labelled": sum(labelled),
-                      "unlabelled": len(ids) - sum(labelled)}  # fmt: skip
+    out = {
+        m: corrected_by_people(
+            _counts(on_checker, m),
+            _counts(on_file, m),
+            ids,
+            figure=m,
+            share=share,
+            seed=seed,
+            level=level,
+        )  # fmt: skip
+        for m in RAG_METRICS
+        if m != "f1"
+    }
     return {"share": share, "seed": seed, "level": level, "figures": out}
 
 
