@@ -112,6 +112,25 @@ class ItemState(Vocab):
     CONFLICT = "CONFLICT"
 
 
+class SufficiencyReason(Vocab):
+    """Which case a sufficiency result's explanation tells (a view words it by this code)."""
+
+    UNANSWERABLE = "unanswerable"
+    CONFLICT = "conflict"
+    CONDITIONAL = "conditional"
+    WITNESS = "witness"
+    UNMAPPED = "unmapped"
+    OPEN_LIST = "open list"
+    GAPS = "gaps"
+
+
+class MetadataProblem(Vocab):
+    """Which metadata rule a record fails (status not the required one, not current)."""
+
+    STATUS = "status"
+    NOT_CURRENT = "not current"
+
+
 class RejectReason(Vocab):
     """Why a context item cannot serve as a premise."""
 

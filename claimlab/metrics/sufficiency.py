@@ -44,7 +44,13 @@ from typing import Any, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import Picklable, freeze
-from claimlab.core.vocab import ItemState, RejectReason, SufficiencyStatus
+from claimlab.core.vocab import (
+    ItemState,
+    MetadataProblem,
+    RejectReason,
+    SufficiencyReason,
+    SufficiencyStatus,
+)
 from claimlab.io.sufficiency import EvidenceItem, Question, SufficiencyFixture
 
 SUFFICIENT = SufficiencyStatus.SUFFICIENT
@@ -122,11 +128,16 @@ class Branch:
 
 @dataclass(frozen=True)
 class Rejection:
-    """A context item that cannot serve as a premise, and why."""
+    """A context item that cannot serve as a premise, and why.
+
+    ``problems``: for a record failing the metadata rules, which rules it fails (so a view can
+    word ``detail`` in another language).
+    """
 
     id: str
     reason: str
     detail: str
+    problems: tuple[MetadataProblem, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -268,15 +279,33 @@ class SufficiencyResult:
         freeze(self, "items")
 
     @property
-    def explanation(self) -> str:
-        """The result in plain words (built on demand)."""
+    def reason(self) -> SufficiencyReason:
+        """Which case :attr:`explanation` tells, as a code (the cases in the order they win)."""
         if self.unanswerable:
+            return SufficiencyReason.UNANSWERABLE
+        if self.conflicts:
+            return SufficiencyReason.CONFLICT
+        if self.status == CONDITIONAL:
+            return SufficiencyReason.CONDITIONAL
+        if self.witnesses:
+            return SufficiencyReason.WITNESS
+        if self.unknown:
+            return SufficiencyReason.UNMAPPED
+        if self.status == UNKNOWN and not self.alternatives_complete:
+            return SufficiencyReason.OPEN_LIST
+        return SufficiencyReason.GAPS
+
+    @property
+    def explanation(self) -> str:
+        """The result in plain words (built on demand), by :attr:`reason`."""
+        reason = self.reason
+        if reason == SufficiencyReason.UNANSWERABLE:
             return (
                 "the question is marked unanswerable: no context is sufficient, whatever it holds"
             )
-        if self.conflicts:
+        if reason == SufficiencyReason.CONFLICT:
             return "; ".join(c.explanation for c in self.conflicts)
-        if self.status == CONDITIONAL:
+        if reason == SufficiencyReason.CONDITIONAL:
             unmet = "; ".join(
                 f"{u.id} only if {', '.join(u.conditions)}" for u in self.conditions_unmet
             )
@@ -284,14 +313,14 @@ class SufficiencyResult:
                 f"a complete witness, but on conditions the question's circumstances do not meet "
                 f"({unmet}): it answers only if they hold"
             )
-        if self.witnesses:
+        if reason == SufficiencyReason.WITNESS:
             return "complete witness: " + "; ".join("{" + _ids(w) + "}" for w in self.witnesses)
-        if self.unknown:
+        if reason == SufficiencyReason.UNMAPPED:
             return (
                 f"no complete witness, and {_ids(self.unknown)} could not be mapped to any "
                 "premise: it might be the missing one, so the result is UNKNOWN, not INSUFFICIENT"
             )
-        if self.status == UNKNOWN and not self.alternatives_complete:
+        if reason == SufficiencyReason.OPEN_LIST:
             return (
                 "the context completes none of the listed alternatives, and the file says the "
                 "list may be incomplete: another set of texts might answer, so the result is "
@@ -618,15 +647,16 @@ def _checks(fixture: SufficiencyFixture, q: Question) -> _Checks:
 
     def metadata_problem(eid: str) -> Rejection | None:
         e = items[eid]
-        problems = []
+        problems, words = [], []
         if e.status != rules.required_status:
-            problems.append(f"status {e.status} (needs {rules.required_status})")
+            problems.append(MetadataProblem.STATUS)
+            words.append(f"status {e.status} (needs {rules.required_status})")
         if rules.require_current and not e.current:
-            problems.append("not CURRENT")
+            problems.append(MetadataProblem.NOT_CURRENT)
+            words.append("not CURRENT")
         if problems:
-            return Rejection(
-                eid, RejectReason.METADATA, f"{eid} fails the metadata rules: {', '.join(problems)}"
-            )
+            detail = f"{eid} fails the metadata rules: {', '.join(words)}"
+            return Rejection(eid, RejectReason.METADATA, detail, tuple(problems))
         return None
 
     def reject(eid: str) -> Rejection | None:
@@ -657,6 +687,7 @@ def _checks(fixture: SufficiencyFixture, q: Question) -> _Checks:
             eid,
             RejectReason.UNSAFE,
             m.detail + " (shown because metadata rules are ignored; never a witness)",
+            m.problems,
         )
 
     def link(a: str, b: str) -> LinkError | None:

@@ -12,6 +12,7 @@ import pytest
 from claimlab.labs.decomposition.prose import PROSE as DC_PROSE
 from claimlab.labs.decomposition.words import WORDS as DC_WORDS
 from claimlab.labs.sufficiency.prose import PROSE as SF_PROSE
+from claimlab.labs.sufficiency.words import WORDS as SF_WORDS
 from claimlab.notebook.widgets import STUDENT_NOTE, student_note
 from claimlab.notebook.words import (
     LANGUAGES,
@@ -27,6 +28,7 @@ CATALOGUES = {
     "decomposition prose": DC_PROSE,
     "decomposition words": DC_WORDS,
     "sufficiency prose": SF_PROSE,
+    "sufficiency words": SF_WORDS,
 }
 ENTRIES = [(name, key) for name, table in CATALOGUES.items() for key in table]
 

@@ -23,6 +23,10 @@ TURKISH = {
     "01_decomposition_pitfalls": ("01 · İddia ayrıştırmanın tuzakları", "Özgün yanıt ve birimleri"),
     "06_decomposition_game": ("06 · Ayrıştırma oyunu", "Keşif"),
 }
+SUFFICIENCY_TURKISH = {
+    "02_evidence_sufficiency": ("02 · Kanıtın yeterliliği", "Parametrelerin seçtiği"),
+    "07_sufficiency_game": ("07 · Yeterlilik oyunu", "Kâğıt üzerinde yeterlilik oyunu"),
+}
 ENGLISH_ROUND = ("library", "loan", "Library", "Claim decomposition pitfalls", "The game")
 # the English a Turkish handout used to carry around the lesson prose: explanations, the title
 # page, headers, the game's texts and the generated exercises (and their solutions)
@@ -38,6 +42,27 @@ ENGLISH_WORDS = (
     "then Check", "You have", "Rounds in this file", "Original Y1", "This original holds",
     "Mode ", "with errors", "missing units", "starting selection", "what the answer says",
 )  # fmt: skip
+# the English the Turkish handouts of 02 and 07 used to carry: the check's heading and status
+# line, the explanations (from the metric's words), the tables' headers and cells, the
+# selective-answering line, the game on paper, the rules, the scripted round's headings and the
+# generated exercises (and their solutions)
+SUFFICIENCY_WORDS = (
+    "Selected by the parameters", "Question ", " raw, ", " unique)", "this selection is not",
+    "the claim is false", "complete witness", "missing premises", "link errors", "asked item",
+    "search next", "fails the metadata rules", "is about '", "is in no alternative",
+    "already in the context", "UNSAFE CANDIDATE (never", "metadata rules ignored",
+    "Accuracy on answered", "answered with gaps", "abstained with complete", "answered / total",
+    "Sufficiency game on paper", "Budget ", "searching a record costs", "a copy adds no premise",
+    "Rounds in this file", "search cost", "searched / cited", "not current", "A scripted round",
+    "The conflict round", "the solver's round", "every rule met", "Scenario ", "Round ",
+    "cheapest win", "which single record", "Why is the context", "never part of a witness",
+    "confidence threshold", "Solutions.", "The start alone", "answering ", "Add E",
+)  # fmt: skip
+SUFFICIENCY_HEADERS = re.compile(
+    r"^\s*(alternative|finding|scenario|threshold|record|round|id)\s+"
+    r"(complete|about|answered|text|question|kind|relation)\b",
+    re.MULTILINE,
+)
 ENGLISH_HEADERS = re.compile(
     r"^\s*(selection|unit|candidate|round|id)\s+(start|text|candidates|entity|title|what)\b",
     re.MULTILINE,
@@ -48,6 +73,13 @@ def english_left(text: str) -> list[str]:
     """The English sentences and table headers found in a handout's text."""
     found = [w for w in ENGLISH_WORDS if w in text]
     return found + [m.group(0).strip() for m in ENGLISH_HEADERS.finditer(text)]
+
+
+def sufficiency_english_left(text: str) -> list[str]:
+    """The English of the sufficiency lessons (and of every lesson) found in a handout's text."""
+    found = [w for w in SUFFICIENCY_WORDS if w in text]
+    headers = [m.group(0).strip() for m in SUFFICIENCY_HEADERS.finditer(text)]
+    return english_left(text) + found + headers
 
 
 def test_the_turkish_teachers_four_notebooks_in_one_run(tmp_path):
@@ -89,6 +121,14 @@ def test_the_turkish_teachers_four_notebooks_in_one_run(tmp_path):
         assert "not_uygulamalari_tr.json" in text
         assert [w for w in ENGLISH_ROUND if w in text] == [], stem
         assert "No `REVISION` given" not in text and "No REVISION given" not in text
+    for stem, (title, heading) in SUFFICIENCY_TURKISH.items():
+        for variant in ("student", "instructor"):
+            text = pdf_text(out / "h" / f"{stem}.{variant}.pdf")
+            assert title in text and heading in text, stem
+            assert sufficiency_english_left(text) == [], (stem, variant)
+            assert "lale_fuari_tr.json" in text and str(tmp_path) not in text
+    instructor = pdf_text(out / "h" / "07_sufficiency_game.instructor.pdf")
+    assert "Betikle oynanan bir tur" in instructor and "Çözümler." in instructor
 
 
 def pdf_text(pdf):

@@ -2,7 +2,9 @@
 
 ``game`` (the sufficiency game: search, copy, submit a proof within a budget; the cheapest
 wins), ``lesson`` (notes, exercises and game rules computed from the file), ``prose`` (the
-lesson text in English, Turkish and Thai), ``cases``
+lesson text in English, Turkish and Thai), ``words`` (the explanations, headers, game texts and
+exercises in the same three languages), ``explain`` (a result, its conflicts, link errors and
+rejections worded from the metric's codes in the file's language), ``cases``
 (premise-cut test cases from every complete witness), ``views`` (chain figures, rounds,
 selective answering), ``widgets`` (the explorer and the game as ipywidgets) and ``cli``
 (``claimlab sufficiency`` and ``claimlab sufficiency-cases``).

@@ -8,14 +8,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from claimlab.core.text import md_code, md_ids, md_text, plural
+from claimlab.core.text import md_code, md_ids, md_text
 from claimlab.io.lesson import Exercise
 from claimlab.io.locate import is_shipped, resolve_path
 from claimlab.io.sufficiency import SufficiencyFixture
+from claimlab.labs.sufficiency.explain import conflict_text, explanation, rejection_detail
 from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
 from claimlab.labs.sufficiency.prose import PROSE
-from claimlab.labs.teaching import language_note, lesson_record, own_exercises, prose
+from claimlab.labs.sufficiency.words import WORDS
+from claimlab.labs.teaching import (
+    language_note,
+    lesson_language,
+    lesson_record,
+    own_exercises,
+    prose,
+)
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
+from claimlab.notebook.words import counted, say
 
 
 def text(key: str, fixture: SufficiencyFixture) -> str:
@@ -27,6 +36,21 @@ def introduction(key: str, fixture: SufficiencyFixture) -> str:
     """A notebook's title and why, in the file's language, with a note when it falls back."""
     note = language_note(PROSE, fixture)
     return text(key, fixture) + (f"\n\n{note}" if note else "")
+
+
+def language(fixture: SufficiencyFixture) -> str:
+    """The language the lesson's words are in: the file's ``language`` primary subtag."""
+    return lesson_language(fixture)
+
+
+def word(key: str, fixture: SufficiencyFixture) -> str:
+    """One of the lab's words (:mod:`claimlab.labs.sufficiency.words`) in the file's language."""
+    return say(WORDS, key, lesson_language(fixture))
+
+
+def _say(fixture: SufficiencyFixture, key: str, values: Mapping[str, object] | None = None) -> str:
+    """One of the lab's words (:mod:`claimlab.labs.sufficiency.words`) in the file's language."""
+    return say(WORDS, key, lesson_language(fixture), values)
 
 
 def lesson_title(key: str, fixture: SufficiencyFixture) -> dict[str, str]:
@@ -60,14 +84,8 @@ def sufficiency_exercises(
     silent = [t for t in thresholds if t.coverage.numerator == 0 and t.coverage.denominator]
     if silent:
         t = silent[-1]
-        out.append(
-            Exercise(
-                f"At the confidence threshold {t.threshold:g} nothing is answered. What is the "
-                "accuracy, and why is neither 0% nor 100% right?",
-                f"N/A (0/0): no answered question exists to be right or wrong; the report shows "
-                f"{t.coverage} answered next to it.",
-            )
-        )
+        q = _say(fixture, "ex.silent.q", {"threshold": f"{t.threshold:g}"})
+        out.append(Exercise(q, _say(fixture, "ex.silent.a", {"coverage": t.coverage})))
     return out + own_exercises(fixture)
 
 
@@ -89,15 +107,15 @@ def _one_record_short(
         if r.status == "INSUFFICIENT" and one and not sc.ignore_metadata:
             others = [b for b in r.branches if b not in one and b.missing and not b.link_errors]
             more = "; ".join(md_ids(b.missing) for b in others)
+            values = {
+                "name": md_code(name),
+                "question": md_code(sc.question),
+                "context": md_ids(sc.context),
+                "records": _say(fixture, "or").join(_arrow(fixture, b.missing[0]) for b in one),
+                "more": _say(fixture, "ex.short.more", {"ids": more}) if others else "",
+            }
             return [
-                Exercise(
-                    f"Scenario {md_code(name)}: with the question {md_code(sc.question)} and the "
-                    f"context {md_ids(sc.context)}, which single record completes a witness?",
-                    "Add "
-                    + " or ".join(_arrow(fixture, b.missing[0]) for b in one)
-                    + (f"; a branch needing more would be {more}" if others else "")
-                    + ".",
-                )
+                Exercise(_say(fixture, "ex.short.q", values), _say(fixture, "ex.short.a", values))
             ]
     return []
 
@@ -114,12 +132,12 @@ def _question_matters(
             alt = find_fixture_sufficiency(fixture, other, sc.context)
             if r.sufficient != alt.sufficient:
                 yes, no = (sc.question, other) if r.sufficient else (other, sc.question)
+                values = {"context": md_ids(sc.context), "yes": md_code(yes), "no": md_code(no)}
+                why = why_not(fixture, no, alt if r.sufficient else r)
                 return [
                     Exercise(
-                        f"Why is the context {md_ids(sc.context)} enough for {md_code(yes)} but "
-                        f"not for {md_code(no)}?",
-                        why_not(fixture, no, alt if r.sufficient else r)
-                        + " Sufficiency is always for a question.",
+                        _say(fixture, "ex.question.q", values),
+                        _say(fixture, "ex.question.a", {"why": why}),
                     )
                 ]
     return []
@@ -133,29 +151,36 @@ def why_not(fixture: SufficiencyFixture, question: str, result: SufficiencyResul
     CONFLICT one completes a witness beside a text or witness giving another value.
     """
     q = fixture.question(question)
-    head = (
-        f"{md_code(question)} asks for {md_ids(q.asks)}; only "
-        + " or ".join("{" + md_ids(a) + "}" for a in q.alternatives)
-        + " answer it"
-    )
-    done = " and ".join("{" + md_ids(w) + "}" for w in result.witnesses)
+    language = lesson_language(fixture)
+    alternatives = _say(fixture, "or").join("{" + md_ids(a) + "}" for a in q.alternatives)
+    values = {
+        "head": _say(
+            fixture,
+            "why.head",
+            {"question": md_code(question), "asks": md_ids(q.asks), "alternatives": alternatives},
+        ),
+        "done": _say(fixture, "and").join("{" + md_ids(w) + "}" for w in result.witnesses),
+    }
     if result.status == "CONDITIONAL":
         unmet = "; ".join(
-            f"{md_text(u.id)} holds only if {md_text(', '.join(u.conditions))}"
+            _say(
+                fixture,
+                "why.holds",
+                {"id": md_text(u.id), "conditions": md_text(", ".join(u.conditions))},
+            )
             for u in result.conditions_unmet
         )
-        return (
-            f"{head}. The context completes {done}, but {unmet}, which the question does not "
-            "state: CONDITIONAL, not SUFFICIENT."
-        )
+        return _say(fixture, "why.conditional", {**values, "unmet": unmet})
     if result.status == "CONFLICT":
-        shown = "; ".join(md_text(c.explanation) for c in result.conflicts)
-        return f"{head}. The context completes {done or 'a witness'}, but {shown}: CONFLICT."
+        shown = "; ".join(md_text(conflict_text(c, language)) for c in result.conflicts)
+        done = values["done"] or _say(fixture, "why.a_witness")
+        return _say(fixture, "why.conflict", {**values, "done": done, "shown": shown})
     if result.unanswerable:
-        return f"{head}, and the file marks the question unanswerable."
+        return _say(fixture, "why.unanswerable", values)
     if result.status == "UNKNOWN":
-        return f"{head}, and the context completes none of them: {md_text(result.explanation)}."
-    return f"{head}, and the context completes none of them."
+        told = md_text(explanation(result, language))
+        return _say(fixture, "why.unknown", {**values, "explanation": told})
+    return _say(fixture, "why.none", values)
 
 
 def _metadata_rejects(
@@ -164,14 +189,12 @@ def _metadata_rejects(
     """The first scenario with a record the file's rules reject."""
     for name, r in walk.items():
         meta = [x for x in r.rejected if x.reason == "metadata"]
-        if meta and not fixture.scenarios[name].ignore_metadata:
+        sc = fixture.scenarios[name]
+        if meta and not sc.ignore_metadata:
+            detail = rejection_detail(meta[0], fixture, sc.question, lesson_language(fixture))
+            values = {"name": md_code(name), "id": md_text(meta[0].id), "detail": md_text(detail)}
             return [
-                Exercise(
-                    f"Scenario {md_code(name)}: why is {md_text(meta[0].id)} never part of a "
-                    "witness, even where its chain links?",
-                    f"{md_text(meta[0].detail)}. Every member of a witness must pass the file's "
-                    "rules; a record that fails them is rejected whatever it says.",
-                )
+                Exercise(_say(fixture, "ex.meta.q", values), _say(fixture, "ex.meta.a", values))
             ]
     return []
 
@@ -180,26 +203,28 @@ def sufficiency_game_rules(fixture: SufficiencyFixture) -> str:
     """The game's rules with this file's budget, costs and copies."""
     g = fixture.game
     special = {k: v for k, v in g.search_cost.items() if v != g.default_cost}
-    costs = f"searching a record costs {g.default_cost}" + (
-        " (" + ", ".join(f"{md_text(k)} costs {v}" for k, v in special.items()) + ")"
+    costs = _say(fixture, "rules.cost", {"cost": g.default_cost}) + (
+        " ("
+        + ", ".join(
+            _say(fixture, "rules.special", {"id": md_text(k), "cost": v})
+            for k, v in special.items()
+        )
+        + ")"
         if special
         else ""
     )
     copies = (
-        f"copying {md_ids(g.copyable)} costs {g.copy_cost} (a copy adds no premise)"
+        _say(fixture, "rules.copies", {"ids": md_ids(g.copyable), "cost": g.copy_cost})
         if g.copyable
-        else "nothing can be copied"
+        else _say(fixture, "rules.no_copies")
     )
-    return (
-        f"Budget **{g.budget} units**: {costs}; {copies}; the starting evidence of a round is "
-        "free. Win with a proof set holding a complete, valid witness, within budget, and every "
-        "asked item answered with the value **that same witness derives** from its own texts "
-        "(and the answer key accepts). Naming the right answer without a witness, citing "
-        "pieces of two different chains, or citing a record the rules refuse does not win; "
-        "evidence that disagrees wins only by reporting the conflict, each side's whole "
-        "witness cited. With the budget spent no search is possible, but Check "
-        f"and Reset still work. Rounds in this file: {md_ids(list(game_scenarios(fixture)))}."
-    )
+    values = {
+        "budget": g.budget,
+        "costs": costs,
+        "copies": copies,
+        "rounds": md_ids(list(game_scenarios(fixture))),
+    }
+    return _say(fixture, "rules", values)
 
 
 def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
@@ -211,39 +236,36 @@ def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
         except ValueError:
             continue
         wins = sufficiency_wins(fixture, name)
-        start = md_ids(game.context) if game.context else "no evidence"
+        start = md_ids(game.context) if game.context else _say(fixture, "ex.no_evidence")
+        values = {"name": md_code(name), "start": start}
         if not wins:
-            out.append(
-                Exercise(
-                    f"Round {md_code(name)} starts with {start}. Can it be won within the budget?",
-                    f"No: no complete, valid witness fits in {game.budget} units.",
-                )
-            )
+            q = _say(fixture, "ex.lost.q", values)
+            out.append(Exercise(q, _say(fixture, "ex.lost.a", {"budget": game.budget})))
             continue
         cheapest = [w for w in wins if w.cost == wins[0].cost]
-        ways = "; or ".join(
-            f"search {md_ids(w.searches) if w.searches else 'nothing'} and cite "
-            f"{{{md_ids(w.witness)}}}, answering "
-            + ", ".join(f"{md_text(k)} = {md_text(v)}" for k, v in w.answer.items())
-            for w in cheapest
-        )
         check = find_fixture_sufficiency(fixture, sc.question, list(game.context))
-        why = "" if check.sufficient else "The start alone is no witness. "
-        count = f"{len(cheapest)} cheapest wins" if len(cheapest) > 1 else "The cheapest win"
-        out.append(
-            Exercise(
-                f"Round {md_code(name)} starts with {start}. What is the cheapest win"
-                + (", and why is there more than one?" if len(cheapest) > 1 else "?"),
-                f"{why}{count}, for {plural(cheapest[0].cost, 'unit')} of {game.budget}: {ways}."
-                + (
-                    " Each complete chain is its own witness; the answer must come from the one "
-                    "cited."
-                    if len(cheapest) > 1
-                    else ""
-                ),
-            )
-        )
+        many = len(cheapest) > 1
+        answer = {
+            "why": "" if check.sufficient else _say(fixture, "ex.cheap.start"),
+            "count": counted(WORDS, "ex.cheap", len(cheapest), lesson_language(fixture)),
+            "cost": counted(WORDS, "unit", cheapest[0].cost, lesson_language(fixture)),
+            "budget": game.budget,
+            "ways": _say(fixture, "ex.way.or").join(_way(fixture, w) for w in cheapest),
+            "many": _say(fixture, "ex.cheap.many") if many else "",
+        }
+        q = _say(fixture, "ex.cheap.q_many" if many else "ex.cheap.q", values)
+        out.append(Exercise(q, _say(fixture, "ex.cheap.a", answer)))
     return out + own_exercises(fixture)
+
+
+def _way(fixture: SufficiencyFixture, win: Any) -> str:
+    """One cheapest win in words: what to search, the witness to cite, the answer it gives."""
+    values = {
+        "searches": md_ids(win.searches),
+        "witness": "{" + md_ids(win.witness) + "}",
+        "answers": ", ".join(f"{md_text(k)} = {md_text(v)}" for k, v in win.answer.items()),
+    }
+    return _say(fixture, "ex.way" if win.searches else "ex.way_none", values)
 
 
 @dataclass(frozen=True)

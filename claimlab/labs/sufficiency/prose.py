@@ -160,4 +160,14 @@ maliyetleriyle kurallar aşağıdadır.""",
         "สองข้อความที่ให้ค่าเดียวกันสองแบบ การเลือกข้างใดข้างหนึ่งทำให้แพ้รอบ (PICKED_A_SIDE) "
         "ไม่ว่าจะดูใหม่หรือเป็นทางการเพียงใด รอบนี้ชนะได้ด้วยการติ๊ก *report a conflict* และอ้างทุกฝ่าย",
     },
+    "07.scripted": {
+        "en": "## A scripted round",
+        "tr": "## Betikle oynanan bir tur",
+        "th": "## รอบที่เล่นตามสคริปต์",
+    },
+    "07.hard_scripted": {
+        "en": "### The conflict round, scripted",
+        "tr": "### Çelişkili tur, betikle oynanmış",
+        "th": "### รอบที่มีความขัดแย้ง เล่นตามสคริปต์",
+    },
 }

@@ -8,12 +8,14 @@ from typing import Any
 import ipywidgets as W
 
 from claimlab.io.sufficiency import SufficiencyFixture
+from claimlab.labs.sufficiency.explain import explanation, link_text, rejection_detail, word
 from claimlab.labs.sufficiency.game import SufficiencyGame
+from claimlab.labs.sufficiency.words import WORDS
+from claimlab.labs.teaching import lesson_language
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
 from claimlab.notebook.widgets import (
     LABEL,
     NO_ANSWER,
-    STUDENT_NOTE,
     WIDE,
     GameView,
     Html,
@@ -23,32 +25,51 @@ from claimlab.notebook.widgets import (
     message_html,
     paper_table,
     round_title,
+    student_note,
     toggles,
     verdict_html,
 )
+from claimlab.notebook.words import counted
 
 
-def sufficiency_html(result: SufficiencyResult) -> str:
-    """Status, witnesses, per-branch gaps, rejections and unsafe candidates."""
+def sufficiency_html(
+    result: SufficiencyResult, *, fixture: Any = None, question: str = "", language: str = "en"
+) -> str:
+    """Status, witnesses, per-branch gaps, rejections and unsafe candidates.
+
+    With the ``fixture`` and ``question`` checked, each rejection is worded in ``language``.
+    """
+
+    def gap(b: Any) -> str:
+        if b.complete:
+            return e(word("col.complete_witness", language))
+        return e(word("panel.missing", language, {"ids": ", ".join(b.missing)}))
+
+    def link(x: Any) -> str:
+        return e(word("panel.link_error", language, {"explanation": link_text(x, language)}))
+
+    def detail(r: Any) -> str:
+        return e(rejection_detail(r, fixture, question, language))
+
     branches = "".join(
-        f"<li>{{{e(', '.join(b.alternative))}}}: "
-        + ("complete witness" if b.complete else f"missing {e(', '.join(b.missing))}")
-        + "".join(f"; link error: {e(x.explanation)}" for x in b.link_errors)
+        f"<li>{{{e(', '.join(b.alternative))}}}: {gap(b)}"
+        + "".join(link(x) for x in b.link_errors)
         + "</li>"
         for b in result.branches
     )
-    rejected = "".join(
-        f"<li>{e(r.id)} ({e(r.reason)}): {e(r.detail)}</li>" for r in result.rejected
-    )
+    rejected = "".join(f"<li>{e(r.id)} ({e(r.reason)}): {detail(r)}</li>" for r in result.rejected)
     unsafe = "".join(
-        f"<li><strong>UNSAFE CANDIDATE</strong> {e(u.id)}: {e(u.detail)}</li>"
+        f"<li><strong>UNSAFE CANDIDATE</strong> {e(u.id)}: {detail(u)}</li>"
         for u in result.unsafe_candidates
     )
+    context = word(
+        "panel.context", language, {"raw": result.context_raw, "unique": result.context_unique}
+    )
     return (
-        f'<div class="claimlab-sufficiency"><p>status: <strong class="claimlab-status">{e(result.status)}</strong> · '
-        f"context {result.context_raw} raw / {result.context_unique} unique</p>"
-        f"<p>{e(result.explanation)}</p><ul>{branches}</ul>"
-        + (f"<p>rejected:</p><ul>{rejected}</ul>" if rejected else "")
+        f'<div class="claimlab-sufficiency"><p>{e(word("panel.status", language))}'
+        f'<strong class="claimlab-status">{e(result.status)}</strong> · {e(context)}</p>'
+        f"<p>{e(explanation(result, language))}</p><ul>{branches}</ul>"
+        + (f"<p>{e(word('panel.rejected', language))}</p><ul>{rejected}</ul>" if rejected else "")
         + (f"<ul>{unsafe}</ul>" if unsafe else "")
         + "</div>"
     )
@@ -68,6 +89,7 @@ class SufficiencyExplorer(View):
     ) -> None:
         self.fixture = fixture
         self.student = student
+        self.language = language = lesson_language(fixture)
         self.toggles = toggles(
             ((ev.id, ev.text) for ev in fixture.evidence),
             selected=context,
@@ -75,20 +97,24 @@ class SufficiencyExplorer(View):
             on_change=self._changed,
         )
         ids = [ev.id for ev in fixture.evidence]
-        self.copy_of = W.Dropdown(options=ids, description="copies of", style=LABEL)
+        self.copy_of = W.Dropdown(
+            options=ids, description=word("label.copies_of", language), style=LABEL
+        )
         self.copy_of.observe(self._changed, names="value")
-        self.copies = W.BoundedIntText(value=0, min=0, max=5, description="how many", style=LABEL)
+        self.copies = W.BoundedIntText(
+            value=0, min=0, max=5, description=word("label.how_many", language), style=LABEL
+        )
         self.copies.observe(self._changed, names="value")
         self.question = W.Dropdown(
             options=list(fixture.questions),
             value=question or next(iter(fixture.questions)),
-            description="question",
+            description=word("col.question", language),
             style=LABEL,
         )
         self.question.observe(self._changed, names="value")
         self.ignore = W.Checkbox(
             value=ignore_metadata,
-            description="ignore the metadata rules (demo: shows unsafe candidates, never witnesses)",
+            description=word("label.ignore", language),
             style=LABEL,
             layout=WIDE,
         )
@@ -127,16 +153,20 @@ class SufficiencyExplorer(View):
                 f"<tr><td>{e(eid)}</td><td>{e(self.fixture.item(eid).text)}</td></tr>"  # type: ignore[union-attr]
                 for eid in dict.fromkeys(self.context)
             )
+            language = self.language
+            head = f"<tr><th>{e(word('col.id', language))}</th><th>{e(word('col.text', language))}</th></tr>"
             listed = (
-                f'<table class="claimlab-texts"><tr><th>id</th><th>text</th></tr>{rows}</table>'
+                f'<table class="claimlab-texts">{head}{rows}</table>'
                 if rows
-                else "<p>nothing selected</p>"
+                else f"<p>{e(word('game.nothing_selected', language))}</p>"
             )
             self.status.value = (
-                f"<p><strong>{e(q.text)}</strong></p><p>{e(STUDENT_NOTE)}</p>{listed}"
+                f"<p><strong>{e(q.text)}</strong></p><p>{e(student_note(language))}</p>{listed}"
             )
             return
-        self.status.value = sufficiency_html(self.result)
+        self.status.value = sufficiency_html(
+            self.result, fixture=self.fixture, question=self.question.value, language=self.language
+        )
 
     def snapshot_html(self) -> str:
         """Static rendering of the current state."""
@@ -152,6 +182,7 @@ class SufficiencyGameView(GameView):
         self.game = game
         self.student = student
         fx = game.fixture
+        self.language = lesson_language(fx)
         self.search_buttons: dict[str, W.Button] = {}
         self.copy_buttons: dict[str, W.Button] = {}
         self.cite: dict[str, W.Checkbox] = {}
@@ -167,7 +198,7 @@ class SufficiencyGameView(GameView):
             self.answer_rows[item] = W.HBox([Html(f"<strong>{e(item)}</strong>"), d])
         self.answer_box = W.HBox([])
         self.conflict = W.Checkbox(
-            value=False, description="the evidence disagrees: report a conflict", indent=False
+            value=False, description=word("game.report_conflict", self.language), indent=False
         )
         self.conflict.add_class("claimlab-report-conflict")
         rounds = {n: round_title(n, n) for n in game.scenarios}
@@ -188,9 +219,12 @@ class SufficiencyGameView(GameView):
 
     def _evidence_row(self, ev: Any) -> Any:
         """One record's row: search (and copy) buttons, the cite box, what was found, its text."""
-        game, fx = self.game, self.game.fixture
+        game, fx, language = self.game, self.game.fixture, self.language
         token = css_token(ev.id)
-        b = W.Button(description=f"search ({game.cost(ev.id)})", tooltip=f"search {ev.id}")
+        b = W.Button(
+            description=word("game.search", language, {"cost": game.cost(ev.id)}),
+            tooltip=word("game.search_tip", language, {"id": ev.id}),
+        )
         b.add_class(f"claimlab-search-{token}")
         b.on_click(self._search(ev.id))
         self.search_buttons[ev.id] = b
@@ -198,16 +232,24 @@ class SufficiencyGameView(GameView):
         if fx.game.copyable and not game.can_copy(ev.id):  # keep the rows aligned
             extra.append(Html("", layout=W.Layout(width="148px")))
         if game.can_copy(ev.id):
-            cb = W.Button(description=f"copy ({game.copy_cost})", tooltip=f"copy {ev.id}")
+            cb = W.Button(
+                description=word("game.copy", language, {"cost": game.copy_cost}),
+                tooltip=word("game.copy_tip", language, {"id": ev.id}),
+            )
             cb.add_class(f"claimlab-copy-{token}")
             cb.on_click(self._copy(ev.id))
             self.copy_buttons[ev.id] = cb
             extra.append(cb)
-        c = W.Checkbox(value=False, description="cite", indent=False, layout=W.Layout(width="70px"))
+        c = W.Checkbox(
+            value=False,
+            description=word("game.cite", language),
+            indent=False,
+            layout=W.Layout(width="70px"),
+        )
         c.add_class(f"claimlab-cite-{token}")
         self.cite[ev.id] = c
         self.found[ev.id] = Html(layout=W.Layout(width="90px"))
-        meta = f"{ev.status}{'' if ev.current else ', not current'}"
+        meta = f"{ev.status}{'' if ev.current else word('game.not_current', language)}"
         text = Html(f"<span><strong>{e(ev.id)}</strong> {e(ev.text)} <em>({e(meta)})</em></span>")
         return W.HBox([b, *extra, c, self.found[ev.id], text])
 
@@ -254,54 +296,62 @@ class SufficiencyGameView(GameView):
             self.cite[eid].disabled = not have or g.round_over
             if not have:
                 self.cite[eid].value = False
-            copies = g.context.count(eid) - 1
-            self.found[eid].value = (
-                ""
-                if not have
-                else "<em>given</em>"
-                if eid in start and copies <= 0
-                else f"<em>{'given' if eid in start else 'found'}"
-                + (f" +{copies} cop{'y' if copies == 1 else 'ies'}" if copies > 0 else "")
-                + "</em>"
-            )
+            self.found[eid].value = self._found(eid, start) if have else ""
         for eid, cb in self.copy_buttons.items():
             cb.disabled = eid not in g.context or g.round_over
         self.conflict.disabled = g.round_over
         self.submit_button.disabled = g.round_over  # a finished round is locked until Reset
         self.answer_box.children = [self.answer_rows[item] for item in g.asks]
+        self._show_round(message)
+
+    def _found(self, eid: str, start: set[str]) -> str:
+        """What the row of a record in the context says: given or found, and its copies."""
+        language = self.language
+        copies = self.game.context.count(eid) - 1
+        how = word("game.given" if eid in start else "game.found", language)
+        more = counted(WORDS, "copy", copies, language) if copies > 0 else ""
+        return f"<em>{e(how)}{e(more)}</em>"
+
+    def _show_round(self, message: str) -> None:
+        """The round's question, note and how to play; the message; the budget and context."""
+        g, language = self.game, self.language
         q = g.fixture.question(g.question)
         sc = g.current
+        name = e(word("game.must_name", language, {"asks": ", ".join(q.asks)}))
         self.intro.value = (
-            f"<p><strong>{e(q.text)}</strong> The answer must name: {e(', '.join(q.asks))}.</p>"
+            f"<p><strong>{e(q.text)}</strong> {name}</p>"
             + (f"<p>{e(sc.note)}</p>" if sc.note else "")
-            + f"<p>Budget {g.budget}: each search costs what its button says; the starting "
-            "evidence is free. Cite the records that prove your answer, name every asked item, "
-            "then Check. If approved records disagree, do not pick one: cite both and report "
-            "the conflict.</p>"
+            + f"<p>{e(word('game.how', language, {'budget': g.budget}))}</p>"
         )
         self.message.value = message_html(message)
-        self.board.value = (
-            f'<p>budget left: <span class="claimlab-budget">{g.budget_left}</span> of {g.budget} · '
-            f"context: {e(', '.join(g.context) or 'nothing yet')}</p>" + verdict_html(g.last_submit)
+        board = word(
+            "game.board",
+            language,
+            {
+                "left": f'<span class="claimlab-budget">{g.budget_left}</span>',
+                "budget": g.budget,
+                "context": e(", ".join(g.context) or word("game.nothing_yet", language)),
+            },
         )
+        self.board.value = f"<p>{board}</p>" + verdict_html(g.last_submit)
 
     def submit(self) -> Any:
         """Press Check."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
         r = self.game.submit(self.proof, answer, self.conflict.value)
-        verdict = "you won" if r.won else "not won (see why below)"
-        self.sync(f"round over: {verdict}; press Reset to play again")
+        verdict = word("game.you_won" if r.won else "game.not_won", self.language)
+        self.sync(word("game.over", self.language, {"verdict": verdict}))
         return r
 
     def paper_html(self) -> str:
         """The board on paper: the rounds, every record's text and cost, the budget."""
-        g, fx = self.game, self.game.fixture
+        g, fx, language = self.game, self.game.fixture, self.language
         rounds = [
             [
                 e(name),
                 e(fx.question(sc.question).text),
                 e(", ".join(fx.question(sc.question).asks)),
-                e(", ".join(sc.context) or "(none)"),
+                e(", ".join(sc.context) or word("cell.none", language)),
                 e(sc.note),
             ]
             for name, sc in g.scenarios.items()
@@ -310,24 +360,22 @@ class SufficiencyGameView(GameView):
             [
                 e(ev.id),
                 e(ev.text),
-                e(ev.status) + ("" if ev.current else ", not current"),
+                e(ev.status) + ("" if ev.current else e(word("game.not_current", language))),
                 str(g.cost(ev.id)),
                 str(g.copy_cost) if g.can_copy(ev.id) else "-",
                 "",
             ]
             for ev in fx.evidence
         ]
+        heads = [word(f"col.{k}", language) for k in ("round", "question", "name", "start", "note")]
+        board = [
+            word(f"col.{k}", language)
+            for k in ("record", "text", "metadata", "search_cost", "copy_cost", "searched_cited")
+        ]
+        intro = word("paper.intro", language, {"budget": g.budget})
         return (
-            '<div class="claimlab-paper">'
-            f"<p><strong>Sufficiency game on paper.</strong> Budget {g.budget}; the starting "
-            "evidence of a round is free. Tick what you search (pay its cost), cite the records "
-            "that prove your answer and write down every asked item.</p>"
-            + paper_table("claimlab-rounds", ["round", "question", "name", "start", "note"], rounds)
-            + paper_table(
-                "claimlab-board-paper",
-                ["record", "text", "metadata", "search cost", "copy cost", "searched / cited"],
-                evidence,
-                write={"searched / cited": 8},
-            )
+            f'<div class="claimlab-paper"><p>{intro}</p>'
+            + paper_table("claimlab-rounds", heads, rounds)
+            + paper_table("claimlab-board-paper", board, evidence, write={board[-1]: 8})
             + "</div>"
         )
