@@ -11,9 +11,7 @@ from typing import Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.factscore import load_labelled
-from claimlab.io.files import replacing_all
-from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES, find_factscore
+from claimlab.metrics.factscore import DEFAULT_GAMMA, POLICIES
 from claimlab.notebook.terminal import (
     add_store_option,
     add_uncertainty_options,
@@ -30,6 +28,9 @@ from claimlab.notebook.terminal import (
 
 def cmd_factscore(args: argparse.Namespace) -> int:
     """Run ``claimlab factscore``; returns the exit code."""
+    from claimlab.io.factscore import load_labelled
+    from claimlab.metrics.factscore import find_factscore
+
     _check_ledger_names(args)
     if args.compare:  # the subjects are the files' names: refused before any file is read
         compare_pairs(args.compare, [Path(f).stem for f in args.files], what="subject")
@@ -162,6 +163,7 @@ def _write_factscore_ledgers(loaded: Any, args: argparse.Namespace) -> list[tupl
     """
     import pyarrow.parquet as pq
 
+    from claimlab.io.files import replacing_all
     from claimlab.labs.factscore.ledgers import factscore_ledger
 
     tables, paths = [], []

@@ -6,10 +6,6 @@ import argparse
 import json
 from pathlib import Path
 
-from claimlab.io.fever import load_gold, load_predictions, pair_by_id
-from claimlab.io.files import atomic_write
-from claimlab.metrics.fever import score_fever
-from claimlab.notebook.records import to_jsonable
 from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
@@ -22,6 +18,11 @@ from claimlab.notebook.terminal import (
 
 def cmd_fever(args: argparse.Namespace) -> int:
     """Run ``claimlab fever``; returns the exit code."""
+    from claimlab.io.fever import load_gold, load_predictions, pair_by_id
+    from claimlab.io.files import atomic_write
+    from claimlab.metrics.fever import score_fever
+    from claimlab.notebook.records import to_jsonable
+
     gold = load_gold(args.gold)
     preds = load_predictions(args.predictions)
     pairs = pair_by_id(gold, preds, gold_file=args.gold, pred_file=args.predictions)
