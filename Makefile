@@ -80,6 +80,8 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_fever.py
 	$(VENV)/bin/python benchmarks/bench_ledger.py
 	$(VENV)/bin/python benchmarks/bench_scale.py
+	$(VENV)/bin/python benchmarks/bench_citations.py
+	$(VENV)/bin/python benchmarks/bench_startup.py
 	$(VENV)/bin/python benchmarks/bench_uncertainty.py
 	$(VENV)/bin/python benchmarks/bench_gold.py
 

@@ -56,14 +56,7 @@ def main() -> None:
             "decomposition --select-core --by-entity: 100,000 candidates",
             ["decomposition", str(d), "--mode", "all", "--select-core", "--by-entity", "--json"],
         )
-        # 20,000, not 100,000: a quote found in no cited chunk is searched for in every other
-        # chunk and every claim is matched against every sentence, which grows with the square
-        # (100,000 x 100,000 took 824 s here; see BENCHMARKS.md)
-        big_a, big_c = citation_files(folder, claims=20_000, chunks=20_000)
-        timed(
-            "citations: 20,000 claims over 20,000 chunks (covered means stated)",
-            ["citations", str(big_a), "--context", str(big_c), "--json"],
-        )
+        # citations at 10,000 and 100,000: benchmarks/bench_citations.py
 
 
 if __name__ == "__main__":

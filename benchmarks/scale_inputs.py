@@ -90,11 +90,14 @@ def sufficiency_file(folder: Path, alternatives: int = 20_000) -> tuple[Path, st
     return path, ",".join(context)
 
 
-def citation_files(folder: Path, claims: int = 3000, chunks: int = 3000) -> tuple[Path, Path]:
+def citation_files(
+    folder: Path, claims: int = 3000, chunks: int = 3000, *, restates: bool = False
+) -> tuple[Path, Path]:
     """An answer with ``claims`` claims (one sentence each) over ``chunks`` sent chunks.
 
-    Every claim quotes the chunk after the one it cites, so every quote is searched for in
-    every other chunk (the slowest path: QUOTE_NOT_FOUND with "it occurs in ... instead").
+    Every claim quotes the chunk after the one it cites, so every quote is looked for in the
+    other chunks (QUOTE_NOT_FOUND with "it occurs in ... instead"). ``restates``: every claim
+    also declares the sentence it restates.
     """
     sent = [
         {
@@ -116,6 +119,11 @@ def citation_files(folder: Path, claims: int = 3000, chunks: int = 3000) -> tupl
                 "text": f"Requests of type {i} are answered within some days.",
                 "chunk_id": f"doc#{i % chunks}",
                 "quote": f"requests of type {(i + 1) % chunks} are answered",
+                **(
+                    {"restates": f"Requests of type {i} are answered within some days."}
+                    if restates
+                    else {}
+                ),
             }
             for i in range(claims)
         ],

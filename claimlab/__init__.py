@@ -24,16 +24,10 @@ by import-linter in the test suite):
 from __future__ import annotations
 
 import importlib
-from importlib import metadata
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.ratio import Ratio
-
-try:
-    __version__ = metadata.version("claimlab")
-except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0+unknown"
 
 # public name -> the module that defines it (imported on first use)
 _PUBLIC = {
@@ -75,6 +69,9 @@ __all__ = ["ClaimlabInputError", "FixtureError", "Ratio", "__version__", *_PUBLI
 
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (see ``_PUBLIC``)."""
+    if name == "__version__":  # read from the installed metadata on first use (30-70 ms)
+        globals()[name] = _version()
+        return globals()[name]
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'claimlab' has no attribute {name!r}")
@@ -85,3 +82,13 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+def _version() -> str:
+    """The installed version, or ``0+unknown`` in a bare checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("claimlab")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0+unknown"

@@ -18,27 +18,62 @@ the labs that need labels call it. Modules:
 * ``options``: the command-line options and running a checker from them.
 """
 
-from claimlab.checkers.backends import (
-    KEY_VARIABLE,
-    PROMPT_VERSION,
-    SYSTEM_PROMPT,
-    Checker,
-    checker_from_spec,
-    user_prompt,
-)
-from claimlab.checkers.cache import VerdictCache
-from claimlab.checkers.lexical import LexicalChecker, content_words
-from claimlab.checkers.people import AgainstPeople, against_people
-from claimlab.checkers.repeats import RepeatReport, find_repeats, majority_labels
-from claimlab.checkers.runner import CheckerFailed, CheckRun, RunOptions, run_checker
-from claimlab.checkers.verdicts import (
-    CheckerAnswerError,
-    Item,
-    Verdict,
-    from_ragchecker,
-    parse_verdict,
-    to_ragchecker,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names, for type checkers; at run time each is loaded on first use
+    from claimlab.checkers.backends import (
+        KEY_VARIABLE,
+        PROMPT_VERSION,
+        SYSTEM_PROMPT,
+        Checker,
+        checker_from_spec,
+        user_prompt,
+    )
+    from claimlab.checkers.cache import VerdictCache
+    from claimlab.checkers.lexical import LexicalChecker, content_words
+    from claimlab.checkers.people import AgainstPeople, against_people
+    from claimlab.checkers.repeats import RepeatReport, find_repeats, majority_labels
+    from claimlab.checkers.runner import CheckerFailed, CheckRun, RunOptions, run_checker
+    from claimlab.checkers.verdicts import (
+        CheckerAnswerError,
+        Item,
+        Verdict,
+        from_ragchecker,
+        parse_verdict,
+        to_ragchecker,
+    )
+
+# public name -> the module that defines it (imported on first use: `claimlab --help` and a
+# command that needs no checker import none of them, nor numpy through ``people``)
+_PUBLIC = {
+    "KEY_VARIABLE": "claimlab.checkers.backends",
+    "PROMPT_VERSION": "claimlab.checkers.backends",
+    "SYSTEM_PROMPT": "claimlab.checkers.backends",
+    "Checker": "claimlab.checkers.backends",
+    "checker_from_spec": "claimlab.checkers.backends",
+    "user_prompt": "claimlab.checkers.backends",
+    "VerdictCache": "claimlab.checkers.cache",
+    "LexicalChecker": "claimlab.checkers.lexical",
+    "content_words": "claimlab.checkers.lexical",
+    "AgainstPeople": "claimlab.checkers.people",
+    "against_people": "claimlab.checkers.people",
+    "RepeatReport": "claimlab.checkers.repeats",
+    "find_repeats": "claimlab.checkers.repeats",
+    "majority_labels": "claimlab.checkers.repeats",
+    "CheckerFailed": "claimlab.checkers.runner",
+    "CheckRun": "claimlab.checkers.runner",
+    "RunOptions": "claimlab.checkers.runner",
+    "run_checker": "claimlab.checkers.runner",
+    "CheckerAnswerError": "claimlab.checkers.verdicts",
+    "Item": "claimlab.checkers.verdicts",
+    "Verdict": "claimlab.checkers.verdicts",
+    "from_ragchecker": "claimlab.checkers.verdicts",
+    "parse_verdict": "claimlab.checkers.verdicts",
+    "to_ragchecker": "claimlab.checkers.verdicts",
+}
 
 __all__ = [
     "KEY_VARIABLE",
@@ -66,3 +101,13 @@ __all__ = [
     "to_ragchecker",
     "user_prompt",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use (see ``_PUBLIC``)."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'claimlab.checkers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

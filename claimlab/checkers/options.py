@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from claimlab.checkers.backends import checker_from_spec
-from claimlab.checkers.cache import CACHE_VARIABLE, VerdictCache, default_cache_path
-from claimlab.checkers.runner import CheckRun, RunOptions, run_checker
-from claimlab.checkers.verdicts import Item
+from claimlab.checkers.cache import CACHE_VARIABLE
 from claimlab.notebook.terminal import Steps, count_type, output_path, positive_type
+
+if TYPE_CHECKING:  # the checkers are imported when one runs, not when the options are added
+    from claimlab.checkers.runner import CheckRun
+    from claimlab.checkers.verdicts import Item
 
 
 def add_checker_options(p: argparse.ArgumentParser, *, default: str | None = "lexical") -> None:
@@ -81,6 +83,10 @@ def run_from_args(
     top: int = 5,
 ) -> CheckRun:
     """Run the checker the options name over the items."""
+    from claimlab.checkers.backends import checker_from_spec
+    from claimlab.checkers.cache import VerdictCache, default_cache_path
+    from claimlab.checkers.runner import RunOptions, run_checker
+
     checker = checker_from_spec(args.checker, model=args.model, threshold=threshold, top=top)
     cache = None
     if checker.cached and not args.no_cache:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
-from claimlab.metrics.agreement import Coefficient, cohen_kappa
-from claimlab.metrics.stats.prediction_powered import is_labelled, prediction_powered
+
+if TYPE_CHECKING:  # the agreement module (and numpy) load when a comparison is made
+    from claimlab.metrics.agreement import Coefficient
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ def against_people(checker: Sequence[str | None], people: Sequence[str | None]) 
         >>> str(against_people([], []).agreement)
         'N/A (0/0)'
     """
+    from claimlab.metrics.agreement import Coefficient, cohen_kappa
+
     pairs = [
         (p, c) for c, p in zip(checker, people, strict=True) if c is not None and p is not None
     ]
@@ -86,6 +89,8 @@ def corrected_by_people(
     denominator), so each normal interval is kept within [0, 1]. Fewer than two items on either
     side: N/A with the reason.
     """
+    from claimlab.metrics.stats.prediction_powered import is_labelled, prediction_powered
+
     labelled = [is_labelled(k, share, seed) for k in keys]
     try:
         found = prediction_powered(

@@ -61,11 +61,19 @@ _HANGUL = re.compile(r"[\uac00-\ud7af]")
 STEM = 4
 
 
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")  # a decimal digit of another script
+
+
 def _digits(text: str) -> str:
-    """Digits of any script as ASCII digits (``๗`` → ``7``)."""
-    return "".join(
-        str(d) if (d := unicodedata.decimal(ch, None)) is not None else ch for ch in text
-    )
+    """Digits of any script as ASCII digits (``๗`` → ``7``).
+
+    Examples:
+        >>> _digits("๗ วัน, ٣ days, 10")
+        '7 วัน, 3 days, 10'
+    """
+    if text.isascii():
+        return text
+    return _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group())), text)
 
 
 def _canonical(whole: str, fraction: str = "") -> str:

@@ -205,7 +205,9 @@ def _word_kind(word: str, language: str) -> str | None:
 
 def _inside_kinds(word: str) -> list[str]:
     """Marks written inside a word (Thai runs, Korean endings), longest first, not overlapping."""
-    found = []
+    found: list[str] = []
+    if word.isascii():  # every mark is Thai or Hangul
+        return found
     for mark, kind in _INSIDE:
         if mark in word:
             found.append(kind)

@@ -39,6 +39,7 @@ _WIDE_END = re.compile(r"[。！？]+")
 _THAI = "\u0e00-\u0e7f"
 _THAI_BREAK = re.compile(rf"(?<=[{_THAI}])[ \u00a0]+(?=[{_THAI}])")
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
+_SPACES = re.compile(r"\s+")  # the white space str.isspace() knows (the same table)
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,11 @@ class Sentence:
 
 def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
     """Whether the punctuation run text[dot_start:dot_end] ends a sentence."""
-    rest = text[dot_end:]
-    if not rest or not rest[0].isspace():
-        return not rest  # the end of the text ends it; "2.1" or "a.b" do not
-    nxt = rest.lstrip()
-    if not nxt:
+    if dot_end == len(text) or not text[dot_end].isspace():
+        return dot_end == len(text)  # the end of the text ends it; "2.1" or "a.b" do not
+    spaces = _SPACES.match(text, dot_end)  # the white space after the run, up to what follows
+    at = spaces.end() if spaces else dot_end
+    if at == len(text):
         return True
     mark = text[dot_start]
     if mark != ".":
@@ -71,7 +72,7 @@ def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
         return False
     if len(before) == 1 and before.isupper():
         return False  # an initial: "J. Smith"
-    if before.isdigit() and nxt[0].islower():
+    if before.isdigit() and text[at].islower():
         return False  # a Turkish ordinal: "7. madde"
     return True
 

@@ -61,9 +61,34 @@ class ReviewField(Vocab):
 
 REVIEW_FIELDS: tuple[ReviewField, ...] = tuple(ReviewField)
 
+EMPTY = "none"  # how an empty list is written in a decision: errors=none, preserves=none
+# what each label takes in an adjudication decision (``claimlab adjudicate --decide``)
+LABEL_VALUES: dict[str, str] = {
+    "faithful": "true or false",
+    "atomic": "true or false",
+    "errors": f"{EMPTY}, or error kinds joined by commas ({', '.join(ERROR_KINDS)})",
+    "evidence": f"STATUS or STATUS:REF1,REF2 (STATUS one of {', '.join(STATUSES)})",
+    "preserves": f"{EMPTY}, or unit ids of the merged units joined by commas (U10,U11)",
+    "source_spans": f"{EMPTY}, or UTF-16 spans START..END joined by ';' (12..40;52..60)",
+}
+
 
 # the four Toy ratios of a selection, in the order every table and figure shows them
 TOY_METRICS: tuple[str, ...] = ("preservation", "coverage", "confirmed_support", "raw_support")
+# RAGChecker's metrics: the ten ratios of per-query counts, and all eleven in its order (f1 third)
+RAG_RATIO_METRICS: tuple[str, ...] = (
+    "precision",
+    "recall",
+    "claim_recall",
+    "context_precision",
+    "context_utilization",
+    "noise_sensitivity_in_relevant",
+    "noise_sensitivity_in_irrelevant",
+    "hallucination",
+    "self_knowledge",
+    "faithfulness",
+)
+RAG_METRICS: tuple[str, ...] = (*RAG_RATIO_METRICS[:2], "f1", *RAG_RATIO_METRICS[2:])
 # the per-answer column that records an absent file: 1 when a decomposer's folder holds no file
 # for the answer (the ledger still scores it, as an empty selection; the gate counts it missing)
 NO_FILE = "no_file"

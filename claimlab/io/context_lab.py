@@ -188,6 +188,7 @@ def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
     dont_know = a.get(k["dont_know"], bool, False)
     raw = a.get(k["claims"], list)
     claims = []
+    said: set[str] | None = None  # the answer's sentences, split once if a claim restates one
     for _, c in records_of(
         raw, file=source, where=k["claims"], id_field=None, error=ClaimlabInputError
     ):
@@ -198,16 +199,18 @@ def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
         cid = c.get(k["chunk_id"], (str, type(None)), None)
         quote = c.get(k["quote"], (str, type(None)), None)
         restates = c.get(k["restates"], (str, type(None)), None)
-        if restates is not None and not _names_a_sentence(restates, text):
-            raise c.error("names no sentence of the answer, word for word", field=k["restates"])
+        if restates is not None:
+            said = _sentence_keys(text) if said is None else said
+            if sentence_key(restates) not in said:
+                raise c.error("names no sentence of the answer, word for word", field=k["restates"])
         claims.append(Claim(c.data[k["text"]], cid or None, quote or None, restates))
     synonyms = _synonyms(a, k["synonyms"])
     return Answer(text, tuple(claims), flag, lang, dont_know, synonyms)
 
 
-def _names_a_sentence(restates: str, answer: str) -> bool:
-    """Whether ``restates`` is one sentence of the answer (white space and case aside)."""
-    return any(same_sentence(restates, s.text) for s in split_sentences(answer))
+def _sentence_keys(answer: str) -> set[str]:
+    """The answer's sentences as :func:`sentence_key` writes them."""
+    return {sentence_key(s.text) for s in split_sentences(answer)}
 
 
 def same_sentence(a: str, b: str) -> bool:
@@ -217,10 +220,16 @@ def same_sentence(a: str, b: str) -> bool:
         >>> same_sentence("Kids get in for nothing", "kids  get in for nothing.")
         True
     """
-    return _sentence_key(a) == _sentence_key(b)
+    return sentence_key(a) == sentence_key(b)
 
 
-def _sentence_key(text: str) -> str:
+def sentence_key(text: str) -> str:
+    """A sentence as :func:`same_sentence` compares it: two spellings of one sentence are equal.
+
+    Examples:
+        >>> sentence_key("Kids  GET in. ")
+        'kids get in'
+    """
     return " ".join(unicodedata.normalize("NFC", text).casefold().split()).rstrip(".!?…。 ")
 
 

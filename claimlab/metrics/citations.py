@@ -38,10 +38,9 @@ not found.
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +57,8 @@ from claimlab.core.polarity import (
 from claimlab.core.ratio import Ratio
 from claimlab.core.sentences import split_sentences
 from claimlab.core.vocab import ProblemCode, Verdict
-from claimlab.io.context_lab import Answer, Chunk, Claim, same_sentence
+from claimlab.io.context_lab import Answer, Chunk, Claim, sentence_key
+from claimlab.io.reader import bulk_load
 
 ELLIPSIS = re.compile(r"\.\.\.|…")
 _SPACE = re.compile(r"\s+")
@@ -142,22 +142,22 @@ def short_quote_piece(quote: str) -> str | None:
 
 
 class ChunkIndex:
-    """Chunks' normalised texts, joined once, to find which chunks hold a quote.
+    """Chunks' normalised texts, with an inverted index to find which chunks hold a quote.
 
-    One search over the joined text per claim instead of one per (claim, chunk) pair keeps
-    validation linear in the size of the context.
+    The quote of a claim is searched for in the chunk it cites; only when it is not there are
+    the other chunks asked, through an index built on first use: each chunk's words, and (for
+    a quote piece without a whole word inside it) each chunk's character trigrams. A chunk can
+    hold a piece only if it holds every word lying wholly inside the piece (a run of word
+    characters with a non-word character on each side is a whole word wherever the piece
+    occurs), and every trigram of it; the candidates of the rarest such key are then searched.
+    Work grows with the chunks holding that key, not with the whole context.
     """
 
     def __init__(self, sent: Sequence[Chunk]) -> None:
         self.ids = [c.id for c in sent]
         self.texts = [normalise(c.text) for c in sent]
         self.by_id = {c.id: (i, c) for i, c in enumerate(sent)}
-        self.starts: list[int] = []
-        at = 0
-        for t in self.texts:
-            self.starts.append(at)
-            at += len(t) + 1
-        self.joined = "\x00".join(self.texts)
+        self._postings: dict[str, dict[str, list[int]]] = {}
 
     def holding(self, quote: str, *, skip: str | None = None) -> list[str]:
         """Ids of the chunks (other than ``skip``) that hold the quote's pieces in order.
@@ -171,18 +171,45 @@ class ChunkIndex:
         return self.elsewhere(quote_pieces(quote), skip)
 
     def elsewhere(self, pieces: Sequence[str], skip: str | None) -> list[str]:
-        """Ids of the other chunks that hold the pieces in order."""
-        found: list[str] = []
+        """Ids of the other chunks that hold the pieces in order, in the order the chunks were sent."""
         if not pieces or "\x00" in pieces[0]:
-            return found
-        pos = self.joined.find(pieces[0])
-        while pos >= 0:
-            i = bisect.bisect_right(self.starts, pos) - 1
-            end = self.starts[i] + len(self.texts[i])
-            if self.ids[i] != skip and _pieces_in(pieces, self.joined, pos, end):
-                found.append(self.ids[i])
-            pos = self.joined.find(pieces[0], end + 1)  # next chunk
-        return found
+            return []
+        return [
+            self.ids[i]
+            for i in self._candidates(pieces)
+            if self.ids[i] != skip and _pieces_in(pieces, self.texts[i])
+        ]
+
+    def _candidates(self, pieces: Sequence[str]) -> Sequence[int]:
+        """The chunks (ascending) holding the rarest key of the pieces; every chunk without keys."""
+        best: Sequence[int] | None = None
+        for piece in pieces:
+            inner = [
+                m.group() for m in _WORD.finditer(piece) if m.start() > 0 and m.end() < len(piece)
+            ]
+            kind, keys = ("words", inner) if inner else ("trigrams", list(_grams(piece)))
+            postings = self._index(kind) if keys else {}
+            for key in keys:
+                found = postings.get(key, ())
+                if best is None or len(found) < len(best):
+                    best = found
+        return range(len(self.texts)) if best is None else best
+
+    def _index(self, kind: str) -> dict[str, list[int]]:
+        """The chunks holding each word (``words``) or each trigram (``trigrams``), built once."""
+        if kind not in self._postings:
+            split = _WORD.findall if kind == "words" else _grams
+            postings: dict[str, list[int]] = {}
+            for i, text in enumerate(self.texts):
+                for key in set(split(text)):
+                    postings.setdefault(key, []).append(i)
+            self._postings[kind] = postings
+        return self._postings[kind]
+
+
+def _grams(text: str) -> set[str]:
+    """The character trigrams of a text as it stands."""
+    return {text[i : i + 3] for i in range(len(text) - 2)}
 
 
 def _trigrams(text: str) -> set[str]:
@@ -199,7 +226,7 @@ def best_matches(
     sentences holding all of them, when there is one ("2000 TL" never goes to the sentence of
     "20000 TL", though both have the same trigrams). Ties go to the earlier sentence. Small
     inputs are compared pair by pair; large ones (a hostile answer of thousands of sentences
-    and claims) through a sparse matrix product, in batches, with the same result.
+    and claims) through an inverted index of the sentences' trigrams, with the same result.
 
     Examples:
         >>> best_matches(["Fee is 20000 TL."], ["Fee is 2000 TL.", "Fee is 20000 TL."])
@@ -208,7 +235,7 @@ def best_matches(
     claim_grams = [_trigrams(c) for c in claims]
     sentence_grams = [_trigrams(s) for s in sentences]
     allowed = number_candidates(claims, sentences, language)
-    if len(claims) * len(sentences) <= 40_000:
+    if len(claims) * len(sentences) <= 40_000 or least < 1:
         out: list[int | None] = []
         for g, ok in zip(claim_grams, allowed, strict=True):
             best, best_n = None, least - 1
@@ -218,7 +245,7 @@ def best_matches(
                     best, best_n = i, n
             out.append(best)
         return out
-    return _best_matches_sparse(claim_grams, sentence_grams, least=least, allowed=allowed)
+    return _best_matches_indexed(claim_grams, sentence_grams, least=least, allowed=allowed)
 
 
 def number_candidates(
@@ -244,39 +271,72 @@ def number_candidates(
     return out
 
 
-def _best_matches_sparse(
+def _best_matches_indexed(
     claim_grams: Sequence[set[str]],
     sentence_grams: Sequence[set[str]],
     *,
     least: int,
     allowed: Sequence[frozenset[int] | None] | None = None,
 ) -> list[int | None]:
-    import numpy as np
-    from scipy.sparse import csr_matrix
+    """The pair-by-pair result of :func:`best_matches` through an inverted index (``least`` >= 1).
 
-    vocab: dict[str, int] = {}
-
-    def matrix(grams: Sequence[set[str]]) -> csr_matrix:
-        cols = [vocab.setdefault(g, len(vocab)) for gs in grams for g in gs]
-        indptr = np.cumsum([0, *(len(gs) for gs in grams)])
-        data = np.ones(len(cols), dtype=np.int32)
-        return csr_matrix((data, cols, indptr), shape=(len(grams), 1 << 24))
-
-    allowed = allowed if allowed is not None else [None] * len(claim_grams)
-    s = matrix(sentence_grams).T.tocsc()
-    c = matrix(claim_grams)
+    A claim is compared only with the sentences sharing its rarer trigrams (see
+    :class:`_Best`); one whose numbers restrict it to a few sentences, with those alone.
+    """
+    postings: dict[str, list[int]] = {}
+    for i, grams in enumerate(sentence_grams):
+        for g in grams:
+            postings.setdefault(g, []).append(i)
     out: list[int | None] = []
-    for start in range(0, c.shape[0], 256):
-        shared = (c[start : start + 256] @ s).toarray()
-        for row, ok in enumerate(allowed[start : start + 256]):
-            if ok is not None:  # only the sentences holding the claim's numbers
-                keep = shared[row, sorted(ok)]
-                shared[row] = -1
-                shared[row, sorted(ok)] = keep
-        best = shared.argmax(axis=1)  # the first of equal counts: the earlier sentence
-        top = shared[np.arange(len(best)), best]
-        out.extend(int(b) if t >= least else None for b, t in zip(best, top, strict=True))
+    for grams, ok in zip(claim_grams, allowed or [None] * len(claim_grams), strict=True):
+        best = _Best(grams, sentence_grams, least, ok)
+        lists = sorted((postings[g] for g in grams if g in postings), key=len)
+        if ok is not None and len(ok) <= len(lists[0] if lists else ()):
+            best.consider(sorted(ok))
+        else:
+            best.search(lists)
+        out.append(best.at)
     return out
+
+
+class _Best:
+    """The sentence sharing the most trigrams with one claim: the earliest of equals, at least ``least``.
+
+    Sentences are taken in any order; :meth:`search` takes the sentences holding each of the
+    claim's trigrams, rarest first, and stops once a sentence holding none of the trigrams
+    taken so far could not reach the best found (it shares at most the trigrams not yet
+    taken), nor reach ``least``.
+    """
+
+    def __init__(
+        self,
+        grams: set[str],
+        sentence_grams: Sequence[set[str]],
+        least: int,
+        allowed: frozenset[int] | None,
+    ) -> None:
+        self.grams, self.sentence_grams, self.allowed = grams, sentence_grams, allowed
+        self.at: int | None = None
+        self.n = least - 1
+
+    def consider(self, sentences: Iterable[int]) -> None:
+        """Compare the claim with these sentences (each of them allowed)."""
+        for i in sentences:
+            n = len(self.grams & self.sentence_grams[i])
+            if n > self.n or (n == self.n and self.at is not None and i < self.at):
+                self.at, self.n = i, n
+
+    def search(self, lists: Sequence[Sequence[int]]) -> None:
+        """Take the sentences of each trigram's list (rarest first) until no other could win."""
+        seen: set[int] = set()
+        for k, sentences in enumerate(lists):
+            left = len(lists) - k  # what a sentence not yet seen can share at most
+            if left < self.n or (left == self.n and self.at is None):
+                return
+            new = [i for i in sentences if i not in seen]
+            seen.update(new)
+            ok = self.allowed
+            self.consider(new if ok is None else [i for i in new if i in ok])
 
 
 @dataclass(frozen=True)
@@ -397,16 +457,17 @@ class SentenceChecks:
 
 
 def _declared(answer: Answer, sentences: Sequence[str]) -> list[int | None]:
-    """For each claim, the sentence it declares it restates (None: none declared or found)."""
-    out: list[int | None] = []
-    for c in answer.claims:
-        found = None if c.restates is None else _first_same(c.restates, sentences)
-        out.append(found)
-    return out
+    """For each claim, the sentence it declares it restates (None: none declared or found).
 
-
-def _first_same(text: str, sentences: Sequence[str]) -> int | None:
-    return next((i for i, s in enumerate(sentences) if same_sentence(text, s)), None)
+    The first of the sentences that are the same one (see ``same_sentence``).
+    """
+    first: dict[str, int] = {}
+    if any(c.restates is not None for c in answer.claims):
+        for i, s in enumerate(sentences):
+            first.setdefault(sentence_key(s), i)
+    return [
+        None if c.restates is None else first.get(sentence_key(c.restates)) for c in answer.claims
+    ]
 
 
 @dataclass(frozen=True)
@@ -827,6 +888,13 @@ def validate_citations(
         >>> [p.code for p in validate_citations(bad, sent).problems]
         ['FABRICATED_ID']
     """
+    with bulk_load():  # many small acyclic records: no garbage cycle to collect
+        return _validate(answer, sent, allow_unsourced=allow_unsourced, threshold=threshold)
+
+
+def _validate(
+    answer: Answer, sent: Sequence[Chunk], *, allow_unsourced: bool, threshold: float | None
+) -> CitationReport:
     m = MESSAGES[answer.language]
     index = ChunkIndex(sent)
     found: list[tuple[Problem, str]] = []

@@ -24,17 +24,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio, macro_mean
 from claimlab.core.vocab import unknown
 from claimlab.io.factscore import LabelledResponse
-from claimlab.metrics.gate import GateFigure
 
 Policy = Literal["exclude", "unsupported", "paper"]
 POLICIES: tuple[Policy, ...] = ("exclude", "unsupported", "paper")
 DEFAULT_GAMMA = 10
+
+if TYPE_CHECKING:  # the gate (and numpy) load when a run is gated
+    from claimlab.metrics.gate import GateFigure
 
 
 def length_penalty(n_facts: int, gamma: int = DEFAULT_GAMMA) -> float:
@@ -566,6 +568,8 @@ def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:
     for m in names:
         if m not in GATED:
             raise ValueError(unknown("FActScore gate figure", m, GATED))
+    from claimlab.metrics.gate import GateFigure
+
     return tuple(GateFigure(m, f"{m}_numerator", f"{m}_denominator") for m in names)
 
 

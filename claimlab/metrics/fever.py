@@ -28,17 +28,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import FeverLabel
 from claimlab.io.fever import GoldClaim, Prediction, Sentence
 from claimlab.io.reader import bulk_load
-from claimlab.metrics.gate import GateFigure
 from claimlab.metrics.sufficiency import any_group_complete, find_group_gaps
 
 NEI = FeverLabel.NOT_ENOUGH_INFO
+
+if TYPE_CHECKING:  # the gate (and numpy) load when a run is gated
+    from claimlab.metrics.gate import GateFigure
 
 
 def _key(s: Sentence) -> str:
@@ -343,6 +345,8 @@ def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:
     for m in names:
         if m not in GATED:
             raise ValueError(f"unknown FEVER gate figure {m!r} (known: {', '.join(GATED)})")
+    from claimlab.metrics.gate import GateFigure
+
     return tuple(GateFigure(m, f"{m}_numerator", f"{m}_denominator") for m in names)
 
 

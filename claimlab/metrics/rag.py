@@ -40,25 +40,15 @@ from typing import Any, Literal
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
-from claimlab.core.vocab import unknown
+from claimlab.core.vocab import RAG_METRICS as RAG_METRICS  # the names: core.vocab lists them
+from claimlab.core.vocab import RAG_RATIO_METRICS, unknown
 from claimlab.io.ragchecker import RagChecking, RagQuery
 from claimlab.io.reader import bulk_load
 from claimlab.metrics.diff import Label, Unit
 from claimlab.metrics.gate import GateFigure
 
-RATIO_METRICS = (
-    "precision",
-    "recall",
-    "claim_recall",
-    "context_precision",
-    "context_utilization",
-    "noise_sensitivity_in_relevant",
-    "noise_sensitivity_in_irrelevant",
-    "hallucination",
-    "self_knowledge",
-    "faithfulness",
-)
-RAG_METRICS = (*RATIO_METRICS[:2], "f1", *RATIO_METRICS[2:])
+RATIO_METRICS = RAG_RATIO_METRICS  # the ten ratios (f1 is none): core.vocab lists them
+
 RETRIEVER = ("claim_recall", "context_precision")
 GENERATOR = (
     "context_utilization",

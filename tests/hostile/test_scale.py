@@ -97,24 +97,44 @@ def test_3000_claims_over_3000_chunks(tmp_path):
     assert "it occurs in doc#1 instead" in report.problems[0].explanation
 
 
+def test_20000_claims_over_20000_chunks_each_restating_its_sentence(tmp_path):
+    """The quote looked for elsewhere through the chunk index, the sentences matched through the
+    trigram index, the declared sentences found by key: linear (each was a scan per claim)."""
+    from claimlab.io.context_lab import load_answer, load_chunks
+    from claimlab.metrics.citations import validate_citations
+
+    report = grows_linearly(
+        "20,000 claims over 20,000 chunks",
+        lambda n, d: citation_files(d, n, n, restates=True),
+        lambda ac: validate_citations(load_answer(ac[0]), load_chunks(ac[1])),
+        20_000,
+        folder=tmp_path,
+    )
+    codes = [p.code for p in report.problems]
+    assert codes.count("QUOTE_NOT_FOUND") == 20_000 and len(codes) == 20_000
+    assert report.problems[12344].explanation.endswith(
+        "not occur in doc#12344; it occurs in doc#12345 instead"
+    )
+
+
 def test_sparse_and_pairwise_sentence_matching_agree():
     import random
 
-    from claimlab.metrics.citations import _best_matches_sparse, _trigrams, best_matches
+    from claimlab.metrics.citations import _best_matches_indexed, _trigrams, best_matches
 
     rng = random.Random(4)
     words = ["izin", "talebi", "gün", "önce", "leave", "request", "days", "ahead", "ลา", "พักร้อน"]
     sentences = [" ".join(rng.choices(words, k=rng.randint(1, 6))) for _ in range(120)]
     claims = [" ".join(rng.choices(words, k=rng.randint(1, 5))) for _ in range(80)]
     small = best_matches(claims[:10], sentences[:10])
-    assert small == _best_matches_sparse(
+    assert small == _best_matches_indexed(
         [_trigrams(c) for c in claims[:10]], [_trigrams(s) for s in sentences[:10]], least=3
     )
     pairwise = [
         best_matches([c], sentences)[0]
         for c in claims  # 1 x 120: the pair-by-pair path
     ]
-    assert best_matches(claims, sentences) == pairwise  # 80 x 120: the sparse path
+    assert best_matches(claims, sentences) == pairwise  # 80 x 120: the indexed path
 
 
 def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):

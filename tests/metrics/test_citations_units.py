@@ -5,6 +5,8 @@ out in full, so a changed word, count or condition in the checks fails a case he
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.context_lab import Answer, Chunk, Claim
@@ -127,7 +129,7 @@ def test_best_matches_large_inputs_give_the_pairwise_result():
     claims = [f"claim number {k} about topic {k % 7}" for k in range(300)] + ["qqqq"]
     sentences = [f"sentence {k} about topic {k % 7} and number {k}" for k in range(140)]
     small = [best_matches([c], sentences)[0] for c in claims]  # 140 pairs each: pairwise
-    got = best_matches(claims, sentences)  # 42,140 pairs: the sparse path, in two batches
+    got = best_matches(claims, sentences)  # 42,140 pairs: the indexed path
     assert got == small and len(got) == 301 and got[-1] is None
 
 
@@ -353,7 +355,7 @@ def test_a_claim_needs_three_shared_trigrams_to_match(claim, expected):
     assert best_matches([claim], ["zzabcdezz"]) == expected
     sentences = ["zzabcdezz"] + [f"other sentence {k}" for k in range(200)]
     many = [claim] + [f"filler claim {k}" for k in range(200)]
-    assert best_matches(many, sentences)[0] == expected[0]  # the sparse path agrees
+    assert best_matches(many, sentences)[0] == expected[0]  # the indexed path agrees
 
 
 def test_half_of_the_content_words_is_enough_and_eight_missing_show_six():
@@ -437,3 +439,55 @@ def test_every_document_searched_is_named():
     sent = [*SENT, Chunk("k3", "Pay Rules", "v1", 0.8, "Pay is monthly for every employee.")]
     report = validate_citations(_answer(Claim(OK.text, "k9", OK.quote)), sent)
     assert "Searched: Leave Guide (v2), Pay Rules (v1) (3 chunks sent)." in report.message
+
+
+# ------------------------------------------------------------------ the indexes find what a scan finds
+
+_TEXT = st.lists(
+    st.sampled_from(["a", "ab", "ba", "b", "7", "17", "\u0e01", " ", " ", "."]), max_size=9
+).map("".join)
+
+
+@st.composite
+def _quote_from(draw, texts):
+    """A cut of one of the texts (the pieces of a quote overlap other texts often), maybe elided."""
+    text = draw(st.sampled_from(texts))
+    a = draw(st.integers(0, len(text)))
+    b = draw(st.integers(a, len(text)))
+    cut = text[a:b]
+    if draw(st.booleans()) and len(cut) > 2:
+        m = draw(st.integers(1, len(cut) - 1))
+        cut = f"{cut[:m]} ... {cut[m:]}" if draw(st.booleans()) else f"{cut[m:]} … {cut[:m]}"
+    return cut
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), texts=st.lists(_TEXT, min_size=1, max_size=8))
+def test_the_chunk_index_finds_the_chunks_a_scan_of_every_chunk_finds(data, texts):
+    from claimlab.metrics.citations import _pieces_in
+
+    quote = data.draw(st.one_of(_quote_from(texts), _TEXT))
+    sent = [Chunk(f"c{i}", "D", "1", 0.5, t) for i, t in enumerate(texts)]
+    pieces = quote_pieces(quote)
+    scan = [c.id for c in sent if pieces and _pieces_in(pieces, normalise(c.text))]
+    assert ChunkIndex(sent).holding(quote) == scan
+    assert ChunkIndex(sent).holding(quote, skip="c0") == [i for i in scan if i != "c0"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    claims=st.lists(_TEXT, max_size=12),
+    sentences=st.lists(_TEXT, min_size=1, max_size=12),
+    least=st.integers(1, 4),
+)
+def test_the_indexed_sentence_matching_is_the_pair_by_pair_one(claims, sentences, least):
+    from claimlab.metrics.citations import _best_matches_indexed, _trigrams, number_candidates
+
+    pairwise = [best_matches([c], sentences, least=least)[0] for c in claims]  # 1 x 12: pairwise
+    indexed = _best_matches_indexed(
+        [_trigrams(c) for c in claims],
+        [_trigrams(s) for s in sentences],
+        least=least,
+        allowed=number_candidates(claims, sentences, "en"),
+    )
+    assert indexed == pairwise

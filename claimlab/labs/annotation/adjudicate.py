@@ -39,7 +39,7 @@ from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
 from claimlab.core.text import nfc
-from claimlab.core.vocab import ERROR_KINDS, REVIEW_FIELDS, STATUSES, unknown
+from claimlab.core.vocab import EMPTY, ERROR_KINDS, LABEL_VALUES, REVIEW_FIELDS, STATUSES, unknown
 from claimlab.io.annotations import (
     AnnotatedFile,
     AnnotationSet,
@@ -51,18 +51,8 @@ from claimlab.io.annotations import (
 from claimlab.io.decomposition import DecompositionFixture, candidate_problems, read_decomposition
 from claimlab.io.reader import bulk_load
 from claimlab.labs.annotation.session import now
-from claimlab.metrics.agreement import annotator_names, check_same_answer
 
 LABELS = ("source_spans", "preserves", "faithful", "atomic", "errors", "evidence")
-EMPTY = "none"  # how an empty list is written in a decision: errors=none, preserves=none
-LABEL_VALUES = {
-    "faithful": "true or false",
-    "atomic": "true or false",
-    "errors": f"{EMPTY}, or error kinds joined by commas ({', '.join(ERROR_KINDS)})",
-    "evidence": f"STATUS or STATUS:REF1,REF2 (STATUS one of {', '.join(STATUSES)})",
-    "preserves": f"{EMPTY}, or unit ids of the merged units joined by commas (U10,U11)",
-    "source_spans": f"{EMPTY}, or UTF-16 spans START..END joined by ';' (12..40;52..60)",
-}
 
 
 @dataclass(frozen=True)
@@ -223,6 +213,8 @@ def _ordered(
     documents: Sequence[Mapping[str, Any]], fixtures: Sequence[DecompositionFixture]
 ) -> tuple[list[Mapping[str, Any]], list[DecompositionFixture], tuple[str, ...]]:
     """The files in the order of their annotators' names (then sources), and the names."""
+    from claimlab.metrics.agreement import annotator_names  # numpy: not for `--help`
+
     names = annotator_names(fixtures)
     order = sorted(range(len(fixtures)), key=lambda i: (names[i], fixtures[i].source))
     return (
@@ -515,6 +507,8 @@ def adjudicate(
     """
     if len(fixtures) < 2:
         raise FixtureError("adjudication needs two or more annotators' files")
+    from claimlab.metrics.agreement import check_same_answer  # numpy: not for `--help`
+
     check_same_answer(fixtures)
     documents, fixtures, names = _ordered(documents, fixtures)
     sources = [fx.source for fx in fixtures]

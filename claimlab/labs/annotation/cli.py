@@ -376,7 +376,7 @@ def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: lis
 
 def add_adjudicate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``claimlab adjudicate`` to the command parser."""
-    from claimlab.labs.annotation.adjudicate import LABEL_VALUES
+    from claimlab.core.vocab import LABEL_VALUES
 
     values = "; ".join(f"{k}: {v}" for k, v in LABEL_VALUES.items())
     p = sub.add_parser(

@@ -6,20 +6,23 @@ Ranked chunks packed under two budgets; an answer's claims checked against the c
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import terminal
-from claimlab.io.context_lab import load_chunks, parse_answer
-from claimlab.io.reader import read_json
-from claimlab.metrics.citations import validate_citations
-from claimlab.metrics.context_budget import pack
 from claimlab.notebook.terminal import count_type, emit_json, finite_type, say
+
+if TYPE_CHECKING:  # for annotations; each command imports what it runs
+    from claimlab.io.context_lab import Answer, Chunk
+    from claimlab.metrics.citations import CitationReport
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
     """Run ``claimlab pack``; returns the exit code."""
+    from claimlab.io.context_lab import load_chunks
+    from claimlab.metrics.context_budget import pack
+
     chunks = load_chunks(args.chunks)
     result = pack(
         chunks,
@@ -76,22 +79,10 @@ def add_pack(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_citations(args: argparse.Namespace) -> int:
     """Run ``claimlab citations``; returns the exit code."""
-    data = read_json(args.answer, error=ClaimlabInputError)
-    if args.name is not None:
-        answers = data.get("answers") if isinstance(data, dict) else None
-        if not isinstance(answers, dict) or args.name not in answers:
-            known = ", ".join(answers) if isinstance(answers, dict) else "none"
-            raise ClaimlabInputError(
-                f"unknown answer (known: {known})", file=args.answer, field=f"answers.{args.name}"
-            )
-        data = answers[args.name]
-    answer = parse_answer(
-        data, source=args.answer, where=None if args.name is None else f"answers.{args.name}"
-    )
-    sent = load_chunks(args.context)
-    report = validate_citations(
-        answer, sent, allow_unsourced=args.allow_unsourced, threshold=args.threshold
-    )
+    from claimlab.io.reader import bulk_load
+
+    with bulk_load(freeze=args.whole_process):  # records without cycles: no collector passes
+        answer, sent, report = _citations_report(args)
     checked = _meaning_checked(args, answer) if args.checker else None
     if args.json:
         extra = {} if checked is None else {"checker": checked}
@@ -112,6 +103,31 @@ def cmd_citations(args: argparse.Namespace) -> int:
             if p["label"] != "SUPPORTED":
                 say(f"    claim {p['claim']} / sentence {p['sentence']}: {p['label']}")
     return 0
+
+
+def _citations_report(args: argparse.Namespace) -> tuple[Answer, list[Chunk], CitationReport]:
+    """The answer (``--name``: one of a fixture's), the chunks sent and the report."""
+    from claimlab.io.context_lab import load_chunks, parse_answer
+    from claimlab.io.reader import read_json
+    from claimlab.metrics.citations import validate_citations
+
+    data = read_json(args.answer, error=ClaimlabInputError)
+    if args.name is not None:
+        answers = data.get("answers") if isinstance(data, dict) else None
+        if not isinstance(answers, dict) or args.name not in answers:
+            known = ", ".join(answers) if isinstance(answers, dict) else "none"
+            raise ClaimlabInputError(
+                f"unknown answer (known: {known})", file=args.answer, field=f"answers.{args.name}"
+            )
+        data = answers[args.name]
+    answer = parse_answer(
+        data, source=args.answer, where=None if args.name is None else f"answers.{args.name}"
+    )
+    sent = load_chunks(args.context)
+    report = validate_citations(
+        answer, sent, allow_unsourced=args.allow_unsourced, threshold=args.threshold
+    )
+    return answer, sent, report
 
 
 def _meaning_checked(args: argparse.Namespace, answer: Any) -> dict[str, Any]:

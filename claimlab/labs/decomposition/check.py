@@ -15,15 +15,12 @@ import argparse
 import copy
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.checkers.options import add_checker_options, run_from_args
-from claimlab.checkers.people import against_people, corrected_by_people
 from claimlab.checkers.verdicts import Item, Verdict
 from claimlab.core.text import terminal
 from claimlab.core.vocab import Status
-from claimlab.io.decomposition import DecompositionFixture, load_decomposition
-from claimlab.io.files import write_json
 from claimlab.io.reader import read_json
 from claimlab.notebook.terminal import (
     add_store_option,
@@ -33,6 +30,9 @@ from claimlab.notebook.terminal import (
     say,
     share_type,
 )
+
+if TYPE_CHECKING:  # for annotations; each command imports what it runs
+    from claimlab.io.decomposition import DecompositionFixture
 
 
 def candidate_items(fx: DecompositionFixture) -> list[Item]:
@@ -71,6 +71,10 @@ def labelled_document(
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Run ``claimlab check``; returns the exit code."""
+    from claimlab.checkers.people import against_people
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.io.files import write_json
+
     fx = load_decomposition(args.file)
     run = run_from_args(args, candidate_items(fx), command="check")
     labels = run.final_labels()  # with repeats: the majority, the first ask's passages
@@ -109,6 +113,8 @@ def corrected_support(
     The file's statuses play the people's part on a seeded share of the candidates
     (prediction-powered, :func:`~claimlab.checkers.people.corrected_by_people`).
     """
+    from claimlab.checkers.people import corrected_by_people
+
     ones = [1] * len(verdicts)
     auto = [int(v.label is Status.SUPPORTED) for v in verdicts]
     given = [int(c.evidence.status is Status.SUPPORTED) for c in fx.candidates]

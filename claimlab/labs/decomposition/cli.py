@@ -8,9 +8,6 @@ from typing import Any
 
 from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import SourceMapping, status_line
-from claimlab.io.decomposition import load_decomposition
-from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
-from claimlab.metrics.selection import core_select, entity_groups
 from claimlab.notebook.terminal import (
     add_store_option,
     emit_json,
@@ -23,6 +20,10 @@ from claimlab.notebook.terminal import (
 
 def cmd_decomposition(args: argparse.Namespace) -> int:
     """Run ``claimlab decomposition``; returns the exit code."""
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
+    from claimlab.metrics.selection import core_select, entity_groups
+
     fx = load_decomposition(args.file)
     args = argparse.Namespace(**{**vars(args), "mode": chosen_mode(fx, args.mode, args.select)})
     selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
@@ -97,6 +98,7 @@ def _claims(record: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[str, Any]:
     """The audit record (``--record``, ``--earlier``), written when asked."""
+    from claimlab.io.decomposition import load_decomposition
     from claimlab.labs.decomposition.audit import audit_record
 
     previous = None
@@ -113,6 +115,8 @@ def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[
 
 def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
     """The four ratios, the cited methods and the ids behind the counts."""
+    from claimlab.metrics.decomposition import METRIC_LABELS, METRICS
+
     label = f"mode {args.mode}" if args.mode is not None else "selection"
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
     if not result.gold:

@@ -11,9 +11,8 @@ from typing import Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.factscore import load_labelled
 from claimlab.io.files import replacing_all
-from claimlab.metrics.factscore import DEFAULT_GAMMA, GATED, POLICIES, find_factscore
+from claimlab.metrics.factscore import DEFAULT_GAMMA, GATED, POLICIES
 from claimlab.notebook.gate import (
     add_gate_options,
     check_gate_options,
@@ -39,6 +38,9 @@ from claimlab.notebook.terminal import (
 
 def cmd_factscore(args: argparse.Namespace) -> int:
     """Run ``claimlab factscore``; returns the exit code (the gate's, with ``--baseline``)."""
+    from claimlab.io.factscore import load_labelled
+    from claimlab.metrics.factscore import find_factscore
+
     check_gate_options(args)
     _check_ledger_names(args)
     if args.compare:  # the subjects are the files' names: refused before any file is read

@@ -291,7 +291,7 @@ def add_rag(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _add_gate(p: argparse.ArgumentParser) -> None:
     """The shared gate options, and the resampling behind its one-sided bound."""
-    from claimlab.metrics.rag import RAG_METRICS
+    from claimlab.core.vocab import RAG_METRICS
 
     add_gate_options(p, figures=RAG_METRICS, table="per-query")
     p.add_argument(

@@ -7,9 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from claimlab.io.fever import load_gold, load_predictions, pair_by_id
-from claimlab.io.files import atomic_write
-from claimlab.metrics.fever import score_fever
 from claimlab.notebook.gate import (
     add_gate_options,
     check_gate_options,
@@ -18,7 +15,6 @@ from claimlab.notebook.gate import (
     write_reports,
     write_table,
 )
-from claimlab.notebook.records import to_jsonable
 from claimlab.notebook.terminal import (
     add_store_option,
     count_type,
@@ -31,6 +27,11 @@ from claimlab.notebook.terminal import (
 
 def cmd_fever(args: argparse.Namespace) -> int:
     """Run ``claimlab fever``; returns the exit code (the gate's, with ``--baseline``)."""
+    from claimlab.io.fever import load_gold, load_predictions, pair_by_id
+    from claimlab.io.files import atomic_write
+    from claimlab.metrics.fever import score_fever
+    from claimlab.notebook.records import to_jsonable
+
     check_gate_options(args)
     gold = load_gold(args.gold)
     preds = load_predictions(args.predictions)
@@ -58,12 +59,12 @@ def cmd_fever(args: argparse.Namespace) -> int:
 
 def _gate_claims(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
     """The per-claim table written (``--out``) and gated against ``--baseline``; the reports."""
+    if not (args.out or args.baseline):
+        return None, None  # nothing of the gate (nor numpy) is loaded
     from claimlab.metrics.diff import table_changes
     from claimlab.metrics.fever import GATED, gate_figures, per_claim_table
     from claimlab.metrics.gate import gate_file
 
-    if not (args.out or args.baseline):
-        return None, None
     table = per_claim_table(result)
     if args.out:
         write_table(table, args.out)

@@ -10,10 +10,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from claimlab.io.files import write_json
 from claimlab.io.reader import read_json, read_text
-from claimlab.io.sufficiency import load_sufficiency
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
 from claimlab.notebook.terminal import emit_json, output_path, say
 
 
@@ -49,6 +46,9 @@ def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]
 
 def cmd_sufficiency(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency``; returns the exit code."""
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+
     fx = load_sufficiency(args.file)
     context = context_ids(args.context or [], lambda i: fx.item(i) is not None)
     result = find_fixture_sufficiency(
@@ -145,6 +145,7 @@ def add_sufficiency(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency-cases``; returns the exit code."""
+    from claimlab.io.files import write_json
     from claimlab.labs.sufficiency.cases import KINDS, build_cases, check_cases, trivial_scores
 
     doc = read_json(args.file)

@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
     )
-    parser.add_argument("--version", action="version", version=f"claimlab {_version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
@@ -94,10 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _version() -> str:
-    from claimlab import __version__
+class _Version(argparse.Action):
+    """``--version``: the installed version, read only when asked for."""
 
-    return __version__
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from claimlab import __version__
+
+        parser.exit(message=f"claimlab {__version__}\n")
 
 
 def _terminate(signum: int, frame: Any) -> None:

@@ -1,0 +1,76 @@
+"""Start-up: ``claimlab --help`` and a one-record command import only what they use.
+
+A test of what is imported, not of seconds (the start-up time is ``benchmarks/bench_startup.py``'s):
+each command runs in a fresh process, and the libraries only some commands need (tables,
+arrays, figures, Parquet) must not be in ``sys.modules`` when it ends.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import FIXTURES
+
+HEAVY = ("pandas", "numpy", "matplotlib", "scipy", "pyarrow")
+PROGRAM = """
+import contextlib, io, json, sys
+from claimlab.tooling.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        code = main(sys.argv[2:])
+    except SystemExit as exc:  # --help ends the program
+        code = exc.code
+print(json.dumps([code, sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)]))
+"""
+
+
+def imported(*args):
+    """The exit code of ``claimlab ARGS`` in a fresh process and which of HEAVY it imported."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(HEAVY), *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def one_fever_claim(folder):
+    gold, pred = folder / "gold.jsonl", folder / "pred.jsonl"
+    gold.write_text(
+        json.dumps({"id": 1, "label": "SUPPORTS", "claim": "c", "evidence": [[[1, 2, "P", 0]]]})
+    )
+    pred.write_text(
+        json.dumps({"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["P", 0]]})
+    )
+    return gold, pred
+
+
+def test_help_imports_no_table_array_figure_or_parquet_library():
+    assert imported("--help") == [0, []]
+    assert imported("citations", "--help") == [0, []]
+
+
+@pytest.mark.parametrize("command", ["fever", "citations"])
+def test_a_one_record_command_imports_none_of_them(command, tmp_path):
+    if command == "fever":
+        gold, pred = one_fever_claim(tmp_path)
+        args = ["fever", gold, pred, "--json"]
+    else:
+        fixture = FIXTURES / "leave_policy_en.json"
+        args = ["citations", fixture, "--name", "seed", "--context", fixture, "--json"]
+    assert imported(*args) == [0, []]
+
+
+def test_the_check_sees_a_library_that_is_imported():
+    """The program reports what a command imports (numpy imported first is seen)."""
+    code, found = imported("history", "--help")
+    assert code == 0 and found == []
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM.replace("from claimlab", "import numpy\nfrom claimlab"),
+         json.dumps(HEAVY), "--help"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout.splitlines()[-1]) == [0, ["numpy"]]
