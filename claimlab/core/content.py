@@ -68,8 +68,8 @@ def _digits(text: str) -> str:
     """Digits of any script as ASCII digits (``๗`` → ``7``).
 
     Examples:
-        >>> _digits("๗ วัน, ٣ days, 10")
-        '7 วัน, 3 days, 10'
+        >>> _digits("๙ ชั่วโมง, ٤ weeks, 12")
+        '9 ชั่วโมง, 4 weeks, 12'
     """
     if text.isascii():
         return text

@@ -455,8 +455,14 @@ def _execute_once(
         # the kernel's own log (a warning about unencrypted local TCP; an error when the
         # interrupt the client sends before every shutdown lands inside a message
         # handler) would break the one-line-per-notebook progress; cell errors come
-        # back as messages
-        extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+        # back as messages. Tornado logs through its own logger: a shutdown that closes the
+        # kernel's sockets while its control handler flushes prints a traceback of
+        # "Socket operation on non-socket" (a race in ipykernel, nothing of the notebook's),
+        # so that logger is quietened the same way (not stored in the history: no count)
+        extra_arguments=[
+            "--IPKernelApp.log_level=CRITICAL",
+            "--IPKernelApp.exec_lines=__import__('logging').getLogger('tornado').setLevel(50)",
+        ],
     )
 
 

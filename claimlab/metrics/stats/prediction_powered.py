@@ -79,7 +79,7 @@ def is_labelled(key: str, share: float, seed: int) -> bool:
     so all systems are corrected on the same items.
 
     Examples:
-        >>> is_labelled("q1", 1.0, 0), is_labelled("q1", 0.0, 0)
+        >>> is_labelled("topic-x", 1.0, 0), is_labelled("topic-x", 0.0, 0)
         (True, False)
     """
     digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()

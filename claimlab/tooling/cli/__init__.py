@@ -103,7 +103,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
         from claimlab import __version__
 
-        parser.exit(message=f"claimlab {__version__}\n")
+        sys.stdout.write(f"claimlab {__version__}\n")  # on stdout, as argparse's own version
+        parser.exit()
 
 
 def _terminate(signum: int, frame: Any) -> None:
