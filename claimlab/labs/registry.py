@@ -137,6 +137,11 @@ def load(ref: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
+def command_refs() -> list[str]:
+    """Every lab's ``module:add_COMMAND`` reference, in the order of :data:`LABS` (none imported)."""
+    return [ref for lab in LABS for ref in lab.commands]
+
+
 def command_adders() -> list[Callable[[Any], None]]:
     """Every lab's ``add_COMMAND`` functions, in the order of :data:`LABS` (imported now)."""
     return [load(ref) for lab in LABS for ref in lab.commands]

@@ -74,3 +74,45 @@ def test_the_check_sees_a_library_that_is_imported():
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(proc.stdout.splitlines()[-1]) == [0, ["numpy"]]
+
+
+# the labs a command imported (each lab's package, the registry aside)
+LABS_PROGRAM = PROGRAM.replace(
+    "sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)",
+    "sorted({'.'.join(m.split('.')[:3]) for m in sys.modules"
+    " if m.startswith('claimlab.labs.') and m != 'claimlab.labs.registry'})",
+)
+
+
+def test_a_command_named_first_loads_its_own_lab_only(tmp_path):
+    """``claimlab fever ...`` builds the fever command alone: no other lab is imported."""
+    gold, pred = one_fever_claim(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", LABS_PROGRAM, "[]", "fever", gold, pred, "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout.splitlines()[-1]) == [0, ["claimlab.labs.realdata"]]
+
+
+def test_every_command_alone_has_the_help_and_options_it_has_among_all():
+    """The parser built for one command is the one the whole command line holds for it."""
+    from claimlab.tooling.cli import build_parser
+
+    full = build_parser()
+    assert len(full.commands) >= 20
+    for name, parser in full.commands.items():
+        alone = build_parser(name)
+        assert list(alone.commands) == [name]
+        assert alone.commands[name].format_help() == parser.format_help(), name
+
+
+@pytest.mark.parametrize(("first", "meant"), [("fevr", "fever"), ("meta_eval", "meta-eval")])
+def test_a_word_that_is_no_command_still_sees_every_command(first, meant, capsys):
+    """An unknown command is answered from the whole list, with the one it is closest to."""
+    from claimlab.tooling.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main([first, "x.json"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"did you mean {meant}?" in err and "'rag'" in err and "'diff'" in err, err

@@ -21,7 +21,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import did_you_mean, one_line, terminal
-from claimlab.labs.registry import command_adders
+from claimlab.labs.registry import command_adders, command_refs, load
 from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
 from claimlab.tooling.cli import diff, examples, history, notebooks
 
@@ -78,8 +78,33 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
 _CHOICE = re.compile(r"'([^']*)'")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def command_name(adder: str) -> str:
+    """The command an ``add_COMMAND`` function adds: ``add_fact_estimate`` -> ``fact-estimate``.
+
+    Examples:
+        >>> command_name("claimlab.labs.rag:add_meta_eval"), command_name("add_run")
+        ('meta-eval', 'run')
+    """
+    return adder.rsplit(":", 1)[-1].removeprefix("add_").replace("_", "-")
+
+
+def _adders(only: str | None) -> list[Callable[[Any], None]]:
+    """The functions that add the subcommands: every one, or only the one named ``only``.
+
+    A lab's command is found by its ``module:add_COMMAND`` reference in the registry, so naming
+    one command imports that lab alone (start-up: ``claimlab fever`` loads no other lab).
+    """
+    tooling = {command_name(add.__name__): add for add in TOOLING_COMMANDS}
+    if only in tooling:
+        return [tooling[only]]
+    refs = {command_name(ref): ref for ref in command_refs()}
+    if only in refs:
+        return [load(refs[only])]
+    return [*command_adders(), *TOOLING_COMMANDS]
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand, or with the one named ``only`` if it is one."""
     parser = _Parser(
         prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
     )
@@ -87,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    for add in [*command_adders(), *TOOLING_COMMANDS]:
+    for add in _adders(only):
         add(sub)
     examples.complete_help(sub)
     parser.commands = dict(sub.choices)
@@ -137,8 +162,11 @@ def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``claimlab`` command."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # the first word, when it is a command, is the only subcommand built (start-up); an option
+    # first (--help, --version) or an unknown word builds them all (the list, did-you-mean)
+    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    args, extra = parser.parse_known_args(words)
     if extra:  # refused by the command itself: its own name, its options, its --help
         command = getattr(parser, "commands", {}).get(args.command, parser)
         if isinstance(command, _Parser):
