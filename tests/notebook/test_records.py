@@ -1,0 +1,79 @@
+"""``to_jsonable``: the fast path by type gives what the general path gives, on generated values."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimlab.core.ratio import Ratio
+from claimlab.notebook.records import _general, to_jsonable
+
+
+@dataclasses.dataclass(frozen=True)
+class Plain:
+    name: str
+    parts: tuple[object, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Own:
+    value: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"own": self.value * 2}
+
+
+class Word(str):
+    """A str subclass (as an enum of verdicts would be): kept as it is."""
+
+
+LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=5),
+    st.builds(Word, st.text(max_size=3)),
+    st.integers(0, 5).flatmap(lambda d: st.builds(Ratio, st.integers(0, d), st.just(d))),
+    st.builds(Own, st.integers()),
+    st.builds(Path, st.text("abc/", min_size=1, max_size=4)),
+)
+VALUES = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.lists(inner, max_size=4).map(tuple),
+        st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), inner, max_size=4),
+        st.dictionaries(st.text(max_size=3), inner, max_size=3).map(MappingProxyType),
+        st.frozensets(st.integers(), max_size=4),
+        st.builds(Plain, st.text(max_size=3), st.lists(inner, max_size=3).map(tuple)),
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_the_fast_path_equals_the_general_path(value):
+    fast, general = to_jsonable(value), _general(value)
+    assert fast == general
+    assert repr(fast) == repr(general)  # the same types too (True stays True, 1.0 stays 1.0)
+
+
+@pytest.mark.parametrize(
+    "bad", [math.nan, math.inf, [1, {"x": -math.inf}], Plain("a", (math.nan,))]
+)
+def test_a_non_finite_float_is_refused_wherever_it_is(bad):
+    with pytest.raises(ValueError, match="non-finite"):
+        to_jsonable(bad)
+
+
+def test_a_value_of_no_known_kind_is_refused_by_name():
+    with pytest.raises(TypeError, match="object"):
+        to_jsonable({"x": [object()]})
