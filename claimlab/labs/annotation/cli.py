@@ -15,7 +15,7 @@ from claimlab.notebook.terminal import Steps, count_type, emit_json, output_fold
 
 if TYPE_CHECKING:
     from claimlab.io.raw import RawAnswer
-    from claimlab.labs.annotation.adjudicate import AnswerResult
+    from claimlab.labs.annotation.adjudicate import AnswerResult as Result
     from claimlab.labs.annotation.draft import DraftSummary
     from claimlab.metrics.agreement import AgreementReport
 
@@ -312,7 +312,7 @@ def _decisions(text: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _say_units(results: list[AnswerResult]) -> None:
+def _say_units(results: list[Result]) -> None:
     """The units left under review: ties, and units no annotator confirmed."""
     for r in results:
         at = f"{r.key.label}: " if len(results) > 1 else ""
@@ -322,9 +322,7 @@ def _say_units(results: list[AnswerResult]) -> None:
             say(f"  proposed: {at}unit {u} (no annotator confirmed it; kept, still proposed)")
 
 
-def _say_adjudication(
-    args: argparse.Namespace, results: list[AnswerResult], targets: list[str]
-) -> None:
+def _say_adjudication(args: argparse.Namespace, results: list[Result], targets: list[str]) -> None:
     ties = [t for r in results for t in r.ties]
     gold = [r.key.label for r in results if r.gold]
     decided = [d for r in results for d in r.decided]
