@@ -31,7 +31,7 @@ class Action:
     message: str
 
 
-def play_script(game: Any, script: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+def play_script(game: object, script: Sequence[Sequence[object]]) -> list[dict[str, Any]]:
     """Play a list of actions on either game, e.g. ``[["select", ID], ["annotate", ID, "NOT_IN_REFERENCE"], ["check"]]``.
 
     For the sufficiency game: ``["search", ID]``, ``["copy", ID]``,

@@ -11,7 +11,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import argparse
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,6 @@ def command_refs() -> list[str]:
     return [ref for lab in LABS for ref in lab.commands]
 
 
-def command_adders() -> list[Callable[[Any], None]]:
+def command_adders() -> list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]]:
     """Every lab's ``add_COMMAND`` functions, in the order of :data:`LABS` (imported now)."""
     return [load(ref) for lab in LABS for ref in lab.commands]

@@ -279,7 +279,10 @@ def _candidate_union(
 
 
 def _vote(
-    label: str, c: Mapping[str, Any], spans: Mapping[str, Any], gold: Mapping[Any, str]
+    label: str,
+    c: Mapping[str, Any],
+    spans: Mapping[str, tuple[int, int]],
+    gold: Mapping[tuple[int, int], str],
 ) -> Any:
     """One annotator's value of one label, in the merged file's terms."""
     if label == "preserves":
@@ -311,7 +314,9 @@ class _File:
         return cls(name, spans, mine)
 
 
-def _votes(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, dict[str, Any]]:
+def _votes(
+    cid: str, files: Sequence[_File], gold: Mapping[tuple[int, int], str]
+) -> dict[str, dict[str, Any]]:
     """Per label, each annotator's value (only annotators who confirmed the candidate)."""
     out: dict[str, dict[str, Any]] = {}
     for f in files:
@@ -322,7 +327,9 @@ def _votes(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[st
     return out
 
 
-def _agreed(cid: str, files: Sequence[_File], gold: Mapping[Any, str]) -> dict[str, Any] | None:
+def _agreed(
+    cid: str, files: Sequence[_File], gold: Mapping[tuple[int, int], str]
+) -> dict[str, Any] | None:
     """Each label's one value when every file confirmed the candidate with the same labels.
 
     For files that list the same units (see :func:`_same_layout`): the usual case, read once.
@@ -448,7 +455,7 @@ def _tally(votes: Iterable[str]) -> list[tuple[str, int]]:
 def _decisions(
     decisions: Sequence[tuple[str, str, Any]],
     cids: Sequence[str],
-    gold: Mapping[Any, str],
+    gold: Mapping[tuple[int, int], str],
     text: str,
 ) -> dict[str, dict[str, Any]]:
     """The decisions by NFC candidate id and label, each value in the merged file's terms.

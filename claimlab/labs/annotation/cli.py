@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
 from claimlab.core.text import plural
 from claimlab.io.files import Staging
 from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, output_path, say
+
+if TYPE_CHECKING:
+    from claimlab.io.raw import RawAnswer
+    from claimlab.labs.annotation.adjudicate import AnswerResult as Result
+    from claimlab.labs.annotation.draft import DraftSummary
+    from claimlab.metrics.agreement import AgreementReport
 
 
 def cmd_draft(args: argparse.Namespace) -> int:
@@ -53,7 +59,11 @@ def cmd_draft(args: argparse.Namespace) -> int:
 
 
 def _refuse_draft_targets(
-    args: argparse.Namespace, out: Path, names: list[str], targets: list[Path], answers: list[Any]
+    args: argparse.Namespace,
+    out: Path,
+    names: list[str],
+    targets: list[Path],
+    answers: list[RawAnswer],
 ) -> None:
     """Refuse a draft that would replace the input, or (without --force) an existing draft."""
     src = Path(args.input)
@@ -78,7 +88,7 @@ def _refuse_draft_targets(
 
 
 def _say_drafts(
-    args: argparse.Namespace, out: Path, targets: list[Path], summaries: list[Any]
+    args: argparse.Namespace, out: Path, targets: list[Path], summaries: list[DraftSummary]
 ) -> None:
     if args.json:
         emit_json(
@@ -185,7 +195,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_agreement(report: Any, *, show: int) -> None:
+def _say_agreement(report: AgreementReport, *, show: int) -> None:
     """The agreement report for a person: fields, N/A reasons, disagreements, figures."""
     names = report.annotators
     split = (
@@ -302,7 +312,7 @@ def _decisions(text: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def _say_units(results: list[Any]) -> None:
+def _say_units(results: list[Result]) -> None:
     """The units left under review: ties, and units no annotator confirmed."""
     for r in results:
         at = f"{r.key.label}: " if len(results) > 1 else ""
@@ -312,7 +322,7 @@ def _say_units(results: list[Any]) -> None:
             say(f"  proposed: {at}unit {u} (no annotator confirmed it; kept, still proposed)")
 
 
-def _say_adjudication(args: argparse.Namespace, results: list[Any], targets: list[str]) -> None:
+def _say_adjudication(args: argparse.Namespace, results: list[Result], targets: list[str]) -> None:
     ties = [t for r in results for t in r.ties]
     gold = [r.key.label for r in results if r.gold]
     decided = [d for r in results for d in r.decided]

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -448,7 +448,7 @@ INTRODUCED = str(ErrorKind.INTRODUCED)
 NOT_IN_REFERENCE = str(Status.NOT_IN_REFERENCE)
 
 
-def _u16(text: str) -> Any:
+def _u16(text: str) -> Callable[[int], int]:
     """Code point index -> UTF-16 offset for ``text`` (plain indexes without astral characters)."""
     if text.isascii() or _ASTRAL.search(text) is None:
         return lambda i: i
@@ -456,7 +456,12 @@ def _u16(text: str) -> Any:
 
 
 def _candidate_doc(
-    cid: str, claim: str, labels: Any, hit: Alignment | None, text: str, units: list[Any]
+    cid: str,
+    claim: str,
+    labels: Mapping[str, Any],
+    hit: Alignment | None,
+    text: str,
+    units: list[tuple[str, int, int, str]],
 ) -> dict[str, Any]:
     """One subclaim as a draft candidate: every label proposed."""
     source_spans, preserves = [], []

@@ -7,7 +7,7 @@ Display only: every figure comes from :mod:`claimlab.metrics.agreement`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib.axes import Axes
 
@@ -17,8 +17,17 @@ from claimlab.metrics.decomposition import METRIC_LABELS
 from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_ratios
 
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Mapping
 
-def draft_table(fixture: DecompositionFixture) -> Any:
+    import pandas as pd
+
+    from claimlab.labs.annotation.adjudicate import Adjudication, AnswerResult
+    from claimlab.labs.annotation.session import Workspace
+
+
+def draft_table(fixture: DecompositionFixture) -> pd.DataFrame:
     """One row per candidate: its proposed source span, the alignment score, what is proposed."""
     rows = []
     for c in fixture.candidates:
@@ -40,7 +49,7 @@ def draft_table(fixture: DecompositionFixture) -> Any:
     )
 
 
-def agreement_table(report: AgreementReport) -> Any:
+def agreement_table(report: AgreementReport) -> pd.DataFrame:
     """One row per field: items, annotators, alpha, kappa and raw agreement (with counts)."""
     return rows_table(
         [
@@ -59,7 +68,7 @@ def agreement_table(report: AgreementReport) -> Any:
     )
 
 
-def disagreements_table(report: AgreementReport, *, limit: int = 40) -> Any:
+def disagreements_table(report: AgreementReport, *, limit: int = 40) -> pd.DataFrame:
     """Each item, field and the annotators' values where they differ (first ``limit``)."""
     pd = pandas()
     rows = []
@@ -73,7 +82,7 @@ def disagreements_table(report: AgreementReport, *, limit: int = 40) -> Any:
     return pd.DataFrame(rows).set_index("field")
 
 
-def figures_table(report: AgreementReport) -> Any:
+def figures_table(report: AgreementReport) -> pd.DataFrame:
     """The four Toy ratios computed from each annotator's labels, side by side."""
     pd = pandas()
     rows = []
@@ -101,7 +110,10 @@ def plot_annotator_figures(report: AgreementReport, *, title: str | None = None)
     )
 
 
-def ties_table(results: Any, names: Sequence[str] = ()) -> Any:
+def ties_table(
+    results: Adjudication | list[AnswerResult] | tuple[AnswerResult, ...],
+    names: Sequence[str] = (),
+) -> pd.DataFrame:
     """The labels the majority did not settle, with each annotator's value and its ``--decide``.
 
     ``results`` is one :class:`~claimlab.labs.annotation.adjudicate.Adjudication` or the per-answer
@@ -132,7 +144,7 @@ def ties_table(results: Any, names: Sequence[str] = ()) -> Any:
     return frame.set_index("candidate")
 
 
-def provenance_table(result: Any) -> Any:
+def provenance_table(result: Adjudication | Mapping[str, Any]) -> pd.DataFrame:
     """Per candidate and label: the rule that settled it and the votes (an Adjudication or its file)."""
     pd = pandas()
     doc = result.document if hasattr(result, "document") else result
@@ -152,7 +164,9 @@ def provenance_table(result: Any) -> Any:
     )
 
 
-def adjudication_heading(results: Sequence[Any], targets: Sequence[Any], folder: Any) -> str:
+def adjudication_heading(
+    results: Sequence[AnswerResult], targets: Sequence[str], folder: str | os.PathLike[str]
+) -> str:
     """Where the gold files went and whether they are a gold set, as Markdown."""
     from claimlab.core.text import plural
     from claimlab.notebook.display import md_code
@@ -184,13 +198,15 @@ def draft_heading(draft: DecompositionFixture) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-def copies_table(space: Any) -> Any:
+def copies_table(space: Workspace) -> pd.DataFrame:
     """The annotator's copies of a folder of drafts, each with how far it is."""
     pd = pandas()
     return pd.DataFrame(space.progress_rows(), columns=["file", "answer", "progress"])
 
 
-def gold_ledger_heading(files: Sequence[Any], gold_dir: Any) -> str:
+def gold_ledger_heading(
+    files: Sequence[DecompositionFixture], gold_dir: str | os.PathLike[str]
+) -> str:
     """How many gold files were scored, and whether any still holds proposed labels (Markdown)."""
     from claimlab.core.text import plural
     from claimlab.notebook.display import md_code

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anywidget
 import ipywidgets as W
@@ -29,6 +29,9 @@ from claimlab.labs.annotation.session import (
     shown_path,
 )
 from claimlab.notebook.widgets import Html, View, css_token
+
+if TYPE_CHECKING:
+    from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 GUIDE = """
 <ul>
@@ -181,7 +184,7 @@ def _reference_html(title: str, version: str, text: str) -> str:
     return f'<div class="claimlab-reference-text"><p>{head}</p><p>{_e(text)}</p></div>'
 
 
-def reference_texts(fx: Any) -> W.Widget:
+def reference_texts(fx: DecompositionFixture) -> W.Widget:
     """Each reference's text, in a collapsible panel per reference (text escaped, never markup)."""
     if not fx.references:
         return W.HTML("<i>the file has no references: every status is NOT_IN_REFERENCE</i>")
@@ -267,7 +270,7 @@ class Annotator(View):
         )
         self.no_span = self._button("No source span", "claimlab-no-span", self.clear_span)
 
-    def _label_controls(self, fx: Any) -> None:
+    def _label_controls(self, fx: DecompositionFixture) -> None:
         """Preserves, faithful, atomic, errors, evidence status, references, confirm, reopen."""
         self.preserves = W.HBox(layout=W.Layout(flex_flow="row wrap"))
         self.faithful = W.Checkbox(description="faithful", indent=False)
@@ -293,7 +296,7 @@ class Annotator(View):
         )
         self.reopen = self._button("Reopen", "claimlab-reopen", self.reopen_current)
 
-    def _layout(self) -> Any:
+    def _layout(self) -> W.VBox:
         """Every control in reading order, with the annotation guide folded at the end."""
         guide = W.Accordion(children=[Html(GUIDE)], titles=("Annotation guide",))
         guide.selected_index = None
@@ -353,7 +356,7 @@ class Annotator(View):
         color = "#a12828" if error else "#2d6b3c"
         self.message.value = f'<div style="color:{color}">{_e(text)}</div>'
 
-    def _key(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    def _key(self, _widget: object, content: object, _buffers: object) -> None:
         key = content.get("key") if isinstance(content, dict) else None
         actions = {
             "u": self.unit_from_selection,
@@ -660,7 +663,7 @@ class Annotator(View):
                 + "</div>"
             )
 
-    def _preserve_toggles(self, c: Any) -> list[Any]:
+    def _preserve_toggles(self, c: Candidate) -> list[W.ToggleButton]:
         """A toggle per unit of the file: on where the candidate preserves it."""
         toggles = []
         for u in self.session.fixture.units:
@@ -676,7 +679,7 @@ class Annotator(View):
             toggles.append(t)
         return toggles
 
-    def _reference_toggles(self, c: Any) -> list[Any]:
+    def _reference_toggles(self, c: Candidate) -> list[W.ToggleButton]:
         """A toggle per reference of the file: on where the candidate's evidence cites it."""
         refs = []
         for r in self.session.fixture.references:
@@ -746,7 +749,7 @@ class Annotator(View):
         )
 
 
-def _candidate_html(c: Any) -> str:
+def _candidate_html(c: Candidate) -> str:
     """A candidate's id, text, state, alignment score and source spans, escaped."""
     state = (
         f"confirmed by {_e(c.confirmed.by)} at {_e(c.confirmed.at)}"

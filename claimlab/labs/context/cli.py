@@ -130,7 +130,7 @@ def _citations_report(args: argparse.Namespace) -> tuple[Answer, list[Chunk], Ci
     return answer, sent, report
 
 
-def _meaning_checked(args: argparse.Namespace, answer: Any) -> dict[str, Any]:
+def _meaning_checked(args: argparse.Namespace, answer: Answer) -> dict[str, Any]:
     """``--checker``: each covered sentence's meaning against each claim matched to it."""
     from claimlab.checkers.options import run_from_args
     from claimlab.checkers.verdicts import Item

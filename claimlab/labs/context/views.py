@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -15,8 +15,15 @@ from claimlab.metrics.context_budget import Calibration, ThresholdRow
 from claimlab.notebook.display import NO_MATH, pandas, rows_table, show
 from claimlab.notebook.style import styled
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def chunks_table(chunks: Any, result: Any = None) -> Any:
+    from claimlab.io.context_lab import Chunk, ContextLab
+    from claimlab.metrics.citations import CitationReport
+    from claimlab.metrics.context_budget import HeldOutCalibration, PackResult
+
+
+def chunks_table(chunks: Sequence[Chunk], result: PackResult | None = None) -> pd.DataFrame:
     """Chunks with score, rank, tokens and (after packing) kept/dropped with the reason."""
     pd = pandas()
 
@@ -53,7 +60,7 @@ def show_prompt(prompt: str) -> None:
     )
 
 
-def citations_table(reports: Any) -> Any:
+def citations_table(reports: Mapping[str, CitationReport]) -> pd.DataFrame:
     """One row per named answer: verdict and the problem codes with explanations."""
     rows = []
     for name, rep in reports.items():
@@ -67,7 +74,7 @@ def citations_table(reports: Any) -> Any:
     return rows_table(rows, ("answer", "verdict", "problems"), index="answer")
 
 
-def thresholds_table(rows: Sequence[ThresholdRow]) -> Any:
+def thresholds_table(rows: Sequence[ThresholdRow]) -> pd.DataFrame:
     """Fixed raw thresholds beside the calibrated one: precision, recall, and queries abstained."""
     return rows_table(
         [
@@ -85,7 +92,7 @@ def thresholds_table(rows: Sequence[ThresholdRow]) -> Any:
     )
 
 
-def held_out_table(held: Any) -> Any:
+def held_out_table(held: HeldOutCalibration) -> pd.DataFrame:
     """The calibrated threshold on the queries it was chosen on and on held-out ones, with counts."""
     pd = pandas()
     t = held.calibration.threshold
@@ -106,7 +113,7 @@ def held_out_table(held: Any) -> Any:
     return pd.DataFrame(rows).set_index("queries")
 
 
-def gate_note(gated: Any, best: float | None) -> str:
+def gate_note(gated: PackResult, best: float | None) -> str:
     """What packing with the calibrated threshold decided, with the counts (Markdown)."""
     from claimlab.notebook.display import md_ids
 
@@ -125,7 +132,7 @@ def gate_note(gated: Any, best: float | None) -> str:
     )
 
 
-def score_ranges_table(lab: Any) -> Any:
+def score_ranges_table(lab: ContextLab) -> pd.DataFrame:
     """Per evaluation query: the range of raw scores and where its relevant candidates sit."""
     rows = []
     for q in lab.queries:
@@ -147,7 +154,7 @@ def score_ranges_table(lab: Any) -> Any:
 
 
 @styled
-def plot_packing(result: Any, *, ax: Axes | None = None, title: str | None = None) -> Axes:
+def plot_packing(result: PackResult, *, ax: Axes | None = None, title: str | None = None) -> Axes:
     """Chunks by rank: cumulative tokens as bars (kept filled, dropped hatched), both budgets drawn."""
     if ax is None:
         _, ax = plt.subplots(figsize=(7.2, 3.8))

@@ -18,7 +18,7 @@ as a trusted fact (``trusted``; ``not_trusted_because`` the first rule it fails)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.vocab import SourceMapping
@@ -26,6 +26,10 @@ from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
 from claimlab.metrics.memory import find_trust
 from claimlab.metrics.selection import core_select
+
+if TYPE_CHECKING:
+    from claimlab.io.decomposition import Candidate
+    from claimlab.metrics.decomposition import AuditRow
 
 AUDIT_FORMAT = "claimlab/audit@1"
 
@@ -42,7 +46,7 @@ def _figures(fixture: DecompositionFixture, r: DecompositionResult) -> dict[str,
 
 
 def _entry(
-    fixture: DecompositionFixture, c: Any, row: Any, dropped: dict[str, str]
+    fixture: DecompositionFixture, c: Candidate, row: AuditRow | None, dropped: dict[str, str]
 ) -> dict[str, Any]:
     """One candidate of the record: what the seed asks an audit row to keep, state and reason."""
     if row is None:

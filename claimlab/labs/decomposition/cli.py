@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import SourceMapping, status_line
@@ -16,6 +16,11 @@ from claimlab.notebook.terminal import (
     remember,
     say,
 )
+
+if TYPE_CHECKING:
+    from claimlab.io.decomposition import DecompositionFixture
+    from claimlab.metrics.decomposition import DecompositionResult
+    from claimlab.metrics.selection import EntityGroup, Selection
 
 
 def cmd_decomposition(args: argparse.Namespace) -> int:
@@ -59,7 +64,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     return 0
 
 
-def chosen_mode(fx: Any, mode: str | None, select: str | None) -> str | None:
+def chosen_mode(fx: DecompositionFixture, mode: str | None, select: str | None) -> str | None:
     """The mode scored: the one asked for; with neither --mode nor --select, the file's only one.
 
     Raises:
@@ -96,7 +101,9 @@ def _claims(record: dict[str, Any] | None) -> list[dict[str, Any]]:
     ]
 
 
-def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[str, Any]:
+def _audit(
+    args: argparse.Namespace, fx: DecompositionFixture, selection: Sequence[str]
+) -> dict[str, Any]:
     """The audit record (``--record``, ``--earlier``), written when asked."""
     from claimlab.io.decomposition import load_decomposition
     from claimlab.labs.decomposition.audit import audit_record
@@ -113,7 +120,9 @@ def _audit(args: argparse.Namespace, fx: Any, selection: Sequence[str]) -> dict[
     return record
 
 
-def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
+def _say_figures(
+    args: argparse.Namespace, fx: DecompositionFixture, result: DecompositionResult
+) -> None:
     """The four ratios, the cited methods and the ids behind the counts."""
     from claimlab.metrics.decomposition import METRIC_LABELS, METRICS
 
@@ -152,7 +161,9 @@ def _say_figures(args: argparse.Namespace, fx: Any, result: Any) -> None:
         )
 
 
-def _say_core_and_groups(args: argparse.Namespace, core: Any, groups: Any) -> None:
+def _say_core_and_groups(
+    args: argparse.Namespace, core: Selection, groups: Sequence[EntityGroup] | None
+) -> None:
     """What Core-style selection kept and dropped, and the entity groups (``--by-entity``)."""
     say(
         f"  Core-style selection     keeps {', '.join(core.kept) or '-'}; coverage "
@@ -175,7 +186,7 @@ def _say_core_and_groups(args: argparse.Namespace, core: Any, groups: Any) -> No
         )
 
 
-def _say_audit(result: Any) -> None:
+def _say_audit(result: DecompositionResult) -> None:
     """One line per selected candidate: both layers, and why it is not counted if it is not."""
     say("  audit:")
     for row in result.audit:

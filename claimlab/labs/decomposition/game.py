@@ -206,7 +206,7 @@ class DecompositionGame:
 
 def solve_decomposition(
     fixture: DecompositionFixture, puzzle: str | None = None
-) -> list[list[Any]]:
+) -> list[list[str]]:
     """A winning script for a puzzle (deselect, select, annotate, check), or [] when none exists.
 
     Keeps the starting candidates that are atomic, faithful, error-free and not duplicates, then

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from claimlab.core.text import md_code, md_ids, md_text
 from claimlab.core.vocab import STATUSES, Status
@@ -186,7 +185,7 @@ def decomposition_game_rules(fixture: DecompositionFixture) -> str:
     return say(WORDS, "rules", language, values)
 
 
-def _moves(fixture: DecompositionFixture, script: Sequence[Sequence[Any]]) -> str:
+def _moves(fixture: DecompositionFixture, script: Sequence[Sequence[object]]) -> str:
     parts = []
     drop = [s[1] for s in script if s[0] == "deselect"]
     add = [s[1] for s in script if s[0] == "select"]

@@ -58,7 +58,7 @@ def _holds(target: str, span: dict[str, Any]) -> bool:
         return False
 
 
-def _fill_one(span: Any, target: str, *, file: str, record: str, field: str) -> bool:
+def _fill_one(span: object, target: str, *, file: str, record: str, field: str) -> bool:
     """Set one span's offsets in place; True if set, False if its offsets already held."""
     if not isinstance(span, dict) or not isinstance(span.get("text"), str) or not span["text"]:
         raise FixtureError("a span needs its quoted text", file=file, record=record, field=field)
@@ -79,7 +79,7 @@ def _fill_one(span: Any, target: str, *, file: str, record: str, field: str) -> 
     return True
 
 
-def _text_of(doc: Any, *path: str, file: str) -> str:
+def _text_of(doc: object, *path: str, file: str) -> str:
     """A text field the spans point into (``original.text``)."""
     node = doc
     for key in path:
@@ -97,7 +97,7 @@ def _records(doc: dict[str, Any], key: str, *, file: str) -> list[tuple[str, dic
     return [(str(x.get("id", f"{key}[{i}]")), x) for i, x in enumerate(items)]
 
 
-def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[Any, str, str, str]]:
+def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[object, str, str, str]]:
     """Every span with the text it points into: ``(span, target, record, field)``."""
     original = _text_of(doc, "original", "text", file=file)
     refs = {
@@ -121,7 +121,7 @@ def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[Any, str, str, s
             yield span, refs[ref], cid, field
 
 
-def _list(node: Any, key: str, *, file: str, record: str, where: str = "") -> list[Any]:
+def _list(node: object, key: str, *, file: str, record: str, where: str = "") -> list[object]:
     """A list field of a record (missing: empty)."""
     value = node.get(key, []) if isinstance(node, dict) else []
     if not isinstance(value, list):
@@ -129,7 +129,7 @@ def _list(node: Any, key: str, *, file: str, record: str, where: str = "") -> li
     return value
 
 
-def fill_spans(doc: Any, *, file: str = "<document>") -> FilledSpans:
+def fill_spans(doc: object, *, file: str = "<document>") -> FilledSpans:
     """Find the UTF-16 offsets of every quoted span of a decomposition document.
 
     The input is not changed; the result holds a filled copy.

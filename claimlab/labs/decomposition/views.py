@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -32,6 +32,13 @@ from claimlab.notebook.style import NA_STYLE, label, plot_grouped_ratios, plot_r
 from claimlab.notebook.words import WORDS as SHARED
 from claimlab.notebook.words import say
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from claimlab.labs.decomposition.game import DecompositionGame
+    from claimlab.metrics.decomposition import AuditRow
+    from claimlab.metrics.selection import EntityGroup, Selection
+
 _SPAN = re.compile(r"\d+\.\.\d+")  # the offsets of a span: its text is in the row already
 
 
@@ -45,7 +52,7 @@ def _headers(keys: Sequence[str], language: str) -> tuple[str, ...]:
     return tuple(_w(k, language) if k in WORDS or k in SHARED else k for k in keys)
 
 
-def units_table(fixture: DecompositionFixture) -> Any:
+def units_table(fixture: DecompositionFixture) -> pd.DataFrame:
     """The original's units with their UTF-16 spans."""
     pd = pandas()
     columns = _headers(("col.unit", "col.start", "col.end", "col.text"), lesson_language(fixture))
@@ -55,7 +62,7 @@ def units_table(fixture: DecompositionFixture) -> Any:
     ).set_index(columns[0])
 
 
-def candidates_table(fixture: DecompositionFixture) -> Any:
+def candidates_table(fixture: DecompositionFixture) -> pd.DataFrame:
     """All candidates with their labels (both layers)."""
     pd = pandas()
 
@@ -76,7 +83,7 @@ def candidates_table(fixture: DecompositionFixture) -> Any:
     return pd.DataFrame(rows, columns=columns).set_index(columns[0])
 
 
-def audit_table(result: DecompositionResult, *, language: str = "en") -> Any:
+def audit_table(result: DecompositionResult, *, language: str = "en") -> pd.DataFrame:
     """The audit rows with the two layers under separate column headings."""
     pd = pandas()
 
@@ -127,7 +134,7 @@ def audit_table(result: DecompositionResult, *, language: str = "en") -> Any:
     return table
 
 
-def _counted_cell(row: Any, language: str) -> str:
+def _counted_cell(row: AuditRow, language: str) -> str:
     """Whether an audit row is counted, and if not, why (a repeat named in ``language``)."""
     if row.counted:
         return _w("cell.yes", language)
@@ -136,7 +143,7 @@ def _counted_cell(row: Any, language: str) -> str:
     return _w("cell.not_counted", language, {"reason": row.reason})
 
 
-def metrics_table(results: dict[str, DecompositionResult], *, language: str = "en") -> Any:
+def metrics_table(results: dict[str, DecompositionResult], *, language: str = "en") -> pd.DataFrame:
     """One row per selection: the four ratios as displays and the status counts beside them."""
     pd = pandas()
     selection = _w("col.selection", language)
@@ -156,7 +163,9 @@ def metrics_table(results: dict[str, DecompositionResult], *, language: str = "e
     return pd.DataFrame(rows).set_index(selection)
 
 
-def findings_table(results: dict[str, DecompositionResult], *, language: str = "en") -> Any:
+def findings_table(
+    results: dict[str, DecompositionResult], *, language: str = "en"
+) -> pd.DataFrame:
     """One row per selection: what it holds, and the units it misses and the duplicates it repeats."""
     columns = _headers(
         ("col.selection", "col.candidates", "col.missing_units", "col.duplicates", "col.errors"),
@@ -199,7 +208,11 @@ def show_decomposition_mode(
 
 @styled
 def plot_decomposition(
-    result: Any, *, title: str | None = None, ax: Axes | None = None, language: str = "en"
+    result: DecompositionResult,
+    *,
+    title: str | None = None,
+    ax: Axes | None = None,
+    language: str = "en",
 ) -> Axes:
     """The four Toy metrics of one selection, with CONTRADICTED / NOT_IN_REFERENCE beside support."""
     note = _w("mode.status_note", language, {"line": status_line(result.status_counts)})
@@ -208,7 +221,9 @@ def plot_decomposition(
 
 
 @styled
-def plot_mode_comparison(results: Mapping[str, Any], *, title: str | None = None) -> Axes:
+def plot_mode_comparison(
+    results: Mapping[str, DecompositionResult], *, title: str | None = None
+) -> Axes:
     """All selections side by side: four metrics per mode, n/d on every bar."""
     rows = {name: r.ratios() for name, r in results.items()}
     notes = {
@@ -226,10 +241,10 @@ def plot_mode_comparison(results: Mapping[str, Any], *, title: str | None = None
 
 def papers_table(
     results: dict[str, DecompositionResult],
-    selections: dict[str, Any],
+    selections: dict[str, Selection],
     *,
     language: str = "en",
-) -> Any:
+) -> pd.DataFrame:
     """Per selection: DecompScore (a count), atomicity, and what Core-style selection does."""
     columns = _headers(
         (
@@ -298,7 +313,9 @@ def plot_decompscore_atomicity(
     return shown
 
 
-def entity_table(groups_by_selection: Mapping[str, Sequence[Any]], *, language: str = "en") -> Any:
+def entity_table(
+    groups_by_selection: Mapping[str, Sequence[EntityGroup]], *, language: str = "en"
+) -> pd.DataFrame:
     """One row per selection and entity group: its candidates and its own two figures."""
     columns = _headers(
         (
@@ -331,7 +348,7 @@ def versions_table(
     first_results: Mapping[str, DecompositionResult],
     revised: DecompositionFixture,
     revised_results: Mapping[str, DecompositionResult],
-) -> Any:
+) -> pd.DataFrame:
     """A revised answer audited again: both versions' figures side by side, per selection.
 
     Raises:
@@ -366,7 +383,7 @@ def versions_table(
 
 
 def plot_entity_groups(
-    groups_by_selection: Mapping[str, Sequence[Any]], *, title: str | None = None
+    groups_by_selection: Mapping[str, Sequence[EntityGroup]], *, title: str | None = None
 ) -> Axes:
     """Toy Preservation per entity group and selection, n/d on every bar.
 
@@ -389,7 +406,7 @@ def plot_entity_groups(
 
 def plot_core_coverage(
     results: Mapping[str, DecompositionResult],
-    selections: Mapping[str, Any],
+    selections: Mapping[str, Selection],
     *,
     title: str | None = None,
 ) -> Axes:
@@ -422,7 +439,7 @@ def plot_versions(
     return plot_grouped_ratios(rows, series_labels=METRIC_LABELS, title=title)
 
 
-def flags_table(results: Mapping[str, DecompositionResult]) -> Any:
+def flags_table(results: Mapping[str, DecompositionResult]) -> pd.DataFrame:
     """Per selection: what is audited but not counted, each with its reason.
 
     Candidates left out of every count (an AMBIGUOUS mapping; untagged background from outside
@@ -462,7 +479,7 @@ def show_original(fixture: DecompositionFixture) -> None:
 
 
 def papers_record(
-    results: Mapping[str, DecompositionResult], core: Mapping[str, Any]
+    results: Mapping[str, DecompositionResult], core: Mapping[str, Selection]
 ) -> dict[str, Any]:
     """What notebook 01 records of the cited methods: DecompScore, atomicity, Core-style."""
     return {
@@ -475,7 +492,7 @@ def papers_record(
     }
 
 
-def game_outcome(game: Any, *, solver: bool, language: str = "en") -> dict[str, Any]:
+def game_outcome(game: DecompositionGame, *, solver: bool, language: str = "en") -> dict[str, Any]:
     """A scripted round's outcome (its last check, or NOT_CHECKED), shown in one line."""
     from claimlab.notebook.display import md_text
 

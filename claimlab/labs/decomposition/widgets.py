@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import ipywidgets as W
 
 from claimlab.core.text import plural
 from claimlab.core.vocab import STATUSES, status_line
 from claimlab.io.decomposition import DecompositionFixture
-from claimlab.labs.decomposition.game import DecompositionGame
+from claimlab.labs.decomposition.game import CheckResult, DecompositionGame
 from claimlab.labs.decomposition.words import WORDS
 from claimlab.labs.teaching import lesson_language
 from claimlab.metrics.decomposition import (
@@ -39,6 +39,16 @@ from claimlab.notebook.widgets import (
 )
 from claimlab.notebook.words import WORDS as SHARED
 from claimlab.notebook.words import counted, say
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from claimlab.metrics.decomposition import AuditRow
+
+    class _DropdownChange(TypedDict):
+        """What a dropdown's traitlets change gives its handler (the one key read)."""
+
+        new: str
 
 
 def _w(key: str, language: str, values: dict[str, object] | None = None) -> str:
@@ -78,7 +88,7 @@ def audit_html(result: DecompositionResult, *, language: str = "en") -> str:
     keys += ["col.errors", "col.status", "col.references"]
     head = "<tr>" + "".join(f"<th>{e(_w(k, language))}</th>" for k in keys) + "</tr>"
 
-    def counted_cell(r: Any) -> str:
+    def counted_cell(r: AuditRow) -> str:
         if r.counted:
             return e(_w("cell.yes", language))
         return e(_w("panel.dup_of", language, {"id": r.duplicate_of}))
@@ -183,10 +193,10 @@ class DecompositionExplorer(View):
         """Selected candidate ids in fixture order."""
         return [cid for cid, t in self.toggles.items() if t.value]
 
-    def _changed(self, _change: Any = None) -> None:
+    def _changed(self, _change: object = None) -> None:
         self.refresh()
 
-    def _mode(self, change: Any) -> None:
+    def _mode(self, change: _DropdownChange) -> None:
         if change["new"] in self.fixture.modes:
             self.set_selection(self.fixture.modes[change["new"]])
 
@@ -264,8 +274,8 @@ class DecompositionGameView(GameView):
     def _round(self) -> str:
         return str(self.game.puzzle)
 
-    def _toggle(self, cid: Any) -> Any:
-        def handler(change: Any) -> None:
+    def _toggle(self, cid: str) -> Callable[[Mapping[str, object]], None]:
+        def handler(change: Mapping[str, object]) -> None:
             if self._syncing:
                 return
             act = self.game.select(cid) if change["new"] else self.game.deselect(cid)
@@ -273,8 +283,8 @@ class DecompositionGameView(GameView):
 
         return handler
 
-    def _annotate(self, cid: Any) -> Any:
-        def handler(change: Any) -> None:
+    def _annotate(self, cid: str) -> Callable[[_DropdownChange], None]:
+        def handler(change: _DropdownChange) -> None:
             if self._syncing or change["new"] == NO_STATUS:
                 return
             self.sync(self.game.annotate(cid, change["new"]).message)
@@ -313,7 +323,7 @@ class DecompositionGameView(GameView):
         live = "" if self.student and not after else metrics_html(g.metrics(), language=language)
         self.board.value = left + verdict_html(g.last_check) + live
 
-    def check(self) -> Any:
+    def check(self) -> CheckResult:
         """Press Check."""
         r = self.game.check()
         verdict = "you won" if r.won else "not won (see why below)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
@@ -34,6 +34,17 @@ from claimlab.notebook.terminal import (
     say,
     share_type,
 )
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Mapping, Sequence
+
+    from claimlab.io.factscore import LabelledResponse
+    from claimlab.metrics.diff import RunDiff
+    from claimlab.metrics.factscore import FactscoreResult
+    from claimlab.metrics.gate import Gate
+    from claimlab.metrics.stats.comparisons import Comparison, Ranking
+    from claimlab.metrics.stats.intervals import Interval, NoInterval
 
 
 def cmd_factscore(args: argparse.Namespace) -> int:
@@ -76,7 +87,9 @@ def cmd_factscore(args: argparse.Namespace) -> int:
     return gate.exit_code if gate is not None else 0
 
 
-def _gate_prompts(args: argparse.Namespace, results: list[Any]) -> tuple[Any, Any]:
+def _gate_prompts(
+    args: argparse.Namespace, results: list[FactscoreResult]
+) -> tuple[Gate | None, RunDiff | None]:
     """The per-prompt table written (``--out``) and gated against ``--baseline``; the reports."""
     from claimlab.metrics.diff import table_changes
     from claimlab.metrics.factscore import gate_figures, per_prompt_table
@@ -112,7 +125,9 @@ def _check_ledger_names(args: argparse.Namespace) -> None:
         stems[stem] = f
 
 
-def _file_json(f: str, r: Any, intervals: dict[str, Any]) -> dict[str, Any]:
+def _file_json(
+    f: str, r: FactscoreResult, intervals: Mapping[str, Mapping[str, Interval | NoInterval | None]]
+) -> dict[str, Any]:
     """One file's figures as JSON (percent forms beside the ratios; intervals when asked)."""
     out = {
         "file": f,
@@ -131,10 +146,10 @@ def _file_json(f: str, r: Any, intervals: dict[str, Any]) -> dict[str, Any]:
 
 def _say_factscore(
     args: argparse.Namespace,
-    results: list[Any],
-    intervals: dict[str, Any],
-    comparisons: list[Any],
-    ranking: Any,
+    results: list[tuple[str, FactscoreResult]],
+    intervals: Mapping[str, Mapping[str, Interval | NoInterval | None]],
+    comparisons: list[Comparison],
+    ranking: Ranking | None,
 ) -> None:
     """The figures for a person: per file, intervals, comparisons, the ranking's stability."""
     say(f"FActScore, irrelevant-fact policy {args.irrelevant!r}, gamma {args.gamma}:")
@@ -156,8 +171,8 @@ def _say_factscore(
 
 
 def _factscore_uncertainty(
-    args: argparse.Namespace, results: list[Any]
-) -> tuple[dict[str, Any], list[Any], Any]:
+    args: argparse.Namespace, results: list[tuple[str, FactscoreResult]]
+) -> tuple[dict[str, dict[str, Interval | NoInterval | None]], list[Comparison], Ranking | None]:
     """Intervals per subject, comparisons and the ranking's stability, as the options ask."""
     from claimlab.metrics.uncertainty import (
         factscore_comparisons,
@@ -192,7 +207,9 @@ def _factscore_uncertainty(
     return intervals, comparisons, ranking
 
 
-def _write_factscore_ledgers(loaded: Any, args: argparse.Namespace) -> list[tuple[Path, Path]]:
+def _write_factscore_ledgers(
+    loaded: Sequence[tuple[str, Sequence[LabelledResponse]]], args: argparse.Namespace
+) -> list[tuple[Path, Path]]:
     """Every file's responses as a claim ledger (Parquet): all files are replaced together.
 
     A candidates file and its units file belong together, and so do the subjects of one run;
@@ -255,7 +272,9 @@ def add_factscore(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.set_defaults(handler=cmd_factscore, paths=_factscore_paths)
 
 
-def _factscore_paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
+def _factscore_paths(
+    args: argparse.Namespace,
+) -> tuple[list[str | os.PathLike[str] | None], list[tuple[str, str | os.PathLike[str] | None]]]:
     """The ledgers ``--ledger-dir`` writes never replace an input file (nor the baseline)."""
     inputs = [*args.files, args.baseline]
     if not args.ledger_dir:
@@ -315,8 +334,10 @@ def cmd_fact_estimate(args: argparse.Namespace) -> int:
 
 
 def _run_checker(
-    args: argparse.Namespace, human: dict[str, Any], knowledge: dict[str, list[str]] | None
-) -> tuple[dict[str, Any], dict[str, Any]]:
+    args: argparse.Namespace,
+    human: dict[str, list[LabelledResponse]],
+    knowledge: dict[str, list[str]] | None,
+) -> tuple[dict[str, list[LabelledResponse]], dict[str, Any]]:
     """``--checker``: every S/NS fact checked; the labels per file and how they were made."""
     from claimlab.checkers.options import run_from_args
     from claimlab.labs.factscore.estimator import checked_labels
@@ -334,7 +355,9 @@ def _run_checker(
 
 
 def _check_same_responses(
-    human: dict[str, Any], auto: dict[str, Any], args: argparse.Namespace
+    human: dict[str, list[LabelledResponse]],
+    auto: dict[str, list[LabelledResponse]],
+    args: argparse.Namespace,
 ) -> None:
     """A checker's file labels the same responses, sentences and facts as the people's."""
     for (name, h), a_file in zip(human.items(), args.auto, strict=True):

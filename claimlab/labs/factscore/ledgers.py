@@ -18,7 +18,9 @@ from claimlab.metrics.factscore import POLICIES, FactscoreResult, find_factscore
 from claimlab.metrics.ledger import CorpusFigures, count_ledger, summarise
 
 
-def factscore_ledger(responses: Any, *, policy: str = "exclude") -> tuple[pa.Table, pa.Table]:
+def factscore_ledger(
+    responses: Sequence[LabelledResponse], *, policy: str = "exclude"
+) -> tuple[pa.Table, pa.Table]:
     """FActScore's human-labelled responses as a claim ledger (candidates, units).
 
     Each responding response is an answer (``<line>:<topic>``), its sentences are the units
@@ -66,7 +68,9 @@ def factscore_ledger(responses: Any, *, policy: str = "exclude") -> tuple[pa.Tab
     return candidates, pa.table(unit_rows, schema=UNIT_SCHEMA)
 
 
-def factscore_ledgers(subjects: Any, *, policy: str = "exclude") -> dict[str, CorpusFigures]:
+def factscore_ledgers(
+    subjects: Mapping[str, Sequence[LabelledResponse]], *, policy: str = "exclude"
+) -> dict[str, CorpusFigures]:
     """Each subject's FActScore responses scored as a ledger of its own (corpus figures)."""
     out = {}
     for name, responses in subjects.items():

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from claimlab.io.factscore import LabelledResponse, LabelledSentence, relabelled
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from claimlab.metrics.factscore import EstimatorCheck, FactscoreResult
 
 
 def simulate_estimator(
@@ -118,7 +123,9 @@ class AutoraterCounts:
         self.facts = facts
         self.n = len(responses)
 
-    def counts(self, *, optimism: float, pessimism: float, seed: int) -> tuple[Any, Any]:
+    def counts(
+        self, *, optimism: float, pessimism: float, seed: int
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """(supported, facts) per response for this seed, as float arrays."""
         rng = random.Random(seed)
         draws = np.fromiter((rng.random() for _ in range(len(self.codes))), float, len(self.codes))
@@ -136,13 +143,13 @@ def _relabel(
 
 
 def estimator_checks(
-    chosen: Mapping[str, Any],
+    chosen: Mapping[str, FactscoreResult],
     subjects: Mapping[str, Sequence[LabelledResponse]],
     *,
     policy: str,
     gamma: int,
     shares: Sequence[float] = (0.05, 0.2, 0.4),
-) -> dict[float, Any]:
+) -> dict[float, EstimatorCheck]:
     """For each share of flipped labels, a SIMULATED estimator checked against the people.
 
     Each check compares the estimator's FActScores with the human ones (``chosen``): its error

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.frozen import freeze
 from claimlab.labs.factscore.simulations import AutoraterCounts
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from claimlab.io.factscore import LabelledResponse
+    from claimlab.metrics.factscore import FactRevisions, FactscoreResult, PositionBucket
+    from claimlab.metrics.stats.prediction_powered import PredictionPowered
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class UncertaintyStudy:
 
 
 def uncertainty_study(
-    results: dict[str, Any],
+    results: dict[str, FactscoreResult],
     *,
     pair: tuple[str, str] | None = None,
     level: float = 0.95,
@@ -101,7 +109,7 @@ class PPIStudy:
         freeze(self, "covered", "mean_width")
 
 
-def _support_counts(result: Any) -> tuple[Any, Any]:
+def _support_counts(result: FactscoreResult) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Each response's supported facts and scored facts (0 and 0 where it has none)."""
     import numpy as np
 
@@ -111,7 +119,10 @@ def _support_counts(result: Any) -> tuple[Any, Any]:
 
 
 def _tally(
-    p: Any, truth: float | None, covered: dict[str, int], widths: dict[str, list[float]]
+    p: PredictionPowered,
+    truth: float | None,
+    covered: dict[str, int],
+    widths: dict[str, list[float]],
 ) -> None:
     """Count whether each estimate's interval covers the truth, and keep its width."""
     for name, est in (("ppi", p.ppi), ("naive", p.naive), ("human", p.human)):
@@ -121,7 +132,7 @@ def _tally(
 
 
 def ppi_study(
-    responses: list[Any],
+    responses: list[LabelledResponse],
     *,
     labelled: int = 100,
     optimism: float = 0.3,
@@ -204,7 +215,7 @@ def ppi_record(ppi: PPIStudy) -> dict[str, Any]:
     }
 
 
-def rarity_gap_record(rarity: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+def rarity_gap_record(rarity: Mapping[str, Mapping[str, FactscoreResult]]) -> dict[str, Any]:
     """Per subject and rarity bucket: FActScore, abstentions counted as 0, the respond ratio."""
     return {
         name: {
@@ -219,7 +230,9 @@ def rarity_gap_record(rarity: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     }
 
 
-def position_record(positions: Mapping[str, Any], revisions: Mapping[str, Any]) -> dict[str, Any]:
+def position_record(
+    positions: Mapping[str, Sequence[PositionBucket]], revisions: Mapping[str, FactRevisions]
+) -> dict[str, Any]:
     """Unsupported facts by position and the annotators' revisions, per subject."""
     return {
         "error_by_position": {n: [b.to_dict() for b in v] for n, v in positions.items()},

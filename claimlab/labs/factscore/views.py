@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -15,11 +15,20 @@ from claimlab.metrics.ledger import CorpusFigures
 from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def factscore_table(results: Any) -> Any:
+    from claimlab.labs.factscore.estimator import EstimatorReport
+    from claimlab.labs.factscore.studies import UncertaintyStudy
+    from claimlab.metrics.factscore import EstimatorCheck, FactRevisions, PositionBucket
+
+
+def factscore_table(
+    results: Mapping[str, FactscoreResult] | Mapping[tuple[str, ...], FactscoreResult],
+) -> pd.DataFrame:
     """Rows of FactscoreResult: value, init_score, respond, facts/response, counts, policy, gamma."""
 
-    def pct(v: Any) -> Any:
+    def pct(v: float | None) -> str:
         return "N/A" if v is None else f"{100 * v:.1f}"
 
     rows = []
@@ -59,7 +68,7 @@ def factscore_table(results: Any) -> Any:
 
 def factscore_ledger_table(
     factscores: Mapping[str, FactscoreResult], ledgers: Mapping[str, CorpusFigures]
-) -> Any:
+) -> pd.DataFrame:
     """One column per subject: FActScore's init_score beside the responses scored as a ledger.
 
     ``factscores`` and ``ledgers`` come from the same responses under the same policy
@@ -85,13 +94,13 @@ def factscore_ledger_table(
     return table
 
 
-def estimator_table(checks: Any) -> Any:
+def estimator_table(checks: Mapping[float, EstimatorCheck]) -> pd.DataFrame:
     """One row per flip share: error per subject and whether the ranking is kept."""
     pd = pandas()
 
     rows = []
     for share, c in checks.items():
-        row = {"flipped share (SIMULATED)": share}
+        row: dict[str, object] = {"flipped share (SIMULATED)": share}
         for k, e in c.error.items():
             row[f"error {k}"] = "N/A" if e is None else f"{100 * e:.1f} pts"
         row["human ranking"] = " > ".join(c.human_ranking)
@@ -167,7 +176,7 @@ def plot_score_vs_init(
     )
 
 
-def ppi_table(study: Any) -> Any:
+def ppi_table(study: Any) -> pd.DataFrame:
     """Three estimates of one figure: their interval in one run and their coverage over all runs."""
     pd = pandas()
     ex = study.example
@@ -188,7 +197,7 @@ def ppi_table(study: Any) -> Any:
     return pd.DataFrame(rows).set_index("estimate")
 
 
-def position_table(by_subject: Mapping[str, Any]) -> Any:
+def position_table(by_subject: Mapping[str, Sequence[PositionBucket]]) -> pd.DataFrame:
     """Per subject and position bucket: unsupported facts with counts."""
     pd = pandas()
     rows = []
@@ -201,7 +210,9 @@ def position_table(by_subject: Mapping[str, Any]) -> Any:
 
 
 @styled
-def plot_error_by_position(by_subject: Mapping[str, Any], *, title: str | None = None) -> Axes:
+def plot_error_by_position(
+    by_subject: Mapping[str, Sequence[PositionBucket]], *, title: str | None = None
+) -> Axes:
     """Unsupported share by position bucket, one bar per subject, counts on every bar."""
     from claimlab.notebook.style import plot_grouped_ratios
 
@@ -214,7 +225,7 @@ def plot_error_by_position(by_subject: Mapping[str, Any], *, title: str | None =
     )
 
 
-def revisions_table(by_subject: Mapping[str, Any]) -> Any:
+def revisions_table(by_subject: Mapping[str, FactRevisions]) -> pd.DataFrame:
     """Per subject: model facts against the annotators' revised facts of the same sentences."""
     rows = []
     for name, r in by_subject.items():
@@ -246,7 +257,9 @@ def revisions_table(by_subject: Mapping[str, Any]) -> Any:
     )
 
 
-def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any:
+def rarity_gap_table(
+    rarity: Mapping[str, Mapping[str, FactscoreResult]], order: Iterable[str]
+) -> pd.DataFrame:
     """Per subject and rarity bucket: FActScore as defined, and with abstentions counted as 0."""
     rows = []
     for name, buckets in rarity.items():
@@ -279,7 +292,9 @@ def rarity_gap_table(rarity: Mapping[str, Mapping[str, Any]], order: Any) -> Any
     )
 
 
-def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> None:
+def show_uncertainty(
+    study: UncertaintyStudy, chosen: Mapping[str, FactscoreResult], level: float
+) -> None:
     """The uncertainty study: its kinds, FActScore with intervals, comparison and ranking.
 
     Each sentence is built from the study's own figures.
@@ -317,7 +332,7 @@ def show_uncertainty(study: Any, chosen: Mapping[str, Any], level: float) -> Non
     )
 
 
-def estimate_table(report: Any) -> Any:
+def estimate_table(report: EstimatorReport) -> pd.DataFrame:
     """Per system: people and checker FActScore, ER, agreement and kappa, the corrected figure."""
     rows = []
     for s in report.systems:
@@ -352,7 +367,7 @@ def estimate_table(report: Any) -> Any:
     )
 
 
-def estimate_lines(report: Any) -> list[str]:
+def estimate_lines(report: EstimatorReport) -> list[str]:
     """What ``claimlab fact-estimate`` prints."""
     c = report.checker
     how = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
@@ -22,6 +22,17 @@ from claimlab.notebook.terminal import (
     remember,
     say,
 )
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Mapping
+
+    from claimlab.metrics.diff import RunDiff
+    from claimlab.metrics.gate import Gate
+    from claimlab.metrics.ledger import LedgerResult
+    from claimlab.metrics.stats.comparisons import Comparison, Ranking
+    from claimlab.metrics.stats.intervals import Interval, NoInterval
+    from claimlab.metrics.stats.prediction_powered import PredictionPowered
 
 UNBACKED_SHOWN = 5  # claims named in the summary whose preserves their spans do not back
 
@@ -56,7 +67,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
     return gate.exit_code if gate is not None else 0
 
 
-def _keep(args: argparse.Namespace, result: Any) -> dict[str, str]:
+def _keep(args: argparse.Namespace, result: LedgerResult) -> dict[str, str]:
     """The per-answer table kept beside the store (as ``--out`` writes it), its path and hash."""
     from claimlab.metrics.ledger import per_answer_ratios
     from claimlab.notebook.gate import keep_table
@@ -68,7 +79,7 @@ def _keep(args: argparse.Namespace, result: Any) -> dict[str, str]:
     return keep_table(table, args.store, kind="per_answer")
 
 
-def _gate(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
+def _gate(args: argparse.Namespace, result: LedgerResult) -> tuple[Gate, RunDiff]:
     """The run gated against ``--baseline``, what changed answer by answer, the reports."""
     from claimlab.core.vocab import TOY_METRICS
     from claimlab.metrics.diff import compare, gate_figure, table_run, table_side
@@ -89,7 +100,7 @@ def _gate(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
     return gate, changes
 
 
-def _groups(result: Any) -> list[str]:
+def _groups(result: LedgerResult) -> list[str]:
     """The groups a ledger was scored by (the values of its ``--by`` column)."""
     return [str(g) for g in result.counts.table["model"].unique()]
 
@@ -122,7 +133,9 @@ def _check_options(args: argparse.Namespace) -> None:
         )
 
 
-def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[str, Any] | None]:
+def _score(
+    args: argparse.Namespace,
+) -> tuple[LedgerResult, dict[str, Any] | None, dict[str, Any] | None]:
     """The scored ledger, and for decomposition folders what is still proposed in them."""
     from claimlab.metrics.ledger import score_ledger, score_tables, summarise, with_files
 
@@ -172,13 +185,13 @@ def _score(args: argparse.Namespace) -> tuple[Any, dict[str, Any] | None, dict[s
 
 def _data(
     args: argparse.Namespace,
-    result: Any,
+    result: LedgerResult,
     labels: dict[str, Any] | None,
-    intervals: dict[Any, Any],
-    comparisons: list[Any],
-    rankings: list[Any],
-    powered: list[Any],
-    gate: Any = None,
+    intervals: Mapping[str | None, Mapping[tuple[str, str], Interval | NoInterval]],
+    comparisons: list[Comparison],
+    rankings: list[Ranking],
+    powered: list[PredictionPowered],
+    gate: Gate | None = None,
 ) -> dict[str, Any]:
     """The command's JSON document (printed with ``--json``, recorded with ``--store``)."""
     from claimlab.metrics.stats.intervals import interval_or_reason
@@ -204,7 +217,10 @@ def _data(
 
 
 def _say_result(
-    args: argparse.Namespace, result: Any, labels: dict[str, Any] | None, intervals: dict[Any, Any]
+    args: argparse.Namespace,
+    result: LedgerResult,
+    labels: dict[str, Any] | None,
+    intervals: Mapping[str | None, Mapping[tuple[str, str], Interval | NoInterval]],
 ) -> None:
     from claimlab.metrics.ledger import METRIC_NAMES
 
@@ -260,7 +276,9 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
         say(f"  {unbacked_line(labels['unbacked_preserves'], total=n)}")
 
 
-def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[Any]) -> None:
+def _say_uncertainty(
+    comparisons: list[Comparison], rankings: list[Ranking], powered: list[PredictionPowered]
+) -> None:
     if comparisons:
         say(
             "paired comparisons (A - B on every answer both were given where the figure is "
@@ -292,7 +310,7 @@ def _say_uncertainty(comparisons: list[Any], rankings: list[Any], powered: list[
             )
 
 
-def _prediction_powered(args: argparse.Namespace, result: object) -> list[Any]:
+def _prediction_powered(args: argparse.Namespace, result: object) -> list[PredictionPowered]:
     """The ledger's figures with the people's labels of ``--human`` correcting the autorater's."""
     from claimlab.io.ledger import read_table
     from claimlab.metrics.ledger import count_ledger
@@ -322,7 +340,9 @@ def _prediction_powered(args: argparse.Namespace, result: object) -> list[Any]:
 
 def _uncertainty(
     args: argparse.Namespace, result: object, pairs: list[tuple[str, str]]
-) -> tuple[dict[Any, Any], list[Any], list[Any]]:
+) -> tuple[
+    dict[str | None, dict[tuple[str, str], Interval | NoInterval]], list[Comparison], list[Ranking]
+]:
     """The intervals (per group, None for the corpus), comparisons of ``pairs`` and rankings."""
     from claimlab.metrics.stats.resampling import reporting
     from claimlab.metrics.uncertainty import (
@@ -405,7 +425,9 @@ def add_ledger(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(handler=cmd_ledger, paths=_paths)
 
 
-def _paths(args: argparse.Namespace) -> tuple[list[Any], list[tuple[str, Any]]]:
+def _paths(
+    args: argparse.Namespace,
+) -> tuple[list[str | os.PathLike[str] | None], list[tuple[str, str | os.PathLike[str] | None]]]:
     """What the command reads and writes (an output never replaces an input)."""
     from claimlab.io.ledger import folder_spec
 

@@ -23,7 +23,9 @@ def demo_ledger(answers: int = 400, *, seed: int = 0) -> tuple[pa.Table, pa.Tabl
     rows: dict[str, list[Any]] = {k: [] for k in ("model", *CANDIDATE_COLUMNS)}
     unit_rows: dict[str, list[Any]] = {"answer_id": [], "unit_id": []}
 
-    def add(model: Any, a: Any, c: Any, fp: Any, pres: Any, faithful: Any, status: Any) -> None:
+    def add(
+        model: str, a: str, c: str, fp: str, pres: list[str], faithful: bool, status: str
+    ) -> None:
         for k, v in zip(rows, (model, a, c, fp, pres, faithful, True, status), strict=True):
             rows[k].append(v)
 

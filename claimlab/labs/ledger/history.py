@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.io.store import Run, figures_of, read_runs, record_run
+
+if TYPE_CHECKING:
+    from claimlab.metrics.diff import RunDiff
+    from claimlab.metrics.gate import Gate
+    from claimlab.metrics.ledger import LedgerResult
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ def demo_history(folder: str | Path, *, releases: int = 4, seed: int = 0) -> str
     return str(store)
 
 
-def _with_intervals(result: Any, *, seed: int) -> dict[str, Any]:
+def _with_intervals(result: LedgerResult, *, seed: int) -> dict[str, Any]:
     """The JSON ``ledger --ci 0.95`` prints for a result: each corpus figure with its interval."""
     from claimlab.metrics.stats.intervals import interval_or_reason
     from claimlab.metrics.uncertainty import ledger_group_intervals
@@ -92,7 +97,7 @@ def pick(runs: tuple[Run, ...], run_id: int, *, last: bool) -> Run | None:
 
 def compare_runs(
     a: Run, b: Run, *, margin: float, resamples: int = 2000, seed: int = 0, store: str = ""
-) -> Any:
+) -> Gate | str:
     """The release gate of run ``b`` against run ``a`` through the per-item tables they kept.
 
     A ``ledger`` run's per-answer table (``--out``, or the one ``--store`` kept beside the
@@ -124,7 +129,7 @@ def compare_runs(
                         resamples=resamples, seed=seed)  # fmt: skip
 
 
-def run_changes(store: str, a: Run, b: Run, *, figure: str | None = None) -> Any:
+def run_changes(store: str, a: Run, b: Run, *, figure: str | None = None) -> RunDiff | str:
     """What changed from run ``a`` to run ``b``, claim by claim when they kept their claims.
 
     Returns the :class:`~claimlab.metrics.diff.RunDiff` (:func:`claimlab.notebook.diff.compare`),

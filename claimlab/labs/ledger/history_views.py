@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib.axes import Axes
 
@@ -11,8 +11,14 @@ from claimlab.io.store import select_metric
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import PRINT_WIDTH_IN, label, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def runs_table(runs: Sequence[Any], metric: str) -> Any:
+    from claimlab.io.store import Run
+    from claimlab.metrics.diff import RunDiff
+
+
+def runs_table(runs: Sequence[Run], metric: str) -> pd.DataFrame:
     """One row per run: when, which version and command, its inputs' hashes, the figure.
 
     The figure is shown as it was printed: value, counts and interval.
@@ -39,7 +45,7 @@ def runs_table(runs: Sequence[Any], metric: str) -> Any:
 
 
 @styled
-def plot_trend(runs: Sequence[Any], metric: str) -> Axes:
+def plot_trend(runs: Sequence[Run], metric: str) -> Axes:
     """The figure over runs: each point with its interval as an error bar and its counts.
 
     Every figure whose name is ``metric`` (or ends with it) is one line; the runs are integer
@@ -86,7 +92,7 @@ def _series(ax: Axes, name: str, points: Sequence[tuple[int, Any]]) -> None:
         )
 
 
-def gate_table(gate: Any) -> Any:
+def gate_table(gate: Any) -> pd.DataFrame:
     """The paired gate between two runs: before, now, the drop with its bounds, the verdict."""
     pd = pandas()
     rows = [
@@ -104,7 +110,7 @@ def gate_table(gate: Any) -> Any:
     return pd.DataFrame(rows).set_index("figure")
 
 
-def changes_table(diff: Any, *, examples: int = 3) -> Any:
+def changes_table(diff: RunDiff, *, examples: int = 3) -> pd.DataFrame:
     """What changed between two runs: one row per group, largest effect first, with examples.
 
     The effect is the figure's drop (points) with only that group's changes applied; the texts
@@ -130,7 +136,7 @@ def changes_table(diff: Any, *, examples: int = 3) -> Any:
     return pd.DataFrame(rows, columns=columns).set_index("what moved")
 
 
-def changes_heading(diff: Any) -> str:
+def changes_heading(diff: RunDiff) -> str:
     """The diff in one line of Markdown (escaped): changes, groups, the figure before and after."""
     from claimlab.core.text import md_text
     from claimlab.notebook.diff import heading

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from claimlab.metrics import ledger, uncertainty
 from claimlab.notebook.display import md_code
+
+if TYPE_CHECKING:
+    from claimlab.metrics.stats.comparisons import Comparison
 
 
 def notebook_ledger(
@@ -58,7 +61,7 @@ def intervals_record(intervals: dict[str, Any]) -> dict[str, Any]:
 
 def group_comparisons(
     result: ledger.LedgerResult, compare: str, *, level: float, resamples: int, seed: int
-) -> list[Any] | None:
+) -> list[Comparison] | None:
     """Paired comparisons of the groups ``compare`` names ("all", or two names).
 
     None when there are fewer than two groups or nothing is asked.

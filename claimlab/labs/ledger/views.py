@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -13,8 +13,11 @@ from claimlab.metrics.ledger import METRIC_NAMES, CorpusFigures
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import plot_grouped_values, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def ledger_table(groups: Any) -> Any:
+
+def ledger_table(groups: Mapping[str, CorpusFigures]) -> pd.DataFrame:
     """One column per group: answers, micro and macro displays of the four ratios, status counts.
 
     Groups are columns (there are few decomposers and many measures), so the table stays narrow
@@ -75,7 +78,7 @@ def plot_ledger_models(
 
 
 @styled
-def plot_coverage_distribution(table: Any, *, ax: Axes | None = None) -> Axes:
+def plot_coverage_distribution(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Histogram of per-answer coverage per model; answers with no unit (N/A) counted in the legend."""
     import numpy as np
 

@@ -93,7 +93,7 @@ class SetAgreement:
         return {name: a.to_dict() for name, a in self.sets.items()}
 
 
-def _word(value: Any) -> str | None:
+def _word(value: object) -> str | None:
     known = {label.value for label in CheckLabel}
     return value if isinstance(value, str) and value in known else None
 

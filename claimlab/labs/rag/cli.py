@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
@@ -27,6 +27,14 @@ from claimlab.notebook.terminal import (
     say,
     share_type,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from claimlab.io.ragchecker import RagChecking
+    from claimlab.metrics.diff import RunDiff
+    from claimlab.metrics.gate import Gate, GateFigure
+    from claimlab.metrics.rag import RagReport
 
 
 def cmd_rag(args: argparse.Namespace) -> int:
@@ -74,7 +82,9 @@ def cmd_rag(args: argparse.Namespace) -> int:
     return gate.exit_code if gate is not None else 0
 
 
-def _gate(args: argparse.Namespace, table: Any, checking: Any) -> tuple[Any, Any]:
+def _gate(
+    args: argparse.Namespace, table: pd.DataFrame, checking: RagChecking
+) -> tuple[Gate, RunDiff]:
     """This run's per-query table gated against ``--baseline``, what changed, the reports.
 
     The changes go claim by claim when ``--store`` holds the run that kept the baseline table
@@ -97,7 +107,7 @@ def _gate(args: argparse.Namespace, table: Any, checking: Any) -> tuple[Any, Any
     return gate, changes
 
 
-def _gate_figures(args: argparse.Namespace) -> tuple[Any, ...]:
+def _gate_figures(args: argparse.Namespace) -> tuple[GateFigure, ...]:
     """The figures ``--gate-figures`` names (default: every metric the aggregate can gate).
 
     Raises:
@@ -136,7 +146,7 @@ def _check_lines(checked: dict[str, Any]) -> list[str]:
     return lines + _corrected_lines(checked["corrected_with_file_labels"])
 
 
-def _corrected(args: argparse.Namespace, report: Any) -> dict[str, Any]:
+def _corrected(args: argparse.Namespace, report: RagReport) -> dict[str, Any]:
     """The checker's figures corrected by the file's own labels on a sample of queries."""
     from claimlab.io.ragchecker import load_checking
     from claimlab.labs.rag.check import corrected_figures

@@ -8,7 +8,7 @@ table only as cell text (escaped by the display floor) and a plot only through
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from matplotlib.axes import Axes
 
@@ -23,10 +23,20 @@ from claimlab.metrics.rag import (
 from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import plot_grouped_values, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from claimlab.io.ragchecker import JudgedPair, RagQuery
+    from claimlab.labs.rag.study import CheckerStudy, MetaStudy, RagStudy
+    from claimlab.metrics.meta_eval import LabelAgreement, MetaEvaluation
+    from claimlab.metrics.rag import RagReport
+
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
 
 
-def report_lines(report: Any, *, per_query: bool = False, table: Any = None) -> Iterator[str]:
+def report_lines(
+    report: RagReport, *, per_query: bool = False, table: pd.DataFrame | None = None
+) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
 
     Each metric carries an arrow for its better side (↑ higher, ↓ lower); the worst retriever
@@ -70,7 +80,7 @@ def _cell(num: int, den: int) -> str:
     return f"{'N/A' if den == 0 else f'{100 * num / den:.1f}%'} {num}/{den}"
 
 
-def query_table_lines(table: Any) -> Iterator[str]:
+def query_table_lines(table: pd.DataFrame) -> Iterator[str]:
     """The per-query table (:func:`claimlab.metrics.rag.per_query_table`) as aligned lines.
 
     One row per query, a column per metric headed by RAGChecker's abbreviation and its better
@@ -120,7 +130,7 @@ META_COLUMNS = (
 )
 
 
-def metric_table(report: Any) -> Any:
+def metric_table(report: RagReport) -> pd.DataFrame:
     """Every metric: the macro mean (queries used, left out), the micro figure, the file's own."""
     rows = []
     for part, metrics in PARTS.items():
@@ -140,7 +150,7 @@ def metric_table(report: Any) -> Any:
     return pandas().DataFrame(rows, columns=list(METRIC_COLUMNS)).set_index(["part", "metric"])
 
 
-def per_query_table(report: Any) -> Any:
+def per_query_table(report: RagReport) -> pd.DataFrame:
     """One row per query, one column per metric, each with its counts."""
     rows = [
         {"query": q.query_id, **{m: q.figure(m).display for m in RAG_METRICS}}
@@ -161,7 +171,7 @@ def _short(metric: str) -> str:
 
 
 @styled
-def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
+def plot_part(report: RagReport, part: str, *, title: str | None = None) -> Axes:
     """One part's metrics (overall, retriever or generator): macro and micro bars with counts."""
     rows = {}
     for m in PARTS[part]:
@@ -180,7 +190,7 @@ def plot_part(report: Any, part: str, *, title: str | None = None) -> Axes:
     )
 
 
-def claim_table(query: Any, *, side: str = "response") -> Any:
+def claim_table(query: RagQuery, *, side: str = "response") -> pd.DataFrame:
     """A query's claims, one row each: correct (or recalled) and which chunks entail it."""
     pd = pandas()
     if side == "response":
@@ -213,7 +223,7 @@ def claim_table(query: Any, *, side: str = "response") -> Any:
     )
 
 
-def chunk_table(query: Any) -> Any:
+def chunk_table(query: RagQuery) -> pd.DataFrame:
     """A query's chunks: relevant (entails a ground-truth claim) or not, and how many claims each entails.
 
     A query with no retrieved chunk gives the table's header and no row.
@@ -234,7 +244,7 @@ def chunk_table(query: Any) -> Any:
     return rows_table(rows, CHUNK_COLUMNS, index="chunk")
 
 
-def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
+def meta_lines(result: MetaEvaluation, *, checker: str) -> Iterator[str]:
     """What ``claimlab meta-eval`` prints: per label, checker and people, with intervals."""
     pct = round(100 * result.level)
     counted = f"{result.instances} response pairs, {result.judgments} judgments"
@@ -258,7 +268,7 @@ def meta_lines(result: Any, *, checker: str) -> Iterator[str]:
             yield f"  {a.filled} pairs without a score took the median difference"
 
 
-def below_verdict(agreement: Any) -> str:
+def below_verdict(agreement: LabelAgreement) -> str:
     """Whether the checker is significantly below the people, undecided where no interval says."""
     below = agreement.below_people
     yes = [k for k, v in below.items() if v]
@@ -273,7 +283,7 @@ def below_verdict(agreement: Any) -> str:
     return "; ".join(parts) or "not significantly below the people's own agreement"
 
 
-def meta_table(result: Any) -> Any:
+def meta_table(result: MetaEvaluation) -> pd.DataFrame:
     """Per label: checker vs people and people vs people, each with its interval."""
     rows = []
     for label, a in result.labels.items():
@@ -293,7 +303,9 @@ def meta_table(result: Any) -> Any:
     return rows_table(rows, META_COLUMNS, index="label")
 
 
-def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: int = 8) -> Any:
+def pairs_table(
+    pairs: Sequence[JudgedPair], *, label: str = "overall_label", limit: int = 8
+) -> pd.DataFrame:
     """The first response pairs: data set, query, both people's judgments, the checker's scores."""
     rows = []
     for p in pairs[:limit]:
@@ -312,7 +324,7 @@ def pairs_table(pairs: Sequence[Any], *, label: str = "overall_label", limit: in
 
 
 @styled
-def plot_preferences(pairs: Sequence[Any], *, label: str = "overall_label") -> Axes:
+def plot_preferences(pairs: Sequence[JudgedPair], *, label: str = "overall_label") -> Axes:
     """The checker's score difference (2nd - 1st response) against each person's judgment."""
     import matplotlib.pyplot as plt
     import numpy as np
@@ -338,7 +350,7 @@ def plot_preferences(pairs: Sequence[Any], *, label: str = "overall_label") -> A
     return ax
 
 
-def show_metrics(study: Any) -> None:
+def show_metrics(study: RagStudy | str) -> None:
     """The eleven metrics as a table and one figure per part, or why the section is skipped."""
     from claimlab.notebook.display import md_code, show, show_figure, show_markdown, show_skip
 
@@ -355,7 +367,7 @@ def show_metrics(study: Any) -> None:
         show_figure(plot_part(report, part))
 
 
-def show_walkthrough(study: Any, *, limit: int) -> None:
+def show_walkthrough(study: RagStudy | str, *, limit: int) -> None:
     """The first ``limit`` queries claim by claim: which chunk entails which claim."""
     from claimlab.notebook.display import md_text, show, show_markdown
 
@@ -375,7 +387,7 @@ def show_walkthrough(study: Any, *, limit: int) -> None:
         show_markdown(" · ".join(f"{m} {f.figure(m).display}" for m in RAG_METRICS))
 
 
-def show_meta(meta: Any, *, label: str) -> None:
+def show_meta(meta: MetaStudy | str, *, label: str) -> None:
     """The response pairs, the people's preferences and the checker's agreement with them."""
     from claimlab.notebook.display import show, show_figure, show_markdown, show_skip
 
@@ -392,7 +404,7 @@ def show_meta(meta: Any, *, label: str) -> None:
     show_figure(plot_preferences(meta.pairs, label=label))
 
 
-def agreement_table(study: Any) -> Any:
+def agreement_table(study: CheckerStudy) -> pd.DataFrame:
     """Per label set: the checker's agreement with the file's labels (counts), kappa, left out."""
     rows = [
         {
@@ -407,7 +419,7 @@ def agreement_table(study: Any) -> Any:
     return rows_table(rows, columns, index="label set")
 
 
-def error_table(study: Any) -> Any:
+def error_table(study: CheckerStudy) -> pd.DataFrame:
     """Every micro figure from the file's labels and from the checker's, and the difference."""
     rows = []
     for m in RAG_METRICS:
@@ -423,7 +435,7 @@ def error_table(study: Any) -> Any:
     return rows_table(rows, ["metric", "file's labels", "checker's", "error"], index="metric")
 
 
-def confusion_table(study: Any, label_set: str) -> Any:
+def confusion_table(study: CheckerStudy, label_set: str) -> pd.DataFrame:
     """One set's confusion table: the file's label (rows) against the checker's (columns)."""
     table = study.agreement.sets[label_set].confusion
     labels = sorted({*table, *(c for row in table.values() for c in row)})
@@ -431,7 +443,7 @@ def confusion_table(study: Any, label_set: str) -> Any:
     return rows_table(rows, ["file's label", *labels], index="file's label")
 
 
-def show_checker(study: Any) -> None:
+def show_checker(study: CheckerStudy | str) -> None:
     """A checker against the file's labels: agreement per set, confusion, each figure's error."""
     from claimlab.notebook.display import md_text, show, show_markdown, show_skip
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.notebook.gate import (
     add_gate_options,
@@ -23,6 +23,11 @@ from claimlab.notebook.terminal import (
     remember,
     say,
 )
+
+if TYPE_CHECKING:
+    from claimlab.metrics.diff import RunDiff
+    from claimlab.metrics.fever import FeverResult
+    from claimlab.metrics.gate import Gate
 
 
 def cmd_fever(args: argparse.Namespace) -> int:
@@ -57,7 +62,9 @@ def cmd_fever(args: argparse.Namespace) -> int:
     return code
 
 
-def _gate_claims(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
+def _gate_claims(
+    args: argparse.Namespace, result: FeverResult
+) -> tuple[Gate | None, RunDiff | None]:
     """The per-claim table written (``--out``) and gated against ``--baseline``; the reports."""
     if not (args.out or args.baseline):
         return None, None  # nothing of the gate (nor numpy) is loaded
@@ -77,7 +84,7 @@ def _gate_claims(args: argparse.Namespace, result: Any) -> tuple[Any, Any]:
     return gate, changes
 
 
-def _say_fever(args: argparse.Namespace, result: Any) -> None:
+def _say_fever(args: argparse.Namespace, result: FeverResult) -> None:
     """The five official figures with their counts, for a person."""
     c = result.to_dict()["counts"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -19,17 +19,25 @@ from claimlab.notebook.display import (
 )
 from claimlab.notebook.style import DEFAULT_COLOR, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def fever_table(result: Any) -> Any:
+    from claimlab.labs.realdata.studies import FeverStudy, WiceStudy
+    from claimlab.metrics.fever import FeverResult
+
+    _Key = TypeVar("_Key")  # a bar's label: a value or a count of something
+
+
+def fever_table(result: FeverResult) -> pd.DataFrame:
     """The five official figures with their counts."""
     pd = pandas()
 
     c = result.to_dict()["counts"]
 
-    def na(value: Any) -> Any:
+    def na(value: object) -> object:
         return "N/A" if value is None else value
 
-    rows = [
+    rows: list[tuple[str, object, str]] = [
         ("strict score (FEVER score)", result.strict_score, result.strict.display),
         ("label accuracy", result.label_accuracy, result.label.display),
         (
@@ -44,7 +52,7 @@ def fever_table(result: Any) -> Any:
     return pd.DataFrame(rows, columns=["figure", "value", "counts"]).set_index("figure")
 
 
-def show_fever_study(study: Any) -> None:
+def show_fever_study(study: FeverStudy | str) -> None:
     """Everything the real-data notebook shows about FEVER, or the reason it is skipped."""
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
@@ -103,7 +111,7 @@ def show_fever_study(study: Any) -> None:
     show(pd.DataFrame(list(study.near_misses)))
 
 
-def show_wice_study(study: Any) -> None:
+def show_wice_study(study: WiceStudy | str) -> None:
     """WiCE through the witness core, or the reason it is skipped."""
     if isinstance(study, str):
         show_markdown(f"**Skipped:** {md_text(study)}")
@@ -138,12 +146,12 @@ def show_wice_study(study: Any) -> None:
 
 @styled
 def plot_count_bars(
-    counts: Mapping[str, Any],
+    counts: Mapping[_Key, int],
     *,
     ax: Axes | None = None,
     title: str | None = None,
     xlabel: str = "",
-    highlight: Any = None,
+    highlight: _Key | None = None,
 ) -> Axes:
     """A distribution as bars, each labelled with its count and share of the total."""
     if ax is None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import write_json
 from claimlab.notebook.terminal import emit_json, output_path, say
+
+if TYPE_CHECKING:
+    from claimlab.metrics.multihop_scores import OfficialScores
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -70,7 +73,7 @@ def add_convert(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(handler=cmd_convert, paths=lambda a: ([a.file], []))
 
 
-def _say_scores(gold: str, scores: Any, metrics: Sequence[str]) -> None:
+def _say_scores(gold: str, scores: OfficialScores, metrics: Sequence[str]) -> None:
     counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in scores.counts.items())
     say(f"{gold}: {counts}")
     for m in metrics:

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.io.official import HotpotGold, MusiqueGold
 from claimlab.labs.retrieval.study import tokens
+
+if TYPE_CHECKING:
+    from claimlab.io.official import MusiquePrediction
 
 _YES_NO = {"is", "was", "are", "were", "do", "does", "did", "can", "could", "has", "have", "had"}
 _SPAN = re.compile(r"(?:[A-Z0-9][\w'.-]*)(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z0-9][\w'.-]*)*")
@@ -139,7 +142,7 @@ def reader_scores(musique: str, hotpotqa: str) -> dict[str, Any]:
     return out
 
 
-def _musique_records(rows: Sequence[dict[str, Any]]) -> list[Any]:
+def _musique_records(rows: Sequence[dict[str, Any]]) -> list[MusiquePrediction]:
     """Prediction rows as the typed records the scorer takes."""
     from claimlab.io.official import MusiquePrediction
 

@@ -21,13 +21,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.metrics.sufficiency import find_fixture_sufficiency
+
+if TYPE_CHECKING:
+    from claimlab.io.sufficiency import Question
+    from claimlab.metrics.selective import SelectiveItem
 
 QUERIES = ("question", "subquestions", "oracle")
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -145,7 +149,7 @@ class DepthRow:
 
 
 def _context_at(
-    name: str, k: int, q: Any, docs: Any, rankings: Mapping[str, list[list[str]]]
+    name: str, k: int, q: Question, docs: QuestionDocs, rankings: Mapping[str, list[list[str]]]
 ) -> list[str]:
     """The context a query kind gives at depth k (each paragraph once, in order).
 
@@ -162,7 +166,7 @@ def _context_at(
 
 def _depth_row(
     fixture: SufficiencyFixture,
-    prepared: Sequence[tuple[Any, Any, Mapping[str, list[list[str]]]]],
+    prepared: Sequence[tuple[Question, QuestionDocs, Mapping[str, list[list[str]]]]],
     name: str,
     k: int,
     hops: int,
@@ -272,7 +276,7 @@ class SelectiveDepth:
         }
 
 
-def reader_items(fixture: SufficiencyFixture, k: int) -> list[Any]:
+def reader_items(fixture: SufficiencyFixture, k: int) -> list[SelectiveItem]:
     """A SIMULATED reader over each question's BM25 top-k context, as selective-answering items.
 
     The reader answers every question from its top-k paragraphs and is right exactly when they

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from matplotlib.axes import Axes
 
 from claimlab.notebook.display import pandas, rows_table
 from claimlab.notebook.style import PALETTE, label, plot_grouped_ratios, styled
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from claimlab.labs.retrieval.selective import SufficientContextStudy
+    from claimlab.labs.retrieval.study import DepthRow, SelectiveDepth
+    from claimlab.metrics.multihop_scores import OfficialScores
 
 QUERY_LABELS = {
     "question": "the question",
@@ -17,7 +24,7 @@ QUERY_LABELS = {
 }
 
 
-def depth_table(rows: Sequence[Any]) -> Any:
+def depth_table(rows: Sequence[DepthRow]) -> pd.DataFrame:
     """One row per depth: the sufficient share with counts for each query kind."""
     pd = pandas()
     table: dict[str, dict[str, str]] = {}
@@ -29,13 +36,15 @@ def depth_table(rows: Sequence[Any]) -> Any:
     return frame
 
 
-def _per_depth(rows: Sequence[Any], query: str, cells: Callable[[Any], dict[str, str]]) -> Any:
+def _per_depth(
+    rows: Sequence[DepthRow], query: str, cells: Callable[[DepthRow], dict[str, str]]
+) -> pd.DataFrame:
     """One row per depth of the ``query`` kind: its context and the ``cells`` of that row."""
     out = [{"context": f"top {r.k}", **cells(r)} for r in rows if r.query == query]
     return pandas().DataFrame(out).set_index("context")
 
 
-def hop_table(rows: Sequence[Any], *, query: str = "question") -> Any:
+def hop_table(rows: Sequence[DepthRow], *, query: str = "question") -> pd.DataFrame:
     """Per depth: how often each hop's premise is missing (of the questions with that hop)."""
     return _per_depth(
         rows,
@@ -46,14 +55,14 @@ def hop_table(rows: Sequence[Any], *, query: str = "question") -> Any:
     )
 
 
-def kind_table(rows: Sequence[Any], *, query: str = "question") -> Any:
+def kind_table(rows: Sequence[DepthRow], *, query: str = "question") -> pd.DataFrame:
     """Per depth and question kind (bridge, comparison, 2hop, ...): the sufficient share."""
     return _per_depth(
         rows, query, lambda r: {kind: ratio.display for kind, ratio in r.by_kind.items()}
     )
 
 
-def plot_depth(rows: Sequence[Any], *, title: str | None = None) -> Axes:
+def plot_depth(rows: Sequence[DepthRow], *, title: str | None = None) -> Axes:
     """Sufficient share per depth, one bar per query kind, counts on every bar."""
     grouped: dict[str, dict[str, Any]] = {}
     oracle = [r for r in rows if r.query == "oracle"]
@@ -67,7 +76,7 @@ def plot_depth(rows: Sequence[Any], *, title: str | None = None) -> Axes:
     return plot_grouped_ratios(grouped, series_labels=QUERY_LABELS, title=title)
 
 
-def cases_table(summaries: dict[str, Any]) -> Any:
+def cases_table(summaries: dict[str, Any]) -> pd.DataFrame:
     """Cases per kind (rows) and source (columns), the last row how many behaved as stated.
 
     Kinds are rows, so a long kind name is never split across a printed header.
@@ -89,7 +98,7 @@ def cases_table(summaries: dict[str, Any]) -> Any:
     return pd.DataFrame(table, index=pd.Index(index, name="kind of case"))
 
 
-def selective_table(rows: Sequence[Any]) -> Any:
+def selective_table(rows: Sequence[SelectiveDepth]) -> pd.DataFrame:
     """Per depth: the reader alone and the reader answering only with a complete witness."""
     out = []
     for s in rows:
@@ -133,7 +142,7 @@ LINES: dict[str, dict[str, Any]] = {
 SPLIT_LABELS = {"calibration": "calibration", "held-out": "held out", "shifted": "other data set"}
 
 
-def sufficient_context_table(study: Any) -> Any:
+def sufficient_context_table(study: SufficientContextStudy) -> pd.DataFrame:
     """Per way of abstaining and split: the threshold, answered/total, accuracy and the drop."""
     pd = pandas()
     out = []
@@ -158,7 +167,7 @@ def sufficient_context_table(study: Any) -> Any:
 
 
 @styled
-def plot_coverage_accuracy(study: Any, *, title: str | None = None) -> Axes:
+def plot_coverage_accuracy(study: SufficientContextStudy, *, title: str | None = None) -> Axes:
     """One panel per split: accuracy on answered against coverage for each way of abstaining.
 
     The point each threshold chosen on calibration lands on is marked with its counts; the
@@ -211,7 +220,7 @@ def _coverage_panel(ax: Axes, study: Any, split: str) -> None:
     ax.set_xlabel("answered / total", fontsize=8)
 
 
-def official_table(scores: Mapping[str, Any]) -> Any:
+def official_table(scores: Mapping[str, OfficialScores]) -> pd.DataFrame:
     """The lexical reader's official figures per data set, each with its count."""
     pd = pandas()
     rows: dict[str, dict[str, str]] = {}

@@ -32,6 +32,7 @@ Every expectation follows from how the case is made, never from running the chec
 report says how a checker that always answers SUFFICIENT, and one that always answers
 INSUFFICIENT, would score on the set: a set on which either scores 100 % cannot tell them
 from a real checker. The cases file (``claimlab/sufficiency-cases@1``) holds the source file
+
 with the copies and questions added (``fixture``) and the cases with what each must give
 (``expect``); :func:`check_cases` runs them, so the file is a regression test.
 """
@@ -41,11 +42,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.sufficiency import Question, SufficiencyFixture, read_sufficiency
 from claimlab.metrics.sufficiency import find_fixture_sufficiency, normalise_value
+
+if TYPE_CHECKING:
+    from claimlab.metrics.sufficiency import SufficiencyResult
 
 CASES_FORMAT = "claimlab/sufficiency-cases@1"
 KINDS = (
@@ -54,7 +58,7 @@ KINDS = (
 )  # fmt: skip
 
 
-def _successors(q: Any, i: int, member: str) -> list[str]:
+def _successors(q: Question, i: int, member: str) -> list[str]:
     alt = q.alternatives[i]
     pairs = q.pairs(i)
     if pairs is None:
@@ -74,7 +78,7 @@ class _Builder:
         self.cases: list[dict[str, Any]] = []
         self.single = {normalise_value(r) for r in fixture.rules.single_valued}
 
-    def add_copy(self, eid: str, suffix: str, **changes: Any) -> str:
+    def add_copy(self, eid: str, suffix: str, **changes: object) -> str:
         new, k = f"{eid}~{suffix}", 2
         while new in self.ids:
             new, k = f"{eid}~{suffix}{k}", k + 1
@@ -83,14 +87,14 @@ class _Builder:
         self.ids.add(new)
         return new
 
-    def add_question(self, q: Question, suffix: str, **changes: Any) -> str:
+    def add_question(self, q: Question, suffix: str, **changes: object) -> str:
         name, k = f"{q.name}~{suffix}", 2
         while name in self.out["questions"]:
             name, k = f"{q.name}~{suffix}{k}", k + 1
         self.out["questions"][name] = dict(copy.deepcopy(self.out["questions"][q.name]), **changes)
         return name
 
-    def case(self, kind: str, question: str, context: Sequence[str], **expect: Any) -> None:
+    def case(self, kind: str, question: str, context: Sequence[str], **expect: object) -> None:
         self.cases.append(
             {"kind": kind, "question": question, "context": list(context), "expect": expect}
         )
@@ -225,7 +229,7 @@ def trivial_scores(cases: dict[str, Any]) -> TrivialScores:
     )
 
 
-def _problems(r: Any, want: dict[str, Any]) -> list[str]:
+def _problems(r: SufficiencyResult, want: dict[str, Any]) -> list[str]:
     problems = []
     if r.status != want["status"]:
         problems.append(f"status {r.status}, expected {want['status']}")

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.io.reader import read_json, read_text
 from claimlab.notebook.terminal import emit_json, output_path, say
+
+if TYPE_CHECKING:
+    from claimlab.io.sufficiency import SufficiencyFixture
+    from claimlab.metrics.sufficiency import SufficiencyResult
 
 
 def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]:
@@ -75,7 +79,9 @@ def cmd_sufficiency(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_sufficiency(args: argparse.Namespace, fx: Any, context: list[str], result: Any) -> None:
+def _say_sufficiency(
+    args: argparse.Namespace, fx: SufficiencyFixture, context: list[str], result: SufficiencyResult
+) -> None:
     q = fx.question(args.question)
     say(f"{args.file}: question {args.question}: {q.text}")
     say(

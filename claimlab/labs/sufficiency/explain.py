@@ -10,13 +10,16 @@ them for where they are shown.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.core.vocab import MetadataProblem, RejectReason, SufficiencyReason
 from claimlab.labs.sufficiency.words import WORDS
 from claimlab.metrics.sufficiency import Conflict, LinkError, Rejection, SufficiencyResult
 from claimlab.notebook.words import WORDS as SHARED
 from claimlab.notebook.words import say
+
+if TYPE_CHECKING:
+    from claimlab.io.sufficiency import SufficiencyFixture
 
 _REASON_KEYS = {
     RejectReason.DUPLICATE: "duplicate",
@@ -37,11 +40,11 @@ def word(key: str, language: str, values: Mapping[str, object] | None = None) ->
     return say(WORDS if key in WORDS else SHARED, key, language, values)
 
 
-def _ids(ids: Iterable[Any]) -> str:
+def _ids(ids: Iterable[object]) -> str:
     return ", ".join(str(i) for i in ids)
 
 
-def _set(ids: Iterable[Any]) -> str:
+def _set(ids: Iterable[object]) -> str:
     return "{" + _ids(ids) + "}"
 
 
@@ -117,7 +120,9 @@ def reason_word(reason: str, language: str) -> str:
     return word(f"reason.{key}", language) if key else reason
 
 
-def rejection_detail(rejection: Rejection, fixture: Any, question: str, language: str) -> str:
+def rejection_detail(
+    rejection: Rejection, fixture: SufficiencyFixture | None, question: str, language: str
+) -> str:
     """Why a context item cannot serve as a premise of ``question`` in the file ``fixture``.
 
     Worded from the rejection's codes and the file's own values; in English word for word
@@ -129,6 +134,7 @@ def rejection_detail(rejection: Rejection, fixture: Any, question: str, language
     item = fixture.item(r.id) if fixture is not None else None
     if item is None:
         return r.detail
+    assert fixture is not None  # for the type checker: the item came from the file
     q = fixture.question(question)
     if r.reason == RejectReason.OFF_TOPIC:
         values = {"id": r.id, "topic": repr(item.topic), "question_topic": repr(q.topic)}

@@ -381,7 +381,9 @@ def _witness_reasons(
     return reasons, witnesses
 
 
-def _conflict_reasons(seen: Any, proof: Sequence[str], conflict: bool) -> list[Reason]:
+def _conflict_reasons(
+    seen: SufficiencyResult, proof: Sequence[str], conflict: bool
+) -> list[Reason]:
     """A round on a conflict: it must be reported, citing every side; none must be invented."""
     if not seen.conflicts:
         return [Reason("NO_CONFLICT", "the evidence found holds no conflict: answer the question")]
@@ -421,7 +423,7 @@ class Win:
     answer: Mapping[str, str]
     conflict: bool = False  # the round is won by reporting a conflict
 
-    def script(self) -> list[list[Any]]:
+    def script(self) -> list[list[object]]:
         """The round as ``play_script`` actions."""
         submit: list[Any] = ["submit", list(self.witness), dict(self.answer)]
         return [*(["search", e] for e in self.searches), submit + ([True] if self.conflict else [])]
@@ -473,7 +475,9 @@ def _graded_answer(
     return answer
 
 
-def solve_sufficiency(fixture: SufficiencyFixture, scenario: str | None = None) -> list[list[Any]]:
+def solve_sufficiency(
+    fixture: SufficiencyFixture, scenario: str | None = None
+) -> list[list[object]]:
     """The cheapest winning script for a scenario, or [] when none fits the budget."""
     wins = sufficiency_wins(fixture, scenario)
     return wins[0].script() if wins else []

@@ -6,14 +6,14 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from claimlab.core.text import md_code, md_ids, md_text
 from claimlab.io.lesson import Exercise
 from claimlab.io.locate import is_shipped, resolve_path
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.explain import conflict_text, explanation, rejection_detail
-from claimlab.labs.sufficiency.game import SufficiencyGame, game_scenarios, sufficiency_wins
+from claimlab.labs.sufficiency.game import SufficiencyGame, Win, game_scenarios, sufficiency_wins
 from claimlab.labs.sufficiency.prose import PROSE
 from claimlab.labs.sufficiency.words import WORDS
 from claimlab.labs.teaching import (
@@ -25,6 +25,9 @@ from claimlab.labs.teaching import (
 )
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
 from claimlab.notebook.words import counted, say
+
+if TYPE_CHECKING:
+    from claimlab.metrics.selective import RiskCoverageRow
 
 
 def text(key: str, fixture: SufficiencyFixture) -> str:
@@ -76,7 +79,7 @@ def scenario_results(fixture: SufficiencyFixture) -> dict[str, SufficiencyResult
 def sufficiency_exercises(
     fixture: SufficiencyFixture,
     walk: Mapping[str, SufficiencyResult],
-    thresholds: Sequence[Any] = (),
+    thresholds: Sequence[RiskCoverageRow] = (),
 ) -> list[Exercise]:
     """Exercises on the file's scenarios (``walk``: name -> result) and the risk-coverage rows."""
     steps = (_one_record_short, _question_matters, _metadata_rejects)
@@ -258,7 +261,7 @@ def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
     return out + own_exercises(fixture)
 
 
-def _way(fixture: SufficiencyFixture, win: Any) -> str:
+def _way(fixture: SufficiencyFixture, win: Win) -> str:
     """One cheapest win in words: what to search, the witness to cite, the answer it gives."""
     values = {
         "searches": md_ids(win.searches),

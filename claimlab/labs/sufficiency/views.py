@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
@@ -28,6 +29,14 @@ from claimlab.notebook.display import (
 )
 from claimlab.notebook.style import PRINT_WIDTH_IN, label, plot_grouped_ratios, styled
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from claimlab.io.sufficiency import SufficiencyFixture
+    from claimlab.labs.sufficiency.game import SufficiencyGame
+    from claimlab.metrics.selective import RiskCoverageRow, SelectiveItem, SelectiveResult
+    from claimlab.metrics.sufficiency import Branch, Rejection
+
 EVIDENCE_COLUMNS = ("id", "text", "relation", "status", "current", "topic")
 
 
@@ -36,7 +45,7 @@ def _columns(keys: tuple[str, ...], language: str) -> tuple[str, ...]:
     return tuple(word(f"col.{k}", language) for k in keys)
 
 
-def evidence_table(fixture: Any, *, language: str = "en") -> Any:
+def evidence_table(fixture: SufficiencyFixture, *, language: str = "en") -> pd.DataFrame:
     """The evidence records with their relation and metadata."""
     columns = _columns(EVIDENCE_COLUMNS, language)
     rows = [
@@ -62,12 +71,12 @@ def evidence_table(fixture: Any, *, language: str = "en") -> Any:
 BRANCH_COLUMNS = ("alternative", "complete_witness", "present", "missing_premises", "link_errors")
 
 
-def branches_table(result: Any, *, language: str = "en") -> Any:
+def branches_table(result: SufficiencyResult, *, language: str = "en") -> pd.DataFrame:
     """Per alternative: complete?, present, missing premises, link errors."""
     pd = pandas()
     columns = _columns(BRANCH_COLUMNS, language)
 
-    def cells(b: Any) -> tuple[str, ...]:
+    def cells(b: Branch) -> tuple[str, ...]:
         return (
             "{" + ", ".join(b.alternative) + "}",
             word("cell.yes" if b.complete else "cell.no", language),
@@ -80,8 +89,12 @@ def branches_table(result: Any, *, language: str = "en") -> Any:
 
 
 def rejected_table(
-    result: Any, *, fixture: Any = None, question: str = "", language: str = "en"
-) -> Any:
+    result: SufficiencyResult,
+    *,
+    fixture: SufficiencyFixture | None = None,
+    question: str = "",
+    language: str = "en",
+) -> pd.DataFrame:
     """Rejected items and unsafe candidates with their reasons (empty frame when none).
 
     With the ``fixture`` and ``question`` checked, each detail is worded in ``language``.
@@ -89,7 +102,7 @@ def rejected_table(
     pd = pandas()
     columns = _columns(("id", "kind", "reason", "detail"), language)
 
-    def row(r: Any, kind: str) -> dict[str, str]:
+    def row(r: Rejection, kind: str) -> dict[str, str]:
         detail = rejection_detail(r, fixture, question, language)
         cells = (r.id, word(kind, language), reason_word(r.reason, language), detail)
         return dict(zip(columns, cells, strict=True))
@@ -101,7 +114,7 @@ def rejected_table(
     return pd.DataFrame(rows, columns=list(columns))
 
 
-def findings_table(result: Any, *, language: str = "en") -> Any:
+def findings_table(result: SufficiencyResult, *, language: str = "en") -> pd.DataFrame:
     """What the version 3 rules found: conflicts, unmet conditions, each asked item, what next."""
     pd = pandas()
     columns = _columns(("finding", "about", "detail"), language)
@@ -129,9 +142,9 @@ def findings_table(result: Any, *, language: str = "en") -> Any:
 
 
 def show_sufficiency(
-    fixture: Any,
+    fixture: SufficiencyFixture,
     question: str,
-    context: Any,
+    context: Sequence[str],
     result: SufficiencyResult,
     *,
     ignore_metadata: bool = False,
@@ -165,7 +178,7 @@ def show_sufficiency(
 
 
 def show_scenarios(
-    fixture: Any, results: dict[str, SufficiencyResult], *, language: str = "en"
+    fixture: SufficiencyFixture, results: dict[str, SufficiencyResult], *, language: str = "en"
 ) -> None:
     """Show every scenario's result (see :func:`claimlab.labs.sufficiency.lesson.scenario_results`)."""
     for name, result in results.items():
@@ -194,14 +207,14 @@ _SELECTIVE_KEYS = (
 _RISK_KEYS = ("threshold", "answered_total", "accuracy", "risk")
 
 
-def selective_table(items: Any, *, language: str = "en") -> Any:
+def selective_table(items: Iterable[SelectiveItem], *, language: str = "en") -> pd.DataFrame:
     """Selective-answering items with evidence completeness computed by the witness core.
 
     A file with no scenario gives the table's header and no row.
     """
     columns = _columns(_SELECTIVE_KEYS, language)
 
-    def kind(i: Any) -> str:
+    def kind(i: SelectiveItem) -> str:
         if i.answered and not i.evidence_complete:
             return word("cell.with_gaps", language)
         if not i.answered and i.evidence_complete:
@@ -228,7 +241,7 @@ def selective_table(items: Any, *, language: str = "en") -> Any:
     return rows_table(rows, columns, index=columns[0])
 
 
-def selective_summary(selective: Any, *, language: str = "en") -> str:
+def selective_summary(selective: SelectiveResult, *, language: str = "en") -> str:
     """Accuracy on answered next to answered/total, and the two mismatches' ids, as Markdown."""
     values = {
         "accuracy": selective.accuracy,
@@ -239,7 +252,7 @@ def selective_summary(selective: Any, *, language: str = "en") -> str:
     return word("selective", language, values)
 
 
-def risk_coverage_table(rows: Any, *, language: str = "en") -> Any:
+def risk_coverage_table(rows: Iterable[RiskCoverageRow], *, language: str = "en") -> pd.DataFrame:
     """Threshold, answered/total, accuracy and risk on answered, as displays (header when empty)."""
     columns = _columns(_RISK_KEYS, language)
     table = [
@@ -274,9 +287,9 @@ MISSING: dict[str, Any] = {
 
 @styled
 def plot_chains(
-    fixture: Any,
+    fixture: SufficiencyFixture,
     question: str,
-    result: Any,
+    result: SufficiencyResult,
     *,
     title: str | None = None,
     ax: Axes | None = None,
@@ -333,7 +346,7 @@ def plot_chains(
 _BOX_W, _BOX_H, _GAP = 3.3, 0.9, 0.6  # a chain member's box, and the arrow between two
 
 
-def _chain_notes(result: Any, language: str = "en") -> list[tuple[str, str]]:
+def _chain_notes(result: SufficiencyResult, language: str = "en") -> list[tuple[str, str]]:
     """The lines under the chains, with their colours.
 
     Conflicts, unmet conditions, rejected items and unsafe candidates, in that order.
@@ -371,7 +384,12 @@ def _chain_notes(result: Any, language: str = "en") -> list[tuple[str, str]]:
 
 
 def _chain_row(
-    ax: Axes, fixture: Any, b: Any, y: float, conflicting: set[str], language: str = "en"
+    ax: Axes,
+    fixture: SufficiencyFixture,
+    b: Branch,
+    y: float,
+    conflicting: set[str],
+    language: str = "en",
 ) -> None:
     """One alternative at height y: its status, a box per member, arrows, its link errors."""
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
@@ -410,7 +428,11 @@ def _chain_row(
 
 @styled
 def plot_risk_coverage(
-    rows: Any, *, ax: Axes | None = None, title: str | None = None, language: str = "en"
+    rows: Iterable[RiskCoverageRow],
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    language: str = "en",
 ) -> Axes:
     """Coverage and accuracy on answered per threshold, each bar with n/d; N/A hatched."""
     data = {f"≥ {r.threshold:g}": {"coverage": r.coverage, "accuracy": r.accuracy} for r in rows}
@@ -428,13 +450,17 @@ def plot_risk_coverage(
 
 
 def show_round(
-    game: Any, script: Any, *, solver: bool = False, language: str = "en"
-) -> tuple[list[Any], dict[str, Any]]:
+    game: SufficiencyGame,
+    script: Sequence[Sequence[object]],
+    *,
+    solver: bool = False,
+    language: str = "en",
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play ``script`` in ``game`` and show how the round ended; (log, outcome) for the records."""
     from claimlab.labs.play import play_script
 
     log = play_script(game, script)
-    outcome = (
+    outcome: dict[str, Any] = (
         game.last_submit.to_dict()
         if game.last_submit
         else {

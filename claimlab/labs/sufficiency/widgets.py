@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import ipywidgets as W
 
 from claimlab.io.sufficiency import SufficiencyFixture
 from claimlab.labs.sufficiency.explain import explanation, link_text, rejection_detail, word
-from claimlab.labs.sufficiency.game import SufficiencyGame
+from claimlab.labs.sufficiency.game import SubmitResult, SufficiencyGame
 from claimlab.labs.sufficiency.words import WORDS
 from claimlab.labs.teaching import lesson_language
 from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
@@ -31,24 +31,32 @@ from claimlab.notebook.widgets import (
 )
 from claimlab.notebook.words import counted
 
+if TYPE_CHECKING:
+    from claimlab.io.sufficiency import EvidenceItem
+    from claimlab.metrics.sufficiency import Branch, LinkError, Rejection
+
 
 def sufficiency_html(
-    result: SufficiencyResult, *, fixture: Any = None, question: str = "", language: str = "en"
+    result: SufficiencyResult,
+    *,
+    fixture: SufficiencyFixture | None = None,
+    question: str = "",
+    language: str = "en",
 ) -> str:
     """Status, witnesses, per-branch gaps, rejections and unsafe candidates.
 
     With the ``fixture`` and ``question`` checked, each rejection is worded in ``language``.
     """
 
-    def gap(b: Any) -> str:
+    def gap(b: Branch) -> str:
         if b.complete:
             return e(word("col.complete_witness", language))
         return e(word("panel.missing", language, {"ids": ", ".join(b.missing)}))
 
-    def link(x: Any) -> str:
+    def link(x: LinkError) -> str:
         return e(word("panel.link_error", language, {"explanation": link_text(x, language)}))
 
-    def detail(r: Any) -> str:
+    def detail(r: Rejection) -> str:
         return e(rejection_detail(r, fixture, question, language))
 
     branches = "".join(
@@ -139,7 +147,7 @@ class SufficiencyExplorer(View):
         ids = [eid for eid, t in self.toggles.items() if t.value]
         return ids + [self.copy_of.value] * self.copies.value
 
-    def _changed(self, _change: Any = None) -> None:
+    def _changed(self, _change: object = None) -> None:
         self.refresh()
 
     def refresh(self) -> None:
@@ -217,7 +225,7 @@ class SufficiencyGameView(GameView):
         )
         self.sync("")
 
-    def _evidence_row(self, ev: Any) -> Any:
+    def _evidence_row(self, ev: EvidenceItem) -> W.HBox:
         """One record's row: search (and copy) buttons, the cite box, what was found, its text."""
         game, fx, language = self.game, self.game.fixture, self.language
         token = css_token(ev.id)
@@ -269,15 +277,15 @@ class SufficiencyGameView(GameView):
         self._clear()
         super().reset()
 
-    def _choose(self, change: Any) -> None:
+    def _choose(self, change: Mapping[str, object]) -> None:
         if change["new"] != self._round():
             self._clear()
         super()._choose(change)
 
-    def _search(self, eid: Any) -> Any:
+    def _search(self, eid: str) -> Callable[[object], None]:
         return lambda _b: self.sync(self.game.search(eid).message)
 
-    def _copy(self, eid: Any) -> Any:
+    def _copy(self, eid: str) -> Callable[[object], None]:
         return lambda _b: self.sync(self.game.copy(eid).message)
 
     @property
@@ -335,7 +343,7 @@ class SufficiencyGameView(GameView):
         )
         self.board.value = f"<p>{board}</p>" + verdict_html(g.last_submit)
 
-    def submit(self) -> Any:
+    def submit(self) -> SubmitResult:
         """Press Check."""
         answer = {item: d.value for item, d in self.answers.items() if d.value != NO_ANSWER}
         r = self.game.submit(self.proof, answer, self.conflict.value)
