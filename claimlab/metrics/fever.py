@@ -35,7 +35,7 @@ from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import FeverLabel
 from claimlab.io.fever import GoldClaim, Prediction, Sentence
 from claimlab.io.reader import bulk_load
-from claimlab.metrics.sufficiency import any_group_complete, find_group_gaps
+from claimlab.metrics.groups import any_group_complete, find_group_gaps
 
 NEI = FeverLabel.NOT_ENOUGH_INFO
 

@@ -37,10 +37,10 @@ The core works on plain ids so it serves fixtures and real data (FEVER, WiCE) al
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any, TypeVar
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import Picklable, freeze
@@ -52,6 +52,7 @@ from claimlab.core.vocab import (
     SufficiencyStatus,
 )
 from claimlab.io.sufficiency import EvidenceItem, Question, SufficiencyFixture
+from claimlab.metrics.groups import find_group_gaps
 
 SUFFICIENT = SufficiencyStatus.SUFFICIENT
 INSUFFICIENT = SufficiencyStatus.INSUFFICIENT
@@ -59,7 +60,6 @@ UNKNOWN = SufficiencyStatus.UNKNOWN
 CONFLICT = SufficiencyStatus.CONFLICT
 CONDITIONAL = SufficiencyStatus.CONDITIONAL
 
-K = TypeVar("K", bound=Hashable)  # an evidence id: a string, a (page, line) pair, ...
 LinkCheck = Callable[[str, str], "LinkError | None"]
 # how many context items from other branches are tried in the place of one missing member (and
 # reported when they do not link): a few explain the gap; thousands would make the report,
@@ -387,45 +387,6 @@ def check_alternatives(
                 f"{again} occurs twice in one chain (a cycle is not a chain of evidence)",
                 field=f"{where}[{i}]",
             )
-
-
-def any_group_complete(groups: Sequence[Sequence[K]], usable: set[K] | frozenset[K]) -> bool:
-    """Whether some group has every member in ``usable`` (OR across groups, AND inside).
-
-    Examples:
-        >>> any_group_complete([("a", "b"), ("c",)], {"c"}), any_group_complete([("a", "b")], {"a"})
-        (True, False)
-    """
-    return any(map(usable.issuperset, groups))
-
-
-def find_group_gaps(
-    groups: Sequence[Sequence[K]], usable: set[K] | frozenset[K]
-) -> tuple[tuple[int, ...], tuple[tuple[K, ...], ...]]:
-    """The AND/OR primitive of the core: which groups are complete, and what each one misses.
-
-    Args:
-        groups: Alternative evidence groups (AND inside a group, OR across groups).
-        usable: The context ids that may serve as premises.
-
-    Returns:
-        ``(complete, missing)``: indices of complete groups, and per group the members not in
-        ``usable`` in group order (empty for a complete group).
-
-    Examples:
-        >>> find_group_gaps([("a", "b"), ("c",)], {"a", "c"})
-        ((1,), (('b',), ()))
-    """
-    complete: list[int] = []
-    missing: list[tuple[K, ...]] = []
-    covers = usable.issuperset
-    for i, g in enumerate(groups):
-        if covers(g):
-            complete.append(i)
-            missing.append(())
-        else:
-            missing.append(tuple(x for x in g if x not in usable))
-    return tuple(complete), tuple(missing)
 
 
 def find_sufficiency(

@@ -116,3 +116,18 @@ def test_a_word_that_is_no_command_still_sees_every_command(first, meant, capsys
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert f"did you mean {meant}?" in err and "'rag'" in err and "'diff'" in err, err
+
+
+def test_fever_loads_no_other_format_than_its_own(tmp_path):
+    """The AND/OR primitive FEVER shares with sufficiency loads neither sufficiency's format."""
+    gold, pred = one_fever_claim(tmp_path)
+    others = [
+        "claimlab.io.sufficiency",
+        "claimlab.metrics.sufficiency",
+        "claimlab.io.decomposition",
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(others), "fever", gold, pred, "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout.splitlines()[-1]) == [0, []]
