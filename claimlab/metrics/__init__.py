@@ -3,8 +3,8 @@
 One module per lab or data set, each opening with a metric card (definition in counts, when
 undefined, reference): ``decomposition`` (the four Toy ratios, DecompScore and atomicity),
 ``selection`` (Core-style selection and entity groups), ``memory`` (which
-audited claims may be reused as trusted facts), ``sufficiency`` (the witness core),
-``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
+audited claims may be reused as trusted facts), ``groups`` (the AND/OR primitive of
+evidence groups), ``sufficiency`` (the witness core), ``selective`` (answering only when the evidence is complete), ``fever``, ``wice``,
 ``factscore``, ``context_budget`` (packing and the calibrated threshold), ``citations``,
 ``ledger`` (the decomposition metrics over many answers, vectorised, counting the rows the io
 floor has parsed and checked, and ``ledger_dask`` for a cluster), ``rag`` (RAGChecker's eleven
