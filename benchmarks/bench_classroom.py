@@ -1,6 +1,6 @@
 """A class opening game 06 at once: waits, refusals, kernels and memory of ``claimlab serve``.
 
-    .venv/bin/python benchmarks/bench_classroom.py [--students 1 10 30 60] [--max-kernels 40]
+    .venv/bin/python benchmarks/bench_classroom.py [--students 1 10 30 60] [--max-kernels 40] [--warm N]
 
 For each class size a fresh server is started (loopback only) with ``--max-kernels`` and its
 default warm pool, waited on until the pool is warm, and then every student asks for the page
@@ -70,18 +70,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--students", type=int, nargs="+", default=[1, 10, 30, 60])
     ap.add_argument("--max-kernels", type=int, default=40)
+    ap.add_argument("--warm", type=int, default=None, help="warm pages per game (the default pool)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         cap = args.max_kernels
+        pool = warm_pool(args.warm, cap, GAMES)
         print(
-            f"claimlab serve --max-kernels {cap} (default warm pool: "
-            f"{warm_pool(None, cap, GAMES)} pages per game), game 06, loopback",
+            f"claimlab serve --max-kernels {cap} (warm pool: {pool} pages per game"
+            f"{', the default' if args.warm is None else ''}), game 06, loopback",
             flush=True,
         )
         print(line("alone, no warm page", one_class(1, cap, 0, folder)), flush=True)
         for n in args.students:
-            print(line(f"{n} at once", one_class(n, cap, None, folder)), flush=True)
+            print(line(f"{n} at once", one_class(n, cap, args.warm, folder)), flush=True)
     sys.exit(0)
 
 
