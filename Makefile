@@ -84,6 +84,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_startup.py
 	$(VENV)/bin/python benchmarks/bench_uncertainty.py
 	$(VENV)/bin/python benchmarks/bench_gold.py
+	$(VENV)/bin/python benchmarks/bench_parse.py
 	$(VENV)/bin/python benchmarks/bench_official.py $(if $(FEVER_SCORER),--fever-scorer $(FEVER_SCORER))
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this

@@ -638,18 +638,37 @@ def kept_run(path: str | Path, ref: str) -> KeptRun:
                    tuple(run_claims(path, run_id)), _kept_table(path, run))  # fmt: skip
 
 
+def kept_table_path(store: str | Path, recorded: object) -> str | None:
+    """Where a table a run kept is now: the path recorded, or the same file in ``STORE.tables``.
+
+    The path is recorded as the store was named when the run was written (relative to the folder
+    the command ran in); read from another folder, or with the store moved along with its
+    ``.tables`` folder, the table is found beside the store by its file name.
+
+    Examples:
+        >>> kept_table_path("/no/such/runs.sqlite", "runs.sqlite.tables/per_query-ab.csv") is None
+        True
+    """
+    if not isinstance(recorded, str) or not recorded:
+        return None
+    for candidate in (Path(recorded), Path(f"{store}.tables") / Path(recorded).name):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
 def _kept_table(path: str | Path, run: Run) -> str | None:
     """The per-item table a run kept beside the store (hash checked), else its ``--out``."""
     p = run.parameters
     kept = p.get("per_query_table") or p.get("per_answer_table")
-    if isinstance(kept, Mapping) and Path(str(kept.get("path"))).is_file():
-        if sha256_of(str(kept["path"])) != kept.get("sha256"):
+    found = kept_table_path(path, kept.get("path")) if isinstance(kept, Mapping) else None
+    if isinstance(kept, Mapping) and found is not None:
+        if sha256_of(found) != kept.get("sha256"):
             raise StoreError(
-                f"run {run.id}'s table {kept['path']} changed since it was stored (its SHA-256 "
-                "differs)",
+                f"run {run.id}'s table {found} changed since it was stored (its SHA-256 differs)",
                 file=str(path),
             )
-        return str(kept["path"])
+        return found
     out = p.get("out")
     return out if isinstance(out, str) and Path(out).is_file() else None
 

@@ -28,7 +28,13 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.plot:
         _plot(runs, args.metric, args.plot)
     if args.json:
-        emit_json({"store": args.store, "metric": args.metric, "runs": [r.to_dict() for r in runs]})
+        emit_json(
+            {
+                "store": args.store,
+                "metric": args.metric,
+                "runs": [_found(args.store, r) for r in runs],
+            }
+        )
         return 0
     say(f"{args.store}: {len(runs)} runs")
     for r in runs:
@@ -39,6 +45,18 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.plot:
         say(f"figure written to {args.plot}")
     return 0
+
+
+def _found(store: str, run: Any) -> dict[str, Any]:
+    """A run as JSON, the path of a table it kept given as it is found now (from this folder)."""
+    from claimlab.io.store import kept_table_path
+
+    data: dict[str, Any] = run.to_dict()
+    for key in ("per_query_table", "per_answer_table"):
+        kept = data.get("parameters", {}).get(key)
+        if isinstance(kept, dict):
+            kept["path"] = kept_table_path(store, kept.get("path")) or kept.get("path")
+    return data
 
 
 def _trusted(args: argparse.Namespace) -> int:

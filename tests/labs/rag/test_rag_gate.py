@@ -374,3 +374,29 @@ def test_the_shipped_example_reads_as_the_readme_states(capsys):
     assert data["queries"] == 2
     assert data["micro"]["claim_recall"]["display"] == "66.7% (2/3)"  # g1 of q1, g1 of q2
     assert data["micro"]["hallucination"]["display"] == "66.7% (2/3)"  # misted at noon; 16 degrees
+
+
+def test_a_store_named_relatively_is_gated_from_another_folder(releases, capsys, monkeypatch):
+    """The kept table's path is recorded as the store was named; read from elsewhere (or with
+    the store moved with its tables), history gives where the table is, and the gate finds it."""
+    work, elsewhere = releases["dir"] / "ci", releases["dir"] / "later"
+    work.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(work)
+    assert rag(releases["first"], "--store", "runs.sqlite", "--json") == 0
+    capsys.readouterr()
+    moved = elsewhere / "kept"
+    (work / "runs.sqlite").rename(moved.with_suffix(".sqlite"))
+    (work / "runs.sqlite.tables").rename(elsewhere / "kept.sqlite.tables")
+    monkeypatch.chdir(elsewhere)
+    assert main(["history", "--store", "kept.sqlite", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    kept = run["parameters"]["per_query_table"]
+    from claimlab.io.store import sha256_of
+
+    assert sha256_of(kept["path"]) == kept["sha256"]
+    code, data = gate_json(
+        capsys, releases["worse"], "--baseline", kept["path"], "--store", "kept.sqlite",
+        "--margin", "0.02",
+    )  # fmt: skip
+    assert code == 1 and data["verdict"] == "FAIL"
