@@ -105,13 +105,17 @@ MAPPINGS: tuple[SourceMapping, ...] = tuple(SourceMapping)
 
 
 def unknown(what: str, value: object, allowed: Iterable[str]) -> str:
-    """The one message for a value outside a closed vocabulary.
+    """The one message for a value outside a closed vocabulary (a long value shortened).
 
     Examples:
         >>> unknown("status", "MAYBE", STATUSES)
         "unknown status 'MAYBE' (one of SUPPORTED, CONTRADICTED, NOT_IN_REFERENCE)"
+        >>> unknown("label", "x" * 80, ["A"])
+        "unknown label 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (one of A)"
     """
-    return f"unknown {what} {value!r} (one of {', '.join(str(a) for a in allowed)})"
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"unknown {what} {shown} (one of {', '.join(str(a) for a in allowed)})"
 
 
 class SufficiencyStatus(Vocab):

@@ -86,7 +86,7 @@ ENTAILED = {label.value: label is CheckLabel.ENTAILMENT for label in CheckLabel}
 def _label(rec: Record, value: Any, field: str) -> bool:
     found = ENTAILED.get(value) if isinstance(value, str) else None
     if found is None:
-        raise rec.error(unknown("label", describe(value), CheckLabel), field=field)
+        raise rec.error(unknown("label", value, CheckLabel), field=field)
     return found
 
 
