@@ -36,9 +36,10 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time each is loaded on
     from claimlab.checkers.lexical import LexicalChecker, content_words
     from claimlab.checkers.people import AgainstPeople, against_people
     from claimlab.checkers.repeats import RepeatReport, find_repeats, majority_labels
-    from claimlab.checkers.runner import CheckerFailed, CheckRun, RunOptions, run_checker
+    from claimlab.checkers.runner import CheckRun, RunOptions, run_checker
     from claimlab.checkers.verdicts import (
         CheckerAnswerError,
+        CheckerFailed,
         Item,
         Verdict,
         from_ragchecker,
@@ -63,7 +64,7 @@ _PUBLIC = {
     "RepeatReport": "claimlab.checkers.repeats",
     "find_repeats": "claimlab.checkers.repeats",
     "majority_labels": "claimlab.checkers.repeats",
-    "CheckerFailed": "claimlab.checkers.runner",
+    "CheckerFailed": "claimlab.checkers.verdicts",
     "CheckRun": "claimlab.checkers.runner",
     "RunOptions": "claimlab.checkers.runner",
     "run_checker": "claimlab.checkers.runner",

@@ -26,13 +26,20 @@ import json
 import os
 import shlex
 import subprocess
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from claimlab.checkers.lexical import LexicalChecker
-from claimlab.checkers.verdicts import CheckerAnswerError, CheckerUnavailable, Item
+from claimlab.checkers.verdicts import (
+    CheckerAnswerError,
+    CheckerFailed,
+    CheckerUnavailable,
+    Item,
+    items_named,
+)
 from claimlab.core.errors import ClaimlabInputError
 
 KEY_VARIABLE = "CLAIMLAB_CHECKER_KEY"
@@ -97,45 +104,83 @@ class PythonChecker:
         self.parameters: Mapping[str, Any] = {}
 
     def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
-        """The callable's answers (a list, one per item)."""
-        answers = self.call(list(items))
+        """The callable's answers (a list, one per item); its own error named, one line."""
+        record = items_named([i.id for i in items])
+        try:
+            answers = self.call(list(items))
+        except (ClaimlabInputError, CheckerUnavailable):
+            raise
+        except Exception as err:  # the user's code failed: say where, not a traceback
+            raise CheckerFailed(
+                f"{type(err).__name__}: {err}", file=f"checker {self.name}", record=record
+            ) from err
         if not isinstance(answers, (list, tuple)) or len(answers) != len(items):
             got = len(answers) if isinstance(answers, (list, tuple)) else type(answers).__name__
             raise CheckerAnswerError(
                 f"returned {got} answers for {len(items)} items (one per item, in order)",
                 file=f"checker {self.name}",
-                record=f"item {items[0].id}",
+                record=record,
             )
         return list(answers)
 
 
-def _by_id(lines: list[str], items: Sequence[Item], name: str) -> list[object]:
-    """The command's answers in the items' order, matched by id."""
-    found: dict[str, object] = {}
-    for n, line in enumerate(lines, 1):
+class _Answers:
+    """A command's answer lines matched to the items by id: each id asked, and answered once."""
+
+    def __init__(self, items: Sequence[Item], name: str) -> None:
+        self.items = items
+        self.where = {item.id: k for k, item in enumerate(items)}
+        self.name = name
+        self.found: dict[str, object] = {}
+
+    def error(self, problem: str, record: str, field: str = "id") -> CheckerAnswerError:
+        return CheckerAnswerError(problem, file=f"checker {self.name}", record=record, field=field)
+
+    def take(self, n: int, line: str) -> int | None:
+        """The item line ``n`` answers (its place among the items), None for a blank line."""
         if not line.strip():
-            continue
+            return None
         try:
             obj = json.loads(line)
         except ValueError:
             obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
-            raise CheckerAnswerError(
-                f"output line {n} is not a JSON object with a string id: {line[:80]!r}",
-                file=f"checker {name}",
-                record=f"item {items[0].id}",
+            raise self.error(
+                f"is not a JSON object with a string id: {line.strip()[:80]!r}", f"output line {n}"
             )
-        found[obj["id"]] = obj
-    missing = [i.id for i in items if i.id not in found]
-    if missing:
-        raise CheckerAnswerError(
-            "gave no answer", file=f"checker {name}", record=f"item {missing[0]}", field="id"
-        )
-    return [found[i.id] for i in items]
+        key = obj["id"]
+        if key not in self.where:
+            raise self.error(
+                f"answers an item that was not asked: {key[:80]!r}", f"output line {n}"
+            )
+        if key in self.found:
+            raise self.error(f"answered twice (again on output line {n})", f"item {key}")
+        self.found[key] = obj
+        return self.where[key]
+
+    def in_order(self) -> list[object]:
+        """Every item's answer in the items' order, or the first item left unanswered named."""
+        for item in self.items:
+            if item.id not in self.found:
+                raise self.error("gave no answer", f"item {item.id}")
+        return [self.found[item.id] for item in self.items]
+
+
+def _feed(pipe: Any, text: str) -> None:
+    """Write the items to the program and close its input (a program that stops early is fine)."""
+    try:
+        pipe.write(text)
+        pipe.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass
 
 
 class CommandChecker:
-    """``command:"CMD ARGS"``: JSON Lines over a program's standard input and output."""
+    """``command:"CMD ARGS"``: JSON Lines over a program's standard input and output.
+
+    Each answer line is handed on as it arrives (:meth:`stream`), so the runner keeps it before
+    the program has answered the rest: a run killed half-way keeps what was answered.
+    """
 
     batch_size = 64
     workers = 2
@@ -151,26 +196,68 @@ class CommandChecker:
 
     def check(self, items: Sequence[Item], *, timeout: float) -> Sequence[object]:
         """Start the program, send the items, read the answers."""
+        return self.stream(items, timeout=timeout, on_answer=lambda k, answer: None)
+
+    def stream(
+        self,
+        items: Sequence[Item],
+        *,
+        timeout: float,
+        on_answer: Callable[[int, object], None],
+    ) -> list[object]:
+        """Like :meth:`check`, calling ``on_answer(place, answer)`` for each line as it comes."""
+        proc = self._start(items)
+        late: list[bool] = []
+
+        def expire() -> None:
+            late.append(True)
+            proc.kill()
+
+        timer = threading.Timer(timeout, expire)
+        errors: list[str] = []
+        stderr, stdout = proc.stderr, proc.stdout
+        assert stderr is not None and stdout is not None  # both piped by _start
+        reader = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
+        reader.start()
+        timer.start()
+        answers = _Answers(items, self.name)
+        try:
+            for n, line in enumerate(stdout, 1):
+                place = answers.take(n, line)
+                if place is not None:
+                    on_answer(place, answers.found[items[place].id])
+            code = proc.wait()
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        finally:
+            timer.cancel()
+            reader.join(timeout=5)
+        if late:
+            raise CheckerUnavailable(f"no answer within {timeout:g} s")
+        if code != 0:
+            raise CheckerUnavailable(f"exit {code}: {''.join(errors).strip()[-200:]}")
+        return answers.in_order()
+
+    def _start(self, items: Sequence[Item]) -> subprocess.Popen[str]:
+        """The program started, the items being written to its input by a thread of their own."""
         text = "".join(json.dumps(i.to_dict(), ensure_ascii=False) + "\n" for i in items)
         try:
-            done = subprocess.run(
+            proc = subprocess.Popen(
                 self.argv,
-                input=text,
-                capture_output=True,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
                 encoding="utf-8",
-                timeout=timeout,
-                check=False,
             )
-        except subprocess.TimeoutExpired as err:
-            raise CheckerUnavailable(f"no answer within {timeout:g} s") from err
         except OSError as err:
             raise ClaimlabInputError(
                 f"cannot start {self.argv[0]}: {err}", field="--checker"
             ) from err
-        if done.returncode != 0:
-            raise CheckerUnavailable(f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
-        return _by_id(done.stdout.splitlines(), items, self.name)
+        threading.Thread(target=_feed, args=(proc.stdin, text), daemon=True).start()
+        return proc
 
 
 def endpoint(url: str) -> str:

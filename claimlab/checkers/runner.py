@@ -3,10 +3,13 @@
 Every item is asked ``repeats`` times (repeat 0, 1, ...). Cached verdicts are taken as they
 are; the rest go to the checker in batches of its ``batch_size``, at most ``workers`` batches at
 once, each tried up to ``retries`` more times after a timeout or a refused call, waiting
-``backoff`` seconds, doubled each time. A batch's answers are read in full before any is kept:
-an answer that is not a verdict stops the run naming the checker and the item, and nothing of
-that batch is stored. Each batch's verdicts are stored as they arrive, in one transaction (a
-batch of one, ``--batch 1``, stores each verdict on its own).
+``backoff`` seconds, doubled each time. An answer that is not a verdict stops the run naming the
+checker and the item. A checker that answers a batch at once (``python:``) has the batch's
+answers read in full before any is kept (a bad one: nothing of that batch is stored), then
+stored in one transaction (``--batch 1`` stores each verdict on its own); ``openai:`` asks one
+item at a time. A command checker's answers are read line by line, each stored as it arrives:
+a run killed half-way keeps every answer given, and a batch tried again after a failed call asks
+only the items still unanswered.
 """
 
 from __future__ import annotations
@@ -21,13 +24,16 @@ from typing import Any
 from claimlab.checkers.backends import Checker
 from claimlab.checkers.cache import VerdictCache, evidence_hash, identity, verdict_key
 from claimlab.checkers.repeats import find_repeats
-from claimlab.checkers.verdicts import CheckerUnavailable, Item, Verdict, parse_verdict
+from claimlab.checkers.verdicts import (
+    CheckerFailed,
+    CheckerUnavailable,
+    Item,
+    Verdict,
+    items_named,
+    parse_verdict,
+)
 from claimlab.core.frozen import freeze
 from claimlab.core.vocab import Status
-
-
-class CheckerFailed(RuntimeError):
-    """The checker could not be reached after every retry."""
 
 
 @dataclass(frozen=True)
@@ -85,36 +91,72 @@ def _call(
     checker: Checker,
     batch: Sequence[Item],
     options: RunOptions,
-    store: Callable[[list[Verdict]], None],
+    store: Callable[[list[tuple[int, Verdict]]], None],
 ) -> list[Verdict]:
-    """One batch, retried with backoff; the answers read as verdicts (all or none), stored."""
+    """One batch, retried with backoff (only what is still unanswered); its verdicts stored.
+
+    A checker that streams (a command: :meth:`~claimlab.checkers.backends.CommandChecker.stream`)
+    has each answer read as a verdict and stored as it arrives; any other's answers are read in
+    full, every one as a verdict, before any is stored.
+    """
+    got: dict[int, Verdict] = {}
+    stream = getattr(checker, "stream", None)
     for attempt in range(options.retries + 1):
+        todo = [k for k in range(len(batch)) if k not in got]
+        asked = [batch[k] for k in todo]
         try:
-            answers = checker.check(batch, timeout=options.timeout)
+            if stream is None:
+                answers = checker.check(asked, timeout=options.timeout)
+            else:
+                answers = stream(asked, timeout=options.timeout, on_answer=_keeper(
+                    checker.name, batch, todo, got, store))  # fmt: skip
             break
         except CheckerUnavailable as err:
             if attempt == options.retries:
                 raise CheckerFailed(
-                    f"checker {checker.name}: item {batch[0].id}: no answer after "
-                    f"{options.retries + 1} tries: {err}"
+                    f"no answer after {options.retries + 1} tries: {err}",
+                    file=f"checker {checker.name}",
+                    record=items_named([i.id for i in asked]),
                 ) from err
             options.sleep(options.backoff * 2**attempt)
-    verdicts = [parse_verdict(a, i, checker.name) for a, i in zip(answers, batch, strict=True)]
-    store(verdicts)  # at once, before this worker asks for its next batch
-    return verdicts
+    fresh = [
+        (k, parse_verdict(a, batch[k], checker.name))
+        for k, a in zip(todo, answers, strict=True)
+        if k not in got
+    ]
+    store(fresh)  # at once, before this worker asks for its next batch
+    got.update(fresh)
+    return [got[k] for k in range(len(batch))]
+
+
+def _keeper(
+    name: str,
+    batch: Sequence[Item],
+    todo: list[int],
+    got: dict[int, Verdict],
+    store: Callable[[list[tuple[int, Verdict]]], None],
+) -> Callable[[int, object], None]:
+    """What a streaming checker calls with each answer: read as a verdict, stored at once."""
+
+    def keep(place: int, answer: object) -> None:
+        k = todo[place]
+        verdict = parse_verdict(answer, batch[k], name)
+        store([(k, verdict)])
+        got[k] = verdict
+
+    return keep
 
 
 def _storer(
     cache: VerdictCache | None, lock: threading.Lock, keys: Sequence[str], name: str
-) -> Callable[[list[tuple[int, Item]]], Callable[[list[Verdict]], None]]:
-    """For a batch, the function that stores its verdicts in one transaction."""
+) -> Callable[[list[tuple[int, Item]]], Callable[[list[tuple[int, Verdict]]], None]]:
+    """For a batch, the function that stores some of its verdicts (by place) in one transaction."""
 
-    def for_batch(batch: list[tuple[int, Item]]) -> Callable[[list[Verdict]], None]:
-        def store(verdicts: list[Verdict]) -> None:
-            if cache is not None:
+    def for_batch(batch: list[tuple[int, Item]]) -> Callable[[list[tuple[int, Verdict]]], None]:
+        def store(verdicts: list[tuple[int, Verdict]]) -> None:
+            if cache is not None and verdicts:
                 with lock:
-                    rows = [(keys[s], v) for (s, _), v in zip(batch, verdicts, strict=True)]
-                    cache.put_all(rows, name)
+                    cache.put_all([(keys[batch[k][0]], v) for k, v in verdicts], name)
 
         return store
 

@@ -14,7 +14,7 @@ the item and the field; nothing of that answer is kept.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,23 @@ _WORDS = {s.value: s for s in Status} | {c.value: FROM_RAGCHECKER[c] for c in Ch
 
 class CheckerAnswerError(ClaimlabInputError):
     """A checker answered something that is not a verdict (named: checker, item, field)."""
+
+
+class CheckerFailed(ClaimlabInputError):
+    """The checker the user named failed: it raised, or gave no answer after every retry.
+
+    One line, exit 2, naming the checker and the item (or the batch's items) it was asked.
+    """
+
+
+def items_named(ids: Sequence[str]) -> str:
+    """The record part of a message about a batch: ``item a``, or ``items a..c (3)``.
+
+    Examples:
+        >>> items_named(["a"]), items_named(["a", "b", "c"])
+        ('item a', 'items a..c (3)')
+    """
+    return f"item {ids[0]}" if len(ids) == 1 else f"items {ids[0]}..{ids[-1]} ({len(ids)})"
 
 
 class CheckerUnavailable(Exception):

@@ -112,3 +112,11 @@ def dying(items):
 def contradicts(items):
     """CONTRADICTED for every item, citing its first passage."""
     return [{"label": "CONTRADICTED", "used": [0] if i.passages else []} for i in items]
+
+
+def crashing(items):
+    """Raises for any batch holding the second fact asked (a model that crashed)."""
+    for item in items:
+        if item.claim.endswith("fact 1."):
+            raise RuntimeError(f"the model crashed on {item.id}")
+    return ["SUPPORTED" for _ in items]

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,8 @@ from claimlab.metrics.factscore import find_factscore
 from claimlab.tooling.cli import main
 from tests.checkers import stand_ins
 from tests.conftest import ROOT, require_data
+
+HERE = Path(__file__).resolve().parent
 
 FLIPPED = "python:tests.checkers.stand_ins:PeopleFlipped"
 
@@ -128,6 +131,42 @@ def test_a_run_killed_half_way_resumes_with_only_the_missing_items(tmp_path):
     assert len(second) == 20 and not set(first) & set(second)  # only the missing ones
     run = json.loads(done.stdout)["checker"]["checker"]
     assert (run["calls"], run["hits"]) == (20, 20)
+
+
+@pytest.mark.slow
+def test_a_command_checker_killed_half_way_keeps_every_answer_it_gave(tmp_path):
+    """At the default batch (all 40 facts in one), the answers a command gave before the run
+    died are kept one by one as they came: the run again asks only the other 20."""
+    people = tiny_file(tmp_path / "sys.jsonl")
+    log = tmp_path / "asked.log"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DYING_LOG": str(log), "DYING_AT": "20"}
+    command = f"command:{sys.executable} {HERE / 'dying_command.py'}"
+    argv = [
+        sys.executable, "-c", "import sys; from claimlab.tooling.cli import main; sys.exit(main())",
+        "fact-estimate", str(people), "--checker", command,
+        "--cache", str(tmp_path / "v.sqlite"), "--json",
+    ]  # fmt: skip
+    killed = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert killed.returncode == -signal.SIGKILL
+    first = log.read_text().splitlines()
+    assert len(first) == 20
+    env["DYING_AT"] = "0"
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    second = log.read_text().splitlines()[20:]
+    assert len(second) == 20 and not set(first) & set(second)  # only the missing ones
+    run = json.loads(done.stdout)["checker"]["checker"]
+    assert (run["calls"], run["hits"]) == (20, 20)
+
+
+def test_a_checker_that_raises_exits_2_in_one_line_naming_it_and_the_item(tmp_path, capsys):
+    people = tiny_file(tmp_path / "sys.jsonl", facts=3)
+    args = ["fact-estimate", str(people), "--checker", "python:tests.checkers.stand_ins:crashing"]
+    assert main([*args, "--cache", str(tmp_path / "v.sqlite"), "--batch", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "error: checker python:tests.checkers.stand_ins:crashing: item sys:1:1:0: " in err
+    assert err.rstrip().endswith("RuntimeError: the model crashed on sys:1:1:0")
 
 
 def test_a_checker_answering_garbage_exits_2_naming_the_item(tmp_path, capsys):

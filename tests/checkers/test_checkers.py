@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -333,3 +334,39 @@ def test_a_command_that_does_not_answer_in_time_fails_after_its_retries():
     with pytest.raises(CheckerFailed, match=r"item a: no answer after 2 tries: no answer within"):
         run_checker(SAME[:1], slow, options=options)
     assert waits == [0.5]
+
+
+ANSWERS = """
+import json, sys
+items = [json.loads(line) for line in sys.stdin]
+for item in items:
+    print(json.dumps({"id": item["id"], "label": "SUPPORTED"}), flush=True)
+extra = sys.argv[1]
+if extra == "twice":
+    print(json.dumps({"id": items[-1]["id"], "label": "CONTRADICTED"}), flush=True)
+elif extra == "stranger":
+    print(json.dumps({"id": "never-asked", "label": "SUPPORTED"}), flush=True)
+elif extra == "junk":
+    print("not json at all", flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [
+        ("twice", "item b: id: answered twice (again on output line 3)"),
+        ("stranger", "output line 3: id: answers an item that was not asked: 'never-asked'"),
+        ("junk", "output line 3: id: is not a JSON object with a string id: 'not json at all'"),
+    ],
+)
+def test_a_command_answer_twice_or_to_no_item_asked_is_refused_where_it_is(tmp_path, extra, where):
+    """A second answer for one item, or one for an item never asked, stops the run naming the
+    line or the item (never the first item of the batch by default); nothing is kept silently."""
+    script = tmp_path / "answers.py"
+    script.write_text(ANSWERS, encoding="utf-8")
+    checker = checker_from_spec(f"command:{sys.executable} {script} {extra}")
+    cache = VerdictCache(tmp_path / "v.sqlite")
+    with pytest.raises(CheckerAnswerError) as err:
+        run_checker([Item("a", "c", ()), Item("b", "d", ())], checker, cache=cache)
+    assert str(err.value).endswith(where), str(err.value)
+    assert cache.count() == 2  # the two good answers, given before, are kept
