@@ -26,6 +26,7 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -77,6 +78,21 @@ def user_prompt(item: Item) -> str:
     return f"Claim: {item.claim}\n\nPassages:\n{numbered or '(none)'}"
 
 
+def _import_here(module: str) -> Any:
+    """The module, importable as it is or from the folder the command runs in (as ``python -m``)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        top = module.split(".")[0]
+        if err.name != top or os.getcwd() in sys.path:
+            raise
+    sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(os.getcwd())
+
+
 class PythonChecker:
     """``python:MODULE:ATTR``: a callable or class the user wrote, called in this process."""
 
@@ -90,7 +106,7 @@ class PythonChecker:
         if not module or not attr:
             raise ClaimlabInputError("give python:MODULE:ATTR", field="--checker")
         try:
-            target = getattr(importlib.import_module(module), attr)
+            target = getattr(_import_here(module), attr)
         except (ImportError, AttributeError) as err:
             raise ClaimlabInputError(f"cannot load {spec}: {err}", field="--checker") from err
         obj = target() if inspect.isclass(target) else target
@@ -289,6 +305,13 @@ def _reply_answer(body: bytes, item: Item, name: str) -> object:
         ) from err
     used = answer.get("used") if isinstance(answer, dict) else None
     if isinstance(used, list) and all(isinstance(u, int) for u in used):
+        if not all(1 <= u <= len(item.passages) for u in used):  # the prompt numbers from 1
+            raise CheckerAnswerError(
+                f"used lists passage numbers 1..{len(item.passages)}, got {used!r}",
+                file=f"checker {name}",
+                record=f"item {item.id}",
+                field="used",
+            )
         answer = {**answer, "used": [u - 1 for u in used]}
     return answer
 

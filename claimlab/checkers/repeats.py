@@ -10,12 +10,13 @@ the repeats, each repeat an annotator, comes from :func:`claimlab.metrics.agreem
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from claimlab.checkers.verdicts import Verdict
 from claimlab.core.ratio import Ratio
+from claimlab.core.text import plural, terminal
 from claimlab.core.vocab import Status
 from claimlab.metrics.agreement import Coefficient, alpha_nominal
 
@@ -105,6 +106,31 @@ def find_repeats(ids: Sequence[str], verdicts: Sequence[Sequence[Verdict]]) -> R
     rows = [[row[r].label.value for row in verdicts] for r in range(k)]
     alpha = alpha_nominal(rows) if k > 1 else Coefficient(None, "one repeat: nothing to compare")
     return RepeatReport(k, items, alpha)
+
+
+def repeats_line(repeats: Mapping[str, Any] | None) -> str | None:
+    """A run's repeats (:meth:`RepeatReport.to_dict`) as the line a command prints, or None.
+
+    Examples:
+        >>> r = {"repeats": 5, "flip_rate": {"display": "16.5% (33/200)"}, "tied_ids": ["c2"],
+        ...      "unstable_items": {"display": "60.0% (24/40)"},
+        ...      "alpha": {"value": 0.5634, "reason": ""}}
+        >>> repeats_line(r)
+        'asked 5 times: flips 16.5% (33/200), unstable items 60.0% (24/40), 1 tie (c2), alpha 0.563'
+    """
+    if not repeats or repeats.get("repeats", 0) <= 1:
+        return None
+    ties = list(repeats["tied_ids"])
+    shown = ", ".join(terminal(t) for t in ties[:5]) + (", ..." if len(ties) > 5 else "")
+    tie_text = f"{plural(len(ties), 'tie')}" + (f" ({shown})" if ties else "")
+    alpha = repeats["alpha"]
+    alpha_text = "N/A" if alpha["value"] is None else f"{alpha['value']:.3f}"
+    if alpha["value"] is None and alpha.get("reason"):
+        alpha_text += f" ({terminal(alpha['reason'])})"
+    return (
+        f"asked {repeats['repeats']} times: flips {repeats['flip_rate']['display']}, unstable "
+        f"items {repeats['unstable_items']['display']}, {tie_text}, alpha {alpha_text}"
+    )
 
 
 def majority_labels(report: RepeatReport) -> list[Status | None]:

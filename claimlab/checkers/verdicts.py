@@ -149,6 +149,8 @@ def parse_verdict(answer: object, item: Item, checker: str) -> Verdict:
     if not isinstance(body, Mapping):
         raise fail(f"an answer is a label or an object, got {type(answer).__name__}", "label")
     word = body.get("label")
+    if word is None:
+        raise fail("no label given", "label")
     label = _WORDS.get(word) if isinstance(word, str) else None
     if label is None:
         raise fail(f"unknown label {word!r} (one of {', '.join(_WORDS)})", "label")

@@ -370,3 +370,38 @@ def test_a_command_answer_twice_or_to_no_item_asked_is_refused_where_it_is(tmp_p
         run_checker([Item("a", "c", ()), Item("b", "d", ())], checker, cache=cache)
     assert str(err.value).endswith(where), str(err.value)
     assert cache.count() == 2  # the two good answers, given before, are kept
+
+
+class CountsFromZero(StandIn):
+    """A server that numbers the passages it used from 0, against the prompt's numbering."""
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        answer = {"label": "SUPPORTED", "used": [0]}
+        reply = {"choices": [{"message": {"role": "assistant", "content": json.dumps(answer)}}]}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_an_openai_reply_numbering_passages_from_zero_is_refused_in_its_own_numbers():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), CountsFromZero)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        checker = checker_from_spec(f"openai:{url}", model="stand-in")
+        with pytest.raises(CheckerAnswerError) as err:
+            run_checker([Item("c1", "claim", ("a", "b", "c"))], checker)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert str(err.value) == (
+        f"checker openai:{url}: item c1: used: used lists passage numbers 1..3, got [0]"
+    )
+
+
+def test_an_answer_without_a_label_says_so():
+    with pytest.raises(CheckerAnswerError, match="item c1: label: no label given$"):
+        parse_verdict({"probability": 0.5}, Item("c1", "claim", ()), "demo")

@@ -73,3 +73,20 @@ def test_check_with_repeats_reports_the_flip_rate_and_alpha_computed_by_hand(tmp
     written = json.loads(out.read_text(encoding="utf-8"))["candidates"]
     majority = ["SUPPORTED" if row.count("S") >= 3 else "NOT_IN_REFERENCE" for row in hand]
     assert [c["evidence"]["status"] for c in written] == majority
+
+
+def test_check_with_repeats_prints_the_flip_rate_unstable_items_ties_and_alpha(tmp_path, capsys):
+    """The text output says what --json says of the repeats: flips, unstable items, ties, alpha."""
+    from claimlab.tooling.cli import main
+    from tests.conftest import FIXTURES
+
+    args = ["check", str(FIXTURES / "atlas_nova.json"), "--out", str(tmp_path / "out.json")]
+    args += ["--checker", "python:tests.checkers.stand_ins:Flipper", "--repeats", "5"]
+    assert main([*args, "--no-cache"]) == 0
+    text = capsys.readouterr().out
+    assert main([*args, "--no-cache", "--json"]) == 0
+    repeats = json.loads(capsys.readouterr().out)["checker"]["repeats"]
+    (line,) = [x for x in text.splitlines() if x.startswith("asked 5 times: ")]
+    assert f"flips {repeats['flip_rate']['display']}" in line
+    assert f"unstable items {repeats['unstable_items']['display']}" in line
+    assert f"{len(repeats['tied_ids'])} tie" in line and "alpha " in line

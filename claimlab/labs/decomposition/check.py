@@ -72,6 +72,7 @@ def labelled_document(
 def cmd_check(args: argparse.Namespace) -> int:
     """Run ``claimlab check``; returns the exit code."""
     from claimlab.checkers.people import against_people
+    from claimlab.checkers.repeats import repeats_line
     from claimlab.io.decomposition import load_decomposition
     from claimlab.io.files import write_json
 
@@ -99,6 +100,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         f"{terminal(args.file)}: {len(verdicts)} candidates checked by {terminal(run.checker['name'])}"
         f" ({run.calls} calls, {run.hits} from the cache); written: {terminal(args.out)}"
     )
+    repeats = repeats_line(run.to_dict().get("repeats"))
+    if repeats:
+        say(repeats)
     kappa = people.kappa.display
     say(f"against the file's own statuses: {people.agreement.display}, kappa {kappa}")
     say(corrected_line(data["corrected_with_file_labels"]))

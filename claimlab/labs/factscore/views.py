@@ -384,6 +384,11 @@ def estimate_lines(report: EstimatorReport) -> list[str]:
     lines = [
         f"{how}; people's labels used for {100 * c['labelled_share']:.0f}% of topics (seed {c['seed']})"
     ]
+    if "checker" in c:
+        from claimlab.checkers.repeats import repeats_line
+
+        repeats = repeats_line(c["checker"].get("repeats"))
+        lines += [repeats] if repeats else []
     bare = {k: n for k, n in c.get("topics_without_passages", {}).items() if n}
     if bare:
         lines.append(

@@ -137,6 +137,10 @@ def _check_lines(checked: dict[str, Any]) -> list[str]:
         f"checked by {terminal(run['name'])} (version {terminal(run['version'] or '-')}): "
         f"{run['calls']} calls, {run['hits']} from the cache; written: {terminal(checked['written'])}"
     ]
+    from claimlab.checkers.repeats import repeats_line
+
+    repeats = repeats_line(run.get("repeats"))
+    lines += [repeats] if repeats else []
     for name, a in checked["agreement_with_file"].items():
         kappa = a["kappa"]["value"]
         lines.append(
