@@ -267,6 +267,7 @@ class CommandChecker:
                 stderr=subprocess.PIPE,
                 text=True,
                 encoding="utf-8",
+                errors="replace",  # bytes that are not UTF-8: a line refused by its number
             )
         except OSError as err:
             raise ClaimlabInputError(

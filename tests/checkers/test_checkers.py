@@ -348,6 +348,8 @@ elif extra == "stranger":
     print(json.dumps({"id": "never-asked", "label": "SUPPORTED"}), flush=True)
 elif extra == "junk":
     print("not json at all", flush=True)
+elif extra == "bytes":
+    sys.stdout.buffer.write(b"\\xff\\xfe\\n")
 """
 
 
@@ -357,6 +359,7 @@ elif extra == "junk":
         ("twice", "item b: id: answered twice (again on output line 3)"),
         ("stranger", "output line 3: id: answers an item that was not asked: 'never-asked'"),
         ("junk", "output line 3: id: is not a JSON object with a string id: 'not json at all'"),
+        ("bytes", "output line 3: id: is not a JSON object with a string id: '\ufffd\ufffd'"),
     ],
 )
 def test_a_command_answer_twice_or_to_no_item_asked_is_refused_where_it_is(tmp_path, extra, where):
