@@ -392,7 +392,7 @@ def test_core_selection_grows_linearly_to_100k_candidates():
         s = core_select(fx, [c.id for c in cands])
         seconds[n] = time.perf_counter() - started
         assert len(s.kept) + len(s.dropped) == n
-    assert seconds[100_000] <= 30 * max(seconds[10_000], 0.25), seconds
+    assert seconds[100_000] <= 30 * seconds[10_000], seconds  # the growth, never seconds
 
 
 def test_reading_a_file_with_entails_both_ways_gives_the_same_records():
