@@ -56,13 +56,30 @@ def keep_table(table: Any, store: str | Path, *, kind: str = "per_query") -> dic
     return {"path": str(out), "sha256": digest}
 
 
+def add_resampling(p: argparse.ArgumentParser, resampled: str) -> None:
+    """``--bootstrap`` and ``--seed``: the resampling behind the gate's one-sided bound."""
+    p.add_argument(
+        "--bootstrap",
+        type=count_type(100, 1_000_000),
+        default=2000,
+        help=f"resamples of {resampled} behind the gate's bound (default 2000)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
+
+
 def add_gate_options(
-    p: argparse.ArgumentParser, *, figures: Sequence[str], table: str = "per-answer"
+    p: argparse.ArgumentParser,
+    *,
+    figures: Sequence[str],
+    table: str = "per-answer",
+    resampled: str | None = None,
 ) -> None:
     """Add the gate's options; ``figures`` are the names ``--gate-figures`` may take.
 
     ``--baseline``, ``--margin``, ``--allow-missing``, ``--gate-figures``, ``--gate-aggregate``,
-    ``--gate-level``, ``--junit`` and ``--summary``.
+    ``--gate-level``, ``--junit`` and ``--summary``; with ``resampled`` (what the bootstrap
+    draws: "queries", "claims") also ``--bootstrap`` and ``--seed``, for a command that has no
+    interval options of its own to share them with.
     """
     p.add_argument(
         "--baseline",
@@ -107,6 +124,8 @@ def add_gate_options(
     p.add_argument(
         "--summary", metavar="FILE.md", type=output_path, help="write the gate as a Markdown table"
     )
+    if resampled is not None:
+        add_resampling(p, resampled)
 
 
 def check_gate_options(args: argparse.Namespace) -> None:

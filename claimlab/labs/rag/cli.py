@@ -307,14 +307,7 @@ def _add_gate(p: argparse.ArgumentParser) -> None:
     """The shared gate options, and the resampling behind its one-sided bound."""
     from claimlab.core.vocab import RAG_METRICS
 
-    add_gate_options(p, figures=RAG_METRICS, table="per-query")
-    p.add_argument(
-        "--bootstrap",
-        type=count_type(100, 1_000_000),
-        default=2000,
-        help="resamples of queries behind the gate's bound (default 2000)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
+    add_gate_options(p, figures=RAG_METRICS, table="per-query", resampled="queries")
 
 
 def add_meta_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

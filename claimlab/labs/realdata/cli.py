@@ -132,14 +132,7 @@ def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     from claimlab.metrics.fever import GATED
 
-    add_gate_options(p, figures=GATED, table="per-claim")
-    p.add_argument(
-        "--bootstrap",
-        type=count_type(100, 1_000_000),
-        default=2000,
-        help="resamples of claims behind the gate's bound (default 2000)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="the resampling seed (default 0)")
+    add_gate_options(p, figures=GATED, table="per-claim", resampled="claims")
     add_store_option(p)
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(
