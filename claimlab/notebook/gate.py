@@ -56,7 +56,7 @@ def keep_table(table: Any, store: str | Path, *, kind: str = "per_query") -> dic
     return {"path": str(out), "sha256": digest}
 
 
-def add_resampling(p: argparse.ArgumentParser, resampled: str) -> None:
+def _add_resampling(p: argparse.ArgumentParser, resampled: str) -> None:
     """``--bootstrap`` and ``--seed``: the resampling behind the gate's one-sided bound."""
     p.add_argument(
         "--bootstrap",
@@ -125,7 +125,7 @@ def add_gate_options(
         "--summary", metavar="FILE.md", type=output_path, help="write the gate as a Markdown table"
     )
     if resampled is not None:
-        add_resampling(p, resampled)
+        _add_resampling(p, resampled)
 
 
 def check_gate_options(args: argparse.Namespace) -> None:

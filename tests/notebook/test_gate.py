@@ -38,6 +38,19 @@ def test_the_options_parse_with_their_defaults_and_the_figures_named():
         parser().parse_args(["--gate-figures", "c"])
 
 
+def test_the_resampling_options_come_only_with_what_is_resampled(capsys):
+    p = argparse.ArgumentParser()
+    add_gate_options(p, figures=("a",), table="per-query", resampled="queries")
+    args = p.parse_args(["--baseline", "t.csv", "--bootstrap", "500", "--seed", "7"])
+    assert (gate_options(args)["resamples"], gate_options(args)["seed"]) == (500, 7)
+    assert "resamples of queries" in p.format_help()
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--bootstrap", "500"])  # declared only where asked for
+    with pytest.raises(SystemExit):
+        p.parse_args(["--bootstrap", "5"])  # under the floor of 100
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize(
     "given",
     [["--margin", "0.1"], ["--allow-missing", "2"], ["--junit", "j.xml"], ["--gate-figures", "a"]],
