@@ -166,10 +166,37 @@ def counted_supported(fx, selection):
     }
 
 
+def _varied(c, how):
+    """``c`` made SUPPORTED and faithful, then one of its spans cut or dropped (``how``)."""
+    c = dataclasses.replace(
+        c, faithful=True, evidence=Evidence(Status.SUPPORTED, c.evidence.references)
+    )
+    spans = c.source_spans
+    if how == "one character" and spans:
+        first = spans[0]
+        spans = (dataclasses.replace(first, end=first.start + 1, text=first.text[:1]), *spans[1:])
+    elif how == "first span only":
+        spans = spans[:1]
+    return dataclasses.replace(c, source_spans=spans)
+
+
+@st.composite
+def varied_files(draw):
+    """A shipped file whose candidates are drawn SUPPORTED and faithful with spans cut or dropped,
+    so that candidates lacking only their backing reach the rule."""
+    fx = draw(st.sampled_from(FILES))
+    hows = ("as is", "as is", "supported", "one character", "first span only")
+    cands = tuple(
+        c if (how := draw(st.sampled_from(hows))) == "as is" else _varied(c, how)
+        for c in fx.candidates
+    )
+    return dataclasses.replace(fx, candidates=cands)
+
+
 @FAST
 @given(data=st.data())
 def test_property_trusted_ids_are_counted_faithful_backed_and_supported(data):
-    fx = data.draw(st.sampled_from(FILES))
+    fx = data.draw(varied_files())
     selection = data.draw(st.lists(st.sampled_from(fx.candidate_ids), max_size=12))
     trust = find_trust(fx, selection)
     assert set(trust.trusted) <= counted_supported(fx, selection)
