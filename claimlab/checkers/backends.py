@@ -79,18 +79,24 @@ def user_prompt(item: Item) -> str:
 
 
 def _import_here(module: str) -> Any:
-    """The module, importable as it is or from the folder the command runs in (as ``python -m``)."""
-    try:
+    """The module, from the folder the command runs in first when it is there (as ``python -m``).
+
+    A module or package of the folder the command runs in (``top.py`` or ``top/__init__.py``)
+    wins over an installed one of the same top name (some installed packages ship a top-level
+    ``tests``); any other module is imported as it is.
+    """
+    top = module.split(".")[0]
+    here = os.getcwd()
+    local = os.path.isfile(os.path.join(here, f"{top}.py")) or os.path.isfile(
+        os.path.join(here, top, "__init__.py")
+    )
+    if not local or here in sys.path or top in sys.modules:
         return importlib.import_module(module)
-    except ModuleNotFoundError as err:
-        top = module.split(".")[0]
-        if err.name != top or os.getcwd() in sys.path:
-            raise
-    sys.path.insert(0, os.getcwd())
+    sys.path.insert(0, here)
     try:
         return importlib.import_module(module)
     finally:
-        sys.path.remove(os.getcwd())
+        sys.path.remove(here)
 
 
 class PythonChecker:

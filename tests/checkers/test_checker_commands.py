@@ -202,3 +202,31 @@ def test_the_estimate_table_shows_kappa_with_the_people():
     # 3 of 4 agree; kappa = (0.75 - 0.5) / (1 - 0.5) with chance 0.5 * 0.25 + 0.5 * 0.75 = 0.5
     assert table.loc["A", "facts agreed"] == "75.0% (3/4)"
     assert table.loc["A", "kappa"] == "0.500"
+
+
+OWN_CHECKER = """
+class Mine:
+    calls = 0
+    def __call__(self, items):
+        return ["SUPPORTED" if "fact 1" in item.claim else "NOT_IN_REFERENCE" for item in items]
+"""
+
+
+@pytest.mark.parametrize("module", ["my_checker", "tests.my_checker", "lab.checks.mine"])
+def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, module):
+    """As ``python -m`` would: the folder the command runs in comes first for a module that is
+    there, even when an installed package ships the same top name (a top-level ``tests``)."""
+    path = tmp_path.joinpath(*module.split(".")).with_suffix(".py")
+    for parent in reversed(path.relative_to(tmp_path).parents[:-1]):  # packages, outermost first
+        (tmp_path / parent).mkdir()
+        (tmp_path / parent / "__init__.py").touch()
+    path.write_text(OWN_CHECKER, encoding="utf-8")
+    people = tiny_file(tmp_path / "sys.jsonl", facts=4)
+    claimlab = Path(sys.executable).with_name("claimlab")  # the console script: no cwd on its path
+    proc = subprocess.run(
+        [claimlab, "fact-estimate", people.name, "--checker", f"python:{module}:Mine", "--no-cache",
+         "--json"],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": ""},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["checker"]["checker"]["calls"] == 8  # 2 topics x 4 facts
