@@ -52,10 +52,11 @@ run: setup
 test: setup
 	$(VENV)/bin/python -m pytest -n 2
 
-# the quick tier: unit, property and notebook-level tests; no browser, no install, no long
-# group, no scale case (those carry the markers browser, install, long and slow)
+# the quick tier: unit, property and notebook-level tests (the first point of each notebook
+# test's parameter grid); no browser, no install, no long group, no scale case (those carry
+# the markers browser, install, long, slow and grid)
 test-fast: setup
-	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long"
+	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long and not grid"
 
 # the documentation site, offline, into site/ (docs/contributing.md); its gallery is the notebooks
 # `make run` executed, so with no executed notebook in outputs/ they are executed first

@@ -101,4 +101,18 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:  # the long groups are a tier of their own: `make test-fast` leaves them out
         if rank(item) < len(LONG_GROUPS):
             item.add_marker(pytest.mark.long)
+    mark_grid_points(items)
     items.sort(key=rank)  # stable: the order within each rank is the collection order
+
+
+def mark_grid_points(items):
+    """A notebook test's parameter grid (tests/notebooks/): its first point stays in the quick
+    tier, every other point is marked ``grid`` (run by `make test`, left out by `make test-fast`)."""
+    seen = set()
+    for item in items:
+        if item.path.parent.name != "notebooks" or not hasattr(item, "callspec"):
+            continue
+        key = (item.path, item.originalname)
+        if key in seen:
+            item.add_marker(pytest.mark.grid)
+        seen.add(key)
