@@ -211,9 +211,10 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     """
     import xml.etree.ElementTree as ET
 
+    from claimlab.core.text import terminal
     from claimlab.notebook.diff import diff_text
 
-    moved = "" if changes is None else "\n\nwhat changed:\n" + diff_text(changes)
+    moved = "" if changes is None else "\n\nwhat changed:\n" + terminal(diff_text(changes))
 
     suite = ET.Element("testsuite", name="claimlab release gate", errors="0")
     failures = skipped = 0
@@ -221,7 +222,7 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         case = ET.SubElement(
             suite, "testcase", classname="claimlab.gate", name=f"{r.metric} ({r.aggregate})"
         )
-        text = gate_line(r)
+        text = terminal(gate_line(r))  # no control character reaches the XML (ill-formed there)
         if r.verdict == "REGRESSED":
             failures += 1
             ET.SubElement(case, "failure", message=text, type="REGRESSED").text = text + moved
@@ -231,7 +232,7 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         else:
             ET.SubElement(case, "system-out").text = text
     case = ET.SubElement(suite, "testcase", classname="claimlab.gate", name="answers kept")
-    text = _missing_text(gate)
+    text = terminal(_missing_text(gate))
     if gate.lost_answers:
         failures += 1
         ET.SubElement(case, "failure", message=text, type="MISSING").text = text + moved
@@ -270,7 +271,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
 
     The top ``changes`` (what moved between the runs, largest effect first) head it, when given.
     """
-    from claimlab.core.text import md_text
+    from claimlab.core.text import md_text, terminal
     from claimlab.notebook.diff import diff_markdown
 
     lines = [*diff_markdown(changes), "", "## The gate", ""] if changes is not None else []
@@ -282,7 +283,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         interval = "" if r.low is None else f" [{_points(r.low)}, {_points(r.high)}]"
         verdict = f"**{r.verdict}**" if r.verdict == "REGRESSED" else str(r.verdict)
         if not r.decided:
-            verdict += f" (not decided: {md_text(r.reason)})"
+            verdict += f" (not decided: {md_text(terminal(r.reason))})"
         left = f" ({r.undefined} N/A on one side)" if r.undefined else ""
         lines.append(
             f"| {r.metric} ({r.aggregate}) | {percent(r.baseline, '%')} | {percent(r.now, '%')} | "
@@ -293,7 +294,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         f"{gate.shared} answers in both runs; {gate.only_baseline} only in the baseline, "
         f"{gate.only_now} only in this run; one-sided {round(100 * gate.level)}% lower bounds."
     )
-    missing = md_text(_missing_text(gate))
+    missing = md_text(terminal(_missing_text(gate)))
     lines.append("")
     lines.append(f"**{missing}**" if gate.lost_answers else missing)
     lines.append("")

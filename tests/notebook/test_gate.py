@@ -4,6 +4,8 @@ import argparse
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.metrics.gate import GateFigure, release_gate
@@ -113,3 +115,31 @@ def test_keep_table_names_the_file_by_its_hash_and_keeps_one_copy(tmp_path):
     assert first == again and sha256_of(first["path"]) == first["sha256"]
     assert first["path"].endswith(f"per_query-{first['sha256']}.csv")
     assert len(list((tmp_path / "runs.sqlite.tables").iterdir())) == 1
+
+
+CONTROLS = "\x00\x07\x1b\x7f\x85\x9b\u202e\ufeff\r"
+
+
+@settings(max_examples=40, deadline=None)
+@given(ids=st.lists(st.text(alphabet=st.sampled_from([*CONTROLS, "a", "<", "&", "|", "$", "é", " "]),
+                            min_size=1, max_size=8), min_size=2, max_size=6, unique=True))  # fmt: skip
+def test_ids_with_control_characters_leave_both_reports_well_formed(tmp_path_factory, ids):
+    """Whatever the ids of the answers a release lost, the JUnit report parses as XML and the
+    Markdown summary carries no control character (each shown as an escape, as on a terminal)."""
+    import unicodedata
+    import xml.dom.minidom
+
+    from claimlab.core.text import nfc
+
+    ids = list(dict.fromkeys(nfc(i) for i in ids))
+    rows = pd.DataFrame({"id": ids + ["k1", "k2"], "n": 1, "d": 2})
+    g = release_gate(rows, rows.iloc[len(ids):], keys=["id"],
+                     figures=[GateFigure("hits", "n", "d")], resamples=100)  # fmt: skip
+    folder = tmp_path_factory.mktemp("reports")
+    xml.dom.minidom.parse(str(gate_junit(g, folder / "g.xml")))  # well-formed
+    for text in (
+        (folder / "g.xml").read_text("utf-8"),
+        gate_summary(g, folder / "g.md").read_text("utf-8"),
+    ):
+        assert not [c for c in text if unicodedata.category(c) == "Cc" and c not in "\n\t"]
+        assert "\u202e" not in text
