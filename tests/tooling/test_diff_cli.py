@@ -55,8 +55,12 @@ def stored(tmp_path_factory):
     first = write(d / "first.json", doc)
     assert main(["rag", str(first), "--store", str(store), "--out", str(d / "first.csv"),
                  "--json"]) == 0  # fmt: skip
-    return {"dir": d, "store": store, "first": first, "second": write(d / "second.json", second),
-            "picked": picked}  # fmt: skip
+    second = write(d / "second.json", second)
+    two = d / "two.sqlite"  # both runs, whatever other tests add to ``store`` and when
+    for f in (first, second):
+        assert main(["rag", str(f), "--store", str(two), "--json"]) == 0
+    return {"dir": d, "store": store, "first": first, "second": second, "picked": picked,
+            "two": two}  # fmt: skip
 
 
 def diff_json(capsys, *args):
@@ -128,11 +132,11 @@ def test_two_per_answer_tables_show_the_answers_whose_counts_moved(tmp_path, cap
     [
         (["nothing.csv", "other.csv"], "neither a per-item table"),
         (["1", "9", "--store", "{store}"], "no run '9' in the store"),
-        (["previous", "latest", "--store", "{store}", "--figure", "f1"], "no figure 'f1'"),
+        (["previous", "latest", "--store", "{two}", "--figure", "f1"], "no figure 'f1'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(stored, capsys, args, words):
-    args = [a.format(store=stored["store"]) for a in args]
+    args = [a.format(store=stored["store"], two=stored["two"]) for a in args]
     capsys.readouterr()
     assert main(["diff", *args]) == 2
     err = capsys.readouterr().err
