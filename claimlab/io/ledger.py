@@ -86,8 +86,13 @@ def row_label(path: str | Path, row: int) -> str:
     return f"row {row}"
 
 
-def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.Table:
+def read_table(
+    path: str | Path, *, columns: Sequence[str] | None = None, text: Sequence[str] = ()
+) -> pa.Table:
     """Read a CSV, JSONL or Parquet table and add a 1-based ``_row`` column.
+
+    The id columns (:data:`TEXT_COLUMNS`, and ``text``: the keys a caller pairs by) of a CSV
+    file are read as text as written: ``007`` stays ``007``, never the number 7.
 
     Raises:
         LedgerError: unreadable file.
@@ -106,7 +111,7 @@ def read_table(path: str | Path, *, columns: Sequence[str] | None = None) -> pa.
                 p, columns=list(columns) if columns else None, read_dictionary=dict_cols
             )
         elif kind == "csv":
-            table = _read_csv(p)
+            table = _read_csv(p, text)
         else:
             import pyarrow.json as pjson
 
@@ -214,7 +219,10 @@ def _check_first_object(p: Path) -> None:
         )
 
 
-def _read_csv(p: Path) -> pa.Table:
+TEXT_COLUMNS = ("answer_id", "candidate_id", "unit_id", "preserves", "fingerprint", "model")
+
+
+def _read_csv(p: Path, text: Sequence[str] = ()) -> pa.Table:
     """Read a CSV ledger; quoted values may hold line breaks.
 
     The fast parser splits the file into blocks at line breaks, which breaks a quoted value
@@ -226,14 +234,7 @@ def _read_csv(p: Path) -> pa.Table:
     import pyarrow.csv as pcsv
 
     convert = pcsv.ConvertOptions(
-        column_types={
-            "answer_id": pa.string(),
-            "candidate_id": pa.string(),
-            "unit_id": pa.string(),
-            "preserves": pa.string(),
-            "fingerprint": pa.string(),
-            "model": pa.string(),
-        },
+        column_types=dict.fromkeys([*TEXT_COLUMNS, *text], pa.string()),
         strings_can_be_null=False,
     )
     try:
@@ -650,7 +651,7 @@ def read_answers(
     import pandas as pd
 
     source = str(path)
-    table = read_table(path)
+    table = read_table(path, text=keys)
     present = [c for c in optional if c in table.column_names]
     counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair), *present]))
     require_columns(table, [*keys, *counts], source)

@@ -400,3 +400,33 @@ def test_a_store_named_relatively_is_gated_from_another_folder(releases, capsys,
         "--margin", "0.02",
     )  # fmt: skip
     assert code == 1 and data["verdict"] == "FAIL"
+
+
+def _query(qid):
+    return {"query_id": qid, "query": "q", "response_claims": ["x"], "gt_answer_claims": ["x"],
+            "retrieved_context": [{"doc_id": "d", "text": "x"}], "answer2response": [E],
+            "response2answer": [E], "retrieved2response": [[E]], "retrieved2answer": [[E]]}  # fmt: skip
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".parquet"])
+@pytest.mark.parametrize(
+    "ids",
+    [["007", "008"], ["007", "7"], ["7", "7.0", "1e3", "0x1"], [" 7", "7 ", "True", "NaN", "null"]],
+    ids=["leading-zeros", "007-and-7", "number-spellings", "spaces-and-words"],
+)
+def test_ids_that_look_like_numbers_are_read_back_as_written(tmp_path, capsys, ids, suffix):
+    """A per-query table written with --out pairs its queries again as the ids were written,
+    whatever they look like, and an identical release passes against it (diff sees no change)."""
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"results": [_query(i) for i in ids]}), encoding="utf-8")
+    table = tmp_path / f"t{suffix}"
+    assert main(["rag", str(run), "--out", str(table)]) == 0
+    capsys.readouterr()
+    code = main(
+        ["rag", str(run), "--baseline", str(table), "--gate-figures", "precision", "--json"]
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert (data["shared"], data["only_baseline"], data["only_now"]) == (len(ids), 0, 0)
+    assert code in (0, 3)  # identical: never a lost query (undecided with too few pairs)
+    assert main(["diff", str(table), str(table), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changed"] == 0
