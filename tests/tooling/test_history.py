@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import re
 
 from tests.conftest import FIXTURES, run_cli
 from tests.labs.ledger.test_release_gate import write_ledger
@@ -29,6 +30,18 @@ def test_two_ledger_runs_and_an_audit_in_one_store(tmp_path):
         "history", "--store", store, "--metric", "corpus.micro.coverage", "--plot", plot, check=True
     )
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "3 runs" in out.stdout
+    # the text listing counts what it leaves out: every figure is listed or counted, per run
+    text = run_cli("history", "--store", store, check=True).stdout
+    blocks = text.split("\n  #")[1:]
+    assert len(blocks) == 3
+    for block, r in zip(blocks, runs, strict=True):
+        listed = [
+            line
+            for line in block.splitlines()[1:]
+            if line.startswith("      ") and "..." not in line
+        ]
+        more = re.search(r"\.\.\. and (\d+) more figures", block)
+        assert len(listed) + (int(more[1]) if more else 0) == len(r["figures"])
 
 
 def test_trusted_claims_after_a_revision_that_contradicts_one(tmp_path, write_variant):

@@ -9,6 +9,8 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.notebook.terminal import emit_json, output_path, say
 
+SHOWN = 12  # figures listed per run without --metric; the rest are counted
+
 
 def cmd_history(args: argparse.Namespace) -> int:
     """Run ``claimlab history``; returns the exit code (2: a store error, an unknown figure)."""
@@ -40,8 +42,13 @@ def cmd_history(args: argparse.Namespace) -> int:
     for r in runs:
         inputs = ", ".join(f"{os.path.basename(p)} ({h[:12]})" for p, h in r.inputs)
         say(f"  #{r.id} {r.time} claimlab {r.version} {r.command}: {inputs}")
-        for f in r.figures[: 12 if args.metric is None else None]:
+        shown = r.figures[: SHOWN if args.metric is None else None]
+        for f in shown:
             say(f"      {f.name} {f.display}")
+        if len(r.figures) > len(shown):
+            say(
+                f"      ... and {len(r.figures) - len(shown)} more figures (--metric NAME or --json)"
+            )
     if args.plot:
         say(f"figure written to {args.plot}")
     return 0
