@@ -27,6 +27,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
+from claimlab.core.text import nfc
 from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, read_json, where
 
 
@@ -157,6 +158,39 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     return out
 
 
+def _refuse_repeated_key(top: Record, path: Path) -> None:
+    """Refuse a question id written twice in ``answer`` or ``sp`` (a JSON parser keeps the last).
+
+    Every key of a JSON object ends with a quote and a colon: when the file has no more of
+    those than the parsed objects have keys, no key is written twice. Otherwise the file is read
+    again by the standard library's parser, which hands each object's pairs over as written. A
+    JSON Lines file's repeated ``_id`` is refused where it is read.
+    """
+    import json
+    import re
+
+    raw = path.read_bytes()
+    keys = len(top.data) + sum(len(v) for v in top.data.values() if isinstance(v, dict))
+    if len(re.findall(rb'"[ \t\r\n]*:', raw)) <= keys:  # every key ends so: none twice
+        return
+    repeated: list[tuple[str, dict[str, Any]]] = []  # the first key written twice, its object
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys, obj = [k for k, _ in items], dict(items)
+        if not repeated and len(set(keys)) < len(keys):
+            repeated.append((next(k for i, k in enumerate(keys) if k in keys[:i]), obj))
+        return obj
+
+    parsed = json.loads(raw, object_pairs_hook=pairs)
+    if repeated:
+        key, obj = nfc(repeated[0][0]), repeated[0][1]
+        where = next((f for f in HOTPOT_KEYS if parsed.get(f) is obj), None)
+        raise top.error(
+            f"{key!r} is written twice in one object (a JSON reader would keep only the last)",
+            field=f"{where}.{key}" if where else key,
+        )
+
+
 def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     """Predictions: ``{"answer": {...}, "sp": {...}}``, or JSON Lines of ``{_id, answer, sp}``.
 
@@ -174,6 +208,7 @@ def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     if len(rows) == 1 and rows[0][0] == "" and "_id" not in rows[0][1]:
         top = _record(rows[0][1], source, "", "_id")
         _check_hotpot_keys(top, HOTPOT_KEYS)
+        _refuse_repeated_key(top, Path(path))
         for qid, text in top.mapping("answer"):
             if not isinstance(text, str):
                 raise top.error(f"must be a string, got {describe(text)}", field=f"answer.{qid}")

@@ -483,3 +483,51 @@ def test_musique_scores_iff_answerability_is_given_where_the_gold_needs_it(
         assert scores.figures["group_answer_sufficiency_f1"].value == pytest.approx(
             right / questions
         )
+
+
+def _object_text(pairs, space):
+    """A JSON object written from (key, value) pairs as given, repeats kept."""
+    return "{" + ", ".join(f"{json.dumps(k)}{space}:{space}{v}" for k, v in pairs) + "}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ids=st.lists(
+        st.text(st.sampled_from('ab":\\ çé\u0301'), min_size=1, max_size=5),
+        min_size=1,
+        max_size=5,
+        unique=True,
+    ),  # fmt: skip
+    where=st.sampled_from(["answer", "sp", None]),
+    space=st.sampled_from(["", " ", "\n\t"]),
+    data=st.data(),
+)
+def test_a_question_id_written_twice_is_refused_and_quotes_in_values_are_not(
+    tmp_path_factory, ids, where, space, data
+):
+    """Repeating an id in ``answer`` or ``sp`` (a JSON reader keeps the last) is refused naming
+    the map and the id; answers holding quotes and colons are read as they are."""
+    from claimlab.core.text import nfc
+
+    assume_unique = len({nfc(i) for i in ids}) == len(ids)
+    if not assume_unique:
+        return
+    answers = [(i, json.dumps(f'{i}": x')) for i in ids]  # a value that looks like a key
+    facts = [(i, json.dumps([[i, 0]])) for i in ids]
+    twice = data.draw(st.sampled_from(ids))
+    if where == "answer":
+        answers.append((twice, json.dumps("other")))
+    elif where == "sp":
+        facts.append((twice, "[]"))
+    path = tmp_path_factory.mktemp("hp") / "pred.json"
+    text = _object_text(
+        [("answer", _object_text(answers, space)), ("sp", _object_text(facts, space))], space
+    )
+    path.write_text(text, encoding="utf-8")
+    if where is None:
+        got = load_hotpot_predictions(path)
+        assert got.answers == {nfc(i): f'{nfc(i)}": x' for i in ids}
+    else:
+        with pytest.raises(ClaimlabInputError, match="written twice") as err:
+            load_hotpot_predictions(path)
+        assert err.value.field == f"{where}.{nfc(twice)}"
