@@ -194,7 +194,9 @@ class Aligner:
             return hit
         if self.ideographic:
             claim_chars = [w for *_, w in _characters(subclaim)]
-            hit = _align_words(claim_chars, self.chars, self.char_index)
+            hit = self.verbatim(claim_chars, self.chars, self.char_index) or _align_words(
+                claim_chars, self.chars, self.char_index
+            )
             if hit is None or hit.score < threshold:
                 return None
             return hit
@@ -214,15 +216,26 @@ class Aligner:
             return None
         return Alignment(start, end, round(float(score), 1))
 
-    def verbatim(self, claim: Sequence[str]) -> Alignment | None:
-        """The first place where the answer says the subclaim's words in a row (case folded)."""
+    def verbatim(
+        self,
+        claim: Sequence[str],
+        words: list[tuple[int, int, str]] | None = None,
+        index: _WordIndex | None = None,
+    ) -> Alignment | None:
+        """The first place where the answer says the subclaim's words in a row (case folded).
+
+        ``words`` and ``index``: the answer's characters instead (Chinese, Japanese).
+        """
+        words, index = (
+            (self.words, self.index) if words is None or index is None else (words, index)
+        )
         if not claim:
             return None
-        first = self.index.find_run(claim)
+        first = index.find_run(claim)
         if first is None:
             return None
         last = first + len(claim) - 1
-        return Alignment(self.words[first][0], self.words[last][1], 100.0)
+        return Alignment(words[first][0], words[last][1], 100.0)
 
 
 PREFIX = 4  # words sharing their first 4 letters and 60 % of the shorter one match: deep, deepest
@@ -317,7 +330,9 @@ def _align_words(
     A stretch is scored by F2 (recall, the share of the subclaim's words it holds, weighs four
     times its precision, the share of its words that match): a span that misses part of the
     claim is worse than one that holds a word too many; at equal F2 the shorter stretch wins,
-    then the earlier. Only stretches that start and end on a matching word can win, and none
+    then the earlier. Each answer word in a stretch stands for one claim word (the first it
+    matches that no earlier word of the stretch stands for), so a claim that says a word or a
+    character twice (日曜日, 天天) is found whole only where the answer says it twice. Only stretches that start and end on a matching word can win, and none
     is longer than 2n + 3 words (n: the subclaim's words), so the work grows with the matches,
     not with the square of the answer. The reported score is the recall (0-100).
     """
@@ -336,7 +351,8 @@ def _align_words(
             length = e - s + 1
             if length > limit:
                 break
-            acc |= at[e]
+            free = at[e] & ~acc  # each answer word stands for one claim word: a repeat needs two
+            acc |= free & -free
             found = acc.bit_count()
             recall = found / k
             precision = found / length if found < length else 1.0

@@ -98,3 +98,41 @@ def test_a_stretch_of_a_chinese_or_japanese_answer_is_placed_on_as_many_characte
     hit = align(claim, text)
     assert hit is not None and hit.score == 100.0
     assert text[hit.start : hit.end] == claim
+
+
+@pytest.mark.parametrize(
+    ("answer", "subclaim", "placed"),
+    [
+        ("日曜日は休館です。", "日曜日は休館です。", "日曜日は休館です"),
+        ("天天开门。", "天天开门", "天天开门"),
+        (
+            "北京图书馆早上开门。星期天闭馆。",
+            "北京图书馆星期天闭馆",
+            "北京图书馆早上开门。星期天闭馆",
+        ),
+        ("ab。ba。", "ba", "ba"),  # said in a row: the stretch saying it so, not a reordering
+        ("人人都要排队。", "人人", "人人"),
+        ("毎日毎日練習する。", "毎日毎日", "毎日毎日"),
+    ],
+)
+def test_a_subclaim_saying_a_character_twice_is_placed_whole(answer, subclaim, placed):
+    """Caught mutation: each answer character counted for every claim character it equals (the
+    first 日 of 日曜日 was left out: the second stood for both)."""
+    hit = align(subclaim, answer)
+    assert hit is not None and answer[hit.start : hit.end] == placed
+
+
+@given(
+    answer=st.text(st.sampled_from("日曜休館天开门书"), min_size=1, max_size=12),
+    data=st.data(),
+)
+def test_a_stretch_of_the_answer_is_placed_on_its_first_occurrence(answer, data):
+    """A subclaim that is a stretch of a Chinese or Japanese answer is placed on the first place
+    the answer says it in a row, whatever characters repeat."""
+    a = data.draw(st.integers(0, len(answer) - 1))
+    b = data.draw(st.integers(a + 1, len(answer)))
+    hit = align(answer[a:b], answer)
+    assert hit is not None and (hit.start, hit.end) == (
+        answer.index(answer[a:b]),
+        answer.index(answer[a:b]) + b - a,
+    )
