@@ -15,11 +15,12 @@ from claimlab.io.factscore import load_labelled, relabelled
 from claimlab.metrics.factscore import find_factscore
 from claimlab.tooling.cli import main
 from tests.checkers import stand_ins
-from tests.conftest import ROOT, require_data
+from tests.conftest import FIXTURES, ROOT, require_data
 
 HERE = Path(__file__).resolve().parent
 
 FLIPPED = "python:tests.checkers.stand_ins:PeopleFlipped"
+ATLAS = FIXTURES / "atlas_nova.json"
 
 
 def cli_json(capsys, *args):
@@ -230,3 +231,28 @@ def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, m
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["checker"]["checker"]["calls"] == 8  # 2 topics x 4 facts
+
+
+LATIN1_ANSWERS = """
+import json, sys
+for line in sys.stdin:
+    key = json.loads(line)["id"]
+    answer = {"id": key, "label": "SUPPORTED", "note": "caf" + chr(0xE9)}
+    if sys.argv[1] == "id":
+        answer = {"id": chr(0xE9) + key, "label": "SUPPORTED"}
+    sys.stdout.buffer.write(json.dumps(answer, ensure_ascii=False).encode("latin-1") + b"\\n")
+"""
+
+
+@pytest.mark.parametrize("where", ["extra", "id"])
+def test_a_command_answering_latin1_exits_2_naming_the_line_and_writes_nothing(
+    tmp_path, capsys, where
+):
+    script = tmp_path / "latin1.py"
+    script.write_text(LATIN1_ANSWERS, encoding="utf-8")
+    out = tmp_path / "z.json"
+    spec = f"command:{sys.executable} {script} {where}"
+    assert main(["check", str(ATLAS), "--out", str(out), "--checker", spec, "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"checker {spec}: output line 1: is not UTF-8 (" in err
+    assert not out.exists()
