@@ -84,14 +84,16 @@ def user_prompt(item: Item) -> str:
 def _import_here(module: str) -> Any:
     """The module, from the folder the command runs in first when it is there (as ``python -m``).
 
-    A module or package of the folder the command runs in (``top.py`` or ``top/__init__.py``)
-    wins over an installed one of the same top name (some installed packages ship a top-level
-    ``tests``); any other module is imported as it is.
+    A module or package of the folder the command runs in (``top.py``, ``top/__init__.py``, or a
+    folder ``top/`` without one: a namespace package) wins over an installed one of the same top
+    name (some installed packages ship a top-level ``tests``); any other module is imported as
+    it is. As for ``python -m``, a regular package found later on the path still wins over a
+    namespace folder.
     """
     top = module.split(".")[0]
     here = os.getcwd()
-    local = os.path.isfile(os.path.join(here, f"{top}.py")) or os.path.isfile(
-        os.path.join(here, top, "__init__.py")
+    local = os.path.isfile(os.path.join(here, f"{top}.py")) or os.path.isdir(
+        os.path.join(here, top)
     )
     if not local or here in sys.path or top in sys.modules:
         return importlib.import_module(module)

@@ -213,14 +213,24 @@ class Mine:
 """
 
 
-@pytest.mark.parametrize("module", ["my_checker", "tests.my_checker", "lab.checks.mine"])
-def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, module):
+@pytest.mark.parametrize(
+    ("module", "packages"),
+    [
+        ("my_checker", "regular"),
+        ("tests.my_checker", "regular"),
+        ("lab.checks.mine", "regular"),
+        ("ns_pkg.mine", "namespace"),  # ./ns_pkg/ without __init__.py: `python -m` finds it
+    ],
+)
+def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, module, packages):
     """As ``python -m`` would: the folder the command runs in comes first for a module that is
-    there, even when an installed package ships the same top name (a top-level ``tests``)."""
+    there, even when an installed package ships the same top name (a top-level ``tests``), and a
+    folder without ``__init__.py`` there is a namespace package."""
     path = tmp_path.joinpath(*module.split(".")).with_suffix(".py")
     for parent in reversed(path.relative_to(tmp_path).parents[:-1]):  # packages, outermost first
         (tmp_path / parent).mkdir()
-        (tmp_path / parent / "__init__.py").touch()
+        if packages == "regular":
+            (tmp_path / parent / "__init__.py").touch()
     path.write_text(OWN_CHECKER, encoding="utf-8")
     people = tiny_file(tmp_path / "sys.jsonl", facts=4)
     claimlab = Path(sys.executable).with_name("claimlab")  # the console script: no cwd on its path
