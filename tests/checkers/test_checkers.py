@@ -279,6 +279,53 @@ def test_repeats_flip_rate_and_alpha_match_a_hand_computation():
     assert report.alpha.value is not None and flips > 0
 
 
+@FEW
+@given(
+    st.integers(1, 6).flatmap(
+        lambda k: st.lists(st.lists(st.sampled_from(list(Status)), min_size=k, max_size=k),
+                           max_size=12)
+    )
+)  # fmt: skip
+def test_each_items_flip_rate_carries_its_counts_and_they_sum_to_the_pooled_rate(rows):
+    # mutation caught: an unstable item left unnamed, or a per-item row off the pooled counts
+    ids = [f"c{n}" for n in range(len(rows))]
+    report = find_repeats(ids, [[Verdict(label) for label in row] for row in rows])
+    data = report.to_dict()
+    per_item = data.get("items", [])
+    assert [r["id"] for r in per_item] == ids
+    for row, r in zip(rows, per_item, strict=True):
+        top = max(row.count(s) for s in set(row))
+        assert (r["flips"], r["asks"]) == (len(row) - top, len(row))
+        assert (r["flip_rate"]["numerator"], r["flip_rate"]["denominator"]) == (
+            r["flips"],
+            r["asks"],
+        )
+    pooled = data["flip_rate"]
+    assert sum(r["flips"] for r in per_item) == pooled["numerator"]
+    assert sum(r["asks"] for r in per_item) == pooled["denominator"]
+    assert data.get("unstable_ids") == [r["id"] for r in per_item if r["flips"] > 0]
+    assert len(data["unstable_ids"]) == data["unstable_items"]["numerator"]
+
+
+@pytest.mark.parametrize(
+    ("unstable", "named"),
+    [
+        (0, None),  # nothing to name: the pooled figure alone
+        (2, "(c0 1/3, c1 1/3)"),
+        (5, "(c0 1/3, c1 1/3, c2 1/3, c3 1/3, c4 1/3)"),
+        (8, "(c0 1/3, c1 1/3, c2 1/3, c3 1/3, c4 1/3 and 3 more)"),
+    ],
+)
+def test_the_repeats_line_names_the_first_unstable_items_and_counts_the_rest(unstable, named):
+    from claimlab.checkers.repeats import repeats_line
+
+    s, n = Verdict(Status.SUPPORTED), Verdict(Status.NOT_IN_REFERENCE)
+    rows = [[s, s, n] if k < unstable else [s, s, s] for k in range(10)]
+    line = repeats_line(find_repeats([f"c{k}" for k in range(10)], rows).to_dict())
+    pooled = f"unstable items {unstable * 10}.0% ({unstable}/10)"
+    assert (pooled + (f" {named}," if named else ",")) in line, line
+
+
 @given(st.lists(st.sampled_from(list(Status)), min_size=1, max_size=9))
 def test_a_majority_label_is_held_by_more_verdicts_than_any_other(labels):
     # mutation caught: a tie given the first label as its majority
