@@ -243,6 +243,42 @@ def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, m
     assert json.loads(proc.stdout)["checker"]["checker"]["calls"] == 8  # 2 topics x 4 facts
 
 
+def not_sqlite(tmp_path):
+    (tmp_path / "notdb.sqlite").write_text("hello\n", encoding="utf-8")
+    return tmp_path / "notdb.sqlite", "not a verdict cache (file is not a database)"
+
+
+def other_table(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE verdicts (a)")
+    return path, "not a verdict cache (no such column: key)"
+
+
+def no_folder(tmp_path):
+    return Path("/proc/nope/c.sqlite"), "cannot open the verdict cache (No such file or directory)"
+
+
+@pytest.mark.parametrize("bad", [not_sqlite, other_table, no_folder])
+def test_a_cache_that_cannot_be_a_verdict_cache_exits_2_naming_the_file_and_cache(
+    tmp_path, capsys, bad
+):
+    # mutation caught: sqlite's DatabaseError let through (exit 1), or --cache left unnamed
+    if bad is no_folder and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    cache, problem = bad(tmp_path)
+    before = cache.read_bytes() if cache.exists() else None
+    out = tmp_path / "z.json"
+    args = ["check", str(ATLAS), "--out", str(out), "--cache", str(cache), "--checker", FLIPPED]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == f"claimlab check: error: {cache}: --cache: {problem}\n"
+    assert not out.exists()
+    assert (cache.read_bytes() if cache.exists() else None) == before  # a file not ours: untouched
+
+
 LATIN1_ANSWERS = """
 import json, sys
 for line in sys.stdin:
