@@ -302,3 +302,13 @@ def test_a_command_answering_latin1_exits_2_naming_the_line_and_writes_nothing(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"checker {spec}: output line 1: is not UTF-8 (" in err
     assert not out.exists()
+
+
+def test_the_timeout_is_said_to_apply_to_command_and_openai_checkers_not_python_ones(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "per call of a command: or openai: checker" in help_text
+    assert "a python: checker runs in this process and is not stopped by it" in help_text
+    guide = " ".join((ROOT / "docs" / "guide" / "rag.md").read_text(encoding="utf-8").split())
+    assert "The timeout applies to `command:` and `openai:` checkers only" in guide
