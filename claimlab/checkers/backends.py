@@ -4,12 +4,14 @@
   arguments; its instance is called, or its ``check`` method). It is called with a list of
   :class:`~claimlab.checkers.verdicts.Item` and returns one answer per item, in order: a label
   word or ``{"label", "probability"?, "used"?}``. Its ``version`` attribute, if any, is part of
-  the cache key. It runs in this process: ``--timeout`` does not stop it, ``--workers`` does
-  not apply (one batch at a time).
+  the cache key. It runs in this process: ``--timeout`` does not stop it (Python code is not
+  interrupted), ``--workers`` does not apply (one batch at a time).
 * ``command:"CMD ARGS"``: a program in any language, started once per batch. It reads one JSON
   object a line on standard input, ``{"id", "claim", "passages": [...], "repeat"}``, and writes
-  one a line on standard output, ``{"id", "label", "probability"?, "used"?}``, in any order; a
-  nonzero exit is a failed call (tried again).
+  one a line on standard output, ``{"id", "label", "probability"?, "used"?}``, in any order,
+  in UTF-8 (a line that is not UTF-8 is refused by its number); a nonzero exit is a failed call
+  (tried again). It runs in a process group of its own: at ``--timeout`` the whole group is
+  killed, so a child it started that holds its output does not keep the run waiting.
 * ``openai:URL`` with ``--model NAME``: an OpenAI-compatible ``/v1/chat/completions`` endpoint
   (vLLM, Ollama, llama.cpp's server, TGI). One request per item with :data:`PROMPT_VERSION`'s
   prompt (:data:`SYSTEM_PROMPT`, :func:`user_prompt`); the reply's message is one JSON object,
@@ -25,6 +27,7 @@ import inspect
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -81,14 +84,16 @@ def user_prompt(item: Item) -> str:
 def _import_here(module: str) -> Any:
     """The module, from the folder the command runs in first when it is there (as ``python -m``).
 
-    A module or package of the folder the command runs in (``top.py`` or ``top/__init__.py``)
-    wins over an installed one of the same top name (some installed packages ship a top-level
-    ``tests``); any other module is imported as it is.
+    A module or package of the folder the command runs in (``top.py``, ``top/__init__.py``, or a
+    folder ``top/`` without one: a namespace package) wins over an installed one of the same top
+    name (some installed packages ship a top-level ``tests``); any other module is imported as
+    it is. As for ``python -m``, a regular package found later on the path still wins over a
+    namespace folder.
     """
     top = module.split(".")[0]
     here = os.getcwd()
-    local = os.path.isfile(os.path.join(here, f"{top}.py")) or os.path.isfile(
-        os.path.join(here, top, "__init__.py")
+    local = os.path.isfile(os.path.join(here, f"{top}.py")) or os.path.isdir(
+        os.path.join(here, top)
     )
     if not local or here in sys.path or top in sys.modules:
         return importlib.import_module(module)
@@ -155,11 +160,24 @@ class _Answers:
         self.name = name
         self.found: dict[str, object] = {}
 
-    def error(self, problem: str, record: str, field: str = "id") -> CheckerAnswerError:
+    def error(self, problem: str, record: str, field: str | None = "id") -> CheckerAnswerError:
         return CheckerAnswerError(problem, file=f"checker {self.name}", record=record, field=field)
 
-    def take(self, n: int, line: str) -> int | None:
+    def text(self, n: int, raw: bytes) -> str:
+        """Output line ``n`` as text, or the error saying it is not UTF-8 (its bytes escaped)."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise self.error(
+                f"is not UTF-8 (byte 0x{raw[err.start]:02x} at byte {err.start + 1}): "
+                f"{raw.strip()[:80]!r}",
+                f"output line {n}",
+                field=None,
+            ) from None
+
+    def take(self, n: int, raw: bytes) -> int | None:
         """The item line ``n`` answers (its place among the items), None for a blank line."""
+        line = self.text(n, raw)
         if not line.strip():
             return None
         try:
@@ -188,7 +206,15 @@ class _Answers:
         return [self.found[item.id] for item in self.items]
 
 
-def _feed(pipe: Any, text: str) -> None:
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the program and every process it started in its group (they may hold its output)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # its own group: started in a session of its own
+    except (ProcessLookupError, PermissionError):
+        proc.kill()  # the group is gone already (or not ours): the program itself, if alive
+
+
+def _feed(pipe: Any, text: bytes) -> None:
     """Write the items to the program and close its input (a program that stops early is fine)."""
     try:
         pipe.write(text)
@@ -233,13 +259,15 @@ class CommandChecker:
 
         def expire() -> None:
             late.append(True)
-            proc.kill()
+            _kill_group(proc)
 
         timer = threading.Timer(timeout, expire)
         errors: list[str] = []
         stderr, stdout = proc.stderr, proc.stdout
         assert stderr is not None and stdout is not None  # both piped by _start
-        reader = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
+        reader = threading.Thread(
+            target=lambda: errors.append(stderr.read().decode("utf-8", "replace")), daemon=True
+        )
         reader.start()
         timer.start()
         answers = _Answers(items, self.name)
@@ -250,7 +278,7 @@ class CommandChecker:
                     on_answer(place, answers.found[items[place].id])
             code = proc.wait()
         except BaseException:
-            proc.kill()
+            _kill_group(proc)
             proc.wait()
             raise
         finally:
@@ -262,8 +290,11 @@ class CommandChecker:
             raise CheckerUnavailable(f"exit {code}: {''.join(errors).strip()[-200:]}")
         return answers.in_order()
 
-    def _start(self, items: Sequence[Item]) -> subprocess.Popen[str]:
-        """The program started, the items being written to its input by a thread of their own."""
+    def _start(self, items: Sequence[Item]) -> subprocess.Popen[bytes]:
+        """The program started in a process group of its own, fed the items by a thread.
+
+        Its output is read as bytes, line by line (each line's UTF-8 checked where it is read).
+        """
         text = "".join(json.dumps(i.to_dict(), ensure_ascii=False) + "\n" for i in items)
         try:
             proc = subprocess.Popen(
@@ -271,15 +302,14 @@ class CommandChecker:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",  # bytes that are not UTF-8: a line refused by its number
+                start_new_session=True,  # a timeout kills the group: children holding stdout too
             )
         except OSError as err:
             raise ClaimlabInputError(
                 f"cannot start {self.argv[0]}: {err}", field="--checker"
             ) from err
-        threading.Thread(target=_feed, args=(proc.stdin, text), daemon=True).start()
+        data = text.encode("utf-8", "replace")  # a lone surrogate from a file: as before
+        threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True).start()
         return proc
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.checkers.verdicts import Item, Verdict
+from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import Status
 
 CACHE_VARIABLE = "CLAIMLAB_CHECKER_CACHE"
@@ -52,15 +53,47 @@ class VerdictCache:
     """Verdicts by key, each put in its own transaction."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Open (or create) the cache at ``path``.
+
+        Raises:
+            ClaimlabInputError: the path cannot hold a cache (its folder cannot be made, the file
+                cannot be opened, or it is not an SQLite file with this cache's table), one line
+                naming the file and ``--cache``; a file that is no cache is left as it was.
+        """
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute(
-            "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, checker TEXT NOT NULL, "
-            "label TEXT NOT NULL, probability REAL, used TEXT NOT NULL)"
-        )
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as err:
+            raise self._refused("cannot open the verdict cache", err) from None
+        try:
+            self._check_table()
+        except sqlite3.Error as err:
+            self.db.close()
+            raise self._refused("not a verdict cache", err) from None
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, checker TEXT NOT NULL, "
+                "label TEXT NOT NULL, probability REAL, used TEXT NOT NULL)"
+            )
+        except sqlite3.Error as err:
+            self.db.close()
+            raise self._refused("cannot use the verdict cache", err) from None
+
+    def _check_table(self) -> None:
+        """Read, before writing anything: an SQLite file whose ``verdicts`` has the columns."""
+        found = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'verdicts'"
+        ).fetchone()  # a file that is not SQLite fails here
+        if found is not None:
+            self.db.execute("SELECT key, checker, label, probability, used FROM verdicts LIMIT 0")
+
+    def _refused(self, problem: str, err: BaseException) -> ClaimlabInputError:
+        """The one-line error naming the file and ``--cache``, the cause in brackets."""
+        cause = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        return ClaimlabInputError(f"{problem} ({cause})", file=str(self.path), field="--cache")
 
     def get(self, key: str) -> Verdict | None:
         """The cached verdict, or None."""

@@ -57,7 +57,8 @@ def add_checker_options(p: argparse.ArgumentParser, *, default: str | None = "le
         type=positive_type,
         default=60.0,
         metavar="SECONDS",
-        help="seconds per call (default 60)",
+        help="seconds per call of a command: or openai: checker (default 60); a python: checker "
+        "runs in this process and is not stopped by it",
     )
     g.add_argument(
         "--retries",

@@ -15,11 +15,12 @@ from claimlab.io.factscore import load_labelled, relabelled
 from claimlab.metrics.factscore import find_factscore
 from claimlab.tooling.cli import main
 from tests.checkers import stand_ins
-from tests.conftest import ROOT, require_data
+from tests.conftest import FIXTURES, ROOT, require_data
 
 HERE = Path(__file__).resolve().parent
 
 FLIPPED = "python:tests.checkers.stand_ins:PeopleFlipped"
+ATLAS = FIXTURES / "atlas_nova.json"
 
 
 def cli_json(capsys, *args):
@@ -212,14 +213,24 @@ class Mine:
 """
 
 
-@pytest.mark.parametrize("module", ["my_checker", "tests.my_checker", "lab.checks.mine"])
-def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, module):
+@pytest.mark.parametrize(
+    ("module", "packages"),
+    [
+        ("my_checker", "regular"),
+        ("tests.my_checker", "regular"),
+        ("lab.checks.mine", "regular"),
+        ("ns_pkg.mine", "namespace"),  # ./ns_pkg/ without __init__.py: `python -m` finds it
+    ],
+)
+def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, module, packages):
     """As ``python -m`` would: the folder the command runs in comes first for a module that is
-    there, even when an installed package ships the same top name (a top-level ``tests``)."""
+    there, even when an installed package ships the same top name (a top-level ``tests``), and a
+    folder without ``__init__.py`` there is a namespace package."""
     path = tmp_path.joinpath(*module.split(".")).with_suffix(".py")
     for parent in reversed(path.relative_to(tmp_path).parents[:-1]):  # packages, outermost first
         (tmp_path / parent).mkdir()
-        (tmp_path / parent / "__init__.py").touch()
+        if packages == "regular":
+            (tmp_path / parent / "__init__.py").touch()
     path.write_text(OWN_CHECKER, encoding="utf-8")
     people = tiny_file(tmp_path / "sys.jsonl", facts=4)
     claimlab = Path(sys.executable).with_name("claimlab")  # the console script: no cwd on its path
@@ -230,3 +241,74 @@ def test_a_checker_module_of_the_folder_the_command_runs_in_is_found(tmp_path, m
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["checker"]["checker"]["calls"] == 8  # 2 topics x 4 facts
+
+
+def not_sqlite(tmp_path):
+    (tmp_path / "notdb.sqlite").write_text("hello\n", encoding="utf-8")
+    return tmp_path / "notdb.sqlite", "not a verdict cache (file is not a database)"
+
+
+def other_table(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE verdicts (a)")
+    return path, "not a verdict cache (no such column: key)"
+
+
+def no_folder(tmp_path):
+    return Path("/proc/nope/c.sqlite"), "cannot open the verdict cache (No such file or directory)"
+
+
+@pytest.mark.parametrize("bad", [not_sqlite, other_table, no_folder])
+def test_a_cache_that_cannot_be_a_verdict_cache_exits_2_naming_the_file_and_cache(
+    tmp_path, capsys, bad
+):
+    # mutation caught: sqlite's DatabaseError let through (exit 1), or --cache left unnamed
+    if bad is no_folder and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    cache, problem = bad(tmp_path)
+    before = cache.read_bytes() if cache.exists() else None
+    out = tmp_path / "z.json"
+    args = ["check", str(ATLAS), "--out", str(out), "--cache", str(cache), "--checker", FLIPPED]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == f"claimlab check: error: {cache}: --cache: {problem}\n"
+    assert not out.exists()
+    assert (cache.read_bytes() if cache.exists() else None) == before  # a file not ours: untouched
+
+
+LATIN1_ANSWERS = """
+import json, sys
+for line in sys.stdin:
+    key = json.loads(line)["id"]
+    answer = {"id": key, "label": "SUPPORTED", "note": "caf" + chr(0xE9)}
+    if sys.argv[1] == "id":
+        answer = {"id": chr(0xE9) + key, "label": "SUPPORTED"}
+    sys.stdout.buffer.write(json.dumps(answer, ensure_ascii=False).encode("latin-1") + b"\\n")
+"""
+
+
+@pytest.mark.parametrize("where", ["extra", "id"])
+def test_a_command_answering_latin1_exits_2_naming_the_line_and_writes_nothing(
+    tmp_path, capsys, where
+):
+    script = tmp_path / "latin1.py"
+    script.write_text(LATIN1_ANSWERS, encoding="utf-8")
+    out = tmp_path / "z.json"
+    spec = f"command:{sys.executable} {script} {where}"
+    assert main(["check", str(ATLAS), "--out", str(out), "--checker", spec, "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"checker {spec}: output line 1: is not UTF-8 (" in err
+    assert not out.exists()
+
+
+def test_the_timeout_is_said_to_apply_to_command_and_openai_checkers_not_python_ones(capsys):
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "per call of a command: or openai: checker" in help_text
+    assert "a python: checker runs in this process and is not stopped by it" in help_text
+    guide = " ".join((ROOT / "docs" / "guide" / "rag.md").read_text(encoding="utf-8").split())
+    assert "The timeout applies to `command:` and `openai:` checkers only" in guide

@@ -12,6 +12,7 @@ import re
 import shutil
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -278,6 +279,53 @@ def test_repeats_flip_rate_and_alpha_match_a_hand_computation():
     assert report.alpha.value is not None and flips > 0
 
 
+@FEW
+@given(
+    st.integers(1, 6).flatmap(
+        lambda k: st.lists(st.lists(st.sampled_from(list(Status)), min_size=k, max_size=k),
+                           max_size=12)
+    )
+)  # fmt: skip
+def test_each_items_flip_rate_carries_its_counts_and_they_sum_to_the_pooled_rate(rows):
+    # mutation caught: an unstable item left unnamed, or a per-item row off the pooled counts
+    ids = [f"c{n}" for n in range(len(rows))]
+    report = find_repeats(ids, [[Verdict(label) for label in row] for row in rows])
+    data = report.to_dict()
+    per_item = data.get("items", [])
+    assert [r["id"] for r in per_item] == ids
+    for row, r in zip(rows, per_item, strict=True):
+        top = max(row.count(s) for s in set(row))
+        assert (r["flips"], r["asks"]) == (len(row) - top, len(row))
+        assert (r["flip_rate"]["numerator"], r["flip_rate"]["denominator"]) == (
+            r["flips"],
+            r["asks"],
+        )
+    pooled = data["flip_rate"]
+    assert sum(r["flips"] for r in per_item) == pooled["numerator"]
+    assert sum(r["asks"] for r in per_item) == pooled["denominator"]
+    assert data.get("unstable_ids") == [r["id"] for r in per_item if r["flips"] > 0]
+    assert len(data["unstable_ids"]) == data["unstable_items"]["numerator"]
+
+
+@pytest.mark.parametrize(
+    ("unstable", "named"),
+    [
+        (0, None),  # nothing to name: the pooled figure alone
+        (2, "(c0 1/3, c1 1/3)"),
+        (5, "(c0 1/3, c1 1/3, c2 1/3, c3 1/3, c4 1/3)"),
+        (8, "(c0 1/3, c1 1/3, c2 1/3, c3 1/3, c4 1/3 and 3 more)"),
+    ],
+)
+def test_the_repeats_line_names_the_first_unstable_items_and_counts_the_rest(unstable, named):
+    from claimlab.checkers.repeats import repeats_line
+
+    s, n = Verdict(Status.SUPPORTED), Verdict(Status.NOT_IN_REFERENCE)
+    rows = [[s, s, n] if k < unstable else [s, s, s] for k in range(10)]
+    line = repeats_line(find_repeats([f"c{k}" for k in range(10)], rows).to_dict())
+    pooled = f"unstable items {unstable * 10}.0% ({unstable}/10)"
+    assert (pooled + (f" {named}," if named else ",")) in line, line
+
+
 @given(st.lists(st.sampled_from(list(Status)), min_size=1, max_size=9))
 def test_a_majority_label_is_held_by_more_verdicts_than_any_other(labels):
     # mutation caught: a tie given the first label as its majority
@@ -336,6 +384,63 @@ def test_a_command_that_does_not_answer_in_time_fails_after_its_retries():
     assert waits == [0.5]
 
 
+GRANDCHILD = """
+sleep {sleep}
+cat > /dev/null
+echo '{{"id": "a", "label": "SUPPORTED"}}'
+"""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_a_timeout_kills_the_commands_children_and_does_not_wait_for_them(tmp_path):
+    """The shell's child ``sleep`` holds the output pipe; the error must not wait for it."""
+    sleep = 30
+    script = tmp_path / "slow.sh"
+    script.write_text(GRANDCHILD.format(sleep=sleep), encoding="utf-8")
+    checker = checker_from_spec(f"command:bash {script}")
+    started = time.monotonic()
+    with pytest.raises(CheckerFailed, match=r"no answer after 1 tries: no answer within 1 s"):
+        run_checker(SAME[:1], checker, options=RunOptions(timeout=1, retries=0))
+    assert time.monotonic() - started < sleep / 2  # an order check: the child's sleep not awaited
+
+
+LATIN1 = """
+import json, sys
+for line in sys.stdin:
+    item = json.loads(line)
+    if sys.argv[1] == "extra":
+        answer = {"id": item["id"], "label": "SUPPORTED", "note": "caf" + chr(0xE9)}
+    else:
+        answer = {"id": chr(0xE9) + item["id"], "label": "SUPPORTED"}
+    sys.stdout.buffer.write(json.dumps(answer, ensure_ascii=False).encode("latin-1") + b"\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [
+        # the byte's place from 1: after '{"id": "a", "label": "SUPPORTED", "note": "caf' (46)
+        ("extra", "is not UTF-8 (byte 0xe9 at byte 47): b'{\"id\": \"a\", \"label\": "
+         "\"SUPPORTED\", \"note\": \"caf\\xe9\"}'"),
+        # after '{"id": "' (8)
+        ("id", "is not UTF-8 (byte 0xe9 at byte 9): b'{\"id\": \"\\xe9a\", \"label\": "
+         "\"SUPPORTED\"}'"),
+    ],
+)  # fmt: skip
+def test_an_answer_line_that_is_not_utf8_is_refused_naming_the_checker_and_the_line(
+    tmp_path, where, problem
+):
+    # mutation caught: bytes decoded with replacement (an extra key accepted, an id mangled)
+    script = tmp_path / "latin1.py"
+    script.write_text(LATIN1, encoding="utf-8")
+    spec = f"command:{sys.executable} {script} {where}"
+    cache = VerdictCache(tmp_path / "v.sqlite")
+    with pytest.raises(CheckerAnswerError) as err:
+        run_checker(SAME[:1], checker_from_spec(spec), cache=cache)
+    assert str(err.value) == f"checker {spec}: output line 1: {problem}"
+    assert cache.count() == 0
+
+
 ANSWERS = """
 import json, sys
 items = [json.loads(line) for line in sys.stdin]
@@ -359,7 +464,7 @@ elif extra == "bytes":
         ("twice", "item b: id: answered twice (again on output line 3)"),
         ("stranger", "output line 3: id: answers an item that was not asked: 'never-asked'"),
         ("junk", "output line 3: id: is not a JSON object with a string id: 'not json at all'"),
-        ("bytes", "output line 3: id: is not a JSON object with a string id: '\ufffd\ufffd'"),
+        ("bytes", "output line 3: is not UTF-8 (byte 0xff at byte 1): b'\\xff\\xfe'"),
     ],
 )
 def test_a_command_answer_twice_or_to_no_item_asked_is_refused_where_it_is(tmp_path, extra, where):

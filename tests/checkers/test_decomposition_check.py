@@ -70,9 +70,15 @@ def test_check_with_repeats_reports_the_flip_rate_and_alpha_computed_by_hand(tmp
     assert (got["flip_rate"]["numerator"], got["flip_rate"]["denominator"]) == (flips, 55)
     alpha = alpha_nominal([[row[r] for row in hand] for r in range(5)])
     assert got["alpha"] == alpha.to_dict()
-    written = json.loads(out.read_text(encoding="utf-8"))["candidates"]
+    written = json.loads(out.read_text(encoding="utf-8"))
     majority = ["SUPPORTED" if row.count("S") >= 3 else "NOT_IN_REFERENCE" for row in hand]
-    assert [c["evidence"]["status"] for c in written] == majority
+    assert [c["evidence"]["status"] for c in written["candidates"]] == majority
+    # per claim: its flips (asks off its majority) over its 5 asks, by hand; unstable ones named
+    per_claim = [(c.id, min(row.count("S"), row.count("N")), 5) for c, row in zip(
+        FX.candidates, hand, strict=True)]  # fmt: skip
+    for repeats in (got, written["checker"]["repeats"]):  # --json and the written file
+        assert [(r["id"], r["flips"], r["asks"]) for r in repeats["items"]] == per_claim
+        assert repeats["unstable_ids"] == [i for i, flips, _ in per_claim if flips]
 
 
 def test_check_with_repeats_prints_the_flip_rate_unstable_items_ties_and_alpha(tmp_path, capsys):
@@ -89,4 +95,10 @@ def test_check_with_repeats_prints_the_flip_rate_unstable_items_ties_and_alpha(t
     (line,) = [x for x in text.splitlines() if x.startswith("asked 5 times: ")]
     assert f"flips {repeats['flip_rate']['display']}" in line
     assert f"unstable items {repeats['unstable_items']['display']}" in line
+    unstable = repeats["unstable_ids"]
+    assert unstable  # the stand-in flips some of the 11 candidates
+    rows = {r["id"]: r for r in repeats["items"]}
+    first = ", ".join(f"{i} {rows[i]['flips']}/5" for i in unstable[:5])
+    more = f" and {len(unstable) - 5} more" if len(unstable) > 5 else ""
+    assert f"unstable items {repeats['unstable_items']['display']} ({first}{more})," in line
     assert f"{len(repeats['tied_ids'])} tie" in line and "alpha " in line
