@@ -10,7 +10,10 @@ pure rule, so that every check (sentence against claims, claim against quote) re
 * **marks**: whether a clause is negated (English ``not``, ``n't``, ``no``, ``never``,
   ``nothing``; Turkish ``değil``, ``yok``, ``hiç``, ``asla`` and the negative verb suffixes
   ``-mez``/``-maz``, ``-mıyor``, ``-medi``, ``-meyecek``, ``-memiş``, ...; Thai ``ไม่``;
-  Korean ``않``, ``안``, ``못``, ``없``, ``아니``) and which scope words it holds, by kind
+  Korean ``않``, ``안``, ``못``, ``없``, ``아니``, but not ``없이``, "without", which negates
+  no verb: "처방전 없이 살 수 있다" is affirmative; Thai and Korean negations are also counted,
+  as a clause there can hold two, "내지 않고 ... 내지 않는다", where English or Turkish is
+  split in two at "and"/"ve") and which scope words it holds, by kind
   (``all``: every, everyone, herkes, tüm; ``some``: some, bazı; ``only``: only, yalnızca;
   ``at least``: en az; ``at most``: at most, en fazla, up to; ``more``/``less``), each with
   the word it scopes: a determiner ("every", "tüm", "her", "only", "at least") scopes the
@@ -104,6 +107,7 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("เท่านั้น", "only"),
     ("เพียง", "only"),
     ("않", "not"),
+    ("없이", ""),  # "without" (처방전 없이, 끊임없이): no negation of the verb
     ("없", "not"),
     ("아니", "not"),
     ("아닌", "not"),
@@ -120,6 +124,7 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("오직", "only"),
 )
 _KO_WORDS = {"안": "not", "못": "not"}
+_HANGUL = re.compile("[\uac00-\ud7a3]")
 # a Turkish negative verb: the stem (2 letters at least), -me/-ma and a tense or person
 _TR_NEGATIVE = re.compile(
     r"\w\w(?:[ae]m[ae]z|m[ae]z(?:s[ae]|d[ıi]|l[ae]r|s[ıi]n(?:[ıi]z)?|[ıi]z)?"
@@ -159,15 +164,26 @@ class Marks:
     scope: frozenset[str]
     scoped: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    negations: int = field(default=0, compare=False, repr=False)  # Thai and Korean, counted
 
     def describe(self) -> str:
-        """``negated; at least (7), only (adults)`` or ``affirmative; no scope word``."""
+        """``negated; at least (7), only (adults)`` or ``affirmative; no scope word``.
+
+        Where Thai or Korean negations are counted and there are more than one:
+        ``negated (2 negations); ...``.
+        """
         words = ", ".join(f"{k} ({w})" if w else k for k, w in self.scoped)
-        return f"{'negated' if self.negated else 'affirmative'}; {words or 'no scope word'}"
+        counted = f" ({self.negations} negations)" if self.negations > 1 else ""
+        polarity = f"negated{counted}" if self.negated else "affirmative"
+        return f"{polarity}; {words or 'no scope word'}"
 
     def same_scope(self, other: Marks) -> bool:
         """Whether both hold the same scope words on the same words, as many times each."""
         return Counter(self.keys) == Counter(other.keys)
+
+    def same_scope_kinds(self, other: Marks) -> bool:
+        """Whether both hold the same kinds of scope word as many times each, on any words."""
+        return Counter(k for k, _ in self.keys) == Counter(k for k, _ in other.keys)
 
     def scope_difference(self, other: Marks) -> list[str]:
         """The kinds of scope word one side holds (on some word) and the other does not."""
@@ -209,9 +225,8 @@ def _inside_kinds(word: str) -> list[str]:
     if word.isascii():  # every mark is Thai or Hangul
         return found
     for mark, kind in _INSIDE:
-        if mark in word:
-            found.append(kind)
-            word = word.replace(mark, " ")
+        found += [kind] * word.count(mark) if kind else []
+        word = word.replace(mark, " ")
     return found
 
 
@@ -242,7 +257,46 @@ def marks(text: str, language: str = "en") -> Marks:
     kinds = [k for k, _ in found]
     scoped = tuple((k, w) for k, w in found if k not in ("not", "free"))
     keys = tuple(sorted((k, _key(w, language)) for k, w in scoped))
-    return Marks("not" in kinds, frozenset(k for k, _ in scoped), scoped, keys)
+    counted = sum(len(_word_negations(w)) for w in words if _unspaced(w))
+    return Marks("not" in kinds, frozenset(k for k, _ in scoped), scoped, keys, counted)
+
+
+def _unspaced(word: str) -> bool:
+    """Whether a word is Thai or Hangul: a script whose negations are counted (see the note)."""
+    return any("\u0e00" <= c <= "\u0e7f" or "\uac00" <= c <= "\ud7a3" for c in word)
+
+
+def _word_negations(word: str) -> list[str]:
+    """The negations one Thai or Korean word holds (Korean 안, 못 alone; marks inside it)."""
+    if _KO_WORDS.get(word) == "not":
+        return ["not"]
+    return [k for k in _inside_kinds(word) if k == "not"]
+
+
+def without_negations(text: str) -> str:
+    """The text with its Thai and Korean negations taken out.
+
+    A Korean word holding one goes, with the verb it negates in ``-지`` before it (written
+    otherwise when affirmative: 내지 않는다, 낸다).
+
+    What a clause says besides those negations: it tells a claim restating the whole of a
+    clause (which must hold as many) from one that states a part of it.
+
+    Examples:
+        >>> without_negations("학생은 식비를 내지 않는다.")
+        '학생은 식비를'
+        >>> without_negations("ห้องสมุดไม่เปิดวันเสาร์")
+        'ห้องสมุดเปิดวันเสาร์'
+    """
+    out: list[str] = []
+    for word in _tokens(text):
+        if not _unspaced(word) or not _word_negations(word):
+            out.append(word)
+        elif not _HANGUL.search(word):
+            out.append(word.replace("ไม่", ""))  # joined: the run reads as without it
+        elif out and out[-1].endswith("지"):  # 내지 않는다: the verb goes with it (낸다, 내고)
+            out.pop()
+    return " ".join(out)
 
 
 def _marks_at(words: list[str], i: int, language: str) -> tuple[int, list[tuple[str, str]]]:

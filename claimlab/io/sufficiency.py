@@ -21,6 +21,7 @@ finite and in range.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +75,35 @@ class Question:
     def pairs(self, i: int) -> tuple[tuple[str, str], ...] | None:
         """The links alternative ``i`` must hold: explicit pairs, or None for its order."""
         return self.links[i] if self.links else None
+
+    def chain(self, i: int) -> tuple[str, ...]:
+        """Alternative ``i``'s members in the order its links run: start first, value last.
+
+        Without explicit links, the order listed (that order is the chain). With them, each
+        member after every member linking into it, whatever order the file lists them in;
+        members the links leave unordered keep their listed order, and any a longer cycle
+        leaves unplaced follow in that order.
+        """
+        alt, pairs = self.alternatives[i], self.pairs(i)
+        if not pairs:
+            return alt
+        at = {m: k for k, m in enumerate(alt)}
+        waiting = dict.fromkeys(alt, 0)
+        for _, b in pairs:
+            waiting[b] += 1
+        ready = [k for k, m in enumerate(alt) if not waiting[m]]
+        heapq.heapify(ready)
+        placed: list[str] = []
+        while ready:  # Kahn's order, ties broken by the listed position
+            m = alt[heapq.heappop(ready)]
+            placed.append(m)
+            for a, b in pairs:
+                if a == m:
+                    waiting[b] -= 1
+                    if not waiting[b]:
+                        heapq.heappush(ready, at[b])
+        done = set(placed)  # a cycle the loader let through: its members follow as listed
+        return (*placed, *(m for m in alt if m not in done))
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from claimlab.core.polarity import (
     clauses,
     marks,
     without_head_label,
+    without_negations,
 )
 from claimlab.core.ratio import Ratio
 from claimlab.core.sentences import split_sentences
@@ -389,14 +390,19 @@ class Disagreement:
     ours: Marks
 
 
-def disagreement(target: str, claim: str, language: str) -> Disagreement | None:
+def disagreement(
+    target: str, claim: str, language: str, *, declared: bool = False
+) -> Disagreement | None:
     """Where a claim and the text it rests on disagree in negation or scope words (None: never).
 
     Each clause of the claim is compared with the clause of ``target`` it states (see
     :func:`stated_clause`): both must be negated or neither (``POLARITY_MISMATCH``), and both
     must hold the same scope words on the same words, as many times each
     (``SCOPE_MISMATCH``: "everyone" is not "adults", "at least 7" is not "7", and "all members
-    ... every visit" is not "gold members ... every visit").
+    ... every visit" is not "gold members ... every visit"). Thai and Korean negations are
+    also counted (a clause there can negate two things): the side holding fewer must not
+    carry all the other says besides them; a claim stating a part of its clause may. A claim ``declared`` to restate the
+    target (its words may differ) must agree all the same, its scope words by kind and count.
 
     Examples:
         >>> disagreement("Pensioners do not pay the fee.", "Pensioners pay the fee.", "en").code
@@ -414,11 +420,26 @@ def disagreement(target: str, claim: str, language: str) -> Disagreement | None:
     for ours_text in clauses(claim) or [claim]:
         at = stated_clause(units, set(content_units(ours_text)))
         theirs, ours = marks(parts[at], language), marks(ours_text, language)
-        if theirs.negated != ours.negated:
+        if theirs.negated != ours.negated or (
+            theirs.negations != ours.negations
+            and _drops_a_negation(parts[at], ours_text, theirs.negations > ours.negations)
+        ):
             return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[at], ours_text, theirs, ours)
-        if not theirs.same_scope(ours):
+        same = theirs.same_scope_kinds(ours) if declared else theirs.same_scope(ours)
+        if not same:
             return Disagreement(ProblemCode.SCOPE_MISMATCH, parts[at], ours_text, theirs, ours)
     return None
+
+
+def _drops_a_negation(clause: str, claim: str, claim_has_fewer: bool) -> bool:
+    """Whether the text with fewer Thai or Korean negations still says all the other says.
+
+    Then it negates fewer of the same things: the opposite of one of them. A claim stating
+    a part of its clause, with the negations of that part only, does not carry all of it.
+    """
+    fewer, more = (claim, clause) if claim_has_fewer else (clause, claim)
+    units = content_units(without_negations(more))
+    return len(carried(units, set(content_units(without_negations(fewer))))) == len(units)
 
 
 def stated_clause(parts: Sequence[list[str]], claim: set[str]) -> int:
@@ -527,8 +548,9 @@ def covered_pairs(answer: Answer) -> list[tuple[int, int]]:
 def check_sentences(answer: Answer) -> SentenceChecks:
     """Match claims to sentences, then check that each sentence is stated and agreed with.
 
-    Claims are matched by :func:`match_claims`. A covered sentence must agree with each of its claims (not those declaring they restate
-    it) in negation and scope words.
+    Claims are matched by :func:`match_claims`. A covered sentence must agree with each of its
+    claims in negation and scope words, those declaring they restate it too (a declared
+    paraphrase carries the sentence's words, never the opposite of what it says).
     """
     m = match_claims(answer)
     uncovered, disagreeing = [], []
@@ -540,7 +562,7 @@ def check_sentences(answer: Answer) -> SentenceChecks:
             uncovered.append(Uncovered(i + 1, m.sentences[i], reason))
             continue
         for k in ks:
-            found = None if m.declared[k] == i else disagreement(s, m.texts[k], answer.language)
+            found = disagreement(s, m.texts[k], answer.language, declared=m.declared[k] == i)
             if found is not None:
                 disagreeing.append((k + 1, i + 1, found))
     return SentenceChecks(tuple(uncovered), tuple(disagreeing))

@@ -814,10 +814,10 @@ def _linked_part(q: Question, i: int, good: set[str], checks: _Checks) -> tuple[
     """The members of alternative ``i`` reached from its start through present, linked members.
 
     A chain in order: its longest such prefix. With explicit links: the members whose every
-    incoming link comes from a reached member and holds. A set whose members need not link
-    (no pair): all of it, or nothing.
+    incoming link comes from a reached member and holds, taken in the links' order (not the
+    order listed). A set whose members need not link (no pair): all of it, or nothing.
     """
-    alt, pairs = q.alternatives[i], q.pairs(i)
+    alt, pairs = q.chain(i), q.pairs(i)
     if pairs is None:
         part: list[str] = []
         for m in alt:
@@ -828,7 +828,7 @@ def _linked_part(q: Question, i: int, good: set[str], checks: _Checks) -> tuple[
     if not pairs:
         return tuple(alt) if set(alt) <= good else ()
     reached: list[str] = []
-    for m in alt:  # the alternative lists its members in an order that respects the links
+    for m in alt:  # in the links' order: every member linking into m comes before it
         incoming = [a for a, b in pairs if b == m]
         if m in good and all(a in reached and checks.link(a, m) is None for a in incoming):
             reached.append(m)
@@ -859,15 +859,17 @@ def _sources(fixture: SufficiencyFixture, q: Question) -> list[tuple[Question, i
     asking that room).
     """
     out = [(q, i) for i in range(len(q.alternatives))]
-    starts = {normalise_value(fixture._by_id[a[0]].subject) for a in q.alternatives}
+    starts = {
+        normalise_value(fixture._by_id[q.chain(i)[0]].subject) for i in range(len(q.alternatives))
+    }
     here = {normalise_value(c) for c in q.circumstances}
     for other in fixture.on_topic(q.topic):
         if other.name == q.name or not other.answerable:
             continue
         if {normalise_value(c) for c in other.circumstances} != here:
             continue
-        for i, alt in enumerate(other.alternatives):
-            if normalise_value(fixture._by_id[alt[0]].subject) in starts:
+        for i in range(len(other.alternatives)):
+            if normalise_value(fixture._by_id[other.chain(i)[0]].subject) in starts:
                 out.append((other, i))
     return out
 
@@ -879,7 +881,7 @@ def _derive(
     out: dict[str, list[Derivation]] = {item: [] for item in q.asks}
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for src, i in _sources(fixture, q):
-        alt = src.alternatives[i]
+        alt = src.chain(i)  # in the links' order: the value is named at its end
         if good.isdisjoint(alt):
             continue
         part = _linked_part(src, i, good, checks)

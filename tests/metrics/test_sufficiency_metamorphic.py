@@ -10,6 +10,9 @@ change may do:
 * renaming ids, reordering the texts and the context, and translating the file's labels
   (question, relation and item names) never change a verdict: status, witnesses, each item's
   state and value, the values in conflict;
+* listing each alternative's members in another order, its links kept (made explicit),
+  never changes a verdict, and the last asked item's CONFIRMED value is the object of the
+  chain's last link;
 * and in every file: a CONFIRMED value is the object of a usable text of the context, never
   the answer key's (the key here names a value no text has).
 
@@ -18,7 +21,8 @@ conflicts found only between texts sharing a subject (witness conflicts dropped)
 first; the value taken from the witness with the smallest ids fails renaming; the value taken
 from the text that comes first in the context fails reordering; the questions that take a text
 as a whole answer found by their names (one name inside the other) instead of topic and
-subject fails translating. The answer key deciding the value (the rule before) fails them all.
+subject fails translating; the value and the start read off the listed order, not the links'
+order, fail the permuting of members. The answer key deciding the value (the rule before) fails them all.
 """
 
 from __future__ import annotations
@@ -174,6 +178,26 @@ def test_reordering_the_texts_and_the_context_changes_no_verdict(generated, rnd)
     shuffled = list(context)
     rnd.shuffle(shuffled)
     assert verdict(moved, shuffled) == verdict(doc, context)
+
+
+@SETTINGS
+@given(files(), st.randoms(use_true_random=False))
+def test_listing_an_alternatives_members_in_another_order_changes_no_verdict(generated, rnd):
+    doc, context = generated
+    q = doc["questions"]["q"]
+    chains = [list(alt) for alt in q["alternatives"]]
+    q["links"] = [[[a, b] for a, b in zip(c, c[1:], strict=False)] for c in chains]
+    permuted = copy.deepcopy(doc)
+    for alt in permuted["questions"]["q"]["alternatives"]:
+        rnd.shuffle(alt)
+    before, after = verdict(doc, context), verdict(permuted, context)
+    assert after == before
+    fx = read_sufficiency(permuted, source="generated.json")
+    last = find_fixture_sufficiency(fx, "q", context).items[q["asks"][-1]]
+    if last.status == "CONFIRMED":  # the object of some chain's end, reached by its witness
+        ends = {normalise_value(fx.item(c[-1]).object) for c in chains if c[-1] in last.by}
+        ends |= {normalise_value(fx.item("d0").object)} if "d0" in last.by else set()
+        assert normalise_value(last.value) in ends, (last, chains)
 
 
 LABELS = {  # question, relation and item names, in Turkish and Thai

@@ -1,0 +1,171 @@
+"""A declared paraphrase still agrees in negation and scope; Thai and Korean negations count.
+
+A claim that declares it restates a sentence (``restates``, Turkish ``yeniden_ifade``) carries
+the sentence's words, not the opposite of what it says: a negated or widened sentence is
+``POLARITY_MISMATCH`` / ``SCOPE_MISMATCH`` as without the declaration. In Thai and Korean a
+clause can negate two things ("내지 않고 ... 내지 않는다"; "ไม่เปิด...ไม่เปิด..."), where English
+and Turkish split it at "and"/"ve": a claim restating the whole clause must hold as many
+negations, one stating a part need not; Korean 없이 ("without") negates no verb.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimlab.core.polarity import marks
+from claimlab.io.context_lab import Answer, Chunk, Claim
+from claimlab.metrics.citations import validate_citations
+from tests.metrics.test_citations_scope import statements
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def _check(language, answer, claim, quote, restates=None):
+    chunk = Chunk("doc#1", "Doc", "1", 0.9, quote)
+    c = Claim(claim, "doc#1", quote.rstrip("."), restates)
+    lang = language if language in ("en", "tr") else "en"  # messages in English or Turkish
+    rep = validate_citations(Answer(answer, (c,), False, lang), [chunk])
+    return [p.code for p in rep.problems], rep
+
+
+@pytest.mark.parametrize(
+    ("language", "answer", "claim", "quote", "codes"),
+    [
+        # the sentence is negated, its declared restatement is not
+        ("tr", "Küçükler salona bedava giremez.", "Çocuklar spor salonunu ücretsiz kullanır.",
+         "Çocuklar yurt spor salonunu ücretsiz kullanır.", ["POLARITY_MISMATCH"]),
+        ("en", "Kids cannot get into the gym for nothing.", "Children use the gym free of charge.",
+         "Children use the dormitory gym free of charge.", ["POLARITY_MISMATCH"]),
+        ("ko", "아이들은 체육관에 공짜로 못 들어간다.", "어린이는 체육관을 무료로 이용한다.",
+         "어린이는 기숙사 체육관을 무료로 이용한다.", ["POLARITY_MISMATCH"]),
+        ("th", "เด็กเข้ายิมฟรีไม่ได้", "เด็กใช้ยิมฟรี", "เด็กใช้ยิมของหอพักฟรี",
+         ["POLARITY_MISMATCH"]),
+        # the sentence is widened ("everyone"), its declared restatement is not
+        ("tr", "Herkes salona bedava girer.", "Çocuklar spor salonunu ücretsiz kullanır.",
+         "Çocuklar yurt spor salonunu ücretsiz kullanır.", ["SCOPE_MISMATCH"]),
+        ("en", "Everyone gets into the gym for nothing.", "Children use the gym free of charge.",
+         "Children use the dormitory gym free of charge.", ["SCOPE_MISMATCH"]),
+        ("ko", "누구나 체육관에 공짜로 들어간다.", "어린이는 체육관을 무료로 이용한다.",
+         "어린이는 기숙사 체육관을 무료로 이용한다.", ["SCOPE_MISMATCH"]),
+        # agreeing paraphrases stay accepted, scope words by kind when the words differ
+        ("tr", "Küçükler salona bedava girer.", "Çocuklar spor salonunu ücretsiz kullanır.",
+         "Çocuklar yurt spor salonunu ücretsiz kullanır.", []),
+        ("tr", "Tüm küçükler salona bedava girer.", "Tüm çocuklar spor salonunu ücretsiz kullanır.",
+         "Tüm çocuklar yurt spor salonunu ücretsiz kullanır.", []),
+        ("ko", "아이들은 체육관에 공짜로 들어간다.", "어린이는 체육관을 무료로 이용한다.",
+         "어린이는 기숙사 체육관을 무료로 이용한다.", []),
+    ],
+)  # fmt: skip
+def test_a_declared_restatement_must_agree_in_negation_and_scope(
+    language, answer, claim, quote, codes
+):
+    got, rep = _check(language, answer, claim, quote, restates=answer)
+    assert got == codes, [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "quote", "codes"),
+    [
+        # one of two negations dropped, every word kept: the opposite of half the clause
+        ("ko", "학생은 기숙사비를 내지 않고 식비를 낸다.",
+         "학생은 기숙사비를 내지 않고 식비를 내지 않는다.", ["POLARITY_MISMATCH"]),
+        ("ko", "학생은 기숙사비를 내고 식비를 내지 않는다.",
+         "학생은 기숙사비를 내지 않고 식비를 내지 않는다.", ["POLARITY_MISMATCH"]),
+        ("th", "ห้องสมุดไม่เปิดวันเสาร์เปิดวันอาทิตย์",
+         "ห้องสมุดไม่เปิดวันเสาร์ไม่เปิดวันอาทิตย์", ["POLARITY_MISMATCH"]),
+        ("th", "ห้องสมุดเปิดวันเสาร์ไม่เปิดวันอาทิตย์",
+         "ห้องสมุดไม่เปิดวันเสาร์ไม่เปิดวันอาทิตย์", ["POLARITY_MISMATCH"]),
+        # a claim stating one of the two negated parts: as many negations as it carries
+        ("ko", "학생은 기숙사비를 내지 않는다.",
+         "학생은 기숙사비를 내지 않고 식비를 내지 않는다.", []),
+        ("th", "ห้องสมุดไม่เปิดวันเสาร์", "ห้องสมุดไม่เปิดวันเสาร์ไม่เปิดวันอาทิตย์", []),
+        ("ko", "학생은 기숙사비를 내지 않고 식비를 내지 않는다.",
+         "학생은 기숙사비를 내지 않고 식비를 내지 않는다.", []),
+        # Korean 없이 ("without") is no negation of the verb; 없다 is
+        ("ko", "야간에는 처방전 없이 약을 살 수 있다.",
+         "야간에는 처방전 없이 약을 살 수 없다.", ["POLARITY_MISMATCH"]),
+        ("ko", "야간에는 처방전 없이 약을 살 수 없다.",
+         "야간에는 처방전 없이 약을 살 수 없다.", []),
+        ("ko", "야간에는 처방전 없이 약을 살 수 있다.",
+         "야간에는 처방전 없이 약을 살 수 있다.", []),
+        # Turkish and English split at "ve"/"and": each clause compared as before
+        ("tr", "Öğrenciler yurt aidatı ödemez ve yemek ücreti öder.",
+         "Öğrenciler yurt aidatı ödemez ve yemek ücreti ödemez.", ["POLARITY_MISMATCH"]),
+        ("tr", "Öğrenciler yurt aidatı ödemez.",
+         "Öğrenciler yurt aidatı ödemez, yemek ücreti ödemez.", []),
+        ("en", "Students do not pay rent, and pay for meals.",
+         "Students do not pay rent, and do not pay for meals.", ["POLARITY_MISMATCH"]),
+    ],
+)  # fmt: skip
+def test_thai_and_korean_negations_are_counted_where_a_claim_restates_the_clause(
+    language, claim, quote, codes
+):
+    got, rep = _check(language, claim, claim, quote)
+    assert got == codes, [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "negated", "count"),
+    [
+        ("학생은 기숙사비를 내지 않고 식비를 내지 않는다.", True, 2),
+        ("처방전 없이 약을 살 수 있다.", False, 0),
+        ("처방전 없이 약을 살 수 없습니다.", True, 1),
+        ("약이 없는 날은 끊임없이 문의가 온다.", True, 1),
+        ("ห้องสมุดไม่เปิดวันเสาร์ไม่เปิดวันอาทิตย์", True, 2),
+        ("ค่าปรับไม่เกิน 5 บาท", False, 0),  # ไม่เกิน: "at most", not a negation
+    ],
+)
+def test_korean_and_thai_negations_are_counted(text, negated, count):
+    got = marks(text, "ko" if text[0] >= "\uac00" else "th")
+    assert (got.negated, got.negations) == (negated, count)
+
+
+KO = [("기숙사비를", "내"), ("식비를", "내"), ("도서관에", "가"), ("책을", "빌리"), ("방을", "쓰")]
+TH = ["เปิดวันเสาร์", "เปิดวันอาทิตย์", "จ่ายค่าน้ำ", "จ่ายค่าไฟ", "ใช้ห้องครัว"]
+
+
+@st.composite
+def two_negations(draw):
+    """A clause negating two things, in Korean or Thai, and the ways of restating it."""
+    language = draw(st.sampled_from(["ko", "th"]))
+    if language == "ko":
+        (o1, v1), (o2, v2) = draw(
+            st.lists(st.sampled_from(KO), min_size=2, max_size=2, unique=True)
+        )
+        both = f"학생은 {o1} {v1}지 않고 {o2} {v2}지 않는다."
+        flips = [f"학생은 {o1} {v1}고 {o2} {v2}지 않는다.", f"학생은 {o1} {v1}지 않고 {o2} {v2}다."]
+        part = f"학생은 {o1} {v1}지 않는다."
+    else:
+        p1, p2 = draw(st.lists(st.sampled_from(TH), min_size=2, max_size=2, unique=True))
+        both = f"หอพักไม่{p1}ไม่{p2}"
+        flips = [f"หอพัก{p1}ไม่{p2}", f"หอพักไม่{p1}{p2}"]
+        part = f"หอพักไม่{p1}"
+    return language, both, draw(st.sampled_from(flips)), part
+
+
+@SETTINGS
+@given(two_negations(), st.sampled_from(["claim", "source", "restated sentence"]))
+def test_dropping_one_of_two_negations_never_keeps_accept(s, where):
+    language, both, flip, part = s
+    assert _check(language, both, both, both)[1].verdict == "ACCEPT"
+    assert _check(language, part, part, both)[1].verdict == "ACCEPT"  # a part: its own count
+    if where == "claim":
+        rep = _check(language, flip, flip, both)[1]
+    elif where == "source":
+        rep = _check(language, both, both, flip)[1]
+    else:  # a claim declaring it restates the flipped sentence
+        rep = _check(language, flip, both, both, restates=flip)[1]
+    assert rep.verdict == "REJECT", [p.explanation for p in rep.problems]
+    assert "POLARITY_MISMATCH" in [p.code for p in rep.problems]
+
+
+@SETTINGS
+@given(statements(), st.booleans())
+def test_a_declared_restatement_that_negates_or_widens_never_keeps_accept(s, neg):
+    language, base, negated, wide = s
+    assert _check(language, f"{base}.", f"{base}.", f"{base}.", restates=f"{base}.")[0] == []
+    other = negated if neg else wide
+    codes, _ = _check(language, f"{other}.", f"{base}.", f"{base}.", restates=f"{other}.")
+    assert codes == ["POLARITY_MISMATCH" if neg else "SCOPE_MISMATCH"]
