@@ -83,6 +83,8 @@ class GateRow:
     reason: str = ""
     pairs: int = 0  # items paired for this figure
     undefined: int = 0  # items both runs hold, left out: the figure is N/A (0/0) on one side
+    baseline_counts: str = ""  # what ``baseline`` is of, over the pairs: "3/6" or "mean of 4"
+    now_counts: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``gate`` (SPEC section 7)."""
@@ -97,6 +99,8 @@ class GateRow:
             "decided": self.decided,
             "pairs": self.pairs,
             "undefined": self.undefined,
+            "baseline_counts": self.baseline_counts,
+            "now_counts": self.now_counts,
             **({"reason": self.reason} if self.reason else {}),
         }
 
@@ -203,6 +207,14 @@ def _without_interval(
                    high=None, verdict=PASS, decided=True, reason=f"{why}; no drop", **kw)  # fmt: skip
 
 
+def _counts(parts: tuple[Any, Any], aggregate: str) -> str:
+    """What a figure over the pairs is of: summed counts (micro), or how many answers (macro)."""
+    num, den = parts
+    if aggregate == "micro":
+        return f"{int(num.sum())}/{int(den.sum())}"
+    return f"mean of {len(den)}"
+
+
 def _ratio(parts: tuple[Any, Any], aggregate: str) -> float | None:
     num, den = parts
     if aggregate == "micro":
@@ -226,7 +238,8 @@ def gate_row(
     p = pair_items(baseline, now, figure.numerator, figure.denominator)
     values = (_ratio(p.a, aggregate), _ratio(p.b, aggregate))
     kw: dict[str, Any] = dict(aggregate=aggregate, margin=margin, pairs=p.shared,
-                              undefined=p.undefined)  # fmt: skip
+                              undefined=p.undefined, baseline_counts=_counts(p.a, aggregate),
+                              now_counts=_counts(p.b, aggregate))  # fmt: skip
     if p.shared < max(min_shared, MIN_CLUSTERS):
         why = f"{plural(p.shared, 'paired answer')}: too few to decide ({min_shared} or more are needed)"
         if p.undefined:

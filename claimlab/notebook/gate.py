@@ -251,6 +251,11 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     return out
 
 
+def _with_counts(value: float | None, counts: str) -> str:
+    """A gated figure with what it is of: ``50.0% (3/6)``, ``N/A (0/0)``, ``40.0% (mean of 4)``."""
+    return f"{percent(value, '%')} ({counts})" if counts else percent(value, "%")
+
+
 def gate_line(r: Any) -> str:
     """One figure's verdict in words: before, now, the drop with its bounds, the margin."""
     bounds = (
@@ -261,7 +266,8 @@ def gate_line(r: Any) -> str:
     why = f"; {r.reason}" if r.reason else ""
     left = f", {r.undefined} N/A on one side" if r.undefined else ""
     return (
-        f"{r.metric} ({r.aggregate}): {percent(r.baseline, '%')} -> {percent(r.now, '%')}, drop {_points(r.difference)} "
+        f"{r.metric} ({r.aggregate}): {_with_counts(r.baseline, r.baseline_counts)} -> "
+        f"{_with_counts(r.now, r.now_counts)}, drop {_points(r.difference)} "
         f"points{bounds} on {r.pairs} answers{left}, margin {100 * r.margin:.1f}: {r.verdict}{why}"
     )
 
@@ -286,7 +292,8 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
             verdict += f" (not decided: {md_text(terminal(r.reason))})"
         left = f" ({r.undefined} N/A on one side)" if r.undefined else ""
         lines.append(
-            f"| {r.metric} ({r.aggregate}) | {percent(r.baseline, '%')} | {percent(r.now, '%')} | "
+            f"| {r.metric} ({r.aggregate}) | {_with_counts(r.baseline, r.baseline_counts)} | "
+            f"{_with_counts(r.now, r.now_counts)} | "
             f"{_points(r.difference)}{interval} | {r.pairs}{left} | {100 * r.margin:.1f} | {verdict} |"
         )
     lines.append("")

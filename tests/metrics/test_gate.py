@@ -94,6 +94,8 @@ def test_the_json_contract_of_a_gate_and_its_rows():
                 "decided": True,
                 "pairs": 3,
                 "undefined": 0,
+                "baseline_counts": "6/8",
+                "now_counts": "4/8",
                 **({"reason": row.reason} if row.reason else {}),
             }
         ],
@@ -148,11 +150,16 @@ def test_two_shared_answers_decide_and_an_undecided_row_keeps_its_figures():
         "metric": "coverage", "aggregate": "micro", "baseline": None, "now": None,
         "difference": {"value": None, "low": None, "high": None}, "margin": 0.1,
         "verdict": UNDECIDED, "decided": False, "pairs": 0, "undefined": 2,
+        "baseline_counts": "0/0", "now_counts": "0/0",
         "reason": "0 paired answers: too few to decide (2 or more are needed); 2 N/A (0/0) in one of the runs",
     }  # fmt: skip
     one = release_gate(table([("q1", 1, 2)]), table([("q1", 1, 4)]), metrics=["coverage"])
     (row,) = one.rows  # too few to decide: the figures and the drop are still shown
     assert (row.baseline, row.now, row.difference, row.decided) == (0.5, 0.25, 0.25, False)
+    assert (row.baseline_counts, row.now_counts) == ("1/2", "1/4")  # a ratio shows its counts
+    macro = release_gate(table([("q1", 1, 2), ("q2", 0, 0)]), table([("q1", 1, 4), ("q2", 1, 2)]),
+                         metrics=["coverage"], aggregate="macro")  # fmt: skip
+    assert (macro.rows[0].baseline_counts, macro.rows[0].now_counts) == ("mean of 1", "mean of 1")
 
 
 def test_the_bound_is_the_paired_bootstraps_at_two_level_minus_one_with_the_same_seed():

@@ -69,7 +69,10 @@ def test_eight_points_of_coverage_lost_regress_with_a_junit_failure(baseline, tm
     (failure,) = suite.iter("failure")
     assert "coverage" in failure.get("message") and "REGRESSED" in failure.get("message")
     text = summary.read_text(encoding="utf-8")
-    assert "| coverage (micro) | 100.0% | 91.7% | +8.3 [" in text and "**REGRESSED**" in text
+    assert (
+        "| coverage (micro) | 100.0% (1800/1800) | 91.7% (1650/1800) | +8.3 [" in text
+        and "**REGRESSED**" in text
+    )
 
 
 def test_half_a_point_lost_with_a_two_point_margin_passes(baseline):
