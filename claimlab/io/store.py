@@ -196,6 +196,8 @@ class Figure:
         """``(68/72)``, ``(mean of 24 defined; 0 N/A)`` or ``""``."""
         if self.denominator is not None:
             return f"({self.numerator}/{self.denominator})"
+        if self.defined is not None and self.name.endswith(".difference"):  # a paired comparison
+            return f"(paired over {self.defined} answers; {self.undefined or 0} N/A on one side)"
         if self.defined is not None:
             return f"(mean of {self.defined} defined; {self.undefined or 0} N/A)"
         return ""
@@ -937,12 +939,15 @@ def _interval(data: Mapping[str, Any], inherited: Mapping[str, Any], key: str) -
     reason = data.get("ci_reason") if isinstance(data, Mapping) else None
     if not isinstance(ci, Mapping):
         return {"note": reason if isinstance(reason, str) else str(inherited.get(f"{key}/") or "")}
-    method = ci.get("method")
+    method = ci.get("method", inherited.get(f"{key}#method"))
+    level = ci.get("level", inherited.get(f"{key}#level"))
+    reason = inherited.get(f"{key}/") if ci.get("low") is None else None
     return {
         "low": _number(ci.get("low")),
         "high": _number(ci.get("high")),
-        "level": _number(ci.get("level")),
+        "level": _number(level),
         "method": method if isinstance(method, str) else "",
+        **({"note": reason} if isinstance(reason, str) and reason else {}),
     }
 
 
@@ -975,8 +980,8 @@ def _shaped(data: Mapping[str, Any], prefix: str, inherited: Mapping[str, Any]) 
         _count(data.get("denominator")),
         _number(data.get("value")),
         aggregate=_aggregate(prefix, mean),
-        defined=_count(data.get("defined")),
-        undefined=_count(data.get("undefined")),
+        defined=_count(data.get("defined", inherited.get(f"{key}#pairs"))),
+        undefined=_count(data.get("undefined", inherited.get(f"{key}#undefined"))),
         **_interval(data, inherited, key),
     )
 
@@ -989,7 +994,22 @@ def _siblings(data: Mapping[str, Any], inherited: Mapping[str, Any]) -> dict[str
         out.update({str(k): v for k, v in ci.items() if isinstance(v, Mapping)})
     if isinstance(reasons, Mapping):
         out.update({f"{k}/": v for k, v in reasons.items() if isinstance(v, str)})
+    if isinstance(data.get("difference"), Mapping) and isinstance(data.get("shared"), int):
+        out.update(_paired(data))
     return out
+
+
+def _paired(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What a paired comparison says of its ``difference``: level, method, pairs and reason."""
+    resamples = data.get("resamples")
+    method = f"paired bootstrap, {resamples} resamples" if isinstance(resamples, int) else ""
+    return {
+        "difference#level": _number(data.get("level")),
+        "difference#method": method,
+        "difference#pairs": _count(data.get("shared")),
+        "difference#undefined": _count(data.get("undefined")),
+        "difference/": data.get("reason") if isinstance(data.get("reason"), str) else "",
+    }
 
 
 def figures_of(

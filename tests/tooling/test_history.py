@@ -143,3 +143,29 @@ def test_a_model_named_like_tex_plots_and_an_unknown_metric_is_refused(tmp_path,
         assert "no figure named 'coverag'" in err and "known names: " in err
         assert "corpus.micro.coverage" in err
     assert not (tmp_path / "none.png").exists()
+
+
+def test_a_stored_paired_comparison_keeps_its_level_method_pairs_and_reason(tmp_path, capsys):
+    """Each comparison's difference is read back as printed: its interval's level and method,
+    the answers it paired and those N/A on one side, or why it has no interval."""
+    from claimlab.tooling.cli import main
+
+    c, u = two_models(tmp_path / "two")
+    store = tmp_path / "runs.sqlite"
+    args = ["ledger", str(c), "--units", str(u), "--by", "model", "--compare", "A", MODEL,
+            "--ci", "0.9", "--bootstrap", "200", "--permutations", "200", "--json"]  # fmt: skip
+    assert main([*args, "--store", str(store)]) == 0
+    printed = {
+        (x["metric"], x["aggregate"]): x for x in json.loads(capsys.readouterr().out)["comparisons"]
+    }
+    assert main(["history", "--store", str(store), "--json"]) == 0
+    stored = {f["name"]: f for f in json.loads(capsys.readouterr().out)["runs"][0]["figures"]}
+    for (metric, aggregate), p in printed.items():
+        got = stored[f"comparisons[A|{MODEL}|{metric}|{aggregate}].difference"]
+        assert (got["level"], got["defined"], got["undefined"]) == (
+            0.9,
+            p["shared"],
+            p["undefined"],
+        )
+        assert got["method"] == "paired bootstrap, 200 resamples"
+        assert got["note"] == (p.get("reason", "") if p["difference"]["low"] is None else "")
