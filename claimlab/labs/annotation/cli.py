@@ -325,7 +325,7 @@ def _say_units(results: list[Result]) -> None:
 def _say_adjudication(args: argparse.Namespace, results: list[Result], targets: list[str]) -> None:
     ties = [t for r in results for t in r.ties]
     gold = [r.key.label for r in results if r.gold]
-    decided = [d for r in results for d in r.decided]
+    decided = [f"{r.key.label}:{d}" if len(results) > 1 else d for r in results for d in r.decided]
     if args.json:
         emit_json(
             {

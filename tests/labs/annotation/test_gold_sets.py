@@ -454,3 +454,21 @@ def test_a_file_changed_after_its_scan_or_with_a_bad_record_is_named(tmp_path):
     out = tmp_path / "gold"
     err = _one_line_refusal(run_cli("adjudicate", a, b, "--out", out), b, "U99")
     assert "preserves" in err and not out.exists()
+
+
+def test_the_decided_line_names_the_answer_of_each_decision_over_folders(tmp_path):
+    """Over folders, a decision or preference is printed with its answer (two answers may tie
+    on candidates of the same id)."""
+    a, b = _tied_pair(tmp_path)
+    for who, path in (("ana", a), ("ben", b)):
+        doc = read_json(path)
+        (tmp_path / who).mkdir()
+        for answer in ("first", "second"):
+            doc["original"]["id"] = answer
+            (tmp_path / who / f"{answer}.json").write_text(json.dumps(doc), encoding="utf-8")
+    proc = run_cli("adjudicate", tmp_path / "ana", tmp_path / "ben", "--out", tmp_path / "gold",
+                   "--prefer", "B")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stdout.splitlines() if "decided by" in x)
+    decided = line.split(": ", 1)[1].split(", ")
+    assert {d.split(":", 1)[0] for d in decided} == {"first", "second"}, line
