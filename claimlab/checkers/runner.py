@@ -183,9 +183,10 @@ def _ask(
             pool.submit(_call, checker, [i for _, i in b], options, store(b)): b
             for b in _batches(jobs, size)
         }
+        order = {f: n for n, f in enumerate(pending)}
         while pending:
             done, _ = wait(pending, return_when=FIRST_EXCEPTION)
-            for future in done:
+            for future in sorted(done, key=order.__getitem__):  # the earliest batch's error wins
                 batch = pending.pop(future)
                 if future.exception() is not None:
                     for other in pending:

@@ -513,3 +513,24 @@ def test_an_openai_reply_numbering_passages_from_zero_is_refused_in_its_own_numb
 def test_an_answer_without_a_label_says_so():
     with pytest.raises(CheckerAnswerError, match="item c1: label: no label given$"):
         parse_verdict({"probability": 0.5}, Item("c1", "claim", ()), "demo")
+
+
+def test_of_batches_that_fail_together_the_earliest_is_reported(monkeypatch):
+    """However late the run looks at its finished batches, the error it reports is the earliest
+    batch's (crashes on items 2, 4, ... 18, all done when looked at: item 2 is named)."""
+    import concurrent.futures
+
+    from claimlab.checkers import runner
+    from claimlab.checkers.backends import checker_from_spec
+    from claimlab.checkers.verdicts import CheckerFailed
+
+    def late_wait(fs, return_when):  # a busy machine: every batch is done before we look
+        concurrent.futures.wait(fs, return_when=concurrent.futures.ALL_COMPLETED)
+        done = set(fs)
+        return done, set()
+
+    monkeypatch.setattr(runner, "wait", late_wait)
+    items = [runner.Item(f"i{n}", f"claim {n}", ("p",)) for n in range(20)]
+    checker = checker_from_spec("python:tests.checkers.stand_ins:crash_on_even")
+    with pytest.raises(CheckerFailed, match="item i2: "):
+        runner.run_checker(items, checker, options=runner.RunOptions(batch_size=1))
