@@ -898,7 +898,38 @@ def _derive(
             seen.add((item, part))
             e, start = fixture._by_id[alt[p]], fixture._by_id[alt[0]]
             out[item].append(Derivation(item, e.object or None, part, e.relation, start.subject))
+    for d in _stated(fixture, q, good):
+        if (d.item, d.by) not in seen:
+            seen.add((d.item, d.by))
+            out[d.item].append(d)
     return {item: tuple(ds) for item, ds in out.items()}
+
+
+def _stated(fixture: SufficiencyFixture, q: Question, good: set[str]) -> list[Derivation]:
+    """Usable texts that state an asked item directly, whether or not an alternative lists them.
+
+    An item is named, in a chain of ``q``'s alternatives, by the relation of the member at its
+    place, from the chain's start; a text with that start as its subject and that relation
+    states the item itself (the loan period a chain reaches through a rule, said outright).
+    """
+    keys: dict[tuple[str, str], str] = {}
+    listed = {m for alt in q.alternatives for m in alt}
+    for i in range(len(q.alternatives)):
+        alt = q.chain(i)
+        first = fixture._by_id[alt[0]]
+        for n, item in enumerate(q.asks):
+            p = value_position(len(alt), n, len(q.asks))
+            relation = None if p is None else normalise_value(fixture._by_id[alt[p]].relation)
+            if relation is None or (p and relation == normalise_value(first.relation)):
+                continue  # the chain's first step says the same relation: not the item itself
+            keys.setdefault((normalise_value(first.subject), relation), item)
+    out = []
+    for eid in sorted(good - listed):
+        e = fixture._by_id[eid]
+        stated = keys.get((normalise_value(e.subject), normalise_value(e.relation)))
+        if stated is not None and e.object:
+            out.append(Derivation(stated, e.object, (eid,), e.relation, e.subject))
+    return out
 
 
 def find_derivations(

@@ -6,7 +6,8 @@ second question on the same topic that takes the direct statement as a whole ans
 change may do:
 
 * adding an approved text that derives another value for a single-valued item never keeps
-  SUFFICIENT (a direct statement beside a chain, or another chain);
+  SUFFICIENT (a direct statement beside a chain, listed as an alternative or by no question,
+  or another chain);
 * renaming ids, reordering the texts and the context, and translating the file's labels
   (question, relation and item names) never change a verdict: status, witnesses, each item's
   state and value, the values in conflict;
@@ -18,7 +19,8 @@ change may do:
 
 A wrong rule each property caught (each made deliberately, seen failing, then undone):
 conflicts found only between texts sharing a subject (witness conflicts dropped) fails the
-first; the value taken from the witness with the smallest ids fails renaming; the value taken
+first, and so does reading only the texts some alternative lists (an unlisted direct statement
+of the item ignored); the value taken from the witness with the smallest ids fails renaming; the value taken
 from the text that comes first in the context fails reordering; the questions that take a text
 as a whole answer found by their names (one name inside the other) instead of topic and
 subject fails translating; the value and the start read off the listed order, not the links'
@@ -133,10 +135,13 @@ def test_a_text_deriving_another_value_of_a_single_valued_item_never_keeps_suffi
     value = normalise_value(fx.item(witness[-1]).object)
     other = next(v for v in ("w1", "w2") if v != value)
     q = doc["questions"]["q"]
-    how = data.draw(st.sampled_from(("direct", "new chain", "same path")))
+    how = data.draw(st.sampled_from(("direct", "unlisted", "unlisted", "new chain", "same path")))
     if how == "direct" and q["asks"] == ["x"]:  # a direct statement, listed as an alternative
         doc["evidence"].append(_text("n0", "s0", END, other))
         q["alternatives"].append(["n0"])
+        added = ["n0"]
+    elif how == "unlisted" and q["asks"] == ["x"]:  # a direct statement no question lists
+        doc["evidence"].append(_text("n0", "s0", END, other))
         added = ["n0"]
     elif how == "same path" and len(witness) > 1:  # the witness's path, another end
         doc["evidence"].append(_text("n0", fx.item(witness[-2]).object, END, other))

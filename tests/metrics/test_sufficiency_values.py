@@ -292,3 +292,62 @@ def test_the_conflict_of_two_witnesses_is_won_by_citing_each_whole_witness(lang)
     (win,) = sufficiency_wins(fx, "all_three")
     assert win.conflict and set(win.witness) == {"r-a", "r-b", "r-c"}
     assert solve_sufficiency(fx, "all_three")[-1][-1] is True
+
+
+RENTAL["ko"] = {
+    "texts": [
+        ("r-a", "캠핑 버너는 산길 요금제로 빌린다.", "캠핑 버너", "요금제", "산길 요금제"),
+        ("r-b", "산길 요금제의 대여 기간은 14일이다.", "산길 요금제", "대여 기간", "14일"),
+        ("r-c", "안내표: 캠핑 버너의 대여 기간은 7일이다.", "캠핑 버너", "대여 기간", "7일"),
+    ],
+    "question": "대여기간", "item": "기간", "relation": "대여 기간",
+    "seven": "7일", "fourteen": "14일",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "ko"])
+@pytest.mark.parametrize(
+    ("context", "status", "state", "value"),
+    [
+        (["r-a", "r-b", "r-c"], "CONFLICT", "CONFLICT", None),
+        (["r-c", "r-b", "r-a"], "CONFLICT", "CONFLICT", None),
+        (["r-c"], "INSUFFICIENT", "CONFIRMED", "seven"),
+        (["r-a", "r-b"], "SUFFICIENT", "CONFIRMED", "fourteen"),
+    ],
+    ids=["all-three", "reordered", "direct-alone", "chain-alone"],
+)
+def test_a_direct_statement_no_alternative_lists_still_states_its_item(
+    lang, context, status, state, value
+):
+    """The question lists only the chain: the text stating the period outright (its subject
+    the chain's start, its relation the one naming the period) is still read. With the chain it
+    is a CONFLICT with both values; alone it CONFIRMs its own value (the question's listed
+    evidence stays incomplete); the answer key (14) decides nothing."""
+    L = RENTAL[lang]
+    doc = rental_doc(lang)
+    doc["questions"][L["question"]]["alternatives"] = [["r-a", "r-b"]]
+    r = _check(doc, L["question"], context)
+    assert (r.status, r.items[L["item"]].status) == (status, state)
+    assert r.items[L["item"]].value == (L[value] if value else None)
+    if status == "CONFLICT":
+        assert {v: set(ids) for v, ids in r.conflicts[0].values.items()} == {
+            L["fourteen"]: {"r-a", "r-b"}, L["seven"]: {"r-c"},
+        }  # fmt: skip
+
+
+def test_a_first_step_with_the_items_relation_is_not_a_statement_of_the_item():
+    """A chain whose first step already has the relation that names the value (uses -> uses):
+    another text with that relation from the start is a first step, not the item said outright."""
+    doc = {
+        "format": "claimlab/sufficiency@1",
+        "evidence": [
+            _text("a", "t", "card", "uses", "route one"), _text("b", "t", "route one", "uses", "room 1"),
+            _text("c", "t", "card", "uses", "route two"),
+        ],
+        "rules": {"required_status": "APPROVED", "require_current": True},
+        "questions": {"q": {"text": "?", "asks": ["room"], "topic": "rental", "alternatives": [["a", "b"]]}},
+    }  # fmt: skip
+    from claimlab.metrics.sufficiency import find_derivations
+
+    fx = read_sufficiency(doc, source="own.json")
+    assert [d.by for d in find_derivations(fx, "q", ["a", "b", "c"])["room"]] == [("a", "b")]
