@@ -1,46 +1,22 @@
 """The inputs that once took quadratic time, run for their results and for how their time grows.
 
 No test here asserts seconds (a busy machine made absolute ceilings fail although nothing was
-slower than linear). Each case runs at n/10 and at n; the time at n may be at most GROWTH times
-the time at n/10 (linear work gives about 10, n log n about 13, quadratic 100). The figures
+slower than linear). Each case runs at n/10 and at n through :func:`tests.growth.grows_linearly`:
+the time at n may be at most GROWTH times the time at n/10. The figures
 themselves are the benchmarks' (benchmarks/bench_scale.py, bench_gold.py).
 """
 
 import sys
-import time
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.growth import grows_linearly
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from scale_inputs import citation_files, decomposition_file, sufficiency_file  # noqa: E402
 
 pytestmark = pytest.mark.slow
-
-GROWTH = 30.0  # generous: linear is ~10, quadratic 100
-
-
-def grows_linearly(what, prepare, work, n, *, folder):
-    """Time ``work(prepare(size, dir))`` at n // 10 and at n; return the result at n.
-
-    Inputs are prepared outside the timing, each size in its own folder.
-    """
-    seconds = {}
-    result = None
-    for size in (n // 10, n):
-        where = folder / f"n{size}"
-        where.mkdir(parents=True, exist_ok=True)
-        inputs = prepare(size, where)
-        started = time.perf_counter()
-        result = work(inputs)
-        seconds[size] = time.perf_counter() - started
-    allowed = GROWTH * seconds[n // 10]  # a ratio of two times measured here, never seconds
-    assert seconds[n] <= allowed, (
-        f"{what}: {seconds[n]:.1f} s at n={n} against {seconds[n // 10]:.2f} s at n={n // 10}: "
-        f"grows faster than linear (allowed {GROWTH:.0f}x)"
-    )
-    return result
 
 
 def test_100k_candidates_load_and_score(tmp_path):

@@ -1,0 +1,32 @@
+"""How time grows, never seconds: the one check every scale test uses.
+
+A case runs at n/10 and at n; the time at n may be at most :data:`GROWTH` times the time at
+n/10 (linear work gives about 10, n log n about 13, quadratic 100). Both times are measured in
+the same test, so a busy machine slows both; the figures themselves are the benchmarks'.
+"""
+
+import time
+
+GROWTH = 30.0  # generous: linear is ~10, quadratic 100
+
+
+def grows_linearly(what, prepare, work, n, *, folder):
+    """Time ``work(prepare(size, dir))`` at n // 10 and at n; return the result at n.
+
+    Inputs are prepared outside the timing, each size in its own folder.
+    """
+    seconds = {}
+    result = None
+    for size in (n // 10, n):
+        where = folder / f"n{size}"
+        where.mkdir(parents=True, exist_ok=True)
+        inputs = prepare(size, where)
+        started = time.perf_counter()
+        result = work(inputs)
+        seconds[size] = time.perf_counter() - started
+    allowed = GROWTH * seconds[n // 10]  # a ratio of two times measured here, never seconds
+    assert seconds[n] <= allowed, (
+        f"{what}: {seconds[n]:.1f} s at n={n} against {seconds[n // 10]:.2f} s at n={n // 10}: "
+        f"grows faster than linear (allowed {GROWTH:.0f}x)"
+    )
+    return result
