@@ -116,3 +116,54 @@ def mark_grid_points(items):
         if key in seen:
             item.add_marker(pytest.mark.grid)
         seen.add(key)
+
+
+# ------------------------------------------------------------------ the suite's kernels
+# Each worker starts one zygote (tests/forkkernel.py) and points the ``python3`` kernelspec at
+# it, so every papermill run in this process and in the commands it starts gets a real
+# ipykernel forked with its libraries imported, instead of two seconds of imports per kernel.
+# CLAIMLAB_TEST_COLD_KERNELS=1 turns it off (every kernel cold, as a user's).
+_ZYGOTE = {}
+
+
+def pytest_sessionstart(session):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    distributed = getattr(session.config.option, "dist", "no") != "no"
+    if os.environ.get("CLAIMLAB_TEST_COLD_KERNELS") or (distributed and not worker):
+        return
+    import tempfile
+
+    from tests.forkkernel import SOCKET_ENV
+
+    home = Path(tempfile.mkdtemp(prefix="claimlab-kernels-"))
+    spec_dir = home / "kernels" / "python3"
+    spec_dir.mkdir(parents=True)
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3").to_dict()
+    launcher = Path(__file__).with_name("forkkernel.py")
+    spec["argv"] = [sys.executable, "-I", "-S", str(launcher), "launch", "-f", "{connection_file}"]
+    (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+    sock = home / "zygote.sock"
+    log = open(home / "zygote.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, str(launcher), "serve", str(sock)],
+        stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    _ZYGOTE.update(proc=proc, home=home, log=log)
+    os.environ["JUPYTER_PATH"] = str(home)
+    os.environ[SOCKET_ENV] = str(sock)
+
+
+def pytest_sessionfinish(session):
+    proc = _ZYGOTE.pop("proc", None)
+    if proc is not None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        _ZYGOTE["log"].close()
+        import shutil
+
+        shutil.rmtree(_ZYGOTE["home"], ignore_errors=True)

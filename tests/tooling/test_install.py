@@ -52,7 +52,9 @@ def installed(tmp_path_factory):
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("PYTHONPATH", "CLAIMLAB_DATA", "VIRTUAL_ENV")
+        # nor the suite's own kernels (tests/forkkernel.py): the wheel's run starts its own
+        if k not in ("PYTHONPATH", "CLAIMLAB_DATA", "VIRTUAL_ENV", "JUPYTER_PATH")
+        and k != "CLAIMLAB_TEST_FORK_SOCKET"
     }
     # built from a copy, so the build leaves nothing (build/, *.egg-info) in the checkout
     source = base / "source"
