@@ -24,13 +24,17 @@ by import-linter in the test suite):
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
-from claimlab.core.ratio import Ratio
+
+if TYPE_CHECKING:  # loaded on first use, as every name below
+    from claimlab.core.ratio import Ratio
 
 # public name -> the module that defines it (imported on first use)
 _PUBLIC = {
+    # counts and N/A
+    "Ratio": "claimlab.core.ratio",
     # reading files into typed records
     "load_decomposition": "claimlab.io.decomposition",
     "read_decomposition": "claimlab.io.decomposition",

@@ -47,6 +47,10 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time each is loaded on
         to_ragchecker,
     )
 
+# the environment variable naming the verdict cache (``checkers.cache``), here so the command
+# line's options name it without importing the cache (and sqlite3)
+CACHE_VARIABLE = "CLAIMLAB_CHECKER_CACHE"
+
 # public name -> the module that defines it (imported on first use: `claimlab --help` and a
 # command that needs no checker import none of them, nor numpy through ``people``)
 _PUBLIC = {

@@ -17,11 +17,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from claimlab.checkers import CACHE_VARIABLE
 from claimlab.checkers.verdicts import Item, Verdict
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import Status
-
-CACHE_VARIABLE = "CLAIMLAB_CHECKER_CACHE"
 
 
 def default_cache_path() -> Path:

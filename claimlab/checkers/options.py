@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from claimlab.checkers.cache import CACHE_VARIABLE
+from claimlab.checkers import CACHE_VARIABLE
 from claimlab.notebook.terminal import Steps, count_type, output_path, positive_type
 
 if TYPE_CHECKING:  # the checkers are imported when one runs, not when the options are added

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import Enum
+from typing import Literal
 
 
 class Vocab(str, Enum):
@@ -236,3 +237,12 @@ def status_line(counts: Mapping[str, int], *, sep: str = " · ") -> str:
         'SUPPORTED 0, CONTRADICTED 0, NOT_IN_REFERENCE 0'
     """
     return sep.join(f"{s} {counts.get(s, 0)}" for s in STATUSES)
+
+
+# Names the commands' options offer when the command line is built, before any metric module is
+# imported (``claimlab --help`` stays light); each metric module re-exports its own under its name.
+FactscorePolicy = Literal["exclude", "unsupported", "paper"]
+FACTSCORE_POLICIES: tuple[FactscorePolicy, ...] = ("exclude", "unsupported", "paper")
+FACTSCORE_GAMMA = 10  # FActScore's length penalty: full credit from 10 facts on
+FACTSCORE_GATED = ("support", "respond_ratio")  # the figures a FActScore release gate checks
+FEVER_GATED = ("strict_score", "label_accuracy", "recall")  # ... and a FEVER one

@@ -11,9 +11,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
-import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +41,8 @@ def remove_leftovers(folder: str | os.PathLike[str], *, pattern: str = "*") -> i
     of a killed run.
     Returns how many were removed.
     """
+    import shutil  # here, not at the top: `claimlab --help` imports this module
+
     removed = 0
     base = Path(folder)
     if not base.is_dir():
@@ -65,15 +64,17 @@ def remove_leftovers(folder: str | os.PathLike[str], *, pattern: str = "*") -> i
 
 def temp_path(target: Path, *, suffix: str = "") -> Path:
     """A new temporary name beside ``target``, marked with this process's pid."""
-    token = secrets.token_hex(4)
+    token = os.urandom(4).hex()
     return target.parent / f".{target.name}.{os.getpid()}-{token}{TEMP_MARK}{suffix}"
 
 
 def temp_dir(purpose: str) -> Path:
     """A new folder in the system's temporary folder, removed by a later run if this one is killed."""
+    import tempfile  # here, not at the top: `claimlab --help` imports this module
+
     root = Path(tempfile.gettempdir())
     remove_leftovers(root, pattern=f".claimlab-{purpose}*")
-    d = root / f".claimlab-{purpose}.{os.getpid()}-{secrets.token_hex(4)}{TEMP_MARK}"
+    d = root / f".claimlab-{purpose}.{os.getpid()}-{os.urandom(4).hex()}{TEMP_MARK}"
     d.mkdir(mode=0o700)
     return d
 
@@ -175,7 +176,7 @@ class Staging:
     """
 
     def __init__(self, paths: Iterable[str | os.PathLike[str]]) -> None:
-        token = f"{os.getpid()}-{secrets.token_hex(4)}"
+        token = f"{os.getpid()}-{os.urandom(4).hex()}"
         self.targets = [os.fspath(p) for p in paths]  # strings: 100,000 targets stay cheap
         self.stages: dict[Path, Path] = {}  # a folder that does not exist -> its staging folder
         self.temps: list[str] = []
@@ -239,6 +240,8 @@ class Staging:
 
     def discard(self) -> None:
         """Remove what was not committed."""
+        import shutil
+
         for stage in self.stages.values():
             shutil.rmtree(stage, ignore_errors=True)
         for k in self.beside:

@@ -24,16 +24,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio, macro_mean
-from claimlab.core.vocab import unknown
+from claimlab.core.vocab import (
+    FACTSCORE_GAMMA,
+    FACTSCORE_GATED,
+    FACTSCORE_POLICIES,
+    FactscorePolicy,
+    unknown,
+)
 from claimlab.io.factscore import LabelledResponse
 
-Policy = Literal["exclude", "unsupported", "paper"]
-POLICIES: tuple[Policy, ...] = ("exclude", "unsupported", "paper")
-DEFAULT_GAMMA = 10
+Policy = FactscorePolicy
+POLICIES: tuple[Policy, ...] = FACTSCORE_POLICIES
+DEFAULT_GAMMA = FACTSCORE_GAMMA
 
 if TYPE_CHECKING:  # the gate (and numpy) load when a run is gated
     from claimlab.metrics.gate import GateFigure
@@ -555,7 +561,7 @@ def revision_audit(responses: Sequence[Any]) -> RevisionAudit:
 # no ratio of two counts, so the gate holds its parts: the supported share of facts (micro:
 # pooled facts; macro: the mean over responding prompts with facts, which is ``init_score``)
 # and the respond ratio.
-GATED = ("support", "respond_ratio")
+GATED = FACTSCORE_GATED
 
 
 def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:

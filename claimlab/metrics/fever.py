@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import Ratio
-from claimlab.core.vocab import FeverLabel
+from claimlab.core.vocab import FEVER_GATED, FeverLabel
 from claimlab.io.fever import GoldClaim, Prediction, Sentence
 from claimlab.io.reader import bulk_load
 from claimlab.metrics.groups import any_group_complete, find_group_gaps
@@ -332,7 +332,7 @@ def sweep_max_evidence(
 
 # What the release gate holds of FEVER: each claim's counts. Evidence precision is a mean of
 # per-claim shares (no ratio of two counts), and F1 is built from it, so neither is gated.
-GATED = ("strict_score", "label_accuracy", "recall")
+GATED = FEVER_GATED
 
 
 def gate_figures(names: Sequence[str] = GATED) -> tuple[GateFigure, ...]:

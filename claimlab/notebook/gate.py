@@ -16,10 +16,19 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.ratio import percent
-from claimlab.io.files import replacing
 from claimlab.notebook.terminal import count_type, level_type, output_path, say, share_or_zero
 
 GATE_ONLY = ("margin", "allow_missing", "junit", "summary", "gate_figures")
+
+
+def _replacing(out: Path) -> Any:
+    """:func:`claimlab.io.files.replacing`, imported when a file is written.
+
+    Not when a command's options are added: ``claimlab --help`` imports this module.
+    """
+    from claimlab.io.files import replacing
+
+    return replacing(out)
 
 
 def write_table(table: Any, path: str | Path) -> Path:
@@ -28,7 +37,7 @@ def write_table(table: Any, path: str | Path) -> Path:
 
     out = Path(path)
     kind = table_kind(out)
-    with replacing(out) as tmp:
+    with _replacing(out) as tmp:
         if kind == "csv":
             table.to_csv(tmp, index=False)
         elif kind == "jsonl":
@@ -51,7 +60,7 @@ def keep_table(table: Any, store: str | Path, *, kind: str = "per_query") -> dic
     text = table.to_csv(index=False)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     out = folder / f"{kind}-{digest}.csv"
-    with replacing(out) as tmp:
+    with _replacing(out) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return {"path": str(out), "sha256": digest}
 
@@ -241,7 +250,7 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     tests = len(gate.rows) + 1
     suite.attrib.update(tests=str(tests), failures=str(failures), skipped=str(skipped))
     out = Path(path)
-    with replacing(out) as tmp:
+    with _replacing(out) as tmp:
         root = ET.Element(
             "testsuites", name="claimlab", tests=str(tests), failures=str(failures),
             skipped=str(skipped),
@@ -307,6 +316,6 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     lines.append("")
     lines.append(f"Gate: **{gate.verdict}** (exit {gate.exit_code}).")
     out = Path(path)
-    with replacing(out) as tmp:
+    with _replacing(out) as tmp:
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return out

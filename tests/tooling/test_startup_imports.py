@@ -106,6 +106,20 @@ def test_every_command_alone_has_the_help_and_options_it_has_among_all():
         assert alone.commands[name].format_help() == parser.format_help(), name
 
 
+def test_the_outline_for_help_lists_what_the_whole_parser_lists():
+    """``claimlab --help`` builds the commands' names and one-line help only (their options
+    unbuilt): the page is the one the whole parser prints, and no metric or cache is imported."""
+    from claimlab.tooling.cli import build_parser
+
+    assert build_parser(outline=True).format_help() == build_parser().format_help()
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(["sqlite3", "claimlab.metrics.factscore",
+                                                    "claimlab.metrics.fever", "tempfile"]), "--help"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout.splitlines()[-1]) == [0, []]
+
+
 @pytest.mark.parametrize(("first", "meant"), [("fevr", "fever"), ("meta_eval", "meta-eval")])
 def test_a_word_that_is_no_command_still_sees_every_command(first, meant, capsys):
     """An unknown command is answered from the whole list, with the one it is closest to."""

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from claimlab.checkers.options import add_checker_options
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.vocab import FACTSCORE_GAMMA as DEFAULT_GAMMA
+from claimlab.core.vocab import FACTSCORE_GATED as GATED
+from claimlab.core.vocab import FACTSCORE_POLICIES as POLICIES
 from claimlab.io.files import replacing_all
-from claimlab.metrics.factscore import DEFAULT_GAMMA, GATED, POLICIES
 from claimlab.notebook.gate import (
     add_gate_options,
     check_gate_options,

@@ -130,7 +130,7 @@ def add_fever(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="write the per-claim table (strict, label and recall counts per claim) to CSV, "
         "JSONL or Parquet, by the suffix; a later run's --baseline",
     )
-    from claimlab.metrics.fever import GATED
+    from claimlab.core.vocab import FEVER_GATED as GATED
 
     add_gate_options(p, figures=GATED, table="per-claim", resampled="claims")
     add_store_option(p)

@@ -103,17 +103,64 @@ def _adders(only: str | None) -> list[Callable[[Any], None]]:
     return [*command_adders(), *TOOLING_COMMANDS]
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every subcommand, or with the one named ``only`` if it is one."""
+class _Unbuilt:
+    """A subcommand's parser left unbuilt: every call on it is taken and ignored.
+
+    ``claimlab --help``, ``--version`` or an unknown word need the commands' names and one-line
+    help only, which ``add_parser`` records; building the options of 25 commands would double
+    the start-up (argparse looks up its translations for each parser and option).
+    """
+
+    def __init__(self, **_: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return self._ignore
+
+    def _ignore(self, *args: Any, **kwargs: Any) -> _Unbuilt:
+        return self
+
+
+class _Outline(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """Subcommands that record their name and help, with their parsers left unbuilt."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        parser_class = self._parser_class
+        self._parser_class = _Unbuilt
+        try:
+            return super().add_parser(name, **kwargs)
+        finally:
+            self._parser_class = parser_class
+
+
+def _command_names() -> set[str]:
+    """Every command's name, from the registry and the tooling's adders (none imported)."""
+    return {
+        *(command_name(ref) for ref in command_refs()),
+        *(command_name(add.__name__) for add in TOOLING_COMMANDS),
+    }
+
+
+def build_parser(only: str | None = None, *, outline: bool = False) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand, or with the one named ``only`` if it is one.
+
+    With ``outline``, the subcommands' own parsers are left unbuilt (their names and one-line
+    help are all the top-level ``--help`` shows).
+    """
     parser = _Parser(
         prog="claimlab", description="Check long answers claim by claim, with counts and N/A."
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
+    if outline:
+        parser.register("action", "parsers", _Outline)
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
     for add in _adders(only):
         add(sub)
+    if outline:
+        parser.commands = {}
+        return parser
     examples.complete_help(sub)
     parser.commands = dict(sub.choices)
     return parser
@@ -165,7 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # the first word, when it is a command, is the only subcommand built (start-up); an option
     # first (--help, --version) or an unknown word builds them all (the list, did-you-mean)
-    parser = build_parser(words[0] if words and not words[0].startswith("-") else None)
+    first = words[0] if words and not words[0].startswith("-") else None
+    parser = build_parser(first, outline=first is None or first not in _command_names())
     args, extra = parser.parse_known_args(words)
     if extra:  # refused by the command itself: its own name, its options, its --help
         command = getattr(parser, "commands", {}).get(args.command, parser)
