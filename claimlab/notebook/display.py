@@ -287,6 +287,22 @@ def _write_figure_files(fig: Any, ax: Any, png: bytes) -> None:
     stem.with_suffix(".svg").write_text(svg.getvalue(), encoding="utf-8")
 
 
+def _layout_once(fig: Any) -> None:
+    """Lay the figure out now and keep that layout for every file saved from it.
+
+    Saving with a tight bounding box draws a figure twice, and the PNG and the SVG are saved:
+    with its layout engine on, the figure would be laid out four times, to the same result.
+    """
+    engine = fig.get_layout_engine()
+    if engine is None:
+        return
+    engine.execute(fig)
+    try:
+        fig.set_layout_engine("none")
+    except RuntimeError:  # an engine a colorbar depends on stays (and lays out again)
+        pass
+
+
 def show_figure(ax: Any) -> None:
     """Display the figure of ``ax`` once, as a 240 ppi PNG at its own size, and close it.
 
@@ -296,10 +312,12 @@ def show_figure(ax: Any) -> None:
     import matplotlib.pyplot as plt
     from IPython.display import display
 
-    from claimlab.notebook.style import house_style
+    from claimlab.notebook.style import house_style, narrow_fonts
 
     fig = ax.figure
     with house_style():
+        narrow_fonts(fig)
+        _layout_once(fig)
         data, meta = figure_png(fig)
         _write_figure_files(fig, ax, data)
     plt.close(fig)

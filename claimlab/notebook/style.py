@@ -63,18 +63,59 @@ def font_families() -> tuple[str, ...]:
 
 
 @functools.cache
-def _drawable() -> frozenset[int]:
-    """Every code point some family of :func:`font_families` has a glyph for."""
+def _coverage() -> tuple[tuple[str, frozenset[int]], ...]:
+    """Each family of :func:`font_families`, in order, with the code points it has glyphs for."""
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    points: set[int] = set()
+    out = []
     for family in font_families():
         path = font_manager.findfont(
             font_manager.FontProperties(family=family), fallback_to_default=False
         )
-        points.update(FT2Font(path).get_charmap())
-    return frozenset(points)
+        out.append((family, frozenset(FT2Font(path).get_charmap())))
+    return tuple(out)
+
+
+@functools.cache
+def _drawable() -> frozenset[int]:
+    """Every code point some family of :func:`font_families` has a glyph for."""
+    return frozenset().union(*(points for _, points in _coverage()))
+
+
+def families_for(text: str) -> list[str]:
+    """The families of the fallback list that draw ``text``, in the list's order.
+
+    For each character, the first family that has its glyph (and the list's first always).
+    Matplotlib draws each character with the first family of a text's list that has it, and
+    looks every family of the list up for each text it measures; a text given only the
+    families it uses is drawn the same, with a fraction of the look-ups.
+
+    Examples:
+        >>> families_for("ok")
+        ['DejaVu Sans']
+    """
+    coverage = _coverage()
+    used = {0}
+    for ch in set(text):
+        for i, (_, points) in enumerate(coverage):
+            if ord(ch) in points:
+                used.add(i)
+                break
+    return [coverage[i][0] for i in sorted(used)]
+
+
+def narrow_fonts(fig: Any) -> None:
+    """Give each text of ``fig`` drawn in the house families the ones it uses.
+
+    See :func:`families_for`; a text given other families keeps them.
+    """
+    from matplotlib.text import Text
+
+    house = list(font_families())
+    for t in fig.findobj(Text):
+        if t.get_fontfamily() == house:
+            t.set_fontfamily(families_for(t.get_text()))
 
 
 def drawable(text: str) -> str:

@@ -208,3 +208,38 @@ def test_the_fallback_list_keeps_its_order_and_only_installed_families():
     assert families[0] == "DejaVu Sans"
     assert [f for f in FONT_FALLBACK if f in families] == list(families)
     assert all(f in installed for f in families)
+
+
+SCRIPTS = "abcXYZ019 %/·…ğüşıİÖçสวัสดีครับ한국어문장✓★→😀"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(SCRIPTS), max_size=30) | st.text(max_size=20))
+def test_a_text_keeps_the_family_that_draws_each_of_its_characters(text):
+    """Invariant: narrowing a text's families never changes which family draws a character
+    (for each one, the first family of the full list that has its glyph is kept, in order)."""
+    from claimlab.notebook.style import _coverage, families_for
+
+    full = [name for name, _ in _coverage()]
+    kept = families_for(text)
+    assert kept[0] == full[0] and kept == sorted(kept, key=full.index)
+    for ch in text:
+        first = next((name for name, points in _coverage() if ord(ch) in points), None)
+        assert first is None or first in kept, (ch, first, kept)
+        # and no family before that first one in the narrowed list has it either
+        for name in kept[: kept.index(first) if first else len(kept)]:
+            assert ord(ch) not in dict(_coverage())[name]
+
+
+def test_a_figure_in_thai_and_korean_is_drawn_with_narrowed_families_and_no_missing_glyph():
+    from claimlab.notebook.display import show_figure
+    from claimlab.notebook.style import font_families
+
+    with no_missing_glyph():
+        ax = plot_ratios({"สวัสดี": Ratio(1, 2), "한국어": Ratio(0, 0), "plain": Ratio(3, 4)},
+                         title="ภาษาไทย / 한국어")  # fmt: skip
+        fig = ax.figure
+        show_figure(ax)
+    narrowed = {tuple(t.get_fontfamily()) for t in fig.findobj(matplotlib.text.Text)}
+    assert ("DejaVu Sans",) in narrowed and tuple(font_families()) not in narrowed
+    assert any(len(f) > 1 for f in narrowed)  # the Thai and Korean texts kept their fonts
