@@ -233,7 +233,7 @@ def test_a_text_keeps_the_family_that_draws_each_of_its_characters(text):
 
 def test_a_figure_in_thai_and_korean_is_drawn_with_narrowed_families_and_no_missing_glyph():
     from claimlab.notebook.display import show_figure
-    from claimlab.notebook.style import font_families
+    from claimlab.notebook.style import font_families, narrow_fonts
 
     with no_missing_glyph():
         ax = plot_ratios({"สวัสดี": Ratio(1, 2), "한국어": Ratio(0, 0), "plain": Ratio(3, 4)},
@@ -241,5 +241,7 @@ def test_a_figure_in_thai_and_korean_is_drawn_with_narrowed_families_and_no_miss
         fig = ax.figure
         show_figure(ax)
     narrowed = {tuple(t.get_fontfamily()) for t in fig.findobj(matplotlib.text.Text)}
+    narrow_fonts(fig)  # again: a narrowed text is no longer in the house families, left as is
+    assert {tuple(t.get_fontfamily()) for t in fig.findobj(matplotlib.text.Text)} == narrowed
     assert ("DejaVu Sans",) in narrowed and tuple(font_families()) not in narrowed
     assert any(len(f) > 1 for f in narrowed)  # the Thai and Korean texts kept their fonts

@@ -36,6 +36,7 @@ How each label is proposed:
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -46,7 +47,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
-from claimlab.core.spans import span_backs, utf16_offset, utf16_slice
+from claimlab.core.spans import span_backs, utf16_slice
 from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
@@ -252,7 +253,6 @@ class _WordIndex:
         self.unique = list(self.positions)
         self.n = len(words)
         self._prefix: dict[str, list[str]] | None = None
-        self._joined: tuple[str, dict[int, int]] | None = None
 
     @property
     def by_prefix(self) -> dict[str, list[str]]:
@@ -265,16 +265,22 @@ class _WordIndex:
         return self._prefix
 
     def find_run(self, claim: Sequence[str]) -> int | None:
-        """The index of the first word of the first run of answer words equal to ``claim``."""
-        if self._joined is None:
-            starts, at = {}, 1
-            for i, w in enumerate(self.words):
-                starts[at] = i
-                at += len(w) + 1
-            self._joined = ("\x00" + "\x00".join(self.words) + "\x00", starts)
-        joined, starts = self._joined
-        i = joined.find("\x00" + "\x00".join(claim) + "\x00")
-        return None if i < 0 else starts[i + 1]
+        """The index of the first word of the first run of answer words equal to ``claim``.
+
+        Only the places of the claim's rarest word are tried (in order, so the first run found
+        is the first there is): a subclaim costs its own words, not the answer's length.
+        """
+        if not claim:
+            return None
+        count, k = min((len(self.positions.get(w, ())), k) for k, w in enumerate(claim))
+        if count == 0:
+            return None
+        want, n = list(claim), len(claim)
+        for p in self.positions[claim[k]]:
+            start = p - k
+            if start >= 0 and start + n <= self.n and list(self.words[start : start + n]) == want:
+                return start
+        return None
 
     def matches(self, claim: Sequence[str]) -> dict[int, int]:
         """Answer position -> the claim words (a bit each) that match the word there.
@@ -465,10 +471,42 @@ NOT_IN_REFERENCE = str(Status.NOT_IN_REFERENCE)
 
 
 def _u16(text: str) -> Callable[[int], int]:
-    """Code point index -> UTF-16 offset for ``text`` (plain indexes without astral characters)."""
-    if text.isascii() or _ASTRAL.search(text) is None:
+    """Code point index -> UTF-16 offset for ``text`` (plain indexes without astral characters).
+
+    Made once per answer: each astral character before an index adds one, counted by a binary
+    search over their places (not by re-encoding the text up to the index for each subclaim).
+    """
+    if text.isascii():
         return lambda i: i
-    return lambda i: utf16_offset(text, i)
+    astral = [m.start() for m in _ASTRAL.finditer(text)]
+    if not astral:
+        return lambda i: i
+    return lambda i: i + bisect.bisect_left(astral, i)
+
+
+class _Units:
+    """An answer's units, for the ones a span overlaps.
+
+    Units in order that do not nest (starts and ends both rising, as sentences are) are found by
+    two binary searches; any others by a scan. The order is the units' own either way.
+    """
+
+    def __init__(self, rows: list[tuple[str, int, int, str]]) -> None:
+        self.rows = rows
+        self.starts = [s for _, s, _, _ in rows]
+        self.ends = [e for _, _, e, _ in rows]
+        rising = all(a <= b for a, b in zip(self.starts, self.starts[1:], strict=False))
+        self.ordered = rising and all(
+            a <= b for a, b in zip(self.ends, self.ends[1:], strict=False)
+        )
+
+    def overlapping(self, start: int, end: int) -> list[str]:
+        """The ids of the units that share a UTF-16 position with ``[start, end)``."""
+        if not self.ordered:
+            return [uid for uid, us, ue, _ in self.rows if us < end and start < ue]
+        lo = bisect.bisect_right(self.ends, start)  # from here on every unit ends after start
+        hi = bisect.bisect_left(self.starts, end)  # before here every unit starts before end
+        return [uid for uid, *_ in self.rows[lo:hi]]
 
 
 def _candidate_doc(
@@ -477,15 +515,16 @@ def _candidate_doc(
     labels: Mapping[str, Any],
     hit: Alignment | None,
     text: str,
-    units: list[tuple[str, int, int, str]],
+    units: _Units,
+    to16: Callable[[int], int],
 ) -> dict[str, Any]:
     """One subclaim as a draft candidate: every label proposed."""
-    source_spans, preserves = [], []
+    source_spans: list[dict[str, Any]] = []
+    preserves: list[str] = []
     if hit is not None:
-        to16 = _u16(text)
         s16, e16 = to16(hit.start), to16(hit.end)
         source_spans.append({"start": s16, "end": e16, "text": text[hit.start : hit.end]})
-        preserves = [uid for uid, us, ue, _ in units if us < e16 and s16 < ue]
+        preserves = units.overlapping(s16, e16)
     errors = list(labels.get("errors", ()))
     if hit is None and not errors:
         errors = [INTRODUCED]
@@ -568,11 +607,12 @@ def draft_document(
     ]
     unit_rows = [(f"U{i}", s, e, t) for i, (s, e, t) in enumerate(spans, 1)]
     width = len(str(len(raw.subclaims)))
-    aligner = Aligner(text)
+    aligner, by_place, to16 = Aligner(text), _Units(unit_rows), _u16(text)
     candidates = []
     for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
         hit = aligner.align(claim, threshold=threshold)
-        candidates.append(_candidate_doc(f"S{j:0{width}d}", claim, labels, hit, text, unit_rows))
+        cid = f"S{j:0{width}d}"
+        candidates.append(_candidate_doc(cid, claim, labels, hit, text, by_place, to16))
     doc = {
         "format": DECOMPOSITION_FORMAT,
         "offset_unit": "utf16",
