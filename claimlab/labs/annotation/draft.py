@@ -610,8 +610,7 @@ def draft_document(
     aligner, by_place, to16 = Aligner(text), _Units(unit_rows), _u16(text)
     candidates = []
     for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
-        hit = aligner.align(claim, threshold=threshold)
-        cid = f"S{j:0{width}d}"
+        cid, hit = f"S{j:0{width}d}", aligner.align(claim, threshold=threshold)
         candidates.append(_candidate_doc(cid, claim, labels, hit, text, by_place, to16))
     doc = {
         "format": DECOMPOSITION_FORMAT,
