@@ -155,6 +155,17 @@ def pytest_sessionstart(session):
     os.environ[SOCKET_ENV] = str(sock)
 
 
+@pytest.fixture
+def user_kernels(monkeypatch):
+    """The kernelspec a user has, not the suite's forked kernels: for tests that start a server
+    (``claimlab serve``) and count, time or kill its kernel processes."""
+    from tests.forkkernel import SOCKET_ENV
+
+    if "JUPYTER_PATH" in os.environ and SOCKET_ENV in os.environ:
+        monkeypatch.delenv("JUPYTER_PATH")
+        monkeypatch.delenv(SOCKET_ENV)
+
+
 def pytest_sessionfinish(session):
     proc = _ZYGOTE.pop("proc", None)
     if proc is not None:

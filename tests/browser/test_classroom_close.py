@@ -14,7 +14,11 @@ import pytest
 
 from claimlab.tooling.rush import free_port, kernels_of, start_server, stop_server
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+pytestmark = [
+    pytest.mark.usefixtures("user_kernels"),
+    pytest.mark.browser,
+    pytest.mark.xdist_group("browser"),
+]
 STUDENTS = 5
 
 

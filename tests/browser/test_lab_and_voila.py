@@ -9,7 +9,12 @@ from claimlab.io.decomposition import load_decomposition
 from tests.browser.conftest import SCREENSHOTS, record_timing
 from tests.conftest import DATA, FIXTURES
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("browser")]
+pytestmark = [
+    pytest.mark.usefixtures("user_kernels"),
+    pytest.mark.browser,
+    pytest.mark.notebook,
+    pytest.mark.xdist_group("browser"),
+]
 
 
 def metric(page, name):

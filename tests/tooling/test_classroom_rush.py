@@ -19,7 +19,11 @@ from claimlab.tooling.rush import (
     wait_for_kernels,
 )
 
-pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("browser")]
+pytestmark = [
+    pytest.mark.usefixtures("user_kernels"),
+    pytest.mark.notebook,
+    pytest.mark.xdist_group("browser"),
+]
 
 
 def test_a_class_of_eight_on_a_cap_of_three(tmp_path):
