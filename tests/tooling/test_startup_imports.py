@@ -120,6 +120,21 @@ def test_the_outline_for_help_lists_what_the_whole_parser_lists():
     assert json.loads(proc.stdout.splitlines()[-1]) == [0, []]
 
 
+@pytest.mark.parametrize("words", [["--bogus", "fever", "x"], ["-q", "run"], ["--help", "rag"]])
+def test_an_option_before_a_command_is_refused_in_one_line(words, capsys):
+    """An unknown option first, then a command: the whole parser is built, one line, exit 2
+    (``--help`` first prints the list)."""
+    from claimlab.tooling.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(words)
+    out = capsys.readouterr()
+    if words[0] == "--help":
+        assert exc.value.code == 0 and "COMMAND" in out.out
+    else:
+        assert exc.value.code == 2 and len(out.err.strip().splitlines()) == 1, out.err
+
+
 @pytest.mark.parametrize(("first", "meant"), [("fevr", "fever"), ("meta_eval", "meta-eval")])
 def test_a_word_that_is_no_command_still_sees_every_command(first, meant, capsys):
     """An unknown command is answered from the whole list, with the one it is closest to."""

@@ -212,8 +212,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # the first word, when it is a command, is the only subcommand built (start-up); an option
     # first (--help, --version) or an unknown word builds them all (the list, did-you-mean)
+    # and with no command named anywhere, the others are left unbuilt (the list is all it needs)
     first = words[0] if words and not words[0].startswith("-") else None
-    parser = build_parser(first, outline=first is None or first not in _command_names())
+    names = _command_names()
+    parser = build_parser(first, outline=first not in names and not names.intersection(words))
     args, extra = parser.parse_known_args(words)
     if extra:  # refused by the command itself: its own name, its options, its --help
         command = getattr(parser, "commands", {}).get(args.command, parser)
