@@ -47,7 +47,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
-from claimlab.core.spans import span_backs, utf16_slice
+from claimlab.core.spans import span_backs, utf16_offsets, utf16_slice
 from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
@@ -388,7 +388,6 @@ def _characters(text: str) -> list[tuple[int, int, str]]:
     return [(i, i + 1, folded[i]) for i, ch in enumerate(text) if ch.isalnum()]
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each
 _UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u9fff]")  # Thai, kana and CJK ideographs
 _DIGIT = re.compile(r"\d")
 
@@ -468,20 +467,6 @@ def _unit_spans(raw: RawAnswer, units: str) -> tuple[list[tuple[int, int, str]],
 REVIEW_ALL = tuple(str(f) for f in REVIEW_FIELDS)
 INTRODUCED = str(ErrorKind.INTRODUCED)
 NOT_IN_REFERENCE = str(Status.NOT_IN_REFERENCE)
-
-
-def _u16(text: str) -> Callable[[int], int]:
-    """Code point index -> UTF-16 offset for ``text`` (plain indexes without astral characters).
-
-    Made once per answer: each astral character before an index adds one, counted by a binary
-    search over their places (not by re-encoding the text up to the index for each subclaim).
-    """
-    if text.isascii():
-        return lambda i: i
-    astral = [m.start() for m in _ASTRAL.finditer(text)]
-    if not astral:
-        return lambda i: i
-    return lambda i: i + bisect.bisect_left(astral, i)
 
 
 class _Units:
@@ -607,7 +592,7 @@ def draft_document(
     ]
     unit_rows = [(f"U{i}", s, e, t) for i, (s, e, t) in enumerate(spans, 1)]
     width = len(str(len(raw.subclaims)))
-    aligner, by_place, to16 = Aligner(text), _Units(unit_rows), _u16(text)
+    aligner, by_place, to16 = Aligner(text), _Units(unit_rows), utf16_offsets(text)
     candidates = []
     for j, (claim, labels) in enumerate(zip(raw.subclaims, raw.labels, strict=True), 1):
         cid, hit = f"S{j:0{width}d}", aligner.align(claim, threshold=threshold)

@@ -339,15 +339,15 @@ def test_an_unknown_answer_names_the_parameter_it_came_from(raw_file, tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from claimlab.core.spans import utf16_offset  # noqa: E402
-from claimlab.labs.annotation.draft import _u16, _Units  # noqa: E402
+from claimlab.core.spans import utf16_offset, utf16_offsets  # noqa: E402
+from claimlab.labs.annotation.draft import _Units  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet=st.sampled_from("ab ğ한ส😀\U0001f4d8\n"), max_size=40))
 def test_the_answers_utf16_offsets_are_the_one_rules(text):
     """Invariant: the per-answer offset map gives :func:`utf16_offset` at every index."""
-    to16 = _u16(text)
+    to16 = utf16_offsets(text)
     assert [to16(i) for i in range(len(text) + 1)] == [
         utf16_offset(text, i) for i in range(len(text) + 1)
     ]
