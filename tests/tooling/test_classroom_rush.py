@@ -39,9 +39,8 @@ def test_a_class_of_eight_on_a_cap_of_three(tmp_path):
         assert all(v.page for v in first.visits if v.status == 200)
         # the warm page of 06, and room made by stopping 07's: 2 or 3 served, the rest refused
         assert 2 <= len(first.served) <= 3 and first.refused == 8 - len(first.served)
-        # refused at once: no refusal waits as long as a page whose kernel had to start
-        slowest_served = max(v.seconds for v in first.served)
-        assert max(v.seconds for v in first.visits if v.status == 503) < slowest_served
+        # refused without a kernel: the kernels never passed the cap while refusing (above),
+        # and each refusal says why; how long a refusal waits is bench_classroom.py's figure
         assert all(
             v.reason.startswith("The classroom is full (3 games running)")
             for v in first.visits
