@@ -221,11 +221,19 @@ def _person(rec: Record) -> dict[str, int]:
     return {label: rec.number(label, minimum=-2, maximum=2, integer=True) for label in META_LABELS}
 
 
+# a checker's score on any scale it may use (a fraction, a percent, a 1-5 grade, a log-probability)
+# lies well inside this; beyond it, a difference of two scores times the percent scale could leave
+# the floats (1e308 - -1e308 is infinite) and the correlations would silently turn NaN
+SCORE_BOUND = 1e9
+
+
 def _scores(rec: Record, side: str, checker: str) -> dict[str, float | None]:
     scores = rec.sub(side).sub(checker)
     out: dict[str, float | None] = {}
     for label in META_LABELS:
         value = scores.get(label, (int, float, type(None)))
+        if value is not None:
+            value = scores.number(label, minimum=-SCORE_BOUND, maximum=SCORE_BOUND)
         out[label] = None if value is None else float(value)
     return out
 

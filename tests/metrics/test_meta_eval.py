@@ -387,3 +387,48 @@ def test_memory_grows_with_the_block_not_with_pairs_times_resamples():
     larger = _peak(pairs, 200, 120_000)  # 40 resamples a block
     assert twice < 1.2 * small, (small, twice)
     assert larger > 2 * small, (small, larger)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scores=st.lists(
+        st.tuples(
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.floats(allow_nan=False, allow_infinity=False),
+        ),
+        min_size=3,
+        max_size=6,
+    )
+)
+def test_a_score_of_any_magnitude_is_refused_or_gives_finite_figures(tmp_path_factory, scores):
+    """Invariant: whatever number a checker's file holds, the reader refuses it naming file,
+    instance and field, or every figure is a finite number or N/A with a reason (never a NaN
+    shown as a correlation, never a float overflow warning)."""
+    import json
+    import warnings
+
+    from claimlab.core.errors import ClaimlabInputError
+
+    d = tmp_path_factory.mktemp("scores")
+    human = [
+        {"instance_id": i // 2, **dict.fromkeys(META_LABELS, (i % 5) - 2)}
+        for i in range(2 * len(scores))
+    ]
+    rows = [
+        {"instance_id": i, "model1": {"ragchecker": dict.fromkeys(META_LABELS, one)},
+         "model2": {"ragchecker": dict.fromkeys(META_LABELS, two)}}
+        for i, (one, two) in enumerate(scores)
+    ]  # fmt: skip
+    (d / "h.json").write_text(json.dumps(human))
+    (d / "s.json").write_text(json.dumps(rows))
+    try:
+        pairs = load_meta_evaluation(d / "h.json", d / "s.json")
+    except ClaimlabInputError as e:
+        assert "s.json" in str(e) and "instance" in str(e) and "_label" in str(e)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        result = meta_evaluate(pairs, resamples=0, seed=1)
+    for a in result.labels.values():
+        for c in (a.pearson, a.spearman):
+            assert (c.value is None and c.reason) or np.isfinite(c.value)
