@@ -13,6 +13,7 @@ import time
 import pytest
 
 from claimlab.tooling.rush import free_port, kernels_of, start_server, stop_server
+from tests.conftest import server_tracebacks
 
 pytestmark = [
     pytest.mark.usefixtures("user_kernels"),
@@ -77,4 +78,4 @@ def test_five_students_close_game_06_and_open_game_07_on_eight_kernels(browser, 
         left = stop_server(proc)
     assert left == []
     text = log.read_text(errors="replace")
-    assert "freed: its page was closed" in text and "Traceback" not in text
+    assert "freed: its page was closed" in text and server_tracebacks(text) == []
