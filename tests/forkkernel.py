@@ -15,7 +15,7 @@ The suite points the ``python3`` kernelspec at this file (``launch``) through
 forwards the signals it gets (interrupt, terminate) to the child, exits with the child's
 status, and when it is killed the zygote kills the child. A cold kernel is started instead
 (the launcher becomes ``python -m ipykernel_launcher``) when no zygote answers, when the
-caller is a server (``claimlab serve``, Voila, JupyterLab: their tests count and kill kernel
+caller is a classroom server (``claimlab serve``, Voila: their tests count and kill kernel
 processes), or when a variable the imports read differs from the zygote's (matplotlib's,
 Python's, the locale).
 """
@@ -60,14 +60,15 @@ def _cold(args):
 
 
 def _called_by_a_server():
-    """Whether the process starting this kernel is a server (``claimlab serve``'s Voila,
-    JupyterLab): those start cold kernels, as their tests count and kill kernel processes."""
+    """Whether the process starting this kernel is a classroom server (``claimlab serve``,
+    Voila): those start cold kernels, as their tests count and kill the server's kernel
+    processes. JupyterLab's kernels are forked (its tests drive pages, not processes)."""
     try:
         with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
-            line = f.read().lower()
+            words = f.read().lower().split(b"\0")
     except OSError:
         return True
-    return any(word in line for word in (b"serve", b"voila", b"jupyter"))
+    return b"serve" in words or any(b"voila" in word for word in words)
 
 
 def launch(args):

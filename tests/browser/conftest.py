@@ -96,7 +96,9 @@ def workdir(tmp_path_factory):
     return d
 
 
-def server_env(home):
+def server_env(home, *, forked_kernels=False):
+    """A server's environment in its own Jupyter folders; ``forked_kernels`` keeps the suite's
+    kernelspec (tests/forkkernel.py) for a JupyterLab whose tests drive pages only."""
     env = dict(os.environ)
     env.update(
         {
@@ -106,7 +108,8 @@ def server_env(home):
             "IPYTHONDIR": str(home / "ipython"),
         }
     )
-    env.pop("JUPYTER_PATH", None)
+    if not forked_kernels:
+        env.pop("JUPYTER_PATH", None)
     # every cell stays in the DOM (no windowing), so tests can read any output
     settings = home / "lab-settings"
     (settings / "@jupyterlab" / "notebook-extension").mkdir(parents=True, exist_ok=True)
@@ -148,7 +151,7 @@ def lab_server(workdir, tmp_path_factory):
         cwd=workdir,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env=server_env(home),
+        env=server_env(home, forked_kernels=True),
     )
     try:
         wait_http(f"http://127.0.0.1:{port}/api/status?token={token}", proc)
