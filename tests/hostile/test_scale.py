@@ -232,6 +232,12 @@ def test_folders_of_5000_answers_and_a_ledger_of_100000_answers(tmp_path):
             "--compare",
             "A",
             "B",
+            # the loop over answers is what grows with n; 200 resamples and permutations
+            # (not 2000 each) keep the case at n a few seconds (bench_gold.py times 2000)
+            "--bootstrap",
+            "200",
+            "--permutations",
+            "200",
         ),  # fmt: skip
         100_000,
         folder=tmp_path / "ledger",
