@@ -33,7 +33,7 @@ also when G is empty, so a wrong claim it entails counts as irrelevant noise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Literal
@@ -217,14 +217,29 @@ def term_counts(flags: QueryFlags, metric: str) -> tuple[list[bool], list[bool]]
     return _all(items, num, size), _all(items, den, size)
 
 
+def _count_all(flags: Mapping[str, tuple[bool, ...]], names: tuple[str, ...], size: int) -> int:
+    """How many items have every flag of ``names`` (``sum(_all(...))`` without the list)."""
+    if not names:
+        return size
+    if len(names) == 1:
+        return sum(flags[names[0]])
+    return sum(map(all, zip(*(flags[n] for n in names), strict=True)))
+
+
+def term_totals(flags: QueryFlags, metric: str) -> tuple[int, int]:
+    """``metric``'s numerator and denominator in one query: the sums of :func:`term_counts`."""
+    if metric == "context_precision":
+        return sum(flags.relevant), len(flags.relevant)
+    side, num, den = CLAIM_TERMS[metric]
+    items = flags.response if side == "response" else flags.answer
+    size = len(next(iter(items.values())))
+    return _count_all(items, num, size), _count_all(items, den, size)
+
+
 def query_figures(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFigures:
     """Count every metric of one query (see the module's definitions)."""
     flags = claim_flags(q, noise=noise)
-    ratios = {}
-    for m in RATIO_METRICS:
-        num, den = term_counts(flags, m)
-        ratios[m] = Ratio(sum(num), sum(den))
-    return QueryFigures(q.query_id, ratios)
+    return QueryFigures(q.query_id, {m: Ratio(*term_totals(flags, m)) for m in RATIO_METRICS})
 
 
 @dataclass(frozen=True)
@@ -273,6 +288,15 @@ def _macro_f1(figures: Sequence[QueryFigures]) -> MeanOfDefined:
     return MeanOfDefined(mean, len(values), len(figures) - len(values))
 
 
+def _pooled(ratios: Iterable[Ratio]) -> Ratio:
+    """The micro figure: the summed counts (``sum`` of the ratios without one per step)."""
+    num = den = 0
+    for r in ratios:
+        num += r.numerator
+        den += r.denominator
+    return Ratio(num, den)
+
+
 def score_rag(checking: RagChecking, *, noise: NoiseRule = "ragchecker") -> RagReport:
     """Every query's figures, and the macro and micro figures over the file.
 
@@ -282,7 +306,7 @@ def score_rag(checking: RagChecking, *, noise: NoiseRule = "ragchecker") -> RagR
         figures = tuple(query_figures(q, noise=noise) for q in checking.queries)
     macro = {m: macro_mean(f.ratios[m] for f in figures) for m in RATIO_METRICS}
     macro["f1"] = _macro_f1(figures)
-    pooled = {m: sum((f.ratios[m] for f in figures), Ratio(0, 0)) for m in RATIO_METRICS}
+    pooled = {m: _pooled(f.ratios[m] for f in figures) for m in RATIO_METRICS}
     micro: dict[str, Ratio | F1] = {**pooled, "f1": F1(pooled["precision"], pooled["recall"])}
     order = {m: i for i, m in enumerate(RAG_METRICS)}
     return RagReport(

@@ -322,3 +322,18 @@ def test_noise_sensitivity_equals_ragchecker_on_generated_queries(tmp_path_facto
         assert got == pytest.approx(ragchecker_noise(a2r, k2r, k2a))
     else:
         assert got == (None, None)  # 0/0: N/A where RAGChecker writes 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(query=label_sets(), noise=st.sampled_from(["ragchecker", "paper"]))
+def test_the_counted_totals_are_the_sums_of_the_per_claim_flags(tmp_path_factory, query, noise):
+    """Invariant: what a query's figures count (term_totals) is what its per-claim view shows
+    (term_counts), metric by metric."""
+    from claimlab.metrics.rag import claim_flags, term_counts, term_totals
+
+    q = load(tmp_path_factory.mktemp("rag"), checked([query])).queries[0]
+    flags = claim_flags(q, noise=noise)
+    for m in RATIO_METRICS:
+        num, den = term_counts(flags, m)
+        assert term_totals(flags, m) == (sum(num), sum(den)), m
+        assert all(type(x) is int for x in term_totals(flags, m))
