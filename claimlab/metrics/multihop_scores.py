@@ -34,7 +34,7 @@ from claimlab.core.frozen import freeze
 from claimlab.io.official import HotpotGold, HotpotPredictions, MusiqueGold, MusiquePrediction
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = frozenset(string.punctuation)
+_NO_PUNCT = str.maketrans("", "", string.punctuation)  # deletes each ASCII punctuation mark
 YES_NO = ("yes", "no", "noanswer")
 HOTPOT_METRICS = (
     "em", "f1", "prec", "recall", "sp_em", "sp_f1", "sp_prec", "sp_recall",
@@ -49,7 +49,7 @@ def official_normalise(text: str) -> str:
         >>> official_normalise("The  U.S.-born  Hall!")
         'usborn hall'
     """
-    lowered = "".join(ch for ch in text.lower() if ch not in _PUNCT)
+    lowered = text.lower().translate(_NO_PUNCT)
     return " ".join(_ARTICLES.sub(" ", lowered).split())
 
 
@@ -58,7 +58,11 @@ def token_prf(prediction: str, gold: str, *, yes_no: bool = True) -> tuple[float
 
     With ``yes_no``, a yes/no/noanswer prediction or gold scores 0 unless both are equal.
     """
-    p, g = official_normalise(prediction), official_normalise(gold)
+    return _normalised_prf(official_normalise(prediction), official_normalise(gold), yes_no)
+
+
+def _normalised_prf(p: str, g: str, yes_no: bool) -> tuple[float, float, float]:
+    """:func:`token_prf` of two texts already normalised."""
     if yes_no and (p in YES_NO or g in YES_NO) and p != g:
         return 0.0, 0.0, 0.0
     pt, gt = p.split(), g.split()
@@ -142,8 +146,9 @@ def _hotpot_row(g: HotpotGold, preds: HotpotPredictions) -> dict[str, float]:
     """One question's twelve scores (0 for a part not predicted, and for the joint ones then)."""
     row = dict.fromkeys(HOTPOT_METRICS, 0.0)
     if g.id in preds.answers:
-        f1, prec, rec = token_prf(preds.answers[g.id], g.answer)
-        em = float(official_normalise(preds.answers[g.id]) == official_normalise(g.answer))
+        said, gold = official_normalise(preds.answers[g.id]), official_normalise(g.answer)
+        f1, prec, rec = _normalised_prf(said, gold, True)
+        em = float(said == gold)
         row.update(em=em, f1=f1, prec=prec, recall=rec)
     if g.id in preds.facts:
         f1, prec, rec, em = set_prf(preds.facts[g.id], g.facts)

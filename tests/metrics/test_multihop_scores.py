@@ -531,3 +531,21 @@ def test_a_question_id_written_twice_is_refused_and_quotes_in_values_are_not(
         with pytest.raises(ClaimlabInputError, match="written twice") as err:
             load_hotpot_predictions(path)
         assert err.value.field == f"{where}.{nfc(twice)}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=40)
+    | st.text("Aa .,!'-the", max_size=40)
+)
+def test_the_normalisation_drops_each_ascii_punctuation_mark_as_the_official_scripts(text):
+    """The official scripts' definition, character by character (SQuAD's normalize_answer):
+    lower case, drop every character of string.punctuation, drop a, an, the, one space."""
+    import re
+    import string
+
+    from claimlab.metrics.multihop_scores import official_normalise
+
+    lowered = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
+    want = " ".join(re.sub(r"\b(a|an|the)\b", " ", lowered).split())
+    assert official_normalise(text) == want
