@@ -87,7 +87,7 @@ def hostile_runs(hostile_files, tmp_path_factory):
 # then the other slow tests, so that the short tests fill the end of the run on both workers
 # instead of one worker idling while the other finishes a long group; "browser" keeps the
 # JupyterLab tests on one worker: one lab server and one chromium, not one per worker
-LONG_GROUPS = ("browser", "hostile", "print", "install", "faults")
+LONG_GROUPS = ("browser", "hostile", "print", "faults")  # "print" holds the install tests
 
 
 def pytest_collection_modifyitems(session, config, items):

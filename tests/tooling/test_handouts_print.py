@@ -19,7 +19,7 @@ from PIL import Image
 
 from claimlab.tooling.handouts import VARIANTS, Handout, find_chromium
 from claimlab.tooling.paths import NOTEBOOKS_DIR
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES
 
 pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("print")]
 MIN_PPI = 200
@@ -28,19 +28,15 @@ PRINT_WIDTH_IN = 7.32  # A4 less the handout's 12 mm margins
 
 
 @pytest.fixture(scope="session")
-def printed(tmp_path_factory):
-    """Every notebook executed with its defaults, and both handouts of each, as HTML and PDF,
-    made by ``claimlab run`` and ``claimlab handouts`` as a teacher runs them; returns the
-    output folder and the handouts (the commands' own output is in ``out/said.txt``)."""
+def printed(installed_run):
+    """Every notebook executed with its defaults by the installed wheel's ``claimlab run`` (the
+    real-data lab again with ``--data``), and both handouts of each, as HTML and PDF, made by
+    ``claimlab handouts``, as a teacher runs them (tests/tooling/conftest.py); returns the
+    output folder and the handouts (what the commands said is in ``out/said.txt``)."""
     if find_chromium() is None:
         pytest.skip("chromium is not installed (apt-get install chromium)")
-    out = tmp_path_factory.mktemp("print")
-    said = []
-    for args in (["run", "--output", out], ["handouts", "--from", out, "--to", out / "handouts"]):
-        proc = run_cli(*args)
-        assert proc.returncode == 0, proc.stderr
-        said.append(proc.stdout + proc.stderr)
-    (out / "said.txt").write_text("\n".join(said), encoding="utf-8")
+    out = installed_run.labs / "outputs"
+    (out / "said.txt").write_text("\n".join(installed_run.said[1:]), encoding="utf-8")
     handouts = tuple(
         Handout(nb.stem, variant, out / "handouts" / f"{nb.stem}.{variant}.html",
                 out / "handouts" / f"{nb.stem}.{variant}.pdf")
