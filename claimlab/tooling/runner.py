@@ -401,14 +401,46 @@ def _execute(
     one in between (parallel runs), the kernel dies before replying. That is not the
     notebook's failure, and a second kernel picks other ports.
     """
-    for attempt in (1, 2):
+    with _kernels_stderr_aside():
+        for attempt in (1, 2):
+            try:
+                with _quiet_papermill():
+                    _execute_once(papermill, nb_path, out, params, timeout)
+                return
+            except RuntimeError as exc:
+                if attempt == 2 or "Kernel died before replying" not in str(exc):
+                    raise
+
+
+@contextmanager
+def _kernels_stderr_aside() -> Iterator[None]:
+    """The kernels started inside write their standard error to a file, shown only on failure.
+
+    A kernel's own standard error (not a cell's: ipykernel sends that to the notebook) holds
+    its log and what its C libraries print; on a busy machine libzmq may print an assertion
+    as a kernel is shut down after its notebook ran ("Assertion failed: pfd.revents &
+    POLLIN"), a line in the middle of the run's progress. A run that succeeds drops it; when
+    the run fails, it follows on standard error, as before.
+    """
+    import sys
+    import tempfile
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as log:
+        os.dup2(log.fileno(), 2)
         try:
-            with _quiet_papermill():
-                _execute_once(papermill, nb_path, out, params, timeout)
-            return
-        except RuntimeError as exc:
-            if attempt == 2 or "Kernel died before replying" not in str(exc):
-                raise
+            yield
+        except BaseException:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            log.seek(0)
+            os.write(2, log.read()[-20_000:])
+            raise
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 @contextmanager

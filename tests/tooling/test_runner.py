@@ -93,3 +93,26 @@ def test_cli_run_with_users_own_file_and_parameters(tmp_path):
     rec = read_records(tmp_path / "out" / "01_decomposition_pitfalls.records.json")
     assert rec["fixture"] == str(tmp_path / "mine.json")
     assert rec["results"]["empty"]["coverage"]["display"] == "0.0% (0/5)"
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_kernels_own_stderr_is_shown_only_when_the_run_fails(capfd, fails):
+    """What a process started during a run (a kernel) writes to its standard error stays off
+    the terminal when the run succeeds (libzmq's shutdown assertion once broke the progress
+    lines), and follows the failure when it fails."""
+    import subprocess
+    import sys
+
+    from claimlab.tooling.runner import _kernels_stderr_aside
+
+    noise = [sys.executable, "-c", "import os; os.write(2, b'kernel noise\\n')"]
+    try:
+        with _kernels_stderr_aside():
+            subprocess.run(noise, check=True)
+            if fails:
+                raise RuntimeError("Kernel died")
+    except RuntimeError:
+        assert fails
+    sys.stderr.write("after\n")
+    err = capfd.readouterr().err
+    assert ("kernel noise" in err) == fails and err.endswith("after\n")
