@@ -8,6 +8,7 @@ Plane (an emoji such as U+1F4D8) is one Python index but two UTF-16 units.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 
@@ -52,23 +53,72 @@ def utf16_offset(text: str, index: int) -> int:
     return utf16_len(text[:index])
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # the characters of two UTF-16 units
+
+
+class Utf16Text:
+    r"""One text's UTF-16 view, made once for many spans of it.
+
+    Its length in UTF-16 units, its slices, and the maps between code point indexes and UTF-16
+    offsets. Each astral character (two UTF-16 units) is found once; a text without one is indexed as it
+    is. An offset or an index is looked up by a binary search over the astral characters' places,
+    a slice by one decode of its own units: the cost of a span is that of the span, not of the text.
+
+    Examples:
+        >>> t = Utf16Text("\U0001F4D8 Notes \U0001F4D8")
+        >>> t.n, t.slice(3, 8), [t.offset(i) for i in (0, 1, 2, 8, 9)]
+        (11, 'Notes', [0, 2, 3, 9, 11])
+        >>> [t.index(off) for off in (0, 1, 2, 3, 11)]
+        [0, 1, 1, 2, 9]
+    """
+
+    __slots__ = ("text", "n", "_astral", "_raw")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        plain = text.isascii() or _ASTRAL.search(text) is None
+        self._astral = [] if plain else [i for i, c in enumerate(text) if ord(c) > 0xFFFF]
+        self._raw = text.encode("utf-16-le") if self._astral else None
+        self.n = len(text) + len(self._astral)
+
+    def offset(self, index: int) -> int:
+        """The UTF-16 offset of code point ``index`` (:func:`utf16_offset`)."""
+        return index + bisect.bisect_left(self._astral, index) if self._astral else index
+
+    def index(self, offset: int) -> int:
+        """The first code point index whose UTF-16 offset is ``offset`` or more.
+
+        An offset inside a surrogate pair gives the character after it.
+        """
+        if not self._astral:
+            return offset
+        return bisect.bisect_left(range(len(self.text) + 1), offset, key=self.offset)
+
+    def slice(self, start: int, end: int) -> str:
+        """The text between UTF-16 offsets ``start`` and ``end`` (:func:`utf16_slice`).
+
+        The offsets are within ``0..n`` (the caller checks); ValueError when one splits a
+        surrogate pair.
+        """
+        if self._raw is None:
+            return self.text[start:end]
+        try:
+            return self._raw[2 * start : 2 * end].decode("utf-16-le", errors="strict")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"span {start}..{end} splits a surrogate pair") from exc
+
+
 def utf16_offsets(text: str) -> Callable[[int], int]:
     r"""The function ``i -> utf16_offset(text, i)``, made once for many indexes of one text.
 
-    Each astral character before an index adds one, counted by a binary search over their
-    places (not by encoding the text up to each index again).
+    It is :meth:`Utf16Text.offset`.
 
     Examples:
         >>> to16 = utf16_offsets("\U0001F4D8 Notes \U0001F4D8")
         >>> [to16(i) for i in (0, 1, 2, 8, 9)]
         [0, 2, 3, 9, 11]
     """
-    if text.isascii():
-        return lambda i: i
-    astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
-    if not astral:
-        return lambda i: i
-    return lambda i: i + bisect.bisect_left(astral, i)
+    return Utf16Text(text).offset
 
 
 def find_utf16(text: str, needle: str, start: int = 0) -> tuple[int, int]:

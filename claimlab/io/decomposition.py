@@ -26,7 +26,7 @@ from typing import Any, Literal, cast
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.core.spans import BACKING_SHARE, span_backs
+from claimlab.core.spans import BACKING_SHARE, Utf16Text, span_backs
 from claimlab.core.vocab import (
     ERROR_KINDS,
     REVIEW_FIELDS,
@@ -348,31 +348,16 @@ class DecompositionFixture:
         return self.modes[name]
 
 
-class _Utf16:
-    """A text encoded once as UTF-16, so that every span is checked in time proportional to itself."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.raw = text.encode("utf-16-le")
-        self.n = len(self.raw) // 2
-
-    def slice(self, start: int, end: int) -> str:
-        """The UTF-16 slice; ValueError when an offset splits a surrogate pair."""
-        try:
-            return self.raw[2 * start : 2 * end].decode("utf-16-le", errors="strict")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"span {start}..{end} splits a surrogate pair") from exc
-
-    def hint(self, start: int, end: int, quoted: str) -> str:
-        """Why the offsets may be wrong (computed only for an error message)."""
-        if quoted and self.text[start:end] == quoted:
-            return "; the offsets look like code points, not UTF-16 units"
-        if quoted and self.text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted:
-            return "; the offsets look like UTF-8 bytes, not UTF-16 units"
-        return ""
+def _hint(text: str, start: int, end: int, quoted: str) -> str:
+    """Why a span's offsets may be wrong (computed only for an error message)."""
+    if quoted and text[start:end] == quoted:
+        return "; the offsets look like code points, not UTF-16 units"
+    if quoted and text.encode("utf-8")[start:end].decode("utf-8", "replace") == quoted:
+        return "; the offsets look like UTF-8 bytes, not UTF-16 units"
+    return ""
 
 
-def _span(rec: Record, name: str, text: _Utf16, *, against: str, where: str) -> Span:
+def _span(rec: Record, name: str, text: Utf16Text, *, against: str, where: str) -> Span:
     start = rec.get("start", int)
     end = rec.get("end", int)
     quoted = rec.get("text", str)
@@ -381,7 +366,7 @@ def _span(rec: Record, name: str, text: _Utf16, *, against: str, where: str) -> 
         bad = f"{where}.start" if not (0 <= start <= n) or start > end else f"{where}.end"
         raise rec.error(
             f"span {start}..{end} is outside {against} (0..{n} UTF-16 units)"
-            + text.hint(start, end, quoted),
+            + _hint(text.text, start, end, quoted),
             field=bad,
         )
     try:
@@ -397,7 +382,7 @@ def _span(rec: Record, name: str, text: _Utf16, *, against: str, where: str) -> 
     if actual != quoted:
         raise rec.error(
             f"does not match the UTF-16 slice {start}..{end} of {against} "
-            f"(got {quoted!r}, slice is {actual!r}{text.hint(start, end, quoted)})",
+            f"(got {quoted!r}, slice is {actual!r}{_hint(text.text, start, end, quoted)})",
             field=f"{where}.text",
         )
     return Span(start, end, quoted)
@@ -492,10 +477,10 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
 
 def _careful_candidate(
     c: Record,
-    encoded: _Utf16,
+    encoded: Utf16Text,
     unit_span: Mapping[str, Span],
     ref_text: Mapping[str, str],
-    ref_encoded: dict[str, _Utf16],
+    ref_encoded: dict[str, Utf16Text],
 ) -> Candidate:
     """One candidate, field by field in file order; the first problem raised."""
     cid = c.get("id", str)
@@ -546,7 +531,7 @@ def _careful_candidate(
     return candidate
 
 
-def _careful_source_spans(c: Record, cid: str, encoded: _Utf16) -> list[Span]:
+def _careful_source_spans(c: Record, cid: str, encoded: Utf16Text) -> list[Span]:
     """A candidate's source spans, each a UTF-16 slice of the original text."""
     spans = []
     for j, s in c.records("source_spans", id_field=None):
@@ -588,7 +573,7 @@ def _careful_evidence_spans(
     cid: str,
     refs: Sequence[str],
     ref_text: Mapping[str, str],
-    ref_encoded: dict[str, _Utf16],
+    ref_encoded: dict[str, Utf16Text],
 ) -> list[EvidenceSpan]:
     """The evidence spans, each in one of the cited references' texts."""
     ev_spans: list[EvidenceSpan] = []
@@ -601,7 +586,7 @@ def _careful_evidence_spans(
                 field=f"evidence.spans[{j}].reference",
             )
         if rid not in ref_encoded:
-            ref_encoded[rid] = _Utf16(ref_text[rid])
+            ref_encoded[rid] = Utf16Text(ref_text[rid])
         sp = _span(
             s,
             "spans",
@@ -628,7 +613,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     o = top.sub("original")
     original = Original(o.get("id", str), o.get("version", str), o.get("text", str))
     o.record = original.id
-    encoded = _Utf16(original.text)
+    encoded = Utf16Text(original.text)
     units = [_careful_unit(u, encoded) for _, u in top.records("units")]
     check_unique([u.id for u in units], file=source, field="units")
     references = [
@@ -643,7 +628,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     ]
     check_unique([r.id for r in references], file=source, field="references")
     ref_text = {r.id: r.text for r in references}
-    ref_encoded: dict[str, _Utf16] = {}
+    ref_encoded: dict[str, Utf16Text] = {}
     unit_span = {u.id: u.span for u in units}
     candidates = [
         _careful_candidate(c, encoded, unit_span, ref_text, ref_encoded)
@@ -672,7 +657,7 @@ def _read_careful(data: Any, source: str) -> DecompositionFixture:
     )
 
 
-def _careful_unit(u: Record, encoded: _Utf16) -> Unit:
+def _careful_unit(u: Record, encoded: Utf16Text) -> Unit:
     """One unit: its span of the original, and whether it is still proposed."""
     review = u.str_list("review", ())
     for j, name in enumerate(review):
@@ -943,26 +928,20 @@ def _make(cls: type[Any], **fields: Any) -> Any:
     return obj
 
 
-class _Slicer:
-    """UTF-16 slices of one text: plain indexing when every character is one UTF-16 unit."""
+class _Slicer(Utf16Text):
+    """UTF-16 slices of one text, checked against the spans of the fast reader's shapes."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.utf16 = None if text.isascii() or _ASTRAL.search(text) is None else _Utf16(text)
-        self.n = len(text) if self.utf16 is None else self.utf16.n
+    __slots__ = ()
 
     def check(self, s: _SpanShape | _EvSpanShape) -> None:
         """Refuse a span outside the text or whose text is not the slice it names."""
         start, end = s.start, s.end
         if not 0 <= start <= end <= self.n:
             raise _Refuse
-        if self.utf16 is None:
-            actual = self.text[start:end]
-        else:
-            try:
-                actual = self.utf16.slice(start, end)
-            except ValueError:
-                raise _Refuse from None
+        try:
+            actual = self.slice(start, end)
+        except ValueError:
+            raise _Refuse from None
         if actual != s.text:
             raise _Refuse
 

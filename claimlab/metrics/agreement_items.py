@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
+from claimlab.core.spans import Utf16Text
 from claimlab.core.text import nfc
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.io.annotations import AnswerKey
@@ -92,14 +93,6 @@ def _width(text: str) -> int:
     return len(text) - len(_SPACE.findall(text))
 
 
-def _cp_offsets(text: str) -> Any:
-    """A function from UTF-16 offsets to code point indexes of ``text``."""
-    if text.isascii() or _ASTRAL.search(text) is None:
-        return lambda off: off
-    starts = np.concatenate([[0], np.cumsum([2 if ord(ch) > 0xFFFF else 1 for ch in text])])
-    return lambda off: int(np.searchsorted(starts, off))
-
-
 _ASCII_SPACE = bytes(3 if chr(i).isspace() else 0 for i in range(128)) + bytes(128)  # 3: space
 _WIDE_SPACE = re.compile(r"[^\S\x00-\x7f]")  # white space outside ASCII
 
@@ -121,7 +114,7 @@ def boundary_bytes(text: str, spans: Sequence[Span2]) -> bytes:
         spaces = text.encode("ascii", "replace").translate(_ASCII_SPACE)  # B, I, O | 3 == 3
         both = int.from_bytes(row, "big") | int.from_bytes(spaces, "big")
         return both.to_bytes(n, "big").translate(None, b"\x03")
-    to_cp = _cp_offsets(text)
+    to_cp = Utf16Text(text).index  # UTF-16 offsets -> code point indexes
     row = bytearray([O]) * len(text)
     cps = [(to_cp(s), to_cp(e)) for s, e in spans]
     for s, e in cps:

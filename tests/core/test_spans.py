@@ -116,3 +116,35 @@ def test_when_a_span_backs_a_unit_one_of_its_parts_of_two_characters_or_more_doe
     assert all(b - a >= 2 for a, b in parts) and parts[0][0] == span[0] and parts[-1][1] == span[1]
     if _backs(text, span, unit, share):
         assert any(_backs(text, p, unit, share) for p in parts), (span, parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from("ab \u00e7\u0e01\uac00\uffff\U00010000\U0001f600"), max_size=30
+    ),
+    st.data(),
+)
+def test_one_texts_utf16_view_is_the_one_rules(text, data):
+    """Invariant: Utf16Text (made once per text, used by the readers, agreement and draft) gives
+    for any text, index, offset and span what the one-off rules give: utf16_len, utf16_offset,
+    utf16_slice (the same refusal of a split surrogate pair) and their reverse."""
+    from claimlab.core.spans import Utf16Text
+
+    view = Utf16Text(text)
+    assert view.n == utf16_len(text)
+    assert [view.offset(i) for i in range(len(text) + 1)] == [
+        utf16_offset(text, i) for i in range(len(text) + 1)
+    ]
+    offsets = [utf16_offset(text, i) for i in range(len(text) + 1)]
+    for off in range(view.n + 1):  # the first index at or after the offset
+        assert view.index(off) == next(i for i, o in enumerate(offsets) if o >= off)
+    start = data.draw(st.integers(0, view.n))
+    end = data.draw(st.integers(start, view.n))
+    try:
+        want = utf16_slice(text, start, end)
+    except ValueError:
+        with pytest.raises(ValueError):
+            view.slice(start, end)
+    else:
+        assert view.slice(start, end) == want

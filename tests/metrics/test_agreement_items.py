@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from claimlab.core.errors import FixtureError
+from claimlab.core.spans import Utf16Text
 from claimlab.io.annotations import AnswerKey
 from claimlab.metrics.agreement_items import (
     BOUNDARIES,
@@ -15,7 +16,6 @@ from claimlab.metrics.agreement_items import (
     Disagreement,
     FileItems,
     Preserves,
-    _cp_offsets,
     _has_masks,
     _width,
     _with_bulk,
@@ -147,11 +147,11 @@ def test_keep_masks_one_bit_a_unit_span_up_to_64_and_none_past():
 
 
 def test_utf16_offsets_to_code_points():
-    to_cp = _cp_offsets("a\U0001f600b\U0001f600c")
+    to_cp = Utf16Text("a\U0001f600b\U0001f600c").index
     assert [to_cp(o) for o in (0, 1, 3, 4, 6, 7)] == [0, 1, 2, 3, 4, 5]
-    plain = _cp_offsets("abc")
+    plain = Utf16Text("abc").index
     assert [plain(o) for o in (0, 2, 3)] == [0, 2, 3]
-    accented = _cp_offsets("çé")
+    accented = Utf16Text("çé").index
     assert [accented(o) for o in (0, 1, 2)] == [0, 1, 2]
 
 
@@ -241,9 +241,9 @@ def test_unit_disagreements_name_the_span_and_each_annotator_s_unit():
 
 def test_the_edges_of_the_astral_planes():
     # U+FFFF is one UTF-16 unit, U+10000 the first of two
-    to_cp = _cp_offsets("a\uffff\U0001f600b")
+    to_cp = Utf16Text("a\uffff\U0001f600b").index
     assert [to_cp(o) for o in (0, 1, 2, 4, 5)] == [0, 1, 2, 3, 4]
-    first = _cp_offsets("\U00010000b")
+    first = Utf16Text("\U00010000b").index
     assert [first(o) for o in (0, 2, 3)] == [0, 1, 2]
 
 
