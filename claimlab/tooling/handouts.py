@@ -10,6 +10,7 @@ table split across pages where avoidable).
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -354,6 +355,31 @@ _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script\s*>", re.IGNORECASE | re.DOTAL
 _MARKDOWN_CELL = re.compile(r'(<div\b[^>]*class="[^"]*\bjp-MarkdownCell\b)')
 
 
+@functools.cache
+def _exporter(variant: Variant) -> Any:
+    """The HTML exporter of one variant, made once.
+
+    Its templates are compiled once per process, not once per handout (24 HTML handouts: 8.2 s ->
+    6.7 s here).
+    """
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
+    c = Config()
+    c.TagRemovePreprocessor.enabled = True
+    c.TagRemovePreprocessor.remove_cell_tags = remove
+    c.TagRemovePreprocessor.remove_input_tags = []
+    c.HTMLExporter.exclude_input = True
+    c.HTMLExporter.exclude_input_prompt = True
+    c.HTMLExporter.exclude_output_prompt = True
+    c.HTMLExporter.embed_images = True
+    c.HTMLExporter.sanitize_html = True
+    c.HTMLExporter.filters = {"clean_html": clean_html}
+    c.HTMLExporter.mathjax_url = ""
+    return HTMLExporter(config=c, template_name="lab")
+
+
 def render_html(
     notebook: Path,
     variant: Variant,
@@ -369,27 +395,11 @@ def render_html(
     script run, so nothing from a data file can execute, in a browser or in the chromium that
     prints the PDF.
     """
-    from nbconvert import HTMLExporter
-    from traitlets.config import Config
-
     nb = read_notebook(notebook)
     lesson = records_from_notebook(nb).get("lesson")
     _strip_widgets(nb)
     _strip_records(nb)
-    remove = ["remove-cell"] + (["solution"] if variant == "student" else [])
-    c = Config()
-    c.TagRemovePreprocessor.enabled = True
-    c.TagRemovePreprocessor.remove_cell_tags = remove
-    c.TagRemovePreprocessor.remove_input_tags = []
-    c.HTMLExporter.exclude_input = True
-    c.HTMLExporter.exclude_input_prompt = True
-    c.HTMLExporter.exclude_output_prompt = True
-    c.HTMLExporter.embed_images = True
-    c.HTMLExporter.sanitize_html = True
-    c.HTMLExporter.filters = {"clean_html": clean_html}
-    c.HTMLExporter.mathjax_url = ""
-    exporter = HTMLExporter(config=c, template_name="lab")
-    body, _ = exporter.from_notebook_node(nb)
+    body, _ = _exporter(variant).from_notebook_node(nb)
     body = _SCRIPT.sub("", body)
     title = _title(lesson, nb, notebook.stem)
     language = str(lesson.get("language") or "en") if isinstance(lesson, dict) else "en"
