@@ -53,10 +53,10 @@ test: setup
 	$(VENV)/bin/python -m pytest -n 2
 
 # the quick tier: unit, property and notebook-level tests (the first point of each notebook
-# test's parameter grid); no browser, no install, no long group, no scale case (those carry
-# the markers browser, install, long, slow and grid)
+# test's parameter grid); no real use (browser, install, the real data), no hostile level, no
+# long group, no scale case (markers browser, install, realdata, hostile, long, slow and grid)
 test-fast: setup
-	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long and not grid"
+	$(VENV)/bin/python -m pytest -n 2 -m "not slow and not browser and not install and not long and not grid and not realdata and not hostile"
 
 # the documentation site, offline, into site/ (docs/contributing.md); its gallery is the notebooks
 # `make run` executed, so with no executed notebook in outputs/ they are executed first

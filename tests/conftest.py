@@ -87,7 +87,8 @@ def hostile_runs(hostile_files, tmp_path_factory):
 # then the other slow tests, so that the short tests fill the end of the run on both workers
 # instead of one worker idling while the other finishes a long group; "browser" keeps the
 # JupyterLab tests on one worker: one lab server and one chromium, not one per worker
-LONG_GROUPS = ("browser", "hostile", "print", "faults")  # "print" holds the install tests
+LONG_GROUPS = ("browser", "hostile", "print", "faults")
+HOSTILE_DIR = ROOT / "tests" / "hostile"  # "print" holds the install tests
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -101,6 +102,8 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:  # the long groups are a tier of their own: `make test-fast` leaves them out
         if rank(item) < len(LONG_GROUPS):
             item.add_marker(pytest.mark.long)
+        if HOSTILE_DIR in item.path.parents:  # the hostile level: `make test` only
+            item.add_marker(pytest.mark.hostile)
     mark_grid_points(items)
     items.sort(key=rank)  # stable: the order within each rank is the collection order
 

@@ -23,15 +23,21 @@ pytestmark = [
 STUDENTS = 5
 
 
-def _open(browser, url, button):
-    """One student's page: served (HTTP 200) and its game's button on screen."""
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = ctx.new_page()
-    page.set_default_timeout(120_000)
-    answer = page.goto(url)
-    if answer is not None and answer.status == 200:
-        page.locator(button).first.wait_for()
-    return ctx, (answer.status if answer is not None else 0)
+def _open_all(browser, url, button, students):
+    """The students' pages, asked for together (a class arrives at once): each one's context
+    and HTTP status, once every served page shows its game's button."""
+    opened = []
+    for _ in range(students):
+        ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+        page = ctx.new_page()
+        page.set_default_timeout(120_000)
+        opened.append((ctx, page, page.goto(url, wait_until="commit")))
+    out = []
+    for ctx, page, answer in opened:
+        if answer is not None and answer.status == 200:
+            page.locator(button).first.wait_for()
+        out.append((ctx, answer.status if answer is not None else 0))
+    return out
 
 
 def _wait_until(test, timeout=60.0):
@@ -56,8 +62,7 @@ def test_five_students_close_game_06_and_open_game_07_on_eight_kernels(browser, 
             ("07_sufficiency_game", ".claimlab-submit"),
         ):
             pages = []
-            for _ in range(STUDENTS):
-                ctx, status = _open(browser, f"{base}/{game}.ipynb", button)
+            for ctx, status in _open_all(browser, f"{base}/{game}.ipynb", button, STUDENTS):
                 pages.append(ctx)
                 statuses.setdefault(game, []).append(status)
                 peak = max(peak, len(kernels_of(proc.pid)))
