@@ -60,9 +60,10 @@ class Utf16Text:
     r"""One text's UTF-16 view, made once for many spans of it.
 
     Its length in UTF-16 units, its slices, and the maps between code point indexes and UTF-16
-    offsets. Each astral character (two UTF-16 units) is found once; a text without one is indexed as it
-    is. An offset or an index is looked up by a binary search over the astral characters' places,
-    a slice by one decode of its own units: the cost of a span is that of the span, not of the text.
+    offsets. Each astral character (two UTF-16 units) is found once; a text without one is
+    indexed as it is. An offset or an index is looked up by a binary search over the astral
+    characters' places, a slice by one decode of its own units: the cost of a span is that of
+    the span, not of the text.
 
     Examples:
         >>> t = Utf16Text("\U0001F4D8 Notes \U0001F4D8")
