@@ -95,6 +95,11 @@ def parse_json_text(
         return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         msg = str(exc.msg).split(":")[0]
+        if "surrogate" in msg:  # orjson's wording names the half wrongly at times
+            msg = (
+                "a \\u escape of half a character (a lone surrogate: a text cannot hold half of "
+                "an emoji or other character outside the BMP, nor a span split one)"
+            )
         where = f" at line {exc.lineno} column {exc.colno}" if record is None else ""
         if exc.colno and record is not None:
             where = f" at column {exc.colno}"

@@ -1,5 +1,7 @@
 """One test per loader check, each asserting the file, record id and field in the message."""
 
+import json
+
 import pytest
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
@@ -222,6 +224,23 @@ def test_unreadable_and_invalid_json_name_the_file(tmp_path):
     bad.write_text("{ not json", encoding="utf-8")
     with pytest.raises(ClaimlabInputError, match=r"bad.json: not valid JSON: .* line 1"):
         load_decomposition(bad)
+
+
+@pytest.mark.parametrize("escape", ["\\ud83e", "\\udf7f", "\\ud83e x"])
+def test_half_an_emoji_in_a_span_text_is_named_as_such(tmp_path, escape):
+    """A span cut inside an emoji, its text written as that exact UTF-16 slice, holds a lone
+    surrogate escape: refused as not valid JSON with what it is and where, whichever half."""
+    doc = json.loads((FIXTURES / "atlas_nova.json").read_text(encoding="utf-8"))
+    text = json.dumps(doc, ensure_ascii=False)
+    bad = tmp_path / "half.json"
+    bad.write_text(text.replace('"text": "', f'"text": "{escape}', 1), encoding="utf-8")
+    with pytest.raises(ClaimlabInputError) as caught:
+        load_decomposition(bad)
+    message = str(caught.value)
+    assert (
+        "half.json: not valid JSON: a \\u escape of half a character (a lone surrogate" in message
+    )
+    assert " at line 1 column " in message
 
 
 def test_extra_keys_are_allowed(write_variant):
