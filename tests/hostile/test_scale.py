@@ -45,8 +45,9 @@ def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
         return find_fixture_sufficiency(load_sufficiency(path), "q", context.split(","))
 
     r = grows_linearly(
-        "20,000 alternatives", lambda n, d: sufficiency_file(d, n), judge, 20_000, folder=tmp_path
-    )
+        "20,000 alternatives", lambda n, d: sufficiency_file(d, n), judge, 20_000,
+        folder=tmp_path, repeats=3,
+    )  # fmt: skip
     assert r.status == "SUFFICIENT" and len(r.witnesses) == 10_000
     incomplete = [b for b in r.branches if not b.complete]
     assert len(incomplete) == 10_000 and all(len(b.missing) == 1 for b in incomplete)
@@ -63,6 +64,7 @@ def test_3000_claims_over_3000_chunks(tmp_path):
         lambda ac: validate_citations(load_answer(ac[0]), load_chunks(ac[1])),
         3000,
         folder=tmp_path,
+        repeats=3,
     )
     codes = [p.code for p in report.problems]
     assert codes.count("QUOTE_NOT_FOUND") == 3000
@@ -132,6 +134,7 @@ def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
         lambda inputs: context_exercises(*inputs, []),
         3000,
         folder=tmp_path,
+        repeats=3,
     )
     assert "`big`" in exercises[1].question
 
@@ -166,7 +169,7 @@ def test_draft_of_20000_answers_and_one_answer_of_2000_sentences(tmp_path):
 
     _, summary = grows_linearly(
         "one answer of 2,000 sentences and 2,000 subclaims", one_answer, draft_document, 2000,
-        folder=tmp_path,
+        folder=tmp_path, repeats=3,
     )  # fmt: skip
     assert summary.spans == 2000
 
@@ -341,6 +344,7 @@ def test_release_gate_of_100000_answers(tmp_path):
         lambda bn: release_gate(*bn, resamples=200),
         n,
         folder=tmp_path,
+        repeats=3,
     )
     base, now = _gate_tables(n)
     units = base["units"]
