@@ -87,6 +87,7 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_gold.py
 	$(VENV)/bin/python benchmarks/bench_parse.py
 	$(VENV)/bin/python benchmarks/bench_official.py $(if $(FEVER_SCORER),--fever-scorer $(FEVER_SCORER))
+	$(if $(BEFORE),$(VENV)/bin/python benchmarks/bench_outputs.py --before $(BEFORE))
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this
 # machine, and no news toast (JupyterLab asks about news unless its settings say no); as root
