@@ -87,8 +87,8 @@ def hostile_runs(hostile_files, tmp_path_factory):
 # then the other slow tests, so that the short tests fill the end of the run on both workers
 # instead of one worker idling while the other finishes a long group; "browser" keeps the
 # JupyterLab tests on one worker: one lab server and one chromium, not one per worker
-LONG_GROUPS = ("browser", "hostile", "print", "faults")
-HOSTILE_DIR = ROOT / "tests" / "hostile"  # "print" holds the install tests
+LONG_GROUPS = ("browser", "hostile", "print", "faults")  # "print" holds the install tests
+HOSTILE_DIR = ROOT / "tests" / "hostile"  # the hostile level (marker `hostile`)
 
 
 def pytest_collection_modifyitems(session, config, items):
