@@ -160,3 +160,17 @@ def test_fever_loads_no_other_format_than_its_own(tmp_path):
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(proc.stdout.splitlines()[-1]) == [0, []]
+
+
+def test_the_commands_run_with_the_collector_paused_are_commands_that_end():
+    """BATCH names real commands only, none that serves, runs kernels or starts a cluster
+    (the collector stays on for those), and a caller of ``main`` keeps its collector on."""
+    import gc
+
+    from claimlab.tooling.cli import BATCH, _command_names, main
+
+    assert BATCH <= set(_command_names())
+    assert not BATCH & {"serve", "run", "handouts", "notebooks", "check", "ledger"}
+    before = gc.isenabled()
+    assert main(["decomposition", str(FIXTURES / "ferry_lines.json"), "--mode", "faithful"]) == 0
+    assert gc.isenabled() == before

@@ -207,6 +207,29 @@ def _check_paths(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
     )
 
 
+# the commands that read files, score them and end: no server, no kernel, no cluster; run as
+# the claimlab program, each runs with the cyclic garbage collector paused (their records hold
+# no cycle, and every collection walked all of them again: `decomposition --json` on 30,000
+# candidates 3.9 s -> 1.7 s, `hotpotqa` on 100,000 questions 2.5 s -> 1.6 s)
+BATCH = frozenset({
+    "decomposition", "spans", "sufficiency", "fever", "factscore", "fact-estimate", "pack",
+    "citations", "draft", "agreement", "adjudicate", "convert", "sufficiency-cases",
+    "hotpotqa", "musique", "rag", "meta-eval", "history", "diff",
+})  # fmt: skip
+
+
+def _handle(args: argparse.Namespace) -> int:
+    """Run the command's handler (see :data:`BATCH`)."""
+    if not (args.whole_process and args.command in BATCH):
+        code: int = args.handler(args)
+        return code
+    from claimlab.io.reader import bulk_load
+
+    with bulk_load(freeze=True):
+        code = args.handler(args)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``claimlab`` command."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -229,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         previous = None
     try:
         _check_paths(parser, args)
-        code: int = args.handler(args)
+        code: int = _handle(args)
         return code
     except ClaimlabInputError as exc:
         say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)
