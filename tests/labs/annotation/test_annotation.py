@@ -150,8 +150,13 @@ while True:  # the annotator goes on; the kernel is killed here
 """
 
 
+@pytest.mark.usefixtures("user_kernels")  # the process killed is the kernel itself, at once
 def test_a_killed_kernel_keeps_every_confirmed_label(draft):
-    """kill -9 a real kernel while it is writing the file: the file loads, every label is kept."""
+    """kill -9 a real kernel while it is writing the file: the file loads, every label is kept.
+
+    The user's own kernel, not the suite's forked one: killing the suite's launcher stops its
+    kernel a moment later, and a write in that moment left a temporary file after the next save.
+    """
     from jupyter_client.manager import start_new_kernel
 
     km, kc = start_new_kernel(kernel_name="python3", cwd=str(draft.parent))
