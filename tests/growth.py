@@ -29,9 +29,9 @@ def grows_linearly(what, prepare, work, n, *, folder, repeats=1):
             result = work(inputs)
             times.append(time.perf_counter() - started)
         seconds[size] = min(times)
-    allowed = GROWTH * seconds[n // 10]  # a ratio of two times measured here, never seconds
-    assert seconds[n] <= allowed, (
-        f"{what}: {seconds[n]:.1f} s at n={n} against {seconds[n // 10]:.2f} s at n={n // 10}: "
-        f"grows faster than linear (allowed {GROWTH:.0f}x)"
+    growth = seconds[n] / max(seconds[n // 10], 1e-9)  # a ratio of two times, never seconds
+    assert growth <= GROWTH, (
+        f"{what}: x{growth:.1f} from n={n // 10} to n={n} ({seconds[n // 10]:.2f} s -> "
+        f"{seconds[n]:.1f} s): grows faster than linear (allowed x{GROWTH:.0f})"
     )
     return result
