@@ -53,7 +53,7 @@ def utf16_offset(text: str, index: int) -> int:
     return utf16_len(text[:index])
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # the characters of two UTF-16 units
+ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # the characters of two UTF-16 units
 
 
 class Utf16Text:
@@ -77,7 +77,7 @@ class Utf16Text:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        plain = text.isascii() or _ASTRAL.search(text) is None
+        plain = text.isascii() or ASTRAL.search(text) is None
         self._astral = [] if plain else [i for i, c in enumerate(text) if ord(c) > 0xFFFF]
         self._raw = text.encode("utf-16-le") if self._astral else None
         self.n = len(text) + len(self._astral)

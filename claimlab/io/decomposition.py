@@ -16,7 +16,6 @@ faithful candidate preserves a unit, ...) wait until it is confirmed; the struct
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -912,7 +911,6 @@ class _Refuse(Exception):
 _new = object.__new__
 _STATUS_OF = {str(s): s for s in STATUSES}
 _ERROR_OF = {str(e): e for e in ERROR_KINDS}
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each
 _NO_GAME = DecompositionRules()  # frozen: one for every file without a game section
 _FAST_GIVES_UP = (_Refuse, msgspec.MsgspecError, TypeError, ValueError, RecursionError)
 

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
-from claimlab.core.spans import Utf16Text
+from claimlab.core.spans import ASTRAL, Utf16Text
 from claimlab.core.text import nfc
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.io.annotations import AnswerKey
@@ -55,7 +55,6 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
 }
 BOOLEAN = ("false", "true")
 B, I, O = 0, 1, 2  # noqa: E741 - the codes of BOUNDARIES' categories
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each
 _SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
 
 
@@ -99,7 +98,7 @@ _WIDE_SPACE = re.compile(r"[^\S\x00-\x7f]")  # white space outside ASCII
 
 def boundary_bytes(text: str, spans: Sequence[Span2]) -> bytes:
     """B / I / O (as int8 bytes) for every character of ``text`` that is not white space."""
-    if text.isascii() or (_ASTRAL.search(text) is None and _WIDE_SPACE.search(text) is None):
+    if text.isascii() or (ASTRAL.search(text) is None and _WIDE_SPACE.search(text) is None):
         # every character one UTF-16 unit and every space ASCII: one byte a character (any
         # other character becomes "?"), white space dropped in one pass
         n = len(text)
