@@ -28,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from claimlab.core.errors import FixtureError
+from claimlab.io.declared import read_records
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, check_unique, describe, read_json
 
@@ -48,7 +49,8 @@ class EvidenceItem:
     topic: str
     inputs: tuple[str, ...] = ()
     document: str = ""  # the retrieval unit it belongs to (a paragraph); default: itself
-    conditions: tuple[str, ...] = ()  # what must hold for it to apply ("only on Saturdays")
+    # what must hold for it to apply ("only on Saturdays"); each holds some text
+    conditions: tuple[str, ...] = field(default=(), metadata={"texts": True})
 
     @property
     def takes(self) -> tuple[str, ...]:
@@ -285,7 +287,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
-    evidence = [_evidence_item(e) for _, e in top.records("evidence")]
+    evidence = read_records(EvidenceItem, top.get("evidence", list), file=source, where="evidence")
     check_unique([e.id for e in evidence], file=source, field="evidence")
     ids = {e.id for e in evidence}
     r = top.sub("rules")
@@ -316,22 +318,6 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
         note=top.get("note", str, ""),
         exercises=read_exercises(top),
         language=top.get("language", str, ""),
-    )
-
-
-def _evidence_item(e: Record) -> EvidenceItem:
-    return EvidenceItem(
-        id=e.get("id", str),
-        text=e.get("text", str),
-        subject=e.get("subject", str),
-        relation=e.get("relation", str),
-        object=e.get("object", str),
-        status=e.get("status", str),
-        current=e.get("current", bool),
-        topic=e.get("topic", str),
-        inputs=e.str_list("inputs", ()),
-        document=e.get("document", str, ""),
-        conditions=_texts(e, "conditions"),
     )
 
 

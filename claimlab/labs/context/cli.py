@@ -79,10 +79,7 @@ def add_pack(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_citations(args: argparse.Namespace) -> int:
     """Run ``claimlab citations``; returns the exit code."""
-    from claimlab.io.reader import bulk_load
-
-    with bulk_load(freeze=args.whole_process):  # records without cycles: no collector passes
-        answer, sent, report = _citations_report(args)
+    answer, sent, report = _citations_report(args)
     checked = _meaning_checked(args, answer) if args.checker else None
     if args.json:
         extra = {} if checked is None else {"checker": checked}
