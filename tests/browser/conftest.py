@@ -147,6 +147,8 @@ def lab_server(workdir, tmp_path_factory):
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--LabApp.news_url=",
             "--ServerApp.disable_check_xsrf=True",
+            # window.jupyterapp: the shared lab_page opens each test's notebook in the loaded lab
+            "--LabApp.expose_app_in_browser=True",
         ],
         cwd=workdir,
         stdout=log,
@@ -202,6 +204,17 @@ def browser(chromium):
 
 @pytest.fixture
 def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.set_default_timeout(120_000)
+    yield pg
+    ctx.close()
+
+
+@pytest.fixture(scope="session")
+def lab_page(browser):
+    """One page for the JupyterLab sessions of this worker: the application loads once, and each
+    test closes the notebooks before it and opens its own (``open_and_run_all(reuse=True)``)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = ctx.new_page()
     pg.set_default_timeout(120_000)
