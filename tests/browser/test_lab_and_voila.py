@@ -39,8 +39,10 @@ def open_and_run_all(page, base, token, notebook, *, reuse=False):
     ``reuse``: the page is the shared ``lab_page``; when it already shows this server's
     JupyterLab, every open notebook is closed (its kernel shut down) and this one opened in it.
     """
-    loaded = reuse and page.url.startswith(f"{base}/lab") and page.evaluate(
-        "() => typeof window.jupyterapp === 'object'"
+    loaded = (
+        reuse
+        and page.url.startswith(f"{base}/lab")
+        and page.evaluate("() => typeof window.jupyterapp === 'object'")
     )
     if loaded:
         page.evaluate(CLOSE_ALL)
@@ -397,7 +399,9 @@ LAB_NOTEBOOKS = [
 
 
 @pytest.mark.parametrize(("notebook", "shows"), LAB_NOTEBOOKS, ids=[n for n, _ in LAB_NOTEBOOKS])
-def test_every_notebook_runs_all_in_jupyterlab_without_errors(lab_server, lab_page, notebook, shows):
+def test_every_notebook_runs_all_in_jupyterlab_without_errors(
+    lab_server, lab_page, notebook, shows
+):
     base, token = lab_server
     page = lab_page
     open_and_run_all(page, base, token, notebook, reuse=True)
