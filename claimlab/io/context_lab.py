@@ -19,7 +19,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.sentences import split_sentences
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, describe, is_number, read_json, records_of
+from claimlab.io.reader import Record, bulk_load, describe, is_number, read_json, records_of
 
 KEYS = {
     "tr": {
@@ -251,16 +251,19 @@ def _synonyms(a: Record, key: str) -> tuple[tuple[str, ...], ...]:
     return tuple(groups)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_chunks(path: str | Path) -> list[Chunk]:
     """Load chunks from a JSON file (a list, or an object with a ``chunks`` list)."""
     return parse_chunks(read_json(path, error=ClaimlabInputError), source=str(path))
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_answer(path: str | Path) -> Answer:
     """Load an answer JSON file."""
     return parse_answer(read_json(path, error=ClaimlabInputError), source=str(path))
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_context_lab(path: str | Path) -> ContextLab:
     """Load a ``claimlab/context-lab@1`` fixture; its answers become typed records.
 

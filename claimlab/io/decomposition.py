@@ -36,7 +36,7 @@ from claimlab.core.vocab import (
     unknown,
 )
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, check_unique, describe, nfc_json, read_json
+from claimlab.io.reader import Record, bulk_load, check_unique, describe, nfc_json, read_json
 
 DECOMPOSITION_FORMAT = "claimlab/decomposition@1"
 # One spelling (NFC) for ids, entities, labels, modes and every name; the texts stay as written,
@@ -387,6 +387,7 @@ def _span(rec: Record, name: str, text: Utf16Text, *, against: str, where: str) 
     return Span(start, end, quoted)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_decomposition(path: str | Path) -> DecompositionFixture:
     """Load and check a ``claimlab/decomposition@1`` file.
 
@@ -461,6 +462,7 @@ def confirmed_count(units: Iterable[Any], candidates: Iterable[Any]) -> int:
     return sum(1 for u in units if not u.proposed) + sum(1 for c in candidates if not c.review)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
     """Check a parsed ``claimlab/decomposition@1`` document (see :func:`load_decomposition`).
 

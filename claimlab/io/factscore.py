@@ -13,7 +13,7 @@ from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import FactLabel
-from claimlab.io.reader import Record, describe, iter_jsonl, where
+from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
 
 FACT_LABELS = tuple(label.value for label in FactLabel)
 
@@ -75,6 +75,7 @@ def _sentence(rec: Record) -> LabelledSentence:
     return LabelledSentence(str(text), relevant, tuple(model_texts), human_facts)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_labelled(path: str | Path) -> list[LabelledResponse]:
     """Load the released human-labelled format (one JSON object a line).
 
@@ -142,6 +143,7 @@ def _factcheck_responses(
         yield n, rec, sentences
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_factcheck_gpt(path: str | Path) -> list[list[object]]:
     """Claim labels per response from the Factcheck-GPT benchmark (True / False / "unknown").
 
@@ -165,6 +167,7 @@ class RevisedResponse:
     sentences: tuple[tuple[str, tuple[object, ...]], ...]  # (sentence text, claim labels)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_factcheck_revisions(path: str | Path) -> list[RevisedResponse]:
     """The Factcheck-GPT responses with their ``revised_response`` (a real revision).
 
@@ -193,6 +196,7 @@ def load_subjects(
     return {n: load_labelled(base / f"{n}.jsonl") for n in names if (base / f"{n}.jsonl").exists()}
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_passages(path: str | Path) -> dict[str, list[str]]:
     """Knowledge passages by topic: JSON Lines of ``{"topic": TEXT, "text": TEXT}``.
 

@@ -35,10 +35,8 @@ def _records(path: str | Path) -> list[tuple[str, Any]]:
     """The file's records with where each is: a JSON list (or object), or JSON Lines."""
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
-        with bulk_load():
-            return [(where(n), obj) for n, obj in iter_jsonl(p)]
-    with bulk_load():
-        data = read_json(p, error=ClaimlabInputError)
+        return [(where(n), obj) for n, obj in iter_jsonl(p)]
+    data = read_json(p, error=ClaimlabInputError)
     if isinstance(data, list):
         return [(f"[{i}]", obj) for i, obj in enumerate(data)]
     return [("", data)]
@@ -134,6 +132,7 @@ def _check_hotpot_keys(rec: Record, keys: tuple[str, ...]) -> None:
         )
 
 
+@bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """HotpotQA gold records (the released JSON list, or JSON Lines).
 
@@ -191,6 +190,7 @@ def _refuse_repeated_key(top: Record, path: Path) -> None:
         )
 
 
+@bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     """Predictions: ``{"answer": {...}, "sp": {...}}``, or JSON Lines of ``{_id, answer, sp}``.
 
@@ -271,6 +271,7 @@ def _check_twin(rec: Record, seen: dict[str, list[bool]]) -> None:
     before.append(answerable)
 
 
+@bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     """MuSiQue gold records (JSON Lines as released, or a JSON list).
 
@@ -303,6 +304,7 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     return out
 
 
+@bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
     """MuSiQue predictions (JSON Lines as the official script reads them, or a JSON list).
 

@@ -329,6 +329,7 @@ class ClaimsQuery:
     chunks: tuple[tuple[str, str], ...]  # (doc_id, text)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_claims(path: str | Path) -> tuple[Any, tuple[ClaimsQuery, ...]]:
     """Read a RAGChecker file's claims and texts (labels, if any, not read): (document, queries).
 

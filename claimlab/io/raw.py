@@ -27,7 +27,7 @@ from typing import Any
 from claimlab.core.errors import FixtureError
 from claimlab.core.spans import utf16_len, utf16_offset, utf16_slice
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
-from claimlab.io.reader import Record, check_unique, describe, iter_jsonl
+from claimlab.io.reader import Record, bulk_load, check_unique, describe, iter_jsonl
 
 # the answer and what is found in it by offset or by text stay as written (see
 # claimlab.io.decomposition.AS_WRITTEN); ids, labels and names are read in NFC
@@ -167,6 +167,7 @@ def _labels(rec: Record, count: int) -> tuple[Mapping[str, Any], ...]:
     return tuple(out)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_raw_answers(path: str | Path) -> list[RawAnswer]:
     """Read a raw decomposer output file (see the module's format).
 

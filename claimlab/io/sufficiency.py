@@ -30,7 +30,7 @@ from types import MappingProxyType
 from claimlab.core.errors import FixtureError
 from claimlab.io.declared import read_records
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, check_unique, describe, read_json
+from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
 SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
 
@@ -269,6 +269,7 @@ def _links(
     return tuple(out)
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     """Load and check a ``claimlab/sufficiency@1`` file.
 
@@ -281,6 +282,7 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     return read_sufficiency(read_json(path), source=str(path))
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     """Check a parsed ``claimlab/sufficiency@1`` document (see :func:`load_sufficiency`)."""
     top = Record(data, file=source)

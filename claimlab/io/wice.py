@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import WiceLabel
-from claimlab.io.reader import Record, describe, iter_jsonl, where
+from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
 
 LABELS: dict[str, WiceLabel] = {label.value: label for label in WiceLabel}
 WICE_LABELS = tuple(LABELS)
@@ -31,6 +31,7 @@ class WiceClaim:
     empty_groups: int = 0
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_wice(
     path: str | Path, *, empty_groups: Literal["error", "drop"] = "error"
 ) -> list[WiceClaim]:

@@ -32,6 +32,7 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.io.official import HotpotGold, HotpotPredictions, MusiqueGold, MusiquePrediction
+from claimlab.io.reader import bulk_load
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _NO_PUNCT = str.maketrans("", "", string.punctuation)  # deletes each ASCII punctuation mark
@@ -164,6 +165,7 @@ def _hotpot_row(g: HotpotGold, preds: HotpotPredictions) -> dict[str, float]:
     return row
 
 
+@bulk_load()  # a pass over acyclic records: no garbage cycle to collect
 def score_hotpotqa(gold: Sequence[HotpotGold], preds: HotpotPredictions) -> OfficialScores:
     """HotpotQA's twelve figures over every gold question (see the module's definitions)."""
     totals = dict.fromkeys(HOTPOT_METRICS, 0.0)
@@ -251,6 +253,7 @@ def _support_f1(predicted: frozenset[int], gold: frozenset[int]) -> float:
     return 1.0 if not predicted and not gold else set_prf(predicted, gold)[0]
 
 
+@bulk_load()  # a pass over acyclic records: no garbage cycle to collect
 def score_musique(
     gold: Sequence[MusiqueGold], preds: Sequence[MusiquePrediction]
 ) -> OfficialScores:
