@@ -29,11 +29,14 @@ def _notebook_on_the_drafts(workdir):
     (workdir / NOTEBOOK).write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 
-def test_annotate_two_answers_of_two_decomposers_switching_in_the_widget(lab_server, workdir, page):
+def test_annotate_two_answers_of_two_decomposers_switching_in_the_widget(
+    lab_server, workdir, lab_page
+):
     write_shared_drafts(workdir / "drafts42")
     _notebook_on_the_drafts(workdir)
     base, token = lab_server
-    open_and_run_all(page, base, token, NOTEBOOK)
+    page = lab_page
+    open_and_run_all(page, base, token, NOTEBOOK, reuse=True)
     chooser = page.locator(".claimlab-answer-choice select").first
     chooser.wait_for()
     chooser.scroll_into_view_if_needed()

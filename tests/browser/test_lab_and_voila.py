@@ -510,11 +510,12 @@ def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path)
 
 
 def test_annotator_in_jupyterlab_select_text_make_a_unit_confirm_reload_and_see_it_kept(
-    lab_server, workdir, page
+    lab_server, workdir, lab_page
 ):
     """A person selects text with the mouse, makes a unit, confirms a candidate, reloads."""
     base, token = lab_server
-    open_and_run_all(page, base, token, "09_annotate.ipynb")
+    page = lab_page
+    open_and_run_all(page, base, token, "09_annotate.ipynb", reuse=True)
     answer = page.locator(".claimlab-answer").first
     answer.wait_for()
     answer.scroll_into_view_if_needed()
