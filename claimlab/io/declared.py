@@ -98,7 +98,7 @@ def read_records(
         records = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
     except (msgspec.ValidationError, TypeError, ValueError):
         records = None
-    if records is not None and not _needs_walk(cls, records, id_field):
+    if records is not None and not _needs_walk(cls, items, records, id_field):
         return records
     # refused, or a check beyond the types to make: the declaration walked for the first problem
     return [
@@ -107,9 +107,15 @@ def read_records(
     ]
 
 
-def _needs_walk(cls: type[Any], records: list[Any], id_field: str) -> bool:
-    """Whether a converted list holds what its types allow but the declaration refuses."""
+def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str) -> bool:
+    """Whether a converted list holds what its types allow but the declaration refuses.
+
+    An empty id, a blank text, a list given as another sequence (a tuple from a caller).
+    """
     texts = [f.name for f in _fields(cls) if f.texts]
+    lists = [f.name for f in _fields(cls) if f.kind is tuple]
+    if any(type(item.get(name, [])) is not list for item in items for name in lists):
+        return True
     for r in records:
         if not getattr(r, id_field):
             return True

@@ -81,6 +81,8 @@ values = st.one_of(
     st.sampled_from(["", " ", "a", "ก", "가", "ı"]),
     st.lists(st.sampled_from(["", " ", "x", "ğ"]), max_size=3),
     st.lists(st.integers(0, 2), max_size=2),
+    st.tuples(st.sampled_from(["x", " "])),  # a caller's tuple is not a JSON list
+    st.frozensets(st.sampled_from(["x", "y"]), max_size=2),
 )
 anything = st.dictionaries(
     st.sampled_from(["id", "name", "live", "count", "tags", "notes", "other"]), values
@@ -90,7 +92,7 @@ records = st.fixed_dictionaries(  # mostly good: the fast path is taken, then re
     {"id": texts, "name": texts, "live": st.booleans()},
     optional={
         "count": st.integers(-(2**70), 2**70),
-        "tags": st.lists(texts, max_size=3),
+        "tags": st.one_of(st.lists(texts, max_size=3), st.tuples(texts)),
         "notes": st.lists(texts, max_size=3),
         "other": values,
     },
