@@ -3,8 +3,9 @@
 A loader builds many small records that hold no cycle; with the collector running, each pass
 walked them all again (a 100,000-candidate decomposition file: 4.2 s to load instead of 1.2 s,
 HotpotQA and MuSiQue files of 100,000 questions: 7.6 s instead of 4.2 s, in a notebook or any
-caller that is not the ``claimlab`` program). Rule: no collection starts while a loader runs,
-however low the collector's threshold, and the collector is enabled afterwards when it was
+caller that is not the ``claimlab`` program). Rule: no collection starts while a loader makes
+its records, however low the collector's threshold (a few may start as it enters and leaves
+the pause), and the collector is enabled afterwards when it was
 before (``reader.bulk_load``).
 """
 
@@ -89,10 +90,11 @@ def test_the_check_sees_collections_grow_when_the_collector_runs():
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("enabled", [True, False])
 def test_no_collection_walks_the_records_a_loader_makes(tmp_path, name, enabled):
-    """As many collections start (entering and leaving the pause) for 10 records as for 100:
-    none while the records are made; and the collector is left as it was found."""
+    """Only the few collections entering and leaving the pause may start, as many for 1,000
+    records as for 10 (without the pause: one or more per record made); and the collector is
+    left as it was found."""
     counts = []
-    for n in (10, 100):
+    for n in (10, 1000):
         (tmp_path / str(n)).mkdir()
         args, load = cases()[name](tmp_path / str(n), n)
         was = gc.isenabled()
@@ -102,7 +104,7 @@ def test_no_collection_walks_the_records_a_loader_makes(tmp_path, name, enabled)
             assert gc.isenabled() is enabled
         finally:
             (gc.enable if was else gc.disable)()
-    assert counts[0] == counts[1] and counts[1] <= 10, counts
+    assert max(counts) <= 8, counts
 
 
 def test_every_public_loader_of_the_reader_floor_is_in_the_table():
