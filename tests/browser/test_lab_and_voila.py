@@ -39,10 +39,12 @@ def open_and_run_all(page, base, token, notebook, *, reuse=False):
     ``reuse``: the page is the shared ``lab_page``; when it already shows this server's
     JupyterLab, every open notebook is closed (its kernel shut down) and this one opened in it.
     """
+    # a dialog left open by an earlier test (one that failed half-way): load the lab afresh
     loaded = (
         reuse
         and page.url.startswith(f"{base}/lab")
         and page.evaluate("() => typeof window.jupyterapp === 'object'")
+        and page.locator(".jp-Dialog").count() == 0
     )
     if loaded:
         page.evaluate(CLOSE_ALL)
