@@ -37,6 +37,8 @@ class Format(NamedTuple):
     title: str
     reader: str  # the public name of ``claimlab`` that reads it (a test reads every example)
     declaration: str = ""  # "module:attribute" a JSON Schema is derived from, when there is one
+    # the lists of records declared on their own (``claimlab.io.declared``): field -> declaration
+    parts: tuple[tuple[str, str], ...] = ()
 
 
 RAW = "raw subclaims (JSON Lines)"  # a format without a "format" field: fixtures/*.jsonl
@@ -45,7 +47,11 @@ FORMATS: dict[str, Format] = {
     "claimlab/decomposition@1": Format(
         "Decomposition file", "load_decomposition", "claimlab.io.decomposition:_DocumentShape"
     ),
-    "claimlab/sufficiency@1": Format("Sufficiency file", "load_sufficiency"),
+    "claimlab/sufficiency@1": Format(
+        "Sufficiency file",
+        "load_sufficiency",
+        parts=(("evidence", "claimlab.io.sufficiency:EvidenceItem"),),
+    ),
     "claimlab/context-lab@1": Format("Context-lab file", "load_context_lab"),
     RAW: Format("Raw subclaims", "load_raw_answers"),
     RAGCHECKER: Format("RAGChecker checking output", "load_checking"),
@@ -164,13 +170,31 @@ def command_pages() -> dict[str, str]:
     return pages
 
 
+def part_schemas(fmt: str) -> dict[str, dict[str, Any]]:
+    """The JSON Schema of each list of records the format declares on its own (by field)."""
+    from claimlab.io.declared import declared_schema
+
+    found = {}
+    for field, ref in FORMATS[fmt].parts:
+        module, name = ref.split(":")
+        found[field] = declared_schema(getattr(importlib.import_module(module), name))
+    return found
+
+
 def schema_section(fmt: str) -> str:
     """The JSON Schema section of a format's page."""
     schema = format_schema(fmt)
     if schema is None:
+        parts = "".join(
+            f"\nEach item of `{field}`, derived from its declaration when the site is built (a "
+            "test validates the examples' items against it):\n\n"
+            + fenced(json.dumps(part, indent=2), "json")
+            for field, part in part_schemas(fmt).items()
+        )
         return (
-            "## JSON Schema\n\nThis format has no declaration a schema is derived from yet; the "
-            "reader's checks are described in [file formats](../formats.md).\n"
+            "## JSON Schema\n\nThis format as a whole has no declaration a schema is derived "
+            "from yet; the reader's checks are described in [file formats](../formats.md).\n"
+            + parts
         )
     return (
         "## JSON Schema\n\nDerived from the format's declaration when the site is built; a test "
@@ -183,7 +207,7 @@ def format_pages() -> dict[str, str]:
     """reference/formats/*.md: each format's example files and, where derived, its JSON Schema."""
     rows, pages = [], {}
     examples = format_examples()
-    for fmt, (title, reader, _) in FORMATS.items():
+    for fmt, (title, reader, _, _) in FORMATS.items():
         page = f"reference/formats/{slug(fmt)}.md"
         rows.append(f"| [{title}]({slug(fmt)}.md) | `{fmt}` | {len(examples[fmt])} |")
         text = (

@@ -119,6 +119,36 @@ def test_each_example_validates_against_its_formats_schema(example):
         jsonschema.validate(document, schema)
 
 
+@pytest.mark.parametrize("example", examples())
+def test_each_examples_declared_records_validate_against_their_schema(example):
+    """The lists a format declares record by record (``claimlab.io.declared``): every item of
+    every example against the schema derived from the declaration."""
+    import jsonschema
+
+    module = hooks()
+    path = ROOT / "fixtures" / example
+    parts = module.part_schemas(module.format_of(path))
+    if not parts:
+        pytest.skip(f"{example}: its format declares no list of records on its own")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    for field, schema in parts.items():
+        assert document[field], (example, field)
+        for item in document[field]:
+            jsonschema.validate(item, schema)
+
+
+def test_a_declared_record_that_breaks_its_schema_is_refused():
+    import jsonschema
+
+    schema = hooks().part_schemas("claimlab/sufficiency@1")["evidence"]
+    item = json.loads((ROOT / "fixtures" / "aurora.json").read_text(encoding="utf-8"))["evidence"][
+        0
+    ]
+    del item["subject"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(item, schema)
+
+
 def test_a_document_that_breaks_the_schema_is_refused():
     import jsonschema
 
