@@ -147,9 +147,8 @@ def test_a_declared_record_that_breaks_its_schema_is_refused():
     import jsonschema
 
     schema = hooks().part_schemas("claimlab/sufficiency@1")["evidence"]
-    item = json.loads((ROOT / "fixtures" / "aurora.json").read_text(encoding="utf-8"))["evidence"][
-        0
-    ]
+    document = json.loads((ROOT / "fixtures" / "aurora.json").read_text(encoding="utf-8"))
+    item = document["evidence"][0]
     del item["subject"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(item, schema)
