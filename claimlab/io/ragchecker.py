@@ -174,6 +174,7 @@ def _objects(items: list[Any], *, file: str, where: str, id_field: str, what: st
         yield i, rec
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_checking(path: str | Path) -> RagChecking:
     """Read a RAGChecker checking-output file into typed queries.
 
@@ -181,12 +182,6 @@ def load_checking(path: str | Path) -> RagChecking:
         ClaimlabInputError: naming the file, the query and the field: a label that is not
             Entailment, Neutral or Contradiction, a ragged matrix, a missing field.
     """
-    with bulk_load():
-        return _load_checking(path)
-
-
-def _load_checking(path: str | Path) -> RagChecking:
-    """The reading itself (see :func:`load_checking`)."""
     source = str(path)
     top = Record(read_json(path, error=ClaimlabInputError), file=source, error=ClaimlabInputError)
     results = top.get("results", list, want="a list of checked queries")
@@ -238,6 +233,7 @@ def _scores(rec: Record, side: str, checker: str) -> dict[str, float | None]:
     return out
 
 
+@bulk_load()  # records without cycles: no collector pass over them
 def load_meta_evaluation(
     human: str | Path, scores: str | Path, *, checker: str = "ragchecker"
 ) -> tuple[JudgedPair, ...]:
@@ -247,14 +243,6 @@ def load_meta_evaluation(
         ClaimlabInputError: naming file, instance and field: a judgment outside -2..2, a pair
             judged other than twice, an instance in one file and not the other.
     """
-    with bulk_load():
-        return _load_meta_evaluation(human, scores, checker=checker)
-
-
-def _load_meta_evaluation(
-    human: str | Path, scores: str | Path, *, checker: str = "ragchecker"
-) -> tuple[JudgedPair, ...]:
-    """The reading itself (see :func:`load_meta_evaluation`)."""
     people = _judgments(human)
     pairs = []
     source = str(scores)
