@@ -71,10 +71,8 @@ def check_record(cls: type[T], rec: Record) -> T:
     for f in _fields(cls):
         default = () if f.default is _REQUIRED else (f.default,)
         if f.kind is tuple:
-            value: Any = rec.str_list(f.name, *default)
-            for j, text in enumerate(value if f.texts else ()):
-                if not text.strip():
-                    raise rec.error("must hold some text", field=rec.field(f"{f.name}[{j}]"))
+            read = rec.texts if f.texts else rec.str_list
+            value: Any = read(f.name, *default)
         else:
             value = rec.get(f.name, f.kind, *default)
         values.append(value)

@@ -386,6 +386,14 @@ class Record:
                 )
         return tuple(items)
 
+    def texts(self, name: str, default: Any = _MISSING) -> tuple[str, ...]:
+        """Read a list of texts, each holding some text (not only white space)."""
+        items = self.str_list(name, default)
+        for i, text in enumerate(items):
+            if not text.strip():
+                raise self.error("must hold some text", field=self.field(f"{name}[{i}]"))
+        return items
+
     def sub(self, name: str) -> Record:
         """Read a nested object."""
         return Record(

@@ -294,7 +294,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     ids = {e.id for e in evidence}
     r = top.sub("rules")
     rules = Rules(
-        r.get("required_status", str), r.get("require_current", bool), _texts(r, "single_valued")
+        r.get("required_status", str), r.get("require_current", bool), r.texts("single_valued", ())
     )
     if not top.get("questions", dict):
         raise top.error("at least one question is required", field="questions")
@@ -347,7 +347,7 @@ def _question(qr: Record, name: str, ids: set[str]) -> Question:
         links=_links(qr, name, alts),
         kind=qr.get("kind", str, ""),
         subquestions=qr.str_list("subquestions", ()),
-        circumstances=_texts(qr, "circumstances"),
+        circumstances=qr.texts("circumstances", ()),
         answerable=qr.get("answerable", bool, True),
         alternatives_complete=qr.get("alternatives_complete", bool, True),
     )
@@ -422,15 +422,6 @@ def _scenario(sr: Record, name: str, questions: Mapping[str, Question], ids: set
         system_answer=_system_answer(system, questions[qname]) if system else None,
         system_confidence=None if conf is None else float(conf),
     )
-
-
-def _texts(rec: Record, name: str) -> tuple[str, ...]:
-    """An optional list of non-empty texts (conditions, circumstances, relation names)."""
-    items = rec.str_list(name, ())
-    for j, text in enumerate(items):
-        if not text.strip():
-            raise rec.error("must hold some text", field=rec.field(f"{name}[{j}]"))
-    return items
 
 
 def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> SufficiencyRules:
