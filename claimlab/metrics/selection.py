@@ -35,6 +35,7 @@ from typing import Any
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.decomposition import Candidate, DecompositionFixture
+from claimlab.io.reader import bulk_load
 from claimlab.metrics.decomposition import find_decomposition, toy_ratios
 
 TOLERANCE = 1e-9
@@ -262,6 +263,7 @@ def _milp_lexicographic(
     return {members[k] for k in range(n) if lower[k] == 1}
 
 
+@bulk_load()  # a pass over acyclic records: no garbage cycle to collect
 def core_select(fixture: DecompositionFixture, selection: Sequence[str]) -> Selection:
     """Apply Core-style selection to a selection of candidate ids (see the metric card).
 
