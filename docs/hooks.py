@@ -45,7 +45,9 @@ RAW = "raw subclaims (JSON Lines)"  # a format without a "format" field: fixture
 RAGCHECKER = "RAGChecker checking output"  # RAGChecker's own format: a top-level "results" list
 FORMATS: dict[str, Format] = {
     "claimlab/decomposition@1": Format(
-        "Decomposition file", "load_decomposition", "claimlab.io.decomposition:_DocumentShape"
+        "Decomposition file",
+        "load_decomposition",
+        "claimlab.io.decomposition:DecompositionDocument",
     ),
     "claimlab/sufficiency@1": Format(
         "Sufficiency file",

@@ -1,9 +1,9 @@
 """The reader: every file is parsed once, here, into frozen typed records, or refused in one line.
 
 ``reader`` holds the one mechanism (bytes -> UTF-8 -> orjson, and :class:`~claimlab.io.reader.Record`
-for field-by-field checks with file, record and field in every error; ``declared`` reads a list of
-records a frozen dataclass declares, in one pass, with the same checks and errors, and gives its JSON
-Schema); then one module per
+for field-by-field checks with file, record and field in every error; ``declared`` reads a format
+declared once as frozen dataclasses, in one pass, with the same checks and errors, and gives its
+JSON Schema); then one module per
 format: ``decomposition``, ``sufficiency``, ``context_lab`` (chunks, answers, the lab file),
 ``fever``, ``factscore`` (with Factcheck-GPT), ``wice`` and ``ledger`` (CSV/JSONL/Parquet tables,
 coerced and checked column by column; ``ledger_rows`` parses a ledger's rows into codes and

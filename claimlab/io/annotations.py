@@ -31,13 +31,7 @@ import orjson
 from claimlab.core.errors import FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.text import nfc
-from claimlab.io.decomposition import (
-    DecompositionFixture,
-    confirmed_count,
-    fast_check,
-    fast_view,
-    read_decomposition,
-)
+from claimlab.io.decomposition import DecompositionFixture, confirmed_count, read_decomposition
 from claimlab.io.files import TEMP_MARK
 from claimlab.io.reader import bulk_load, decode_utf8, parse_json_text, read_bytes
 
@@ -126,12 +120,9 @@ def _key(path: str, root: str | Path | None, decomposer: str, answer: str) -> An
 
 
 def read_annotated(
-    path: str | Path, *, root: str | Path | None = None, view: bool = False
+    path: str | Path, *, root: str | Path | None = None
 ) -> tuple[AnnotatedFile, DecompositionFixture]:
     """Read one file: what it annotates, who annotated it and its digest, with its records.
-
-    ``view``: where the fast reader vouches for the file, its records are not built (see
-    :func:`claimlab.io.decomposition.fast_view`), for a caller that only looks at them.
 
     Raises:
         FixtureError: the file does not load (naming file, record and field).
@@ -139,9 +130,7 @@ def read_annotated(
     path = str(path)
     data = read_bytes(path, error=FixtureError)
     doc = _parse(path, data)
-    fx = fast_view(doc, source=path) if view else None
-    if fx is None:
-        fx = read_decomposition(doc, source=path)
+    fx = read_decomposition(doc, source=path)
     key = _key(path, root, fx.decomposer, fx.original.id)
     who = nfc(fx.annotation.annotator) if fx.annotation else ""
     confirmed = confirmed_count(fx.units, fx.candidates)
@@ -217,8 +206,7 @@ def load_scanned(f: AnnotatedFile) -> dict[str, Any]:
     if hashlib.sha256(data).hexdigest() != f.digest:
         raise FixtureError("changed while it was being read: run the command again", file=f.path)
     doc = _parse(f.path, data)
-    if not fast_check(doc, source=f.path):  # checked without building records, else:
-        read_decomposition(doc, source=f.path)  # names the problem (or reads it after all)
+    read_decomposition(doc, source=f.path)  # its records checked (the first problem named)
     return doc  # type: ignore[no-any-return]
 
 
@@ -247,21 +235,20 @@ def read_sets(
     extract: Callable[[AnnotatedFile, DecompositionFixture], T],
     *,
     progress: Callable[[int], None] | None = None,
-    view: bool = False,
 ) -> tuple[tuple[AnnotationSet, ...], dict[str, T]]:
     """Read every annotator's files (on every core) and check them (see the module's rules).
 
     ``extract`` reduces each file's records to what the caller needs (records stay in the
     worker that read them); the result maps each file's path to it. The sets come back in
     the order of their annotators' names (then their arguments), so a result never depends
-    on the order they were given in. ``view``: see :func:`read_annotated`.
+    on the order they were given in.
 
     Raises:
         FixtureError: fewer than two arguments, or a refused file (naming it).
     """
 
     def one(path: str, root: str | None) -> tuple[AnnotatedFile, T]:
-        meta, fx = read_annotated(path, root=root, view=view)
+        meta, fx = read_annotated(path, root=root)
         return meta, extract(meta, fx)
 
     return _gather(args, one, progress)

@@ -1,44 +1,56 @@
-"""A record of a file format declared once: a frozen dataclass whose annotated fields it holds.
+"""A file format declared once: frozen dataclasses whose annotated fields are the format.
 
 From the one declaration come the records, the checks, the errors and the schema:
 
-* :func:`read_records` turns a JSON list of objects into the dataclass's records. ``msgspec``
-  converts the whole list in one pass (in C: every field's presence and type, the defaults);
-  when it refuses, the same declaration is walked field by field in its order with
-  :class:`~claimlab.io.reader.Record`'s checks (:func:`check_record`), so the error names the
-  file, the record id and the field in the words of every other reader, and names the first
-  problem in the order the declaration lists the fields, whatever order the file writes them in.
+* :func:`read_records` turns a JSON list of objects into the dataclass's records, and
+  :func:`read_declared` one object. ``msgspec`` converts in one pass (in C: every field's
+  presence and type, the bounds, the defaults); when it refuses, the same declaration is walked
+  field by field in its order with :class:`~claimlab.io.reader.Record`'s checks
+  (:func:`check_record`), so the error names the file, the record id and the field in the words
+  of every other reader, and names the first problem in the order the declaration lists the
+  fields, whatever order the file writes them in.
 * a field's ``metadata`` adds what a type cannot say: ``{"texts": True}`` (each text of a list
-  holds some text, not only spaces).
-* :func:`declared_schema` is the JSON Schema the reference pages show, derived from it.
+  holds some text, not only spaces) and ``{"what": "error kind"}`` (how an error names a value
+  outside a closed vocabulary).
+* :func:`declared_schema` is the JSON Schema the reference pages show, derived from it, and
+  :func:`written` a record as the file writes it (its fields in the declaration's order).
 
-Supported annotations: ``str``, ``bool``, ``int`` and ``tuple[str, ...]``; a record id is a
-non-empty string.
+Supported annotations: ``str``, ``bool``, ``int``, ``float`` (bounds as
+``Annotated[float, msgspec.Meta(ge=..., le=...)]``), a ``Literal`` of strings, a closed
+vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or ``None``), and
+``tuple[X, ...]`` of any of those or of ``Any``. Items of a list of records with an ``id``
+field are named by it in errors; a record id is a non-empty string.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
-from typing import Any, NamedTuple, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar, Union
 
 import msgspec
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
-from claimlab.io.reader import Record, records_of
+from claimlab.core.vocab import Vocab, unknown
+from claimlab.io.reader import Record, describe, records_of
 
 T = TypeVar("T")
+_REQUIRED = object()
+_SCALARS = (str, bool, int, float)
 
 
 class _Field(NamedTuple):
+    """One declared field: what the file must hold there, and how an error names it."""
+
     name: str
-    kind: Any  # str, bool, int or tuple (of strings)
+    kind: Any  # str, bool, int, float, Any, a dataclass, a Vocab, or a tuple of allowed words
+    many: bool  # tuple[kind, ...]: a list in the file
+    optional: bool  # kind | None: null (or absent) reads as None
     default: Any  # _REQUIRED when the file must give it
     texts: bool  # each text of the list must hold some text
-
-
-_REQUIRED = object()
-_KINDS: dict[Any, Any] = {str: str, bool: bool, int: int, tuple[str, ...]: tuple}
+    what: str  # names a value outside a closed vocabulary ("error kind")
+    bounds: tuple[float | None, float | None, int | None]  # ge, le, min_length
 
 
 def _fields(cls: type[Any]) -> tuple[_Field, ...]:
@@ -53,30 +65,149 @@ _FIELDS: dict[type[Any], tuple[_Field, ...]] = {}
 
 
 def _read_fields(cls: type[Any]) -> tuple[_Field, ...]:
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     out = []
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
-        if hints[f.name] not in _KINDS:
-            raise TypeError(f"{cls.__name__}.{f.name}: no reader for {hints[f.name]!r}")
-        default = f.default if f.default is not dataclasses.MISSING else _REQUIRED
-        out.append(_Field(f.name, _KINDS[hints[f.name]], default, bool(f.metadata.get("texts"))))
+        default: Any = _REQUIRED
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        kind, many, optional, bounds = _kind(cls, f.name, hints[f.name])
+        what = f.metadata.get("what", f.name)
+        out.append(
+            _Field(
+                f.name, kind, many, optional, default, bool(f.metadata.get("texts")), what, bounds
+            )
+        )
     return tuple(out)
+
+
+def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[Any, Any, Any]]:
+    """(kind, many, optional, bounds) of one annotation; a TypeError names what has no reader."""
+    optional = many = False
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType) and type(None) in typing.get_args(hint):
+        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        optional, origin = True, typing.get_origin(hint)
+    if origin is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
+        hint, many = typing.get_args(hint)[0], True
+        origin = typing.get_origin(hint)
+    bounds: tuple[Any, Any, Any] = (None, None, None)
+    if origin is Annotated:
+        meta = [m for m in hint.__metadata__ if isinstance(m, msgspec.Meta)]
+        bounds = tuple(getattr(meta[0], k) for k in ("ge", "le", "min_length")) if meta else bounds
+        hint = typing.get_args(hint)[0]
+        origin = typing.get_origin(hint)
+    if origin is Literal:
+        return tuple(typing.get_args(hint)), many, optional, bounds
+    if hint in _SCALARS or hint is Any or _is_record(hint) or _is_vocab(hint):
+        return hint, many, optional, bounds
+    raise TypeError(f"{cls.__name__}.{name}: no reader for {hint!r}")
+
+
+def _is_record(kind: Any) -> bool:
+    return isinstance(kind, type) and dataclasses.is_dataclass(kind)
+
+
+def _is_vocab(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, Vocab)
 
 
 def check_record(cls: type[T], rec: Record) -> T:
     """One record of the declaration, read field by field in order (the first problem raised)."""
-    values = []
+    values = {}
     for f in _fields(cls):
-        default = () if f.default is _REQUIRED else (f.default,)
-        if f.kind is tuple:
-            read = rec.texts if f.texts else rec.str_list
-            value: Any = read(f.name, *default)
+        if f.optional and rec.data.get(f.name) is None:
+            values[f.name] = None if f.name in rec.data else _default_of(rec, f)
+        elif f.many:
+            values[f.name] = _read_many(rec, f)
         else:
-            value = rec.get(f.name, f.kind, *default)
-        values.append(value)
-    return cls(*values)
+            values[f.name] = _read_one(rec, f)
+    return cls(**values)
+
+
+def _default_of(rec: Record, f: _Field) -> Any:
+    if f.default is _REQUIRED:
+        raise rec.error("missing required field", field=rec.field(f.name))
+    return f.default
+
+
+def _read_one(rec: Record, f: _Field) -> Any:
+    """One field that is not a list."""
+    if f.name not in rec.data:
+        return _default_of(rec, f)
+    kind, (ge, le, min_length) = f.kind, f.bounds
+    if _is_record(kind):
+        return check_record(kind, rec.sub(f.name))
+    if kind is float:
+        return float(rec.number(f.name, minimum=ge, maximum=le))
+    if kind is Any:
+        return rec.data[f.name]
+    if _is_vocab(kind):
+        return rec.choice(f.name, kind, f.what)
+    value = rec.get(f.name, str if isinstance(kind, tuple) else kind)
+    if isinstance(kind, tuple) and value not in kind:
+        raise rec.error(unknown(f.what, value, kind), field=rec.field(f.name))
+    if min_length and len(value) < min_length:
+        raise rec.error(
+            f"must be a non-empty string, got {describe(value)}", field=rec.field(f.name)
+        )
+    if kind is int and (ge is not None or le is not None):
+        rec.number(f.name, minimum=ge, maximum=le)
+    return value
+
+
+def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
+    """A list field: each item read as the declaration says (records named by their id)."""
+    default = () if f.default is _REQUIRED else (f.default,)
+    kind = f.kind
+    if _is_record(kind):
+        items = rec.get(f.name, list, *default)
+        if "id" in {g.name for g in _fields(kind)}:  # records named by their ids in errors
+            named = records_of(
+                items,
+                file=rec.file,
+                where=rec.field(f.name),
+                record=rec.record,
+                error=rec.error_type,
+            )
+            return tuple(check_record(kind, r) for _, r in named)
+        return tuple(check_record(kind, r) for _, r in rec.items(f.name, *default))
+    if kind is Any:
+        return tuple(rec.get(f.name, list, *default))
+    words = rec.texts(f.name, *default) if f.texts else rec.str_list(f.name, *default)
+    if kind is str:
+        return words
+    allowed = kind if isinstance(kind, tuple) else tuple(m.value for m in kind)
+    for j, word in enumerate(words):
+        if word not in allowed:
+            raise rec.error(unknown(f.what, word, allowed), field=rec.field(f"{f.name}[{j}]"))
+    return words if isinstance(kind, tuple) else tuple(kind(w) for w in words)
+
+
+_REFUSED = (msgspec.ValidationError, TypeError, ValueError)
+
+
+def read_declared(
+    cls: type[T],
+    data: Any,
+    *,
+    file: str,
+    record: str | None = None,
+    error: type[ClaimlabInputError] = FixtureError,
+) -> T:
+    """One JSON object as a record of ``cls`` (nested records too), or its first problem."""
+    try:
+        found: T = msgspec.convert(data, cls)
+    except _REFUSED:
+        pass
+    else:
+        if not _needs_walk(cls, [data], [found], None):
+            return found
+    return check_record(cls, Record(data, file=file, record=record, error=error))
 
 
 def read_records(
@@ -94,7 +225,7 @@ def read_records(
     """
     try:
         records = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
-    except (msgspec.ValidationError, TypeError, ValueError):
+    except _REFUSED:
         records = None
     if records is not None and not _needs_walk(cls, items, records, id_field):
         return records
@@ -105,17 +236,17 @@ def read_records(
     ]
 
 
-def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str) -> bool:
-    """Whether a converted list holds what its types allow but the declaration refuses.
+def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str | None) -> bool:
+    """Whether converted records hold what their types allow but the declaration refuses.
 
     An empty id, a blank text, a list given as another sequence (a tuple from a caller).
     """
-    texts = [f.name for f in _fields(cls) if f.texts]
-    lists = [f.name for f in _fields(cls) if f.kind is tuple]
+    lists = [f.name for f in _fields(cls) if f.many]
     if any(type(item.get(name, [])) is not list for item in items for name in lists):
         return True
+    texts = [f.name for f in _fields(cls) if f.texts]
     for r in records:
-        if not getattr(r, id_field):
+        if id_field is not None and not getattr(r, id_field):
             return True
         for name in texts:
             if not all(t.strip() for t in getattr(r, name)):
@@ -127,3 +258,14 @@ def declared_schema(cls: type[Any]) -> dict[str, Any]:
     """The JSON Schema of one declared record (``msgspec`` reads the same dataclass)."""
     schema: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(msgspec.json.schema(cls)))
     return schema  # as JSON has it (a default of () is the list [])
+
+
+def written(record: Any) -> Any:
+    """A declared record as its file writes it: JSON values, fields in the declaration's order.
+
+    Examples:
+        >>> from claimlab.io.decomposition import Span
+        >>> written(Span(0, 3, "abc"))
+        {'start': 0, 'end': 3, 'text': 'abc'}
+    """
+    return msgspec.to_builtins(record)

@@ -514,7 +514,6 @@ def read_for_agreement(
         args,
         lambda _, fx: encode(file_items(fx, selection=selection)),
         progress=progress,
-        view=True,
     )
     with bulk_load():
         return sets, {path: decode(blob) for path, blob in packed.items()}

@@ -41,6 +41,7 @@ from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, TOY_METRICS, SourceMapping, Status
+from claimlab.io.declared import written
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
 SUPPORTED = Status.SUPPORTED
@@ -393,7 +394,7 @@ def _audit_rows(
                 version=c.version,
                 predicate=c.predicate,
                 qualifiers=c.qualifiers,
-                spans=tuple(sp.to_dict() for sp in c.source_spans),
+                spans=tuple(written(sp) for sp in c.source_spans),
                 unbacked=unbacked,
                 state=state,
                 reason=reason,

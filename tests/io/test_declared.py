@@ -2,20 +2,25 @@
 
 Invariant: for any list of JSON values, :func:`read_records` gives exactly the records the
 declaration's walk (:func:`check_record` over :func:`records_of`) gives, or the walk's own first
-error (the same file, record id, field and words), whatever order the keys are written in.
+error (the same file, record id, field and words), whatever order the keys are written in; and
+so does :func:`read_declared` for one object of a nested declaration (records in records, lists
+of them, bounds, words of a closed vocabulary).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
-from claimlab.io.declared import check_record, declared_schema, read_records
-from claimlab.io.reader import records_of
+from claimlab.core.vocab import ErrorKind, Status
+from claimlab.io.declared import check_record, declared_schema, read_declared, read_records
+from claimlab.io.reader import Record, records_of
 
 
 @dataclass(frozen=True)
@@ -122,3 +127,136 @@ def test_the_schema_comes_from_the_same_declaration():
     assert schema["required"] == ["id", "name", "live"]
     tags = {"type": "array", "items": {"type": "string"}, "default": []}
     assert schema["properties"]["tags"] == tags
+
+
+# ---------------------------------------------------------------- nested declarations
+# Nested records (one, optional, a list named by index, a list named by id), bounded floats,
+# a Literal of words and a closed vocabulary, in one declaration and its one walk.
+
+
+@dataclass(frozen=True)
+class Where:
+    start: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Part:
+    id: Annotated[str, msgspec.Meta(min_length=1)]
+    status: Status
+    kinds: tuple[ErrorKind, ...] = field(default=(), metadata={"what": "error kind"})
+    at: tuple[Where, ...] = ()
+    score: Annotated[float, msgspec.Meta(ge=0, le=100)] = 1.0
+    mark: tuple[Literal["span"], ...] = field(default=(), metadata={"what": "label"})
+
+
+@dataclass(frozen=True)
+class Whole:
+    head: Where
+    parts: tuple[Part, ...]
+    tail: Where | None = None
+    log: tuple[Any, ...] = ()
+    extra: Any = None
+
+
+def whole_walked(doc):
+    try:
+        return check_record(Whole, Record(doc, file="w.json"))
+    except ClaimlabInputError as exc:
+        return ("error", str(exc))
+
+
+def whole_read(doc):
+    try:
+        return read_declared(Whole, doc, file="w.json")
+    except ClaimlabInputError as exc:
+        return ("error", str(exc))
+
+
+GOOD = {
+    "head": {"start": 0, "text": "a"},
+    "parts": [
+        {"id": "p1", "status": "SUPPORTED", "kinds": ["entity"], "at": [{"start": 1, "text": "b"}]},
+        {"id": "p2", "status": "CONTRADICTED", "score": 50, "mark": ["span"]},
+    ],
+}
+
+
+def test_a_nested_declaration_reads_to_its_records_and_vocabularies():
+    got = read_declared(Whole, GOOD, file="w.json")
+    assert got.parts[0].status is Status.SUPPORTED and got.parts[0].kinds == (ErrorKind.ENTITY,)
+    assert got.parts[1].score == 50.0 and type(got.parts[1].score) is float
+    assert got.parts[0].at == (Where(1, "b"),) and got.tail is None
+    assert got == whole_walked(GOOD)
+
+
+@pytest.mark.parametrize(
+    ("change", "record", "fld", "words"),
+    [
+        ({"parts": [{"id": "p1", "status": "MAYBE"}]}, "p1", "status", "unknown status 'MAYBE'"),
+        (
+            {"parts": [{"id": "p", "status": "SUPPORTED", "kinds": ["x"]}]},
+            "p",
+            "kinds[0]",
+            "unknown error kind 'x' (one of introduced",
+        ),  # fmt: skip
+        (
+            {"parts": [{"id": "p", "status": "SUPPORTED", "score": 101}]},
+            "p",
+            "score",
+            "must be at most 100",
+        ),  # fmt: skip
+        (
+            {"parts": [{"id": "p", "status": "SUPPORTED", "mark": ["spam"]}]},
+            "p",
+            "mark[0]",
+            "unknown label 'spam' (one of span)",
+        ),  # fmt: skip
+        (
+            {"parts": [{"id": "p", "status": "SUPPORTED", "at": [{"start": "0"}]}]},
+            "p",
+            "at[0].start",
+            "must be an integer",
+        ),  # fmt: skip
+        ({"parts": [{"id": "", "status": "SUPPORTED"}]}, "parts[0]", "id", "non-empty string"),
+        ({"tail": {"start": 1}}, None, "tail.text", "missing required field"),
+        ({"head": []}, None, "head", "must be an object"),
+    ],
+)
+def test_each_nested_refusal_names_the_record_and_the_path(change, record, fld, words):
+    with pytest.raises(FixtureError) as caught:
+        read_declared(Whole, {**GOOD, **change}, file="w.json")
+    exc = caught.value
+    assert (exc.file, exc.record, exc.field) == ("w.json", record, fld)
+    assert words in str(exc)
+
+
+words = st.sampled_from(["SUPPORTED", "MAYBE", "entity", "span", "x", ""])
+nested_values = st.one_of(values, words, st.lists(words, max_size=2))
+wheres = st.one_of(
+    st.fixed_dictionaries({"start": st.integers(-2, 2), "text": texts}),
+    st.dictionaries(st.sampled_from(["start", "text"]), nested_values),
+)
+parts = st.one_of(
+    st.fixed_dictionaries(
+        {"id": texts, "status": words},
+        optional={
+            "kinds": st.lists(words, max_size=2),
+            "at": st.lists(wheres, max_size=2),
+            "score": st.one_of(st.integers(-5, 120), st.floats()),
+            "mark": st.lists(words, max_size=2),
+        },
+    ),
+    st.dictionaries(st.sampled_from(["id", "status", "kinds", "at", "score"]), nested_values),
+)
+wholes = st.fixed_dictionaries(
+    {"head": wheres, "parts": st.lists(parts, max_size=3)},
+    optional={"tail": st.one_of(st.none(), wheres), "log": st.lists(values, max_size=2)},
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(wholes, values))
+def test_the_fast_reading_of_a_nested_declaration_is_its_walk(doc):
+    """Invariant: records or the first error, the same either way (file, record, field, words)."""
+    assert whole_read(doc) == whole_walked(doc)

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimlab.io.decomposition import AS_WRITTEN, _read_careful, _read_fast, load_decomposition
+from claimlab.io.decomposition import AS_WRITTEN, load_decomposition, read_decomposition
 from claimlab.io.reader import nfc_json
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
@@ -103,16 +103,14 @@ DECOMPOSITIONS["reader-en.ana.json"] = _fixture("annotations/reader-en.ana.json"
     st.booleans(),
 )
 def test_a_decomposition_in_mixed_spellings_loads_to_the_composed_ones_records(case, escaped):
-    """Invariant: the careful reader, the fast one and the loader give the composed records."""
+    """Invariant: the reader of parsed documents and the loader give the composed records."""
     name, doc = case
     tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
     composed = load_decomposition(_write(tmp / "d.json", DECOMPOSITIONS[name]))
     text = json.dumps(doc, ensure_ascii=escaped)  # \u escapes spell combining marks too
     (tmp / "d.json").write_text(text, encoding="utf-8")
     assert load_decomposition(tmp / "d.json") == composed
-    assert _read_careful(json.loads(text), str(tmp / "d.json")) == composed
-    fast = _read_fast(json.loads(text), str(tmp / "d.json"))
-    assert fast is None or fast == composed
+    assert read_decomposition(json.loads(text), source=str(tmp / "d.json")) == composed
 
 
 SUFFICIENCY = {n: _fixture(n) for n in ("library_loans.json", "aurora.json", "parcel_routes.json")}

@@ -3,8 +3,8 @@
 * :func:`answer_doc` builds a checked ``claimlab/decomposition@1`` document from sentences (one
   unit each) and candidates given by code point ranges; :func:`decomposition_docs` draws one
   (Korean, English, astral characters; spans inside a sentence or across two).
-* :func:`coverage_everywhere` reads a document with the careful reader, the fast reader and
-  the fast view, and counts Toy Original Coverage as ``decomposition`` (find_decomposition),
+* :func:`coverage_everywhere` reads a document with the reader (checking that its declaration's
+  conversion and field-by-field walk give the same records), and counts Toy Original Coverage as ``decomposition`` (find_decomposition),
   ``agreement`` (file_items), the game (toy_counts) and ``ledger --from-decompositions``
   (tables_from_decompositions) count it: they must agree; it returns (covered, units).
 * :func:`split_candidate` splits a candidate into atomic candidates quoting the parts of its
@@ -23,18 +23,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from hypothesis import strategies as st
 
 from claimlab.core.spans import utf16_len
 from claimlab.io.annotations import read_annotated, scan_annotated
-from claimlab.io.decomposition import (
-    _read_careful,
-    _read_fast,
-    confirmed_count,
-    fast_check,
-    fast_view,
-)
+from claimlab.io.declared import check_record
+from claimlab.io.decomposition import DecompositionDocument, confirmed_count, read_decomposition
 from claimlab.io.ledger import tables_from_decompositions
+from claimlab.io.reader import Record
 from claimlab.metrics.agreement_items import file_items
 from claimlab.metrics.decomposition import find_decomposition, toy_counts
 from claimlab.metrics.ledger import score_tables
@@ -158,19 +155,17 @@ def decomposition_docs(draw: Any) -> dict[str, Any]:
 def coverage_everywhere(doc: dict[str, Any]) -> tuple[int, int]:
     """Toy Original Coverage of every candidate as each reader and command counts it.
 
-    The careful and fast readers build the same records; the fast view, ``agreement``'s
+    The declaration's conversion and its walk build the same records; ``agreement``'s
     file items, the game's counts and the ledger count the same coverage.
     """
-    careful = _read_careful(doc, "generated.json")
-    fast = _read_fast(doc, "generated.json")
-    assert fast is not None and fast == careful, "the fast reader refused or read otherwise"
-    view = fast_view(doc, source="generated.json")
-    assert view is not None
+    careful = read_decomposition(doc, source="generated.json")
+    walked = check_record(DecompositionDocument, Record(doc, file="generated.json"))
+    assert walked == msgspec.convert(doc, DecompositionDocument), "two readings of one declaration"
     ids = careful.candidate_ids
     r = find_decomposition(careful, ids).coverage
     got = (r.numerator, r.denominator)
-    assert toy_counts(view, ids)[2:4] == got  # the game, on the fast view
-    assert file_items(view).counts[2:4] == got  # agreement's Toy ratios
+    assert toy_counts(careful, ids)[2:4] == got  # the game
+    assert file_items(careful).counts[2:4] == got  # agreement's Toy ratios
     ledger = score_tables(*tables_from_decompositions([careful]), by=None).corpus.micro["coverage"]
     assert (ledger.numerator, ledger.denominator) == got  # ledger --from-decompositions
     return got
@@ -239,9 +234,8 @@ def check_empty_file_is_read(doc: dict[str, Any], folder: Path) -> None:
     """
     empty = dict(copy.deepcopy(doc), candidates=[])
     empty.pop("modes", None)
-    assert fast_check(empty, source="empty.json")
     assert coverage_everywhere(empty) == (0, len(empty["units"]))
-    fx = _read_careful(empty, "empty.json")
+    fx = read_decomposition(empty, source="empty.json")
     assert confirmed_count(fx.units, fx.candidates) == len(fx.units) > 0
     draft = copy.deepcopy(empty)
     for u in draft["units"]:
@@ -249,7 +243,6 @@ def check_empty_file_is_read(doc: dict[str, Any], folder: Path) -> None:
     for name, d, confirmed in (("empty", empty, len(fx.units)), ("draft", draft, 0)):
         path = folder / f"{name}.json"
         path.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
-        assert read_annotated(path, view=True)[0].confirmed == confirmed
         assert read_annotated(path)[0].confirmed == confirmed
         assert scan_annotated(path).confirmed == confirmed
 
@@ -275,8 +268,7 @@ def one_character_overlaps(draw: Any) -> tuple[dict[str, Any], str]:
 
 def check_one_character_never_backs(doc: dict[str, Any], unit: str) -> None:
     """Candidate ``X`` overlaps ``unit`` by one character: it backs nothing, in either reader."""
-    for fx in (_read_careful(doc, "x.json"), fast_view(doc, source="x.json")):
-        assert fx is not None
-        assert not fx.backs(fx.candidate("X"), unit)
-        assert fx.unbacked_claims == {"X": (unit,)}
+    fx = read_decomposition(doc, source="x.json")
+    assert not fx.backs(fx.candidate("X"), unit)
+    assert fx.unbacked_claims == {"X": (unit,)}
     assert coverage_everywhere(doc)[0] == 0

@@ -398,10 +398,15 @@ def test_core_selection_grows_linearly_to_100k_candidates(tmp_path):
 
 
 def test_reading_a_file_with_entails_both_ways_gives_the_same_records():
-    from claimlab.io.decomposition import _read_careful
+    import msgspec
+
+    from claimlab.io.declared import check_record
+    from claimlab.io.decomposition import DecompositionDocument
+    from claimlab.io.reader import Record
 
     data = json.loads((ROOT / "fixtures" / "ferry_lines.json").read_text("utf-8"))
-    assert read_decomposition(data, source="f") == _read_careful(data, source="f")
+    walked = check_record(DecompositionDocument, Record(data, file="f"))
+    assert walked == msgspec.convert(data, DecompositionDocument)
     assert read_decomposition(data, source="f").candidate("s10").entails == ("s1", "s3")
 
 

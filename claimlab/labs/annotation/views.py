@@ -37,7 +37,7 @@ def draft_table(fixture: DecompositionFixture) -> pd.DataFrame:
                 "subclaim": c.text,
                 "proposed span": "; ".join(s.text for s in c.source_spans) or "(matched nowhere)",
                 "UTF-16": "; ".join(f"{s.start}..{s.end}" for s in c.source_spans) or "-",
-                "score": f"{c.alignment:g}" if c.alignment is not None else "-",
+                "score": f"{c.alignment.score:g}" if c.alignment is not None else "-",
                 "preserves": ", ".join(c.preserves) or "-",
                 "state": "confirmed" if not c.review else "proposed",
             }

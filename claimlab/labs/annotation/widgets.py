@@ -759,7 +759,7 @@ def _candidate_html(c: Candidate) -> str:
         else "confirmed"
     )
     span = "; ".join(f"{s.start}..{s.end} “{_e(s.text)}”" for s in c.source_spans)
-    align = f" · alignment score {c.alignment:g}" if c.alignment is not None else ""
+    align = f" · alignment score {c.alignment.score:g}" if c.alignment is not None else ""
     return (
         f'<div style="font-size:15px"><b>{_e(c.id)}</b>: {_e(c.text)}</div>'
         f'<div style="font-size:12px;color:#444">{state}{align} · source span: '

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.vocab import SourceMapping
+from claimlab.io.declared import written
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
 from claimlab.metrics.memory import find_trust
@@ -66,7 +67,7 @@ def _entry(
         "version": c.version,
         "predicate": c.predicate,
         "qualifiers": list(c.qualifiers),
-        "source_spans": [sp.to_dict() for sp in c.source_spans],
+        "source_spans": [written(sp) for sp in c.source_spans],
         "preserves": list(c.preserves),
         "counted_units": list(fixture.counted_units(c)),
         "state": state,
