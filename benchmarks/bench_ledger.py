@@ -144,14 +144,14 @@ def same_counts(table, results: dict) -> int:
 
 def compare_with_loop(rows: int, tmp: Path, repeats: int) -> None:
     """Vectorised scorer against the per-answer loop, on the same tables read from Parquet."""
-    from claimlab.io.ledger import read_table
+    from claimlab.io.ledger import load_table
     from claimlab.metrics.ledger import count_ledger, summarise
 
     cand, units = make_ledger(rows, seed=1)
     pq.write_table(cand, tmp / "loop_cand.parquet")
     pq.write_table(units, tmp / "loop_units.parquet")
     # both sides start from the same tables as read from Parquet (id columns dictionary-encoded)
-    cand, units = read_table(tmp / "loop_cand.parquet"), read_table(tmp / "loop_units.parquet")
+    cand, units = load_table(tmp / "loop_cand.parquet"), load_table(tmp / "loop_units.parquet")
     summarise(count_ledger(cand, units, by="model"), by="model")  # warm-up
     fast = []
     for _ in range(repeats):

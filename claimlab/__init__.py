@@ -46,7 +46,7 @@ _PUBLIC = {
     "load_labelled": "claimlab.io.factscore",
     "load_raw_answers": "claimlab.io.raw",
     "load_checking": "claimlab.io.ragchecker",
-    "read_table": "claimlab.io.ledger",
+    "load_table": "claimlab.io.ledger",
     # scoring
     "find_decomposition": "claimlab.metrics.decomposition",
     "named_selections": "claimlab.metrics.decomposition",
@@ -60,7 +60,7 @@ _PUBLIC = {
     "score_tables": "claimlab.metrics.ledger",
     "find_agreement": "claimlab.metrics.agreement",
     "find_pooled_agreement": "claimlab.metrics.agreement",
-    "read_for_agreement": "claimlab.metrics.agreement",
+    "load_for_agreement": "claimlab.metrics.agreement",
     # the games and the labs
     "DecompositionGame": "claimlab.labs.decomposition",
     "SufficiencyGame": "claimlab.labs.sufficiency",

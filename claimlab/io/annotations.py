@@ -119,7 +119,7 @@ def _key(path: str, root: str | Path | None, decomposer: str, answer: str) -> An
     return AnswerKey(nfc(decomposer), nfc(answer))
 
 
-def read_annotated(
+def load_annotated(
     path: str | Path, *, root: str | Path | None = None
 ) -> tuple[AnnotatedFile, DecompositionFixture]:
     """Read one file: what it annotates, who annotated it and its digest, with its records.
@@ -178,7 +178,7 @@ def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> Annot
     """What a file annotates, who annotated it and its digest, its records not yet checked.
 
     A file whose answer, annotator or candidates cannot be found this way is read in full
-    (:func:`read_annotated`), which names its problem; the records of every other file are
+    (:func:`load_annotated`), which names its problem; the records of every other file are
     checked when it is used (:func:`load_scanned`), which also refuses what is not JSON the
     project reads.
     """
@@ -187,7 +187,7 @@ def scan_annotated(path: str | Path, *, root: str | Path | None = None) -> Annot
         data = read_bytes(path, error=FixtureError)
         doc = _SCAN(data)
     except (FixtureError, msgspec.MsgspecError, RecursionError):
-        return read_annotated(path, root=root)[0]
+        return load_annotated(path, root=root)[0]
     note = doc.annotation
     key = _key(path, root, doc.decomposer, doc.original.id)
     confirmed = confirmed_count(doc.units, doc.candidates)
@@ -230,7 +230,7 @@ def _listing(args: Sequence[str | Path]) -> list[tuple[int, str, str | None]]:
     return out
 
 
-def read_sets(
+def load_sets(
     args: Sequence[str | Path],
     extract: Callable[[AnnotatedFile, DecompositionFixture], T],
     *,
@@ -248,7 +248,7 @@ def read_sets(
     """
 
     def one(path: str, root: str | None) -> tuple[AnnotatedFile, T]:
-        meta, fx = read_annotated(path, root=root)
+        meta, fx = load_annotated(path, root=root)
         return meta, extract(meta, fx)
 
     return _gather(args, one, progress)
@@ -257,7 +257,7 @@ def read_sets(
 def scan_sets(
     args: Sequence[str | Path], *, progress: Callable[[int], None] | None = None
 ) -> tuple[AnnotationSet, ...]:
-    """As :func:`read_sets`, the files scanned (:func:`scan_annotated`), not yet checked.
+    """As :func:`load_sets`, the files scanned (:func:`scan_annotated`), not yet checked.
 
     For a caller that reads each file again anyway: it checks each with :func:`load_scanned`.
     """

@@ -415,10 +415,10 @@ def load_decomposition(path: str | Path) -> DecompositionFixture:
     Raises:
         FixtureError: naming the file, the record id and the field.
     """
-    return read_decomposition(read_document(path), source=str(path))
+    return read_decomposition(load_document(path), source=str(path))
 
 
-def read_document(path: str | Path) -> Any:
+def load_document(path: str | Path) -> Any:
     """A decomposition file parsed, not yet checked: names in NFC, texts as written (AS_WRITTEN).
 
     Raises:

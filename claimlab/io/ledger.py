@@ -86,7 +86,7 @@ def row_label(path: str | Path, row: int) -> str:
     return f"row {row}"
 
 
-def read_table(
+def load_table(
     path: str | Path, *, columns: Sequence[str] | None = None, text: Sequence[str] = ()
 ) -> pa.Table:
     """Read a CSV, JSONL or Parquet table and add a 1-based ``_row`` column.
@@ -629,7 +629,7 @@ def _check_ratios(frame: Any, ratios: Sequence[tuple[str, str]], source: str) ->
             )
 
 
-def read_answers(
+def load_answers(
     path: str | Path,
     *,
     keys: Sequence[str],
@@ -651,7 +651,7 @@ def read_answers(
     import pandas as pd
 
     source = str(path)
-    table = read_table(path, text=keys)
+    table = load_table(path, text=keys)
     present = [c for c in optional if c in table.column_names]
     counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair), *present]))
     require_columns(table, [*keys, *counts], source)

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.io.reader import bulk_load
 
 SCHEMA_VERSION = 3
 LOCK_TIMEOUT = 60.0  # seconds a writer waits for another one's lock
@@ -635,7 +636,7 @@ def kept_run(path: str | Path, ref: str) -> KeptRun:
             since it was stored (its SHA-256 no longer matches).
     """
     run_id = resolve_run(path, ref)
-    run = next(r for r in read_runs(path) if r.id == run_id)
+    run = next(r for r in load_runs(path) if r.id == run_id)
     return KeptRun(run_id, run.command, run.parameters, run_rag_queries(path, run_id),
                    tuple(run_claims(path, run_id)), _kept_table(path, run))  # fmt: skip
 
@@ -684,7 +685,7 @@ def kept_baseline(path: str | Path | None, table: str | Path) -> KeptRun | None:
     if not path or not Path(path).is_file():
         return None
     digest = sha256_of(table)
-    for run in reversed(read_runs(path)):
+    for run in reversed(load_runs(path)):
         kept = run.parameters.get("per_query_table") or run.parameters.get("per_answer_table")
         if isinstance(kept, Mapping) and kept.get("sha256") == digest:
             return kept_run(path, str(run.id))
@@ -802,7 +803,8 @@ def _run(
     )
 
 
-def read_runs(path: str | Path, *, metric: str | None = None) -> list[Run]:
+@bulk_load()  # records without cycles: no collector pass over them
+def load_runs(path: str | Path, *, metric: str | None = None) -> list[Run]:
     """Every run in time order, with its inputs and figures (only ``metric``'s, when given).
 
     Read-only: no lock is taken and nothing is written.

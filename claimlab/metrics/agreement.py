@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -466,7 +467,7 @@ def find_pooled_agreement(
 ) -> AgreementReport:
     """Agreement of annotators' folders over every answer they annotated (see the metric card).
 
-    ``items`` maps each file's path to its :class:`FileItems` (see :func:`read_for_agreement`).
+    ``items`` maps each file's path to its :class:`FileItems` (see :func:`load_for_agreement`).
     An answer only one annotator annotated adds no item two annotators labelled; it is listed.
     ``progress(n)`` is told of each of the POOLING_STEPS steps as it ends.
 
@@ -498,19 +499,19 @@ def find_pooled_agreement(
 POOLING_STEPS = len(FIELDS) + 3  # pooling, each field's figures, disagreements, Toy figures
 
 
-def read_for_agreement(
-    args: Sequence[Any], *, selection: str | None = None, progress: Any = None
+def load_for_agreement(
+    args: Sequence[str | Path], *, selection: str | None = None, progress: Any = None
 ) -> tuple[tuple[AnnotationSet, ...], dict[str, FileItems]]:
     """Read annotators' files or folders (on every core) and reduce each to its items."""
     import msgspec
 
-    from claimlab.io.annotations import read_sets
+    from claimlab.io.annotations import load_sets
 
     # each file's items travel from the worker that read it as one MessagePack string: four
     # times cheaper to send and to receive than the tuples pickled one by one
     encode = msgspec.msgpack.Encoder().encode
     decode = msgspec.msgpack.Decoder(FileItems).decode
-    sets, packed = read_sets(
+    sets, packed = load_sets(
         args,
         lambda _, fx: encode(file_items(fx, selection=selection)),
         progress=progress,

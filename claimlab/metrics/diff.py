@@ -361,12 +361,12 @@ def table_side(path: str | Path, *, by: str | None = None, name: str = "") -> Si
         ClaimlabInputError: an unreadable table, a missing column, a count that is not a whole
             number, a key given twice (naming file, row and field).
     """
-    from claimlab.io.ledger import read_answers, read_table
+    from claimlab.io.ledger import load_answers, load_table
 
-    item = table_item(read_table(path).column_names)
+    item = table_item(load_table(path).column_names)
     keys = list(TABLES[item][0]) if item != "answer" else ([by] if by else []) + ["answer_id"]
     ratios = [(f.numerator, f.denominator) for f in table_figures(item)]
-    table = read_answers(path, keys=keys, ratios=ratios)
+    table = load_answers(path, keys=keys, ratios=ratios)
     return table_run(table, item=item, keys=keys, name=name or str(path))
 
 

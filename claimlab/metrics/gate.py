@@ -328,12 +328,12 @@ def gate_file(
     """Gate ``now`` (a pandas per-item table) against the per-item table in file ``baseline``.
 
     The baseline must hold the ``keys`` and both count columns of every figure, checked as
-    :func:`claimlab.io.ledger.read_answers` checks; ``options`` go to :func:`release_gate`.
+    :func:`claimlab.io.ledger.load_answers` checks; ``options`` go to :func:`release_gate`.
     """
-    from claimlab.io.ledger import read_answers
+    from claimlab.io.ledger import load_answers
 
     ratios = [(f.numerator, f.denominator) for f in figures]
-    table = read_answers(baseline, keys=list(keys), ratios=ratios, optional=[NO_FILE])
+    table = load_answers(baseline, keys=list(keys), ratios=ratios, optional=[NO_FILE])
     now = now.copy()
     now[list(keys)] = now[list(keys)].astype(str)
     return release_gate(table, now, keys=keys, figures=figures, **options)

@@ -41,7 +41,7 @@ from claimlab.io.decomposition import (
     Span,
     Unit,
 )
-from claimlab.io.ledger import read_table
+from claimlab.io.ledger import load_table
 from claimlab.io.ledger_rows import (
     Codes,
     Columns,
@@ -393,10 +393,10 @@ def score_ledger(
 
     steps = tqdm(total=3, desc="ledger", unit="step", disable=not progress)
     steps.set_postfix_str("reading candidates")
-    cand = read_table(candidates)
+    cand = load_table(candidates)
     steps.update()
     steps.set_postfix_str("reading units")
-    unit_table = read_table(units)
+    unit_table = load_table(units)
     steps.update()
     steps.set_postfix_str("scoring")
     counts = count_ledger(

@@ -1,7 +1,7 @@
 """Record values in a notebook; read them back in tests and in the runner.
 
 ``record(name, value)`` displays a small JSON output with a claimlab MIME type. It is invisible in
-JupyterLab and in handouts, survives in the executed ``.ipynb``, and ``read_records`` collects it.
+JupyterLab and in handouts, survives in the executed ``.ipynb``, and ``load_records`` collects it.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def records_from_notebook(nb: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_records(path: str | Path) -> dict[str, Any]:
+def load_records(path: str | Path) -> dict[str, Any]:
     """Read recorded values from an executed notebook or a ``.records.json`` file."""
     p = Path(path)
     data = json.loads(p.read_text(encoding="utf-8"))

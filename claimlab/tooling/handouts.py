@@ -30,7 +30,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
 from claimlab.notebook.records import records_from_notebook
 from claimlab.notebook.words import WORDS, say
-from claimlab.tooling.runner import read_notebook
+from claimlab.tooling.runner import load_notebook
 
 Variant = Literal["student", "instructor"]
 VARIANTS: tuple[Variant, ...] = ("student", "instructor")
@@ -395,7 +395,7 @@ def render_html(
     script run, so nothing from a data file can execute, in a browser or in the chromium that
     prints the PDF.
     """
-    nb = read_notebook(notebook)
+    nb = load_notebook(notebook)
     lesson = records_from_notebook(nb).get("lesson")
     _strip_widgets(nb)
     _strip_records(nb)

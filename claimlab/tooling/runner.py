@@ -83,7 +83,7 @@ _TYPE_WORDS = {
 }
 
 
-def read_notebook(path: str | Path) -> Any:
+def load_notebook(path: str | Path) -> Any:
     """A notebook file as an nbformat v4 node, or a one-line error naming the file.
 
     A notebook someone edited by hand (or cut short while copying) is refused here, whichever
@@ -154,7 +154,7 @@ def notebook_parameters(path: str | Path) -> dict[str, Parameter]:
     """
     import ast
 
-    nb = read_notebook(path)
+    nb = load_notebook(path)
     for cell in nb.cells:
         if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
             out: dict[str, Parameter] = {}

@@ -38,7 +38,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.labs.registry import games
-from claimlab.tooling.runner import read_notebook
+from claimlab.tooling.runner import load_notebook
 
 GAME_NOTEBOOKS = tuple(games().values())
 
@@ -423,7 +423,7 @@ def prepare_games_folder(
         src = notebooks_dir / name
         if not src.exists():
             raise ClaimlabInputError("game notebook not found", file=str(src))
-        nb = read_notebook(src)
+        nb = load_notebook(src)
         if student:
             nb.cells = [
                 c

@@ -116,10 +116,15 @@ def test_every_public_loader_of_the_reader_floor_is_in_the_table():
 
     # each of these reads through one of the loaders above, or builds no records of its own
     elsewhere = {
-        "load_scanned": "one file already scanned by read_sets, inside its pause",
+        "load_scanned": "one file already scanned by load_sets, inside its pause",
         "load_gold": "FEVER: the pause is inside, around the lines and their records",
         "load_predictions": "FEVER: the pause is inside, around the lines and their records",
         "load_subjects": "a list of names (no records)",
+        "load_document": "the parsed JSON: read_decomposition makes its records, in its pause",
+        "load_annotated": "its records are read_decomposition's, made in its pause",
+        "load_sets": "each file through load_annotated, in worker processes",
+        "load_table": "an Arrow table, built in C (no Python records)",
+        "load_answers": "a pandas frame of load_table's columns (no Python records)",
         **DECORATED_ONLY,
     }
     found = {}
@@ -141,4 +146,5 @@ DECORATED_ONLY = {
     "load_wice": SHARED,
     "load_context_lab": "its chunks and answers read by load_chunks' and load_answer's code",
     "load_claims": "RAGChecker's claims, read like load_checking",
+    "load_runs": "its input is a run store (SQLite)",
 }

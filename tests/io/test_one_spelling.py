@@ -165,11 +165,11 @@ def _cell(v) -> str:
 @settings(max_examples=15, deadline=None)
 @given(mixed(LEDGER), mixed(UNITS), st.sampled_from(["jsonl", "csv"]))
 def test_ledger_tables_in_mixed_spellings_read_as_the_composed_ones(cands, units, kind):
-    from claimlab.io.ledger import read_table
+    from claimlab.io.ledger import load_table
 
     tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
     for rows, spelt in ((LEDGER, cands), (UNITS, units)):
-        assert read_table(_table(rows, tmp / f"a.{kind}")) == read_table(
+        assert load_table(_table(rows, tmp / f"a.{kind}")) == load_table(
             _table(spelt, tmp / f"b.{kind}")
         )
 

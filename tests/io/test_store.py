@@ -16,7 +16,7 @@ from claimlab.io.store import (
     SCHEMA_VERSION,
     Figure,
     figures_of,
-    read_runs,
+    load_runs,
     record_run,
     trusted_claims,
 )
@@ -32,13 +32,13 @@ def test_a_run_is_kept_with_its_inputs_hash_and_figures(tmp_path):
         parameters={"by": None}, figures=[Figure("corpus.micro.coverage", 3, 4, 0.75, 0.5, 0.9)],
         version="1.2.3",
     )  # fmt: skip
-    (run,) = read_runs(store)
+    (run,) = load_runs(store)
     assert run.id == rid and run.command == "ledger" and run.version == "1.2.3"
     assert run.inputs == ((str(data), hashlib.sha256(data.read_bytes()).hexdigest()),)
     assert run.figures == (Figure("corpus.micro.coverage", 3, 4, 0.75, 0.5, 0.9),)
-    assert read_runs(store, metric="coverage")[0].figures
+    assert load_runs(store, metric="coverage")[0].figures
     with pytest.raises(ClaimlabInputError, match="known names: corpus.micro.coverage"):
-        read_runs(store, metric="x")
+        load_runs(store, metric="x")
 
 
 def test_figures_are_found_by_their_place_in_the_output():
@@ -83,7 +83,7 @@ def test_a_newer_store_is_refused_and_an_older_one_migrates_forward(tmp_path):
             (str(SCHEMA_VERSION + 1),),
         )
     with pytest.raises(ClaimlabInputError, match="newer claimlab"):
-        read_runs(store)
+        load_runs(store)
     old = tmp_path / "old.sqlite"  # a store from before the first schema: the meta table only
     with sqlite3.connect(old) as con:
         con.execute("CREATE TABLE claimlab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -91,7 +91,7 @@ def test_a_newer_store_is_refused_and_an_older_one_migrates_forward(tmp_path):
             "INSERT INTO claimlab_meta VALUES ('application', 'claimlab'), ('schema_version', '0')"
         )
     record_run(old, command="x", argv=[], inputs=[], parameters={}, figures=[])
-    assert len(read_runs(old)) == 1
+    assert len(load_runs(old)) == 1
     with sqlite3.connect(old) as con:
         assert con.execute(
             "SELECT value FROM claimlab_meta WHERE key='schema_version'"
@@ -117,7 +117,7 @@ def test_eight_processes_writing_at_once_leave_every_run(tmp_path):
     ]
     errors = [p.communicate(timeout=120)[1] for p in procs]
     assert [p.returncode for p in procs] == [0] * 8, errors
-    runs = read_runs(store)
+    runs = load_runs(store)
     assert len(runs) == 120
     assert sorted((r.argv[0], r.argv[1]) for r in runs) == sorted(
         (str(w), str(k)) for w in range(8) for k in range(15)
@@ -238,7 +238,7 @@ def printed(data, path=""):
 def read_back(tmp_path, data):
     store = tmp_path / f"runs-{next(SERIAL)}.sqlite"
     record_run(store, command="x", argv=[], inputs=[], parameters={}, figures=figures_of(data))
-    (run,) = read_runs(store)
+    (run,) = load_runs(store)
     return {f.name: f for f in run.figures}
 
 
@@ -298,7 +298,7 @@ def test_reading_takes_no_lock_writes_nothing_and_never_migrates(tmp_path, monke
     holder = sqlite3.connect(store, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process is writing
     try:
-        assert len(read_runs(store)) == 1 and trusted_claims(store) == []
+        assert len(load_runs(store)) == 1 and trusted_claims(store) == []
         with pytest.raises(StoreError, match="^.*runs.sqlite: store locked: "):
             one_run(store)
     finally:
@@ -328,7 +328,7 @@ def test_a_store_whose_rows_break_the_schema_is_refused_in_one_line(tmp_path, br
     with sqlite3.connect(store) as con:
         con.execute(break_it)
     with pytest.raises(StoreError, match=message) as info:
-        read_runs(store)
+        load_runs(store)
     assert "\n" not in str(info.value) and str(store) in str(info.value)
 
 
@@ -349,7 +349,7 @@ def test_property_any_junk_in_a_column_is_read_or_refused_as_corrupted(
     with sqlite3.connect(store) as con:
         con.execute(f"UPDATE {table} SET {column} = ?", (junk,))
     try:
-        runs = read_runs(store)
+        runs = load_runs(store)
     except StoreError as err:
         assert "corrupted store" in str(err) and column in str(err) and "\n" not in str(err)
     else:  # what was read is what the schema says
@@ -370,7 +370,7 @@ def test_a_corrupted_page_is_refused_as_corrupted(tmp_path):
     raw[page : 2 * page] = b"\xa5" * page  # the whole second page: a b-tree's root
     store.write_bytes(bytes(raw))
     with pytest.raises(StoreError, match="corrupted store|not a claimlab store"):
-        read_runs(store)
+        load_runs(store)
 
 
 @settings(FAST, max_examples=60)
@@ -392,7 +392,7 @@ def test_property_a_clobbered_store_is_read_or_refused_never_a_bare_exception(
     raw[at : at + len(junk)] = junk
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(bytes(raw))
-    for read in (read_runs, trusted_claims):
+    for read in (load_runs, trusted_claims):
         try:
             read(bad)
         except StoreError as err:
@@ -401,16 +401,16 @@ def test_property_a_clobbered_store_is_read_or_refused_never_a_bare_exception(
 
 def test_missing_store_and_missing_folder_say_so(tmp_path):
     with pytest.raises(StoreError, match="missing store: no store here"):
-        read_runs(tmp_path / "none.sqlite")
+        load_runs(tmp_path / "none.sqlite")
     with pytest.raises(StoreError, match="missing folder: .*nowhere does not exist"):
         one_run(tmp_path / "nowhere" / "runs.sqlite")
     with pytest.raises(StoreError, match="not a claimlab store \\(a folder\\)"):
-        read_runs(tmp_path)
+        load_runs(tmp_path)
     empty = tmp_path / "empty.sqlite"
     sqlite3.connect(empty).close()
     empty.touch()
     with pytest.raises(StoreError, match="not a claimlab store"):
-        read_runs(empty)
+        load_runs(empty)
 
 
 def test_a_full_disk_is_named_full(tmp_path):
@@ -436,10 +436,10 @@ cp {store} {dir}/runs.sqlite 2>/dev/null || true
 """
 PROBE = """
 import sys
-from claimlab.io.store import Figure, StoreError, read_runs, record_run
+from claimlab.io.store import Figure, StoreError, load_runs, record_run
 try:
     if sys.argv[1] == "read":
-        print(len(read_runs(sys.argv[2])))
+        print(len(load_runs(sys.argv[2])))
     for k in range(int(sys.argv[3])):
         record_run(sys.argv[2], command="x", argv=["y" * 4000], inputs=[], parameters={},
                    figures=[Figure("f" * 2000, 1, 2, 0.5)] * 20)
@@ -508,7 +508,7 @@ def test_a_writer_told_busy_at_once_tries_again_until_the_timeout(tmp_path, monk
     monkeypatch.setattr(store_module, "open_store", busy_twice)
     store = tmp_path / "runs.sqlite"
     record_run(store, command="x", argv=[], inputs=[], parameters={}, figures=[])
-    assert len(calls) == 3 and len(read_runs(store)) == 1
+    assert len(calls) == 3 and len(load_runs(store)) == 1
     monkeypatch.setattr(
         store_module, "open_store",
         lambda p: (_ for _ in ()).throw(store_module.StoreLocked("store locked", file=str(p))),
@@ -540,7 +540,7 @@ def test_a_schema_2_store_migrates_forward_and_keeps_rag_claims_from_then_on(tmp
     with sqlite3.connect(old) as con:
         assert con.execute("SELECT value FROM claimlab_meta WHERE key = 'schema_version'"
                            ).fetchone() == (str(SCHEMA_VERSION),)  # fmt: skip
-    assert [r.id for r in read_runs(old)] == [1, rid] and run_rag_queries(old, 1) == ()
+    assert [r.id for r in load_runs(old)] == [1, rid] and run_rag_queries(old, 1) == ()
     back = run_rag_queries(old, rid)
     assert [q.query_id for q in back] == [q.query_id for q in checking.queries]
     assert [(q.response_claims, q.correct, q.chunk_response, q.chunk_answer) for q in back] == [

@@ -254,10 +254,10 @@ def test_context_tables_and_figures(leave, capsys):
 
 @pytest.fixture(scope="module")
 def annotated():
-    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+    from claimlab.metrics.agreement import find_pooled_agreement, load_for_agreement
 
     files = [FIXTURES / "annotations" / n for n in ("reader-en.ana.json", "reader-en.ben.json")]
-    sets, items = read_for_agreement(files)
+    sets, items = load_for_agreement(files)
     return files, find_pooled_agreement(sets, items)
 
 

@@ -4,7 +4,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from claimlab.io.store import read_runs  # noqa: E402
+from claimlab.io.store import load_runs  # noqa: E402
 from claimlab.labs.ledger import history_views as views  # noqa: E402
 from claimlab.labs.ledger.history import compare_runs, load_history, pick  # noqa: E402
 from claimlab.notebook.display import table_html  # noqa: E402
@@ -13,7 +13,7 @@ from tests.labs.test_display_views import assert_figure, strings_of  # noqa: E40
 
 
 def test_runs_table_and_trend_show_counts_and_escape_the_store(tmp_path):
-    runs = tuple(read_runs(_history_store(tmp_path)))
+    runs = tuple(load_runs(_history_store(tmp_path)))
     table = views.runs_table(runs, HOSTILE_METRIC)
     html = table_html(table)
     assert "<script>" not in html and "<img" not in html
@@ -32,7 +32,7 @@ def test_gate_table_of_the_simulated_history_and_a_run_without_a_table(tmp_path)
     )
     table = views.gate_table(gate)
     assert table.loc["coverage (micro)", "verdict"] == "REGRESSED"
-    runs = tuple(read_runs(_history_store(tmp_path / "h")))
+    runs = tuple(load_runs(_history_store(tmp_path / "h")))
     assert "kept no per-answer or per-query table" in compare_runs(runs[0], runs[1], margin=0.0)
     assert pick(runs, 99, last=True) is None and pick((), 0, last=True) is None
 
@@ -51,7 +51,7 @@ def test_trend_ticks_are_runs_labelled_by_release_and_intervals_are_error_bars(t
             figures=[Figure(name, 3 + k, 10, (3 + k) / 10, low, high, level=0.95, method="BCa",
                             note="" if low else "only 1 answer")],
         )  # fmt: skip
-    runs = tuple(read_runs(store))
+    runs = tuple(load_runs(store))
     ax = views.plot_trend(runs, "coverage")
     assert list(ax.get_xticks()) == [1, 2, 3]
     labels = [t.get_text() for t in ax.get_xticklabels()]

@@ -27,7 +27,7 @@ import msgspec
 from hypothesis import strategies as st
 
 from claimlab.core.spans import utf16_len
-from claimlab.io.annotations import read_annotated, scan_annotated
+from claimlab.io.annotations import load_annotated, scan_annotated
 from claimlab.io.declared import check_record
 from claimlab.io.decomposition import DecompositionDocument, confirmed_count, read_decomposition
 from claimlab.io.ledger import tables_from_decompositions
@@ -243,7 +243,7 @@ def check_empty_file_is_read(doc: dict[str, Any], folder: Path) -> None:
     for name, d, confirmed in (("empty", empty, len(fx.units)), ("draft", draft, 0)):
         path = folder / f"{name}.json"
         path.write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
-        assert read_annotated(path)[0].confirmed == confirmed
+        assert load_annotated(path)[0].confirmed == confirmed
         assert scan_annotated(path).confirmed == confirmed
 
 

@@ -406,12 +406,12 @@ def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
     from claimlab.metrics.agreement import (
         POOLING_STEPS,
         find_pooled_agreement,
-        read_for_agreement,
+        load_for_agreement,
     )
 
     a, b = atlas_pair(tmp_path)
     one = find_agreement([load_decomposition(p) for p in (a, b)])
-    sets, items = read_for_agreement([str(a), str(b)])
+    sets, items = load_for_agreement([str(a), str(b)])
     pooled = find_pooled_agreement(sets, items, per_answer=True)
     d = pooled.to_dict()
     for name, alpha, kappa, raw in EXPECTED:
@@ -432,7 +432,7 @@ def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
     }
     assert ticks == [1] * POOLING_STEPS and POOLING_STEPS == 12
     read = []  # the command's "reading files" line counts the files read
-    _, chosen = read_for_agreement([str(a), str(b)], selection="baseline", progress=read.append)
+    _, chosen = load_for_agreement([str(a), str(b)], selection="baseline", progress=read.append)
     assert sum(read) == 2 and {f.selection for f in chosen.values()} == {"baseline"}
     assert {f.selection for f in items.values()} == {"all candidates"}
     figures = [f.to_dict() for f in pooled.figures]
@@ -489,7 +489,7 @@ def test_a_field_of_three_annotators_has_no_kappa_and_counts_answers_given():
 def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
     import shutil
 
-    from claimlab.metrics.agreement import find_pooled_agreement, read_for_agreement
+    from claimlab.metrics.agreement import find_pooled_agreement, load_for_agreement
 
     a, b = atlas_pair(tmp_path)
     fa, fb = tmp_path / "A", tmp_path / "B"
@@ -498,7 +498,7 @@ def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
     shutil.copy(a, fa / "atlas.json")
     shutil.copy(b, fb / "atlas.json")
     shutil.copy(ROOT / "fixtures" / "ferry_lines.json", fa / "ferry.json")  # A alone
-    sets, items = read_for_agreement([str(fa), str(fb)])
+    sets, items = load_for_agreement([str(fa), str(fb)])
     report = find_pooled_agreement(sets, items, per_answer=True)
     d = report.to_dict()
     assert (d["answers"], d["decompositions"]) == (2, 2)

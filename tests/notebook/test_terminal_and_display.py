@@ -221,7 +221,7 @@ def test_the_widget_base_escapes_and_never_typesets_a_files_text():
 def test_add_store_option_reads_the_environment_and_remember_records_only_with_a_store(
     tmp_path, monkeypatch
 ):
-    from claimlab.io.store import read_runs
+    from claimlab.io.store import load_runs
 
     store = tmp_path / "runs.sqlite"
     monkeypatch.setenv("CLAIMLAB_STORE", str(store))
@@ -233,6 +233,6 @@ def test_add_store_option_reads_the_environment_and_remember_records_only_with_a
     data_file.write_text("{}")
     args.paths = lambda a: ([str(data_file), None], [])
     rid = terminal.remember(args, "test", {"x": {"numerator": 1, "denominator": 2, "value": 0.5}})
-    (run,) = read_runs(store)
+    (run,) = load_runs(store)
     assert run.id == rid and run.figures[0].name == "x" and run.inputs[0][0] == str(data_file)
     assert terminal.remember(argparse.Namespace(store=None), "test", {}) is None

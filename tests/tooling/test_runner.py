@@ -88,9 +88,9 @@ def test_cli_run_with_users_own_file_and_parameters(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "[1/1] 01_decomposition_pitfalls ... ok" in proc.stdout
     assert "summary: 1 of 1 notebooks executed" in proc.stdout
-    from claimlab.notebook.records import read_records
+    from claimlab.notebook.records import load_records
 
-    rec = read_records(tmp_path / "out" / "01_decomposition_pitfalls.records.json")
+    rec = load_records(tmp_path / "out" / "01_decomposition_pitfalls.records.json")
     assert rec["fixture"] == str(tmp_path / "mine.json")
     assert rec["results"]["empty"]["coverage"]["display"] == "0.0% (0/5)"
 

@@ -177,10 +177,10 @@ def _score(text: str) -> float:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Run ``claimlab agreement``; returns the exit code."""
-    from claimlab.metrics.agreement import POOLING_STEPS, find_pooled_agreement, read_for_agreement
+    from claimlab.metrics.agreement import POOLING_STEPS, find_pooled_agreement, load_for_agreement
 
     steps = Steps("agreement", enabled=args.progress or None)
-    sets, items = read_for_agreement(
+    sets, items = load_for_agreement(
         args.paths_in, selection=args.mode, progress=steps.step("reading files", unit="file")
     )
     pairing = steps.step("pairing answers", POOLING_STEPS)

@@ -34,8 +34,8 @@ from claimlab.io.annotations import AnswerKey
 from claimlab.io.decomposition import (
     DecompositionFixture,
     candidate_problems,
+    load_document,
     read_decomposition,
-    read_document,
 )
 from claimlab.io.files import write_json
 
@@ -96,7 +96,7 @@ class AnnotationSession:
         self.path = Path(path)
         self.annotator = annotator.strip()
         self.clock = clock
-        doc = read_document(self.path)
+        doc = load_document(self.path)
         self.fixture: DecompositionFixture = read_decomposition(doc, source=str(self.path))
         self.doc: dict[str, Any] = doc
         ann = doc.get("annotation")
@@ -121,7 +121,7 @@ class AnnotationSession:
         """Open the annotator's copy of ``draft``, making it first if there is none."""
         target = Path(work) if work else work_copy_name(draft, annotator)
         if not target.exists():
-            doc = read_document(draft)
+            doc = load_document(draft)
             read_decomposition(doc, source=str(draft))
             write_json(target, doc)
         return cls(target, annotator, clock=clock)
@@ -605,7 +605,7 @@ def open_workspace(
     chosen = find_item(items, answer, given_as=given_as, where=str(d))
     for src, copy_path in pairs:
         if not copy_path.exists():
-            doc = read_document(src)
+            doc = load_document(src)
             read_decomposition(doc, source=str(src))
             write_json(copy_path, doc)
     session = AnnotationSession(chosen.copy, annotator, clock=clock)

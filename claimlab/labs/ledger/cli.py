@@ -312,7 +312,7 @@ def _say_uncertainty(
 
 def _prediction_powered(args: argparse.Namespace, result: object) -> list[PredictionPowered]:
     """The ledger's figures with the people's labels of ``--human`` correcting the autorater's."""
-    from claimlab.io.ledger import read_table
+    from claimlab.io.ledger import load_table
     from claimlab.metrics.ledger import count_ledger
     from claimlab.metrics.uncertainty import ledger_prediction_powered
 
@@ -322,8 +322,8 @@ def _prediction_powered(args: argparse.Namespace, result: object) -> list[Predic
             "--from-decompositions"
         )
     human = count_ledger(
-        read_table(args.human),
-        read_table(args.units),
+        load_table(args.human),
+        load_table(args.units),
         candidates_file=args.human,
         units_file=args.units,
         on_error=args.on_error,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from claimlab.io.store import Run, figures_of, read_runs, record_run
+from claimlab.io.store import Run, figures_of, load_runs, record_run
 
 if TYPE_CHECKING:
     from claimlab.metrics.diff import RunDiff
@@ -79,11 +79,11 @@ def _with_intervals(result: LedgerResult, *, seed: int) -> dict[str, Any]:
     return data
 
 
-def load_history(store: str, folder: str | Path) -> History:
+def load_history(store: str | Path, folder: str | Path) -> History:
     """The user's store, or (``store`` empty) the SIMULATED demo made in ``folder``."""
-    simulated = not store.strip()
-    path = demo_history(folder) if simulated else store
-    return History(path, tuple(read_runs(path)), simulated)
+    simulated = not str(store).strip()
+    path = demo_history(folder) if simulated else str(store)
+    return History(path, tuple(load_runs(path)), simulated)
 
 
 def pick(runs: tuple[Run, ...], run_id: int, *, last: bool) -> Run | None:
@@ -106,7 +106,7 @@ def compare_runs(
     Returns the :class:`~claimlab.metrics.gate.Gate`, or a message when a run kept no table.
     """
     from claimlab.core.errors import ClaimlabInputError
-    from claimlab.io.ledger import read_answers
+    from claimlab.io.ledger import load_answers
     from claimlab.io.store import kept_run
     from claimlab.metrics.gate import ledger_figures, release_gate
     from claimlab.metrics.rag import RATIO_METRICS, gate_figures
@@ -124,7 +124,7 @@ def compare_runs(
     figures = gate_figures(RATIO_METRICS) if rag else ledger_figures()
     keys = ["query_id"] if rag else ["answer_id"]
     ratios = [(f.numerator, f.denominator) for f in figures]
-    tables = [read_answers(p, keys=keys, ratios=ratios) for p in paths]
+    tables = [load_answers(p, keys=keys, ratios=ratios) for p in paths]
     return release_gate(tables[0], tables[1], keys=keys, figures=figures, margin=margin,
                         resamples=resamples, seed=seed)  # fmt: skip
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claimlab.core.frozen import freeze
@@ -346,7 +347,7 @@ def selective_study(
 
 
 def load_sources(
-    musique: str, hotpotqa: str
+    musique: str | Path, hotpotqa: str | Path
 ) -> tuple[dict[str, tuple[dict[str, Any], SufficiencyFixture]], dict[str, dict[str, Any]]]:
     """Both data sets converted to sufficiency files, where found.
 
@@ -366,7 +367,7 @@ def load_sources(
     ):
         path = find_data(value)
         if path is None:
-            seen[label] = {"skipped": data_message(label, value)}
+            seen[label] = {"skipped": data_message(label, str(value))}
             continue
         doc = convert(path)
         sources[label] = (doc, read_sufficiency(doc, source=str(path)))

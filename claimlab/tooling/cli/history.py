@@ -14,7 +14,7 @@ SHOWN = 12  # figures listed per run without --metric; the rest are counted
 
 def cmd_history(args: argparse.Namespace) -> int:
     """Run ``claimlab history``; returns the exit code (2: a store error, an unknown figure)."""
-    from claimlab.io.store import read_runs
+    from claimlab.io.store import load_runs
 
     if not args.store:
         raise ClaimlabInputError(
@@ -26,7 +26,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         )
     if args.trusted:
         return _trusted(args)
-    runs = read_runs(args.store, metric=args.metric)  # read-only; an unknown --metric refused
+    runs = load_runs(args.store, metric=args.metric)  # read-only; an unknown --metric refused
     if args.plot:
         _plot(runs, args.metric, args.plot)
     if args.json:

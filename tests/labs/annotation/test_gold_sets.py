@@ -428,12 +428,12 @@ def _variants(tmp_path):
 
 
 def test_a_scan_finds_what_a_full_read_finds(tmp_path):
-    from claimlab.io.annotations import load_scanned, read_annotated, scan_annotated
+    from claimlab.io.annotations import load_annotated, load_scanned, scan_annotated
 
     root, paths = _variants(tmp_path)
     for path in paths:
         scanned = scan_annotated(path, root=root)
-        assert scanned == read_annotated(path, root=root)[0]
+        assert scanned == load_annotated(path, root=root)[0]
         assert load_scanned(scanned) == json.loads(path.read_bytes().decode("utf-8-sig"))
     assert scan_annotated(paths[1], root=root).key.decomposer == "B"
     assert scan_annotated(paths[2], root=root).key.decomposer == "décomposeur"
