@@ -62,7 +62,7 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         INVARIANTS,
     ),
     "metrics/selection.py": (
-        "tests/metrics/test_selection_units.py",
+        "tests/metrics/test_selection.py",
         "tests/metrics/test_claim_source.py",
         "tests/metrics/test_papers.py",
     ),
@@ -76,15 +76,15 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_agreement.py",
     ),
     "metrics/stats/resampling.py": (
-        "tests/metrics/test_intervals.py",
+        "tests/metrics/stats/test_intervals.py",
         "tests/metrics/test_uncertainty.py",
     ),
     "metrics/stats/intervals.py": (
-        "tests/metrics/test_intervals.py",
+        "tests/metrics/stats/test_intervals.py",
         "tests/metrics/test_uncertainty.py",
     ),
     "metrics/stats/comparisons.py": (
-        "tests/metrics/test_comparisons.py",
+        "tests/metrics/stats/test_comparisons.py",
         "tests/metrics/test_uncertainty.py",
         "tests/metrics/test_gate.py",
     ),
@@ -97,7 +97,7 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_uncertainty.py",
     ),
     "metrics/ledger.py": ("tests/metrics/test_ledger_units.py", "tests/metrics/test_ledger.py"),
-    "metrics/ledger_dask.py": ("tests/metrics/test_ledger_dask_units.py",),
+    "metrics/ledger_dask.py": ("tests/metrics/test_ledger_dask.py",),
 }
 
 # modules whose real-data tests are left out: they run for minutes per mutant and the module's

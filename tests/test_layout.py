@@ -237,3 +237,22 @@ def test_every_public_view_and_widget_is_named_by_a_test():
                 if not re.search(rf"\b{re.escape(node.name)}\b", tests):
                     unnamed.append(f"{path.relative_to(ROOT).as_posix()}:{node.name}")
     assert unnamed == []
+
+
+def test_tests_mirror_the_package():
+    """Each module has tests/<floor>/test_<module>.py, or is listed in quality/unmirrored.txt
+    (tests named by journey or rule); a module that gains its mirrored file leaves the list."""
+    listed = {
+        line.strip()
+        for line in (ROOT / "quality" / "unmirrored.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    modules = [
+        p.relative_to(ROOT / "claimlab")
+        for p in (ROOT / "claimlab").glob("**/*.py")
+        if p.name != "__init__.py" and not p.name.startswith("_")
+    ]
+    mirrored = {str(m) for m in modules if (ROOT / "tests" / m.parent / f"test_{m.name}").exists()}
+    unmirrored = {str(m) for m in modules} - mirrored
+    assert sorted(unmirrored - listed) == [], "a module without tests/<floor>/test_<module>.py"
+    assert sorted(listed - unmirrored) == [], "listed, but mirrored now (or gone): leave the list"

@@ -470,7 +470,7 @@ def test_make_lab_starts_jupyterlab_offline(tmp_path):
 def test_classroom_server_serves_the_games_only_caps_and_culls_kernels(tmp_path):
     """Only the game notebooks render; a third page view past --max-kernels 2 is refused (503);
     a closed page's kernel is stopped after --cull-idle; a taken port is an error up front.
-    (No warm pages here: warm pages are never culled; tests/tooling/test_classroom_rush.py.)"""
+    (No warm pages here: warm pages are never culled; tests/tooling/test_rush.py.)"""
     import subprocess
     import sys
     import urllib.error

@@ -91,7 +91,7 @@ def test_a_bad_label_parameter_is_refused_by_name(tmp_path):
 @pytest.mark.realdata
 def test_a_walked_query_with_no_retrieved_chunk(tmp_path):
     """RAGChecker's example with the first query's chunks removed: the walk shows it, no error."""
-    from tests.labs.rag.test_rag_views import without_chunks
+    from tests.labs.rag.test_views import without_chunks
 
     doc = json.loads(require_data("ragchecker", "checking_outputs.json").read_text("utf-8"))
     variant = tmp_path / "no_chunks.json"
