@@ -23,7 +23,7 @@ from tests.conftest import doc_section, run_cli
 from tests.labs.ledger.test_empty_selections import write_folders
 from tests.labs.rag.test_rag_gate import greenhouse, lose_a_fifth
 
-pytestmark = pytest.mark.notebook  # subprocesses: the CLI as a CI runner calls it
+pytestmark = [pytest.mark.notebook, pytest.mark.journey]  # the CLI as a CI runner calls it
 
 
 def job(title: str) -> dict:

@@ -157,6 +157,7 @@ def test_output_cut_short_by_the_reader_is_quiet():
 
 
 @pytest.mark.notebook
+@pytest.mark.journey  # claimlab run, as a user runs it
 def test_run_prints_one_line_per_notebook_without_papermills_or_nbformats_warnings(tmp_path):
     """A declared typed parameter set with -p, and a notebook without cell ids: no noise."""
     nb = json.loads((ROOT / "notebooks" / "12_release_history.ipynb").read_text(encoding="utf-8"))

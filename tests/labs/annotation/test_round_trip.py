@@ -17,7 +17,7 @@ import pytest
 from claimlab.labs.annotation.session import AnnotationSession
 from tests.conftest import doc_section, run_cli
 
-pytestmark = pytest.mark.notebook
+pytestmark = [pytest.mark.notebook, pytest.mark.journey]
 
 ANSWERS = 30
 PLACES = ["north", "lake", "mill", "ridge", "bridge", "forest"]

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import run_cli
 from tests.labs.annotation.test_round_trip import ANSWERS, annotate, raw_lines, readme_commands
 
-pytestmark = pytest.mark.notebook
+pytestmark = [pytest.mark.notebook, pytest.mark.journey]
 
 SKIPPED = {i for i in range(ANSWERS) if i % 5 == 0}  # 6 answers B produced nothing for
 
