@@ -161,6 +161,17 @@ class MetadataProblem(Vocab):
     NOT_CURRENT = "not current"
 
 
+class CandidateState(Vocab):
+    """Where a candidate stands in an audit: counted, or why it is not."""
+
+    COUNTED = "counted"
+    DUPLICATE = "duplicate"  # repeats a counted candidate (the same fingerprint)
+    LEFT_OUT = "left out"  # ambiguous mapping or untagged background: never counted
+    NOT_SELECTED = "not selected"
+    AMBIGUOUS = "ambiguous"
+    UNTAGGED_BACKGROUND = "untagged background"
+
+
 class RejectReason(Vocab):
     """Why a context item cannot serve as a premise."""
 

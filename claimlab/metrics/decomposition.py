@@ -40,7 +40,15 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import backing_rule
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, TOY_METRICS, SourceMapping, Status
+from claimlab.core.vocab import (
+    ERROR_KINDS,
+    STATUSES,
+    TOY_METRICS,
+    CandidateState,
+    ErrorKind,
+    SourceMapping,
+    Status,
+)
 from claimlab.io.declared import written
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 
@@ -76,10 +84,10 @@ class AuditRow:
     preserves: tuple[str, ...]
     faithful: bool
     atomic: bool
-    errors: tuple[str, ...]
-    status: str
+    errors: tuple[ErrorKind, ...]
+    status: Status
     references: tuple[str, ...]
-    mapping: str = "MAPPED"
+    mapping: SourceMapping = SourceMapping.MAPPED
     background: str = ""
     entity: str = ""
     version: str = ""
@@ -87,7 +95,7 @@ class AuditRow:
     qualifiers: tuple[str, ...] = ()
     spans: tuple[dict[str, Any], ...] = ()  # each {start, end, text} (UTF-16)
     unbacked: tuple[str, ...] = ()  # preserved units no source span backs (not counted)
-    state: str = "counted"  # counted, duplicate, left out
+    state: CandidateState = CandidateState.COUNTED  # or DUPLICATE, LEFT_OUT
     reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -362,11 +370,11 @@ def _audit_rows(
         dup = None if c.id in left_out else next(marks)
         unbacked = fixture.unbacked_units(c) if c.faithful else ()
         if c.id in left_out:
-            state, reason = "left out", left_out[c.id]
+            state, reason = CandidateState.LEFT_OUT, left_out[c.id]
         elif dup is not None:
-            state, reason = "duplicate", f"repeats {dup} (the same fingerprint)"
+            state, reason = CandidateState.DUPLICATE, f"repeats {dup} (the same fingerprint)"
         else:
-            state = "counted"
+            state = CandidateState.COUNTED
             reason = (
                 f"{', '.join(unbacked)} not counted: no source span lies in it "
                 f"({backing_rule(fixture.span_cover)})"
@@ -379,7 +387,7 @@ def _audit_rows(
                 id=c.id,
                 text=c.text,
                 fingerprint=c.fingerprint,
-                counted=state == "counted",
+                counted=state == CandidateState.COUNTED,
                 duplicate_of=dup,
                 source_spans=_spans_text(c),
                 preserves=c.preserves,

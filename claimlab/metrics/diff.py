@@ -27,6 +27,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.text import label_text
+from claimlab.core.vocab import CandidateState
 
 Label = bool | int | str | tuple[str, ...]
 Counts = tuple[int, int]
@@ -289,7 +290,7 @@ def candidate_units(claims: Iterable[Mapping[str, Any]]) -> list[Unit]:
     """
     out = []
     for c in claims:
-        counted = c["state"] == "counted"
+        counted = c["state"] == CandidateState.COUNTED
         faithful, supported = bool(c["faithful"]), c["status"] == "SUPPORTED"
         counts = {
             "preservation": (int(counted and faithful), int(counted)),

@@ -259,7 +259,7 @@ class NextSearch:
 class SufficiencyResult:
     """Status, witnesses, per-branch gaps and rejections, with the raw and unique context sizes."""
 
-    status: str
+    status: SufficiencyStatus
     witnesses: tuple[tuple[str, ...], ...]
     branches: tuple[Branch, ...]
     rejected: tuple[Rejection, ...]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import FixtureError
-from claimlab.core.vocab import SourceMapping
+from claimlab.core.vocab import CandidateState, SourceMapping
 from claimlab.io.declared import written
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
@@ -51,15 +51,17 @@ def _entry(
 ) -> dict[str, Any]:
     """One candidate of the record: what the seed asks an audit row to keep, state and reason."""
     if row is None:
-        state, reason = "not selected", "the selection does not hold it"
+        state, reason = CandidateState.NOT_SELECTED, "the selection does not hold it"
     elif c.mapping == SourceMapping.AMBIGUOUS:
-        state, reason = "ambiguous", "its source in the original cannot be fixed; not counted"
+        state = CandidateState.AMBIGUOUS
+        reason = "its source in the original cannot be fixed; not counted"
     elif c.untagged_background:
-        state, reason = "untagged background", str(fixture.left_out(c))
+        state, reason = CandidateState.UNTAGGED_BACKGROUND, str(fixture.left_out(c))
     elif not row.counted:
-        state, reason = "duplicate", f"repeats {row.duplicate_of} (the same fingerprint)"
+        state = CandidateState.DUPLICATE
+        reason = f"repeats {row.duplicate_of} (the same fingerprint)"
     else:
-        state, reason = "counted", row.reason
+        state, reason = CandidateState.COUNTED, row.reason
     entry: dict[str, Any] = {
         "id": c.id,
         "text": c.text,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 
-from claimlab.core.vocab import status_line
+from claimlab.core.vocab import CandidateState, status_line
 from claimlab.io.decomposition import DecompositionFixture
 from claimlab.labs.decomposition.explain import explain_mode
 from claimlab.labs.decomposition.words import WORDS
@@ -138,7 +138,7 @@ def _counted_cell(row: AuditRow, language: str) -> str:
     """Whether an audit row is counted, and if not, why (a repeat named in ``language``)."""
     if row.counted:
         return _w("cell.yes", language)
-    if row.state == "duplicate" and row.duplicate_of:
+    if row.state == CandidateState.DUPLICATE and row.duplicate_of:
         return _w("cell.repeats", language, {"id": row.duplicate_of})
     return _w("cell.not_counted", language, {"reason": row.reason})
 
