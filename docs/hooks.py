@@ -54,7 +54,11 @@ FORMATS: dict[str, Format] = {
         "load_sufficiency",
         parts=(("evidence", "claimlab.io.sufficiency:EvidenceItem"),),
     ),
-    "claimlab/context-lab@1": Format("Context-lab file", "load_context_lab"),
+    "claimlab/context-lab@1": Format(
+        "Context-lab file",
+        "load_context_lab",
+        parts=(("chunks", "claimlab.io.context_lab:Chunk"),),
+    ),
     RAW: Format("Raw subclaims", "load_raw_answers"),
     RAGCHECKER: Format("RAGChecker checking output", "load_checking"),
 }

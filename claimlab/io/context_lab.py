@@ -18,6 +18,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.sentences import split_sentences
+from claimlab.io.declared import read_records
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, describe, is_number, read_json, records_of
 
@@ -50,7 +51,7 @@ CONTEXT_LAB_FORMAT = "claimlab/context-lab@1"
 
 @dataclass(frozen=True)
 class Chunk:
-    """A retrieved chunk with its relevance score."""
+    """A retrieved chunk with its relevance score (the declaration its list is read from)."""
 
     id: str
     document: str
@@ -159,16 +160,12 @@ def parse_chunks(data: Any, *, source: str) -> list[Chunk]:
         raise ClaimlabInputError(
             "empty chunk list: there is nothing to pack or cite", file=source, field=prefix or None
         )
-    out = []
+    out = read_records(Chunk, data, file=source, where=prefix, error=ClaimlabInputError)
     seen: set[str] = set()
-    for _, c in records_of(data, file=source, where=prefix, error=ClaimlabInputError):
-        cid = c.get("id", str)
-        if cid in seen:
-            raise c.error("duplicate chunk id", field="id")
-        seen.add(cid)
-        document, version = c.get("document", str), c.get("version", str)
-        score, text = c.get("score", (int, float)), c.get("text", str)
-        out.append(Chunk(cid, document, version, float(score), text, c.get("position", int, None)))
+    for c in out:
+        if c.id in seen:
+            raise ClaimlabInputError("duplicate chunk id", file=source, record=c.id, field="id")
+        seen.add(c.id)
     return out
 
 

@@ -19,12 +19,14 @@ Supported annotations: ``str``, ``bool``, ``int``, ``float`` (bounds as
 ``Annotated[float, msgspec.Meta(ge=..., le=...)]``), a ``Literal`` of strings, a closed
 vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or ``None``), and
 ``tuple[X, ...]`` of any of those or of ``Any``. Items of a list of records with an ``id``
-field are named by it in errors; a record id is a non-empty string.
+field are named by it in errors; a record id is a non-empty string; a number is finite; for an
+optional field (``X | None``) null is the same as absent.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar, Union
@@ -239,19 +241,49 @@ def read_records(
 def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str | None) -> bool:
     """Whether converted records hold what their types allow but the declaration refuses.
 
-    An empty id, a blank text, a list given as another sequence (a tuple from a caller).
+    An empty id, a blank text, a number that is not finite where no bound refuses it (NaN,
+    infinity), a list given as another sequence (a tuple from a caller).
     """
     lists = [f.name for f in _fields(cls) if f.many]
     if any(type(item.get(name, [])) is not list for item in items for name in lists):
         return True
-    texts = [f.name for f in _fields(cls) if f.texts]
-    for r in records:
-        if id_field is not None and not getattr(r, id_field):
-            return True
-        for name in texts:
-            if not all(t.strip() for t in getattr(r, name)):
-                return True
-    return False
+    if id_field is not None and not all(getattr(r, id_field) for r in records):
+        return True
+    return _checks_beyond_types(cls) and not all(_within(cls, r) for r in records)
+
+
+def _checks_beyond_types(cls: type[Any]) -> bool:
+    """Whether the declaration (or one nested in it) checks what msgspec's types do not."""
+    found = _BEYOND.get(cls)
+    if found is None:
+        _BEYOND[cls] = False  # a declaration that holds itself
+        found = _BEYOND[cls] = any(
+            f.texts
+            or (f.kind is float and f.bounds[:2] == (None, None))
+            or (_is_record(f.kind) and _checks_beyond_types(f.kind))
+            for f in _fields(cls)
+        )
+    return found
+
+
+_BEYOND: dict[type[Any], bool] = {}
+
+
+def _within(cls: type[Any], record: Any) -> bool:
+    """Whether a converted record keeps the checks beyond types (texts, finite numbers)."""
+    for f in _fields(cls):
+        value = getattr(record, f.name)
+        if value is None:
+            continue
+        values = value if f.many else (value,)
+        if f.texts and not all(t.strip() for t in values):
+            return False
+        if f.kind is float and not all(math.isfinite(v) for v in values):
+            return False
+        if _is_record(f.kind) and _checks_beyond_types(f.kind):
+            if not all(_within(f.kind, v) for v in values):
+                return False
+    return True
 
 
 def declared_schema(cls: type[Any]) -> dict[str, Any]:

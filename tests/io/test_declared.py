@@ -260,3 +260,27 @@ wholes = st.fixed_dictionaries(
 def test_the_fast_reading_of_a_nested_declaration_is_its_walk(doc):
     """Invariant: records or the first error, the same either way (file, record, field, words)."""
     assert whole_read(doc) == whole_walked(doc)
+
+
+@dataclass(frozen=True)
+class Scored:
+    id: str
+    score: float
+    position: int | None = None
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_number_without_bounds_must_still_be_finite(bad):
+    """msgspec takes NaN and infinity for a float without bounds; the declaration does not."""
+    with pytest.raises(FixtureError) as caught:
+        read_records(Scored, [{"id": "s", "score": bad}], file="s.json", where="scores")
+    assert (caught.value.record, caught.value.field) == ("s", "score")
+    assert "must be a finite number" in str(caught.value)
+
+
+def test_null_reads_as_absent_for_an_optional_field():
+    """One rule for every optional field, a record or a number: null is the same as absent."""
+    items = [{"id": "s", "score": 1, "position": None}, {"id": "t", "score": 2}]
+    got = read_records(Scored, items, file="s.json", where="scores")
+    assert got == [Scored("s", 1.0), Scored("t", 2.0)]
+    assert got == [check_record(Scored, r) for _, r in records_of(items, file="s", where="x")]
