@@ -1,12 +1,15 @@
-"""Handouts: variants, embedded figures, N/A shown, PDF pages, and escaping checked in a real browser."""
+"""Handouts: variants, embedded figures, N/A shown, escaping, and a printer that fails.
+
+The HTML handouts are built here; the PDFs chromium prints are checked on the installed wheel's
+run of every notebook (tests/tooling/test_handouts_print.py, the printing group).
+"""
 
 import re
-import subprocess
 
 import pytest
 
 import claimlab
-from claimlab.tooling.handouts import build_handouts, find_chromium
+from claimlab.tooling.handouts import build_handouts
 from claimlab.tooling.runner import run_notebook
 from tests.conftest import ROOT
 
@@ -24,18 +27,15 @@ def executed(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def handouts(executed):
-    if find_chromium() is None:
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    return build_handouts(executed, executed / "handouts")
+    return build_handouts(executed, executed / "handouts", formats=("html",))
 
 
-def test_index_links_every_variant_and_format(handouts):
+def test_index_links_every_variant(handouts):
     index = handouts.index.read_text(encoding="utf-8")
     for variant in ("student", "instructor"):
-        for ext in ("html", "pdf"):
-            name = f"01_decomposition_pitfalls.{variant}.{ext}"
-            assert f'href="{name}"' in index
-            assert (handouts.index.parent / name).exists()
+        name = f"01_decomposition_pitfalls.{variant}.html"
+        assert f'href="{name}"' in index
+        assert (handouts.index.parent / name).exists()
 
 
 def test_student_hides_code_and_solutions_instructor_shows_solutions(handouts):
@@ -66,25 +66,6 @@ def test_figures_are_data_uris_and_na_is_shown(handouts):
     )  # stamped with version and parameters
 
 
-def pdf_text(pdf, *options):
-    """The text poppler reads from a PDF (options such as ``-f 1 -l 1`` or ``-raw``)."""
-    return subprocess.run(
-        ["pdftotext", *options, str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
-
-
-def test_pdf_has_title_page_and_numbered_pages(handouts):
-    pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
-    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
-    assert pages >= 4
-    first = pdf_text(pdf, "-f", "1", "-l", "1")
-    assert "Claim decomposition pitfalls" in first and "student handout" in first
-    assert f"page 1 of {pages}" in first
-    second = pdf_text(pdf, "-f", "2", "-l", "2")
-    assert "01 · Claim decomposition pitfalls" in second
-
-
 @pytest.mark.parametrize(
     ("value", "provenance"),
     [
@@ -106,23 +87,6 @@ def test_stamp_names_data_files_with_provenance(value, provenance):
         assert rows == []
     else:
         assert provenance in rows[0][2]
-
-
-def test_pdf_tables_keep_every_cell_word_whole_and_on_the_page(handouts):
-    """Every word of every table cell is in the PDF text as it is in the HTML: no word split
-    letter by letter to squeeze a column, no column cut off at the page edge."""
-    from html import unescape
-
-    page = (handouts.index.parent / "01_decomposition_pitfalls.student.html").read_text(
-        encoding="utf-8"
-    )
-    cells = [unescape(re.sub(r"<[^>]+>", " ", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", page)]
-    words = {w for cell in cells for w in cell.split()}
-    assert {"SUPPORTED", "NOT_IN_REFERENCE", "CONTRADICTED", "(0/0)"} <= words
-    pdf = handouts.index.parent / "01_decomposition_pitfalls.student.pdf"
-    printed = set(pdf_text(pdf, "-raw").split())
-    missing = sorted(words - printed)
-    assert not missing, f"table words not printed whole: {missing[:12]}"
 
 
 def test_recorded_values_are_left_out_of_the_handout_so_nbconvert_has_nothing_to_warn_about():

@@ -72,6 +72,39 @@ def _tool(*args) -> str:
     return subprocess.run(args, capture_output=True, text=True, check=True).stdout
 
 
+def test_the_index_links_every_handout_as_html_and_pdf(printed):
+    out, run = printed
+    index = (out / "handouts" / "index.html").read_text(encoding="utf-8")
+    for h in run.handouts:
+        for path in (h.html, h.pdf):
+            assert f'href="{path.name}"' in index and path.is_file(), path.name
+
+
+def test_every_pdf_has_a_title_page_and_numbered_pages(printed):
+    _, run = printed
+    for h in run.handouts:
+        pages = int(re.search(r"Pages:\s+(\d+)", _tool("pdfinfo", str(h.pdf))).group(1))
+        assert pages >= 2, (h.stem, h.variant)
+        first = _pdf_text(h.pdf, "-f", "1", "-l", "1")
+        assert f"{h.variant} handout" in first and f"page 1 of {pages}" in first, h.pdf.name
+    pdf = next(h.pdf for h in run.handouts if h.stem.startswith("01_") and h.variant == "student")
+    assert "Claim decomposition pitfalls" in _pdf_text(pdf, "-f", "1", "-l", "1")
+    assert "01 · Claim decomposition pitfalls" in _pdf_text(pdf, "-f", "2", "-l", "2")
+
+
+def test_pdf_tables_keep_every_cell_word_whole_and_on_the_page(printed):
+    """Every word of every table cell is in the PDF text as it is in the HTML: no word split
+    letter by letter to squeeze a column, no column cut off at the page edge."""
+    _, run = printed
+    h = next(h for h in run.handouts if h.stem.startswith("01_") and h.variant == "student")
+    page = h.html.read_text(encoding="utf-8")
+    cells = [unescape(re.sub(r"<[^>]+>", " ", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", page)]
+    words = {w for cell in cells for w in cell.split()}
+    assert {"SUPPORTED", "NOT_IN_REFERENCE", "CONTRADICTED", "(0/0)"} <= words
+    missing = sorted(words - set(_pdf_text(h.pdf, "-raw").split()))
+    assert not missing, f"table words not printed whole: {missing[:12]}"
+
+
 def test_every_table_header_is_printed_as_whole_words(printed):
     _, run = printed
     for h in run.handouts:

@@ -4,10 +4,13 @@ import hashlib
 import json
 import re
 
+import pytest
+
 from tests.conftest import FIXTURES, run_cli
 from tests.labs.ledger.test_release_gate import write_ledger
 
 
+@pytest.mark.journey  # a release's runs into one store, then history
 def test_two_ledger_runs_and_an_audit_in_one_store(tmp_path):
     store = tmp_path / "runs.sqlite"
     c1, u1 = write_ledger(tmp_path / "one", set())
@@ -44,6 +47,7 @@ def test_two_ledger_runs_and_an_audit_in_one_store(tmp_path):
         assert len(listed) + (int(more[1]) if more else 0) == len(r["figures"])
 
 
+@pytest.mark.journey  # a release's runs into one store, then history
 def test_trusted_claims_after_a_revision_that_contradicts_one(tmp_path, write_variant):
     store = tmp_path / "runs.sqlite"
     original = FIXTURES / "atlas_nova.json"

@@ -68,6 +68,7 @@ def test_cli_run_refuses_undeclared_parameter(tmp_path):
     assert not list(tmp_path.glob("*.ipynb"))
 
 
+@pytest.mark.journey  # claimlab run, as a user runs it
 def test_cli_run_with_users_own_file_and_parameters(tmp_path):
     import shutil
 
