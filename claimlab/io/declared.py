@@ -40,6 +40,7 @@ from claimlab.io.reader import Record, describe, records_of
 T = TypeVar("T")
 _REQUIRED = object()
 _SCALARS = (str, bool, int, float)
+_OTHER_BOUNDS = ("gt", "lt", "multiple_of", "pattern", "max_length")
 
 
 class _Field(NamedTuple):
@@ -101,6 +102,9 @@ def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[
     if origin is Annotated:
         meta = [m for m in hint.__metadata__ if isinstance(m, msgspec.Meta)]
         bounds = tuple(getattr(meta[0], k) for k in ("ge", "le", "min_length")) if meta else bounds
+        other = [k for m in meta for k in _OTHER_BOUNDS if getattr(m, k) is not None]
+        if other or len(meta) > 1:  # the walk would not check them: refused, not ignored
+            raise TypeError(f"{cls.__name__}.{name}: no reader for the bounds {other or meta}")
         hint = typing.get_args(hint)[0]
         origin = typing.get_origin(hint)
     if origin is Literal:

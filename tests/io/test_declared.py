@@ -284,3 +284,14 @@ def test_null_reads_as_absent_for_an_optional_field():
     got = read_records(Scored, items, file="s.json", where="scores")
     assert got == [Scored("s", 1.0), Scored("t", 2.0)]
     assert got == [check_record(Scored, r) for _, r in records_of(items, file="s", where="x")]
+
+
+def test_a_bound_the_walk_does_not_check_is_refused_when_declared():
+    """A bound msgspec would check but the walk would not (``gt``) fails at declaration."""
+
+    @dataclass(frozen=True)
+    class Strict:
+        score: Annotated[float, msgspec.Meta(gt=0)]
+
+    with pytest.raises(TypeError, match="no reader for the bounds"):
+        read_records(Strict, [{"score": 1}], file="s", where="x", id_field="score")
