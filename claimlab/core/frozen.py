@@ -3,7 +3,9 @@
 A frozen dataclass stops its fields from being reassigned, not a dict it holds from being
 changed. :func:`freeze` is called from a record's ``__post_init__`` and replaces each named
 mapping field with a read-only view of a copy, so the counts a result reports stay the ones it
-was built with, whoever holds it (a notebook cell, a widget, a caller's loop).
+was built with, whoever holds it (a notebook cell, a widget, a caller's loop). :class:`Plain`
+marks a result's JSON form built from JSON values only, which the notebook's ``to_jsonable``
+keeps as it is.
 """
 
 from __future__ import annotations
@@ -56,3 +58,13 @@ class Picklable:
             for v in (getattr(self, f) for f in fields if fields[f].init)
         )
         return (_rebuild, (type(self), values))
+
+
+class Plain(dict[str, Any]):
+    """A dict built from JSON values only: :func:`~claimlab.notebook.records.to_jsonable` keeps it.
+
+    For a ``to_dict`` that writes strings, integers, booleans, None, vocabulary words and lists
+    and dicts of them, and never a float (so there is no NaN to refuse): a 100,000-row audit is
+    not walked again value by value (``tests/notebook/test_records.py`` holds its users to
+    it: their walk gives the same).
+    """

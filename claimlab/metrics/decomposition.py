@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claimlab.core.errors import FixtureError
-from claimlab.core.frozen import freeze
+from claimlab.core.frozen import Plain, freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import backing_rule
 from claimlab.core.vocab import (
@@ -99,33 +99,38 @@ class AuditRow:
     reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "mapping": self.mapping,
-            "background": self.background or None,
-            "position": self.position,
-            "id": self.id,
-            "text": self.text,
-            "entity": self.entity,
-            "version": self.version,
-            "predicate": self.predicate,
-            "qualifiers": list(self.qualifiers),
-            "fingerprint": self.fingerprint,
-            "counted": self.counted,
-            "duplicate_of": self.duplicate_of,
-            "state": self.state,
-            "reason": self.reason or None,
-            "original_to_subclaim": {
-                "source_spans": self.source_spans,
-                "spans": [dict(sp) for sp in self.spans],
-                "preserves": list(self.preserves),
-                "unbacked_units": list(self.unbacked),
-                "faithful": self.faithful,
-                "atomic": self.atomic,
-                "errors": list(self.errors),
-            },
-            "reference_to_subclaim": {"status": self.status, "references": list(self.references)},
-        }
+        """JSON form (no float in it: :class:`~claimlab.core.frozen.Plain`)."""
+        return Plain(
+            {
+                "mapping": self.mapping,
+                "background": self.background or None,
+                "position": self.position,
+                "id": self.id,
+                "text": self.text,
+                "entity": self.entity,
+                "version": self.version,
+                "predicate": self.predicate,
+                "qualifiers": list(self.qualifiers),
+                "fingerprint": self.fingerprint,
+                "counted": self.counted,
+                "duplicate_of": self.duplicate_of,
+                "state": self.state,
+                "reason": self.reason or None,
+                "original_to_subclaim": {
+                    "source_spans": self.source_spans,
+                    "spans": [dict(sp) for sp in self.spans],
+                    "preserves": list(self.preserves),
+                    "unbacked_units": list(self.unbacked),
+                    "faithful": self.faithful,
+                    "atomic": self.atomic,
+                    "errors": list(self.errors),
+                },
+                "reference_to_subclaim": {
+                    "status": self.status,
+                    "references": list(self.references),
+                },
+            }
+        )
 
 
 @dataclass(frozen=True)

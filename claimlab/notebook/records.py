@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from claimlab.core.frozen import Plain
+
 MIME = "application/vnd.claimlab.record+json"
 
 
@@ -29,7 +31,7 @@ def to_jsonable(value: Any) -> Any:
         {'1': [True, None, 0.5, 'x'], 's': ['a', 'b']}
     """
     kind = type(value)
-    if kind in _AS_IS:
+    if kind in _AS_IS or kind is Plain:
         return value
     if kind is dict:
         return {str(k): to_jsonable(v) for k, v in value.items()}
@@ -45,6 +47,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 _AS_IS = frozenset({str, int, bool, type(None)})
+
+
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 

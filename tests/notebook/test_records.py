@@ -77,3 +77,38 @@ def test_a_non_finite_float_is_refused_wherever_it_is(bad):
 def test_a_value_of_no_known_kind_is_refused_by_name():
     with pytest.raises(TypeError, match="object"):
         to_jsonable({"x": [object()]})
+
+
+def _general_walk(value):
+    """What to_jsonable gives for a value, walking a Plain as if it were any dict."""
+    if isinstance(value, dict):
+        return {str(k): _general_walk(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_general_walk(v) for v in value]
+    return to_jsonable(value)
+
+
+def _floats(value):
+    if isinstance(value, dict):
+        return [f for v in value.values() for f in _floats(v)]
+    if isinstance(value, list):
+        return [f for v in value for f in _floats(v)]
+    return [value] if isinstance(value, float) else []
+
+
+@pytest.mark.parametrize("name", ["atlas_nova.json", "ferry_lines.json", "atlas_nova_th.json"])
+def test_a_plain_result_is_what_the_walk_gives_and_holds_no_float(name):
+    """Plain is kept as it is: each audit row's JSON form must hold JSON values only (no float,
+    so no NaN to refuse), exactly as the walk would give them, for every selection of a file."""
+    from claimlab.core.frozen import Plain
+    from claimlab.io.decomposition import load_decomposition
+    from claimlab.io.locate import FIXTURES_DIR
+    from claimlab.metrics.decomposition import find_decomposition
+
+    fx = load_decomposition(FIXTURES_DIR / name)
+    for mode in (*fx.modes, None):
+        result = find_decomposition(fx, fx.mode(mode) if mode else fx.candidate_ids)
+        for row in result.audit:
+            plain = row.to_dict()
+            assert type(plain) is Plain and to_jsonable(plain) is plain
+            assert plain == _general_walk(plain) and _floats(plain) == []
