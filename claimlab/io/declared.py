@@ -275,19 +275,39 @@ _BEYOND: dict[type[Any], bool] = {}
 
 def _within(cls: type[Any], record: Any) -> bool:
     """Whether a converted record keeps the checks beyond types (texts, finite numbers)."""
-    for f in _fields(cls):
-        value = getattr(record, f.name)
-        if value is None:
-            continue
-        values = value if f.many else (value,)
-        if f.texts and not all(t.strip() for t in values):
+    texts, numbers, nested = _plan(cls)
+    for name in texts:
+        if not all(t.strip() for t in getattr(record, name)):
             return False
-        if f.kind is float and not all(math.isfinite(v) for v in values):
+    for name, many in numbers:
+        value = getattr(record, name)
+        if value is not None and not all(map(math.isfinite, value if many else (value,))):
             return False
-        if _is_record(f.kind) and _checks_beyond_types(f.kind):
-            if not all(_within(f.kind, v) for v in values):
-                return False
+    for name, kind, many in nested:
+        value = getattr(record, name)
+        if value is not None and not all(_within(kind, v) for v in (value if many else (value,))):
+            return False
     return True
+
+
+def _plan(cls: type[Any]) -> tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]:
+    """The fields :func:`_within` looks at: texts, numbers without bounds, records with such."""
+    found = _PLANS.get(cls)
+    if found is None:
+        fields = _fields(cls)
+        found = _PLANS[cls] = (
+            [f.name for f in fields if f.texts],
+            [(f.name, f.many) for f in fields if f.kind is float and f.bounds[:2] == (None, None)],
+            [
+                (f.name, f.kind, f.many)
+                for f in fields
+                if _is_record(f.kind) and _checks_beyond_types(f.kind)
+            ],
+        )
+    return found
+
+
+_PLANS: dict[type[Any], tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]] = {}
 
 
 def declared_schema(cls: type[Any]) -> dict[str, Any]:
