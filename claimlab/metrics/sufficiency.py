@@ -43,7 +43,7 @@ from itertools import pairwise
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.frozen import Picklable, freeze
+from claimlab.core.frozen import Picklable, Plain, freeze
 from claimlab.core.vocab import (
     ItemState,
     MetadataProblem,
@@ -81,14 +81,16 @@ class LinkError:
     right_start: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "from": self.left,
-            "to": self.right,
-            "from_ends_at": self.left_end,
-            "to_starts_at": self.right_start,
-            "explanation": self.explanation,
-        }
+        """JSON form (no float in it: :class:`~claimlab.core.frozen.Plain`)."""
+        return Plain(
+            {
+                "from": self.left,
+                "to": self.right,
+                "from_ends_at": self.left_end,
+                "to_starts_at": self.right_start,
+                "explanation": self.explanation,
+            }
+        )
 
     @property
     def explanation(self) -> str:
@@ -116,14 +118,16 @@ class Branch:
         return not self.missing and not self.link_errors
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "alternative": list(self.alternative),
-            "complete": self.complete,
-            "present": list(self.present),
-            "missing": list(self.missing),
-            "link_errors": [e.to_dict() for e in self.link_errors],
-        }
+        """JSON form (no float in it: :class:`~claimlab.core.frozen.Plain`)."""
+        return Plain(
+            {
+                "alternative": list(self.alternative),
+                "complete": self.complete,
+                "present": list(self.present),
+                "missing": list(self.missing),
+                "link_errors": [e.to_dict() for e in self.link_errors],
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -140,8 +144,8 @@ class Rejection:
     problems: tuple[MetadataProblem, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"id": self.id, "reason": self.reason, "detail": self.detail}
+        """JSON form (no float in it: :class:`~claimlab.core.frozen.Plain`)."""
+        return Plain({"id": self.id, "reason": self.reason, "detail": self.detail})
 
 
 @dataclass(frozen=True)

@@ -112,3 +112,39 @@ def test_a_plain_result_is_what_the_walk_gives_and_holds_no_float(name):
             plain = row.to_dict()
             assert type(plain) is Plain and to_jsonable(plain) is plain
             assert plain == _general_walk(plain) and _floats(plain) == []
+
+
+def _plain_as_walked(plain):
+    from claimlab.core.frozen import Plain
+
+    assert type(plain) is Plain and to_jsonable(plain) is plain
+    assert plain == _general_walk(plain) and _floats(plain) == []
+
+
+def test_sufficiencys_plain_rows_are_what_the_walk_gives_and_hold_no_float(tmp_path):
+    """Branches, their link errors and rejections (Plain) on every scenario of the shipped
+    files and on a generated file whose stand-ins break links."""
+    import sys
+
+    from claimlab.io.locate import FIXTURES_DIR
+    from claimlab.io.sufficiency import load_sufficiency
+    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scale_inputs import sufficiency_file
+
+    path, context = sufficiency_file(tmp_path, 40)
+    cases = [(load_sufficiency(path), "q", context.split(","))]
+    for name in ("aurora.json", "library_loans_th.json", "parcel_routes.json"):
+        fx = load_sufficiency(FIXTURES_DIR / name)
+        cases += [(fx, sc.question, list(sc.context)) for sc in fx.scenarios.values()]
+    seen = 0
+    for fx, question, ctx in cases:
+        r = find_fixture_sufficiency(fx, question, ctx)
+        for b in r.branches:
+            _plain_as_walked(b.to_dict())
+            seen += len(b.link_errors)
+        for rej in (*r.rejected, *r.unsafe_candidates):
+            _plain_as_walked(rej.to_dict())
+    assert seen > 0  # link errors were among them
