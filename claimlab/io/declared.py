@@ -253,24 +253,7 @@ def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: 
         return True
     if id_field is not None and not all(getattr(r, id_field) for r in records):
         return True
-    return _checks_beyond_types(cls) and not all(_within(cls, r) for r in records)
-
-
-def _checks_beyond_types(cls: type[Any]) -> bool:
-    """Whether the declaration (or one nested in it) checks what msgspec's types do not."""
-    found = _BEYOND.get(cls)
-    if found is None:
-        _BEYOND[cls] = False  # a declaration that holds itself
-        found = _BEYOND[cls] = any(
-            f.texts
-            or (f.kind is float and f.bounds[:2] == (None, None))
-            or (_is_record(f.kind) and _checks_beyond_types(f.kind))
-            for f in _fields(cls)
-        )
-    return found
-
-
-_BEYOND: dict[type[Any], bool] = {}
+    return any(_plan(cls)) and not all(_within(cls, r) for r in records)
 
 
 def _within(cls: type[Any], record: Any) -> bool:
@@ -290,24 +273,28 @@ def _within(cls: type[Any], record: Any) -> bool:
     return True
 
 
-def _plan(cls: type[Any]) -> tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]:
-    """The fields :func:`_within` looks at: texts, numbers without bounds, records with such."""
+_Plan = tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]
+
+
+def _plan(cls: type[Any]) -> _Plan:
+    """What :func:`_within` looks at in one declaration's records.
+
+    Its texts, its numbers without bounds, and its records whose own plan is not empty; an
+    empty plan: msgspec's types are all the checks.
+    """
     found = _PLANS.get(cls)
     if found is None:
+        _PLANS[cls] = ([], [], [])  # a declaration that holds itself
         fields = _fields(cls)
         found = _PLANS[cls] = (
             [f.name for f in fields if f.texts],
             [(f.name, f.many) for f in fields if f.kind is float and f.bounds[:2] == (None, None)],
-            [
-                (f.name, f.kind, f.many)
-                for f in fields
-                if _is_record(f.kind) and _checks_beyond_types(f.kind)
-            ],
+            [(f.name, f.kind, f.many) for f in fields if _is_record(f.kind) and any(_plan(f.kind))],
         )
     return found
 
 
-_PLANS: dict[type[Any], tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]] = {}
+_PLANS: dict[type[Any], _Plan] = {}
 
 
 def declared_schema(cls: type[Any]) -> dict[str, Any]:
