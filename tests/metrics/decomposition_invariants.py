@@ -152,6 +152,12 @@ def decomposition_docs(draw: Any) -> dict[str, Any]:
     return doc
 
 
+def assert_one_reading(doc: dict[str, Any]) -> None:
+    """The declaration's conversion (msgspec) and its field-by-field walk give the same records."""
+    walked = check_record(DecompositionDocument, Record(doc, file="generated.json"))
+    assert walked == msgspec.convert(doc, DecompositionDocument), "two readings of one declaration"
+
+
 def coverage_everywhere(doc: dict[str, Any]) -> tuple[int, int]:
     """Toy Original Coverage of every candidate as each reader and command counts it.
 
@@ -159,8 +165,7 @@ def coverage_everywhere(doc: dict[str, Any]) -> tuple[int, int]:
     file items, the game's counts and the ledger count the same coverage.
     """
     careful = read_decomposition(doc, source="generated.json")
-    walked = check_record(DecompositionDocument, Record(doc, file="generated.json"))
-    assert walked == msgspec.convert(doc, DecompositionDocument), "two readings of one declaration"
+    assert_one_reading(doc)
     ids = careful.candidate_ids
     r = find_decomposition(careful, ids).coverage
     got = (r.numerator, r.denominator)
