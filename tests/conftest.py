@@ -16,6 +16,15 @@ def load_json(name):
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
+@pytest.fixture(autouse=True)
+def _remove_scratch():
+    """Remove the folders a test's examples asked for (tests/scratch.py) when it ends."""
+    from tests.scratch import remove_scratch
+
+    yield
+    remove_scratch()
+
+
 @pytest.fixture
 def write_variant(tmp_path):
     """Write a modified copy of a fixture: write_variant("atlas_nova.json", fn) -> path."""

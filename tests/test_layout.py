@@ -256,3 +256,18 @@ def test_tests_mirror_the_package():
     unmirrored = {str(m) for m in modules} - mirrored
     assert sorted(unmirrored - listed) == [], "a module without tests/<floor>/test_<module>.py"
     assert sorted(listed - unmirrored) == [], "listed, but mirrored now (or gone): leave the list"
+
+
+def test_no_test_leaves_a_folder_in_the_temporary_folder():
+    """Rule: a test's folders are pytest's (tmp_path), a context manager's, or scratch_dir's
+    (removed when the test ends); a bare mkdtemp left tens of thousands behind in /tmp, and
+    every file made there afterwards was slower."""
+    allowed = {"tests/scratch.py", "tests/conftest.py"}  # conftest: the kernels' home, removed
+    found = [
+        str(p.relative_to(ROOT))
+        for p in sorted((ROOT / "tests").rglob("*.py"))
+        if "mkdtemp(" in p.read_text(encoding="utf-8")
+        and str(p.relative_to(ROOT)) not in allowed
+        and p.name != "test_layout.py"
+    ]
+    assert found == [], f"use tests.scratch.scratch_dir or tmp_path in: {found}"

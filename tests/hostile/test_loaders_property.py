@@ -12,7 +12,6 @@ import contextlib
 import copy
 import io
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
 from tests.io.test_multihop import MUSIQUE_ROW
+from tests.scratch import scratch_dir
 
 DEEP = "[" * 3000 + "]" * 3000
 BAD_VALUES = st.one_of(
@@ -149,7 +149,7 @@ CHUNKS = FX["leave_policy_tr.json"]["chunks"]
 
 
 def _tmp() -> Path:
-    return Path(tempfile.mkdtemp(prefix="claimlab-prop-"))
+    return Path(scratch_dir("claimlab-prop-"))
 
 
 @SETTINGS

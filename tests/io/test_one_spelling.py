@@ -24,6 +24,7 @@ from claimlab.io.decomposition import AS_WRITTEN, load_decomposition, read_decom
 from claimlab.io.reader import nfc_json
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
+from tests.scratch import scratch_dir
 
 ACCENT = str.maketrans({"e": "\u00e9", "a": "\u00e1", "o": "\u00f6"})  # one UTF-16 unit each
 VOCAB = {"format", "offset_unit", "status", "errors", "review", "mapping", "language", "split"}
@@ -105,7 +106,7 @@ DECOMPOSITIONS["reader-en.ana.json"] = _fixture("annotations/reader-en.ana.json"
 def test_a_decomposition_in_mixed_spellings_loads_to_the_composed_ones_records(case, escaped):
     """Invariant: the reader of parsed documents and the loader give the composed records."""
     name, doc = case
-    tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
+    tmp = Path(scratch_dir("claimlab-nfc-"))
     composed = load_decomposition(_write(tmp / "d.json", DECOMPOSITIONS[name]))
     text = json.dumps(doc, ensure_ascii=escaped)  # \u escapes spell combining marks too
     (tmp / "d.json").write_text(text, encoding="utf-8")
@@ -126,7 +127,7 @@ def test_a_sufficiency_file_in_mixed_spellings_loads_to_the_composed_ones_record
     from claimlab.io.sufficiency import load_sufficiency
 
     name, doc = case
-    tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
+    tmp = Path(scratch_dir("claimlab-nfc-"))
     composed = load_sufficiency(_write(tmp / "s.json", SUFFICIENCY[name]))
     assert load_sufficiency(_write(tmp / "s.json", doc)) == composed
 
@@ -139,7 +140,7 @@ CONTEXT = _fixture("leave_policy_tr.json")
 def test_a_context_lab_file_in_mixed_spellings_loads_to_the_composed_ones_records(doc):
     from claimlab.io.context_lab import load_context_lab
 
-    tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
+    tmp = Path(scratch_dir("claimlab-nfc-"))
     composed = load_context_lab(_write(tmp / "c.json", CONTEXT))
     assert load_context_lab(_write(tmp / "c.json", doc)) == composed
 
@@ -167,7 +168,7 @@ def _cell(v) -> str:
 def test_ledger_tables_in_mixed_spellings_read_as_the_composed_ones(cands, units, kind):
     from claimlab.io.ledger import load_table
 
-    tmp = Path(__import__("tempfile").mkdtemp(prefix="claimlab-nfc-"))
+    tmp = Path(scratch_dir("claimlab-nfc-"))
     for rows, spelt in ((LEDGER, cands), (UNITS, units)):
         assert load_table(_table(rows, tmp / f"a.{kind}")) == load_table(
             _table(spelt, tmp / f"b.{kind}")

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from claimlab.notebook.terminal import output_folder, output_path
 from claimlab.tooling.cli import build_parser, main
+from tests.scratch import scratch_dir
 
 # command -> (arguments with {IN1}/{IN2} for inputs and {OUT} for a positional output,
 #             the options naming inputs, or positional placeholders)
@@ -107,7 +108,7 @@ def test_an_output_folder_that_holds_an_input_is_refused(case, spelling, nested)
     """Invariant: a folder the command writes files in never holds one of its inputs (a file it
     writes there could take the input's name), however the folder is spelt."""
     command, folder, src = case
-    tmp = Path(os.path.realpath(__import__("tempfile").mkdtemp(prefix="claimlab-dir-")))
+    tmp = Path(os.path.realpath(scratch_dir("claimlab-dir-")))
     (tmp / "sub").mkdir()
     where = tmp / "sub" if nested else tmp
     (where / "q1.json").write_text("{}", encoding="utf-8")  # the input, named as an answer id
@@ -115,7 +116,7 @@ def test_an_output_folder_that_holds_an_input_is_refused(case, spelling, nested)
     cwd = os.getcwd()
     os.chdir(tmp)
     try:
-        elsewhere = Path(__import__("tempfile").mkdtemp(prefix="claimlab-in-"))  # other inputs
+        elsewhere = Path(scratch_dir("claimlab-in-"))  # other inputs
         code, err = _run(_argv(command, elsewhere, {folder: spelt, src: str(where / "q1.json")}))
     finally:
         os.chdir(cwd)
@@ -170,7 +171,7 @@ CASES = [
 def test_two_outputs_or_an_output_and_an_input_naming_one_path_are_refused(case, i, j):
     """Invariant: whatever two of a command's paths (one an output) name one file, exit 2."""
     command, output, other = case
-    tmp = Path(os.path.realpath(__import__("tempfile").mkdtemp(prefix="claimlab-out-")))
+    tmp = Path(os.path.realpath(scratch_dir("claimlab-out-")))
     (tmp / "sub").mkdir()
     cwd = os.getcwd()
     os.chdir(tmp)
