@@ -59,7 +59,7 @@ FORMATS: dict[str, Format] = {
         "load_context_lab",
         parts=(("chunks", "claimlab.io.context_lab:Chunk"),),
     ),
-    RAW: Format("Raw subclaims", "load_raw_answers"),
+    RAW: Format("Raw subclaims", "load_raw_answers", "claimlab.io.raw:RawLine"),
     RAGCHECKER: Format("RAGChecker checking output", "load_checking"),
 }
 
@@ -202,9 +202,10 @@ def schema_section(fmt: str) -> str:
             "from yet; the reader's checks are described in [file formats](../formats.md).\n"
             + parts
         )
+    each = " (of each line: the file is JSON Lines)" if fmt == RAW else ""
     return (
-        "## JSON Schema\n\nDerived from the format's declaration when the site is built; a test "
-        "validates every example below against it.\n\n"
+        f"## JSON Schema{each}\n\nDerived from the format's declaration when the site is built; "
+        "a test validates every example below against it.\n\n"
         + fenced(json.dumps(schema, indent=2), "json")
     )
 

@@ -18,9 +18,10 @@ From the one declaration come the records, the checks, the errors and the schema
 Supported annotations: ``str``, ``bool``, ``int``, ``float`` (bounds as
 ``Annotated[float, msgspec.Meta(ge=..., le=...)]``), a ``Literal`` of strings, a closed
 vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or ``None``), and
-``tuple[X, ...]`` of any of those or of ``Any``. Items of a list of records with an ``id``
-field are named by it in errors; a record id is a non-empty string; a number is finite; for an
-optional field (``X | None``) null is the same as absent.
+``tuple[X, ...]`` of any of those or of ``Any`` (``tuple[X | None, ...]``: an item may be null).
+Items of a list of records with an ``id`` field are named by it in errors; a record id is a
+non-empty string; a number is finite; for an optional field (``X | None``) null is the same as
+absent.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ class _Field(NamedTuple):
     texts: bool  # each text of the list must hold some text
     what: str  # names a value outside a closed vocabulary ("error kind")
     bounds: tuple[float | None, float | None, int | None]  # ge, le, min_length
+    holes: bool = False  # tuple[kind | None, ...]: an item of the list may be null
 
 
 def _fields(cls: type[Any]) -> tuple[_Field, ...]:
@@ -78,23 +80,41 @@ def _read_fields(cls: type[Any]) -> tuple[_Field, ...]:
             default = f.default
         elif f.default_factory is not dataclasses.MISSING:
             default = f.default_factory()
-        kind, many, optional, bounds = _kind(cls, f.name, hints[f.name])
+        hint, holes = _items_may_be_null(hints[f.name])
+        kind, many, optional, bounds = _kind(cls, f.name, hint)
         what = f.metadata.get("what", f.name)
-        out.append(
-            _Field(
-                f.name, kind, many, optional, default, bool(f.metadata.get("texts")), what, bounds
-            )
-        )
+        texts = bool(f.metadata.get("texts"))
+        if holes and not (_is_record(kind) and "id" not in {g.name for g in _fields(kind)}):
+            raise TypeError(f"{cls.__name__}.{f.name}: no reader for null items of {kind!r}")
+        out.append(_Field(f.name, kind, many, optional, default, texts, what, bounds, holes))
     return tuple(out)
+
+
+def _optional(hint: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True); any other annotation -> (itself, False)."""
+    if typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint):
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        return inner, True
+    return hint, False
+
+
+def _items_may_be_null(hint: Any) -> tuple[Any, bool]:
+    """``tuple[X | None, ...]`` (optional or not) as ``tuple[X, ...]`` and True."""
+    inner, optional = _optional(hint)
+    args = typing.get_args(inner)
+    if typing.get_origin(inner) is tuple and args[1:] == (Ellipsis,):
+        item, holes = _optional(args[0])
+        if holes:
+            many = tuple[item, ...]  # type: ignore[valid-type]
+            return (many | None if optional else many), True
+    return hint, False
 
 
 def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[Any, Any, Any]]:
     """(kind, many, optional, bounds) of one annotation; a TypeError names what has no reader."""
-    optional = many = False
+    many = False
+    hint, optional = _optional(hint)
     origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType) and type(None) in typing.get_args(hint):
-        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)]
-        optional, origin = True, typing.get_origin(hint)
     if origin is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
         hint, many = typing.get_args(hint)[0], True
         origin = typing.get_origin(hint)
@@ -170,6 +190,12 @@ def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
     """A list field: each item read as the declaration says (records named by their id)."""
     default = () if f.default is _REQUIRED else (f.default,)
     kind = f.kind
+    if _is_record(kind) and f.holes:  # a null item stays None
+        items = rec.get(f.name, list, *default)
+        return tuple(
+            None if item is None else check_record(kind, _item(rec, f.name, j, item))
+            for j, item in enumerate(items)
+        )
     if _is_record(kind):
         items = rec.get(f.name, list, *default)
         if "id" in {g.name for g in _fields(kind)}:  # records named by their ids in errors
@@ -192,6 +218,12 @@ def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
         if word not in allowed:
             raise rec.error(unknown(f.what, word, allowed), field=rec.field(f"{f.name}[{j}]"))
     return words if isinstance(kind, tuple) else tuple(kind(w) for w in words)
+
+
+def _item(rec: Record, name: str, j: int, item: Any) -> Record:
+    """Item ``j`` of the list ``name`` of ``rec``, its errors naming ``name[j]``."""
+    path = rec.field(f"{name}[{j}]")
+    return Record(item, file=rec.file, record=rec.record, path=path, error=rec.error_type)
 
 
 _REFUSED = (msgspec.ValidationError, TypeError, ValueError)
@@ -242,6 +274,31 @@ def read_records(
     ]
 
 
+def read_named(
+    cls: type[T],
+    items: list[Any],
+    names: list[str],
+    *,
+    file: str,
+    error: type[ClaimlabInputError] = FixtureError,
+) -> list[T]:
+    """Objects already named (each line of a JSON Lines file by its id) as records of ``cls``.
+
+    Converted in one pass; when that is refused, each object is walked in turn and the first
+    problem names its record by ``names``.
+    """
+    try:
+        records = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
+    except _REFUSED:
+        records = None
+    if records is not None and not _needs_walk(cls, items, records, None):
+        return records
+    return [
+        check_record(cls, Record(item, file=file, record=name, error=error))
+        for item, name in zip(items, names, strict=True)
+    ]
+
+
 def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str | None) -> bool:
     """Whether converted records hold what their types allow but the declaration refuses.
 
@@ -268,7 +325,8 @@ def _within(cls: type[Any], record: Any) -> bool:
             return False
     for name, kind, many in nested:
         value = getattr(record, name)
-        if value is not None and not all(_within(kind, v) for v in (value if many else (value,))):
+        items = value if many else (value,)
+        if value is not None and not all(_within(kind, v) for v in items if v is not None):
             return False
     return True
 

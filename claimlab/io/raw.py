@@ -14,59 +14,100 @@ code units, end exclusive. ``labels`` carry what another tool already said about
 ``errors``, ``entity``, ``version``, ``predicate``, ``qualifiers``, ``fingerprint``. They are
 proposals like every other label of a draft; an unknown key is refused (a typo would
 otherwise be lost without a word).
+
+The format is declared once, :class:`RawLine` (with :class:`RawReference` and
+:class:`RawLabel`): from it come the types, the defaults, the first problem's file, record and
+field (:mod:`claimlab.io.declared`) and the JSON Schema of a line; the reader adds the checks
+that span fields. As in every declared format, null for an optional field is the same as absent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
 
 from claimlab.core.errors import FixtureError
 from claimlab.core.spans import utf16_len, utf16_offset, utf16_slice
-from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
+from claimlab.core.vocab import ErrorKind, Status
+from claimlab.io.declared import read_named
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, iter_jsonl
 
 # the answer and what is found in it by offset or by text stay as written (see
 # claimlab.io.decomposition.AS_WRITTEN); ids, labels and names are read in NFC
 AS_WRITTEN = frozenset({"answer", "units", "subclaims", "text"})
 
-LABEL_FIELDS = (
-    "status",
-    "references",
-    "faithful",
-    "atomic",
-    "errors",
-    "entity",
-    "version",
-    "predicate",
-    "qualifiers",
-    "fingerprint",
-)
-_LABEL_TYPES: dict[str, str] = {
-    "status": "str",
-    "references": "list",
-    "faithful": "bool",
-    "atomic": "bool",
-    "errors": "list",
-    "entity": "str",
-    "version": "str",
-    "predicate": "str",
-    "qualifiers": "list",
-    "fingerprint": "str",
-}
+Id = Annotated[str, msgspec.Meta(min_length=1)]  # a record id: a non-empty string
+# a unit: a text found in the answer, or its UTF-16 offsets (resolved by the reader: _units)
+Unit = Annotated[
+    Any,
+    msgspec.Meta(
+        extra_json_schema={
+            "anyOf": [
+                {"type": "string", "minLength": 1},
+                {
+                    "type": "object",
+                    "properties": {
+                        "start": {"type": "integer", "minimum": 0},
+                        "end": {"type": "integer", "minimum": 1},
+                    },
+                    "required": ["start", "end"],
+                },
+            ]
+        }
+    ),
+]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RawReference:
     """A reference document given with an answer."""
 
-    id: str
-    title: str
-    version: str
+    id: Id
+    title: str = ""
+    version: str = ""
     text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawLabel:
+    """What another tool already said about a subclaim (each field optional; null = absent)."""
+
+    status: Status | None = None
+    references: tuple[str, ...] | None = None
+    faithful: bool | None = None
+    atomic: bool | None = None
+    errors: tuple[ErrorKind, ...] | None = field(default=None, metadata={"what": "error kind"})
+    entity: str | None = None
+    version: str | None = None
+    predicate: str | None = None
+    qualifiers: tuple[str, ...] | None = None
+    fingerprint: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawLine:
+    """One line of a raw file as it is written: the format's declaration.
+
+    ``units`` items are a text found in the answer or ``{"start", "end"}`` UTF-16 offsets
+    (resolved by the reader, which also checks what spans lines: one label per subclaim, known
+    reference ids, unique ids, no unknown label).
+    """
+
+    id: Id
+    answer: str
+    subclaims: tuple[str, ...] = field(metadata={"texts": True})
+    references: tuple[RawReference, ...] = ()
+    labels: tuple[RawLabel | None, ...] | None = None
+    version: str = "draft"
+    units: tuple[Unit, ...] | None = None
+
+
+LABEL_FIELDS = tuple(f for f in RawLabel.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -86,13 +127,15 @@ class RawAnswer:
     labels: tuple[Mapping[str, Any], ...]
 
 
-def _units(rec: Record, answer: str) -> tuple[tuple[int, int], ...] | None:
-    if "units" not in rec.data:
+def _units(rec: Record, line: RawLine) -> tuple[tuple[int, int], ...] | None:
+    """The units' UTF-16 offsets: a text found in the answer, or offsets inside it."""
+    if line.units is None:
         return None
+    answer = line.answer
     n = utf16_len(answer)
     out: list[tuple[int, int]] = []
     after = 0  # code point index: a unit given as text is looked for after the previous one
-    for j, item in enumerate(rec.get("units", list)):
+    for j, item in enumerate(line.units):
         where = f"units[{j}]"
         if isinstance(item, str):
             if not item.strip():
@@ -122,49 +165,42 @@ def _units(rec: Record, answer: str) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
-def _labels(rec: Record, count: int) -> tuple[Mapping[str, Any], ...]:
-    if rec.data.get("labels") is None:
+def _labels(rec: Record, line: RawLine) -> tuple[Mapping[str, Any], ...]:
+    """One mapping per subclaim of what its label gives (empty where the line gives none)."""
+    count = len(line.subclaims)
+    if line.labels is None:
         return tuple(MappingProxyType({}) for _ in range(count))
-    raw = rec.get("labels", list)
-    if len(raw) != count:
+    if len(line.labels) != count:
         raise rec.error(
-            f"has {len(raw)} entries but there are {count} subclaims (one per subclaim, or null)",
+            f"has {len(line.labels)} entries but there are {count} subclaims (one per "
+            "subclaim, or null)",
             field="labels",
         )
-    out: list[Mapping[str, Any]] = []
-    for j, item in enumerate(raw):
-        if item is None:
-            out.append(MappingProxyType({}))
-            continue
-        lab = Record(item, file=rec.file, record=rec.record, path=f"labels[{j}]")
-        for key in lab.data:
-            if key not in _LABEL_TYPES:
-                raise lab.error(
-                    f"unknown label (one of {', '.join(LABEL_FIELDS)})", field=lab.field(key)
+    for j, item in enumerate(rec.data["labels"]):
+        for key in item or ():
+            if key not in LABEL_FIELDS:
+                raise rec.error(
+                    f"unknown label (one of {', '.join(LABEL_FIELDS)})", field=f"labels[{j}].{key}"
                 )
-        got: dict[str, Any] = {}
-        for key, kind in _LABEL_TYPES.items():
-            if key not in lab.data:
-                continue
-            if kind == "str":
-                got[key] = lab.get(key, str)
-            elif kind == "bool":
-                got[key] = lab.get(key, bool)
-            else:
-                got[key] = lab.str_list(key)
-        if "status" in got and got["status"] not in STATUSES:
-            raise lab.error(
-                unknown("status", got["status"], STATUSES),
-                field=lab.field("status"),
-            )
-        for k, e in enumerate(got.get("errors", ())):
-            if e not in ERROR_KINDS:
-                raise lab.error(
-                    unknown("error kind", e, ERROR_KINDS),
-                    field=lab.field(f"errors[{k}]"),
+    known_refs = {r.id for r in line.references}
+    for j, lab in enumerate(line.labels):
+        for k, ref in enumerate((lab and lab.references) or ()):
+            if ref not in known_refs:
+                raise rec.error(
+                    f"unknown reference id {ref!r}", field=f"labels[{j}].references[{k}]"
                 )
-        out.append(MappingProxyType(got))
-    return tuple(out)
+    return tuple(_given(item) for item in rec.data["labels"])
+
+
+def _given(label: dict[str, Any] | None) -> Mapping[str, Any]:
+    """A label's given fields as the file gives them (checked), lists as tuples, nulls left out."""
+    return MappingProxyType(
+        {
+            k: tuple(v) if isinstance(v, list) else v
+            for k, v in (label or {}).items()
+            if v is not None
+        }
+    )
 
 
 @bulk_load()  # records without cycles: no collector pass over them
@@ -175,26 +211,29 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
         FixtureError: naming the file, the record id (or line) and the field.
     """
     source = str(path)
-    answers = [
-        _raw_answer(value, n, source) for n, value in iter_jsonl(path, as_written=AS_WRITTEN)
-    ]
+    lines = list(iter_jsonl(path, as_written=AS_WRITTEN))
+    ids = [_line_id(value, n, source) for n, value in lines]
+    values = [value for _, value in lines]
+    declared = read_named(RawLine, values, ids, file=source)
     seen: set[str] = set()
-    for a in answers:  # ids are read in NFC: one typed composed or decomposed is one id
-        if a.id in seen:
+    answers = []
+    for (n, value), line in zip(lines, declared, strict=True):
+        if line.id in seen:  # ids are read in NFC: one typed composed or decomposed is one id
             raise FixtureError(
                 "duplicate id (ids must be unique, compared in one Unicode spelling: NFC)",
                 file=source,
-                record=a.id,
+                record=line.id,
                 field="id",
             )
-        seen.add(a.id)
+        seen.add(line.id)
+        answers.append(_raw_answer(Record(value, file=source, record=line.id), n, line))
     if not answers:
         raise FixtureError("holds no answer (one JSON object per line)", file=source)
     return answers
 
 
-def _raw_answer(value: object, n: int, source: str) -> RawAnswer:
-    """One line's answer, every field checked (naming the record and field)."""
+def _line_id(value: object, n: int, source: str) -> str:
+    """A line's id: the line must be an object with a non-empty string id (else named by n)."""
     if not isinstance(value, dict):
         raise FixtureError(
             f"must be an object, got {describe(value)}", file=source, record=f"line {n}"
@@ -207,42 +246,20 @@ def _raw_answer(value: object, n: int, source: str) -> RawAnswer:
             record=f"line {n}",
             field="id",
         )
-    rec = Record(value, file=source, record=rid)
-    answer = rec.get("answer", str)
-    subclaims = rec.str_list("subclaims")
-    for j, text in enumerate(subclaims):
-        if not text.strip():
-            raise rec.error("a subclaim must hold some text", field=f"subclaims[{j}]")
-    references = _references(rec, source, rid)
-    labels = _labels(rec, len(subclaims))
-    known_refs = {r.id for r in references}
-    for j, lab in enumerate(labels):
-        for k, ref in enumerate(lab.get("references", ())):
-            if ref not in known_refs:
-                raise rec.error(
-                    f"unknown reference id {ref!r}", field=f"labels[{j}].references[{k}]"
-                )
+    return rid
+
+
+def _raw_answer(rec: Record, n: int, line: RawLine) -> RawAnswer:
+    """One line's answer: the checks that span its fields (unique references, labels, units)."""
+    check_unique([r.id for r in line.references], file=rec.file, field=f"{line.id}.references")
+    labels = _labels(rec, line)
     return RawAnswer(
-        id=rid,
+        id=line.id,
         line=n,
-        answer=answer,
-        version=rec.get("version", str, "draft"),
-        subclaims=subclaims,
-        units=_units(rec, answer),
-        references=references,
+        answer=line.answer,
+        version=line.version,
+        subclaims=line.subclaims,
+        units=_units(rec, line),
+        references=line.references,
         labels=labels,
     )
-
-
-def _references(rec: Record, source: str, rid: str) -> tuple[RawReference, ...]:
-    references = tuple(
-        RawReference(
-            r.get("id", str),
-            r.get("title", str, ""),
-            r.get("version", str, ""),
-            r.get("text", str),
-        )
-        for _, r in (rec.records("references") if "references" in rec.data else ())
-    )
-    check_unique([r.id for r in references], file=source, field=f"{rid}.references")
-    return references

@@ -19,7 +19,13 @@ from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.vocab import ErrorKind, Status
-from claimlab.io.declared import check_record, declared_schema, read_declared, read_records
+from claimlab.io.declared import (
+    check_record,
+    declared_schema,
+    read_declared,
+    read_named,
+    read_records,
+)
 from claimlab.io.reader import Record, records_of
 
 
@@ -157,6 +163,7 @@ class Whole:
     tail: Where | None = None
     log: tuple[Any, ...] = ()
     extra: Any = None
+    marks: tuple[Where | None, ...] = ()  # an item may be null
 
 
 def whole_walked(doc):
@@ -251,7 +258,11 @@ parts = st.one_of(
 )
 wholes = st.fixed_dictionaries(
     {"head": wheres, "parts": st.lists(parts, max_size=3)},
-    optional={"tail": st.one_of(st.none(), wheres), "log": st.lists(values, max_size=2)},
+    optional={
+        "tail": st.one_of(st.none(), wheres),
+        "log": st.lists(values, max_size=2),
+        "marks": st.one_of(st.lists(st.one_of(st.none(), wheres), max_size=3), values),
+    },
 )
 
 
@@ -295,3 +306,46 @@ def test_a_bound_the_walk_does_not_check_is_refused_when_declared():
 
     with pytest.raises(TypeError, match="no reader for the bounds"):
         read_records(Strict, [{"score": 1}], file="s", where="x", id_field="score")
+
+
+def test_a_null_item_of_a_list_that_allows_it_stays_none():
+    doc = {**GOOD, "marks": [None, {"start": 2, "text": "c"}]}
+    got = read_declared(Whole, doc, file="w.json")
+    assert got.marks == (None, Where(2, "c")) and got == whole_walked(doc)
+    with pytest.raises(FixtureError) as caught:
+        read_declared(Whole, {**GOOD, "marks": [None, 3]}, file="w.json")
+    assert caught.value.field == "marks[1]" and "must be an object" in str(caught.value)
+
+
+def test_null_items_are_declared_only_for_records_without_ids():
+    """A null item of a list of words or of records named by id has no reader: refused."""
+
+    @dataclass(frozen=True)
+    class Holed:
+        words: tuple[str | None, ...]
+
+    with pytest.raises(TypeError, match="no reader for null items"):
+        read_declared(Holed, {"words": ["a", None]}, file="h.json")
+
+
+def named_walked(items, names):
+    try:
+        return [
+            check_record(Part, Record(item, file="l.jsonl", record=name))
+            for item, name in zip(items, names, strict=True)
+        ]
+    except ClaimlabInputError as exc:
+        return ("error", str(exc))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(parts, values), max_size=4))
+def test_reading_named_objects_in_one_pass_is_their_walk(items):
+    """Invariant: the lines of a JSON Lines file read at once give each line's walk, or the
+    first line's first problem named by that line's name."""
+    names = [f"line {n}" for n in range(1, len(items) + 1)]
+    try:
+        got = read_named(Part, items, names, file="l.jsonl")
+    except ClaimlabInputError as exc:
+        got = ("error", str(exc))
+    assert got == named_walked(items, names)
