@@ -104,7 +104,7 @@ def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> tuple[dict, flo
     Returns the results per (model, answer) and the seconds spent turning the tables into
     Python rows and groups (the rest of the time is building fixtures and scoring them).
     """
-    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.decomposition import score_decomposition
     from claimlab.metrics.ledger import fixture_from_rows
 
     t = time.perf_counter()
@@ -120,7 +120,7 @@ def loop_over_fixture_scorer(cand: pa.Table, units: pa.Table) -> tuple[dict, flo
     results = {}
     for key, rows in groups.items():
         fx = fixture_from_rows(rows, unit_map.get(key[1], []))
-        results[key] = find_decomposition(fx, [r["candidate_id"] for r in rows])
+        results[key] = score_decomposition(fx, [r["candidate_id"] for r in rows])
     return results, converting
 
 

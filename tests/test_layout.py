@@ -145,13 +145,13 @@ def test_the_registry_names_every_lab_package_and_notebook_once():
 def test_a_view_that_computes_a_metric_is_found(tmp_path):
     bad = tmp_path / "view.py"
     bad.write_text(
-        "from claimlab.metrics.decomposition import find_decomposition\n"
+        "from claimlab.metrics.decomposition import score_decomposition\n"
         "from claimlab.metrics import fever as fv\n"
         "def show(fixture):\n"
-        "    return find_decomposition(fixture, []), fv.score_fever([])\n",
+        "    return score_decomposition(fixture, []), fv.score_fever([])\n",
         encoding="utf-8",
     )
-    assert metric_calls(bad) == [(4, "find_decomposition"), (4, "fv.score_fever")]
+    assert metric_calls(bad) == [(4, "score_decomposition"), (4, "fv.score_fever")]
 
 
 MUTABLE = re.compile(r"^(dict|list|set)\b")
@@ -195,11 +195,11 @@ def test_records_hold_no_mutable_container():
 
 def test_a_frozen_result_cannot_be_changed_through_its_counts():
     from claimlab.io.decomposition import load_decomposition
-    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.decomposition import score_decomposition
     from tests.conftest import FIXTURES
 
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    r = find_decomposition(fx, fx.mode("baseline"))
+    r = score_decomposition(fx, fx.mode("baseline"))
     with pytest.raises(TypeError):
         r.status_counts["SUPPORTED"] = 99  # type: ignore[index]
     assert r.to_dict()["status_counts"] == dict(r.status_counts)

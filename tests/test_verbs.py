@@ -1,4 +1,5 @@
-"""One verb per meaning: ``load_`` reads files (a path in), ``read_`` checks what was parsed.
+"""One verb per meaning: ``load_`` reads files (a path in), ``read_`` checks what was parsed,
+``score_`` computes a metric's figures, ``find_`` looks something up.
 
 Rule: every public function of the package named ``load_...`` takes a file (its first parameter
 is a path, a list of paths or a file already scanned), and every one named ``read_...`` takes
@@ -62,3 +63,38 @@ def test_the_rule_sees_both_kinds():
     assert takes_a_file(found["claimlab.io.decomposition.load_decomposition"])
     assert not takes_a_file(found["claimlab.io.decomposition.read_decomposition"])
     assert all(q in found for q in RAW_CONTENT)
+
+
+def returns_a_report(f) -> bool:
+    """Whether ``f`` returns a metric's figures: a dataclass with its JSON form (``to_dict``)."""
+    import dataclasses
+    import typing
+
+    found = typing.get_type_hints(inspect.unwrap(f)).get("return")
+    return isinstance(found, type) and dataclasses.is_dataclass(found) and hasattr(found, "to_dict")
+
+
+SCORING_FLOORS = ("claimlab.metrics.", "claimlab.checkers.")
+# verbs the metrics once used for "compute a metric" besides score_
+OTHER_SCORING_VERBS = ("validate_", "meta_evaluate", "compute_", "evaluate_", "measure_")
+
+
+def test_find_looks_something_up_and_score_computes_a_metric():
+    """Rule: in the metrics and checkers floors a ``find_`` returns what it found (items, a
+    place, whether), never a metric's report; a ``score_`` returns one (or its figures per
+    item); no other verb means "compute a metric"."""
+    finds, scores, others = [], [], []
+    for qualified, f in public_functions():
+        if not qualified.startswith(SCORING_FLOORS):
+            continue
+        name = qualified.rsplit(".", 1)[1]
+        if name.startswith("find_") and returns_a_report(f):
+            finds.append(qualified)
+        if name.startswith(OTHER_SCORING_VERBS):
+            others.append(qualified)
+        if name.startswith("score_"):
+            scores.append(qualified)
+    assert finds == [], "named find_ but returns a metric's report: call it score_"
+    assert others == [], "a metric is computed by score_"
+    assert "claimlab.metrics.decomposition.score_decomposition" in scores
+    assert "claimlab.metrics.citations.score_citations" in scores

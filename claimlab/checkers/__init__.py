@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time each is loaded on
     from claimlab.checkers.cache import VerdictCache
     from claimlab.checkers.lexical import LexicalChecker, content_words
     from claimlab.checkers.people import AgainstPeople, against_people
-    from claimlab.checkers.repeats import RepeatReport, find_repeats, majority_labels
+    from claimlab.checkers.repeats import RepeatReport, majority_labels, score_repeats
     from claimlab.checkers.runner import CheckRun, RunOptions, run_checker
     from claimlab.checkers.verdicts import (
         CheckerAnswerError,
@@ -66,7 +66,7 @@ _PUBLIC = {
     "AgainstPeople": "claimlab.checkers.people",
     "against_people": "claimlab.checkers.people",
     "RepeatReport": "claimlab.checkers.repeats",
-    "find_repeats": "claimlab.checkers.repeats",
+    "score_repeats": "claimlab.checkers.repeats",
     "majority_labels": "claimlab.checkers.repeats",
     "CheckerFailed": "claimlab.checkers.verdicts",
     "CheckRun": "claimlab.checkers.runner",
@@ -98,7 +98,7 @@ __all__ = [
     "against_people",
     "checker_from_spec",
     "content_words",
-    "find_repeats",
+    "score_repeats",
     "from_ragchecker",
     "majority_labels",
     "parse_verdict",

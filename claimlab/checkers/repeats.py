@@ -105,7 +105,7 @@ def item_repeats(item_id: str, labels: Sequence[Status]) -> ItemRepeats:
     return ItemRepeats(item_id, tuple(labels), None if tie else top, len(labels) - n)
 
 
-def find_repeats(ids: Sequence[str], verdicts: Sequence[Sequence[Verdict]]) -> RepeatReport:
+def score_repeats(ids: Sequence[str], verdicts: Sequence[Sequence[Verdict]]) -> RepeatReport:
     """The repeat report of a run: ``verdicts[item][repeat]``."""
     if not verdicts:
         return RepeatReport(0, (), Coefficient(None, "no item"))

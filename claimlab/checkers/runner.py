@@ -23,7 +23,7 @@ from typing import Any
 
 from claimlab.checkers.backends import Checker
 from claimlab.checkers.cache import VerdictCache, evidence_hash, identity, verdict_key
-from claimlab.checkers.repeats import find_repeats
+from claimlab.checkers.repeats import score_repeats
 from claimlab.checkers.verdicts import (
     CheckerFailed,
     CheckerUnavailable,
@@ -76,14 +76,14 @@ class CheckRun:
         """
         if self.repeats <= 1:
             return [row[0].label for row in self.verdicts]
-        report = find_repeats(self.item_ids, self.verdicts)
+        report = score_repeats(self.item_ids, self.verdicts)
         return [i.majority or Status.NOT_IN_REFERENCE for i in report.items]
 
     def to_dict(self) -> dict[str, Any]:
         """What a command writes about the run (not the verdicts); repeats when asked again."""
         out = {**dict(self.checker), "cache": self.cache, "calls": self.calls, "hits": self.hits}
         if self.repeats > 1:
-            out["repeats"] = find_repeats(self.item_ids, self.verdicts).to_dict()
+            out["repeats"] = score_repeats(self.item_ids, self.verdicts).to_dict()
         return out
 
 

@@ -64,8 +64,8 @@ __all__ = [
     "FIELDS",
     "Disagreement",
     "FileItems",
-    "find_agreement",
-    "find_pooled_agreement",
+    "score_agreement",
+    "score_pooled_agreement",
 ]
 Value = str  # every category is compared as a word: "B", "true", "SUPPORTED", ...
 
@@ -458,7 +458,7 @@ def annotator_figures(
     return tuple(figures)
 
 
-def find_pooled_agreement(
+def score_pooled_agreement(
     sets: Sequence[AnnotationSet],
     items: Mapping[str, FileItems],
     *,
@@ -610,7 +610,7 @@ def annotator_names(fixtures: Sequence[DecompositionFixture]) -> tuple[str, ...]
     return tuple(names)
 
 
-def find_agreement(
+def score_agreement(
     fixtures: Sequence[DecompositionFixture], *, selection: str | None = None
 ) -> AgreementReport:
     """Agreement between annotators' files of one answer, in the order given (see the card).

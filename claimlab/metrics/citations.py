@@ -888,7 +888,7 @@ def _sentence_disagreement(
     )
 
 
-def validate_citations(
+def score_citations(
     answer: Answer,
     sent: Sequence[Chunk],
     *,
@@ -904,10 +904,10 @@ def validate_citations(
         >>> sent = [Chunk("k#1", "Doc", "v1", 0.9, "Requests go to the manager seven days ahead.")]
         >>> from claimlab.io.context_lab import Answer, Claim
         >>> ok = Answer("Requests go seven days ahead.", (Claim("Requests go seven days ahead", "k#1", "seven days ahead ..."),), False, "en")
-        >>> validate_citations(ok, sent).verdict
+        >>> score_citations(ok, sent).verdict
         'ACCEPT'
         >>> bad = Answer("Requests go seven days ahead.", (Claim("Requests go seven days ahead", "k#9", "seven days ahead"),), False, "en")
-        >>> [p.code for p in validate_citations(bad, sent).problems]
+        >>> [p.code for p in score_citations(bad, sent).problems]
         ['FABRICATED_ID']
     """
     with bulk_load():  # many small acyclic records: no garbage cycle to collect

@@ -284,7 +284,7 @@ def toy_counts(
 
 
 def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[str, Ratio]:
-    """Only the four Toy ratios of a selection (the figures of :func:`find_decomposition`).
+    """Only the four Toy ratios of a selection (the figures of :func:`score_decomposition`).
 
     Examples:
         >>> from claimlab.io.locate import FIXTURES_DIR
@@ -297,7 +297,7 @@ def toy_ratios(fixture: DecompositionFixture, selection: Sequence[str]) -> dict[
     return _four(fixture, chosen, _unique(chosen)[0])
 
 
-def find_decomposition(
+def score_decomposition(
     fixture: DecompositionFixture, selection: Sequence[str]
 ) -> DecompositionResult:
     """Score a selection of candidate ids against the fixture's labels.
@@ -316,10 +316,10 @@ def find_decomposition(
         >>> from claimlab.io.locate import FIXTURES_DIR
         >>> from claimlab.io.decomposition import load_decomposition
         >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
-        >>> r = find_decomposition(fx, fx.candidate_ids[:5])
+        >>> r = score_decomposition(fx, fx.candidate_ids[:5])
         >>> r.confirmed_support.display, r.coverage.display
         ('60.0% (3/5)', '100.0% (5/5)')
-        >>> empty = find_decomposition(fx, [])
+        >>> empty = score_decomposition(fx, [])
         >>> empty.preservation.display, empty.coverage.display
         ('N/A (0/0)', '0.0% (0/5)')
     """

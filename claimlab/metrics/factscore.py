@@ -211,7 +211,7 @@ def aggregate(
     )
 
 
-def find_factscore(
+def score_factscore(
     responses: Sequence[LabelledResponse],
     *,
     name: str = "",
@@ -223,11 +223,11 @@ def find_factscore(
     Examples:
         >>> from claimlab.io.factscore import LabelledResponse, LabelledSentence
         >>> s = LabelledSentence("x", True, ("a", "b"), (("a", "S"), ("b", "NS")))
-        >>> r = find_factscore([LabelledResponse(1, "t", (), (s,)), LabelledResponse(2, "u", (), None)],
+        >>> r = score_factscore([LabelledResponse(1, "t", (), (s,)), LabelledResponse(2, "u", (), None)],
         ...                    policy="exclude", gamma=0)
         >>> r.factscore, r.respond.display, r.facts_per_response
         (0.5, '50.0% (1/2)', 2.0)
-        >>> find_factscore([LabelledResponse(1, "t", (), None)], policy="paper").display
+        >>> score_factscore([LabelledResponse(1, "t", (), None)], policy="paper").display
         'N/A (no scored response; respond 0.0% (0/1))'
     """
     scores = [score_response(r, policy=policy, gamma=gamma) for r in responses]
@@ -246,7 +246,7 @@ def by_category(
     for r in responses:
         key = r.category[level] if len(r.category) > level else "(none)"
         buckets.setdefault(key, []).append(r)
-    return {k: find_factscore(v, name=k, policy=policy, gamma=gamma) for k, v in buckets.items()}
+    return {k: score_factscore(v, name=k, policy=policy, gamma=gamma) for k, v in buckets.items()}
 
 
 RARITY_ORDER = ("very rare", "rare", "medium", "freq", "very freq")

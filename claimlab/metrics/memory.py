@@ -3,7 +3,7 @@
 Metric card (the decomposition seed's memory rule, stated with the decomposition metrics' own
 definitions, never decided a second time):
     A candidate of a file may be reused when all of these hold, each read from
-    :func:`~claimlab.metrics.decomposition.find_decomposition` or
+    :func:`~claimlab.metrics.decomposition.score_decomposition` or
     :func:`~claimlab.metrics.selection.entity_groups` on the same selection:
 
     1. it is in the selection and counted there: in the unique selection D*, so neither left
@@ -31,7 +31,7 @@ from typing import Any
 from claimlab.core.frozen import freeze
 from claimlab.core.vocab import Status
 from claimlab.io.decomposition import Candidate, DecompositionFixture
-from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+from claimlab.metrics.decomposition import DecompositionResult, score_decomposition
 from claimlab.metrics.selection import entity_groups
 
 
@@ -84,19 +84,19 @@ def _reason(
     return None
 
 
-def find_trust(fixture: DecompositionFixture, selection: Sequence[str]) -> Trust:
+def score_trust(fixture: DecompositionFixture, selection: Sequence[str]) -> Trust:
     """The memory rule over one selection of a file (see the module's metric card).
 
     Examples:
         >>> from claimlab.io.locate import FIXTURES_DIR
         >>> from claimlab.io.decomposition import load_decomposition
         >>> fx = load_decomposition(FIXTURES_DIR / "atlas_nova.json")
-        >>> find_trust(fx, []).trusted
+        >>> score_trust(fx, []).trusted
         ()
-        >>> set(find_trust(fx, fx.candidate_ids).trusted) <= set(fx.candidate_ids)
+        >>> set(score_trust(fx, fx.candidate_ids).trusted) <= set(fx.candidate_ids)
         True
     """
-    result = find_decomposition(fixture, list(selection))
+    result = score_decomposition(fixture, list(selection))
     other = {cid for g in entity_groups(fixture, selection) for cid in g.other_entity}
     reasons: dict[str, str] = {}
     for c in fixture.candidates:

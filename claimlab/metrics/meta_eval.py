@@ -307,7 +307,7 @@ def _label(
     )
 
 
-def meta_evaluate(
+def score_meta_evaluation(
     pairs: Sequence[JudgedPair],
     *,
     level: float = 0.95,
@@ -330,7 +330,7 @@ def meta_evaluate(
         >>> from claimlab.io.ragchecker import JudgedPair
         >>> two = [JudgedPair(str(i), "d", "q", {"overall_label": j}, {"overall_label": s})
         ...        for i, j, s in [(0, (1, 2), (0.1, 0.9)), (1, (-1, -1), (0.8, 0.2))]]
-        >>> a = meta_evaluate(two, labels=["overall_label"]).labels["overall_label"]
+        >>> a = score_meta_evaluation(two, labels=["overall_label"]).labels["overall_label"]
         >>> a.pearson.display, a.pearson.reason, a.below_people["pearson"]
         ('96.22 (no interval)', 'only 2 response pairs: an interval needs 3 or more', None)
     """

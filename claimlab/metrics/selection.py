@@ -36,7 +36,7 @@ from typing import Any
 from claimlab.core.ratio import Ratio
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 from claimlab.io.reader import bulk_load
-from claimlab.metrics.decomposition import find_decomposition, toy_ratios
+from claimlab.metrics.decomposition import score_decomposition, toy_ratios
 
 TOLERANCE = 1e-9
 ENUMERATE_UP_TO = 12  # a part of at most this many candidates is solved by trying every subset
@@ -438,7 +438,7 @@ def entity_groups(
     that entity (a reference's ``entity``; one without is about any), and is listed apart
     when only another entity's documents support it.
     """
-    result = find_decomposition(fixture, list(selection))
+    result = score_decomposition(fixture, list(selection))
     about = {r.id: r.entity.strip() for r in fixture.references}
     groups: dict[tuple[str, str], list[str]] = {}
     for cid in result.unique_ids:

@@ -17,7 +17,7 @@ from typing import Any
 from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import SufficiencyFixture
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
 
 def answer_is_correct(
@@ -39,7 +39,7 @@ def selective_items(fixture: SufficiencyFixture) -> list[SelectiveItem]:
     """
     items = []
     for sc in fixture.scenarios.values():
-        result = find_fixture_sufficiency(
+        result = score_fixture_sufficiency(
             fixture, sc.question, sc.context, ignore_metadata=sc.ignore_metadata
         )
         correct = (
@@ -83,11 +83,11 @@ class SelectiveResult:
         }
 
 
-def find_selective(items: Sequence[SelectiveItem]) -> SelectiveResult:
+def score_selective(items: Sequence[SelectiveItem]) -> SelectiveResult:
     """Accuracy on answered questions with answered/total; N/A when nothing is answered.
 
     Examples:
-        >>> r = find_selective([SelectiveItem("question-1", False, None, True)])
+        >>> r = score_selective([SelectiveItem("question-1", False, None, True)])
         >>> r.accuracy.display, r.coverage.display, r.abstained_with_complete_evidence
         ('N/A (0/0)', '0.0% (0/1)', ('question-1',))
     """

@@ -393,7 +393,7 @@ def check_alternatives(
             )
 
 
-def find_sufficiency(
+def score_sufficiency(
     alternatives: Sequence[Sequence[str]],
     context: Sequence[str],
     *,
@@ -425,12 +425,12 @@ def find_sufficiency(
         A SufficiencyResult; ``witnesses`` lists every complete alternative.
 
     Examples:
-        >>> r = find_sufficiency([["a", "b"], ["c"]], ["a", "a"])
+        >>> r = score_sufficiency([["a", "b"], ["c"]], ["a", "a"])
         >>> r.status, r.context_raw, r.context_unique, [b.missing for b in r.branches]
         ('INSUFFICIENT', 2, 1, [('b',), ('c',)])
-        >>> find_sufficiency([["a", "b"], ["c"]], ["c"]).witnesses
+        >>> score_sufficiency([["a", "b"], ["c"]], ["c"]).witnesses
         (('c',),)
-        >>> find_sufficiency([["a"]], []).status
+        >>> score_sufficiency([["a"]], []).status
         'INSUFFICIENT'
     """
     if alternatives or not none_allowed:
@@ -664,7 +664,7 @@ def _checks(fixture: SufficiencyFixture, q: Question) -> _Checks:
     return _Checks(reject, unsafe, link, metadata_problem)
 
 
-def find_fixture_sufficiency(
+def score_fixture_sufficiency(
     fixture: SufficiencyFixture,
     question: str,
     context: Sequence[str],
@@ -685,13 +685,13 @@ def find_fixture_sufficiency(
         >>> fx = load_sufficiency(FIXTURES_DIR / "aurora.json")
         >>> question = next(iter(fx.questions.values()))
         >>> chain = max(question.alternatives, key=len)
-        >>> r = find_fixture_sufficiency(fx, question.name, chain[:1])
+        >>> r = score_fixture_sufficiency(fx, question.name, chain[:1])
         >>> r.status, [b.missing for b in r.branches if b.alternative == chain] == [chain[1:]]
         ('INSUFFICIENT', True)
     """
     q = fixture.question(question)
     checks = _checks(fixture, q)
-    base = find_sufficiency(
+    base = score_sufficiency(
         q.alternatives,
         context,
         known=lambda eid: eid in fixture._by_id,
@@ -1064,7 +1064,7 @@ def item_answers(
         >>> from claimlab.io.sufficiency import load_sufficiency
         >>> fx = load_sufficiency(FIXTURES_DIR / "parcel_routes.json")
         >>> q = next(iter(fx.questions.values()))
-        >>> r = find_fixture_sufficiency(fx, q.name, [])
+        >>> r = score_fixture_sufficiency(fx, q.name, [])
         >>> {item: state for item, (state, _) in item_answers(fx, q.name, r).items()} == {
         ...     item: "UNKNOWN" for item in q.asks}
         True

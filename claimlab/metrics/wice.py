@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from claimlab.core.vocab import WiceLabel
 from claimlab.io.wice import WiceClaim
-from claimlab.metrics.sufficiency import SufficiencyResult, find_sufficiency
+from claimlab.metrics.sufficiency import SufficiencyResult, score_sufficiency
 
 
-def find_wice_sufficiency(claim: WiceClaim, context: list[int]) -> SufficiencyResult | None:
+def score_wice_sufficiency(claim: WiceClaim, context: list[int]) -> SufficiencyResult | None:
     """Sufficiency of a context of sentence indices; None when the claim has no supporting set."""
     if not claim.alternatives:
         return None
-    return find_sufficiency(
+    return score_sufficiency(
         [[str(s) for s in g] for g in claim.alternatives], [str(s) for s in context]
     )
 
@@ -52,7 +52,7 @@ def lead_k_status(claims: list[WiceClaim], ks: list[int | None]) -> dict[str, di
                 continue
             n = c.sentences if k is None else min(k, c.sentences)
             alternatives = [[str(s) for s in g] for g in c.alternatives]
-            counts[find_sufficiency(alternatives, [str(s) for s in range(n)]).status] += 1
+            counts[score_sufficiency(alternatives, [str(s) for s in range(n)]).status] += 1
         out[name] = counts
     return out
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from claimlab.io.factscore import load_labelled, relabelled
-from claimlab.metrics.factscore import find_factscore
+from claimlab.metrics.factscore import score_factscore
 from claimlab.tooling.cli import main
 from tests.checkers import stand_ins
 from tests.conftest import FIXTURES, ROOT, require_data
@@ -65,8 +65,8 @@ def test_fact_estimate_with_a_checker_of_flipped_people_labels(tmp_path, capsys)
     assert asked > 10000 and first["checker"]["checker"]["calls"] == asked
     for system, path in zip(first["systems"], files, strict=True):
         human, flipped = flipped_by_hand(path)
-        want = find_factscore(flipped, name=system["name"], policy="paper", gamma=10).factscore
-        people = find_factscore(human, name=system["name"], policy="paper", gamma=10)
+        want = score_factscore(flipped, name=system["name"], policy="paper", gamma=10).factscore
+        people = score_factscore(human, name=system["name"], policy="paper", gamma=10)
         # the error rate is the flips' effect, to the rounding of the report (2 decimals)
         assert system["error_rate_points"] == pytest.approx(
             100 * (want - people.factscore), abs=0.3

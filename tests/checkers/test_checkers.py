@@ -28,10 +28,10 @@ from claimlab.checkers import (
     Verdict,
     VerdictCache,
     checker_from_spec,
-    find_repeats,
     from_ragchecker,
     parse_verdict,
     run_checker,
+    score_repeats,
     to_ragchecker,
 )
 from claimlab.checkers.verdicts import CheckerUnavailable
@@ -267,7 +267,7 @@ def test_repeats_flip_rate_and_alpha_match_a_hand_computation():
     items = [Item(f"c{n}", f"claim {n}", ()) for n in range(40)]
     checker = checker_from_spec("python:tests.checkers.stand_ins:Flipper")
     run = run_checker(items, checker, repeats=5)
-    report = find_repeats(run.item_ids, run.verdicts)
+    report = score_repeats(run.item_ids, run.verdicts)
     # by hand: the same draws; each item's majority, and the asks that differ from it
     hand = [
         ["N" if stand_ins.draw(7, f"c{n}", r) < 0.2 else "S" for r in range(5)] for n in range(40)
@@ -289,7 +289,7 @@ def test_repeats_flip_rate_and_alpha_match_a_hand_computation():
 def test_each_items_flip_rate_carries_its_counts_and_they_sum_to_the_pooled_rate(rows):
     # mutation caught: an unstable item left unnamed, or a per-item row off the pooled counts
     ids = [f"c{n}" for n in range(len(rows))]
-    report = find_repeats(ids, [[Verdict(label) for label in row] for row in rows])
+    report = score_repeats(ids, [[Verdict(label) for label in row] for row in rows])
     data = report.to_dict()
     per_item = data.get("items", [])
     assert [r["id"] for r in per_item] == ids
@@ -321,7 +321,7 @@ def test_the_repeats_line_names_the_first_unstable_items_and_counts_the_rest(uns
 
     s, n = Verdict(Status.SUPPORTED), Verdict(Status.NOT_IN_REFERENCE)
     rows = [[s, s, n] if k < unstable else [s, s, s] for k in range(10)]
-    line = repeats_line(find_repeats([f"c{k}" for k in range(10)], rows).to_dict())
+    line = repeats_line(score_repeats([f"c{k}" for k in range(10)], rows).to_dict())
     pooled = f"unstable items {unstable * 10}.0% ({unstable}/10)"
     assert (pooled + (f" {named}," if named else ",")) in line, line
 

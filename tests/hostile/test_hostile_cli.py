@@ -203,10 +203,10 @@ def test_a_cyclic_chain_is_refused(write_variant):
 
     proc = run_cli("sufficiency", write_variant("aurora.json", cycle), "--question", "room")
     assert proc.returncode == 2 and "occurs twice in one chain" in proc.stderr
-    from claimlab.metrics.sufficiency import find_sufficiency
+    from claimlab.metrics.sufficiency import score_sufficiency
 
     with pytest.raises(Exception, match="cycle"):
-        find_sufficiency([["a", "b", "a"]], ["a", "b"], link=lambda a, b: None)
+        score_sufficiency([["a", "b", "a"]], ["a", "b"], link=lambda a, b: None)
 
 
 # --- 6. checks the seeds ask for --------------------------------------------------------------
@@ -358,10 +358,10 @@ def test_route_and_room_names_e5_with_a_reason_and_e1_e4_is_one_link_error():
 def test_the_chain_figure_names_the_context_it_was_given():
     from claimlab.io.sufficiency import load_sufficiency
     from claimlab.labs.sufficiency.views import plot_chains
-    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
     fx = load_sufficiency(FIXTURES / "aurora.json")
-    r = find_fixture_sufficiency(fx, "route_and_room", ["E5"])
+    r = score_fixture_sufficiency(fx, "route_and_room", ["E5"])
     ax = plot_chains(fx, "route_and_room", r)
     assert "context E5 " in ax.get_title() and "(empty)" not in ax.get_title()
 

@@ -21,11 +21,11 @@ pytestmark = pytest.mark.slow
 
 def test_100k_candidates_load_and_score(tmp_path):
     from claimlab.io.decomposition import load_decomposition
-    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.decomposition import score_decomposition
 
     def score(path):
         fx = load_decomposition(path)
-        return find_decomposition(fx, fx.mode("all"))
+        return score_decomposition(fx, fx.mode("all"))
 
     r = grows_linearly(
         "100,000 candidates", lambda n, d: decomposition_file(d, n), score, 100_000,
@@ -38,11 +38,11 @@ def test_100k_candidates_load_and_score(tmp_path):
 
 def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
     from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.metrics.sufficiency import MAX_STAND_INS, find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import MAX_STAND_INS, score_fixture_sufficiency
 
     def judge(inputs):
         path, context = inputs
-        return find_fixture_sufficiency(load_sufficiency(path), "q", context.split(","))
+        return score_fixture_sufficiency(load_sufficiency(path), "q", context.split(","))
 
     r = grows_linearly(
         "20,000 alternatives", lambda n, d: sufficiency_file(d, n), judge, 20_000,
@@ -56,12 +56,12 @@ def test_20k_alternatives_with_thousands_of_stand_ins(tmp_path):
 
 def test_3000_claims_over_3000_chunks(tmp_path):
     from claimlab.io.context_lab import load_answer, load_chunks
-    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.citations import score_citations
 
     report = grows_linearly(
         "3,000 claims over 3,000 chunks",
         lambda n, d: citation_files(d, n, n),
-        lambda ac: validate_citations(load_answer(ac[0]), load_chunks(ac[1])),
+        lambda ac: score_citations(load_answer(ac[0]), load_chunks(ac[1])),
         3000,
         folder=tmp_path,
         repeats=3,
@@ -78,12 +78,12 @@ def test_20000_claims_over_20000_chunks_each_restating_its_sentence(tmp_path):
     """The quote looked for elsewhere through the chunk index, the sentences matched through the
     trigram index, the declared sentences found by key: linear (each was a scan per claim)."""
     from claimlab.io.context_lab import load_answer, load_chunks
-    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.citations import score_citations
 
     report = grows_linearly(
         "20,000 claims over 20,000 chunks",
         lambda n, d: citation_files(d, n, n, restates=True),
-        lambda ac: validate_citations(load_answer(ac[0]), load_chunks(ac[1])),
+        lambda ac: score_citations(load_answer(ac[0]), load_chunks(ac[1])),
         20_000,
         folder=tmp_path,
     )
@@ -118,7 +118,7 @@ def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
     """The exercises look for each unfound quote in every chunk: one search per claim."""
     from claimlab.io.context_lab import ContextLab, load_answer, load_chunks
     from claimlab.labs.context.lesson import context_exercises
-    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.citations import score_citations
     from claimlab.metrics.context_budget import pack
 
     def prepare(n, folder):
@@ -126,7 +126,7 @@ def test_notebook_05_exercises_on_3000_claims_over_3000_chunks(tmp_path):
         chunks = tuple(load_chunks(c))
         lab = ContextLab(str(c), "q", chunks, {"big": load_answer(a)}, (), 0.9, ())
         packed = pack(chunks, max_chunks=len(chunks), max_tokens=10**9)
-        return lab, packed, {"big": validate_citations(lab.answers["big"], chunks)}
+        return lab, packed, {"big": score_citations(lab.answers["big"], chunks)}
 
     exercises = grows_linearly(
         "the exercises of 3,000 claims over 3,000 chunks",
@@ -274,12 +274,12 @@ def test_meta_evaluation_of_100000_pairs(tmp_path):
     from scale_inputs import meta_files
 
     from claimlab.io.ragchecker import load_meta_evaluation
-    from claimlab.metrics.meta_eval import meta_evaluate
+    from claimlab.metrics.meta_eval import score_meta_evaluation
 
     result = grows_linearly(
         "meta-eval over 100,000 response pairs",
         lambda n, d: meta_files(d, n),
-        lambda hs: meta_evaluate(load_meta_evaluation(*hs), resamples=100),
+        lambda hs: score_meta_evaluation(load_meta_evaluation(*hs), resamples=100),
         100_000,
         folder=tmp_path,
     )

@@ -8,7 +8,7 @@ from claimlab.io.multihop import convert_hotpotqa, convert_musique
 from claimlab.io.sufficiency import read_sufficiency
 from claimlab.labs.retrieval.study import depth_study
 from claimlab.labs.sufficiency.cases import build_cases, check_cases
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 from tests.conftest import FIXTURES, require_data, run_cli
 
 MUSIQUE = ("musique", "hipporag_musique_ans_train_100.json")
@@ -36,9 +36,9 @@ def test_every_record_full_support_is_sufficient_and_each_cut_names_its_premise(
     for q in fx.questions.values():
         (alt,) = q.alternatives
         assert all(eid.startswith(q.name + "/") for eid in alt)  # ids trace back to the record
-        assert find_fixture_sufficiency(fx, q.name, list(alt)).status == "SUFFICIENT", q.name
+        assert score_fixture_sufficiency(fx, q.name, list(alt)).status == "SUFFICIENT", q.name
         for m in alt:
-            r = find_fixture_sufficiency(fx, q.name, [x for x in alt if x != m])
+            r = score_fixture_sufficiency(fx, q.name, [x for x in alt if x != m])
             assert r.status == "INSUFFICIENT" and r.branches[0].missing == (m,), (q.name, m)
 
 
@@ -204,7 +204,7 @@ def test_a_tiny_musique_record_converts_and_links(tmp_path):
     proc = run_cli("convert", "musique", f, "--out", tmp_path / "s.json", "--json")
     assert json.loads(proc.stdout)["questions"] == 1
     fx = read_sufficiency(json.loads((tmp_path / "s.json").read_text()), source="s")
-    r = find_fixture_sufficiency(fx, "2hop__1_2", ["2hop__1_2/p0", "2hop__1_2/p1"])
+    r = score_fixture_sufficiency(fx, "2hop__1_2", ["2hop__1_2/p0", "2hop__1_2/p1"])
     assert r.status == "SUFFICIENT"
 
 

@@ -60,11 +60,11 @@ def assert_figure(ax):
 @pytest.fixture(scope="module")
 def atlas():
     from claimlab.io.decomposition import load_decomposition
-    from claimlab.metrics.decomposition import find_decomposition, named_selections
+    from claimlab.metrics.decomposition import named_selections, score_decomposition
     from claimlab.metrics.selection import core_select, entity_groups
 
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    results = {n: find_decomposition(fx, ids) for n, ids in named_selections(fx, "all").items()}
+    results = {n: score_decomposition(fx, ids) for n, ids in named_selections(fx, "all").items()}
     core = {n: core_select(fx, r.selection) for n, r in results.items()}
     groups = {n: entity_groups(fx, r.selection) for n, r in results.items()}
     return fx, results, core, groups
@@ -156,11 +156,11 @@ def test_decomposition_widget_html_carries_counts_and_escapes(atlas):
 @pytest.fixture(scope="module")
 def aurora():
     from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
     fx = load_sufficiency(FIXTURES / "aurora.json")
     walk = {
-        n: find_fixture_sufficiency(fx, s.question, s.context, ignore_metadata=s.ignore_metadata)
+        n: score_fixture_sufficiency(fx, s.question, s.context, ignore_metadata=s.ignore_metadata)
         for n, s in fx.scenarios.items()
     }
     return fx, walk
@@ -168,7 +168,7 @@ def aurora():
 
 def test_sufficiency_tables_and_figures(aurora, capsys):
     from claimlab.labs.sufficiency import views
-    from claimlab.metrics.selective import find_selective, risk_coverage, selective_items
+    from claimlab.metrics.selective import risk_coverage, score_selective, selective_items
 
     fx, walk = aurora
     name, result = next((n, r) for n, r in walk.items() if r.branches and r.rejected)
@@ -189,7 +189,7 @@ def test_sufficiency_tables_and_figures(aurora, capsys):
     assert_counts_beside_percentages(strings_of(views.selective_table(items)))
     assert_counts_beside_percentages(strings_of(views.risk_coverage_table(rows)))
     assert_figure(views.plot_risk_coverage(rows, title="risk"))
-    assert find_selective(items).to_dict()
+    assert score_selective(items).to_dict()
 
 
 def test_a_sufficiency_round_is_shown_with_its_log(aurora):
@@ -209,13 +209,13 @@ def test_a_sufficiency_round_is_shown_with_its_log(aurora):
 @pytest.fixture(scope="module")
 def leave():
     from claimlab.io.context_lab import load_context_lab
-    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.citations import score_citations
     from claimlab.metrics.context_budget import pack
 
     lab = load_context_lab(FIXTURES / "leave_policy_en.json")
     packed = pack(lab.chunks, max_chunks=4, max_tokens=120, question=lab.question)
     sent = [c for c in lab.chunks if c.id in packed.kept]
-    reports = {n: validate_citations(a, sent) for n, a in lab.answers.items()}
+    reports = {n: score_citations(a, sent) for n, a in lab.answers.items()}
     return lab, packed, reports
 
 
@@ -254,11 +254,11 @@ def test_context_tables_and_figures(leave, capsys):
 
 @pytest.fixture(scope="module")
 def annotated():
-    from claimlab.metrics.agreement import find_pooled_agreement, load_for_agreement
+    from claimlab.metrics.agreement import load_for_agreement, score_pooled_agreement
 
     files = [FIXTURES / "annotations" / n for n in ("reader-en.ana.json", "reader-en.ben.json")]
     sets, items = load_for_agreement(files)
-    return files, find_pooled_agreement(sets, items)
+    return files, score_pooled_agreement(sets, items)
 
 
 def test_annotation_views_of_agreement_and_adjudication(annotated, tmp_path):
@@ -414,11 +414,11 @@ def test_factscore_views_on_the_human_annotations(monkeypatch):
 
     subjects = fs_io.load_subjects(require_data("factscore"))
     chosen = {
-        n: fs.find_factscore(r, name=n, policy="paper", gamma=10) for n, r in subjects.items()
+        n: fs.score_factscore(r, name=n, policy="paper", gamma=10) for n, r in subjects.items()
     }
     assert_counts_beside_percentages(strings_of(views.factscore_table(chosen)))
     by_policy = {
-        n: {p: fs.find_factscore(r, name=n, policy=p, gamma=0) for p in fs.POLICIES}
+        n: {p: fs.score_factscore(r, name=n, policy=p, gamma=0) for p in fs.POLICIES}
         for n, r in subjects.items()
     }
     assert_figure(views.plot_factscore_table(by_policy, title="policies"))
@@ -459,7 +459,7 @@ def test_the_uncertainty_study_is_shown_with_its_comparison_and_ranking(monkeypa
     monkeypatch.setattr(display, "show_markdown", shown.append)
     subjects = fs_io.load_subjects(require_data("factscore"))
     chosen = {
-        n: fs.find_factscore(r, name=n, policy="paper", gamma=10) for n, r in subjects.items()
+        n: fs.score_factscore(r, name=n, policy="paper", gamma=10) for n, r in subjects.items()
     }
     pair = ("ChatGPT", "InstructGPT")
     study = studies.uncertainty_study(chosen, pair=pair, level=0.9, resamples=200, seed=0)

@@ -166,11 +166,11 @@ def test_property_factscore_table_counts_equal_the_reports_counts(seed):
     from pathlib import Path
 
     from claimlab.io.factscore import load_labelled
-    from claimlab.metrics.factscore import find_factscore, per_prompt_table
+    from claimlab.metrics.factscore import per_prompt_table, score_factscore
 
     with tempfile.TemporaryDirectory() as d:
         path = jsonl(Path(d) / "S.jsonl", factscore_rows(n=20, seed=seed))
-        r = find_factscore(load_labelled(path), name="S", policy="paper")
+        r = score_factscore(load_labelled(path), name="S", policy="paper")
     t = per_prompt_table([r])
     assert (t["support_numerator"].sum(), t["support_denominator"].sum()) == (r.supported, r.facts)
     assert t["respond_ratio_numerator"].sum() == r.respond.numerator

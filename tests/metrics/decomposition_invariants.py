@@ -4,7 +4,7 @@
   unit each) and candidates given by code point ranges; :func:`decomposition_docs` draws one
   (Korean, English, astral characters; spans inside a sentence or across two).
 * :func:`coverage_everywhere` reads a document with the reader (checking that its declaration's
-  conversion and field-by-field walk give the same records), and counts Toy Original Coverage as ``decomposition`` (find_decomposition),
+  conversion and field-by-field walk give the same records), and counts Toy Original Coverage as ``decomposition`` (score_decomposition),
   ``agreement`` (file_items), the game (toy_counts) and ``ledger --from-decompositions``
   (tables_from_decompositions) count it: they must agree; it returns (covered, units).
 * :func:`split_candidate` splits a candidate into atomic candidates quoting the parts of its
@@ -33,7 +33,7 @@ from claimlab.io.decomposition import DecompositionDocument, confirmed_count, re
 from claimlab.io.ledger import tables_from_decompositions
 from claimlab.io.reader import Record
 from claimlab.metrics.agreement_items import file_items
-from claimlab.metrics.decomposition import find_decomposition, toy_counts
+from claimlab.metrics.decomposition import score_decomposition, toy_counts
 from claimlab.metrics.ledger import score_tables
 
 # Korean recipe words, English words, and astral characters (two UTF-16 units, one character)
@@ -167,7 +167,7 @@ def coverage_everywhere(doc: dict[str, Any]) -> tuple[int, int]:
     careful = read_decomposition(doc, source="generated.json")
     assert_one_reading(doc)
     ids = careful.candidate_ids
-    r = find_decomposition(careful, ids).coverage
+    r = score_decomposition(careful, ids).coverage
     got = (r.numerator, r.denominator)
     assert toy_counts(careful, ids)[2:4] == got  # the game
     assert file_items(careful).counts[2:4] == got  # agreement's Toy ratios

@@ -8,7 +8,7 @@ import pytest
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.decomposition import load_decomposition
-from claimlab.metrics.agreement import alpha_nominal, cohen_kappa, find_agreement, raw_agreement
+from claimlab.metrics.agreement import alpha_nominal, cohen_kappa, raw_agreement, score_agreement
 from tests.conftest import ROOT, run_cli
 
 ATLAS = ROOT / "fixtures" / "atlas_nova.json"
@@ -74,7 +74,7 @@ EXPECTED = [
 
 @pytest.mark.parametrize(("field", "alpha", "kappa", "raw"), EXPECTED, ids=[e[0] for e in EXPECTED])
 def test_atlas_pair_gives_the_hand_computed_figures(tmp_path, field, alpha, kappa, raw):
-    report = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
+    report = score_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
     f = report.field(field)
     assert f.alpha.value == pytest.approx(alpha, abs=1e-6)
     assert f.kappa.value == pytest.approx(kappa, abs=1e-6)
@@ -85,7 +85,7 @@ def test_atlas_pair_gives_the_hand_computed_figures(tmp_path, field, alpha, kapp
 @pytest.mark.parametrize("field", ["error: entity", "error: version"])
 def test_a_field_where_everyone_chose_one_value_is_na_with_a_reason(tmp_path, field):
     # C9 (entity) and C10 (version) are under review in both files: the rest are all "false"
-    f = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)]).field(field)
+    f = score_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)]).field(field)
     assert f.alpha.value is None and f.kappa.value is None
     assert "same category (false)" in f.alpha.reason
     assert "one category (false)" in f.kappa.reason
@@ -93,7 +93,7 @@ def test_a_field_where_everyone_chose_one_value_is_na_with_a_reason(tmp_path, fi
 
 
 def test_same_units_agree_perfectly_and_disagreements_list_item_and_values(tmp_path):
-    report = find_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
+    report = score_agreement([load_decomposition(p) for p in atlas_pair(tmp_path)])
     assert report.field("unit boundaries").alpha.value == 1.0
     listed = {(d.field, d.item): d.values for d in report.disagreements}
     assert listed[("faithful", "C7")] == ("false", "true")
@@ -103,7 +103,7 @@ def test_same_units_agree_perfectly_and_disagreements_list_item_and_values(tmp_p
 
 
 def test_each_annotators_labels_give_their_own_toy_ratios(tmp_path):
-    report = find_agreement(
+    report = score_agreement(
         [load_decomposition(p) for p in atlas_pair(tmp_path)], selection="baseline"
     )
     a, b = report.figures
@@ -166,7 +166,7 @@ def test_agreement_command_text_and_json(tmp_path):
 
 def test_shipped_annotators_disagree_on_unit_boundaries_and_atomicity():
     files = sorted((ROOT / "fixtures" / "annotations").glob("*.json"))
-    report = find_agreement([load_decomposition(p) for p in files])
+    report = score_agreement([load_decomposition(p) for p in files])
     items = [d.item for d in report.disagreements if d.field == "unit boundaries"]
     assert len(items) == 3  # one annotator split a sentence in two units
     assert report.field("unit boundaries").alpha.value < 1.0
@@ -366,7 +366,7 @@ def _field_dict(name, alpha, kappa, raw, categories, items=None, answers=1):
 
 def test_the_json_form_of_a_report(tmp_path):
     a, b = atlas_pair(tmp_path)
-    report = find_agreement([load_decomposition(p) for p in (a, b)], selection="baseline")
+    report = score_agreement([load_decomposition(p) for p in (a, b)], selection="baseline")
     d = report.to_dict()
     assert list(d) == ["annotators", "files", "answers", "decompositions",
                        "answers_with_one_annotator", "fields", "disagreements", "figures"]  # fmt: skip
@@ -405,14 +405,14 @@ def test_the_json_form_of_a_report(tmp_path):
 def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
     from claimlab.metrics.agreement import (
         POOLING_STEPS,
-        find_pooled_agreement,
         load_for_agreement,
+        score_pooled_agreement,
     )
 
     a, b = atlas_pair(tmp_path)
-    one = find_agreement([load_decomposition(p) for p in (a, b)])
+    one = score_agreement([load_decomposition(p) for p in (a, b)])
     sets, items = load_for_agreement([str(a), str(b)])
-    pooled = find_pooled_agreement(sets, items, per_answer=True)
+    pooled = score_pooled_agreement(sets, items, per_answer=True)
     d = pooled.to_dict()
     for name, alpha, kappa, raw in EXPECTED:
         f = pooled.field(name)
@@ -427,7 +427,7 @@ def test_pooled_folders_give_the_same_figures_and_each_answers_row(tmp_path):
     by_field = {f["field"]: f for f in row["fields"]}
     assert by_field["faithful"]["alpha"]["value"] == pytest.approx(0.622222, abs=1e-6)
     ticks = []  # the command's "pairing answers" line counts these steps
-    assert find_pooled_agreement(sets, items, progress=ticks.append).to_dict() == {
+    assert score_pooled_agreement(sets, items, progress=ticks.append).to_dict() == {
         k: v for k, v in d.items() if k != "per_answer"
     }
     assert ticks == [1] * POOLING_STEPS and POOLING_STEPS == 12
@@ -489,7 +489,7 @@ def test_a_field_of_three_annotators_has_no_kappa_and_counts_answers_given():
 def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
     import shutil
 
-    from claimlab.metrics.agreement import find_pooled_agreement, load_for_agreement
+    from claimlab.metrics.agreement import load_for_agreement, score_pooled_agreement
 
     a, b = atlas_pair(tmp_path)
     fa, fb = tmp_path / "A", tmp_path / "B"
@@ -499,7 +499,7 @@ def test_answers_with_an_item_two_annotators_labelled_over_folders(tmp_path):
     shutil.copy(b, fb / "atlas.json")
     shutil.copy(ROOT / "fixtures" / "ferry_lines.json", fa / "ferry.json")  # A alone
     sets, items = load_for_agreement([str(fa), str(fb)])
-    report = find_pooled_agreement(sets, items, per_answer=True)
+    report = score_pooled_agreement(sets, items, per_answer=True)
     d = report.to_dict()
     assert (d["answers"], d["decompositions"]) == (2, 2)
     assert len(d["answers_with_one_annotator"]) == 1

@@ -12,7 +12,7 @@ from claimlab.io.context_lab import (
     load_context_lab,
     parse_answer,
 )
-from claimlab.metrics.citations import find_quote, normalise, validate_citations
+from claimlab.metrics.citations import find_quote, normalise, score_citations
 from tests.conftest import FIXTURES, run_cli
 
 EXPECTED = {
@@ -33,14 +33,14 @@ def lab(request):
 
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_named_answers(lab, name):
-    rep = validate_citations(lab.answers[name], lab.chunks)
+    rep = score_citations(lab.answers[name], lab.chunks)
     verdict, codes = EXPECTED[name]
     assert rep.verdict == verdict
     assert [p.code for p in rep.problems] == codes
 
 
 def test_quote_from_other_chunk_says_where_it_is(lab):
-    rep = validate_citations(lab.answers["quote_from_other_chunk"], lab.chunks)
+    rep = score_citations(lab.answers["quote_from_other_chunk"], lab.chunks)
     assert (
         "instead" in rep.problems[0].explanation
         and "#" in rep.problems[0].explanation.split("instead")[0]
@@ -49,12 +49,12 @@ def test_quote_from_other_chunk_says_where_it_is(lab):
 
 def test_seed_answer_rejected_when_its_chunk_was_not_sent(lab):
     sent = [c for c in lab.chunks if "7b" not in c.id]
-    rep = validate_citations(lab.answers["seed"], sent)
+    rep = score_citations(lab.answers["seed"], sent)
     assert [p.code for p in rep.problems] == ["FABRICATED_ID"]
 
 
 def test_reject_message_names_documents_and_what_was_missing(lab):
-    rep = validate_citations(lab.answers["fabricated_id"], lab.chunks)
+    rep = score_citations(lab.answers["fabricated_id"], lab.chunks)
     for doc in {f"{c.document} ({c.version})" for c in lab.chunks}:
         assert doc in rep.message
     assert "v4" in rep.message
@@ -62,7 +62,7 @@ def test_reject_message_names_documents_and_what_was_missing(lab):
 
 
 def test_unsourced_allowed_when_asked(lab):
-    rep = validate_citations(lab.answers["unsourced_claim"], lab.chunks, allow_unsourced=True)
+    rep = score_citations(lab.answers["unsourced_claim"], lab.chunks, allow_unsourced=True)
     assert rep.verdict == "ACCEPT"
 
 
@@ -213,16 +213,16 @@ def _answer(text, claims, language):
 )  # fmt: skip
 def test_covered_means_stated(language, text, claims, codes):
     sent = MUSEUM_EN if language == "en" else MUSEUM_TR
-    rep = validate_citations(_answer(text, claims, language), sent)
+    rep = score_citations(_answer(text, claims, language), sent)
     assert [p.code for p in rep.problems] == codes, [p.explanation for p in rep.problems]
     assert rep.verdict == ("REJECT" if codes else "ACCEPT")
 
 
 def test_an_uncovered_sentence_says_what_its_claims_miss():
-    rep = validate_citations(_answer("Pensioners pay nothing.", [ADULTS_EN], "en"), MUSEUM_EN)
+    rep = score_citations(_answer("Pensioners pay nothing.", [ADULTS_EN], "en"), MUSEUM_EN)
     why = rep.problems[0].explanation
     assert "carry 1 of its 3 content words" in why and "pensioners, nothing" in why
-    rep = validate_citations(
+    rep = score_citations(
         _answer("A group visit is booked 7 days ahead.",
                 [("A group visit is booked ahead.", "fees#groups", "A group visit is booked 14 days")],
                 "en"), MUSEUM_EN)  # fmt: skip
@@ -231,6 +231,6 @@ def test_an_uncovered_sentence_says_what_its_claims_miss():
 
 def test_the_number_message_is_in_the_answers_language():
     claim = ("Emekliler günde 5,00 öder.", "ucret#emekli", "Emekliler kapıda günde 2,10 öder.")
-    rep = validate_citations(_answer("Emekliler günde 5,00 öder.", [claim], "tr"), MUSEUM_TR)
+    rep = score_citations(_answer("Emekliler günde 5,00 öder.", [claim], "tr"), MUSEUM_TR)
     assert "dayanakta" in rep.message and "5 sayısı" in rep.message
     assert "number" not in rep.message

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from claimlab.core.polarity import marks
 from claimlab.io.context_lab import Answer, Chunk, Claim
-from claimlab.metrics.citations import validate_citations
+from claimlab.metrics.citations import score_citations
 from tests.metrics.test_citations_scope import statements
 
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -26,7 +26,7 @@ def _check(language, answer, claim, quote, restates=None):
     chunk = Chunk("doc#1", "Doc", "1", 0.9, quote)
     c = Claim(claim, "doc#1", quote.rstrip("."), restates)
     lang = language if language in ("en", "tr") else "en"  # messages in English or Turkish
-    rep = validate_citations(Answer(answer, (c,), False, lang), [chunk])
+    rep = score_citations(Answer(answer, (c,), False, lang), [chunk])
     return [p.code for p in rep.problems], rep
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from claimlab.core.polarity import clauses, head_label, marks, without_head_label
 from claimlab.io.context_lab import Answer, Chunk, Claim, parse_answer
-from claimlab.metrics.citations import best_matches, quote_context, validate_citations
+from claimlab.metrics.citations import best_matches, quote_context, score_citations
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -41,7 +41,7 @@ def _answer(text, claims, language, synonyms=()):
 
 def _codes(language, text, claims, synonyms=()):
     sent = MUSEUM_EN if language == "en" else MUSEUM_TR
-    rep = validate_citations(_answer(text, claims, language, synonyms), sent)
+    rep = score_citations(_answer(text, claims, language, synonyms), sent)
     return [p.code for p in rep.problems], rep
 
 
@@ -138,7 +138,7 @@ def test_a_clause_number_at_the_head_of_a_quote_is_a_label(label):
     assert head_label(f"{label} Ödünç süresi on dört gündür.") == label
     chunk = Chunk("odunc", "Ödünç", "1", 0.9, f"{label} Ödünç süresi on dört gündür.")
     claim = Claim("Ödünç süresi 7 gündür.", "odunc", f"{label} Ödünç süresi on dört gündür.")
-    rep = validate_citations(Answer("Ödünç süresi 7 gündür.", (claim,), False, "tr"), [chunk])
+    rep = score_citations(Answer("Ödünç süresi 7 gündür.", (claim,), False, "tr"), [chunk])
     assert [p.code for p in rep.problems] == ["NUMBER_MISMATCH"]
 
 
@@ -162,7 +162,7 @@ def test_claims_go_to_the_sentence_whose_numbers_they_carry(language, text):
     sentences = [s.text for s in split_sentences(text)]
     chunk = Chunk("fees", "Fees", "1", 0.9, " ".join(sentences))
     claims = tuple(Claim(s, "fees", s.rstrip(".")) for s in sentences)
-    rep = validate_citations(Answer(text, claims, False, language), [chunk])
+    rep = score_citations(Answer(text, claims, False, language), [chunk])
     assert rep.verdict == "ACCEPT", [p.explanation for p in rep.problems]
     assert best_matches(sentences, sentences, language=language) == list(range(len(sentences)))
 
@@ -232,7 +232,7 @@ def statements(draw):
 def _verdict(language, sentence, claim, source, quote=None, cid="doc#1"):
     chunk = Chunk(cid, "Doc", "1", 0.9, f"{source}.")
     c = Claim(f"{claim}.", cid, quote or source)
-    return validate_citations(Answer(f"{sentence}.", (c,), False, language), [chunk])
+    return score_citations(Answer(f"{sentence}.", (c,), False, language), [chunk])
 
 
 @SETTINGS
@@ -318,7 +318,7 @@ def test_sentences_alike_but_their_numbers_are_each_covered_by_their_own_claim(
     rnd.shuffle(sentences)
     chunk = Chunk("fees", "Fees", "1", 0.9, " ".join(sentences))
     claims = tuple(Claim(x, "fees", x.rstrip(".")) for x in sentences)
-    rep = validate_citations(Answer(" ".join(sentences), claims, False, language), [chunk])
+    rep = score_citations(Answer(" ".join(sentences), claims, False, language), [chunk])
     assert rep.verdict == "ACCEPT", [p.explanation for p in rep.problems]
 
 
@@ -444,7 +444,7 @@ GYM = [
 )  # fmt: skip
 def test_natural_variants_of_scope_negation_and_labels(language, claim, cid, quote, codes):
     answer = Answer(claim, (Claim(claim, cid, quote),), False, language)
-    rep = validate_citations(answer, GYM)
+    rep = score_citations(answer, GYM)
     assert [p.code for p in rep.problems] == codes, [p.explanation for p in rep.problems]
 
 

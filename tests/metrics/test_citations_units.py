@@ -23,9 +23,9 @@ from claimlab.metrics.citations import (
     normalise,
     quote_pieces,
     quote_words,
+    score_citations,
     short_quote_piece,
     uncovered_sentences,
-    validate_citations,
 )
 
 SENT = [
@@ -234,7 +234,7 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_problem_with_its_explanation(case):
     answer, kw, expected = CASES[case]
-    report = validate_citations(answer, SENT, **kw)
+    report = score_citations(answer, SENT, **kw)
     got = [(p.claim, p.code, p.explanation) for p in report.problems]
     assert got == expected
     assert report.verdict == ("REJECT" if expected else "ACCEPT")
@@ -246,40 +246,40 @@ def test_every_problem_with_its_explanation(case):
 
 def test_an_uncovered_sentence_is_a_problem_unless_declared_and_allowed():
     answer = _answer(OK, text=OK.text + ". Leave is paid at 80 percent.")
-    (p,) = validate_citations(answer, SENT).problems
+    (p,) = score_citations(answer, SENT).problems
     assert (p.claim, p.code) == (0, "UNCOVERED_SENTENCE")
     assert p.explanation == (
         "sentence 2 of the answer (“Leave is paid at 80 percent.”) is not stated by its claims:"
         " no claim matches it (and the answer does not declare unsourced claims)"
     )
     declared = _answer(OK, text=answer.answer, flag=True)
-    (p,) = validate_citations(declared, SENT).problems  # declared but not allowed
+    (p,) = score_citations(declared, SENT).problems  # declared but not allowed
     assert p.code == "UNCOVERED_SENTENCE" and not p.explanation.endswith("claims)")
-    assert validate_citations(declared, SENT, allow_unsourced=True).verdict == "ACCEPT"
+    assert score_citations(declared, SENT, allow_unsourced=True).verdict == "ACCEPT"
 
 
 def test_the_reject_message_in_english_and_turkish():
     bad = _answer(Claim(OK.text, "k9", OK.quote))
-    report = validate_citations(bad, SENT)
+    report = score_citations(bad, SENT)
     assert report.message == (
         "This answer was withheld because its sources could not be verified. "
         "Searched: Leave Guide (v2) (2 chunks sent). "
         "Not found: chunk “k9” (cited for “Requests go to the manager seven days ahead”). "
         "You can rephrase the question or ask a person who maintains these documents."
     )
-    tr = validate_citations(_answer(Claim(OK.text, None, None), language="tr"), SENT)
+    tr = score_citations(_answer(Claim(OK.text, None, None), language="tr"), SENT)
     assert tr.message.startswith("Bu cevap, kaynakları doğrulanamadığı için gösterilmedi. ")
     assert "Aranan belgeler: Leave Guide (v2) (2 parça gönderildi)." in tr.message
     assert (
         "Bulunamayan: “Requests go to the manager seven days ahead” için bir kaynak;" in tr.message
     )
-    assert validate_citations(_answer(OK), SENT).message == (
+    assert score_citations(_answer(OK), SENT).message == (
         "Every claim cites a chunk that was sent, with a quote found in that chunk."
     )
-    assert validate_citations(_answer(text="?", dont_know=True), SENT).message == (
+    assert score_citations(_answer(text="?", dont_know=True), SENT).message == (
         "The answer says it does not know; there is no claim to verify."
     )
-    assert validate_citations(_answer(text="?", language="tr", dont_know=True), SENT).message == (
+    assert score_citations(_answer(text="?", language="tr", dont_know=True), SENT).message == (
         "Cevap bilmediğini söylüyor; doğrulanacak bir iddia yok."
     )
 
@@ -299,18 +299,18 @@ def test_the_reject_message_in_english_and_turkish():
 )  # fmt: skip
 def test_what_the_user_is_told_is_missing(case, told):
     answer, kw, _ = CASES[case]
-    message = validate_citations(answer, SENT, **kw).message
+    message = score_citations(answer, SENT, **kw).message
     assert f"Not found: {told}." in message or f"Not found: {told}; " in message
 
 
 def test_a_long_text_is_shortened_in_the_message():
     long_id = "x" * 70
-    report = validate_citations(_answer(Claim(OK.text, long_id, OK.quote)), SENT)
+    report = score_citations(_answer(Claim(OK.text, long_id, OK.quote)), SENT)
     assert f"chunk “{'x' * 57}...”" in report.message
 
 
 def test_the_json_of_a_report():
-    report = validate_citations(_answer(Claim(OK.text, "k1", None)), SENT)
+    report = score_citations(_answer(Claim(OK.text, "k1", None)), SENT)
     assert report.to_dict() == {
         "verdict": "REJECT",
         "problems": [{"claim": 1, "code": "MISSING_QUOTE", "explanation": "claim 1 cites k1 without a supporting quote"}],
@@ -394,7 +394,7 @@ def test_a_text_of_sixty_characters_is_shown_whole():
 
 def test_a_missing_piece_is_not_called_out_of_order():
     claim = Claim(OK.text, "k1", "to the manager ... nowhere in here")
-    (p,) = validate_citations(_answer(claim), SENT).problems
+    (p,) = score_citations(_answer(claim), SENT).problems
     assert p.explanation == (
         "claim 1: the quote 'to the manager ... nowhere in here' does not occur in k1"
     )
@@ -402,9 +402,7 @@ def test_a_missing_piece_is_not_called_out_of_order():
 
 def test_every_lost_number_is_named():
     claim = Claim("Requests go to 8 managers 9 days ahead", "k1", OK.quote)
-    report = validate_citations(
-        _answer(claim, text="Requests go to 8 managers 9 days ahead."), SENT
-    )
+    report = score_citations(_answer(claim, text="Requests go to 8 managers 9 days ahead."), SENT)
     (p,) = report.problems
     assert p.explanation == "claim 1 states 8, 9, which its quote from k1 does not"
     assert (
@@ -414,7 +412,7 @@ def test_every_lost_number_is_named():
 
 def test_declared_but_not_allowed_and_the_sentence_named_to_the_user():
     answer = _answer(OK, text=OK.text + ". Leave is paid at 80 percent.", flag=True)
-    report = validate_citations(answer, SENT)
+    report = score_citations(answer, SENT)
     (p,) = report.problems
     assert p.explanation == (
         "sentence 2 of the answer (“Leave is paid at 80 percent.”) is not stated by its claims:"
@@ -429,15 +427,15 @@ def test_every_unsourced_claim_is_counted_and_the_claims_after_it_checked():
         Claim("Leave is paid", None, None),
         Claim(OK.text, "k9", OK.quote),
     )
-    codes = [(p.claim, p.code) for p in validate_citations(answer, SENT).problems]
+    codes = [(p.claim, p.code) for p in score_citations(answer, SENT).problems]
     assert codes[:3] == [(1, "UNSOURCED_CLAIM"), (2, "UNSOURCED_CLAIM"), (3, "FABRICATED_ID")]
-    flag = validate_citations(answer, SENT).problems[-1]
+    flag = score_citations(answer, SENT).problems[-1]
     assert flag.explanation == "the unsourced-claim flag says false but 2 claim(s) have no source"
 
 
 def test_every_document_searched_is_named():
     sent = [*SENT, Chunk("k3", "Pay Rules", "v1", 0.8, "Pay is monthly for every employee.")]
-    report = validate_citations(_answer(Claim(OK.text, "k9", OK.quote)), sent)
+    report = score_citations(_answer(Claim(OK.text, "k9", OK.quote)), sent)
     assert "Searched: Leave Guide (v2), Pay Rules (v1) (3 chunks sent)." in report.message
 
 

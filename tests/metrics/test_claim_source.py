@@ -27,7 +27,7 @@ from claimlab.io.decomposition import (
 )
 from claimlab.io.ledger import tables_from_decompositions
 from claimlab.labs.decomposition.audit import audit_record
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import score_decomposition
 from claimlab.metrics.ledger import count_ledger
 from claimlab.metrics.selection import core_select, entity_groups
 from tests.conftest import ROOT, run_cli
@@ -61,11 +61,11 @@ def test_a_unit_no_span_backs_is_listed_and_not_counted_everywhere(
     path = write_variant("atlas_nova.json", mutate)
     fx = load_decomposition(path)
     # baseline C1..C5: without the change every unit is covered (5/5)
-    r = find_decomposition(fx, fx.mode("baseline"))
+    r = score_decomposition(fx, fx.mode("baseline"))
     expected_cov = (4, 5) if cid == "C3" else (5, 5)  # with p1/p3, C3 still backs U3 itself
     assert (r.coverage.numerator, r.coverage.denominator) == expected_cov
     assert r.unbacked == {cid: (unit,)}
-    alone = find_decomposition(fx, [cid])
+    alone = score_decomposition(fx, [cid])
     assert unit not in alone.preserved_units and alone.unbacked == {cid: (unit,)}
     # the command line, text and JSON
     data = json.loads(run_cli("decomposition", path, "--select", cid, "--json").stdout)
@@ -125,7 +125,7 @@ def test_untagged_background_is_left_out_of_the_ledger_too(write_variant):
         c2["background"] = {"text": "Found on a forum.", "from_original": False}
 
     fx = load_decomposition(write_variant("atlas_nova.json", bg))
-    r = find_decomposition(fx, fx.mode("baseline"))
+    r = score_decomposition(fx, fx.mode("baseline"))
     cand, units = tables_from_decompositions([fx], select=lambda f: f.mode("baseline"))
     # C2 stays in the table with its reason, and is counted only as left out
     ids, why = cand.column("candidate_id").to_pylist(), cand.column("left_out").to_pylist()

@@ -11,7 +11,7 @@ from claimlab.io.context_lab import (
     parse_answer,
     parse_chunks,
 )
-from claimlab.metrics.citations import validate_citations
+from claimlab.metrics.citations import score_citations
 from claimlab.metrics.context_budget import (
     BudgetUsage,
     approx_word_tokens,
@@ -211,21 +211,21 @@ def test_the_prompts_dont_know_answer_is_the_one_citations_accepts(lab, language
     assert shape in r.prompt
     answer = parse_answer(json.loads(shape), source="prompt")
     assert answer.dont_know and answer.language == language
-    rep = validate_citations(answer, [], threshold=0.99)
+    rep = score_citations(answer, [], threshold=0.99)
     assert rep.verdict == "ACCEPT" and rep.problems == ()
 
 
 def test_citations_with_a_threshold(lab):
     seed = lab.answers["seed"]
-    assert validate_citations(seed, lab.chunks, threshold=0.6).verdict == "ACCEPT"
-    rep = validate_citations(seed, lab.chunks, threshold=0.95)  # 7b scores 0.91
+    assert score_citations(seed, lab.chunks, threshold=0.6).verdict == "ACCEPT"
+    rep = score_citations(seed, lab.chunks, threshold=0.95)  # 7b scores 0.91
     assert [(p.claim, p.code) for p in rep.problems] == [
         (0, "BELOW_THRESHOLD"),
         (1, "BELOW_THRESHOLD"),
     ]
     weak = [c for c in lab.chunks if c.score < 0.8]  # 7b left out: nothing reaches 0.8
     dont = parse_answer(json.loads(dont_know_answer("en")), source="x")
-    assert validate_citations(dont, weak, threshold=0.8).verdict == "ACCEPT"
+    assert score_citations(dont, weak, threshold=0.8).verdict == "ACCEPT"
 
 
 def _q(qid, *cands, split=None):

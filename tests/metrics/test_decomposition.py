@@ -2,7 +2,7 @@ import pytest
 
 from claimlab.io.decomposition import load_decomposition
 from claimlab.labs.decomposition.explain import explain_mode
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import score_decomposition
 from tests.conftest import FIXTURES
 
 FIXTURE_NAMES = ["atlas_nova.json", "atlas_nova_th.json"]
@@ -28,7 +28,7 @@ def fixture(request):
 
 @pytest.mark.parametrize("mode", list(EXPECTED))
 def test_every_mode_gives_the_worked_values(fixture, mode):
-    r = find_decomposition(fixture, fixture.mode(mode))
+    r = score_decomposition(fixture, fixture.mode(mode))
     pres, cov, conf, raw, contradicted, nir = EXPECTED[mode]
     assert r.preservation.counts == pres
     assert r.coverage.counts == cov
@@ -39,13 +39,13 @@ def test_every_mode_gives_the_worked_values(fixture, mode):
 
 
 def test_baseline_display_strings(fixture):
-    r = find_decomposition(fixture, fixture.mode("baseline"))
+    r = score_decomposition(fixture, fixture.mode("baseline"))
     assert r.confirmed_support.display == "60.0% (3/5)"
     assert r.confirmed_support.value == 0.6
 
 
 def test_empty_selection_is_na_not_zero_or_full(fixture):
-    r = find_decomposition(fixture, [])
+    r = score_decomposition(fixture, [])
     for m in ("preservation", "confirmed_support", "raw_support"):
         assert getattr(r, m).value is None
         assert getattr(r, m).display == "N/A (0/0)"
@@ -68,17 +68,17 @@ def test_empty_selection_is_na_not_zero_or_full(fixture):
     ],
 )
 def test_ids_behind_the_counts(fixture, mode, field, ids):
-    assert getattr(find_decomposition(fixture, fixture.mode(mode)), field) == ids
+    assert getattr(score_decomposition(fixture, fixture.mode(mode)), field) == ids
 
 
 def test_same_id_twice_is_a_duplicate(fixture):
-    r = find_decomposition(fixture, ["C1", "C1"])
+    r = score_decomposition(fixture, ["C1", "C1"])
     assert r.duplicates == ("C1",)
     assert r.raw_support.counts == "2/2" and r.confirmed_support.counts == "1/1"
 
 
 def test_audit_row_keeps_the_two_layers_apart(fixture):
-    r = find_decomposition(fixture, fixture.mode("introduced"))
+    r = score_decomposition(fixture, fixture.mode("introduced"))
     row = next(a for a in r.audit if a.id == "C8").to_dict()
     assert row["original_to_subclaim"] == {
         "source_spans": "(no source span)",
@@ -93,14 +93,14 @@ def test_audit_row_keeps_the_two_layers_apart(fixture):
 
 
 def test_duplicate_audit_row_names_what_it_duplicates(fixture):
-    r = find_decomposition(fixture, fixture.mode("duplicate"))
+    r = score_decomposition(fixture, fixture.mode("duplicate"))
     c6 = next(a for a in r.audit if a.id == "C6")
     assert (c6.counted, c6.duplicate_of) == (False, "C1")
 
 
 def test_unknown_candidate_is_an_error(fixture):
     with pytest.raises(Exception, match="C42: unknown candidate id"):
-        find_decomposition(fixture, ["C42"])
+        score_decomposition(fixture, ["C42"])
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_unknown_candidate_is_an_error(fixture):
     ],
 )
 def test_explanations_use_the_computed_numbers(fixture, mode, fragment):
-    r = find_decomposition(fixture, fixture.mode(mode))
+    r = score_decomposition(fixture, fixture.mode(mode))
     assert fragment in explain_mode(mode, r)
 
 
@@ -140,20 +140,20 @@ def _draft(fixture_path, tmp_path, **changes):
 def test_gold_only_when_no_selected_label_or_unit_awaits_a_person(fixture, tmp_path):
     import json
 
-    confirmed = find_decomposition(fixture, fixture.modes["baseline"])
+    confirmed = score_decomposition(fixture, fixture.modes["baseline"])
     assert confirmed.gold is True and confirmed.to_dict()["gold"] is True
     doc = json.loads((FIXTURES / "atlas_nova.json").read_text(encoding="utf-8"))
     next(c for c in doc["candidates"] if c["id"] == "C2")["review"] = ["faithful"]
     path = tmp_path / "draft.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     draft = load_decomposition(path)
-    with_review = find_decomposition(draft, ["C1", "C2"])
+    with_review = score_decomposition(draft, ["C1", "C2"])
     assert with_review.gold is False and with_review.proposed == {"C2": ("faithful",)}
     assert with_review.to_dict()["gold"] is False
-    assert find_decomposition(draft, ["C1"]).gold is True  # C2 not selected: nothing to confirm
+    assert score_decomposition(draft, ["C1"]).gold is True  # C2 not selected: nothing to confirm
     doc["units"][0]["review"] = ["span"]
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    unit_draft = find_decomposition(load_decomposition(path), ["C1"])
+    unit_draft = score_decomposition(load_decomposition(path), ["C1"])
     assert unit_draft.gold is False and unit_draft.proposed_units == ("U1",)
 
 
@@ -182,7 +182,7 @@ def _r(n, d):
 def test_the_json_form_by_hand():
     """C1, its duplicate C6, C4 (not in the references) and C8 (introduced): every key."""
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    d = find_decomposition(fx, ["C1", "C6", "C4", "C8"]).to_dict()
+    d = score_decomposition(fx, ["C1", "C6", "C4", "C8"]).to_dict()
     audit = d.pop("audit")
     assert d == {
         "selection": ["C1", "C6", "C4", "C8"],
@@ -260,7 +260,7 @@ def test_the_json_form_by_hand():
 
 def test_results_are_frozen():
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    r = find_decomposition(fx, ["C1"])
+    r = score_decomposition(fx, ["C1"])
     for name in ("status_counts", "raw_status_counts", "error_ids", "proposed", "unbacked",
                  "left_out"):  # fmt: skip
         with pytest.raises(TypeError):
@@ -272,7 +272,7 @@ def test_toy_ratios_are_the_figures_of_the_full_result(fixture, mode):
     from claimlab.metrics.decomposition import toy_ratios
 
     selection = fixture.mode(mode)
-    full = find_decomposition(fixture, selection)
+    full = score_decomposition(fixture, selection)
     assert toy_ratios(fixture, selection) == full.ratios()
     pres, cov, conf, raw, _, _ = EXPECTED[mode]
     got = toy_ratios(fixture, selection)
@@ -281,7 +281,7 @@ def test_toy_ratios_are_the_figures_of_the_full_result(fixture, mode):
 
 
 def test_candidates_with_several_source_spans_list_each():
-    from claimlab.metrics.decomposition import find_decomposition as find
+    from claimlab.metrics.decomposition import score_decomposition as find
 
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
     row = next(r for r in find(fx, ["C11"]).audit if r.id == "C11")

@@ -16,8 +16,8 @@ from claimlab.metrics.factscore import (
     check_estimator,
     claim_precision,
     fact_labels,
-    find_factscore,
     length_penalty,
+    score_factscore,
 )
 from tests.conftest import require_data, run_cli
 
@@ -69,18 +69,18 @@ def test_irrelevant_policies(policy, labels):
 
 def test_factscore_is_mean_over_responding_with_counts():
     rs = [resp(1, "S", "NS"), resp(2, "S", "S", "S", "S"), resp(3, responded=False)]
-    r = find_factscore(rs, policy="exclude", gamma=0)
+    r = score_factscore(rs, policy="exclude", gamma=0)
     assert r.factscore == pytest.approx((0.5 + 1.0) / 2)
     assert (r.respond.counts, r.scored, r.facts, r.supported) == ("2/3", 2, 6, 5)
     assert r.facts_per_response == 3.0
-    with_penalty = find_factscore(rs, policy="exclude", gamma=10)
+    with_penalty = score_factscore(rs, policy="exclude", gamma=10)
     expected = (0.5 * math.exp(1 - 10 / 2) + 1.0 * math.exp(1 - 10 / 4)) / 2
     assert with_penalty.factscore == pytest.approx(expected)
     assert with_penalty.init_score == pytest.approx(0.75)
 
 
 def test_nobody_responding_is_na_with_zero_over_n():
-    r = find_factscore([resp(i, responded=False) for i in range(4)], policy="paper")
+    r = score_factscore([resp(i, responded=False) for i in range(4)], policy="paper")
     assert r.factscore is None and r.init_score is None
     assert r.respond.display == "0.0% (0/4)"
     assert r.display == "N/A (no scored response; respond 0.0% (0/4))"
@@ -88,25 +88,25 @@ def test_nobody_responding_is_na_with_zero_over_n():
 
 
 def test_response_without_facts_is_undefined_not_zero():
-    r = find_factscore([resp(1, "IR"), resp(2, "S")], policy="exclude", gamma=0)
+    r = score_factscore([resp(1, "IR"), resp(2, "S")], policy="exclude", gamma=0)
     assert (r.scored, r.undefined, r.factscore) == (1, 1, 1.0)
 
 
 def test_result_always_names_policy_and_gamma():
-    d = find_factscore([resp(1, "S")], policy="unsupported", gamma=7).to_dict()
+    d = score_factscore([resp(1, "S")], policy="unsupported", gamma=7).to_dict()
     assert (d["policy"], d["gamma"]) == ("unsupported", 7)
     with pytest.raises(ValueError, match="unknown irrelevant-fact policy"):
-        find_factscore([resp(1, "S")], policy="maybe")
+        score_factscore([resp(1, "S")], policy="maybe")
 
 
 def test_simulated_pitfalls():
     subjects = simulated_subjects()
-    r = {k: find_factscore(v, policy="exclude", gamma=0) for k, v in subjects.items()}
+    r = {k: score_factscore(v, policy="exclude", gamma=0) for k, v in subjects.items()}
     assert r["thorough"].factscore == pytest.approx(0.7)
     assert r["brief"].factscore == 1.0 and r["abstainer"].factscore == 1.0
     assert r["abstainer"].respond.counts == "2/10"
     assert r["silent"].factscore is None and r["silent"].respond.counts == "0/10"
-    pen = find_factscore(subjects["brief"], policy="exclude", gamma=10)
+    pen = score_factscore(subjects["brief"], policy="exclude", gamma=10)
     assert pen.factscore == pytest.approx(math.exp(1 - 10 / 4))
 
 
@@ -127,10 +127,10 @@ def test_simulated_estimator_is_deterministic_and_checks_ranking():
     assert a == simulate_estimator(rs, flip_share=0.3, seed=1)
     assert simulate_estimator(rs, flip_share=0.0) == rs
     human = {
-        "good": find_factscore(rs, policy="exclude", gamma=0),
-        "bad": find_factscore([resp(0, "NS")], policy="exclude", gamma=0),
+        "good": score_factscore(rs, policy="exclude", gamma=0),
+        "bad": score_factscore([resp(0, "NS")], policy="exclude", gamma=0),
     }
-    est = {"good": find_factscore(a, policy="exclude", gamma=0), "bad": human["bad"]}
+    est = {"good": score_factscore(a, policy="exclude", gamma=0), "bad": human["bad"]}
     c = check_estimator(human, est)
     assert c.ranking_kept and c.error["bad"] == 0.0 and c.error["good"] > 0
 

@@ -24,9 +24,9 @@ from claimlab.metrics.factscore import (
     error_by_position,
     fact_labels,
     fact_revisions,
-    find_factscore,
     length_penalty,
     revision_audit,
+    score_factscore,
     score_response,
 )
 
@@ -113,7 +113,7 @@ def test_factscore_counts_and_means_by_hand():
         _r(_s("IR")),  # responding, no fact under exclude: undefined
         ABSTAINED,
     ]
-    got = find_factscore(responses, name="m", policy="exclude", gamma=0)
+    got = score_factscore(responses, name="m", policy="exclude", gamma=0)
     assert (got.name, got.policy, got.gamma) == ("m", "exclude", 0)
     assert got.factscore == pytest.approx((0.75 + 0.5) / 2)
     assert got.init_score == pytest.approx((0.75 + 0.5) / 2)
@@ -128,19 +128,19 @@ def test_factscore_counts_and_means_by_hand():
 
 
 def test_the_penalty_lowers_the_factscore_but_not_init_score():
-    got = find_factscore([_r(_s("S", "S")), _r(_s(*["S"] * 10))], policy="exclude")
+    got = score_factscore([_r(_s("S", "S")), _r(_s(*["S"] * 10))], policy="exclude")
     assert got.init_score == 1.0
     assert got.factscore == pytest.approx((math.exp(1 - 10 / 2) + 1.0) / 2)
     assert got.display.startswith(f"{100 * got.factscore:.1f} (2 scored; respond")
 
 
 def test_nobody_scored_is_na_and_the_json_keeps_every_count():
-    got = find_factscore([ABSTAINED, ABSTAINED], name="q", policy="paper")
+    got = score_factscore([ABSTAINED, ABSTAINED], name="q", policy="paper")
     assert got.factscore is None and got.init_score is None and got.facts_per_response is None
     assert got.abstentions_as_zero == 0.0
     assert got.display == "N/A (no scored response; respond 0.0% (0/2))"
-    assert find_factscore([], policy="paper").abstentions_as_zero is None
-    d = find_factscore([_r(_s("S", "NS")), ABSTAINED], name="m", policy="unsupported").to_dict()
+    assert score_factscore([], policy="paper").abstentions_as_zero is None
+    d = score_factscore([_r(_s("S", "NS")), ABSTAINED], name="m", policy="unsupported").to_dict()
     assert d == {
         "name": "m", "policy": "unsupported", "gamma": 10,
         "factscore": 0.5 * math.exp(1 - 10 / 2), "init_score": 0.5,
@@ -149,13 +149,13 @@ def test_nobody_scored_is_na_and_the_json_keeps_every_count():
             "prompts": 2, "responding": 1, "scored": 1, "responding_without_facts": 0,
             "facts": 2, "supported": 1, "micro_precision": Ratio(1, 2).to_dict(),
         },
-        "display": find_factscore([_r(_s("S", "NS")), ABSTAINED], name="m", policy="unsupported").display,
+        "display": score_factscore([_r(_s("S", "NS")), ABSTAINED], name="m", policy="unsupported").display,
     }  # fmt: skip
 
 
 def test_aggregate_is_what_find_factscore_gives():
     scores = [score_response(_r(_s("S", "NS")), policy="exclude", gamma=3)]
-    assert aggregate("a", scores, policy="exclude", gamma=3) == find_factscore(
+    assert aggregate("a", scores, policy="exclude", gamma=3) == score_factscore(
         [_r(_s("S", "NS"))], name="a", policy="exclude", gamma=3
     )
 
@@ -302,7 +302,7 @@ def test_labels_after_an_excluded_fact_still_count_and_the_policy_is_named():
 def test_an_abstention_keeps_its_topic_and_category_and_a_result_its_name():
     none = score_response(ABSTAINED, policy="paper")
     assert (none.topic, none.category) == ("quiet", ("freq",))
-    assert find_factscore([ABSTAINED], policy="paper").name == ""
+    assert score_factscore([ABSTAINED], policy="paper").name == ""
 
 
 def test_an_estimator_check_is_frozen_and_zero_ranks_below_a_half():

@@ -28,13 +28,13 @@ from claimlab.io.decomposition import load_decomposition
 from claimlab.io.factscore import LabelledResponse, LabelledSentence
 from claimlab.io.fever import GoldClaim, Prediction
 from claimlab.labs.ledger.demo import demo_ledger
-from claimlab.metrics.citations import validate_citations
+from claimlab.metrics.citations import score_citations
 from claimlab.metrics.context_budget import calibrate_threshold, threshold_counts
-from claimlab.metrics.decomposition import find_decomposition
-from claimlab.metrics.factscore import claim_precision, find_factscore
+from claimlab.metrics.decomposition import score_decomposition
+from claimlab.metrics.factscore import claim_precision, score_factscore
 from claimlab.metrics.fever import score_fever
 from claimlab.metrics.ledger import count_ledger, summarise
-from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage
+from claimlab.metrics.selective import SelectiveItem, risk_coverage, score_selective
 from tests.conftest import FIXTURES
 
 FX = load_decomposition(FIXTURES / "atlas_nova.json")
@@ -60,7 +60,7 @@ def _decomposition_examples(rng):
 
 
 def _decomposition_counts(sel):
-    r = find_decomposition(FX, sel)
+    r = score_decomposition(FX, sel)
     return [
         (r.preservation, len(r.faithful_ids), len(r.unique_ids)),
         (r.coverage, len(r.preserved_units), len(r.preserved_units) + len(r.missing_units)),
@@ -95,7 +95,7 @@ def _items(rng):
 
 
 def _selective(items):
-    s = find_selective(items)
+    s = score_selective(items)
     out = {"accuracy": s.accuracy, "coverage": s.coverage}
     for row in risk_coverage(items, [0.0, 0.5, 0.9]):
         out[f"coverage@{row.threshold}"] = row.coverage
@@ -104,7 +104,7 @@ def _selective(items):
 
 
 def _selective_counts(items):
-    s = find_selective(items)
+    s = score_selective(items)
     answered = [i for i in items if i.answered]
     return [
         (s.accuracy, sum(1 for i in answered if i.correct), len(answered)),
@@ -158,7 +158,7 @@ def _responses(rng):
 
 
 def _factscore(responses):
-    r = find_factscore(responses, policy="exclude", gamma=0)
+    r = score_factscore(responses, policy="exclude", gamma=0)
     labels = [
         [lab == "S" for _, lab in (resp.sentences[0].human_facts or ()) if lab != "IR"]
         for resp in responses
@@ -168,7 +168,7 @@ def _factscore(responses):
 
 
 def _factscore_counts(responses):
-    r = find_factscore(responses, policy="exclude", gamma=0)
+    r = score_factscore(responses, policy="exclude", gamma=0)
     return [(r.respond, sum(1 for x in responses if x.responded), len(responses))]
 
 
@@ -224,7 +224,7 @@ def _answers(rng):
 
 def _citations(inp):
     answer, sent = inp
-    return {"verified": validate_citations(answer, sent).verified}
+    return {"verified": score_citations(answer, sent).verified}
 
 
 def _citations_shuffle(inp, rng):
@@ -234,7 +234,7 @@ def _citations_shuffle(inp, rng):
 
 def _citations_counts(inp):
     answer, sent = inp
-    r = validate_citations(answer, sent)
+    r = score_citations(answer, sent)
     failed = {p.claim for p in r.problems if p.claim > 0}
     return [(r.verified, len(answer.claims) - len(failed), len(answer.claims))]
 
@@ -263,7 +263,7 @@ def _calibration_counts(items):
 
 
 CASES = [
-    Case("decomposition", _decomposition_examples, [], lambda s: find_decomposition(FX, s).ratios(),
+    Case("decomposition", _decomposition_examples, [], lambda s: score_decomposition(FX, s).ratios(),
          _decomposition_shuffle, _decomposition_counts),
     Case("selective answering", lambda rng: [_items(rng) for _ in range(5)], [], _selective,
          lambda x, rng: rng.sample(x, len(x)), _selective_counts),
@@ -338,8 +338,8 @@ def test_the_registry_covers_every_metric_module_that_returns_a_ratio():
 def test_decomposition_order_keeps_raw_and_coverage_for_every_permutation():
     """The exhaustive form for the fixture's modes: 24 orders each."""
     for sel in [list(ids) for ids in FX.modes.values()] + [["C6", "C1"], ["C11", "C1", "C3"]]:
-        base = find_decomposition(FX, sel)
+        base = score_decomposition(FX, sel)
         for perm in itertools.islice(itertools.permutations(sel), 24):
-            r = find_decomposition(FX, list(perm))
+            r = score_decomposition(FX, list(perm))
             assert r.raw_support == base.raw_support and r.coverage == base.coverage
             assert r.preservation.denominator == base.preservation.denominator

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from claimlab.core.errors import LedgerError
 from claimlab.core.vocab import STATUSES
 from claimlab.io.ledger import CANDIDATE_SCHEMA, UNIT_SCHEMA
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import score_decomposition
 from claimlab.metrics.ledger import count_ledger, fixture_from_rows, per_answer_ratios, score_ledger
 from tests.conftest import require_data, run_cli
 
@@ -75,7 +75,7 @@ def fixture_scorer(rows, units, model, answer):
     """The lab's own scorer on an in-memory fixture made of one answer's rows."""
     mine = [r for r in rows if r["model"] == model and r["answer_id"] == answer]
     fx = fixture_from_rows(mine, [u["unit_id"] for u in units if u["answer_id"] == answer])
-    return find_decomposition(fx, [r["candidate_id"] for r in mine])
+    return score_decomposition(fx, [r["candidate_id"] for r in mine])
 
 
 def tables(rows, units):
@@ -457,13 +457,13 @@ def test_duplicate_ids_across_models_hint_at_by_model(tmp_path):
 def factscore_parity(responses, policy):
     """(ledger macro raw support, defined, undefined, answers) and FActScore's own figures."""
     from claimlab.labs.factscore.ledgers import factscore_ledger
-    from claimlab.metrics.factscore import find_factscore
+    from claimlab.metrics.factscore import score_factscore
     from claimlab.metrics.ledger import summarise
 
     cand, units = factscore_ledger(responses, policy=policy)
     corpus = summarise(count_ledger(cand, units), by=None).corpus
     macro = corpus.macro["raw_support"]
-    fs = find_factscore(responses, name="x", policy=policy, gamma=0)
+    fs = score_factscore(responses, name="x", policy=policy, gamma=0)
     return (macro.value, macro.defined, macro.undefined, corpus.answers), (
         fs.init_score,
         fs.scored,

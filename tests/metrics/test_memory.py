@@ -23,8 +23,8 @@ from claimlab.io.decomposition import Evidence, load_decomposition
 from claimlab.io.store import record_run, trusted_claims, version_key
 from claimlab.labs.decomposition.audit import audit_record
 from claimlab.labs.decomposition.cli import _claims
-from claimlab.metrics.decomposition import find_decomposition
-from claimlab.metrics.memory import find_trust
+from claimlab.metrics.decomposition import score_decomposition
+from claimlab.metrics.memory import score_trust
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
 
@@ -89,7 +89,7 @@ def test_none_of_the_six_untrusted_claims_is_listed(tmp_path, write_variant, mut
 
 def test_the_reason_named_for_each_rule():
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    trust = find_trust(fx, ["C1", "C2", "C3", "C4", "C5", "C1", "C8"])
+    trust = score_trust(fx, ["C1", "C2", "C3", "C4", "C5", "C1", "C8"])
     assert trust.trusted == ("C1", "C2", "C3")
     assert trust.reasons["C4"] == "NOT_IN_REFERENCE, not SUPPORTED"
     assert trust.reasons["C5"] == "CONTRADICTED, not SUPPORTED"
@@ -156,7 +156,7 @@ FILES = [
 
 def counted_supported(fx, selection):
     """What the audit counted as supported: unique, faithful, backed, SUPPORTED."""
-    r = find_decomposition(fx, selection)
+    r = score_decomposition(fx, selection)
     return {
         cid
         for cid in r.unique_ids
@@ -198,7 +198,7 @@ def varied_files(draw):
 def test_property_trusted_ids_are_counted_faithful_backed_and_supported(data):
     fx = data.draw(varied_files())
     selection = data.draw(st.lists(st.sampled_from(fx.candidate_ids), max_size=12))
-    trust = find_trust(fx, selection)
+    trust = score_trust(fx, selection)
     assert set(trust.trusted) <= counted_supported(fx, selection)
     assert set(trust.trusted) | set(trust.reasons) == set(fx.candidate_ids)
     assert not set(trust.trusted) & set(trust.reasons)
@@ -237,6 +237,6 @@ def test_property_trusted_is_the_latest_revisions_supported_for_any_order(tmp_pa
     trusted = trusted_claims(store)
     ids = [c["candidate_id"] for c in trusted]
     assert set(ids) <= counted_supported(fx, selection)
-    assert sorted(ids) == sorted(find_trust(fx, selection).trusted)
+    assert sorted(ids) == sorted(score_trust(fx, selection).trusted)
     assert {c["answer_version"] for c in trusted} <= {fx.original.version}
     assert {c["answer_id"] for c in trusted} <= {unicodedata.normalize("NFC", "réponse")}

@@ -11,10 +11,10 @@ from scipy import stats
 from claimlab.io.ragchecker import META_LABELS, JudgedPair, load_meta_evaluation
 from claimlab.metrics.meta_eval import (
     MIN_PAIRS,
-    meta_evaluate,
     pearson_rows,
     quadratic_kappa,
     score_differences,
+    score_meta_evaluation,
     spearman_rows,
 )
 from tests.conftest import require_data
@@ -38,7 +38,7 @@ def real_pairs():
 
 @pytest.mark.realdata
 def test_the_published_figures_within_a_hundredth(real_pairs):
-    result = meta_evaluate(real_pairs, resamples=200)
+    result = score_meta_evaluation(real_pairs, resamples=200)
     assert (result.instances, result.judgments, result.scale) == (280, 560, 100.0)
     # the default scale is RAGChecker's percent: its own near-ties (see the next test)
     assert result.labels["completeness_label"].spearman.value == pytest.approx(58.0879, abs=1e-4)
@@ -67,7 +67,7 @@ SPEARMAN_BY_SCALE = [
 @pytest.mark.realdata
 @pytest.mark.parametrize("scale, ties, correctness, completeness", SPEARMAN_BY_SCALE)
 def test_near_ties_depend_on_the_scale(real_pairs, scale, ties, correctness, completeness):
-    result = meta_evaluate(real_pairs, resamples=0, scale=scale, tie_decimals=ties)
+    result = score_meta_evaluation(real_pairs, resamples=0, scale=scale, tie_decimals=ties)
     spearman = {k: v.spearman.value for k, v in result.labels.items()}
     assert spearman["correctness_label"] == pytest.approx(correctness, abs=1e-4)
     assert spearman["completeness_label"] == pytest.approx(completeness, abs=1e-4)
@@ -78,7 +78,7 @@ def test_near_ties_depend_on_the_scale(real_pairs, scale, ties, correctness, com
 def test_the_checker_is_significantly_below_the_people_and_kappa_matches_sklearn(real_pairs):
     from sklearn.metrics import cohen_kappa_score
 
-    result = meta_evaluate(real_pairs, resamples=500, seed=3)
+    result = score_meta_evaluation(real_pairs, resamples=500, seed=3)
     for label in META_LABELS:
         a = result.labels[label]
         first = [p.people[label][0] for p in real_pairs]
@@ -135,10 +135,10 @@ def test_a_missing_score_takes_the_median_and_is_counted():
 
 def test_too_few_pairs_or_resamples_give_no_interval():
     pairs = [pair(0, (1, 2), 0.1, 0.9)]
-    a = meta_evaluate(pairs).labels["overall_label"]
+    a = score_meta_evaluation(pairs).labels["overall_label"]
     assert a.pearson.value is None and a.pearson.low is None  # one pair: no correlation
     two = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2)]
-    b = meta_evaluate(two, resamples=50).labels["overall_label"]
+    b = score_meta_evaluation(two, resamples=50).labels["overall_label"]
     assert b.pearson.value is not None and b.pearson.low is None
 
 
@@ -160,7 +160,9 @@ def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand(b
     two judgments stay together), drawn at once as a (resamples x pairs) array; the gap is
     people minus checker on each resample. Drawn in blocks (one resample, 7, all), the same."""
     pairs = random_pairs(40)
-    result = meta_evaluate(pairs, resamples=200, seed=11, level=0.9, block_cells=block_cells)
+    result = score_meta_evaluation(
+        pairs, resamples=200, seed=11, level=0.9, block_cells=block_cells
+    )
     a = result.labels["overall_label"]
     delta, _ = score_differences(pairs, "overall_label")
     people = np.array([p.people["overall_label"] for p in pairs], dtype=float)
@@ -190,14 +192,14 @@ def test_intervals_and_gaps_are_the_percentiles_of_the_resampled_pairs_by_hand(b
 )
 def test_an_interval_needs_three_pairs_and_a_hundred_resamples(n, resamples, interval):
     pairs = [pair(0, (1, 2), 0.1, 0.9), pair(1, (-1, -1), 0.8, 0.2), pair(2, (0, 1), 0.3, 0.5)]
-    result = meta_evaluate(pairs[:n], resamples=resamples)
+    result = score_meta_evaluation(pairs[:n], resamples=resamples)
     assert result.resamples == (resamples if interval else 0)
     got = result.labels["overall_label"].human_pearson
     assert (got.low is not None) == interval
 
 
 def test_no_pair_at_all_is_na_everywhere():
-    result = meta_evaluate([], resamples=500)
+    result = score_meta_evaluation([], resamples=500)
     assert (result.instances, result.judgments, result.resamples) == (0, 0, 0)
     a = result.labels["overall_label"]
     assert a.pearson.value is None and a.human_kappa is None
@@ -211,7 +213,7 @@ def test_no_pair_at_all_is_na_everywhere():
 def test_the_json_form_names_every_figure():
     pairs = random_pairs(12)
     pairs[3] = pair(3, (1, 1), None, 0.7)  # a missing score: filled with the median, counted
-    result = meta_evaluate(pairs, resamples=100, seed=2)
+    result = score_meta_evaluation(pairs, resamples=100, seed=2)
     d = result.to_dict()
     assert {k: d[k] for k in ("instances", "judgments", "level", "resamples", "seed", "scale")} == {
         "instances": 12, "judgments": 24, "level": 0.95, "resamples": 100, "seed": 2,
@@ -255,7 +257,7 @@ def test_equal_differences_are_left_as_they_are_and_give_no_correlation():
     pairs = [pair(0, (1, 2), 0.1, 0.3), pair(1, (-1, 0), 0.5, 0.7), pair(2, (0, 0), 0.2, 0.4)]
     delta, filled = score_differences(pairs, "overall_label", tie_decimals=9)
     assert np.allclose(delta, 20.0) and filled == 0  # 100 x 0.2, no -2..2 map of a constant
-    assert meta_evaluate(pairs, resamples=0).labels["overall_label"].pearson.value is None
+    assert score_meta_evaluation(pairs, resamples=0).labels["overall_label"].pearson.value is None
 
 
 # --- too small for an interval: no interval, a reason, no claim against the people ----------
@@ -281,7 +283,7 @@ TOO_SMALL = [
 def test_too_small_an_input_has_no_interval_and_claims_nothing(
     pairs, resamples, checker, people, gap
 ):
-    a = meta_evaluate(pairs, resamples=resamples, seed=1).labels["overall_label"]
+    a = score_meta_evaluation(pairs, resamples=resamples, seed=1).labels["overall_label"]
     for figure, why in ((a.pearson, checker), (a.human_pearson, people), (a.gap_spearman, gap)):
         if why is None:
             assert figure.low < figure.high and figure.reason is None
@@ -340,7 +342,7 @@ def test_an_interval_is_never_one_point_and_a_claim_needs_one(pairs, resamples):
     """Whatever the input: a figure has a proper interval (low < high) or none with a reason;
     below MIN_PAIRS pairs none at all; the comparison with the people is decided exactly when
     its gap has an interval."""
-    result = meta_evaluate(pairs, resamples=resamples, seed=3)
+    result = score_meta_evaluation(pairs, resamples=resamples, seed=3)
     for a in result.labels.values():
         gaps = {"pearson": a.gap_pearson, "spearman": a.gap_spearman}
         figures = [a.pearson, a.spearman, a.human_pearson, a.human_spearman, *gaps.values()]
@@ -363,14 +365,14 @@ def test_an_interval_is_never_one_point_and_a_claim_needs_one(pairs, resamples):
     seed=st.integers(0, 50),
 )
 def test_drawn_in_blocks_the_figures_are_the_same_exactly(pairs, resamples, cells, seed):
-    whole = meta_evaluate(pairs, resamples=resamples, seed=seed, block_cells=10**9)
-    assert meta_evaluate(pairs, resamples=resamples, seed=seed, block_cells=cells) == whole
+    whole = score_meta_evaluation(pairs, resamples=resamples, seed=seed, block_cells=10**9)
+    assert score_meta_evaluation(pairs, resamples=resamples, seed=seed, block_cells=cells) == whole
 
 
 def _peak(pairs, resamples, cells):
     tracemalloc.start()
     try:
-        meta_evaluate(
+        score_meta_evaluation(
             pairs, resamples=resamples, seed=0, labels=["overall_label"], block_cells=cells
         )
         return tracemalloc.get_traced_memory()[1]
@@ -428,7 +430,7 @@ def test_a_score_of_any_magnitude_is_refused_or_gives_finite_figures(tmp_path_fa
         return
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        result = meta_evaluate(pairs, resamples=0, seed=1)
+        result = score_meta_evaluation(pairs, resamples=0, seed=1)
     for a in result.labels.values():
         for c in (a.pearson, a.spearman):
             assert (c.value is None and c.reason) or np.isfinite(c.value)

@@ -7,7 +7,7 @@ import pytest
 from claimlab.core.ratio import Ratio
 from claimlab.io.decomposition import load_decomposition
 from claimlab.io.factscore import LabelledResponse, LabelledSentence
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import score_decomposition
 from claimlab.metrics.factscore import error_by_position, fact_revisions
 from claimlab.metrics.selection import core_select
 from tests.conftest import FIXTURES, run_cli
@@ -31,7 +31,7 @@ ATLAS = FIXTURES / "atlas_nova.json"
 )
 def test_decompscore_and_atomicity_per_mode(mode, decompscore, atomicity):
     fx = load_decomposition(ATLAS)
-    r = find_decomposition(fx, fx.mode(mode))
+    r = score_decomposition(fx, fx.mode(mode))
     assert (r.decompscore, r.atomicity) == (decompscore, atomicity)
     data = json.loads(run_cli("decomposition", ATLAS, "--mode", mode, "--json").stdout)
     assert data["decompscore"]["count"] == decompscore and data["decompscore"]["passages"] == 1
@@ -123,7 +123,7 @@ def test_an_ambiguous_mapping_is_kept_in_the_audit_and_never_counted(write_varia
         c["mapping"] = "AMBIGUOUS"  # "It translates Latin": which product?
 
     fx = load_decomposition(write_variant("atlas_nova.json", pronoun))
-    r = find_decomposition(fx, fx.mode("baseline"))
+    r = score_decomposition(fx, fx.mode("baseline"))
     assert r.ambiguous == ("C4",) and "C4" not in r.unique_ids
     assert r.preservation == Ratio(4, 4) and r.coverage == Ratio(4, 5)  # U4 not counted as kept
     row = next(a for a in r.audit if a.id == "C4")
@@ -148,7 +148,7 @@ def test_background_from_elsewhere_must_be_tagged(write_variant):
         cands["C1"]["background"] = {"text": "Summary:", "from_original": True}
 
     fx = load_decomposition(write_variant("atlas_nova.json", context))
-    r = find_decomposition(fx, fx.mode("baseline"))
+    r = score_decomposition(fx, fx.mode("baseline"))
     assert r.untagged_background == ("C2",)  # C3's is tagged, C1's comes from the original
     # C2 is listed with its reason and left out of every count (it was counted, 5/5, before):
     # preservation 4/4, and its unit U2 is no longer covered

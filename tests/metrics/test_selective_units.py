@@ -13,8 +13,8 @@ from claimlab.metrics.selective import (
     SelectiveResult,
     answered_at,
     coverage_curve,
-    find_selective,
     risk_coverage,
+    score_selective,
     selection_scores,
 )
 
@@ -33,7 +33,7 @@ def _counts(r):
 
 
 def test_find_selective_counts_by_hand():
-    got = find_selective(ITEMS)
+    got = score_selective(ITEMS)
     assert _counts(got.accuracy) == (2, 4) and _counts(got.coverage) == (4, 6)
     assert got.abstained_with_complete_evidence == ("c",)
     assert got.answered_with_gaps == ("b", "d")
@@ -56,7 +56,7 @@ def test_find_selective_counts_by_hand():
     ],
 )
 def test_find_selective_at_its_boundaries(items, accuracy, coverage):
-    got = find_selective(items)
+    got = score_selective(items)
     assert _counts(got.accuracy) == accuracy and _counts(got.coverage) == coverage
     assert isinstance(got, SelectiveResult)
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 
 from claimlab.io.decomposition import load_decomposition, read_decomposition
 from claimlab.io.ledger import tables_from_decompositions
-from claimlab.metrics.decomposition import find_decomposition
+from claimlab.metrics.decomposition import score_decomposition
 from claimlab.metrics.ledger import score_tables
 from tests.conftest import run_cli
 from tests.metrics.decomposition_invariants import (
@@ -72,7 +72,7 @@ def _thirds():
 def test_atomic_claims_quoting_thirds_of_a_korean_sentence_cover_its_unit():
     doc = answer_doc(RECIPE, _thirds())
     fx = read_decomposition(doc, source="recipe.json")
-    r = find_decomposition(fx, fx.candidate_ids)
+    r = score_decomposition(fx, fx.candidate_ids)
     assert (r.coverage.numerator, r.coverage.denominator) == (1, 2)  # U1 covered, U2 not said
     assert r.unbacked == {}
     assert coverage_everywhere(doc) == (1, 2)

@@ -2,8 +2,13 @@ import pytest
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.io.sufficiency import load_sufficiency
-from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage, selective_items
-from claimlab.metrics.sufficiency import Rejection, find_fixture_sufficiency, find_sufficiency
+from claimlab.metrics.selective import (
+    SelectiveItem,
+    risk_coverage,
+    score_selective,
+    selective_items,
+)
+from claimlab.metrics.sufficiency import Rejection, score_fixture_sufficiency, score_sufficiency
 from tests.conftest import FIXTURES
 
 
@@ -44,7 +49,7 @@ CASES = [
     ("q", "ctx", "ignore", "status", "witnesses", "missing", "raw", "unique"), CASES
 )
 def test_fixture_scenarios(fx, q, ctx, ignore, status, witnesses, missing, raw, unique):
-    r = find_fixture_sufficiency(fx, q, ctx, ignore_metadata=ignore)
+    r = score_fixture_sufficiency(fx, q, ctx, ignore_metadata=ignore)
     assert r.status == status
     assert [list(w) for w in r.witnesses] == witnesses
     assert [list(b.missing) for b in r.branches] == missing
@@ -52,7 +57,7 @@ def test_fixture_scenarios(fx, q, ctx, ignore, status, witnesses, missing, raw, 
 
 
 def test_e1_e4_names_the_link_error(fx):
-    r = find_fixture_sufficiency(fx, "room", ["E1", "E4"])
+    r = score_fixture_sufficiency(fx, "room", ["E1", "E4"])
     errors = {(e.left, e.right) for b in r.branches for e in b.link_errors}
     assert errors == {("E1", "E4")}
     e = r.branches[1].link_errors[0]
@@ -61,7 +66,7 @@ def test_e1_e4_names_the_link_error(fx):
 
 
 def test_rejections_and_unsafe_candidates(fx):
-    r = find_fixture_sufficiency(fx, "room", ["E1", "E1", "E6", "E7", "E8"])
+    r = score_fixture_sufficiency(fx, "room", ["E1", "E1", "E6", "E7", "E8"])
     assert [(x.id, x.reason) for x in r.rejected] == [
         ("E1", "duplicate"),
         ("E6", "off-topic"),
@@ -69,14 +74,14 @@ def test_rejections_and_unsafe_candidates(fx):
         ("E8", "metadata"),
     ]
     assert r.unsafe_candidates == ()
-    ig = find_fixture_sufficiency(fx, "room", ["E8"], ignore_metadata=True)
+    ig = score_fixture_sufficiency(fx, "room", ["E8"], ignore_metadata=True)
     assert [u.id for u in ig.unsafe_candidates] == ["E8"] and ig.rejected == ()
     assert all("E8" not in w for w in ig.witnesses)
 
 
 def test_unsafe_candidate_is_never_a_witness_even_inside_an_alternative():
     # a stale member of an alternative stays out of the witness in "metadata ignored" mode
-    r = find_sufficiency(
+    r = score_sufficiency(
         [["a", "b"]],
         ["a", "b"],
         unsafe=lambda i: None if i == "a" else Rejection(i, "unsafe", "stale"),
@@ -85,14 +90,14 @@ def test_unsafe_candidate_is_never_a_witness_even_inside_an_alternative():
 
 
 def test_no_witness_is_not_false(fx):
-    r = find_fixture_sufficiency(fx, "room", ["E1"])
+    r = score_fixture_sufficiency(fx, "room", ["E1"])
     assert "not enough" in r.explanation and "not: the claim is false" in r.explanation
 
 
 def test_inputs_are_not_mutated(fx):
     ctx = ["E1", "E1", "E4"]
     before = list(ctx)
-    find_fixture_sufficiency(fx, "room", ctx)
+    score_fixture_sufficiency(fx, "room", ctx)
     assert ctx == before
 
 
@@ -101,7 +106,7 @@ def test_inputs_are_not_mutated(fx):
 )
 def test_degenerate_alternatives_are_rejected(alts, field):
     with pytest.raises(ClaimlabInputError) as info:
-        find_sufficiency(alts, ["a"])
+        score_sufficiency(alts, ["a"])
     assert info.value.field == field
 
 
@@ -184,7 +189,7 @@ def test_loader_errors(write_variant, case, mutate, record, field, fragment):
 
 def test_selective_answering_counts(fx):
     items = selective_items(fx)
-    s = find_selective(items)
+    s = score_selective(items)
     assert s.coverage.counts == "6/10"
     # wrong: the E8 answers (Room B2) and the route question answered without a route
     assert s.accuracy.counts == "3/6"
@@ -198,9 +203,9 @@ def test_selective_answering_counts(fx):
 
 
 def test_nothing_answered_is_na():
-    s = find_selective([SelectiveItem("q", False, None, False, 0.1)])
+    s = score_selective([SelectiveItem("q", False, None, False, 0.1)])
     assert s.accuracy.display == "N/A (0/0)" and s.coverage.display == "0.0% (0/1)"
-    assert find_selective([]).coverage.display == "N/A (0/0)"
+    assert score_selective([]).coverage.display == "N/A (0/0)"
 
 
 def test_risk_coverage_rows(fx):
@@ -216,7 +221,7 @@ def test_risk_coverage_rows(fx):
 def test_a_stand_in_is_checked_against_the_next_member_too(fx):
     # E1 is missing from E1 -> E2; E3 (first of another chain) stands in its place and does not
     # lead to E2: the error names E3 -> E2, the link to the *next* member
-    r = find_fixture_sufficiency(fx, "room", ["E3", "E2"])
+    r = score_fixture_sufficiency(fx, "room", ["E3", "E2"])
     errors = [[(e.left, e.right) for e in b.link_errors] for b in r.branches]
     assert errors == [[], [("E3", "E2")], []]
 
@@ -234,14 +239,14 @@ def test_at_most_max_stand_ins_are_reported_for_one_missing_member(others, shown
     assert MAX_STAND_INS == 3
     alternatives = [["a", "b"], *[[f"c{i}", f"x{i}"] for i in range(others)]]
     context = ["b", *[f"c{i}" for i in range(others)]]
-    r = find_sufficiency(alternatives, context, link=_never)
+    r = score_sufficiency(alternatives, context, link=_never)
     first = [(e.left, e.right) for e in r.branches[0].link_errors]
     assert first == [(f"c{i}", "b") for i in range(shown)]  # each c_i in a's place, before b
 
 
 def test_stand_ins_for_a_middle_member_are_checked_both_ways():
     alternatives = [["a", "m", "z"], ["p", "q", "r"]]
-    r = find_sufficiency(alternatives, ["a", "q", "z"], link=_never)
+    r = score_sufficiency(alternatives, ["a", "q", "z"], link=_never)
     first = [(e.left, e.right) for e in r.branches[0].link_errors]
     assert first == [("a", "q"), ("q", "z")]  # q in m's place: from a, and on to z
     assert r.status == "INSUFFICIENT"
@@ -250,7 +255,7 @@ def test_stand_ins_for_a_middle_member_are_checked_both_ways():
 def test_the_json_form_of_an_insufficient_selection():
     """E1 (card -> Solar Route) and E4 (Orbit Building -> A3) do not link; E8 is a draft."""
     aurora = load_sufficiency(FIXTURES / "aurora.json")
-    d = find_fixture_sufficiency(aurora, "room", ["E1", "E4", "E8"]).to_dict()
+    d = score_fixture_sufficiency(aurora, "room", ["E1", "E4", "E8"]).to_dict()
     assert d == {
         "status": "INSUFFICIENT",
         "witnesses": [],
@@ -326,7 +331,7 @@ LOANS = FIXTURES / "library_loans.json"
     ],
 )  # fmt: skip
 def test_the_json_form_of_conflicts_conditions_and_next_searches(question, context, expected):
-    d = find_fixture_sufficiency(load_sufficiency(LOANS), question, context).to_dict()
+    d = score_fixture_sufficiency(load_sufficiency(LOANS), question, context).to_dict()
     assert {k: d[k] for k in expected} == expected
 
 
@@ -378,7 +383,7 @@ def test_items_answered_by_the_linked_part_of_a_chain(question, context, answers
     from claimlab.metrics.sufficiency import item_answers
 
     aurora = load_sufficiency(FIXTURES / "aurora.json")
-    r = find_fixture_sufficiency(aurora, question, context)
+    r = score_fixture_sufficiency(aurora, question, context)
     assert item_answers(aurora, question, r) == answers
     assert {k: v.by for k, v in r.items.items()} == by
 
@@ -387,11 +392,11 @@ def test_item_answers_of_a_conflict_and_of_a_bare_result():
     from claimlab.metrics.sufficiency import item_answers
 
     loans = load_sufficiency(LOANS)
-    r = find_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
+    r = score_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
     assert item_answers(loans, "loan_period", r) == {"period": ("CONFLICT", None)}
     assert r.items["period"].by == ("L2", "L3")
     aurora = load_sufficiency(FIXTURES / "aurora.json")
-    bare = find_sufficiency([["E1", "E2"]], ["E1", "E2"])  # the witness core alone: no items
+    bare = score_sufficiency([["E1", "E2"]], ["E1", "E2"])  # the witness core alone: no items
     assert item_answers(aurora, "room", bare) == {"room": ("UNKNOWN", None)}
 
 
@@ -404,7 +409,7 @@ def test_the_core_sorts_copies_unknown_unsafe_and_rejected_ids_each_with_its_rea
     def reject(cid):
         return Rejection(cid, "off_topic", f"{cid} off") if cid == "r" else None
 
-    r = find_sufficiency(
+    r = score_sufficiency(
         [["a", "b"]], ["a", "a", "x", "u", "r", "b"],
         known=lambda cid: cid != "x", unsafe=unsafe, reject=reject,
     )  # fmt: skip
@@ -416,17 +421,17 @@ def test_the_core_sorts_copies_unknown_unsafe_and_rejected_ids_each_with_its_rea
     assert [(j.id, j.detail) for j in r.unsafe_candidates] == [("u", "u unsafe")]
     assert r.unknown == ("x",)
     assert (r.context_raw, r.context_unique) == (6, 5)
-    only_unknown = find_sufficiency([["a", "b"]], ["a", "x"], known=lambda cid: cid != "x")
+    only_unknown = score_sufficiency([["a", "b"]], ["a", "x"], known=lambda cid: cid != "x")
     assert only_unknown.status == "UNKNOWN" and only_unknown.unknown == ("x",)
     # a rejected id is never usable, an unknown id never counted as a premise
-    assert find_sufficiency(
+    assert score_sufficiency(
         [["a"]], ["a"], reject=lambda c: Rejection(c, "off_topic", "")
     ).status == ("INSUFFICIENT")
 
 
 def test_results_and_conflicts_are_frozen():
     loans = load_sufficiency(LOANS)
-    r = find_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
+    r = score_fixture_sufficiency(loans, "loan_period", ["L1", "L2", "L3"])
     with pytest.raises(TypeError):
         r.items["period"] = None
     with pytest.raises(TypeError):

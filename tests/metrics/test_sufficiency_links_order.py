@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from claimlab.io.sufficiency import Question, read_sufficiency
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
 # per language: a -> b is the chain (block -> guest rule -> 21:00); z states 23:00 directly
 DORM = {
@@ -80,7 +80,7 @@ def test_a_linked_chain_listed_in_any_order_derives_its_last_links_object(
     lang, listed, context, status, state, value, by
 ):
     fx = read_sufficiency(dorm_doc(lang, listed), source="dorm.json")
-    r = find_fixture_sufficiency(fx, "exit", context)
+    r = score_fixture_sufficiency(fx, "exit", context)
     answer = r.items[DORM[lang]["item"]]
     assert (r.status, answer.status, answer.value, set(answer.by)) == (status, state, value, by)
     if status == "CONFLICT":  # the chain's end against the direct statement, never the rule

@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from claimlab.io.sufficiency import read_sufficiency
-from claimlab.metrics.sufficiency import find_fixture_sufficiency, normalise_value
+from claimlab.metrics.sufficiency import normalise_value, score_fixture_sufficiency
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VALUES = ("v1", "v2", "V1 ")  # "V1 " is v1 written another way: the same value
@@ -99,7 +99,7 @@ def files(draw):
 def verdict(doc, context, *, back=lambda i: i, items=lambda i: i):
     """What a check decides, in the original ids and item names (``back``, ``items``)."""
     fx = read_sufficiency(doc, source="generated.json")
-    r = find_fixture_sufficiency(fx, next(iter(fx.questions)), context)
+    r = score_fixture_sufficiency(fx, next(iter(fx.questions)), context)
     _documents_decide(fx, r, context)
     return {
         "status": r.status,
@@ -129,7 +129,7 @@ def test_a_text_deriving_another_value_of_a_single_valued_item_never_keeps_suffi
     doc, context = generated
     doc["rules"]["single_valued"] = [END]
     fx = read_sufficiency(doc, source="generated.json")
-    before = find_fixture_sufficiency(fx, "q", context)
+    before = score_fixture_sufficiency(fx, "q", context)
     assume(before.status == "SUFFICIENT")
     witness = before.witnesses[0]
     value = normalise_value(fx.item(witness[-1]).object)
@@ -198,7 +198,7 @@ def test_listing_an_alternatives_members_in_another_order_changes_no_verdict(gen
     before, after = verdict(doc, context), verdict(permuted, context)
     assert after == before
     fx = read_sufficiency(permuted, source="generated.json")
-    last = find_fixture_sufficiency(fx, "q", context).items[q["asks"][-1]]
+    last = score_fixture_sufficiency(fx, "q", context).items[q["asks"][-1]]
     if last.status == "CONFIRMED":  # the object of some chain's end, reached by its witness
         ends = {normalise_value(fx.item(c[-1]).object) for c in chains if c[-1] in last.by}
         ends |= {normalise_value(fx.item("d0").object)} if "d0" in last.by else set()

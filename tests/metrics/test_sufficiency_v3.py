@@ -10,7 +10,7 @@ from claimlab.io.sufficiency import load_sufficiency, read_sufficiency
 from claimlab.labs.play import play_script
 from claimlab.labs.sufficiency.cases import build_cases, check_cases, trivial_scores
 from claimlab.labs.sufficiency.game import SufficiencyGame, solve_sufficiency, sufficiency_wins
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES, require_data, run_cli
 
@@ -18,7 +18,7 @@ LIBRARY = ["library_loans.json", "library_loans_th.json"]
 
 
 def _result(source, question, context, **kw):
-    return find_fixture_sufficiency(load_sufficiency(FIXTURES / source), question, context, **kw)
+    return score_fixture_sufficiency(load_sufficiency(FIXTURES / source), question, context, **kw)
 
 
 @pytest.mark.parametrize("source", LIBRARY)
@@ -307,7 +307,7 @@ def test_a_bad_musique_record_is_skipped_and_named_the_others_converted(tmp_path
     assert [s["record"] for s in doc["skipped"]] == ["2hop__3_4"]
     fx = read_sufficiency(doc, source="s.json")
     every = [e.id for e in fx.evidence if e.id.startswith("2hop__5_6/")]
-    assert find_fixture_sufficiency(fx, "2hop__5_6", every).status != "SUFFICIENT"
+    assert score_fixture_sufficiency(fx, "2hop__5_6", every).status != "SUFFICIENT"
 
 
 def test_a_file_of_bad_records_is_refused_naming_every_one(tmp_path):

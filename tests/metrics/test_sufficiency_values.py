@@ -16,7 +16,7 @@ import pytest
 
 from claimlab.io.sufficiency import read_sufficiency
 from claimlab.labs.sufficiency.game import SufficiencyGame, solve_sufficiency, sufficiency_wins
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 from claimlab.tooling.cli import main
 
 # per language: the texts of a rental desk. r-a + r-b: a chain to the period (14 days);
@@ -85,7 +85,7 @@ def rental_doc(lang: str, **question) -> dict:
 
 
 def _check(doc, question, context):
-    return find_fixture_sufficiency(read_sufficiency(doc, source="own.json"), question, context)
+    return score_fixture_sufficiency(read_sufficiency(doc, source="own.json"), question, context)
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])

@@ -461,7 +461,7 @@ def test_the_fast_autorater_counts_equal_find_factscore_on_the_relabelled_respon
     from claimlab.io import factscore as fs_io
     from claimlab.io.factscore import LabelledResponse, LabelledSentence
     from claimlab.labs.factscore.simulations import AutoraterCounts, simulate_autorater
-    from claimlab.metrics.factscore import find_factscore
+    from claimlab.metrics.factscore import score_factscore
     from tests.conftest import DATA
 
     def sentence(relevant, facts):
@@ -479,7 +479,7 @@ def test_the_fast_autorater_counts_equal_find_factscore_on_the_relabelled_respon
     for responses in sets:
         fast = AutoraterCounts(responses, policy=policy)
         for seed in (0, 3, 11):
-            slow = find_factscore(
+            slow = score_factscore(
                 simulate_autorater(responses, optimism=0.4, pessimism=0.2, seed=seed),
                 policy=policy,
                 gamma=0,

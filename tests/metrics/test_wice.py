@@ -4,7 +4,7 @@ import pytest
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.wice import load_wice
-from claimlab.metrics.wice import find_wice_sufficiency, lead_k_status
+from claimlab.metrics.wice import lead_k_status, score_wice_sufficiency
 from tests.conftest import require_data
 
 REC = {
@@ -21,8 +21,8 @@ def test_alternative_sets_through_the_core(tmp_path):
     p.write_text(json.dumps(REC) + "\n")
     (c,) = load_wice(p)
     assert c.alternatives == ((1, 2), (4,))
-    assert find_wice_sufficiency(c, [0, 1]).status == "INSUFFICIENT"
-    assert find_wice_sufficiency(c, [0, 1, 2]).witnesses == (("1", "2"),)
+    assert score_wice_sufficiency(c, [0, 1]).status == "INSUFFICIENT"
+    assert score_wice_sufficiency(c, [0, 1, 2]).witnesses == (("1", "2"),)
     assert lead_k_status([c], [2, 3, None]) == {
         "first 2": {
             "SUFFICIENT": 0,

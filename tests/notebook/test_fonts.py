@@ -93,11 +93,11 @@ def _texts(texts):
 def test_notebook_01_and_06_figures_on_the_thai_and_korean_decomposition(tmp_path, script):
     from claimlab.io.decomposition import load_decomposition
     from claimlab.labs.decomposition import views
-    from claimlab.metrics.decomposition import find_decomposition, named_selections
+    from claimlab.metrics.decomposition import named_selections, score_decomposition
     from claimlab.metrics.selection import core_select, entity_groups
 
     fx = load_decomposition(fixture_path("atlas_nova_th.json", script, tmp_path))
-    results = {n: find_decomposition(fx, ids) for n, ids in named_selections(fx, "all").items()}
+    results = {n: score_decomposition(fx, ids) for n, ids in named_selections(fx, "all").items()}
     core = {n: core_select(fx, r.selection) for n, r in results.items()}
     groups = {n: entity_groups(fx, r.selection) for n, r in results.items()}
     first = next(iter(results))
@@ -116,12 +116,12 @@ def test_notebook_02_and_07_figures_on_the_thai_and_korean_sufficiency(tmp_path,
     from claimlab.io.sufficiency import load_sufficiency
     from claimlab.labs.sufficiency import views
     from claimlab.metrics.selective import risk_coverage, selective_items
-    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
     fx = load_sufficiency(fixture_path(name, script, tmp_path))
     with no_missing_glyph():
         for s in fx.scenarios.values():
-            result = find_fixture_sufficiency(
+            result = score_fixture_sufficiency(
                 fx, s.question, s.context, ignore_metadata=s.ignore_metadata
             )
             draw(views.plot_chains(fx, s.question, result))

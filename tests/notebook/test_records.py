@@ -103,11 +103,11 @@ def test_a_plain_result_is_what_the_walk_gives_and_holds_no_float(name):
     from claimlab.core.frozen import Plain
     from claimlab.io.decomposition import load_decomposition
     from claimlab.io.locate import FIXTURES_DIR
-    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.decomposition import score_decomposition
 
     fx = load_decomposition(FIXTURES_DIR / name)
     for mode in (*fx.modes, None):
-        result = find_decomposition(fx, fx.mode(mode) if mode else fx.candidate_ids)
+        result = score_decomposition(fx, fx.mode(mode) if mode else fx.candidate_ids)
         for row in result.audit:
             plain = row.to_dict()
             assert type(plain) is Plain and to_jsonable(plain) is plain
@@ -128,7 +128,7 @@ def test_sufficiencys_plain_rows_are_what_the_walk_gives_and_hold_no_float(tmp_p
 
     from claimlab.io.locate import FIXTURES_DIR
     from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import score_fixture_sufficiency
     from tests.conftest import ROOT
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -141,7 +141,7 @@ def test_sufficiencys_plain_rows_are_what_the_walk_gives_and_hold_no_float(tmp_p
         cases += [(fx, sc.question, list(sc.context)) for sc in fx.scenarios.values()]
     seen = 0
     for fx, question, ctx in cases:
-        r = find_fixture_sufficiency(fx, question, ctx)
+        r = score_fixture_sufficiency(fx, question, ctx)
         for b in r.branches:
             _plain_as_walked(b.to_dict())
             seen += len(b.link_errors)

@@ -177,14 +177,14 @@ def _score(text: str) -> float:
 
 def cmd_agreement(args: argparse.Namespace) -> int:
     """Run ``claimlab agreement``; returns the exit code."""
-    from claimlab.metrics.agreement import POOLING_STEPS, find_pooled_agreement, load_for_agreement
+    from claimlab.metrics.agreement import POOLING_STEPS, load_for_agreement, score_pooled_agreement
 
     steps = Steps("agreement", enabled=args.progress or None)
     sets, items = load_for_agreement(
         args.paths_in, selection=args.mode, progress=steps.step("reading files", unit="file")
     )
     pairing = steps.step("pairing answers", POOLING_STEPS)
-    report = find_pooled_agreement(sets, items, per_answer=args.per_answer, progress=pairing)
+    report = score_pooled_agreement(sets, items, per_answer=args.per_answer, progress=pairing)
     steps.close()
     if args.json:
         emit_json(report.to_dict())

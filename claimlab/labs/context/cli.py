@@ -106,7 +106,7 @@ def _citations_report(args: argparse.Namespace) -> tuple[Answer, list[Chunk], Ci
     """The answer (``--name``: one of a fixture's), the chunks sent and the report."""
     from claimlab.io.context_lab import load_chunks, parse_answer
     from claimlab.io.reader import read_json
-    from claimlab.metrics.citations import validate_citations
+    from claimlab.metrics.citations import score_citations
 
     data = read_json(args.answer, error=ClaimlabInputError)
     if args.name is not None:
@@ -121,7 +121,7 @@ def _citations_report(args: argparse.Namespace) -> tuple[Answer, list[Chunk], Ci
         data, source=args.answer, where=None if args.name is None else f"answers.{args.name}"
     )
     sent = load_chunks(args.context)
-    report = validate_citations(
+    report = score_citations(
         answer, sent, allow_unsourced=args.allow_unsourced, threshold=args.threshold
     )
     return answer, sent, report

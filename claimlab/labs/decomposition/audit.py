@@ -24,8 +24,8 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.vocab import CandidateState, SourceMapping
 from claimlab.io.declared import written
 from claimlab.io.decomposition import DecompositionFixture
-from claimlab.metrics.decomposition import METRICS, DecompositionResult, find_decomposition
-from claimlab.metrics.memory import find_trust
+from claimlab.metrics.decomposition import METRICS, DecompositionResult, score_decomposition
+from claimlab.metrics.memory import score_trust
 from claimlab.metrics.selection import core_select
 
 if TYPE_CHECKING:
@@ -106,11 +106,11 @@ def audit_record(
     Raises:
         FixtureError: ``previous`` is not a version of the same answer.
     """
-    r = find_decomposition(fixture, selection)
+    r = score_decomposition(fixture, selection)
     dropped = dict(core_select(fixture, selection).dropped)
     by_row = {row.id: row for row in r.audit}
     candidates = [_entry(fixture, c, by_row.get(c.id), dropped) for c in fixture.candidates]
-    trust = find_trust(fixture, selection)  # the memory rule: what may be reused as a fact
+    trust = score_trust(fixture, selection)  # the memory rule: what may be reused as a fact
     for entry in candidates:
         entry["trusted"] = entry["id"] not in trust.reasons
         entry["not_trusted_because"] = trust.reasons.get(entry["id"])
@@ -131,6 +131,6 @@ def audit_record(
                 file=before.source,
                 field="original.id",
             )
-        earlier = find_decomposition(before, before_selection)
+        earlier = score_decomposition(before, before_selection)
         record["versions"] = [_figures(before, earlier), record["figures"]]
     return record

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def cmd_decomposition(args: argparse.Namespace) -> int:
     """Run ``claimlab decomposition``; returns the exit code."""
     from claimlab.io.decomposition import load_decomposition
-    from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, find_decomposition
+    from claimlab.metrics.decomposition import METRIC_LABELS, METRICS, score_decomposition
     from claimlab.metrics.selection import core_select, entity_groups
 
     fx = load_decomposition(args.file)
@@ -35,7 +35,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     core = core_select(fx, selection)
     if args.select_core:
         selection = core.kept  # the figures below are those of what Core-style selection keeps
-    result = find_decomposition(fx, selection)
+    result = score_decomposition(fx, selection)
     groups = entity_groups(fx, selection) if args.by_entity else None
     record = _audit(args, fx, selection) if args.record or args.earlier or args.store else None
     data = {

@@ -13,7 +13,7 @@ from claimlab.core.text import plural
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
 from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
 from claimlab.labs.play import Action, Reason
-from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+from claimlab.metrics.decomposition import DecompositionResult, score_decomposition
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class DecompositionGame:
 
     def metrics(self) -> DecompositionResult:
         """The four Toy metrics of the current selection."""
-        return find_decomposition(self.fixture, self.selection)
+        return score_decomposition(self.fixture, self.selection)
 
     def check(self) -> CheckResult:
         """End the round: won, or every rule that is not met.

@@ -18,7 +18,7 @@ from claimlab.labs.teaching import (
     own_exercises,
     prose,
 )
-from claimlab.metrics.decomposition import DecompositionResult, find_decomposition
+from claimlab.metrics.decomposition import DecompositionResult, score_decomposition
 from claimlab.notebook.words import counted, say
 
 
@@ -218,7 +218,7 @@ def decomposition_game_exercises(fixture: DecompositionFixture) -> list[Exercise
             )
         )
         final = [s[1] for s in script if s[0] == "annotate"]
-        result = find_decomposition(fixture, final)
+        result = score_decomposition(fixture, final)
         if low is None and (result.confirmed_support.value or 0) < 1:
             low = result
         if len(out) >= 3:

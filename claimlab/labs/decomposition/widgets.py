@@ -17,7 +17,7 @@ from claimlab.metrics.decomposition import (
     METRIC_LABELS,
     METRICS,
     DecompositionResult,
-    find_decomposition,
+    score_decomposition,
 )
 from claimlab.notebook.widgets import (
     LABEL,
@@ -185,7 +185,7 @@ class DecompositionExplorer(View):
                 self.audit,
             ]
         )
-        self.result: DecompositionResult = find_decomposition(fixture, [])
+        self.result: DecompositionResult = score_decomposition(fixture, [])
         self.refresh()
 
     @property
@@ -212,7 +212,7 @@ class DecompositionExplorer(View):
 
     def refresh(self) -> None:
         """Recompute and redraw."""
-        self.result = find_decomposition(self.fixture, self.selection)
+        self.result = score_decomposition(self.fixture, self.selection)
         if self.student:
             language = lesson_language(self.fixture)
             self.metrics.value = f"<p>{e(student_note(language))}</p>"

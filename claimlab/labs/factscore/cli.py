@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 def cmd_factscore(args: argparse.Namespace) -> int:
     """Run ``claimlab factscore``; returns the exit code (the gate's, with ``--baseline``)."""
     from claimlab.io.factscore import load_labelled
-    from claimlab.metrics.factscore import find_factscore
+    from claimlab.metrics.factscore import score_factscore
 
     check_gate_options(args)
     _check_ledger_names(args)
@@ -61,7 +61,7 @@ def cmd_factscore(args: argparse.Namespace) -> int:
     results, loaded = [], []
     for f in args.files:
         responses = load_labelled(f)
-        r = find_factscore(responses, name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma)
+        r = score_factscore(responses, name=Path(f).stem, policy=args.irrelevant, gamma=args.gamma)
         results.append((f, r))
         loaded.append((Path(f).stem, responses))
     ledgers = _write_factscore_ledgers(loaded, args) if args.ledger_dir else []

@@ -42,7 +42,7 @@ from claimlab.metrics.factscore import (
     Policy,
     check_estimator,
     fact_labels,
-    find_factscore,
+    score_factscore,
 )
 from claimlab.metrics.stats.prediction_powered import (
     PredictionPowered,
@@ -334,8 +334,8 @@ def estimator_report(
             passages = knowledge if knowledge is not None else pooled_passages(human, name)
             index, bare[name] = _checked_index(name, responses, passages, source)
             labelled = relabel(responses, index, threshold=threshold, top=top)
-        humans[name] = find_factscore(responses, name=name, policy=policy, gamma=gamma)
-        estimates[name] = find_factscore(labelled, name=name, policy=policy, gamma=gamma)
+        humans[name] = score_factscore(responses, name=name, policy=policy, gamma=gamma)
+        estimates[name] = score_factscore(labelled, name=name, policy=policy, gamma=gamma)
         ppi, reason = _ppi(responses, labelled, policy=policy, share=share, seed=seed, level=level)
         pairs = _fact_pairs(responses, labelled)
         people = against_people([a for _, a in pairs], [h for h, _ in pairs])

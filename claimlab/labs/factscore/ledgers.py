@@ -14,7 +14,7 @@ import pyarrow as pa
 from claimlab.core.vocab import unknown
 from claimlab.io.factscore import LabelledResponse
 from claimlab.io.ledger import CANDIDATE_COLUMNS, CANDIDATE_SCHEMA, UNIT_SCHEMA
-from claimlab.metrics.factscore import POLICIES, FactscoreResult, find_factscore
+from claimlab.metrics.factscore import POLICIES, FactscoreResult, score_factscore
 from claimlab.metrics.ledger import CorpusFigures, count_ledger, summarise
 
 
@@ -84,7 +84,7 @@ def factscore_beside_ledgers(
 ) -> tuple[dict[str, FactscoreResult], dict[str, CorpusFigures]]:
     """Each subject's FActScore (no penalty) and its responses scored as a ledger, same policy."""
     factscores = {
-        name: find_factscore(responses, name=name, policy=policy, gamma=0)  # type: ignore[arg-type]
+        name: score_factscore(responses, name=name, policy=policy, gamma=0)  # type: ignore[arg-type]
         for name, responses in subjects.items()
     }
     return factscores, factscore_ledgers(subjects, policy=policy)

@@ -97,7 +97,7 @@ class AutoraterCounts:
     """The per-response (supported, facts) a SIMULATED autorater gives, many seeds, fast.
 
     The same draws as :func:`simulate_autorater` (one ``random.Random(seed).random()`` per S or
-    NS human fact, in file order), so the counts equal those of ``find_factscore`` on its
+    NS human fact, in file order), so the counts equal those of ``score_factscore`` on its
     relabelled responses, without building them: the facts' labels are read once, each seed
     only draws and counts.
     """
@@ -155,13 +155,13 @@ def estimator_checks(
     Each check compares the estimator's FActScores with the human ones (``chosen``): its error
     rate and whether the ranking holds.
     """
-    from claimlab.metrics.factscore import check_estimator, find_factscore
+    from claimlab.metrics.factscore import check_estimator, score_factscore
 
     return {
         share: check_estimator(
             dict(chosen),
             {
-                name: find_factscore(
+                name: score_factscore(
                     simulate_estimator(resp, flip_share=share, seed=0),
                     name=name,
                     policy=policy,  # type: ignore[arg-type]

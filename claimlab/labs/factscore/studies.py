@@ -153,10 +153,10 @@ def ppi_study(
     """
     import numpy as np
 
-    from claimlab.metrics.factscore import find_factscore
+    from claimlab.metrics.factscore import score_factscore
     from claimlab.metrics.stats.prediction_powered import prediction_powered
 
-    human = find_factscore(responses, policy=policy, gamma=0)  # type: ignore[arg-type]
+    human = score_factscore(responses, policy=policy, gamma=0)  # type: ignore[arg-type]
     hc = _support_counts(human)
     labelled = min(labelled, len(responses) // 2)
     if human.scored < 8 or labelled < 4:
@@ -166,7 +166,7 @@ def ppi_study(
     example = None
     autorater = AutoraterCounts(responses, policy=policy)
     for k in range(runs):
-        # the counts find_factscore gives on simulate_autorater(..., seed=seed + k), drawn fast
+        # the counts score_factscore gives on simulate_autorater(..., seed=seed + k), drawn fast
         auto = autorater.counts(optimism=optimism, pessimism=pessimism, seed=seed + k)
         rng = np.random.default_rng(seed + k)
         mask = np.zeros(len(responses), dtype=bool)

@@ -217,10 +217,10 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     """Run ``claimlab meta-eval``; returns the exit code."""
     from claimlab.io.ragchecker import load_meta_evaluation
     from claimlab.labs.rag.views import meta_lines
-    from claimlab.metrics.meta_eval import meta_evaluate
+    from claimlab.metrics.meta_eval import score_meta_evaluation
 
     pairs = load_meta_evaluation(args.human, args.scores, checker=args.checker)
-    result = meta_evaluate(
+    result = score_meta_evaluation(
         pairs,
         level=args.ci,
         resamples=args.bootstrap,

@@ -8,7 +8,7 @@ from typing import Any
 
 from claimlab.io.ragchecker import JudgedPair, RagChecking, load_checking, load_meta_evaluation
 from claimlab.labs.rag.check import SetAgreement
-from claimlab.metrics.meta_eval import MetaEvaluation, meta_evaluate
+from claimlab.metrics.meta_eval import MetaEvaluation, score_meta_evaluation
 from claimlab.metrics.rag import RagReport, score_rag
 
 
@@ -50,7 +50,7 @@ def meta_study(human: str, scores: str, *, resamples: int = 2000, seed: int = 0)
         if found[name] is None:
             return data_message(f"RAGChecker's meta-evaluation ({name})", value)
     pairs = load_meta_evaluation(str(found["human"]), str(found["scores"]))
-    return MetaStudy(pairs, meta_evaluate(pairs, resamples=resamples, seed=seed))
+    return MetaStudy(pairs, score_meta_evaluation(pairs, resamples=resamples, seed=seed))
 
 
 def rag_record(study: RagStudy) -> dict[str, Any]:

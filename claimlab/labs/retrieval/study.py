@@ -28,7 +28,7 @@ from claimlab.core.frozen import freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.vocab import unknown
 from claimlab.io.sufficiency import SufficiencyFixture
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
 if TYPE_CHECKING:
     from claimlab.io.sufficiency import Question
@@ -179,7 +179,7 @@ def _depth_row(
     kinds: dict[str, list[int]] = {}
     for q, docs, rankings in prepared:
         context = _context_at(name, k, q, docs, rankings)
-        ok = find_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
+        ok = score_fixture_sufficiency(fixture, q.name, context).status == "SUFFICIENT"
         sufficient += ok
         tally = kinds.setdefault(q.kind or "all", [0, 0])
         tally[0] += ok
@@ -305,7 +305,7 @@ def reader_items(fixture: SufficiencyFixture, k: int) -> list[SelectiveItem]:
         text = " ".join(docs.texts[docs.names.index(name)] for name in top)
         accepted = fixture.accepted(q.name, q.asks[0]) if q.asks else ()
         correct = any(_contains(text, a) for a in accepted)
-        status = find_fixture_sufficiency(fixture, q.name, docs.context(top)).status
+        status = score_fixture_sufficiency(fixture, q.name, docs.context(top)).status
         out.append(SelectiveItem(q.name, True, correct, status == "SUFFICIENT", confidence))
     return out
 
@@ -322,7 +322,7 @@ def selective_study(
     the top-k context holds a complete witness. Risk-coverage: the reader answering only above
     a confidence threshold.
     """
-    from claimlab.metrics.selective import SelectiveItem, find_selective, risk_coverage
+    from claimlab.metrics.selective import SelectiveItem, risk_coverage, score_selective
 
     out = []
     for k in ks:
@@ -337,8 +337,8 @@ def selective_study(
         out.append(
             SelectiveDepth(
                 k,
-                find_selective(reader),
-                find_selective(gated),
+                score_selective(reader),
+                score_selective(gated),
                 tuple(risk_coverage(reader, thresholds)),
                 tuple(thresholds),
             )

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from claimlab.core.ratio import Ratio
 from claimlab.io.sufficiency import Question, SufficiencyFixture, read_sufficiency
-from claimlab.metrics.sufficiency import find_fixture_sufficiency, normalise_value
+from claimlab.metrics.sufficiency import normalise_value, score_fixture_sufficiency
 
 if TYPE_CHECKING:
     from claimlab.metrics.sufficiency import SufficiencyResult
@@ -184,7 +184,7 @@ def build_cases(doc: dict[str, Any], *, source: str = "sufficiency file") -> dic
     questions = [q for q in fixture.questions.values() if q.answerable]
     for q in questions:
         for i, alt in enumerate(q.alternatives):
-            whole = find_fixture_sufficiency(fixture, q.name, list(alt))
+            whole = score_fixture_sufficiency(fixture, q.name, list(alt))
             if not whole.branches[i].complete:
                 continue  # not a complete witness on its own (its metadata fails, say)
             for m in alt:
@@ -267,7 +267,7 @@ def check_cases(cases: dict[str, Any]) -> list[str]:
     fixture = read_sufficiency(cases["fixture"], source=str(cases.get("source", "cases")))
     failures = []
     for c in cases["cases"]:
-        r = find_fixture_sufficiency(fixture, c["question"], c["context"])
+        r = score_fixture_sufficiency(fixture, c["question"], c["context"])
         problems = _problems(r, c["expect"])
         if problems:
             failures.append(f"{c['name']} ({c['question']}): " + "; ".join(problems))

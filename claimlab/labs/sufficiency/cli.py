@@ -51,11 +51,11 @@ def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]
 def cmd_sufficiency(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency``; returns the exit code."""
     from claimlab.io.sufficiency import load_sufficiency
-    from claimlab.metrics.sufficiency import find_fixture_sufficiency
+    from claimlab.metrics.sufficiency import score_fixture_sufficiency
 
     fx = load_sufficiency(args.file)
     context = context_ids(args.context or [], lambda i: fx.item(i) is not None)
-    result = find_fixture_sufficiency(
+    result = score_fixture_sufficiency(
         fx,
         args.question,
         context,

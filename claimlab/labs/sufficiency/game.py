@@ -19,8 +19,8 @@ from claimlab.metrics.sufficiency import (
     Derivation,
     SufficiencyResult,
     find_derivations,
-    find_fixture_sufficiency,
     normalise_value,
+    score_fixture_sufficiency,
 )
 
 
@@ -71,7 +71,7 @@ def game_scenarios(fixture: SufficiencyFixture) -> dict[str, Scenario]:
 def conflict_round(fixture: SufficiencyFixture) -> str | None:
     """The first round the game offers whose starting evidence holds a conflict (None: none)."""
     for name, sc in game_scenarios(fixture).items():
-        if find_fixture_sufficiency(fixture, sc.question, list(sc.context)).conflicts:
+        if score_fixture_sufficiency(fixture, sc.question, list(sc.context)).conflicts:
             return name
     return None
 
@@ -231,7 +231,7 @@ class SufficiencyGame:
         absent = [p for p in proof if p not in self.context]
         if absent:
             reasons.append(Reason("NOT_IN_CONTEXT", f"cited but never found: {', '.join(absent)}"))
-        seen = find_fixture_sufficiency(self.fixture, self.question, self.context)
+        seen = score_fixture_sufficiency(self.fixture, self.question, self.context)
         if seen.conflicts or conflict:
             reasons += _conflict_reasons(seen, proof, conflict)
             witness = tuple(proof) if not reasons else None
@@ -248,7 +248,9 @@ class SufficiencyGame:
     ) -> tuple[list[Reason], tuple[str, ...] | None]:
         """What stands between a proof and an answer and a win (no conflict in sight)."""
         fx = self.fixture
-        check = find_fixture_sufficiency(fx, self.question, [p for p in proof if p in self.context])
+        check = score_fixture_sufficiency(
+            fx, self.question, [p for p in proof if p in self.context]
+        )
         reasons, witnesses = _witness_reasons(check, proof)
         given = self._given(answer, reasons)
         derived = [(w, witness_values(fx, self.question, w)) for w in witnesses]
@@ -433,7 +435,7 @@ def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -
     """Every way to win a scenario with one alternative, cheapest first (within the budget)."""
     game = SufficiencyGame(fixture, scenario)
     q = fixture.question(game.question)
-    start = find_fixture_sufficiency(fixture, game.question, game.context)
+    start = score_fixture_sufficiency(fixture, game.question, game.context)
     if start.conflicts:  # reported, every side cited: no search, no answer
         sides = [i for c in start.conflicts for ways in c.sides().values() for i in ways[0]]
         return [Win(tuple(dict.fromkeys(sides)), (), 0, {}, conflict=True)]
@@ -443,7 +445,7 @@ def sufficiency_wins(fixture: SufficiencyFixture, scenario: str | None = None) -
         cost = sum(game.cost(e) for e in searches)
         if cost > game.budget:
             continue
-        check = find_fixture_sufficiency(fixture, game.question, [*game.context, *searches])
+        check = score_fixture_sufficiency(fixture, game.question, [*game.context, *searches])
         if check.status != "SUFFICIENT" or tuple(alt) not in {tuple(w) for w in check.witnesses}:
             continue  # a chain that does not link, a member the rules refuse, a condition unmet
         answer = _graded_answer(fixture, q.name, alt)

@@ -23,7 +23,7 @@ from claimlab.labs.teaching import (
     own_exercises,
     prose,
 )
-from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
+from claimlab.metrics.sufficiency import SufficiencyResult, score_fixture_sufficiency
 from claimlab.notebook.words import counted, say
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def _arrow(fixture: SufficiencyFixture, eid: str) -> str:
 def scenario_results(fixture: SufficiencyFixture) -> dict[str, SufficiencyResult]:
     """Every scenario of a file checked as it says (its question, context and metadata mode)."""
     return {
-        name: find_fixture_sufficiency(
+        name: score_fixture_sufficiency(
             fixture, sc.question, list(sc.context), ignore_metadata=sc.ignore_metadata
         )
         for name, sc in fixture.scenarios.items()
@@ -103,7 +103,7 @@ def _one_record_short(
             for b in r.branches
             if len(b.missing) == 1
             and not b.link_errors
-            and find_fixture_sufficiency(
+            and score_fixture_sufficiency(
                 fixture, sc.question, [*sc.context, b.missing[0]]
             ).sufficient
         ]
@@ -132,7 +132,7 @@ def _question_matters(
         for other in fixture.questions:
             if other == sc.question:
                 continue
-            alt = find_fixture_sufficiency(fixture, other, sc.context)
+            alt = score_fixture_sufficiency(fixture, other, sc.context)
             if r.sufficient != alt.sufficient:
                 yes, no = (sc.question, other) if r.sufficient else (other, sc.question)
                 values = {"context": md_ids(sc.context), "yes": md_code(yes), "no": md_code(no)}
@@ -246,7 +246,7 @@ def sufficiency_game_exercises(fixture: SufficiencyFixture) -> list[Exercise]:
             out.append(Exercise(q, _say(fixture, "ex.lost.a", {"budget": game.budget})))
             continue
         cheapest = [w for w in wins if w.cost == wins[0].cost]
-        check = find_fixture_sufficiency(fixture, sc.question, list(game.context))
+        check = score_fixture_sufficiency(fixture, sc.question, list(game.context))
         many = len(cheapest) > 1
         answer = {
             "why": "" if check.sufficient else _say(fixture, "ex.cheap.start"),

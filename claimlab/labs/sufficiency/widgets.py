@@ -12,7 +12,7 @@ from claimlab.labs.sufficiency.explain import explanation, link_text, rejection_
 from claimlab.labs.sufficiency.game import SubmitResult, SufficiencyGame
 from claimlab.labs.sufficiency.words import WORDS
 from claimlab.labs.teaching import lesson_language
-from claimlab.metrics.sufficiency import SufficiencyResult, find_fixture_sufficiency
+from claimlab.metrics.sufficiency import SufficiencyResult, score_fixture_sufficiency
 from claimlab.notebook.widgets import (
     LABEL,
     NO_ANSWER,
@@ -152,7 +152,7 @@ class SufficiencyExplorer(View):
 
     def refresh(self) -> None:
         """Recompute and redraw."""
-        self.result = find_fixture_sufficiency(
+        self.result = score_fixture_sufficiency(
             self.fixture, self.question.value, self.context, ignore_metadata=self.ignore.value
         )
         if self.student:

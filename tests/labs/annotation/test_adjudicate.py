@@ -160,10 +160,10 @@ def test_ledger_from_decompositions_equals_the_labs_own_scorer(tmp_path):
         (gold / name).write_bytes((ROOT / "fixtures" / name).read_bytes())
     data = json.loads(run_cli("ledger", "--from-decompositions", gold, "--json").stdout)
     assert data["labels"]["gold"] is True
-    from claimlab.metrics.decomposition import find_decomposition
+    from claimlab.metrics.decomposition import score_decomposition
 
     pres = [
-        find_decomposition(fx, fx.candidate_ids)
+        score_decomposition(fx, fx.candidate_ids)
         for fx in map(load_decomposition, sorted(gold.glob("*.json")))
     ]
     micro = data["corpus"]["micro"]["coverage"]

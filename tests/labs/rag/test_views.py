@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 from claimlab.io.ragchecker import load_checking, load_meta_evaluation  # noqa: E402
 from claimlab.labs.rag import views  # noqa: E402
 from claimlab.labs.rag.study import meta_study, rag_record, rag_study  # noqa: E402
-from claimlab.metrics.meta_eval import meta_evaluate  # noqa: E402
+from claimlab.metrics.meta_eval import score_meta_evaluation  # noqa: E402
 from claimlab.metrics.rag import RAG_METRICS, score_rag  # noqa: E402
 from claimlab.notebook.display import table_html  # noqa: E402
 from tests.hostile.corpus import PAYLOADS  # noqa: E402
@@ -63,7 +63,7 @@ def test_each_part_is_a_figure_with_counts(report, part):
 
 def test_meta_views(files):
     pairs = load_meta_evaluation(files["rag_human"], files["rag_scores"])
-    result = meta_evaluate(pairs, resamples=100)
+    result = score_meta_evaluation(pairs, resamples=100)
     lines = list(views.meta_lines(result, checker="ragchecker"))
     assert lines[0].startswith("6 response pairs, 12 judgments")
     assert "<script>" not in table_html(views.pairs_table(pairs))

@@ -19,7 +19,7 @@ from claimlab.labs.sufficiency.explain import (
     reason_word,
     rejection_detail,
 )
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 from tests.conftest import FIXTURES
 
 FILES = sorted(
@@ -35,14 +35,14 @@ def checks(fixture):
     for sc in fixture.scenarios.values():
         yield (
             sc.question,
-            find_fixture_sufficiency(
+            score_fixture_sufficiency(
                 fixture, sc.question, list(sc.context), ignore_metadata=sc.ignore_metadata
             ),
         )
     for q in fixture.questions:
         for context in [[i] for i in ids] + [ids, [ids[0], ids[0]], ["no-such-record"]]:
             for ignore in (False, True):
-                yield q, find_fixture_sufficiency(fixture, q, context, ignore_metadata=ignore)
+                yield q, score_fixture_sufficiency(fixture, q, context, ignore_metadata=ignore)
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -80,7 +80,7 @@ def test_turkish_and_thai_words_keep_every_id_and_status(language):
 
 def test_a_rejection_of_a_record_the_file_does_not_hold_keeps_the_metrics_words():
     fixture = load_sufficiency(FIXTURES / "aurora.json")
-    r = find_fixture_sufficiency(fixture, next(iter(fixture.questions)), ["x1"])
+    r = score_fixture_sufficiency(fixture, next(iter(fixture.questions)), ["x1"])
     assert r.unknown == ("x1",) and "x1" in explanation(r, "tr")
 
 
@@ -107,11 +107,11 @@ def test_the_views_and_widgets_speak_the_files_language():
         SufficiencyGameView,
         sufficiency_html,
     )
-    from claimlab.metrics.selective import find_selective, selective_items
+    from claimlab.metrics.selective import score_selective, selective_items
 
     fx = load_sufficiency(FIXTURES / "lale_fuari_tr.json")
     sc = next(s for s in fx.scenarios.values() if s.ignore_metadata)
-    r = find_fixture_sufficiency(fx, sc.question, list(sc.context), ignore_metadata=True)
+    r = score_fixture_sufficiency(fx, sc.question, list(sc.context), ignore_metadata=True)
     assert list(views.evidence_table(fx, language="tr").columns)[:2] == ["metin", "ilişki"]
     assert "eksiksiz tanık" in views.branches_table(r, language="tr").columns
     assert list(views.findings_table(r, language="tr").columns) == ["bulgu", "konu", "ayrıntı"]
@@ -119,7 +119,7 @@ def test_the_views_and_widgets_speak_the_files_language():
     assert "üst veri kurallarını geçemiyor" in " ".join(rejected["ayrıntı"])
     html = sufficiency_html(r, fixture=fx, question=sc.question, language="tr")
     assert "durum: " in html and "üst veri kurallarını" in html and "fails" not in html
-    selective = find_selective(selective_items(fx))
+    selective = score_selective(selective_items(fx))
     summary = views.selective_summary(selective, language="tr")
     assert summary.startswith("Yanıtlananlarda doğruluk **")
     english = views.selective_summary(selective)

@@ -13,7 +13,7 @@ from claimlab.labs.sufficiency.lesson import (
     sufficiency_exercises,
     why_not,
 )
-from claimlab.metrics.sufficiency import find_fixture_sufficiency
+from claimlab.metrics.sufficiency import score_fixture_sufficiency
 from tests.conftest import FIXTURES
 from tests.own_files import hard_cases_data, own_hard_cases, own_sufficiency
 
@@ -59,7 +59,7 @@ def _pool():
 )
 def test_why_not_says_what_the_status_says(context, says, never):
     fx = _pool()
-    r = find_fixture_sufficiency(fx, "pass_length", context)
+    r = score_fixture_sufficiency(fx, "pass_length", context)
     text = why_not(fx, "pass_length", r)
     assert says in text and never not in text
 
