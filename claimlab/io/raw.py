@@ -232,6 +232,17 @@ def load_raw_answers(path: str | Path) -> list[RawAnswer]:
     return answers
 
 
+def read_raw_answer(value: object, *, source: str, line: int = 1) -> RawAnswer:
+    """One parsed line as an answer: every check of the file but ids unique across lines.
+
+    Raises:
+        FixtureError: naming ``source``, the record id (or the line) and the field.
+    """
+    rid = _line_id(value, line, source)
+    (declared,) = read_named(RawLine, [value], [rid], file=source)
+    return _raw_answer(Record(value, file=source, record=rid), line, declared)
+
+
 def _line_id(value: object, n: int, source: str) -> str:
     """A line's id: the line must be an object with a non-empty string id (else named by n)."""
     if not isinstance(value, dict):

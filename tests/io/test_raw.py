@@ -124,3 +124,17 @@ def test_every_line_of_the_shipped_file_fits_the_schema_and_a_broken_one_does_no
         jsonschema.validate(json.loads(line), schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({**json.loads(lines[0]), "units": [{"start": 0}]}, schema)
+
+
+def test_one_parsed_line_reads_as_the_file_reads_it(tmp_path):
+    from claimlab.io.raw import read_raw_answer
+
+    (loaded,) = _load(tmp_path, LINE)
+    assert read_raw_answer(LINE, source=str(tmp_path / "raw.jsonl")) == loaded
+    with pytest.raises(FixtureError) as caught:
+        read_raw_answer({**LINE, "id": 7}, source="mine.jsonl", line=4)
+    assert (caught.value.file, caught.value.record, caught.value.field) == (
+        "mine.jsonl",
+        "line 4",
+        "id",
+    )

@@ -1,7 +1,7 @@
 """Two decomposers' drafts of the same answers (ids shared), as the README lays them out."""
 
 from claimlab.io.files import write_json
-from claimlab.io.raw import _raw_answer
+from claimlab.io.raw import read_raw_answer
 from claimlab.labs.annotation.draft import draft_document
 
 ANSWERS = {
@@ -35,7 +35,7 @@ def write_shared_drafts(folder):
     """drafts/A/k01.json ... drafts/B/k02.json; returns the folder."""
     for name in ("A", "B"):
         for n, rec in enumerate(raw_records(name), 1):
-            raw = _raw_answer(rec, n, f"{name}.jsonl")
+            raw = read_raw_answer(rec, source=f"{name}.jsonl", line=n)
             doc, _ = draft_document(raw, decomposer=name)
             (folder / name).mkdir(parents=True, exist_ok=True)
             write_json(folder / name / f"{raw.id}.json", doc)

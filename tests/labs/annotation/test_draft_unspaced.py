@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claimlab.core.spans import utf16_slice
-from claimlab.io.raw import _raw_answer
+from claimlab.io.raw import read_raw_answer
 from claimlab.labs.annotation.draft import align, draft_document
 from tests.labs.annotation.korean_recipes import INGREDIENTS, korean_records
 
@@ -22,7 +22,7 @@ from tests.labs.annotation.korean_recipes import INGREDIENTS, korean_records
 def test_thirty_korean_answers_every_atomic_subclaim_is_placed():
     placed = total = 0
     for n, rec in enumerate(korean_records(), 1):
-        doc, summary = draft_document(_raw_answer(rec, n, "ko.jsonl"))
+        doc, summary = draft_document(read_raw_answer(rec, source="ko.jsonl", line=n))
         total += summary.candidates
         placed += summary.spans
         for c in doc["candidates"]:
