@@ -89,7 +89,7 @@ MODULE_TESTS: dict[str, tuple[str, ...]] = {
         "tests/metrics/test_gate.py",
     ),
     "metrics/stats/prediction_powered.py": (
-        "tests/metrics/test_prediction_powered.py",
+        "tests/metrics/stats/test_prediction_powered.py",
         "tests/metrics/test_uncertainty.py",
     ),
     "metrics/uncertainty.py": (
