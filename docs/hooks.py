@@ -37,7 +37,8 @@ class Format(NamedTuple):
     title: str
     reader: str  # the public name of ``claimlab`` that reads it (a test reads every example)
     declaration: str = ""  # "module:attribute" a JSON Schema is derived from, when there is one
-    # the lists of records declared on their own (``claimlab.io.declared``): field -> declaration
+    # the parts declared on their own (``claimlab.io.declared``): field -> declaration (of each
+    # item of a list, or of the object itself)
     parts: tuple[tuple[str, str], ...] = ()
 
 
@@ -57,7 +58,10 @@ FORMATS: dict[str, Format] = {
     "claimlab/context-lab@1": Format(
         "Context-lab file",
         "load_context_lab",
-        parts=(("chunks", "claimlab.io.context_lab:Chunk"),),
+        parts=(
+            ("chunks", "claimlab.io.context_lab:Chunk"),
+            ("calibration", "claimlab.io.context_lab:Calibration"),
+        ),
     ),
     RAW: Format("Raw subclaims", "load_raw_answers", "claimlab.io.raw:RawLine"),
     RAGCHECKER: Format("RAGChecker checking output", "load_checking"),
@@ -192,8 +196,8 @@ def schema_section(fmt: str) -> str:
     schema = format_schema(fmt)
     if schema is None:
         parts = "".join(
-            f"\nEach item of `{field}`, derived from its declaration when the site is built (a "
-            "test validates the examples' items against it):\n\n"
+            f"\n`{field}` (each item of a list), derived from its declaration when the site is "
+            "built (a test validates the examples against it):\n\n"
             + fenced(json.dumps(part, indent=2), "json")
             for field, part in part_schemas(fmt).items()
         )

@@ -128,8 +128,8 @@ def with_parts():
 
 @pytest.mark.parametrize("example", with_parts())
 def test_each_examples_declared_records_validate_against_their_schema(example):
-    """The lists a format declares record by record (``claimlab.io.declared``): every item of
-    every example against the schema derived from the declaration."""
+    """The parts a format declares (``claimlab.io.declared``): every item of a declared list,
+    and a declared object itself, of every example against the schema derived from it."""
     import jsonschema
 
     module = hooks()
@@ -139,7 +139,7 @@ def test_each_examples_declared_records_validate_against_their_schema(example):
     document = json.loads(path.read_text(encoding="utf-8"))
     for field, schema in parts.items():
         assert document[field], (example, field)
-        for item in document[field]:
+        for item in document[field] if isinstance(document[field], list) else [document[field]]:
             jsonschema.validate(item, schema)
 
 

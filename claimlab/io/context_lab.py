@@ -8,19 +8,20 @@ object with a ``chunks`` list. Answers use the seed's Turkish keys or English on
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.sentences import split_sentences
-from claimlab.io.declared import read_records
+from claimlab.io.declared import read_declared, read_records
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, bulk_load, describe, is_number, read_json, records_of
+from claimlab.io.reader import Record, bulk_load, describe, read_json, records_of
 
 KEYS = {
     "tr": {
@@ -91,6 +92,35 @@ class Answer:
 
 
 SPLITS = ("calibration", "held-out")
+
+
+@dataclass(frozen=True)
+class ScoredCandidate:
+    """A candidate of a labelled query: its relevance score and whether it is relevant."""
+
+    score: float
+    relevant: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class QueryEntry:
+    """A labelled query as the file writes it (read into a :class:`CalibrationQuery`)."""
+
+    id: Annotated[str, msgspec.Meta(min_length=1)]
+    candidates: tuple[ScoredCandidate, ...]
+    split: Literal["calibration", "held-out"] | None = None  # None: split by id
+
+
+@dataclass(frozen=True, kw_only=True)
+class Calibration:
+    """The file's ``calibration``: the precision to reach, thresholds to compare, labelled queries.
+
+    The declaration it is read from (``claimlab.io.declared``) and its JSON Schema's source.
+    """
+
+    target_precision: Annotated[float, msgspec.Meta(gt=0, le=1)]
+    fixed_thresholds: tuple[float, ...] = ()
+    queries: tuple[QueryEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -278,23 +308,11 @@ def load_context_lab(path: str | Path) -> ContextLab:
         for name, data in top.mapping("answers")
     }
     cal = top.sub("calibration")
-    target = cal.number("target_precision", above=0.0, maximum=1.0)
-    fixed_raw = cal.get("fixed_thresholds", list, [])
-    for i, x in enumerate(fixed_raw):
-        if not is_number(x) or not math.isfinite(x):
-            raise cal.error(
-                f"must be a finite number, got {describe(x)}",
-                field=f"calibration.fixed_thresholds[{i}]",
-            )
-    queries = []
-    for _, q in cal.records("queries"):
-        cands = []
-        for _, c in q.records("candidates", id_field=None):
-            cands.append((float(c.get("score", (int, float))), c.get("relevant", bool)))
-        split = q.get("split", str, None)
-        if split not in (None, *SPLITS):
-            raise q.error(f"must be one of {', '.join(SPLITS)}, got {split!r}", field="split")
-        queries.append(CalibrationQuery(q.get("id", str), tuple(cands), split))
+    declared = read_declared(Calibration, cal.data, file=source, path="calibration")
+    queries = [
+        CalibrationQuery(q.id, tuple((c.score, c.relevant) for c in q.candidates), q.split)
+        for q in declared.queries
+    ]
     if not any(q.candidates for q in queries):
         raise cal.error(
             "needs at least one query with scored candidates: the lab calibrates its threshold "
@@ -307,8 +325,8 @@ def load_context_lab(path: str | Path) -> ContextLab:
         tuple(chunks),
         MappingProxyType(answers),
         tuple(queries),
-        float(target),
-        tuple(float(x) for x in fixed_raw),
+        declared.target_precision,
+        declared.fixed_thresholds,
         read_exercises(top),
         top.get("note", str, ""),
     )

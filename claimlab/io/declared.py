@@ -16,7 +16,7 @@ From the one declaration come the records, the checks, the errors and the schema
   :func:`written` a record as the file writes it (its fields in the declaration's order).
 
 Supported annotations: ``str``, ``bool``, ``int``, ``float`` (bounds as
-``Annotated[float, msgspec.Meta(ge=..., le=...)]``), a ``Literal`` of strings, a closed
+``Annotated[float, msgspec.Meta(ge=..., le=..., gt=...)]``), a ``Literal`` of strings, a closed
 vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or ``None``), and
 ``tuple[X, ...]`` of any of those or of ``Any`` (``tuple[X | None, ...]``: an item may be null).
 Items of a list of records with an ``id`` field are named by it in errors; a record id is a
@@ -41,7 +41,8 @@ from claimlab.io.reader import Record, describe, records_of
 T = TypeVar("T")
 _REQUIRED = object()
 _SCALARS = (str, bool, int, float)
-_OTHER_BOUNDS = ("gt", "lt", "multiple_of", "pattern", "max_length")
+_OTHER_BOUNDS = ("lt", "multiple_of", "pattern", "max_length")
+_BOUNDS = ("ge", "le", "min_length", "gt")
 
 
 class _Field(NamedTuple):
@@ -54,7 +55,7 @@ class _Field(NamedTuple):
     default: Any  # _REQUIRED when the file must give it
     texts: bool  # each text of the list must hold some text
     what: str  # names a value outside a closed vocabulary ("error kind")
-    bounds: tuple[float | None, float | None, int | None]  # ge, le, min_length
+    bounds: tuple[float | None, float | None, int | None, float | None]  # ge, le, min_length, gt
     holes: bool = False  # tuple[kind | None, ...]: an item of the list may be null
 
 
@@ -110,7 +111,7 @@ def _items_may_be_null(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[Any, Any, Any]]:
+def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[Any, ...]]:
     """(kind, many, optional, bounds) of one annotation; a TypeError names what has no reader."""
     many = False
     hint, optional = _optional(hint)
@@ -118,10 +119,10 @@ def _kind(cls: type[Any], name: str, hint: Any) -> tuple[Any, bool, bool, tuple[
     if origin is tuple and typing.get_args(hint)[1:] == (Ellipsis,):
         hint, many = typing.get_args(hint)[0], True
         origin = typing.get_origin(hint)
-    bounds: tuple[Any, Any, Any] = (None, None, None)
+    bounds: tuple[Any, ...] = (None,) * len(_BOUNDS)
     if origin is Annotated:
         meta = [m for m in hint.__metadata__ if isinstance(m, msgspec.Meta)]
-        bounds = tuple(getattr(meta[0], k) for k in ("ge", "le", "min_length")) if meta else bounds
+        bounds = tuple(getattr(meta[0], k) for k in _BOUNDS) if meta else bounds
         other = [k for m in meta for k in _OTHER_BOUNDS if getattr(m, k) is not None]
         if other or len(meta) > 1:  # the walk would not check them: refused, not ignored
             raise TypeError(f"{cls.__name__}.{name}: no reader for the bounds {other or meta}")
@@ -165,11 +166,11 @@ def _read_one(rec: Record, f: _Field) -> Any:
     """One field that is not a list."""
     if f.name not in rec.data:
         return _default_of(rec, f)
-    kind, (ge, le, min_length) = f.kind, f.bounds
+    kind, (ge, le, min_length, gt) = f.kind, f.bounds
     if _is_record(kind):
         return check_record(kind, rec.sub(f.name))
     if kind is float:
-        return float(rec.number(f.name, minimum=ge, maximum=le))
+        return _number(rec, f.name, f)
     if kind is Any:
         return rec.data[f.name]
     if _is_vocab(kind):
@@ -181,9 +182,22 @@ def _read_one(rec: Record, f: _Field) -> Any:
         raise rec.error(
             f"must be a non-empty string, got {describe(value)}", field=rec.field(f.name)
         )
-    if kind is int and (ge is not None or le is not None):
-        rec.number(f.name, minimum=ge, maximum=le)
+    if kind is int and not _unbounded(f):
+        rec.number(f.name, minimum=ge, maximum=le, above=gt)
     return value
+
+
+def _unbounded(f: _Field) -> bool:
+    """Whether a number field has no bound (only finiteness to check)."""
+    ge, le, _, gt = f.bounds
+    return ge is None and le is None and gt is None
+
+
+def _number(rec: Record, name: str, f: _Field) -> Any:
+    """The number at ``name`` of ``rec`` within the field's bounds (a float for a float)."""
+    ge, le, _, gt = f.bounds
+    value = rec.number(name, minimum=ge, maximum=le, above=gt, integer=f.kind is int)
+    return float(value) if f.kind is float else value
 
 
 def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
@@ -210,6 +224,12 @@ def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
         return tuple(check_record(kind, r) for _, r in rec.items(f.name, *default))
     if kind is Any:
         return tuple(rec.get(f.name, list, *default))
+    if kind in (int, float):  # each item a number within the bounds, named name[j]
+        items = rec.get(f.name, list, *default)
+        at = [f"{f.name}[{j}]" for j in range(len(items))]
+        numbers = Record(dict(zip(at, items, strict=True)), file=rec.file, record=rec.record,
+                         path=rec.path, error=rec.error_type)  # fmt: skip
+        return tuple(_number(numbers, name, f) for name in at)
     words = rec.texts(f.name, *default) if f.texts else rec.str_list(f.name, *default)
     if kind is str:
         return words
@@ -235,9 +255,13 @@ def read_declared(
     *,
     file: str,
     record: str | None = None,
+    path: str = "",
     error: type[ClaimlabInputError] = FixtureError,
 ) -> T:
-    """One JSON object as a record of ``cls`` (nested records too), or its first problem."""
+    """One JSON object as a record of ``cls`` (nested records too), or its first problem.
+
+    ``path`` is where the object sits in its file (``"calibration"``): errors name fields under it.
+    """
     try:
         found: T = msgspec.convert(data, cls)
     except _REFUSED:
@@ -245,7 +269,7 @@ def read_declared(
     else:
         if not _needs_walk(cls, [data], [found], None):
             return found
-    return check_record(cls, Record(data, file=file, record=record, error=error))
+    return check_record(cls, Record(data, file=file, record=record, path=path, error=error))
 
 
 def read_records(
@@ -346,7 +370,7 @@ def _plan(cls: type[Any]) -> _Plan:
         fields = _fields(cls)
         found = _PLANS[cls] = (
             [f.name for f in fields if f.texts],
-            [(f.name, f.many) for f in fields if f.kind is float and f.bounds[:2] == (None, None)],
+            [(f.name, f.many) for f in fields if f.kind is float and _unbounded(f)],
             [(f.name, f.kind, f.many) for f in fields if _is_record(f.kind) and any(_plan(f.kind))],
         )
     return found

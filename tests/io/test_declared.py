@@ -298,14 +298,14 @@ def test_null_reads_as_absent_for_an_optional_field():
 
 
 def test_a_bound_the_walk_does_not_check_is_refused_when_declared():
-    """A bound msgspec would check but the walk would not (``gt``) fails at declaration."""
+    """A bound msgspec would check but the walk would not (``lt``) fails at declaration."""
 
     @dataclass(frozen=True)
     class Strict:
-        score: Annotated[float, msgspec.Meta(gt=0)]
+        score: Annotated[float, msgspec.Meta(lt=1)]
 
     with pytest.raises(TypeError, match="no reader for the bounds"):
-        read_records(Strict, [{"score": 1}], file="s", where="x", id_field="score")
+        read_records(Strict, [{"score": 0.5}], file="s", where="x", id_field="score")
 
 
 def test_a_null_item_of_a_list_that_allows_it_stays_none():
@@ -349,3 +349,62 @@ def test_reading_named_objects_in_one_pass_is_their_walk(items):
     except ClaimlabInputError as exc:
         got = ("error", str(exc))
     assert got == named_walked(items, names)
+
+
+@dataclass(frozen=True)
+class Bounded:
+    share: Annotated[float, msgspec.Meta(gt=0, le=1)]
+    steps: tuple[float, ...] = ()
+    counts: tuple[Annotated[int, msgspec.Meta(ge=0)], ...] = ()
+
+
+@pytest.mark.parametrize(
+    ("doc", "fld", "words"),
+    [
+        ({"share": 0}, "share", "must be greater than 0"),
+        ({"share": 0.5, "steps": [0.1, "x"]}, "steps[1]", "must be a number"),
+        ({"share": 0.5, "steps": [0.1, float("nan")]}, "steps[1]", "must be a finite number"),
+        ({"share": 0.5, "counts": [1, -1]}, "counts[1]", "must be at least 0"),
+        ({"share": 0.5, "counts": [1, 1.5]}, "counts[1]", "must be an integer"),
+    ],
+)
+def test_bounds_and_lists_of_numbers_are_walked_as_declared(doc, fld, words):
+    with pytest.raises(FixtureError) as caught:
+        read_declared(Bounded, doc, file="b.json", path="top")
+    assert caught.value.field == f"top.{fld}" and words in str(caught.value)
+    walked = whole_error(Bounded, doc)
+    assert walked == str(caught.value)
+
+
+def whole_error(cls, doc):
+    try:
+        check_record(cls, Record(doc, file="b.json", path="top"))
+    except ClaimlabInputError as exc:
+        return str(exc)
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {"share": st.one_of(st.floats(), st.integers(-2, 2), values)},
+        optional={
+            "steps": st.one_of(
+                st.lists(st.one_of(st.floats(), st.integers(), values), max_size=3), values
+            ),
+            "counts": st.one_of(
+                st.lists(st.one_of(st.integers(-2, 2), st.floats(), values), max_size=3), values
+            ),
+        },
+    )
+)
+def test_the_fast_reading_of_bounded_numbers_is_their_walk(doc):
+    try:
+        got = read_declared(Bounded, doc, file="b.json", path="top")
+    except ClaimlabInputError as exc:
+        got = str(exc)
+    try:
+        walked = check_record(Bounded, Record(doc, file="b.json", path="top"))
+    except ClaimlabInputError as exc:
+        walked = str(exc)
+    assert got == walked
