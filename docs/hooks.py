@@ -53,7 +53,11 @@ FORMATS: dict[str, Format] = {
     "claimlab/sufficiency@1": Format(
         "Sufficiency file",
         "load_sufficiency",
-        parts=(("evidence", "claimlab.io.sufficiency:EvidenceItem"),),
+        parts=(
+            ("evidence", "claimlab.io.sufficiency:EvidenceItem"),
+            ("rules", "claimlab.io.sufficiency:Rules"),
+            ("game", "claimlab.io.sufficiency:Game"),
+        ),
     ),
     "claimlab/context-lab@1": Format(
         "Context-lab file",

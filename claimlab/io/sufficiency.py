@@ -26,9 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Annotated, Any
+
+import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.io.declared import read_records
+from claimlab.io.declared import read_declared, read_records
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
@@ -110,11 +113,12 @@ class Question:
 
 @dataclass(frozen=True)
 class Rules:
-    """Scope/metadata rules every witness member must pass."""
+    """Scope/metadata rules every witness member must pass (the file's ``rules``, declared)."""
 
     required_status: str
     require_current: bool
-    single_valued: tuple[str, ...] = ()  # relations with one object per subject ("lasts")
+    # relations with one object per subject ("lasts"); each holds some text
+    single_valued: tuple[str, ...] = field(default=(), metadata={"texts": True})
 
 
 @dataclass(frozen=True)
@@ -141,6 +145,32 @@ class Scenario:
 
 DEFAULT_BUDGET = 6
 DEFAULT_COST = 1
+Units = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]  # a budget or a cost: whole units
+# search_cost: {"default": units, "<evidence id>": units} (checked by the reader: _game)
+Costs = Annotated[
+    Any,
+    msgspec.Meta(
+        extra_json_schema={
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 0},
+        }
+    ),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """The file's ``game`` as it writes it (read into :class:`SufficiencyRules`).
+
+    ``copyable`` and ``scenarios`` name evidence ids and scenarios of the file, and the keys of
+    ``search_cost`` are ``default`` or evidence ids: the reader checks them against the file.
+    """
+
+    budget: Units = DEFAULT_BUDGET
+    search_cost: Costs | None = None
+    copy_cost: Units = DEFAULT_COST
+    copyable: tuple[str, ...] = ()
+    scenarios: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -292,10 +322,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     evidence = read_records(EvidenceItem, top.get("evidence", list), file=source, where="evidence")
     check_unique([e.id for e in evidence], file=source, field="evidence")
     ids = {e.id for e in evidence}
-    r = top.sub("rules")
-    rules = Rules(
-        r.get("required_status", str), r.get("require_current", bool), r.texts("single_valued", ())
-    )
+    rules = read_declared(Rules, top.sub("rules").data, file=source, path="rules")
     if not top.get("questions", dict):
         raise top.error("at least one question is required", field="questions")
     questions = {
@@ -429,10 +456,10 @@ def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> Suff
     if "game" not in top.data:
         return SufficiencyRules()
     g = top.sub("game")
-    budget = g.number("budget", minimum=0, maximum=1_000_000, integer=True, default=DEFAULT_BUDGET)
+    game = read_declared(Game, g.data, file=top.file, path="game")
     default_cost = DEFAULT_COST
     costs: dict[str, int] = {}
-    for key, value in g.mapping("search_cost", {}):
+    for key, value in g.mapping("search_cost") if game.search_cost is not None else ():
         where = g.field(f"search_cost.{key}")
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise g.error(
@@ -444,27 +471,22 @@ def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> Suff
             raise g.error(f"unknown evidence id {key!r}", field=where)
         else:
             costs[key] = value
-    copy_cost = g.number(
-        "copy_cost", minimum=0, maximum=1_000_000, integer=True, default=DEFAULT_COST
-    )
-    copyable = g.str_list("copyable", ())
-    for j, eid in enumerate(copyable):
+    for j, eid in enumerate(game.copyable):
         if eid not in ids:
             raise g.error(f"unknown evidence id {eid!r}", field=g.field(f"copyable[{j}]"))
-    offered = g.str_list("scenarios", ())
-    for j, name in enumerate(offered):
+    for j, name in enumerate(game.scenarios):
         if name not in scenarios:
             known = ", ".join(scenarios) or "none: the file has no scenarios"
             raise g.error(
                 f"unknown scenario {name!r} (known: {known})", field=g.field(f"scenarios[{j}]")
             )
     return SufficiencyRules(
-        int(budget),
+        game.budget,
         default_cost,
         MappingProxyType(costs),
-        int(copy_cost),
-        copyable,
-        offered,
+        game.copy_cost,
+        game.copyable,
+        game.scenarios,
     )
 
 
