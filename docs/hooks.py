@@ -53,6 +53,7 @@ FORMATS: dict[str, Format] = {
     "claimlab/sufficiency@1": Format(
         "Sufficiency file",
         "load_sufficiency",
+        "claimlab.io.sufficiency:SufficiencyDocument",
         parts=(
             ("evidence", "claimlab.io.sufficiency:EvidenceItem"),
             ("rules", "claimlab.io.sufficiency:Rules"),

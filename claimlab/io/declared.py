@@ -18,7 +18,8 @@ From the one declaration come the records, the checks, the errors and the schema
 Supported annotations: ``str``, ``bool``, ``int``, ``float`` (bounds as
 ``Annotated[float, msgspec.Meta(ge=..., le=..., gt=...)]``), a ``Literal`` of strings, a closed
 vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or ``None``), and
-``tuple[X, ...]`` of any of those or of ``Any`` (``tuple[X | None, ...]``: an item may be null).
+``tuple[X, ...]`` of any of those or of ``Any`` (``tuple[X | None, ...]``: an item may be null),
+and ``Mapping[str, X]`` of a record (an object keyed by name, each value's errors naming its key).
 Items of a list of records with an ``id`` field are named by it in errors; a record id is a
 non-empty string; a number is finite; for an optional field (``X | None``) null is the same as
 absent.
@@ -30,6 +31,7 @@ import dataclasses
 import math
 import types
 import typing
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar, Union
 
 import msgspec
@@ -57,6 +59,7 @@ class _Field(NamedTuple):
     what: str  # names a value outside a closed vocabulary ("error kind")
     bounds: tuple[float | None, float | None, int | None, float | None]  # ge, le, min_length, gt
     holes: bool = False  # tuple[kind | None, ...]: an item of the list may be null
+    keyed: bool = False  # Mapping[str, kind]: an object whose values are records named by key
 
 
 def _fields(cls: type[Any]) -> tuple[_Field, ...]:
@@ -82,12 +85,15 @@ def _read_fields(cls: type[Any]) -> tuple[_Field, ...]:
         elif f.default_factory is not dataclasses.MISSING:
             default = f.default_factory()
         hint, holes = _items_may_be_null(hints[f.name])
+        hint, keyed = _keyed(hint)
         kind, many, optional, bounds = _kind(cls, f.name, hint)
         what = f.metadata.get("what", f.name)
         texts = bool(f.metadata.get("texts"))
         if holes and not (_is_record(kind) and "id" not in {g.name for g in _fields(kind)}):
             raise TypeError(f"{cls.__name__}.{f.name}: no reader for null items of {kind!r}")
-        out.append(_Field(f.name, kind, many, optional, default, texts, what, bounds, holes))
+        if keyed and not _is_record(kind):
+            raise TypeError(f"{cls.__name__}.{f.name}: no reader for an object of {kind!r}")
+        out.append(_Field(f.name, kind, many, optional, default, texts, what, bounds, holes, keyed))
     return tuple(out)
 
 
@@ -108,6 +114,15 @@ def _items_may_be_null(hint: Any) -> tuple[Any, bool]:
         if holes:
             many = tuple[item, ...]  # type: ignore[valid-type]
             return (many | None if optional else many), True
+    return hint, False
+
+
+def _keyed(hint: Any) -> tuple[Any, bool]:
+    """``Mapping[str, X]`` (optional or not) as ``X`` and True: an object keyed by name."""
+    inner, optional = _optional(hint)
+    if typing.get_origin(inner) in (Mapping, dict) and typing.get_args(inner)[:1] == (str,):
+        kind = typing.get_args(inner)[1]
+        return (kind | None if optional else kind), True
     return hint, False
 
 
@@ -149,6 +164,8 @@ def check_record(cls: type[T], rec: Record) -> T:
     for f in _fields(cls):
         if f.optional and rec.data.get(f.name) is None:
             values[f.name] = None if f.name in rec.data else _default_of(rec, f)
+        elif f.keyed:
+            values[f.name] = _read_keyed(rec, f)
         elif f.many:
             values[f.name] = _read_many(rec, f)
         else:
@@ -198,6 +215,25 @@ def _number(rec: Record, name: str, f: _Field) -> Any:
     ge, le, _, gt = f.bounds
     value = rec.number(name, minimum=ge, maximum=le, above=gt, integer=f.kind is int)
     return float(value) if f.kind is float else value
+
+
+def _read_keyed(rec: Record, f: _Field) -> dict[str, Any]:
+    """An object keyed by name: each value a record, its errors naming the key as the record."""
+    if f.name not in rec.data:
+        return dict(_default_of(rec, f))
+    return {
+        key: check_record(
+            f.kind,
+            Record(
+                value,
+                file=rec.file,
+                record=key,
+                path=rec.field(f"{f.name}.{key}"),
+                error=rec.error_type,
+            ),  # fmt: skip
+        )
+        for key, value in rec.mapping(f.name)
+    }
 
 
 def _read_many(rec: Record, f: _Field) -> tuple[Any, ...]:
@@ -332,48 +368,80 @@ def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: 
     lists = [f.name for f in _fields(cls) if f.many]
     if any(type(item.get(name, [])) is not list for item in items for name in lists):
         return True
+    keyed = [f.name for f in _fields(cls) if f.keyed]
+    if any(type(item.get(name, {})) is not dict for item in items for name in keyed):
+        return True
     if id_field is not None and not all(getattr(r, id_field) for r in records):
         return True
     return any(_plan(cls)) and not all(_within(cls, r) for r in records)
 
 
 def _within(cls: type[Any], record: Any) -> bool:
-    """Whether a converted record keeps the checks beyond types (texts, finite numbers)."""
-    texts, numbers, nested = _plan(cls)
-    for name in texts:
+    """Whether a converted record keeps the checks beyond types.
+
+    Texts that hold some text, finite numbers, ids and names that are not empty.
+    """
+    plan = _plan(cls)
+    for name in plan.texts:
         if not all(t.strip() for t in getattr(record, name)):
             return False
-    for name, many in numbers:
+    for name, many in plan.numbers:
         value = getattr(record, name)
         if value is not None and not all(map(math.isfinite, value if many else (value,))):
             return False
-    for name, kind, many in nested:
+    for name in plan.named:  # records named by their ids, objects keyed by names: none empty
         value = getattr(record, name)
-        items = value if many else (value,)
+        keys = value if isinstance(value, dict) else (v.id for v in value or ())
+        if not all(keys):
+            return False
+    for name, kind, shape in plan.nested:
+        value = getattr(record, name)
+        items = value.values() if shape == "keyed" else value if shape == "many" else (value,)
         if value is not None and not all(_within(kind, v) for v in items if v is not None):
             return False
     return True
 
 
-_Plan = tuple[list[str], list[tuple[str, bool]], list[tuple[str, Any, bool]]]
+class _Plan(NamedTuple):
+    """What :func:`_within` looks at in one declaration's records (empty: nothing)."""
+
+    texts: list[str]
+    numbers: list[tuple[str, bool]]  # (name, many): numbers without bounds, to be finite
+    named: list[str]  # lists of records with ids, and objects keyed by name
+    nested: list[tuple[str, Any, str]]  # (name, kind, "one" | "many" | "keyed")
+
+
+def _shape(f: _Field) -> str:
+    return "keyed" if f.keyed else "many" if f.many else "one"
 
 
 def _plan(cls: type[Any]) -> _Plan:
     """What :func:`_within` looks at in one declaration's records.
 
-    Its texts, its numbers without bounds, and its records whose own plan is not empty; an
-    empty plan: msgspec's types are all the checks.
+    Its texts, its numbers without bounds, its lists of records named by id and its objects
+    keyed by name, and its records whose own plan is not empty; an empty plan: msgspec's types
+    are all the checks.
     """
     found = _PLANS.get(cls)
     if found is None:
-        _PLANS[cls] = ([], [], [])  # a declaration that holds itself
+        _PLANS[cls] = _Plan([], [], [], [])  # a declaration that holds itself
         fields = _fields(cls)
-        found = _PLANS[cls] = (
+        found = _PLANS[cls] = _Plan(
             [f.name for f in fields if f.texts],
             [(f.name, f.many) for f in fields if f.kind is float and _unbounded(f)],
-            [(f.name, f.kind, f.many) for f in fields if _is_record(f.kind) and any(_plan(f.kind))],
+            [f.name for f in fields if f.keyed or (f.many and _named_by_id(f.kind))],
+            [
+                (f.name, f.kind, _shape(f))
+                for f in fields
+                if _is_record(f.kind) and any(_plan(f.kind))
+            ],
         )
     return found
+
+
+def _named_by_id(kind: Any) -> bool:
+    """Whether ``kind`` is a record whose list items are named by their ``id`` in errors."""
+    return _is_record(kind) and "id" in {g.name for g in _fields(kind)}
 
 
 _PLANS: dict[type[Any], _Plan] = {}

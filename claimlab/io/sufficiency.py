@@ -26,12 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.io.declared import read_declared, read_records
+from claimlab.io.declared import read_declared
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
@@ -42,7 +42,7 @@ SUFFICIENCY_FORMAT = "claimlab/sufficiency@1"
 class EvidenceItem:
     """An evidence record: a relation ``subject -relation-> object`` with its metadata."""
 
-    id: str
+    id: Annotated[str, msgspec.Meta(min_length=1)]
     text: str
     subject: str
     relation: str
@@ -312,71 +312,158 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     return read_sufficiency(read_json(path), source=str(path))
 
 
+def _schema(schema: dict[str, Any]) -> Any:
+    """A value the reader checks by its own rules, with the JSON Schema the page shows for it."""
+    return msgspec.Meta(extra_json_schema=schema)
+
+
+_IDS = {"type": "array", "items": {"type": "string"}}
+Chain = Annotated[Any, _schema({**_IDS, "minItems": 1})]  # an alternative: evidence ids in order
+Links = Annotated[Any, _schema({"anyOf": [{"type": "null"}, {"type": "array", "items": _IDS}]})]
+SystemAnswer = Annotated[
+    Any, _schema({"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "object"}]})
+]
+AnswerKey = Annotated[
+    Any,
+    _schema(
+        {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": {"anyOf": [{"type": "string"}, {**_IDS, "minItems": 1}]},
+            },
+        }
+    ),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionEntry:
+    """A question as the file writes it (read into a :class:`Question`)."""
+
+    alternatives: tuple[Chain, ...]
+    asks: tuple[str, ...]
+    text: str
+    topic: str
+    links: tuple[Links, ...] | None = None  # per alternative: null, or [from, to] pairs
+    kind: str = ""
+    subquestions: tuple[str, ...] = ()
+    circumstances: tuple[str, ...] = field(default=(), metadata={"texts": True})
+    answerable: bool = True
+    alternatives_complete: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulatedSystem:
+    """A scenario's simulated system: its answer (null: it abstained) and its confidence."""
+
+    answer: SystemAnswer = None
+    confidence: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScenarioEntry:
+    """A scenario as the file writes it (read into a :class:`Scenario`)."""
+
+    question: str
+    context: tuple[str, ...]
+    ignore_metadata: bool = False
+    note: str = ""
+    simulated_system: SimulatedSystem | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SufficiencyDocument:
+    """The ``claimlab/sufficiency@1`` file as declared: its types, bounds and defaults.
+
+    The one declaration the reader converts, walks for the first problem
+    (:mod:`claimlab.io.declared`) and derives the JSON Schema from. The rules between fields
+    (known ids everywhere, chains that do not come back, links between members, the answer
+    key's questions, the game's ids) are :func:`read_sufficiency`'s.
+    """
+
+    format: Literal["claimlab/sufficiency@1"]
+    evidence: tuple[EvidenceItem, ...]
+    rules: Rules
+    questions: Mapping[str, QuestionEntry]
+    answer_key: AnswerKey = None  # {question: {asked item: value or [accepted values]}}
+    scenarios: Mapping[str, ScenarioEntry] = field(default_factory=dict)
+    game: Game | None = None
+    note: str = ""
+    exercises: Any = None  # [{"question", "solution", ...}] (claimlab.io.lesson)
+    language: str = ""
+
+
 @bulk_load()  # records without cycles: no collector pass over them
 def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
-    """Check a parsed ``claimlab/sufficiency@1`` document (see :func:`load_sufficiency`)."""
+    """Check a parsed ``claimlab/sufficiency@1`` document (see :func:`load_sufficiency`).
+
+    The declaration (:class:`SufficiencyDocument`) gives the records, or the first field whose
+    presence, type or bound it refuses; then the rules between fields, in file order.
+    """
     top = Record(data, file=source)
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
-    evidence = read_records(EvidenceItem, top.get("evidence", list), file=source, where="evidence")
-    check_unique([e.id for e in evidence], file=source, field="evidence")
-    ids = {e.id for e in evidence}
-    rules = read_declared(Rules, top.sub("rules").data, file=source, path="rules")
-    if not top.get("questions", dict):
+    doc = read_declared(SufficiencyDocument, data, file=source)
+    check_unique([e.id for e in doc.evidence], file=source, field="evidence")
+    ids = {e.id for e in doc.evidence}
+    if not doc.questions:
         raise top.error("at least one question is required", field="questions")
+    raw = top.data
     questions = {
-        name: _question(Record(q, file=source, record=name, path=f"questions.{name}"), name, ids)
-        for name, q in top.mapping("questions")
+        name: _question(_part(raw, "questions", name, source), entry, name, ids)
+        for name, entry in doc.questions.items()
     }
     answer_key = _answer_key(top, source, questions)
     scenarios = {
-        name: _scenario(
-            Record(sc, file=source, record=name, path=f"scenarios.{name}"), name, questions, ids
-        )
-        for name, sc in top.mapping("scenarios", {})
+        name: _scenario(_part(raw, "scenarios", name, source), entry, questions, ids)
+        for name, entry in doc.scenarios.items()
     }
     return SufficiencyFixture(
         source,
-        tuple(evidence),
-        rules,
+        doc.evidence,
+        doc.rules,
         MappingProxyType(questions),
         MappingProxyType(scenarios),
         MappingProxyType(answer_key),
-        game=_game(top, ids, scenarios),
-        note=top.get("note", str, ""),
+        game=_game(top, doc.game, ids, scenarios),
+        note=doc.note,
         exercises=read_exercises(top),
-        language=top.get("language", str, ""),
+        language=doc.language,
     )
 
 
-def _question(qr: Record, name: str, ids: set[str]) -> Question:
-    """One question: its alternatives (chains of known ids), what it asks, its kind and links."""
-    alts_raw = qr.get("alternatives", list)
-    if not alts_raw and qr.get("answerable", bool, True):
+def _part(raw: dict[str, Any], where: str, name: str, source: str) -> Record:
+    """The object ``raw[where][name]`` (a question, a scenario) named by ``name`` in errors."""
+    return Record(raw[where][name], file=source, record=name, path=f"{where}.{name}")
+
+
+def _question(qr: Record, entry: QuestionEntry, name: str, ids: set[str]) -> Question:
+    """One question: its alternatives (chains of known ids), what it asks, its links."""
+    if not entry.alternatives and entry.answerable:
         raise qr.error("no alternative evidence set", field=f"questions.{name}.alternatives")
     alts = [
         _chain(qr, group, f"questions.{name}.alternatives[{i}]", ids)
-        for i, group in enumerate(alts_raw)
+        for i, group in enumerate(entry.alternatives)
     ]
-    asks = qr.str_list("asks")
-    if not asks:
+    if not entry.asks:
         raise qr.error(
             'must name at least one item the question asks for (e.g. ["room"])',
             field=f"questions.{name}.asks",
         )
     return Question(
         name=name,
-        text=qr.get("text", str),
-        asks=asks,
-        topic=qr.get("topic", str),
+        text=entry.text,
+        asks=entry.asks,
+        topic=entry.topic,
         alternatives=tuple(alts),
         links=_links(qr, name, alts),
-        kind=qr.get("kind", str, ""),
-        subquestions=qr.str_list("subquestions", ()),
-        circumstances=qr.texts("circumstances", ()),
-        answerable=qr.get("answerable", bool, True),
-        alternatives_complete=qr.get("alternatives_complete", bool, True),
+        kind=entry.kind,
+        subquestions=entry.subquestions,
+        circumstances=entry.circumstances,
+        answerable=entry.answerable,
+        alternatives_complete=entry.alternatives_complete,
     )
 
 
@@ -429,34 +516,38 @@ def _answer_key(
     return answer_key
 
 
-def _scenario(sr: Record, name: str, questions: Mapping[str, Question], ids: set[str]) -> Scenario:
+def _scenario(
+    sr: Record, entry: ScenarioEntry, questions: Mapping[str, Question], ids: set[str]
+) -> Scenario:
     """One scenario: a question of the file, a context of known ids, a simulated system."""
-    qname = sr.get("question", str)
-    if qname not in questions:
-        raise sr.error(f"unknown question {qname!r}", field=f"scenarios.{name}.question")
-    context = sr.str_list("context")
-    for j, eid in enumerate(context):
+    name = str(sr.record)
+    if entry.question not in questions:
+        raise sr.error(f"unknown question {entry.question!r}", field=f"scenarios.{name}.question")
+    for j, eid in enumerate(entry.context):
         if eid not in ids:
             raise sr.error(f"unknown evidence id {eid!r}", field=sr.field(f"context[{j}]"))
-    system = sr.sub("simulated_system") if "simulated_system" in sr.data else None
-    conf = system.number("confidence", minimum=0.0, maximum=1.0, default=None) if system else None
+    system = entry.simulated_system
+    question = questions[entry.question]
     return Scenario(
         name=name,
-        question=qname,
-        context=context,
-        ignore_metadata=sr.get("ignore_metadata", bool, False),
-        note=sr.get("note", str, ""),
-        system_answer=_system_answer(system, questions[qname]) if system else None,
-        system_confidence=None if conf is None else float(conf),
+        question=entry.question,
+        context=entry.context,
+        ignore_metadata=entry.ignore_metadata,
+        note=entry.note,
+        system_answer=None
+        if system is None
+        else _system_answer(sr.sub("simulated_system"), question),
+        system_confidence=None if system is None else system.confidence,
     )
 
 
-def _game(top: Record, ids: set[str], scenarios: Mapping[str, Scenario]) -> SufficiencyRules:
+def _game(
+    top: Record, game: Game | None, ids: set[str], scenarios: Mapping[str, Scenario]
+) -> SufficiencyRules:
     """``game``: budget, ``search_cost`` (``default`` and per id), ``copy_cost``, ``copyable``."""
-    if "game" not in top.data:
+    if game is None:
         return SufficiencyRules()
     g = top.sub("game")
-    game = read_declared(Game, g.data, file=top.file, path="game")
     default_cost = DEFAULT_COST
     costs: dict[str, int] = {}
     for key, value in g.mapping("search_cost") if game.search_cost is not None else ():

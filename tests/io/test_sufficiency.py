@@ -70,3 +70,51 @@ def test_the_game_reads_to_the_labs_rules():
 def test_the_schema_bounds_a_budget_as_the_reader_does():
     props = declared_schema(Game)["$defs"]["Game"]["properties"]
     assert props["budget"]["minimum"] == 0 and props["budget"]["maximum"] == 1_000_000
+
+
+SHIPPED = sorted(
+    p.name
+    for p in FIXTURES.glob("*.json")
+    if '"claimlab/sufficiency@1"' in p.read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_fast_reading_of_every_shipped_file_is_the_walk_of_its_declaration(name):
+    from claimlab.io.declared import check_record, read_declared
+    from claimlab.io.reader import Record
+    from claimlab.io.sufficiency import SufficiencyDocument
+
+    data = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    fast = read_declared(SufficiencyDocument, data, file=name)
+    assert fast == check_record(SufficiencyDocument, Record(data, file=name))
+
+
+def test_null_is_absent_for_a_scenarios_system_and_confidence(tmp_path):
+    scenario = next(iter(BASE["scenarios"]))
+
+    def nulls(d):
+        d["scenarios"][scenario]["simulated_system"] = None
+        d["game"]["search_cost"] = None
+
+    fx = _load(tmp_path, nulls)
+    assert fx.scenarios[scenario].system_answer is None
+    assert fx.scenarios[scenario].system_confidence is None
+
+
+def test_the_whole_schema_refuses_an_empty_chain_as_the_reader_does(tmp_path):
+    import jsonschema
+
+    from claimlab.io.sufficiency import SufficiencyDocument
+
+    question = next(iter(BASE["questions"]))
+
+    def empty_chain(d):
+        d["questions"][question]["alternatives"] = [[]]
+
+    doc = copy.deepcopy(BASE)
+    empty_chain(doc)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, declared_schema(SufficiencyDocument))
+    with pytest.raises(FixtureError, match="empty evidence group"):
+        _load(tmp_path, empty_chain)
