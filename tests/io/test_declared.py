@@ -9,6 +9,7 @@ of them, bounds, words of a closed vocabulary).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -408,3 +409,58 @@ def test_the_fast_reading_of_bounded_numbers_is_their_walk(doc):
     except ClaimlabInputError as exc:
         walked = str(exc)
     assert got == walked
+
+
+@dataclass(frozen=True)
+class Keyed:
+    places: Mapping[str, Where]
+    named: tuple[Item, ...] = ()
+    spare: Mapping[str, Where] = field(default_factory=dict)
+
+
+def keyed_read(doc):
+    try:
+        return read_declared(Keyed, doc, file="k.json")
+    except ClaimlabInputError as exc:
+        return ("error", str(exc))
+
+
+def keyed_walked(doc):
+    try:
+        return check_record(Keyed, Record(doc, file="k.json"))
+    except ClaimlabInputError as exc:
+        return ("error", str(exc))
+
+
+def test_an_object_keyed_by_name_names_the_key_as_the_record():
+    got = read_declared(Keyed, {"places": {"hall": {"start": 1, "text": "h"}}}, file="k.json")
+    assert got.places == {"hall": Where(1, "h")} and got.spare == {}
+    with pytest.raises(FixtureError) as caught:
+        read_declared(Keyed, {"places": {"hall": {"start": "1", "text": "h"}}}, file="k.json")
+    assert (caught.value.record, caught.value.field) == ("hall", "places.hall.start")
+    with pytest.raises(FixtureError, match="names must be non-empty"):
+        read_declared(Keyed, {"places": {"": {"start": 1, "text": "h"}}}, file="k.json")
+
+
+def test_an_empty_id_of_a_nested_list_is_refused_by_the_fast_reading_too():
+    doc = {"places": {}, "named": [{"id": "", "name": "n", "live": True}]}
+    assert keyed_read(doc) == keyed_walked(doc) and keyed_read(doc)[0] == "error"
+
+
+keyed_docs = st.fixed_dictionaries(
+    {
+        "places": st.one_of(
+            st.dictionaries(st.sampled_from(["", "a", "b"]), wheres, max_size=2), values
+        )
+    },
+    optional={
+        "named": st.lists(objects, max_size=2),
+        "spare": st.one_of(st.dictionaries(st.text(max_size=2), wheres, max_size=2), values),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(keyed_docs, values))
+def test_the_fast_reading_of_objects_keyed_by_name_is_their_walk(doc):
+    assert keyed_read(doc) == keyed_walked(doc)
