@@ -21,7 +21,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.sentences import split_sentences
 from claimlab.io.declared import read_declared, read_records
 from claimlab.io.lesson import Exercise, read_exercises
-from claimlab.io.reader import Record, bulk_load, describe, read_json, records_of
+from claimlab.io.reader import Record, bulk_load, describe, read_json
 
 KEYS = {
     "tr": {
@@ -89,6 +89,61 @@ class Answer:
     language: str
     dont_know: bool = False
     synonyms: tuple[tuple[str, ...], ...] = ()
+
+
+# a group of words or phrases declared to mean the same (checked by the reader: _synonyms)
+Synonyms = Annotated[
+    Any,
+    msgspec.Meta(
+        extra_json_schema={
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "minItems": 2,
+        }
+    ),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimEn:
+    """A claim of an answer file with English keys, as the file writes it."""
+
+    text: str
+    chunk_id: str | None = None  # "" is the same as left out: no chunk cited
+    quote: str | None = None
+    restates: str | None = None  # a sentence of the answer the claim says in other words
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerEn:
+    """An answer file with English keys: the declaration it is read from."""
+
+    answer: str
+    has_unsourced_claim: bool
+    dont_know: bool = False
+    claims: tuple[ClaimEn, ...]
+    synonyms: tuple[Synonyms, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimTr:
+    """A claim of an answer file with the seed's Turkish keys, as the file writes it."""
+
+    metin: str
+    parca_kimligi: str | None = None
+    dayanak: str | None = None
+    yeniden_ifade: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerTr:
+    """An answer file with the seed's Turkish keys: the declaration it is read from."""
+
+    cevap: str
+    kaynaksiz_iddia_var: bool
+    bilmiyorum: bool = False
+    iddialar: tuple[ClaimTr, ...]
+    es_anlamlilar: tuple[Synonyms, ...] = ()
 
 
 SPLITS = ("calibration", "held-out")
@@ -202,37 +257,55 @@ def parse_chunks(data: Any, *, source: str) -> list[Chunk]:
 def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
     """Build an Answer from Turkish or English keys, with errors naming file, claim and field.
 
+    The keys' language is the file's (Turkish when it has ``cevap`` or ``iddialar``); each is
+    declared once (:class:`AnswerEn`, :class:`AnswerTr`).
+
     Raises:
         ClaimlabInputError: missing keys or wrong types.
     """
     if not isinstance(data, dict):
         raise ClaimlabInputError("an answer must be a JSON object", file=source, record=where)
     lang = "tr" if "iddialar" in data or "cevap" in data else "en"
-    k = KEYS[lang]
+    given = (
+        _as_english(
+            read_declared(AnswerTr, data, file=source, record=where, error=ClaimlabInputError)
+        )
+        if lang == "tr"
+        else read_declared(AnswerEn, data, file=source, record=where, error=ClaimlabInputError)
+    )
     a = Record(data, file=source, record=where, error=ClaimlabInputError)
-    text = a.get(k["answer"], str)
-    flag = a.get(k["flag"], bool)
-    dont_know = a.get(k["dont_know"], bool, False)
-    raw = a.get(k["claims"], list)
+    k = KEYS[lang]
     claims = []
     said: set[str] | None = None  # the answer's sentences, split once if a claim restates one
-    for _, c in records_of(
-        raw, file=source, where=k["claims"], id_field=None, error=ClaimlabInputError
-    ):
-        if not isinstance(c.data.get(k["text"]), str):
-            raise c.error(
-                f"missing or not a string (got {describe(c.data.get(k['text']))})", field=k["text"]
-            )
-        cid = c.get(k["chunk_id"], (str, type(None)), None)
-        quote = c.get(k["quote"], (str, type(None)), None)
-        restates = c.get(k["restates"], (str, type(None)), None)
-        if restates is not None:
-            said = _sentence_keys(text) if said is None else said
-            if sentence_key(restates) not in said:
-                raise c.error("names no sentence of the answer, word for word", field=k["restates"])
-        claims.append(Claim(c.data[k["text"]], cid or None, quote or None, restates))
+    for i, c in enumerate(given.claims):
+        if c.restates is not None:
+            said = _sentence_keys(given.answer) if said is None else said
+            if sentence_key(c.restates) not in said:
+                raise a.error(
+                    "names no sentence of the answer, word for word",
+                    field=f"{k['claims']}[{i}].{k['restates']}",
+                )
+        claims.append(Claim(c.text, c.chunk_id or None, c.quote or None, c.restates))
     synonyms = _synonyms(a, k["synonyms"])
-    return Answer(text, tuple(claims), flag, lang, dont_know, synonyms)
+    return Answer(
+        given.answer, tuple(claims), given.has_unsourced_claim, lang, given.dont_know, synonyms
+    )
+
+
+def _as_english(answer: AnswerTr) -> AnswerEn:
+    """An answer read with Turkish keys as the same answer with English ones."""
+    return AnswerEn(
+        answer=answer.cevap,
+        has_unsourced_claim=answer.kaynaksiz_iddia_var,
+        dont_know=answer.bilmiyorum,
+        claims=tuple(
+            ClaimEn(
+                text=c.metin, chunk_id=c.parca_kimligi, quote=c.dayanak, restates=c.yeniden_ifade
+            )
+            for c in answer.iddialar
+        ),
+        synonyms=answer.es_anlamlilar,
+    )
 
 
 def _sentence_keys(answer: str) -> set[str]:

@@ -76,3 +76,58 @@ def test_the_schema_bounds_the_target_precision_as_the_reader_does():
     props = declared_schema(Calibration)["$defs"]["Calibration"]["properties"]
     assert props["target_precision"]["exclusiveMinimum"] == 0
     assert props["target_precision"]["maximum"] == 1
+
+
+TR = json.loads((FIXTURES / "leave_policy_tr.json").read_text(encoding="utf-8"))
+EN_KEYS = {
+    "cevap": "answer", "iddialar": "claims", "kaynaksiz_iddia_var": "has_unsourced_claim",
+    "bilmiyorum": "dont_know", "es_anlamlilar": "synonyms", "metin": "text",
+    "parca_kimligi": "chunk_id", "dayanak": "quote", "yeniden_ifade": "restates",
+}  # fmt: skip
+
+
+def _in_english(value):
+    if isinstance(value, dict):
+        return {EN_KEYS.get(k, k): _in_english(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_in_english(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("name", sorted(TR["answers"]))
+def test_an_answer_reads_the_same_with_turkish_or_english_keys(name):
+    """Invariant: the keys' language changes nothing but the answer's ``language``."""
+    from dataclasses import replace
+
+    from claimlab.io.context_lab import parse_answer
+
+    turkish = parse_answer(TR["answers"][name], source="tr.json")
+    english = parse_answer(_in_english(TR["answers"][name]), source="en.json")
+    assert (turkish.language, english.language) == ("tr", "en")
+    assert replace(turkish, language="en") == english
+
+
+def test_a_claims_error_names_the_answer_and_the_claims_path(tmp_path):
+    from claimlab.io.context_lab import load_context_lab
+
+    doc = copy.deepcopy(TR)
+    name = next(iter(doc["answers"]))
+    del doc["answers"][name]["iddialar"][0]["metin"]
+    f = tmp_path / "lab.json"
+    f.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(ClaimlabInputError) as caught:
+        load_context_lab(f)
+    exc = caught.value
+    assert (exc.record, exc.field) == (f"answers.{name}", "iddialar[0].metin")
+
+
+def test_every_shipped_answer_fits_its_languages_schema():
+    import jsonschema
+
+    from claimlab.io.context_lab import AnswerEn, AnswerTr
+
+    for fixture in ("leave_policy_tr.json", "leave_policy_en.json"):
+        answers = json.loads((FIXTURES / fixture).read_text(encoding="utf-8"))["answers"]
+        for answer in answers.values():
+            declaration = AnswerTr if "iddialar" in answer or "cevap" in answer else AnswerEn
+            jsonschema.validate(answer, declared_schema(declaration))

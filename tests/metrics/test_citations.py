@@ -98,9 +98,9 @@ def test_normalise():
         ),
         (
             {"answer": "x", "claims": [{"chunk_id": "a"}], "has_unsourced_claim": False},
-            "claims[0]",
-            "text",
-            "missing or not a string",
+            None,
+            "claims[0].text",
+            "missing required field",
         ),
         (
             {
@@ -108,9 +108,9 @@ def test_normalise():
                 "iddialar": [{"metin": "m", "parca_kimligi": 7}],
                 "kaynaksiz_iddia_var": False,
             },
-            "iddialar[0]",
-            "parca_kimligi",
-            "must be a string or null",
+            None,
+            "iddialar[0].parca_kimligi",
+            "must be a string",
         ),
         (
             {"answer": "x", "claims": [], "has_unsourced_claim": "no"},
