@@ -63,6 +63,7 @@ FORMATS: dict[str, Format] = {
     "claimlab/context-lab@1": Format(
         "Context-lab file",
         "load_context_lab",
+        "claimlab.io.context_lab:ContextLabDocument",
         parts=(
             ("chunks", "claimlab.io.context_lab:Chunk"),
             ("calibration", "claimlab.io.context_lab:Calibration"),

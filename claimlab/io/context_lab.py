@@ -9,7 +9,7 @@ object with a ``chunks`` list. Answers use the seed's Turkish keys or English on
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -178,6 +178,40 @@ class Calibration:
     queries: tuple[QueryEntry, ...]
 
 
+# the answers by name: each with English keys (AnswerEn) or the seed's Turkish ones (AnswerTr),
+# read by parse_answer (a declaration cannot hold a choice of two records)
+Answers = Annotated[
+    Any,
+    msgspec.Meta(
+        extra_json_schema={
+            "type": "object",
+            "additionalProperties": {"type": "object"},
+            "description": "answers by name, each with English keys (AnswerEn) or Turkish ones "
+            "(AnswerTr): see their schemas",
+        }
+    ),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextLabDocument:
+    """The ``claimlab/context-lab@1`` file as declared: its types, bounds and defaults.
+
+    The one declaration the reader converts and walks for the first problem
+    (:mod:`claimlab.io.declared`) and derives the JSON Schema from; the rules between fields
+    (chunk ids unique, a query with scored candidates) and the answers (two key languages, see
+    :class:`AnswerEn`, :class:`AnswerTr`) are :func:`load_context_lab`'s.
+    """
+
+    format: Literal["claimlab/context-lab@1"]
+    chunks: tuple[Chunk, ...]
+    answers: Answers
+    calibration: Calibration
+    question: str
+    note: str = ""
+    exercises: Any = None  # [{"question", "solution", ...}] (claimlab.io.lesson)
+
+
 @dataclass(frozen=True)
 class CalibrationQuery:
     """One labelled evaluation query: candidate scores with relevance labels."""
@@ -246,12 +280,16 @@ def parse_chunks(data: Any, *, source: str) -> list[Chunk]:
             "empty chunk list: there is nothing to pack or cite", file=source, field=prefix or None
         )
     out = read_records(Chunk, data, file=source, where=prefix, error=ClaimlabInputError)
+    _check_unique_chunks(out, source)
+    return out
+
+
+def _check_unique_chunks(chunks: Sequence[Chunk], source: str) -> None:
     seen: set[str] = set()
-    for c in out:
+    for c in chunks:
         if c.id in seen:
             raise ClaimlabInputError("duplicate chunk id", file=source, record=c.id, field="id")
         seen.add(c.id)
-    return out
 
 
 def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
@@ -375,31 +413,32 @@ def load_context_lab(path: str | Path) -> ContextLab:
     fmt = top.get("format", str)
     if fmt != CONTEXT_LAB_FORMAT:
         raise top.error(f"expected {CONTEXT_LAB_FORMAT!r}, got {fmt!r}", field="format")
-    chunks = parse_chunks(top.get("chunks", list), source=source)
+    doc = read_declared(ContextLabDocument, top.data, file=source)
+    if not doc.chunks:
+        raise top.error("empty chunk list: there is nothing to pack or cite", field="chunks")
+    _check_unique_chunks(doc.chunks, source)
     answers = {
         name: parse_answer(data, source=source, where=f"answers.{name}")
         for name, data in top.mapping("answers")
     }
-    cal = top.sub("calibration")
-    declared = read_declared(Calibration, cal.data, file=source, path="calibration")
     queries = [
         CalibrationQuery(q.id, tuple((c.score, c.relevant) for c in q.candidates), q.split)
-        for q in declared.queries
+        for q in doc.calibration.queries
     ]
     if not any(q.candidates for q in queries):
-        raise cal.error(
+        raise top.error(
             "needs at least one query with scored candidates: the lab calibrates its threshold "
             "on them",
             field="calibration.queries",
         )
     return ContextLab(
         source,
-        top.get("question", str),
-        tuple(chunks),
+        doc.question,
+        doc.chunks,
         MappingProxyType(answers),
         tuple(queries),
-        declared.target_precision,
-        declared.fixed_thresholds,
+        doc.calibration.target_precision,
+        doc.calibration.fixed_thresholds,
         read_exercises(top),
-        top.get("note", str, ""),
+        doc.note,
     )
