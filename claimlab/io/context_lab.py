@@ -19,7 +19,7 @@ import msgspec
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.sentences import split_sentences
-from claimlab.io.declared import read_declared, read_records
+from claimlab.io.declared import described, read_declared, read_records
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, describe, read_json
 
@@ -94,8 +94,8 @@ class Answer:
 # a group of words or phrases declared to mean the same (checked by the reader: _synonyms)
 Synonyms = Annotated[
     Any,
-    msgspec.Meta(
-        extra_json_schema={
+    described(
+        {
             "type": "array",
             "items": {"type": "string", "minLength": 1},
             "minItems": 2,
@@ -182,8 +182,8 @@ class Calibration:
 # read by parse_answer (a declaration cannot hold a choice of two records)
 Answers = Annotated[
     Any,
-    msgspec.Meta(
-        extra_json_schema={
+    described(
+        {
             "type": "object",
             "additionalProperties": {"type": "object"},
             "description": "answers by name, each with English keys (AnswerEn) or Turkish ones "

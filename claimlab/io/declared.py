@@ -321,11 +321,8 @@ def read_records(
 
     ``where`` is the list's field path (``"evidence"``); each record is named by ``id_field``.
     """
-    try:
-        records = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
-    except _REFUSED:
-        records = None
-    if records is not None and not _needs_walk(cls, items, records, id_field):
+    records = _converted(cls, items, id_field)
+    if records is not None:
         return records
     # refused, or a check beyond the types to make: the declaration walked for the first problem
     return [
@@ -347,16 +344,22 @@ def read_named(
     Converted in one pass; when that is refused, each object is walked in turn and the first
     problem names its record by ``names``.
     """
-    try:
-        records = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
-    except _REFUSED:
-        records = None
-    if records is not None and not _needs_walk(cls, items, records, None):
+    records = _converted(cls, items, None)
+    if records is not None:
         return records
     return [
         check_record(cls, Record(item, file=file, record=name, error=error))
         for item, name in zip(items, names, strict=True)
     ]
+
+
+def _converted(cls: type[T], items: list[Any], id_field: str | None) -> list[T] | None:
+    """The objects converted in one pass, or None: refused, or a check beyond types to make."""
+    try:
+        records: list[T] = msgspec.convert(items, list[cls])  # type: ignore[valid-type]
+    except _REFUSED:
+        return None
+    return None if _needs_walk(cls, items, records, id_field) else records
 
 
 def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: str | None) -> bool:
@@ -445,6 +448,15 @@ def _named_by_id(kind: Any) -> bool:
 
 
 _PLANS: dict[type[Any], _Plan] = {}
+
+
+def described(schema: dict[str, Any]) -> msgspec.Meta:
+    """The JSON Schema of a value the reader checks by rules of its own (``Annotated[Any, ...]``).
+
+    For a value a declaration holds as ``Any`` (a string or a list of strings, a choice of two
+    records): its reference page shows ``schema`` for it, and the reader checks it.
+    """
+    return msgspec.Meta(extra_json_schema=schema)
 
 
 def declared_schema(cls: type[Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ import msgspec
 from claimlab.core.errors import FixtureError
 from claimlab.core.spans import utf16_len, utf16_offset, utf16_slice
 from claimlab.core.vocab import ErrorKind, Status
-from claimlab.io.declared import read_named
+from claimlab.io.declared import described, read_named
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, iter_jsonl
 
 # the answer and what is found in it by offset or by text stay as written (see
@@ -45,8 +45,8 @@ Id = Annotated[str, msgspec.Meta(min_length=1)]  # a record id: a non-empty stri
 # a unit: a text found in the answer, or its UTF-16 offsets (resolved by the reader: _units)
 Unit = Annotated[
     Any,
-    msgspec.Meta(
-        extra_json_schema={
+    described(
+        {
             "anyOf": [
                 {"type": "string", "minLength": 1},
                 {

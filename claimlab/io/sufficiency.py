@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.io.declared import read_declared
+from claimlab.io.declared import described, read_declared
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
@@ -149,8 +149,8 @@ Units = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]  # a budget or a cost: 
 # search_cost: {"default": units, "<evidence id>": units} (checked by the reader: _game)
 Costs = Annotated[
     Any,
-    msgspec.Meta(
-        extra_json_schema={
+    described(
+        {
             "type": "object",
             "additionalProperties": {"type": "integer", "minimum": 0},
         }
@@ -312,20 +312,15 @@ def load_sufficiency(path: str | Path) -> SufficiencyFixture:
     return read_sufficiency(read_json(path), source=str(path))
 
 
-def _schema(schema: dict[str, Any]) -> Any:
-    """A value the reader checks by its own rules, with the JSON Schema the page shows for it."""
-    return msgspec.Meta(extra_json_schema=schema)
-
-
 _IDS = {"type": "array", "items": {"type": "string"}}
-Chain = Annotated[Any, _schema({**_IDS, "minItems": 1})]  # an alternative: evidence ids in order
-Links = Annotated[Any, _schema({"anyOf": [{"type": "null"}, {"type": "array", "items": _IDS}]})]
+Chain = Annotated[Any, described({**_IDS, "minItems": 1})]  # an alternative: evidence ids in order
+Links = Annotated[Any, described({"anyOf": [{"type": "null"}, {"type": "array", "items": _IDS}]})]
 SystemAnswer = Annotated[
-    Any, _schema({"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "object"}]})
+    Any, described({"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "object"}]})
 ]
 AnswerKey = Annotated[
     Any,
-    _schema(
+    described(
         {
             "type": "object",
             "additionalProperties": {
