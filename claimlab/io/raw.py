@@ -94,7 +94,7 @@ class RawLine:
     """One line of a raw file as it is written: the format's declaration.
 
     ``units`` items are a text found in the answer or ``{"start", "end"}`` UTF-16 offsets
-    (resolved by the reader, which also checks what spans lines: one label per subclaim, known
+    (resolved by the reader, which also checks what spans fields: one label per subclaim, known
     reference ids, unique ids, no unknown label).
     """
 
