@@ -366,7 +366,8 @@ def _needs_walk(cls: type[Any], items: list[Any], records: list[Any], id_field: 
     """Whether converted records hold what their types allow but the declaration refuses.
 
     An empty id, a blank text, a number that is not finite where no bound refuses it (NaN,
-    infinity), a list given as another sequence (a tuple from a caller).
+    infinity), a list given as another sequence (a caller's tuple, looked for among the fields
+    of what the reader is handed; nested values are a JSON parser's, whose lists are lists).
     """
     lists = [f.name for f in _fields(cls) if f.many]
     if any(type(item.get(name, [])) is not list for item in items for name in lists):
