@@ -186,8 +186,8 @@ Answers = Annotated[
         {
             "type": "object",
             "additionalProperties": {"type": "object"},
-            "description": "answers by name, each with English keys (AnswerEn) or Turkish ones "
-            "(AnswerTr): see their schemas",
+            "description": "answers by name, each with English keys or the seed's Turkish ones, "
+            "read as claimlab.io.context_lab.AnswerEn or AnswerTr (see the file formats page)",
         }
     ),
 ]
