@@ -275,16 +275,17 @@ def parse_chunks(data: Any, *, source: str) -> list[Chunk]:
         data, prefix = data["chunks"], "chunks"
     if not isinstance(data, list):
         raise ClaimlabInputError("must be a list of chunks", file=source, field=prefix or None)
-    if not data:
-        raise ClaimlabInputError(
-            "empty chunk list: there is nothing to pack or cite", file=source, field=prefix or None
-        )
     out = read_records(Chunk, data, file=source, where=prefix, error=ClaimlabInputError)
-    _check_unique_chunks(out, source)
+    _check_chunks(out, source, prefix)
     return out
 
 
-def _check_unique_chunks(chunks: Sequence[Chunk], source: str) -> None:
+def _check_chunks(chunks: Sequence[Chunk], source: str, where: str) -> None:
+    """What a list of chunks must hold beyond each chunk: one chunk at least, ids unique."""
+    if not chunks:
+        raise ClaimlabInputError(
+            "empty chunk list: there is nothing to pack or cite", file=source, field=where or None
+        )
     seen: set[str] = set()
     for c in chunks:
         if c.id in seen:
@@ -414,9 +415,7 @@ def load_context_lab(path: str | Path) -> ContextLab:
     if fmt != CONTEXT_LAB_FORMAT:
         raise top.error(f"expected {CONTEXT_LAB_FORMAT!r}, got {fmt!r}", field="format")
     doc = read_declared(ContextLabDocument, top.data, file=source)
-    if not doc.chunks:
-        raise top.error("empty chunk list: there is nothing to pack or cite", field="chunks")
-    _check_unique_chunks(doc.chunks, source)
+    _check_chunks(doc.chunks, source, "chunks")
     answers = {
         name: parse_answer(data, source=source, where=f"answers.{name}")
         for name, data in top.mapping("answers")
