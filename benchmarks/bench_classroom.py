@@ -10,6 +10,12 @@ kernel start failed on a taken port. Two references come first: one student alon
 server, and one student alone with no warm page (``--warm 0``, the page executed on demand).
 Each page view is bounded by 120 s; the server is stopped with SIGTERM after each size and any
 kernel it left running is reported.
+
+``--every G`` adds, per class size N, N students arriving one every G seconds instead of at once
+(the first at once): a class coming in while the server refills its warm pool. Each line gives
+its slowest wait against one student's on a warm page (the median of 5 coming 0.2 s apart). Last,
+the floor of those ratios: the server's cheapest page (a static file, no kernel, no template)
+asked by 1 and by 10 at once.
 """
 
 from __future__ import annotations
@@ -25,19 +31,39 @@ from claimlab.tooling.serve import warm_pool
 
 PAGE = "/voila/render/06_decomposition_game.ipynb"
 MARKER = "Decomposition game"
+CHEAPEST = "/voila/static/voila.js"  # a static file: no kernel, no template
 GAMES = 2
 
 
-def one_class(students: int, cap: int, warm: int | None, folder: Path) -> dict[str, object]:
+def one_warm_page(cap: int, warm: int | None, folder: Path) -> float:
+    """One student's wait on a warm page: the median of 5 students coming 0.2 s apart."""
     port = free_port()
-    log = folder / f"serve-{students}-{warm}.log"
+    args = ["--max-kernels", str(cap), "--cull-idle", "600"]
+    if warm is not None:
+        args += ["--warm", str(warm)]
+    proc = start_server(args, port, folder / "serve-one.log")
+    try:
+        wait_for_kernels(proc.pid, GAMES * warm_pool(warm, cap, GAMES))
+        url = f"http://127.0.0.1:{port}{PAGE}"
+        r = rush(url, 5, server_pid=proc.pid, marker=MARKER, every=0.2)
+    finally:
+        stop_server(proc)
+    return statistics.median(v.seconds for v in r.served)
+
+
+def one_class(
+    students: int, cap: int, warm: int | None, folder: Path, every: float = 0.0
+) -> dict[str, object]:
+    port = free_port()
+    log = folder / f"serve-{students}-{warm}-{every}.log"
     args = ["--max-kernels", str(cap), "--cull-idle", "600"]
     if warm is not None:
         args += ["--warm", str(warm)]
     proc = start_server(args, port, log)
     try:
         wait_for_kernels(proc.pid, GAMES * warm_pool(warm, cap, GAMES))
-        r = rush(f"http://127.0.0.1:{port}{PAGE}", students, server_pid=proc.pid, marker=MARKER)
+        url = f"http://127.0.0.1:{port}{PAGE}"
+        r = rush(url, students, server_pid=proc.pid, marker=MARKER, every=every)
     finally:
         left = stop_server(proc)
     waits = sorted(v.seconds for v in r.served)
@@ -54,21 +80,44 @@ def one_class(students: int, cap: int, warm: int | None, folder: Path) -> dict[s
     }
 
 
-def line(label: str, row: dict[str, object]) -> str:
+def line(label: str, row: dict[str, object], one: float | None = None) -> str:
     def s(x: object) -> str:
         return "-" if x is None else f"{x:.3f} s"
 
+    slowest = row["slowest"]
+    times = f"  {slowest / one:.1f}x one warm page" if one and isinstance(slowest, float) else ""
     return (
-        f"{label:<28} served {row['served']:>2}  refused {row['refused']:>2}  "
+        f"{label:<30} served {row['served']:>2}  refused {row['refused']:>2}  "
         f"other {row['other']}  median {s(row['median']):>9}  slowest {s(row['slowest']):>9}  "
         f"peak kernels {row['kernels']:>2}  peak {row['mb']:.0f} MB  "
-        f"port taken {'yes' if row['port_taken'] else 'no'}  left running {row['left']}"
+        f"port taken {'yes' if row['port_taken'] else 'no'}  left running {row['left']}{times}"
+    )
+
+
+def floor(folder: Path) -> str:
+    """The server's cheapest page (a static file) asked by 1 and by 10 at once: the ratios' floor."""
+    port = free_port()
+    proc = start_server(["--warm", "0"], port, folder / "serve-floor.log")
+    try:
+        url = f"http://127.0.0.1:{port}{CHEAPEST}"
+        slowest = []
+        for n in (1, 10):
+            waits = [rush(url, n, server_pid=proc.pid, marker="") for _ in range(5)]
+            slowest.append(statistics.median(max(v.seconds for v in w.served) for w in waits))
+    finally:
+        stop_server(proc)
+    return (
+        f"the server's cheapest page ({CHEAPEST}, median of 5): 1 alone {slowest[0] * 1000:.1f} ms,"
+        f" slowest of 10 at once {slowest[1] * 1000:.1f} ms: {slowest[1] / slowest[0]:.1f}x"
     )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--students", type=int, nargs="+", default=[1, 10, 30, 60])
+    ap.add_argument(
+        "--every", type=float, nargs="*", default=[], help="seconds between arrivals (also)"
+    )
     ap.add_argument("--max-kernels", type=int, default=40)
     ap.add_argument("--warm", type=int, default=None, help="warm pages per game (the default pool)")
     args = ap.parse_args()
@@ -82,8 +131,16 @@ def main() -> None:
             flush=True,
         )
         print(line("alone, no warm page", one_class(1, cap, 0, folder)), flush=True)
+        one = one_warm_page(cap, args.warm, folder) if pool else None
+        if one is not None:
+            print(f"one student on a warm page (median of 5 coming 0.2 s apart): {one:.4f} s")
         for n in args.students:
-            print(line(f"{n} at once", one_class(n, cap, args.warm, folder)), flush=True)
+            row = one_class(n, cap, args.warm, folder)
+            print(line(f"{n} at once", row, one), flush=True)
+            for gap in args.every:
+                row = one_class(n, cap, args.warm, folder, every=gap)
+                print(line(f"{n} arriving every {gap:g} s", row, one), flush=True)
+        print(floor(folder), flush=True)
     sys.exit(0)
 
 

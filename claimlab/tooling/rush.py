@@ -63,10 +63,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def kernels_of(pid: int) -> list[Any]:
-    """The kernel processes started by the server ``pid`` (psutil processes)."""
+def kernels_of(pid: int, *, forks: bool = False) -> list[Any]:
+    """The kernel processes started by the server ``pid`` (psutil processes).
+
+    A kernel is a child of the server; a process a kernel forks carries the same command line
+    for a moment (until it runs another program) and is no kernel, so it is counted only with
+    ``forks`` (what is left running after the server stopped).
+    """
     try:
-        children = psutil.Process(pid).children(recursive=True)
+        children = psutil.Process(pid).children(recursive=forks)
     except psutil.NoSuchProcess:
         return []
     out = []
@@ -94,8 +99,12 @@ def memory_mb(pid: int) -> float:
     return total / 2**20
 
 
-def _visit(url: str, barrier: threading.Barrier, timeout: float, marker: str) -> Visit:
+def _visit(
+    url: str, barrier: threading.Barrier, timeout: float, marker: str, delay: float = 0.0
+) -> Visit:
     barrier.wait()
+    if delay:
+        time.sleep(delay)
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
@@ -109,8 +118,20 @@ def _visit(url: str, barrier: threading.Barrier, timeout: float, marker: str) ->
     return Visit(status, time.perf_counter() - started, marker in body)
 
 
-def rush(url: str, students: int, *, server_pid: int, marker: str, timeout: float = 120.0) -> Rush:
-    """``students`` page views of ``url`` at the same moment; the server sampled meanwhile."""
+def rush(
+    url: str,
+    students: int,
+    *,
+    server_pid: int,
+    marker: str,
+    timeout: float = 120.0,
+    every: float = 0.0,
+) -> Rush:
+    """``students`` page views of ``url`` at the same moment; the server sampled meanwhile.
+
+    With ``every`` seconds, they arrive one after another instead (the first at once): a
+    class coming in while the server refills its warm pool.
+    """
     barrier = threading.Barrier(students)
     done = threading.Event()
     kernels_peak, mb_peak = [0], [0.0]
@@ -125,7 +146,10 @@ def rush(url: str, students: int, *, server_pid: int, marker: str, timeout: floa
     sampler.start()
     try:
         with ThreadPoolExecutor(max_workers=students) as pool:
-            futures = [pool.submit(_visit, url, barrier, timeout, marker) for _ in range(students)]
+            futures = [
+                pool.submit(_visit, url, barrier, timeout, marker, i * every)
+                for i in range(students)
+            ]
             visits = tuple(f.result() for f in futures)
     finally:
         done.set()
@@ -189,7 +213,7 @@ def _cpu(process: Any) -> float:
 
 def stop_server(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> list[int]:
     """SIGTERM the server and wait; returns the pids of kernels it left running (none)."""
-    kernels = [p.pid for p in kernels_of(proc.pid)]
+    kernels = [p.pid for p in kernels_of(proc.pid, forks=True)]
     proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(timeout=timeout)

@@ -9,7 +9,9 @@ unloads, or when it has not answered the server's pings for a minute), a page th
 connects after ``--cull-idle`` seconds idle, and at most
 ``--max-kernels`` run at once, counted from the moment a start is accepted (a further page view
 is told at once the classroom is full). ``--warm`` pages of each game are executed ahead within
-that cap; kernels talk over IPC sockets, never TCP ports. A page view waits for its kernel to
+that cap, one at a time in the lulls between page views (a page being made never delays a
+student, who is given a page made or a kernel of their own; :mod:`claimlab.tooling.warm`);
+kernels talk over IPC sockets, never TCP ports. A page view waits for its kernel to
 answer before the page begins, so a kernel that dies first is an error page at once; a kernel
 that ends while its page is being made ends the page with the classroom's error page within a
 second or two (never a page that keeps loading, never Voila's developer message), and kernels are
@@ -39,6 +41,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.labs.registry import games
 from claimlab.tooling.runner import load_notebook
+from claimlab.tooling.warm import Lulls, exporter_class, ready
 
 GAME_NOTEBOOKS = tuple(games().values())
 
@@ -152,16 +155,47 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        self.lulls = Lulls()
         rendered = getattr(self, "get_rendered_notebook", None)  # Voila's, when pages are warmed
         if rendered is not None:
+            self._serve_ready_pages(rendered, self._initialize)
 
-            async def noted(*args: Any, **kw: Any) -> Any:
-                """A warm page's kernel is the page's own from now on."""
-                out = await rendered(*args, **kw)
-                _note_page_kernel(out[2])
-                return out
+    def _serve_ready_pages(self, rendered: Any, initialize: Any) -> None:
+        """Voila's warm pool, refilled in the lulls and giving students only pages made.
 
-            self.get_rendered_notebook = noted
+        Voila's own methods come first in this class's order (its manager is made from this
+        one), so they are wrapped on the instance: a warm page is made one at a time, in a
+        lull (:class:`claimlab.tooling.warm.Lulls`), and counts in the pool once made; a page
+        view takes a made page or starts its own kernel, never waiting for one being made.
+        """
+
+        async def made_in_a_lull(
+            notebook_path: str, kernel_id: str | None = None, **kw: Any
+        ) -> Any:
+            if kernel_id is not None:  # a kernel of its own, not a warm page to make
+                return await initialize(notebook_path, kernel_id, **kw)
+            async with self.lulls.turn():
+                out = await initialize(notebook_path, None, **kw)
+                await asyncio.wait([out["task"]])  # the whole page made, or its error
+            return out
+
+        def made(notebook_name: str) -> int:
+            return sum(ready(t) for t in self._warm_pools().get(notebook_name, ()))
+
+        async def noted(notebook_name: str, *args: Any, **kw: Any) -> Any:
+            """A made page first in its pool; its kernel is the page's own from now on."""
+            pool = self._warm_pools().get(notebook_name, [])
+            first = next((t for t in pool if ready(t)), None)
+            if first is not None:
+                pool.remove(first)
+                pool.insert(0, first)
+            out = await rendered(notebook_name, *args, **kw)
+            _note_page_kernel(out[2])
+            return out
+
+        self._initialize = made_in_a_lull
+        self.get_pool_size = made
+        self.get_rendered_notebook = noted
 
     async def lost(self, kernel_id: str | None) -> bool:
         """Whether a page's kernel has ended (False while the page has none yet)."""
@@ -249,10 +283,15 @@ class ClassroomPageHandler(TornadoVoilaHandler):
         """Serve one page view of a game (see the class)."""
         page = PageKernel()
         token = PAGE.set(page)
+        lulls = getattr(self.kernel_manager, "lulls", None)
+        if lulls is not None:
+            lulls.began()
         try:
             await watch_page(self, self.get_generator(path=path), page)
         finally:
             PAGE.reset(token)
+            if lulls is not None:
+                lulls.ended()
 
 
 _DONE = object()
@@ -347,10 +386,15 @@ def error_fragment(error_page: str, message: str) -> str:
 
 
 def run_voila() -> None:
-    """Voila's command line (``sys.argv``), its page views served by :class:`ClassroomPageHandler`."""
+    """Voila's command line (``sys.argv``), its page views served by :class:`ClassroomPageHandler`.
+
+    Every page's templates are compiled once per server (:mod:`claimlab.tooling.warm`).
+    """
     import voila.app
+    import voila.notebook_renderer
 
     voila.app.TornadoVoilaHandler = ClassroomPageHandler
+    voila.notebook_renderer.VoilaExporter = exporter_class()  # templates compiled once
     voila.app.main()
 
 

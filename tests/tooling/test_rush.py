@@ -56,6 +56,27 @@ def test_a_class_of_eight_on_a_cap_of_three(tmp_path):
     assert "Address already in use" not in text and server_tracebacks(text) == []
 
 
+def test_the_warm_pool_is_made_again_in_the_lull_after_the_class_came_in(tmp_path):
+    """Two students come in 0.1 s apart: one is given the warm page of game 06, the other a
+    kernel of their own (never the page being made); once no page view has begun for a
+    moment, the pool makes its page again (the refill waits for the lull, not for ever), within
+    the cap, and the next student is served the game."""
+    log, port = tmp_path / "serve.log", free_port()
+    proc = start_server(["--max-kernels", "4", "--warm", "1", "--cull-idle", "600"], port, log)
+    try:
+        assert wait_for_kernels(proc.pid, 2) == 2  # one warm page per game
+        url = f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb"
+        first = rush(url, 2, server_pid=proc.pid, marker="Decomposition game", every=0.1)
+        assert len(first.served) == 2 and first.peak_kernels <= 4
+        assert wait_for_kernels(proc.pid, 4) == 4  # two pages, and each game's warm page
+        again = rush(url, 1, server_pid=proc.pid, marker="Decomposition game")
+        assert len(again.served) == 1 and again.peak_kernels <= 4
+    finally:
+        left = stop_server(proc)
+    assert left == []
+    assert server_tracebacks(log.read_text(errors="replace")) == []
+
+
 def test_a_kernel_that_dies_before_it_answers_is_a_clear_error_within_seconds(tmp_path):
     """The games' kernel crashes as it starts (a kernelspec whose process exits at once): the
     student gets "could not start ... reload the page" (HTTP 503) within seconds, never a page
