@@ -21,7 +21,7 @@ from typing import Any
 
 import jinja2
 
-QUIET = 0.5  # seconds with no new page view before a warm page is begun
+QUIET = 0.2  # seconds with no new page view before a warm page is begun
 POLL = 0.05  # how often a waiting refill looks again
 
 
