@@ -13,7 +13,8 @@ kernel it left running is reported.
 
 ``--every G`` adds, per class size N, N students arriving one every G seconds instead of at once
 (the first at once): a class coming in while the server refills its warm pool. Each line gives
-its slowest wait against one student's on a warm page (the median of 5 coming 0.2 s apart). Last,
+its slowest wait against one student's on a warm page (the median of 5, each alone on an idle
+server, its pool full). Last,
 the floor of those ratios: the server's cheapest page (a static file, no kernel, no template)
 asked by 1 and by 10 at once.
 """
@@ -36,19 +37,22 @@ GAMES = 2
 
 
 def one_warm_page(cap: int, warm: int | None, folder: Path) -> float:
-    """One student's wait on a warm page: the median of 5 students coming 0.2 s apart."""
+    """One student's wait on a warm page: the median of 5, each alone on an idle server."""
     port = free_port()
     args = ["--max-kernels", str(cap), "--cull-idle", "600"]
     if warm is not None:
         args += ["--warm", str(warm)]
     proc = start_server(args, port, folder / "serve-one.log")
+    waits = []
     try:
-        wait_for_kernels(proc.pid, GAMES * warm_pool(warm, cap, GAMES))
         url = f"http://127.0.0.1:{port}{PAGE}"
-        r = rush(url, 5, server_pid=proc.pid, marker=MARKER, every=0.2)
+        for taken in range(5):  # each page taken is made again before the next student
+            wait_for_kernels(proc.pid, GAMES * warm_pool(warm, cap, GAMES) + taken)
+            r = rush(url, 1, server_pid=proc.pid, marker=MARKER)
+            waits += [v.seconds for v in r.served]
     finally:
         stop_server(proc)
-    return statistics.median(v.seconds for v in r.served)
+    return statistics.median(waits)
 
 
 def one_class(
@@ -133,7 +137,7 @@ def main() -> None:
         print(line("alone, no warm page", one_class(1, cap, 0, folder)), flush=True)
         one = one_warm_page(cap, args.warm, folder) if pool else None
         if one is not None:
-            print(f"one student on a warm page (median of 5 coming 0.2 s apart): {one:.4f} s")
+            print(f"one student on a warm page (median of 5, each alone): {one:.4f} s")
         for n in args.students:
             row = one_class(n, cap, args.warm, folder)
             print(line(f"{n} at once", row, one), flush=True)
