@@ -175,6 +175,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             if kernel_id is not None:  # a kernel of its own, not a warm page to make
                 return await initialize(notebook_path, kernel_id, **kw)
             async with self.lulls.turn():
+                if getattr(self, "_stopping", False):  # the server stops: no page to make
+                    raise RuntimeError("the classroom is stopping")
                 out = await initialize(notebook_path, None, **kw)
                 await asyncio.wait([out["task"]])  # the whole page made, or its error
             return out
