@@ -172,22 +172,25 @@ def test_a_kernel_killed_at_any_moment_of_the_page_ends_it_with_the_classrooms_e
     seen = []
     try:
         # the kill moments are fractions of one whole page's time on this machine (a fixed
-        # second once fell after the whole page on a fast run: nothing was killed mid-page)
+        # second once fell after the whole page on a fast run: nothing was killed mid-page),
+        # timed on a second page: the first also compiles the page's templates
+        _page_seconds(port)
         whole = _page_seconds(port)
         for after in (0.0, whole / 4, whole / 2, 3 * whole / 4):
             status, body, waited, stuck = _view_killed_at(port, proc.pid, after)
             assert not stuck, f"killed at {after} s: the page kept loading"
-            seen.append((after, status, waited))
-            if waited is None:  # the page was complete before the kill: a whole game
-                assert status == 200 and "Decomposition game" in body and "</html>" in body
+            whole_game = status == 200 and "Decomposition game" in body and "</html>" in body
+            if waited is None or (whole_game and PAGE_STOPPED not in body):
+                assert whole_game  # made whole before the kill (or as it came): a whole game
                 continue
+            seen.append((after, status, waited))
             assert status in (200, 503) and PAGE_STOPPED in body, (after, status, body[-500:])
             assert "There was an error" not in body and "An exception occurred" not in body
             assert len(kernels_of(proc.pid)) == 0  # the ended kernel is not kept running
     finally:
         left = stop_server(proc)
     assert left == []
-    assert sum(waited is not None for _, _, waited in seen) >= 2, seen  # killed mid-page
+    assert len(seen) >= 2, seen  # killed mid-page, the classroom's error page each time
 
 
 @pytest.mark.parametrize(
