@@ -325,7 +325,7 @@ def parse_answer(data: Any, *, source: str, where: str | None = None) -> Answer:
                     field=f"{k['claims']}[{i}].{k['restates']}",
                 )
         claims.append(Claim(c.text, c.chunk_id or None, c.quote or None, c.restates))
-    synonyms = _synonyms(a, k["synonyms"])
+    synonyms = _synonyms(given.synonyms, a, k["synonyms"])
     return Answer(
         given.answer, tuple(claims), given.has_unsourced_claim, lang, given.dont_know, synonyms
     )
@@ -372,11 +372,14 @@ def sentence_key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).casefold().split()).rstrip(".!?…。 ")
 
 
-def _synonyms(a: Record, key: str) -> tuple[tuple[str, ...], ...]:
-    """The declared synonym groups: a list of lists of at least two non-empty phrases."""
-    raw = a.get(key, list, [])
+def _synonyms(declared: Sequence[Any], a: Record, key: str) -> tuple[tuple[str, ...], ...]:
+    """The declared synonym groups, each a list of at least two non-empty phrases.
+
+    ``declared`` is the answer's list as its declaration read it (a list of anything); ``a``
+    names the answer in an error, ``key`` the field in the file's key language.
+    """
     groups = []
-    for i, group in enumerate(raw):
+    for i, group in enumerate(declared):
         if (
             not isinstance(group, list)
             or len(group) < 2
