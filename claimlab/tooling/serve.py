@@ -41,7 +41,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.labs.registry import games
 from claimlab.tooling.runner import load_notebook
-from claimlab.tooling.warm import Lulls, exporter_class, ready
+from claimlab.tooling.warm import ClassroomExporter, Lulls, ready
 
 GAME_NOTEBOOKS = tuple(games().values())
 
@@ -396,7 +396,7 @@ def run_voila() -> None:
     import voila.notebook_renderer
 
     voila.app.TornadoVoilaHandler = ClassroomPageHandler
-    voila.notebook_renderer.VoilaExporter = exporter_class()  # templates compiled once
+    voila.notebook_renderer.VoilaExporter = ClassroomExporter  # templates compiled once
     voila.app.main()
 
 

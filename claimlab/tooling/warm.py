@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import jinja2
+from voila.exporter import VoilaExporter
 
 QUIET = 0.2  # seconds with no new page view before a warm page is begun
 POLL = 0.05  # how often a waiting refill looks again
@@ -51,19 +52,13 @@ class CompiledOnce(jinja2.BytecodeCache):
 COMPILED = CompiledOnce()
 
 
-def exporter_class() -> type:
-    """Voila's page exporter whose templates are compiled once (:data:`COMPILED`)."""
-    from voila.exporter import VoilaExporter
+class ClassroomExporter(VoilaExporter):
+    """Voila's page exporter, its environment sharing the server's compiled templates."""
 
-    class ClassroomExporter(VoilaExporter):
-        """Voila's exporter, its environment sharing the server's compiled templates."""
-
-        def _create_environment(self) -> jinja2.Environment:
-            environment: jinja2.Environment = super()._create_environment()
-            environment.bytecode_cache = COMPILED
-            return environment
-
-    return ClassroomExporter
+    def _create_environment(self) -> jinja2.Environment:
+        environment: jinja2.Environment = super()._create_environment()
+        environment.bytecode_cache = COMPILED
+        return environment
 
 
 def ready(task: asyncio.Future[Any]) -> bool:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimlab.tooling.warm import CompiledOnce, Lulls, exporter_class, ready
+from claimlab.tooling.warm import ClassroomExporter, CompiledOnce, Lulls, ready
 
 
 def run_alone(coroutine):
@@ -165,8 +165,7 @@ def test_the_classroom_exporter_shares_the_compiled_templates():
 
     from claimlab.tooling.warm import COMPILED
 
-    cls = exporter_class()
-    assert issubclass(cls, VoilaExporter)
-    one, two = cls(), cls()
+    assert issubclass(ClassroomExporter, VoilaExporter)
+    one, two = ClassroomExporter(), ClassroomExporter()
     assert one.environment is not two.environment
     assert one.environment.bytecode_cache is COMPILED is two.environment.bytecode_cache
