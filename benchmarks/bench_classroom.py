@@ -36,13 +36,16 @@ CHEAPEST = "/voila/static/voila.js"  # a static file: no kernel, no template
 GAMES = 2
 
 
+def server_args(cap: int, warm: int | None) -> list[str]:
+    """``claimlab serve``'s options for a class: the cap, and the warm pool unless the default."""
+    args = ["--max-kernels", str(cap), "--cull-idle", "600"]
+    return args if warm is None else [*args, "--warm", str(warm)]
+
+
 def one_warm_page(cap: int, warm: int | None, folder: Path) -> float:
     """One student's wait on a warm page: the median of 5, each alone on an idle server."""
     port = free_port()
-    args = ["--max-kernels", str(cap), "--cull-idle", "600"]
-    if warm is not None:
-        args += ["--warm", str(warm)]
-    proc = start_server(args, port, folder / "serve-one.log")
+    proc = start_server(server_args(cap, warm), port, folder / "serve-one.log")
     waits = []
     try:
         url = f"http://127.0.0.1:{port}{PAGE}"
@@ -60,10 +63,7 @@ def one_class(
 ) -> dict[str, object]:
     port = free_port()
     log = folder / f"serve-{students}-{warm}-{every}.log"
-    args = ["--max-kernels", str(cap), "--cull-idle", "600"]
-    if warm is not None:
-        args += ["--warm", str(warm)]
-    proc = start_server(args, port, log)
+    proc = start_server(server_args(cap, warm), port, log)
     try:
         wait_for_kernels(proc.pid, GAMES * warm_pool(warm, cap, GAMES))
         url = f"http://127.0.0.1:{port}{PAGE}"
