@@ -397,19 +397,51 @@ def _execute(
 ) -> None:
     """Execute with papermill; a kernel that dies before it answers is started once more.
 
-    A new kernel picks free ports and binds them a moment later; when another process takes
-    one in between (parallel runs), the kernel dies before replying. That is not the
-    notebook's failure, and a second kernel picks other ports.
+    The kernel talks over sockets in a folder of its own (:func:`_kernel_sockets`), not TCP
+    ports: a port picked free and bound a moment later can be taken in between by any process
+    on the machine, and a kernel that cannot bind it may hang instead of dying. Where TCP must
+    be used, a kernel that dies before it answers is not the notebook's failure, and a second
+    kernel picks other ports.
     """
-    with _kernels_stderr_aside():
+    with _kernels_stderr_aside(), _kernel_sockets() as config:
         for attempt in (1, 2):
             try:
                 with _quiet_papermill():
-                    _execute_once(papermill, nb_path, out, params, timeout)
+                    _execute_once(papermill, nb_path, out, params, timeout, config)
                 return
             except RuntimeError as exc:
                 if attempt == 2 or "Kernel died before replying" not in str(exc):
                     raise
+
+
+# a Unix socket's path holds at most 107 bytes; the kernel's are "<folder>/k-<number>"
+SOCKET_PATH_MAX = 107
+
+
+@contextmanager
+def _kernel_sockets() -> Iterator[Any]:
+    """The kernel manager's configuration: IPC sockets in a private temporary folder.
+
+    Nothing else on the machine can take a path in a folder made for this run, so the
+    kernel's start cannot race another process for its addresses. Where Unix sockets are
+    missing (Windows) or the temporary folder's path is too long for them, TCP is kept.
+    """
+    import shutil
+    import tempfile
+
+    from traitlets.config import Config
+
+    config = Config()
+    if os.name != "posix" or len(tempfile.gettempdir()) + 40 > SOCKET_PATH_MAX:
+        yield config
+        return
+    folder = tempfile.mkdtemp(prefix="claimlab-kernel-")
+    try:
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.ip = os.path.join(folder, "k")
+        yield config
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
@@ -467,9 +499,14 @@ def _quiet_papermill() -> Iterator[None]:
 
 
 def _execute_once(
-    papermill: Any, nb_path: Path, out: Path, params: Mapping[str, Any], timeout: Any
+    papermill: Any,
+    nb_path: Path,
+    out: Path,
+    params: Mapping[str, Any],
+    timeout: Any,
+    config: Any,
 ) -> None:
-    """One papermill execution (see :func:`_execute`)."""
+    """One papermill execution (see :func:`_execute`); ``config`` is the kernel manager's."""
     papermill.execute_notebook(
         str(nb_path),
         str(out),
@@ -484,6 +521,7 @@ def _execute_once(
         # to a temporary file renamed into place anyway, and rewriting a notebook with its
         # figures (1-2 MB) after each of 40 cells cost about 0.8 s of the run's own time
         request_save_on_cell_execute=False,
+        config=config,  # the kernel's transport (passed on to nbclient's kernel manager)
         # the kernel's own log (a warning about unencrypted local TCP; an error when the
         # interrupt the client sends before every shutdown lands inside a message
         # handler) would break the one-line-per-notebook progress; cell errors come

@@ -117,3 +117,34 @@ def test_a_kernels_own_stderr_is_shown_only_when_the_run_fails(capfd, fails):
     sys.stderr.write("after\n")
     err = capfd.readouterr().err
     assert ("kernel noise" in err) == fails and err.endswith("after\n")
+
+
+def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
+    """A kernel given TCP ports picked free a moment before it binds them can lose one to any
+    other process (a make test once waited 60 s on a kernel that could not bind its port and
+    did not die): the runner's kernels use IPC sockets in a temporary folder made for the run,
+    and the folder is gone when the run ends."""
+    import json
+    import os
+
+    import nbformat
+
+    from claimlab.tooling.runner import run_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("WHERE = 1", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell(
+            "import ipykernel, json\ninfo = ipykernel.get_connection_info(unpack=True)\n"
+            "print(json.dumps({k: info[k] for k in (\"transport\", \"ip\")}))"
+        )
+    ]
+    path = tmp_path / "where.ipynb"
+    nbformat.write(nb, path)
+    result = run_notebook(path, output_dir=tmp_path / "out")
+    printed = nbformat.read(result.notebook, as_version=4).cells[-1].outputs[0].text
+    info = json.loads(printed)
+    assert info["transport"] == "ipc"
+    folder = os.path.dirname(info["ip"])
+    assert os.path.basename(folder).startswith("claimlab-kernel-")
+    assert not os.path.exists(folder)
