@@ -63,7 +63,21 @@ def _fact(rec: Record, value: Any, field: str) -> tuple[str, int]:
     return value[0], value[1]
 
 
+def _facts_fast(value: Any) -> frozenset[tuple[str, int]] | None:
+    """Supporting facts checked with cheap type tests; None on any doubt (then :func:`_facts`
+    reads them one by one and names what is wrong)."""
+    if type(value) is not list:
+        return None
+    for v in value:
+        if type(v) is not list or len(v) != 2 or type(v[0]) is not str or type(v[1]) is not int:
+            return None
+    return frozenset([(v[0], v[1]) for v in value])
+
+
 def _facts(rec: Record, value: Any, field: str) -> frozenset[tuple[str, int]]:
+    fast = _facts_fast(value)
+    if fast is not None:
+        return fast
     if not isinstance(value, list):
         raise rec.error(
             f"must be a list of [title, sentence index], got {describe(value)}", field=field
@@ -80,6 +94,24 @@ class HotpotGold:
     facts: frozenset[tuple[str, int]]
     question: str = ""
     paragraphs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (title, sentences)
+
+
+def _context_fast(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """HotpotQA's ``context`` checked with cheap type tests; None on any doubt."""
+    if type(value) is not list:
+        return None
+    out = []
+    for par in value:
+        if type(par) is not list or len(par) != 2:
+            return None
+        title, sentences = par
+        if type(title) is not str or type(sentences) is not list:
+            return None
+        for sentence in sentences:
+            if type(sentence) is not str:
+                return None
+        out.append((title, tuple(sentences)))
+    return tuple(out)
 
 
 def _context(rec: Record) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -132,6 +164,37 @@ def _check_hotpot_keys(rec: Record, keys: tuple[str, ...]) -> None:
         )
 
 
+def _hotpot_gold_fast(obj: Any) -> HotpotGold | None:
+    """A well-formed gold record, checked with cheap type tests; None on any doubt.
+
+    The reader's fast path: a record it cannot vouch for is read field by field
+    (:func:`_hotpot_gold_checked`), which names what is wrong (or, for a record that is fine
+    after all, builds the same record).
+    """
+    if type(obj) is not dict:
+        return None
+    qid, answer, question = obj.get("_id"), obj.get("answer"), obj.get("question", "")
+    if type(qid) is not str or type(answer) is not str or type(question) is not str:
+        return None
+    facts = _facts_fast(obj.get("supporting_facts"))
+    paragraphs = _context_fast(obj.get("context", []))
+    if facts is None or paragraphs is None:
+        return None
+    return HotpotGold(qid, answer, facts, question, paragraphs)
+
+
+def _hotpot_gold_checked(obj: Any, source: str, at: str, seen: set[str]) -> HotpotGold:
+    """A gold record read field by field; the first problem is an error naming it."""
+    rec = _record(obj, source, at, "_id")
+    qid = _hotpot_id(rec)
+    if qid in seen:
+        raise rec.error("this _id appears twice", field="_id")
+    facts = _facts(rec, rec.get("supporting_facts", list), "supporting_facts")
+    return HotpotGold(
+        qid, rec.get("answer", str), facts, rec.get("question", str, ""), _context(rec)
+    )
+
+
 @bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """HotpotQA gold records (the released JSON list, or JSON Lines).
@@ -141,17 +204,13 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """
     source, out, seen = str(path), [], set()
     for at, obj in _records(path):
-        rec = _record(obj, source, at, "_id")
-        qid = _hotpot_id(rec)
-        if qid in seen:
-            raise rec.error("this _id appears twice", field="_id")
-        seen.add(qid)
-        facts = _facts(rec, rec.get("supporting_facts", list), "supporting_facts")
-        out.append(
-            HotpotGold(
-                qid, rec.get("answer", str), facts, rec.get("question", str, ""), _context(rec)
-            )
-        )
+        gold = _hotpot_gold_fast(obj)
+        if gold is None:
+            gold = _hotpot_gold_checked(obj, source, at, seen)
+        elif gold.id in seen:
+            raise _record(obj, source, at, "_id").error("this _id appears twice", field="_id")
+        seen.add(gold.id)
+        out.append(gold)
     if not out:
         raise ClaimlabInputError("no gold record in the file", file=source)
     return out
@@ -271,6 +330,64 @@ def _check_twin(rec: Record, seen: dict[str, list[bool]]) -> None:
     before.append(answerable)
 
 
+def _musique_gold_fast(obj: Any, seen: dict[str, list[bool]]) -> MusiqueGold | None:
+    """A well-formed gold record whose id may come now, checked with cheap type tests; None
+    on any doubt (then :func:`_musique_gold_checked` names what is wrong, or builds the same
+    record)."""
+    if type(obj) is not dict:
+        return None
+    rid, answer, answerable = obj.get("id"), obj.get("answer"), obj.get("answerable", True)
+    aliases, question, pars = obj.get("answer_aliases", []), obj.get("question", ""), obj.get(
+        "paragraphs"
+    )
+    if type(rid) not in (str, int) or type(answer) is not str or type(answerable) is not bool:
+        return None
+    if type(aliases) is not list or type(question) is not str or type(pars) is not list:
+        return None
+    before = seen.get(str(rid), ())
+    if len(before) >= 2 or answerable in before or any(type(a) is not str for a in aliases):
+        return None
+    support, paragraphs = set(), []
+    for par in pars:
+        if type(par) is not dict:
+            return None
+        idx, title, text = par.get("idx"), par.get("title", ""), par.get("paragraph_text", "")
+        supporting = par.get("is_supporting", False)
+        if type(idx) is not int or type(supporting) is not bool:
+            return None
+        if type(title) is not str or type(text) is not str:
+            return None
+        if supporting:
+            support.add(idx)
+        paragraphs.append((idx, title, text))
+    seen.setdefault(str(rid), []).append(answerable)
+    return MusiqueGold(
+        str(rid), (answer, *aliases), frozenset(support), answerable, question, tuple(paragraphs)
+    )
+
+
+def _musique_gold_checked(
+    obj: Any, source: str, at: str, seen: dict[str, list[bool]]
+) -> MusiqueGold:
+    """A gold record read field by field; the first problem is an error naming it."""
+    rec = _record(obj, source, at, "id")
+    _check_twin(rec, seen)
+    support, paragraphs = set(), []
+    for i, par in rec.items("paragraphs"):
+        idx = _index(par, par.data.get("idx"), f"paragraphs[{i}].idx")
+        if par.get("is_supporting", bool, False):
+            support.add(idx)
+        paragraphs.append((idx, par.get("title", str, ""), par.get("paragraph_text", str, "")))
+    return MusiqueGold(
+        str(rec.get("id", (str, int))),
+        (rec.get("answer", str), *rec.str_list("answer_aliases", [])),
+        frozenset(support),
+        rec.get("answerable", bool, True),
+        rec.get("question", str, ""),
+        tuple(paragraphs),
+    )
+
+
 @bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     """MuSiQue gold records (JSON Lines as released, or a JSON list).
@@ -281,24 +398,8 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     source, out = str(path), []
     seen: dict[str, list[bool]] = {}
     for at, obj in _records(path):
-        rec = _record(obj, source, at, "id")
-        _check_twin(rec, seen)
-        support, paragraphs = set(), []
-        for i, par in rec.items("paragraphs"):
-            idx = _index(par, par.data.get("idx"), f"paragraphs[{i}].idx")
-            if par.get("is_supporting", bool, False):
-                support.add(idx)
-            paragraphs.append((idx, par.get("title", str, ""), par.get("paragraph_text", str, "")))
-        out.append(
-            MusiqueGold(
-                str(rec.get("id", (str, int))),
-                (rec.get("answer", str), *rec.str_list("answer_aliases", [])),
-                frozenset(support),
-                rec.get("answerable", bool, True),
-                rec.get("question", str, ""),
-                tuple(paragraphs),
-            )
-        )
+        gold = _musique_gold_fast(obj, seen)
+        out.append(gold if gold is not None else _musique_gold_checked(obj, source, at, seen))
     if not out:
         raise ClaimlabInputError("no gold record in the file", file=source)
     return out
@@ -313,16 +414,36 @@ def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
     """
     source, out = str(path), []
     for at, obj in _records(path):
-        rec = _record(obj, source, at, "id")
-        idxs = rec.get("predicted_support_idxs", list, want="a list of paragraph indices")
-        out.append(
-            MusiquePrediction(
-                str(rec.get("id", (str, int))),
-                rec.get("predicted_answer", str),
-                frozenset(
-                    _index(rec, v, f"predicted_support_idxs[{i}]") for i, v in enumerate(idxs)
-                ),
-                rec.get("predicted_answerable", bool, None),
-            )
-        )
+        prediction = _musique_prediction_fast(obj)
+        if prediction is None:
+            prediction = _musique_prediction_checked(obj, source, at)
+        out.append(prediction)
     return out
+
+
+def _musique_prediction_fast(obj: Any) -> MusiquePrediction | None:
+    """A well-formed prediction checked with cheap type tests; None on any doubt."""
+    if type(obj) is not dict:
+        return None
+    rid, answer = obj.get("id"), obj.get("predicted_answer")
+    idxs, answerable = obj.get("predicted_support_idxs"), obj.get("predicted_answerable")
+    if type(rid) not in (str, int) or type(answer) is not str or type(idxs) is not list:
+        return None
+    if (answerable is not None or "predicted_answerable" in obj) and type(answerable) is not bool:
+        return None
+    for v in idxs:
+        if type(v) is not int:
+            return None
+    return MusiquePrediction(str(rid), answer, frozenset(idxs), answerable)
+
+
+def _musique_prediction_checked(obj: Any, source: str, at: str) -> MusiquePrediction:
+    """A prediction read field by field; the first problem is an error naming it."""
+    rec = _record(obj, source, at, "id")
+    idxs = rec.get("predicted_support_idxs", list, want="a list of paragraph indices")
+    return MusiquePrediction(
+        str(rec.get("id", (str, int))),
+        rec.get("predicted_answer", str),
+        frozenset(_index(rec, v, f"predicted_support_idxs[{i}]") for i, v in enumerate(idxs)),
+        rec.get("predicted_answerable", bool, None),
+    )
