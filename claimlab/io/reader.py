@@ -210,6 +210,9 @@ def iter_jsonl(
     data = read_bytes(path)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    # a file spelt one way has every line spelt one way (a line break composes with nothing,
+    # so NFC text cut at one is NFC on both sides): checked once, not line by line
+    plain = _spelt_one_way(data)
     for n, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -218,7 +221,7 @@ def iter_jsonl(
         except orjson.JSONDecodeError:
             text = decode_utf8(raw, file=source, record=f"line {n}")
             value = parse_json_text(text, file=source, record=f"line {n}")
-        yield n, nfc_json(value, as_written=as_written, file=source, raw=raw)
+        yield n, value if plain else nfc_json(value, as_written=as_written, file=source, raw=raw)
 
 
 @contextmanager

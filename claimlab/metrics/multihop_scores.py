@@ -35,7 +35,7 @@ from claimlab.io.official import HotpotGold, HotpotPredictions, MusiqueGold, Mus
 from claimlab.io.reader import bulk_load
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_NO_PUNCT = str.maketrans("", "", string.punctuation)  # deletes each ASCII punctuation mark
+_PUNCT = re.compile(f"[{re.escape(string.punctuation)}]")  # each ASCII punctuation mark
 YES_NO = ("yes", "no", "noanswer")
 HOTPOT_METRICS = (
     "em", "f1", "prec", "recall", "sp_em", "sp_f1", "sp_prec", "sp_recall",
@@ -50,7 +50,7 @@ def official_normalise(text: str) -> str:
         >>> official_normalise("The  U.S.-born  Hall!")
         'usborn hall'
     """
-    lowered = text.lower().translate(_NO_PUNCT)
+    lowered = _PUNCT.sub("", text.lower())  # (faster than str.translate, the same text)
     return " ".join(_ARTICLES.sub(" ", lowered).split())
 
 
@@ -169,10 +169,11 @@ class OfficialScores:
         }
 
 
-def _hotpot_row(g: HotpotGold, preds: HotpotPredictions) -> tuple[float, ...]:
-    """One question's twelve scores in the order of :data:`HOTPOT_METRICS` (0 for a part not
-    predicted, and for the joint ones then)."""
-    answer, facts = preds.answers.get(g.id), preds.facts.get(g.id)
+def _hotpot_row(
+    g: HotpotGold, answer: str | None, facts: frozenset[tuple[str, int]] | None
+) -> tuple[float, ...]:
+    """One question's twelve scores in the order of :data:`HOTPOT_METRICS`, given its predicted
+    answer and facts (None: not predicted; 0 for that part, and for the joint ones then)."""
     em = f1 = prec = rec = sp_em = sp_f1 = sp_prec = sp_rec = 0.0
     if answer is not None:
         said, gold = official_normalise(answer), official_normalise(g.answer)
@@ -190,19 +191,20 @@ def _hotpot_row(g: HotpotGold, preds: HotpotPredictions) -> tuple[float, ...]:
 @bulk_load()  # a pass over acyclic records: no garbage cycle to collect
 def score_hotpotqa(gold: Sequence[HotpotGold], preds: HotpotPredictions) -> OfficialScores:
     """HotpotQA's twelve figures over every gold question (see the module's definitions)."""
+    answers, facts = dict(preds.answers), dict(preds.facts)
     totals = [0.0] * len(HOTPOT_METRICS)
     for g in gold:  # each figure summed question by question, in the gold's order
-        totals = list(map(add, totals, _hotpot_row(g, preds)))
+        totals = list(map(add, totals, _hotpot_row(g, answers.get(g.id), facts.get(g.id))))
     ids = {g.id for g in gold}
-    answered = sum(g.id in preds.answers for g in gold)
-    with_facts = sum(g.id in preds.facts for g in gold)
+    answered = sum(g.id in answers for g in gold)
+    with_facts = sum(g.id in facts for g in gold)
     counts = {
         "questions": len(gold),
         "answered": answered,
         "with_supporting_facts": with_facts,
         "missing_answer": len(gold) - answered,
         "missing_supporting_facts": len(gold) - with_facts,
-        "predictions_not_in_gold": len((set(preds.answers) | set(preds.facts)) - ids),
+        "predictions_not_in_gold": len((answers.keys() | facts.keys()) - ids),
     }
     return OfficialScores(
         {k: Mean(v, len(gold)) for k, v in zip(HOTPOT_METRICS, totals, strict=True)}, counts

@@ -276,3 +276,42 @@ def test_the_command_line_gives_texts_one_spelling_and_leaves_paths_as_the_syste
     assert args.file == str(named) and args.out == nfd("r\u00e9sum\u00e9.csv")
     assert args.circumstance == ["s\u00e1bado"]
     assert args.folders == [f"{me}={named}", f"@{named}"]
+
+
+_line_texts = st.text(alphabet="ae\u0301\u00e9\u0308ก가\n\\\"u", max_size=4)
+_line_values = st.recursive(
+    st.one_of(st.none(), st.integers(-3, 3), _line_texts),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(_line_texts, inner, max_size=2),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_line_values, max_size=4), st.booleans(), st.booleans())
+def test_a_json_lines_file_reads_as_each_of_its_lines_read_alone(values, escaped, as_written):
+    """Lines are given one spelling as if each were a file of its own (one check of the whole
+    file where it is spelt one way, line by line where not): the same values either way."""
+    import tempfile
+
+    from claimlab.core.errors import ClaimlabInputError
+    from claimlab.io.reader import iter_jsonl, read_json
+
+    keep = frozenset({"e\u0301"}) if as_written else frozenset()
+    lines = [json.dumps(v, ensure_ascii=escaped) for v in values]
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "f.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            got = list(iter_jsonl(path, as_written=keep))
+        except ClaimlabInputError as exc:
+            got = ("refused", exc.field)
+        want = []
+        for n, line in enumerate(lines, 1):
+            alone = Path(d) / f"{n}.json"
+            alone.write_text(line, encoding="utf-8")
+            try:
+                want.append((n, read_json(alone, error=ClaimlabInputError, as_written=keep)))
+            except ClaimlabInputError as exc:
+                want = ("refused", exc.field)
+                break
+    assert got == want
