@@ -376,3 +376,35 @@ def official_files(folder: Path, questions: int = 100_000) -> dict[str, Path]:
     out["musique_gold"].write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in mgold))
     out["musique_pred"].write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in mpred))
     return out
+
+
+def fever_files(folder: Path, claims: int = 100_000) -> tuple[Path, Path]:
+    """FEVER gold and predictions (JSON Lines) shaped like the shared dev set: a third each
+    SUPPORTS, REFUTES and NOT ENOUGH INFO; two evidence groups of one or two sentences; five
+    predicted sentences, the first right for every other claim."""
+    import orjson
+
+    labels = ("SUPPORTS", "REFUTES", "NOT ENOUGH INFO")
+    gold_lines, pred_lines = [], []
+    for i in range(claims):
+        label = labels[i % 3]
+        if label == "NOT ENOUGH INFO":
+            evidence = [[[i, None, None, None]]]
+        else:
+            evidence = [
+                [[i, 2 * i, f"Page_{i}", 0]],
+                [[i, 2 * i + 1, f"Page_{i}", 1], [i, 2 * i + 1, f"Other_{i % 50}", 3]],
+            ]
+        gold_lines.append(
+            orjson.dumps({"id": i, "label": label, "claim": f"Claim {i}.", "evidence": evidence})
+        )
+        sentences = [[f"Page_{i}", i % 2], *[[f"Near_{i % 70}", k] for k in range(4)]]
+        pred_lines.append(
+            orjson.dumps(
+                {"id": i, "predicted_label": labels[(i // 2) % 3], "predicted_evidence": sentences}
+            )
+        )
+    g, p = folder / f"fever_gold_{claims}.jsonl", folder / f"fever_pred_{claims}.jsonl"
+    g.write_bytes(b"\n".join(gold_lines) + b"\n")
+    p.write_bytes(b"\n".join(pred_lines) + b"\n")
+    return g, p
