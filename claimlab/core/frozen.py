@@ -63,8 +63,9 @@ class Picklable:
 class Plain(dict[str, Any]):
     """A dict built from JSON values only: :func:`~claimlab.notebook.records.to_jsonable` keeps it.
 
-    For a ``to_dict`` that writes strings, integers, booleans, None, vocabulary words and lists
-    and dicts of them, and never a float (so there is no NaN to refuse): a 100,000-row audit is
-    not walked again value by value (``tests/notebook/test_records.py`` holds its users to
-    it: their walk gives the same).
+    For a ``to_dict`` that writes strings, integers, booleans, None, vocabulary words, lists
+    and dicts of them, and no float but a quotient of counts (a ratio's value, an F1 of two
+    ratios: never NaN or infinite, so there is nothing to refuse): a 100,000-row audit is not
+    walked again value by value (``tests/notebook/test_records.py`` holds its users to it:
+    their walk gives the same, and every float is finite).
     """

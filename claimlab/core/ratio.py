@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from claimlab.core.frozen import Plain
+
 
 @dataclass(frozen=True, order=False)
 class Ratio:
@@ -38,6 +40,9 @@ class Ratio:
     denominator: int
 
     def __post_init__(self) -> None:
+        n, d = self.numerator, self.denominator
+        if type(n) is int and type(d) is int and 0 <= n <= d:
+            return  # the common case, in one test; anything else is looked at below
         for name in ("numerator", "denominator"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int):
@@ -83,13 +88,16 @@ class Ratio:
         return self.display
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: numerator, denominator, value (null at 0/0) and display."""
-        return {
-            "numerator": self.numerator,
-            "denominator": self.denominator,
-            "value": self.value,
-            "display": self.display,
-        }
+        """JSON form: numerator, denominator, value (null at 0/0) and display.
+
+        A :class:`~claimlab.core.frozen.Plain` dict: its float is a quotient of two counts
+        (never NaN or infinite), so a 100,000-query report is not walked again value by value.
+        """
+        n, d = self.numerator, self.denominator
+        if d == 0:
+            return Plain(numerator=n, denominator=d, value=None, display=f"N/A ({n}/{d})")
+        v = n / d
+        return Plain(numerator=n, denominator=d, value=v, display=f"{100 * v:.1f}% ({n}/{d})")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ratio:

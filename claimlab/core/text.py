@@ -105,6 +105,8 @@ def json_safe(serialised: str) -> str:
     JSON already escapes C0 controls; these are the ones ``ensure_ascii=False`` would print raw.
     The result parses to the same value.
     """
+    if serialised.isascii() and "\x7f" not in serialised:
+        return serialised  # none of them (a str knows it is ASCII without a pass)
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", serialised)
 
 

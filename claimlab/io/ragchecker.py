@@ -131,7 +131,12 @@ def _chunks(rec: Record) -> tuple[tuple[str, str], ...]:
 
 
 def _published(rec: Record, name: str) -> dict[str, float]:
-    data = rec.data.get(name)
+    return _published_in(rec.data, name)
+
+
+def _published_in(obj: dict[str, Any], name: str) -> dict[str, float]:
+    """The figures an object carries under ``name``, flat (``{"overall": {...}}`` opened)."""
+    data = obj.get(name)
     if not isinstance(data, dict):
         return {}
     flat: dict[str, float] = {}
@@ -161,10 +166,12 @@ def _query(rec: Record) -> RagQuery:
     )
 
 
-def _objects(items: list[Any], *, file: str, where: str, id_field: str, what: str) -> Any:
+def _objects(
+    items: list[Any], *, file: str, where: str, id_field: str, what: str, start: int = 0
+) -> Any:
     """The objects of a list as Records named ``"<what> <id>"`` (a string or integer id)."""
     for i, rec in records_of(
-        items, file=file, where=where, id_field=None, error=ClaimlabInputError
+        items, file=file, where=where, id_field=None, error=ClaimlabInputError, start=start
     ):
         rid = rec.data.get(id_field)
         if isinstance(rid, (str, int)) and not isinstance(rid, bool) and str(rid):
@@ -187,15 +194,91 @@ def load_checking(path: str | Path) -> RagChecking:
     results = top.get("results", list, want="a list of checked queries")
     queries = []
     seen: set[str] = set()
-    for _, rec in _objects(
-        results, file=source, where="results", id_field="query_id", what="query"
-    ):
-        q = _query(rec)
-        if q.query_id in seen:
-            raise rec.error("query_id appears twice", field="query_id")
+    for i, obj in enumerate(results):
+        q = _query_fast(obj)
+        if q is None or q.query_id in seen:  # read again field by field: the error names it
+            _, rec = next(
+                _objects(
+                    [obj], file=source, where="results", id_field="query_id", what="query", start=i
+                )
+            )
+            q = _query(rec)
+            if q.query_id in seen:
+                raise rec.error("query_id appears twice", field="query_id")
         seen.add(q.query_id)
         queries.append(q)
     return RagChecking(source, tuple(queries), _published(top, "metrics"))
+
+
+def _query_fast(obj: Any) -> RagQuery | None:
+    """A well-formed query, checked with cheap type tests; None on any doubt (then
+    :func:`_query` reads it field by field and names what is wrong, or builds the same query)."""
+    if type(obj) is not dict:
+        return None
+    qid, query = obj.get("query_id"), obj.get("query", "")
+    response = _claims_fast(obj.get("response_claims"))
+    answer = _claims_fast(obj.get("gt_answer_claims"))
+    chunks = _chunks_fast(obj.get("retrieved_context"))
+    if type(qid) not in (str, int) or type(query) is not str:
+        return None
+    if response is None or answer is None or chunks is None:
+        return None
+    correct = _matrix_fast([obj.get("answer2response")], 1, len(response))
+    recalled = _matrix_fast([obj.get("response2answer")], 1, len(answer))
+    by_chunk = _matrix_fast(obj.get("retrieved2response"), len(response), len(chunks))
+    answer_by_chunk = _matrix_fast(obj.get("retrieved2answer"), len(answer), len(chunks))
+    if correct is None or recalled is None or by_chunk is None or answer_by_chunk is None:
+        return None
+    return RagQuery(
+        str(qid), query, response, answer, chunks, correct[0], recalled[0], by_chunk,
+        answer_by_chunk, _published_in(obj, "metrics"),
+    )  # fmt: skip
+
+
+def _claims_fast(items: Any) -> tuple[str, ...] | None:
+    if type(items) is not list:
+        return None
+    out = []
+    for claim in items:
+        if type(claim) is str:
+            out.append(claim)
+        elif type(claim) is list and all(type(part) is str for part in claim):
+            out.append(" ".join(claim))
+        else:
+            return None
+    return tuple(out)
+
+
+def _chunks_fast(items: Any) -> tuple[tuple[str, str], ...] | None:
+    if type(items) is not list:
+        return None
+    out = []
+    for i, chunk in enumerate(items):
+        if type(chunk) is not dict:
+            return None
+        doc, text = chunk.get("doc_id", i), chunk.get("text")
+        if type(doc) not in (str, int) or type(text) is not str:
+            return None
+        out.append((str(doc), text))
+    return tuple(out)
+
+
+def _matrix_fast(values: Any, rows: int, columns: int) -> Matrix | None:
+    """Rows of labels as booleans (entailed or not), each of ``columns`` labels; None on doubt."""
+    if type(values) is not list or len(values) != rows:
+        return None
+    out = []
+    for row in values:
+        if type(row) is not list or len(row) != columns:
+            return None
+        try:
+            flags = tuple(map(ENTAILED.get, row))
+        except TypeError:  # a list or an object among the labels
+            return None
+        if None in flags:
+            return None
+        out.append(flags)
+    return tuple(out)
 
 
 @dataclass(frozen=True)

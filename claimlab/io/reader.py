@@ -451,13 +451,15 @@ def records_of(
     record: str | None = None,
     id_field: str | None = "id",
     error: type[ClaimlabInputError] = FixtureError,
+    start: int = 0,
 ) -> Iterator[tuple[int, Record]]:
     """The objects of a list as Records, each named by its id (or its position) in errors.
 
     ``where`` is the list's field path (``""`` for a file that is a list); an item that is not
-    an object is refused, and so is an id that is missing, empty or not a string.
+    an object is refused, and so is an id that is missing, empty or not a string. ``start``:
+    the position of the first item in the whole list (a slice of it given).
     """
-    for i, item in enumerate(items):
+    for i, item in enumerate(items, start):
         at = f"{where}[{i}]"
         if not isinstance(item, dict):
             raise error(

@@ -36,9 +36,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import and_, not_
 from typing import Any, Literal
 
-from claimlab.core.frozen import freeze
+from claimlab.core.frozen import Plain, freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio, macro_mean
 from claimlab.core.vocab import RAG_METRICS as RAG_METRICS  # the names: core.vocab lists them
 from claimlab.core.vocab import RAG_RATIO_METRICS, unknown
@@ -93,14 +94,14 @@ class F1:
     def to_dict(self) -> dict[str, Any]:
         """JSON form: value, its whole-number counts (:func:`f1_counts`), both ratios, display."""
         counts = f1_counts(self.precision, self.recall)
-        return {
-            "value": self.value,
-            "numerator": counts.numerator,
-            "denominator": counts.denominator,
-            "precision": self.precision.to_dict(),
-            "recall": self.recall.to_dict(),
-            "display": self.display,
-        }
+        return Plain(  # an F1 of two ratios: finite or None (see Plain)
+            value=self.value,
+            numerator=counts.numerator,
+            denominator=counts.denominator,
+            precision=self.precision.to_dict(),
+            recall=self.recall.to_dict(),
+            display=self.display,
+        )
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,9 @@ class QueryFigures:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the query id and every metric."""
-        return {"query_id": self.query_id, **{m: self.figure(m).to_dict() for m in RAG_METRICS}}
+        return Plain(
+            {"query_id": self.query_id, **{m: self.figure(m).to_dict() for m in RAG_METRICS}}
+        )
 
 
 def chunk_relevance(
@@ -180,7 +183,7 @@ class QueryFlags:
 def claim_flags(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFlags:
     """Every claim's and chunk's flags in one query (the module's definitions, per item)."""
     relevant, irrelevant = chunk_relevance(q, noise=noise)
-    faithful = tuple(any(row) for row in q.chunk_response)
+    faithful = tuple(map(any, q.chunk_response))
     by_relevant = tuple(any(compress(relevant, row)) for row in q.chunk_response)
     by_irrelevant = tuple(
         not rel and any(compress(irrelevant, row))
@@ -191,13 +194,13 @@ def claim_flags(q: RagQuery, *, noise: NoiseRule = "ragchecker") -> QueryFlags:
     entailed = tuple(e for e, _ in zip(q.recalled, q.chunk_answer, strict=True))
     response = {
         "correct": correct,
-        "wrong": tuple(not c for c in correct),
+        "wrong": tuple(map(not_, correct)),
         "faithful": faithful,
-        "unfaithful": tuple(not f for f in faithful),
+        "unfaithful": tuple(map(not_, faithful)),
         "by_relevant": by_relevant,
         "by_irrelevant": by_irrelevant,
     }
-    answer = {"entailed": entailed, "retrieved": tuple(any(row) for row in q.chunk_answer)}
+    answer = {"entailed": entailed, "retrieved": tuple(map(any, q.chunk_answer))}
     return QueryFlags(response, answer, tuple(relevant))
 
 
@@ -223,6 +226,8 @@ def _count_all(flags: Mapping[str, tuple[bool, ...]], names: tuple[str, ...], si
         return size
     if len(names) == 1:
         return sum(flags[names[0]])
+    if len(names) == 2:  # the flags are booleans: "both" is their and
+        return sum(map(and_, flags[names[0]], flags[names[1]]))
     return sum(map(all, zip(*(flags[n] for n in names), strict=True)))
 
 

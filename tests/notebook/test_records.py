@@ -148,3 +148,58 @@ def test_sufficiencys_plain_rows_are_what_the_walk_gives_and_hold_no_float(tmp_p
         for rej in (*r.rejected, *r.unsafe_candidates):
             _plain_as_walked(rej.to_dict())
     assert seen > 0  # link errors were among them
+
+
+def _finite_plain_as_walked(plain):
+    """A Plain whose floats are quotients of counts: what the walk gives, every float finite."""
+    from claimlab.core.frozen import Plain
+
+    assert type(plain) is Plain and to_jsonable(plain) is plain
+    assert plain == _general_walk(plain) and all(math.isfinite(f) for f in _floats(plain))
+    assert repr(plain) == repr(_general_walk(plain))  # 1.0 stays 1.0, None stays None
+
+
+_counts = st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)).map(sorted)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_counts, _counts, st.sampled_from([(0, 0), (0, 1), (1, 1), (3, 7), (10**30, 10**30 + 1)]))
+def test_a_ratio_and_an_f1_write_what_the_walk_of_their_fields_gives(p, r, edge):
+    """Ratio.to_dict and an F1's are Plain: numerator, denominator, value (None at 0/0) and
+    display, as built field by field; the float is never NaN or infinite."""
+    from claimlab.core.ratio import Ratio
+    from claimlab.metrics.rag import F1
+
+    for n, d in (p, r, edge):
+        ratio = Ratio(n, d)
+        plain = ratio.to_dict()
+        _finite_plain_as_walked(plain)
+        assert list(plain.items()) == [
+            ("numerator", n),
+            ("denominator", d),
+            ("value", ratio.value),
+            ("display", ratio.display),
+        ]
+    _finite_plain_as_walked(F1(Ratio(*p), Ratio(*r)).to_dict())
+
+
+def test_a_rag_reports_per_query_rows_are_what_the_walk_gives(tmp_path):
+    """Every query of the shipped RAG files and a generated one: Plain, walked the same."""
+    import sys
+
+    from claimlab.io.locate import FIXTURES_DIR
+    from claimlab.io.ragchecker import load_checking
+    from claimlab.metrics.rag import score_rag
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scale_inputs import rag_file
+
+    files = [rag_file(tmp_path, 60), *sorted(FIXTURES_DIR.glob("rag_*.json"))]
+    seen = 0
+    for path in files:
+        for noise in ("ragchecker", "paper"):
+            for row in score_rag(load_checking(path), noise=noise).to_dict()["per_query"]:
+                _finite_plain_as_walked(row)
+                seen += 1
+    assert seen > 60
