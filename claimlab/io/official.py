@@ -64,8 +64,10 @@ def _fact(rec: Record, value: Any, field: str) -> tuple[str, int]:
 
 
 def _facts_fast(value: Any) -> frozenset[tuple[str, int]] | None:
-    """Supporting facts checked with cheap type tests; None on any doubt (then :func:`_facts`
-    reads them one by one and names what is wrong)."""
+    """Supporting facts checked with cheap type tests; None on any doubt.
+
+    Then :func:`_facts` reads them one by one and names what is wrong.
+    """
     if type(value) is not list:
         return None
     for v in value:
@@ -202,7 +204,8 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     Raises:
         ClaimlabInputError: naming file, record and field; an id given twice.
     """
-    source, out, seen = str(path), [], set()
+    source, out = str(path), []
+    seen: set[str] = set()
     for at, obj in _records(path):
         gold = _hotpot_gold_fast(obj)
         if gold is None:
@@ -331,14 +334,18 @@ def _check_twin(rec: Record, seen: dict[str, list[bool]]) -> None:
 
 
 def _musique_gold_fast(obj: Any, seen: dict[str, list[bool]]) -> MusiqueGold | None:
-    """A well-formed gold record whose id may come now, checked with cheap type tests; None
-    on any doubt (then :func:`_musique_gold_checked` names what is wrong, or builds the same
-    record)."""
+    """A well-formed gold record whose id may come now, checked with cheap type tests.
+
+    None on any doubt: then :func:`_musique_gold_checked` names what is wrong (or builds the
+    same record).
+    """
     if type(obj) is not dict:
         return None
     rid, answer, answerable = obj.get("id"), obj.get("answer"), obj.get("answerable", True)
-    aliases, question, pars = obj.get("answer_aliases", []), obj.get("question", ""), obj.get(
-        "paragraphs"
+    aliases, question, pars = (
+        obj.get("answer_aliases", []),
+        obj.get("question", ""),
+        obj.get("paragraphs"),
     )
     if type(rid) not in (str, int) or type(answer) is not str or type(answerable) is not bool:
         return None

@@ -211,8 +211,11 @@ def load_checking(path: str | Path) -> RagChecking:
 
 
 def _query_fast(obj: Any) -> RagQuery | None:
-    """A well-formed query, checked with cheap type tests; None on any doubt (then
-    :func:`_query` reads it field by field and names what is wrong, or builds the same query)."""
+    """A well-formed query, checked with cheap type tests; None on any doubt.
+
+    Then :func:`_query` reads it field by field and names what is wrong (or builds the same
+    query).
+    """
     if type(obj) is not dict:
         return None
     qid, query = obj.get("query_id"), obj.get("query", "")
@@ -277,7 +280,7 @@ def _matrix_fast(values: Any, rows: int, columns: int) -> Matrix | None:
             return None
         if None in flags:
             return None
-        out.append(flags)
+        out.append(cast(tuple[bool, ...], flags))  # no None: every label was one of the three
     return tuple(out)
 
 

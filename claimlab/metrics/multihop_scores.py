@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import re
 import string
-from operator import add
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
@@ -75,8 +75,10 @@ def _normalised_prf(p: str, g: str, yes_no: bool) -> tuple[float, float, float]:
 
 
 def shared_tokens(pt: Sequence[str], gt: Sequence[str]) -> int:
-    """How many tokens two token lists share, counted with repeats (the size of the multiset
-    intersection, ``sum((Counter(pt) & Counter(gt)).values())`` of the official scripts).
+    """How many tokens two token lists share, counted with repeats.
+
+    The size of the multiset intersection, ``sum((Counter(pt) & Counter(gt)).values())`` of
+    the official scripts.
 
     Examples:
         >>> shared_tokens(["a", "b", "b", "c"], ["b", "b", "b", "c", "d"])
@@ -172,8 +174,11 @@ class OfficialScores:
 def _hotpot_row(
     g: HotpotGold, answer: str | None, facts: frozenset[tuple[str, int]] | None
 ) -> tuple[float, ...]:
-    """One question's twelve scores in the order of :data:`HOTPOT_METRICS`, given its predicted
-    answer and facts (None: not predicted; 0 for that part, and for the joint ones then)."""
+    """One question's twelve scores in the order of :data:`HOTPOT_METRICS`.
+
+    Given its predicted answer and facts (None: not predicted; 0 for that part, and for the
+    joint ones then).
+    """
     em = f1 = prec = rec = sp_em = sp_f1 = sp_prec = sp_rec = 0.0
     if answer is not None:
         said, gold = official_normalise(answer), official_normalise(g.answer)

@@ -182,7 +182,20 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             return out
 
         def made(notebook_name: str) -> int:
-            return sum(ready(t) for t in self._warm_pools().get(notebook_name, ()))
+            """Warm pages made, a page whose kernel has ended taken out first.
+
+            Its student would get "this game stopped"; the page view starts a kernel of its
+            own instead.
+            """
+            pool = self._warm_pools().get(notebook_name, [])
+            for task in [t for t in pool if ready(t)]:
+                kernel_id = task.result()["kernel_id"]
+                if self.ended_now(kernel_id):
+                    pool.remove(task)
+                    self.log.warning("warm kernel %s had ended: its page is dropped", kernel_id)
+                    if kernel_id in self:  # its room is freed, and the pool made again
+                        asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+            return sum(ready(t) for t in pool)
 
         async def noted(notebook_name: str, *args: Any, **kw: Any) -> Any:
             """A made page first in its pool; its kernel is the page's own from now on."""
@@ -198,6 +211,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._initialize = made_in_a_lull
         self.get_pool_size = made
         self.get_rendered_notebook = noted
+
+    def ended_now(self, kernel_id: str) -> bool:
+        """Whether a kernel's process has surely ended, asked without waiting.
+
+        Its exit status is there; False where the kernel is not a local process (nothing to
+        ask).
+        """
+        if kernel_id not in self:
+            return True
+        process = getattr(getattr(self.get_kernel(kernel_id), "provisioner", None), "process", None)
+        return process is not None and process.poll() is not None
 
     async def lost(self, kernel_id: str | None) -> bool:
         """Whether a page's kernel has ended (False while the page has none yet)."""

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from claimlab.core.text import json_safe
 
 UNSAFE = "\x7f\x80\x85\x9f\u200e\u200f\u202a\u202e\u2066\u2069\u2028\u2029"
-texts = st.text(alphabet=st.sampled_from("a{}\":, \n" + UNSAFE + "ıก가\x1b"), max_size=30)
+texts = st.text(alphabet=st.sampled_from('a{}":, \n' + UNSAFE + "ıก가\x1b"), max_size=30)
 
 
 def _escaped(text: str) -> str:

@@ -248,7 +248,9 @@ def test_hotpot_scores_are_the_definitions_float_for_float(gold_by_id, said, fac
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.tuples(answers, st.lists(answers, max_size=2), answers, st.frozensets(st.integers(0, 3))),
+        st.tuples(
+            answers, st.lists(answers, max_size=2), answers, st.frozensets(st.integers(0, 3))
+        ),
         min_size=1,
         max_size=5,
     )

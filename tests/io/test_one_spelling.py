@@ -278,7 +278,7 @@ def test_the_command_line_gives_texts_one_spelling_and_leaves_paths_as_the_syste
     assert args.folders == [f"{me}={named}", f"@{named}"]
 
 
-_line_texts = st.text(alphabet="ae\u0301\u00e9\u0308ก가\n\\\"u", max_size=4)
+_line_texts = st.text(alphabet='ae\u0301\u00e9\u0308ก가\n\\"u', max_size=4)
 _line_values = st.recursive(
     st.one_of(st.none(), st.integers(-3, 3), _line_texts),
     lambda inner: st.lists(inner, max_size=2) | st.dictionaries(_line_texts, inner, max_size=2),

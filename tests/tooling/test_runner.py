@@ -136,8 +136,8 @@ def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
         nbformat.v4.new_code_cell("WHERE = 1", metadata={"tags": ["parameters"]}),
         nbformat.v4.new_code_cell(
             "import ipykernel, json\ninfo = ipykernel.get_connection_info(unpack=True)\n"
-            "print(json.dumps({k: info[k] for k in (\"transport\", \"ip\")}))"
-        )
+            'print(json.dumps({k: info[k] for k in ("transport", "ip")}))'
+        ),
     ]
     path = tmp_path / "where.ipynb"
     nbformat.write(nb, path)

@@ -77,6 +77,50 @@ def test_the_warm_pool_is_made_again_in_the_lull_after_the_class_came_in(tmp_pat
     assert server_tracebacks(log.read_text(errors="replace")) == []
 
 
+def test_a_warm_page_whose_kernel_ended_is_never_handed_to_a_student(tmp_path):
+    """Each game's warm kernel is killed while it waits in the pool: the next student is given
+    the game on a kernel of their own (HTTP 200, the page), not the ended page ("this game
+    stopped"), and the dropped page is made again within the cap."""
+    import signal
+
+    log, port = tmp_path / "serve.log", free_port()
+    proc = start_server(["--max-kernels", "4", "--warm", "1", "--cull-idle", "600"], port, log)
+    try:
+        warm = kernels_of(proc.pid) if wait_for_kernels(proc.pid, 2) == 2 else []
+        assert len(warm) == 2  # one warm page per game
+        for kernel in warm:
+            kernel.send_signal(signal.SIGKILL)
+        _until(lambda: all(_ended(k) for k in warm))
+        url = f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb"
+        served = rush(url, 1, server_pid=proc.pid, marker="Decomposition game")
+        assert [v.status for v in served.visits] == [200] and served.served
+        assert served.peak_kernels <= 4
+    finally:
+        left = stop_server(proc)
+    assert left == []
+    text = log.read_text(errors="replace")
+    assert "had ended: its page is dropped" in text and server_tracebacks(text) == []
+
+
+def _ended(process):
+    """A process killed: gone, or a zombie its parent (the server) has not reaped yet."""
+    import psutil
+
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def _until(condition, timeout=15.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not within the time allowed"
+        time.sleep(0.05)
+
+
 def test_a_kernel_that_dies_before_it_answers_is_a_clear_error_within_seconds(tmp_path):
     """The games' kernel crashes as it starts (a kernelspec whose process exits at once): the
     student gets "could not start ... reload the page" (HTTP 503) within seconds, never a page
