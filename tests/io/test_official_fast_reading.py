@@ -111,6 +111,9 @@ hotpot_prediction = st.fixed_dictionaries(
     }
 )
 
+# generated bad structures by the thousand: the hostile tier (make test, not make test-fast)
+HOSTILE = pytest.mark.hostile
+
 READERS = {
     "hotpot_gold": (official.load_hotpot_gold, ["_hotpot_gold_fast"]),
     "hotpot_predictions": (official.load_hotpot_predictions, ["_facts_fast"]),
@@ -143,6 +146,7 @@ def _both_ways(name, content, suffix):
     return quick, walked
 
 
+@HOSTILE
 @settings(max_examples=400, deadline=None)
 @given(st.lists(hotpot_gold, max_size=4), st.sampled_from([".json", ".jsonl"]))
 def test_hotpot_gold_read_fast_is_read_field_by_field(gold, suffix):
@@ -150,6 +154,7 @@ def test_hotpot_gold_read_fast_is_read_field_by_field(gold, suffix):
     assert quick == walked
 
 
+@HOSTILE
 @settings(max_examples=300, deadline=None)
 @given(hotpot_prediction)
 def test_hotpot_predictions_read_fast_are_read_field_by_field(preds):
@@ -157,6 +162,7 @@ def test_hotpot_predictions_read_fast_are_read_field_by_field(preds):
     assert quick == walked
 
 
+@HOSTILE
 @settings(max_examples=400, deadline=None)
 @given(st.lists(musique_gold, max_size=4), st.sampled_from([".json", ".jsonl"]))
 def test_musique_gold_read_fast_is_read_field_by_field(gold, suffix):
@@ -164,6 +170,7 @@ def test_musique_gold_read_fast_is_read_field_by_field(gold, suffix):
     assert quick == walked
 
 
+@HOSTILE
 @settings(max_examples=300, deadline=None)
 @given(st.lists(musique_prediction, max_size=4), st.sampled_from([".json", ".jsonl"]))
 def test_musique_predictions_read_fast_are_read_field_by_field(preds, suffix):
@@ -171,6 +178,7 @@ def test_musique_predictions_read_fast_are_read_field_by_field(preds, suffix):
     assert quick == walked
 
 
+@HOSTILE
 def test_the_generated_files_take_the_fast_path_and_the_refusals():
     """The strategies above reach both: files read, and files refused (not only one kind)."""
     seen = set()

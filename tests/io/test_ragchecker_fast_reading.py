@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io import ragchecker
 
+# generated bad structures by the thousand: the hostile tier (make test, not make test-fast)
+pytestmark = pytest.mark.hostile
+
 odd = st.sampled_from(
     [None, True, 1, 1.5, "", "entailment", "Entailment ", [], {}, ["Entailment"], {"a": 1}]
 )
