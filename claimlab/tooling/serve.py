@@ -156,6 +156,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self.lulls = Lulls()
+        self._stopping_ended: set[asyncio.Future[Any]] = set()
         rendered = getattr(self, "get_rendered_notebook", None)  # Voila's, when pages are warmed
         if rendered is not None:
             self._serve_ready_pages(rendered, self._initialize)
@@ -194,7 +195,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                     pool.remove(task)
                     self.log.warning("warm kernel %s had ended: its page is dropped", kernel_id)
                     if kernel_id in self:  # its room is freed, and the pool made again
-                        asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+                        stop = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+                        self._stopping_ended.add(stop)  # held until done (a loop keeps weak refs)
+                        stop.add_done_callback(self._stopping_ended.discard)
             return sum(ready(t) for t in pool)
 
         async def noted(notebook_name: str, *args: Any, **kw: Any) -> Any:
