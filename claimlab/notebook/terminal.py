@@ -33,7 +33,33 @@ def emit_json(data: Any) -> None:
         text = orjson.dumps(plain, option=orjson.OPT_INDENT_2).decode("utf-8")
     except (TypeError, orjson.JSONEncodeError):
         text = json.dumps(plain, ensure_ascii=False, indent=2)
+    if not text.isascii() and not _encodes(sys.stdout, text):
+        text = json.dumps(plain, ensure_ascii=True, indent=2)  # every character an escape
     sys.stdout.write(json_safe(text) + "\n")
+
+
+def _encodes(stream: Any, text: str) -> bool:
+    """Whether ``stream`` can write ``text`` as it is (a UTF-8 one always can)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    if encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig"):
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def escape_unencodable() -> None:
+    r"""Standard output that cannot encode every character writes the others as escapes.
+
+    ``PYTHONIOENCODING=ascii`` or a Latin-1 terminal: a Thai answer is written ``\u0e01``
+    instead of failing the command (standard error does so already); JSON output is written
+    with JSON's own escapes there (:func:`emit_json`).
+    """
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and not _encodes(sys.stdout, "\u0e01\U0001f600"):
+        reconfigure(errors="backslashreplace")
 
 
 def count_type(minimum: int, maximum: int | None = None) -> Callable[[str], int]:

@@ -236,3 +236,34 @@ def test_add_store_option_reads_the_environment_and_remember_records_only_with_a
     (run,) = load_runs(store)
     assert run.id == rid and run.figures[0].name == "x" and run.inputs[0][0] == str(data_file)
     assert terminal.remember(argparse.Namespace(store=None), "test", {}) is None
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_an_output_that_cannot_encode_a_character_escapes_it_and_the_command_succeeds(
+    tmp_path, encoding
+):
+    """A terminal that cannot write Thai or an arrow (``PYTHONIOENCODING=ascii``, Latin-1): the
+    text output writes them as escapes and the JSON output as JSON's escapes, exit 0, the same
+    data; the command used to end with Python's encoding error (exit 1)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from claimlab.io.locate import FIXTURES_DIR
+
+    path = tmp_path / "ไฟล์.json"
+    shutil.copy(FIXTURES_DIR / "rag_greenhouse.json", path)
+    exe = str(Path(sys.executable).parent / "claimlab")
+
+    def run(*args, io="utf-8"):
+        env = {**os.environ, "PYTHONIOENCODING": io}
+        return subprocess.run([exe, "rag", str(path), *args], capture_output=True, env=env)
+
+    text = run(io=encoding)
+    assert text.returncode == 0 and text.stderr == b""
+    assert b"\\u0e44\\u0e1f\\u0e25\\u0e4c.json" in text.stdout and b"\\u2191" in text.stdout
+    data = run("--json", io=encoding)
+    assert data.returncode == 0 and data.stdout.isascii()
+    assert json.loads(data.stdout) == json.loads(run("--json").stdout)

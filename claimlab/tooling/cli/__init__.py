@@ -22,7 +22,13 @@ from typing import Any
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.text import did_you_mean, one_line, terminal
 from claimlab.labs.registry import command_adders, command_refs, load
-from claimlab.notebook.terminal import check_outputs, declared_outputs, nfc_arguments, say
+from claimlab.notebook.terminal import (
+    check_outputs,
+    declared_outputs,
+    escape_unencodable,
+    nfc_arguments,
+    say,
+)
 from claimlab.tooling.cli import diff, examples, history, notebooks
 
 # the labs' commands (the registry's order), then running, exporting and serving the notebooks
@@ -246,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             command.unrecognized(extra)
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.whole_process = argv is None  # the claimlab program itself: it ends with the command
+    if args.whole_process:
+        escape_unencodable()
     try:
         previous = signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread (an embedding program): leave its signals alone
