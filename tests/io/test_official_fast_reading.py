@@ -146,35 +146,22 @@ def _both_ways(name, content, suffix):
     return quick, walked
 
 
+# each reader: the files it reads (their contents), and the suffixes it takes
+FILES = {
+    "hotpot_gold": (st.lists(hotpot_gold, max_size=4), (".json", ".jsonl")),
+    "hotpot_predictions": (hotpot_prediction, (".json",)),
+    "musique_gold": (st.lists(musique_gold, max_size=4), (".json", ".jsonl")),
+    "musique_predictions": (st.lists(musique_prediction, max_size=4), (".json", ".jsonl")),
+}
+
+
 @HOSTILE
+@pytest.mark.parametrize("name", sorted(FILES))
 @settings(max_examples=400, deadline=None)
-@given(st.lists(hotpot_gold, max_size=4), st.sampled_from([".json", ".jsonl"]))
-def test_hotpot_gold_read_fast_is_read_field_by_field(gold, suffix):
-    quick, walked = _both_ways("hotpot_gold", gold, suffix)
-    assert quick == walked
-
-
-@HOSTILE
-@settings(max_examples=300, deadline=None)
-@given(hotpot_prediction)
-def test_hotpot_predictions_read_fast_are_read_field_by_field(preds):
-    quick, walked = _both_ways("hotpot_predictions", preds, ".json")
-    assert quick == walked
-
-
-@HOSTILE
-@settings(max_examples=400, deadline=None)
-@given(st.lists(musique_gold, max_size=4), st.sampled_from([".json", ".jsonl"]))
-def test_musique_gold_read_fast_is_read_field_by_field(gold, suffix):
-    quick, walked = _both_ways("musique_gold", gold, suffix)
-    assert quick == walked
-
-
-@HOSTILE
-@settings(max_examples=300, deadline=None)
-@given(st.lists(musique_prediction, max_size=4), st.sampled_from([".json", ".jsonl"]))
-def test_musique_predictions_read_fast_are_read_field_by_field(preds, suffix):
-    quick, walked = _both_ways("musique_predictions", preds, suffix)
+@given(data=st.data())
+def test_a_file_read_fast_is_read_field_by_field(name, data):
+    contents, suffixes = FILES[name]
+    quick, walked = _both_ways(name, data.draw(contents), data.draw(st.sampled_from(suffixes)))
     assert quick == walked
 
 
