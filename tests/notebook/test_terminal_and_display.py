@@ -267,3 +267,21 @@ def test_an_output_that_cannot_encode_a_character_escapes_it_and_the_command_suc
     data = run("--json", io=encoding)
     assert data.returncode == 0 and data.stdout.isascii()
     assert json.loads(data.stdout) == json.loads(run("--json").stdout)
+
+
+def test_escape_unencodable_changes_only_an_output_that_cannot_write_every_character(
+    monkeypatch,
+):
+    import io
+    import sys
+
+    ascii_out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    monkeypatch.setattr(sys, "stdout", ascii_out)
+    terminal.escape_unencodable()
+    ascii_out.write("ก ↑\n")
+    ascii_out.flush()
+    assert ascii_out.buffer.getvalue() == b"\\u0e01 \\u2191\n"
+    utf8_out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", utf8_out)
+    terminal.escape_unencodable()
+    assert utf8_out.errors == "strict"  # left as it was
