@@ -90,10 +90,19 @@ def _label(rec: Record, value: Any, field: str) -> bool:
     return found
 
 
+def _entailed(values: list[Any]) -> tuple[bool, ...] | None:
+    """A list of labels as booleans (entailed or not); None when one is not a label."""
+    try:
+        found = tuple(map(ENTAILED.get, values))
+    except TypeError:  # a list or an object among the labels
+        return None
+    return None if None in found else cast(tuple[bool, ...], found)
+
+
 def _row(rec: Record, values: list[Any], field: str) -> tuple[bool, ...]:
     """A list of labels as booleans (entailed or not), or the error naming the first bad one."""
-    found = tuple(map(ENTAILED.get, values)) if all(isinstance(v, str) for v in values) else (None,)
-    if None in found:
+    found = _entailed(values)
+    if found is None:
         for i, v in enumerate(values):
             _label(rec, v, f"{field}[{i}]")
     return cast(tuple[bool, ...], found)  # every None was refused above
@@ -272,15 +281,10 @@ def _matrix_fast(values: Any, rows: int, columns: int) -> Matrix | None:
         return None
     out = []
     for row in values:
-        if type(row) is not list or len(row) != columns:
+        flags = _entailed(row) if type(row) is list and len(row) == columns else None
+        if flags is None:
             return None
-        try:
-            flags = tuple(map(ENTAILED.get, row))
-        except TypeError:  # a list or an object among the labels
-            return None
-        if None in flags:
-            return None
-        out.append(cast(tuple[bool, ...], flags))  # no None: every label was one of the three
+        out.append(flags)
     return tuple(out)
 
 

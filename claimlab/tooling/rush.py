@@ -221,14 +221,15 @@ def stop_server(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> list[in
         proc.kill()
         proc.wait()
     deadline = time.monotonic() + 10
-    left = [pid for pid in kernels if _alive(pid)]
+    left = [pid for pid in kernels if alive(pid)]
     while left and time.monotonic() < deadline:
         time.sleep(0.2)
-        left = [pid for pid in left if _alive(pid)]
+        left = [pid for pid in left if alive(pid)]
     return left
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie its parent has not reaped yet has ended)."""
     try:
         return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from claimlab.tooling.rush import (
+    alive,
     free_port,
     kernels_of,
     rush,
@@ -90,7 +91,7 @@ def test_a_warm_page_whose_kernel_ended_is_never_handed_to_a_student(tmp_path):
         assert len(warm) == 2  # one warm page per game
         for kernel in warm:
             kernel.send_signal(signal.SIGKILL)
-        _until(lambda: all(_ended(k) for k in warm))
+        _until(lambda: not any(alive(k.pid) for k in warm))
         url = f"http://127.0.0.1:{port}/voila/render/06_decomposition_game.ipynb"
         served = rush(url, 1, server_pid=proc.pid, marker="Decomposition game")
         assert [v.status for v in served.visits] == [200] and served.served
@@ -100,16 +101,6 @@ def test_a_warm_page_whose_kernel_ended_is_never_handed_to_a_student(tmp_path):
     assert left == []
     text = log.read_text(errors="replace")
     assert "had ended: its page is dropped" in text and server_tracebacks(text) == []
-
-
-def _ended(process):
-    """A process killed: gone, or a zombie its parent (the server) has not reaped yet."""
-    import psutil
-
-    try:
-        return process.status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
 
 
 def _until(condition, timeout=15.0):
