@@ -8,10 +8,11 @@ official scorer would count it as complete). Errors name file, line (and id) and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import FeverLabel, unknown
@@ -183,19 +184,94 @@ def _prediction_checked(obj: Any, source: str, n: int, require_evidence: bool) -
     return Prediction(rec.data["id"], label, tuple(sents))
 
 
+@functools.cache
+def _line_types() -> dict[str, Any]:
+    """msgspec decoders of a well-formed gold line and prediction line (a large file's path).
+
+    Strict where the readers above are: labels as written, a non-empty page, a line of 0 or
+    more, no boolean for a number, every field named (the shared files' ``verifiable`` too),
+    anything else refused, so such a line goes the readers' way and gets their verdict.
+    """
+    import msgspec
+    from msgspec import UNSET, Meta, UnsetType
+
+    label = Literal[tuple(LABELS)]  # type: ignore[valid-type]
+    page = Annotated[str, Meta(min_length=1)]
+    # orjson reads an integer beyond 64 bits as a float, which the readers refuse: the type
+    # takes the signed 64-bit range (msgspec's bounds), a line beyond it goes their way
+    line = Annotated[int, Meta(ge=0, le=2**63 - 1)]
+    number = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+    ident = number | str | None
+    evidence = list[tuple[page, line]]
+    strict = {"gc": False, "forbid_unknown_fields": True}
+    gold = msgspec.defstruct(
+        "Gold",
+        [
+            ("id", number | str),
+            ("label", label),
+            ("evidence", list[list[tuple[ident, ident, page | None, line | None]]]),
+            ("claim", str, ""),
+            ("verifiable", str | UnsetType, UNSET),
+        ],
+        **strict,
+    )
+    predicted = [("id", number | str), ("predicted_label", label)]
+    required = msgspec.defstruct("Predicted", [*predicted, ("predicted_evidence", evidence)], **strict)
+    optional = msgspec.defstruct(
+        "MaybePredicted", [*predicted, ("predicted_evidence", evidence | UnsetType, UNSET)], **strict
+    )
+    Decoder = msgspec.json.Decoder
+    return {"gold": Decoder(gold), True: Decoder(required), False: Decoder(optional)}
+
+
+def _gold_typed(line: Any) -> GoldClaim | None:
+    """A typed gold line as a record; None where a group breaks a rule its type cannot say."""
+    label = LABELS[line.label]
+    nei = label is NEI
+    groups = []
+    for group in line.evidence:
+        if not group and not nei:
+            return None
+        sents = []
+        for _, _, page, number in group:
+            if page is None and nei:
+                continue
+            if page is None or number is None:
+                return None
+            sents.append((page, number))
+        if sents:
+            groups.append(tuple(sents))
+    return GoldClaim(line.id, label, line.claim, tuple(groups))
+
+
+def _prediction_typed(line: Any) -> Prediction:
+    """A typed prediction line as a record (its type said all there is to check)."""
+    evidence = line.predicted_evidence
+    return Prediction(line.id, LABELS[line.predicted_label], () if not evidence else tuple(evidence))
+
+
 R = TypeVar("R", GoldClaim, Prediction)
 
 
 def _load(
-    path: str | Path, fast: Callable[[Any], R | None], checked: Callable[[Any, str, int], R]
+    path: str | Path,
+    fast: Callable[[Any], R | None],
+    checked: Callable[[Any, str, int], R],
+    typed: tuple[Any, Callable[[Any], R | None]],
 ) -> list[R]:
-    """Every line as a record, ids unique; the garbage collector paused (the records are acyclic)."""
+    """Every line as a record, ids unique; the garbage collector paused (the records are acyclic).
+
+    ``typed``: the key of the line's msgspec decoder (:func:`_line_types`) and how a decoded
+    line becomes a record (a large file's fast path: see :func:`iter_jsonl`).
+    """
     source = str(path)
     out: list[R] = []
     seen: set[int | str] = set()
+    key, from_typed = typed
+    lines = iter_jsonl(path, typed=(lambda: _line_types()[key], from_typed))
     with bulk_load():
-        for n, obj in iter_jsonl(path):
-            record = fast(obj)
+        for n, obj in lines:
+            record = obj if type(obj) is GoldClaim or type(obj) is Prediction else fast(obj)
             if record is None:
                 record = checked(obj, source, n)
             if record.id in seen:
@@ -216,7 +292,7 @@ def load_gold(path: str | Path) -> list[GoldClaim]:
     Raises:
         ClaimlabInputError: naming file, line (and id) and field.
     """
-    return _load(path, _gold_fast, _gold_checked)
+    return _load(path, _gold_fast, _gold_checked, ("gold", _gold_typed))
 
 
 def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list[Prediction]:
@@ -229,6 +305,7 @@ def load_predictions(path: str | Path, *, require_evidence: bool = True) -> list
         path,
         lambda obj: _prediction_fast(obj, require_evidence),
         lambda obj, source, n: _prediction_checked(obj, source, n, require_evidence),
+        (require_evidence, _prediction_typed),
     )
 
 

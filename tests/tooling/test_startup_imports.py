@@ -64,6 +64,17 @@ def test_a_one_record_command_imports_none_of_them(command, tmp_path):
     assert imported(*args) == [0, []]
 
 
+def test_a_small_fever_file_never_imports_msgspec(tmp_path):
+    """msgspec's typed lines are a large file's path: importing it would cost a small file more
+    than they save."""
+    gold, pred = one_fever_claim(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROGRAM, json.dumps(["msgspec"]), "fever", gold, pred, "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(proc.stdout.splitlines()[-1]) == [0, []]
+
+
 def test_the_check_sees_a_library_that_is_imported():
     """The program reports what a command imports (numpy imported first is seen)."""
     code, found = imported("history", "--help")

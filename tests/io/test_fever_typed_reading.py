@@ -1,0 +1,201 @@
+"""A large FEVER file's typed lines (msgspec) are read as the field-by-field reader reads them.
+
+Invariant: for any gold or prediction file, reading it with the typed lines (a large file's
+path), with the fast path of type tests only, and with every line walked field by field gives
+the same records, or the same error (file, line, field and words). The size from which the
+typed path is taken is lowered to 0 here, so small generated files take it.
+"""
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from claimlab.core.errors import ClaimlabInputError
+from claimlab.io import fever, reader
+
+HOSTILE = pytest.mark.hostile
+
+texts = st.text(alphabet="aı ก가e\u0301\u00e9\x7f\"\\", max_size=3)
+odd = st.sampled_from(
+    [None, True, False, 1.5, 0, -1, 2**70, -(2**70), "x", "", [], {}, ["t"], [1, 2], 1e300]
+)
+
+
+def _maybe(good):
+    """Mostly a good value (the typed path is taken), one time in twenty anything."""
+    return st.integers(0, 19).flatmap(lambda n: odd if n == 0 else good)
+
+
+def _mostly(good, other):
+    """``good`` seven times in eight, ``other`` the eighth."""
+    return st.integers(0, 7).flatmap(lambda n: other if n == 0 else good)
+
+
+ids = _maybe(  # mostly distinct; now and then one of a few, so repeated ids come too
+    st.integers(0, 9).flatmap(
+        lambda n: st.sampled_from([1, "a", "e\u0301", 2**70]) if n == 0 else st.integers(2, 2**62)
+    )
+)
+labels = _maybe(
+    _mostly(
+        st.sampled_from(["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]),
+        st.sampled_from(["supports", "Refutes", "not enough info"]),
+    )
+)
+pages = _maybe(_mostly(texts.filter(bool), st.one_of(st.just(""), st.none())))
+numbers = _maybe(_mostly(st.integers(0, 3), st.one_of(st.just(-1), st.none())))
+gold_item = _maybe(
+    st.tuples(_maybe(st.integers(0, 9)), _maybe(st.one_of(st.none(), st.integers(0, 9))), pages, numbers).map(list)
+)
+gold_line = _maybe(
+    st.fixed_dictionaries(
+        {"id": ids, "label": labels, "evidence": _maybe(st.lists(_maybe(st.lists(gold_item, min_size=1, max_size=3)), max_size=3))},
+        optional={"claim": _maybe(texts), "verifiable": _maybe(texts)},
+    )
+)
+predicted = _maybe(st.tuples(pages, numbers).map(list))
+prediction_line = _maybe(
+    st.fixed_dictionaries(
+        {
+            "id": ids,
+            "predicted_label": labels,
+            "predicted_evidence": _maybe(st.lists(predicted, max_size=4)),
+        },
+    )
+)
+# a line as written: JSON with or without escapes, or now and then text that is no one line
+spellings = _mostly(
+    st.just("plain"),
+    st.sampled_from(
+        ["ascii", "two on a line", "split", "blank before", "a field more", "no evidence", "crlf"]
+    ),
+)
+
+
+def _written(value, spelling):
+    if spelling == "a field more" and isinstance(value, dict):
+        value = {**value, "note": [1e300, None, "x"]}
+    if spelling == "no evidence" and isinstance(value, dict):
+        value = {k: v for k, v in value.items() if k != "predicted_evidence"}
+    text = json.dumps(value, ensure_ascii=spelling == "ascii")
+    if spelling == "two on a line":
+        return f"{text} {text}\n"
+    if spelling == "split" and text.startswith("{") and "," in text:
+        return text.replace(",", ",\n", 1) + "\n"
+    end = "\r\n" if spelling == "crlf" else "\n"
+    return ("\n  \n" if spelling == "blank before" else "") + text + end
+
+
+def _outcome(load, path):
+    try:
+        return ("read", load(path))
+    except ClaimlabInputError as exc:
+        return ("refused", str(exc), exc.field)
+
+
+def three_ways(load, lines, spelling, *, bom=False):
+    """The reader's outcome typed, by its fast path only, and walked field by field."""
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "file.jsonl"
+        text = "".join(_written(v, s) for v, s in zip(lines, spelling, strict=False))
+        path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+        outcomes = []
+        for typed_from, walk in ((0, False), (1 << 60, False), (1 << 60, True)):
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(reader, "TYPED_FROM", typed_from)
+                if walk:
+                    m.setattr(fever, "_gold_fast", lambda _obj: None)
+                    m.setattr(fever, "_prediction_fast", lambda _obj, _req: None)
+                outcomes.append(_outcome(load, path))
+    return outcomes
+
+
+LOADERS = {
+    "gold": (fever.load_gold, gold_line),
+    "predictions": (fever.load_predictions, prediction_line),
+    "predictions, evidence optional": (
+        lambda p: fever.load_predictions(p, require_evidence=False),
+        prediction_line,
+    ),
+}
+
+
+@HOSTILE
+@pytest.mark.parametrize("name", sorted(LOADERS))
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_a_file_read_typed_is_read_field_by_field(name, data):
+    load, line = LOADERS[name]
+    lines = data.draw(st.lists(line, max_size=4))
+    spelling = data.draw(st.lists(spellings, min_size=len(lines), max_size=len(lines)))
+    typed, fast, walked = three_ways(load, lines, spelling, bom=data.draw(st.booleans()))
+    assert typed == fast == walked
+
+
+def test_well_formed_lines_are_read_typed_alone(tmp_path, monkeypatch):
+    """With the size lowered, a well-formed file's records come from its typed lines only
+    (the other two paths refuse everything here), and are the records the readers give."""
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text(
+        json.dumps({"id": 1, "label": "SUPPORTS", "claim": "ก", "verifiable": "VERIFIABLE",
+                    "evidence": [[[1, 2, "P", 0], [3, 4, "Q", 2]], [[5, None, "R", 1]]]}, ensure_ascii=False) + "\n"
+        + json.dumps({"id": "x", "label": "NOT ENOUGH INFO", "evidence": [[[7, None, None, None]]]}),
+        encoding="utf-8",
+    )  # fmt: skip
+    pred.write_text(
+        json.dumps({"id": 1, "predicted_label": "REFUTES", "predicted_evidence": [["P", 0]]})
+        + "\n" + json.dumps({"id": "x", "predicted_label": "NOT ENOUGH INFO", "predicted_evidence": []}),
+        encoding="utf-8",
+    )  # fmt: skip
+    want = fever.load_gold(gold), fever.load_predictions(pred)
+    monkeypatch.setattr(reader, "TYPED_FROM", 0)
+
+    def refuse(*_a):
+        raise AssertionError("not the typed path")
+
+    for name in ("_gold_fast", "_gold_checked", "_prediction_fast", "_prediction_checked"):
+        monkeypatch.setattr(fever, name, refuse)
+    assert (fever.load_gold(gold), fever.load_predictions(pred)) == want
+    assert want[0][0].groups == ((("P", 0), ("Q", 2)), (("R", 1),)) and want[0][1].groups == ()
+
+
+def test_invalid_utf8_anywhere_leaves_the_typed_path(tmp_path, monkeypatch):
+    """A typed decoder skips unknown bytes unchecked: a file that is not UTF-8 is read as any
+    other, and refused naming its line."""
+    monkeypatch.setattr(reader, "TYPED_FROM", 0)
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b'{"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["P\xff", 0]]}\n')
+    with pytest.raises(ClaimlabInputError, match="line 1"):
+        fever.load_predictions(path)
+
+
+@HOSTILE
+def test_the_generated_files_reach_typed_lines_and_both_outcomes(monkeypatch):
+    """The strategies above reach lines read typed and lines declined, files read and files
+    refused (not only one kind)."""
+    seen = set()
+    typed_lines = reader._typed_lines
+
+    def spy(data, typed):
+        decode = typed_lines(data, typed)
+
+        def counted(raw):
+            record = decode(raw)
+            seen.add("typed" if record is not None else "declined")
+            return record
+
+        return counted if decode is not None else None
+
+    monkeypatch.setattr(reader, "_typed_lines", spy)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(gold_line, max_size=3), st.lists(spellings, min_size=3, max_size=3))
+    def look(lines, spelling):
+        seen.add(three_ways(fever.load_gold, lines, spelling)[0][0])
+
+    look()
+    assert seen == {"typed", "declined", "read", "refused"}
