@@ -20,10 +20,11 @@ not given (None), which the scorer refuses when the gold has unanswerable record
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
@@ -31,11 +32,14 @@ from claimlab.core.text import nfc
 from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, read_json, where
 
 
-def _records(path: str | Path) -> list[tuple[str, Any]]:
-    """The file's records with where each is: a JSON list (or object), or JSON Lines."""
+def _records(
+    path: str | Path, typed: tuple[Callable[[], Any], Callable[[Any], Any]] | None = None
+) -> list[tuple[str, Any]]:
+    """The file's records with where each is: a JSON list (or object), or JSON Lines (a large
+    file's well-formed lines decoded by ``typed``: see :func:`iter_jsonl`)."""
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
-        return [(where(n), obj) for n, obj in iter_jsonl(p)]
+        return [(where(n), obj) for n, obj in iter_jsonl(p, typed=typed)]
     data = read_json(p, error=ClaimlabInputError)
     if isinstance(data, list):
         return [(f"[{i}]", obj) for i, obj in enumerate(data)]
@@ -321,11 +325,15 @@ def _index(rec: Record, value: Any, field: str) -> int:
 
 def _check_twin(rec: Record, seen: dict[str, list[bool]]) -> None:
     """A MuSiQue gold id appears once, or twice as an answerable and an unanswerable twin."""
-    rid = str(rec.get("id", (str, int)))
-    answerable = rec.get("answerable", bool, True)
+    _add_twin(str(rec.get("id", (str, int))), rec.get("answerable", bool, True), seen, rec.error)
+
+
+def _add_twin(
+    rid: str, answerable: bool, seen: dict[str, list[bool]], error: Callable[..., Exception]
+) -> None:
     before = seen.setdefault(rid, [])
     if len(before) >= 2 or answerable in before:
-        raise rec.error(
+        raise error(
             f"id {rid!r} appears {len(before) + 1} times; an id appears once, or twice as an "
             "answerable record and its unanswerable twin",
             field="id",
@@ -395,6 +403,79 @@ def _musique_gold_checked(
     )
 
 
+@functools.cache
+def _musique_lines() -> dict[str, Any]:
+    """msgspec decoders of a well-formed MuSiQue gold line and prediction line (a large JSON
+    Lines file's path; see :func:`claimlab.io.fever._line_types` for the rules they keep)."""
+    import msgspec
+    from msgspec import UNSET, Meta, UnsetType
+
+    number = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]  # beyond: orjson's float
+    strict = {"gc": False, "forbid_unknown_fields": True}
+    paragraph = msgspec.defstruct(
+        "Paragraph",
+        [("idx", number), ("title", str, ""), ("paragraph_text", str, ""), ("is_supporting", bool, False)],
+        **strict,
+    )
+    gold = msgspec.defstruct(
+        "Gold",
+        [
+            ("id", number | str),
+            ("answer", str),
+            ("paragraphs", list[paragraph]),  # type: ignore[valid-type]
+            ("answerable", bool, True),
+            ("answer_aliases", list[str], []),
+            ("question", str, ""),
+            ("question_decomposition", list[dict[str, str | number | None]], []),
+        ],
+        **strict,
+    )
+    prediction = msgspec.defstruct(
+        "Predicted",
+        [
+            ("id", number | str),
+            ("predicted_answer", str),
+            ("predicted_support_idxs", list[number]),
+            ("predicted_answerable", bool | UnsetType, UNSET),
+        ],
+        **strict,
+    )
+    return {"gold": msgspec.json.Decoder(gold), "prediction": msgspec.json.Decoder(prediction)}
+
+
+def _musique_gold_typed(line: Any) -> MusiqueGold:
+    """A typed gold line as a record (its twin is checked by the caller, in file order)."""
+    pars = line.paragraphs
+    return MusiqueGold(
+        str(line.id),
+        (line.answer, *line.answer_aliases),
+        frozenset([p.idx for p in pars if p.is_supporting]),
+        line.answerable,
+        line.question,
+        tuple([(p.idx, p.title, p.paragraph_text) for p in pars]),
+    )
+
+
+def _typed_twin(gold: MusiqueGold, seen: dict[str, list[bool]], source: str, at: str) -> None:
+    """:func:`_check_twin` for a typed line, naming the record as :func:`_record` does."""
+    if gold.id not in seen:
+        seen[gold.id] = [gold.answerable]
+        return
+    error = functools.partial(ClaimlabInputError, file=source, record=f"{at} (id {gold.id})")
+    _add_twin(gold.id, gold.answerable, seen, error)
+
+
+def _musique_prediction_typed(line: Any) -> MusiquePrediction:
+    """A typed prediction line as a record."""
+    answerable = line.predicted_answerable
+    return MusiquePrediction(
+        str(line.id),
+        line.predicted_answer,
+        frozenset(line.predicted_support_idxs),
+        answerable if type(answerable) is bool else None,  # not given: None
+    )
+
+
 @bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     """MuSiQue gold records (JSON Lines as released, or a JSON list).
@@ -404,7 +485,11 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     """
     source, out = str(path), []
     seen: dict[str, list[bool]] = {}
-    for at, obj in _records(path):
+    for at, obj in _records(path, (lambda: _musique_lines()["gold"], _musique_gold_typed)):
+        if type(obj) is MusiqueGold:  # a typed line: its twin checked here, in file order
+            _typed_twin(obj, seen, source, at)
+            out.append(obj)
+            continue
         gold = _musique_gold_fast(obj, seen)
         out.append(gold if gold is not None else _musique_gold_checked(obj, source, at, seen))
     if not out:
@@ -420,8 +505,9 @@ def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
         ClaimlabInputError: naming file, record and field.
     """
     source, out = str(path), []
-    for at, obj in _records(path):
-        prediction = _musique_prediction_fast(obj)
+    typed = (lambda: _musique_lines()["prediction"], _musique_prediction_typed)
+    for at, obj in _records(path, typed):
+        prediction = obj if type(obj) is MusiquePrediction else _musique_prediction_fast(obj)
         if prediction is None:
             prediction = _musique_prediction_checked(obj, source, at)
         out.append(prediction)

@@ -1,9 +1,10 @@
-"""A large FEVER file's typed lines (msgspec) are read as the field-by-field reader reads them.
+"""A large JSON Lines file's typed lines (msgspec) are read as the field-by-field reader reads
+them: FEVER gold and predictions, MuSiQue gold and predictions.
 
-Invariant: for any gold or prediction file, reading it with the typed lines (a large file's
-path), with the fast path of type tests only, and with every line walked field by field gives
-the same records, or the same error (file, line, field and words). The size from which the
-typed path is taken is lowered to 0 here, so small generated files take it.
+Invariant: for any such file, reading it with the typed lines (a large file's path), with the
+fast path of type tests only, and with every line walked field by field gives the same records,
+or the same error (file, line, field and words). The size from which the typed path is taken is
+lowered to 0 here, so small generated files take it.
 """
 
 import json
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io import fever, reader
+from claimlab.io import fever, official, reader
 
 HOSTILE = pytest.mark.hostile
 
@@ -97,6 +98,16 @@ def _outcome(load, path):
         return ("refused", str(exc), exc.field)
 
 
+# each reader's fast paths (None-returning when walked) by module
+FAST = {
+    fever: {"_gold_fast": lambda _obj: None, "_prediction_fast": lambda _obj, _req: None},
+    official: {
+        "_musique_gold_fast": lambda _obj, _seen: None,
+        "_musique_prediction_fast": lambda _obj: None,
+    },
+}
+
+
 def three_ways(load, lines, spelling, *, bom=False):
     """The reader's outcome typed, by its fast path only, and walked field by field."""
     with tempfile.TemporaryDirectory() as d:
@@ -107,20 +118,60 @@ def three_ways(load, lines, spelling, *, bom=False):
         for typed_from, walk in ((0, False), (1 << 60, False), (1 << 60, True)):
             with pytest.MonkeyPatch.context() as m:
                 m.setattr(reader, "TYPED_FROM", typed_from)
-                if walk:
-                    m.setattr(fever, "_gold_fast", lambda _obj: None)
-                    m.setattr(fever, "_prediction_fast", lambda _obj, _req: None)
+                for module, fast in FAST.items() if walk else ():
+                    for name, none in fast.items():
+                        m.setattr(module, name, none)
                 outcomes.append(_outcome(load, path))
     return outcomes
 
 
+musique_paragraph = _maybe(
+    st.fixed_dictionaries(
+        {"idx": _maybe(st.integers(0, 3))},
+        optional={
+            "is_supporting": _maybe(st.booleans()),
+            "title": _maybe(texts),
+            "paragraph_text": _maybe(texts),
+        },
+    )
+)
+musique_gold = _maybe(
+    st.fixed_dictionaries(
+        {
+            "id": _maybe(_mostly(st.sampled_from(["m1", "m2", "m3", 7, 8]), ids)),
+            "answer": _maybe(texts),
+            "paragraphs": _maybe(st.lists(musique_paragraph, max_size=3)),
+        },
+        optional={
+            "answer_aliases": _maybe(st.lists(_maybe(texts), max_size=2)),
+            "answerable": _maybe(st.booleans()),
+            "question": _maybe(texts),
+            "question_decomposition": _maybe(
+                st.lists(st.fixed_dictionaries({"id": _maybe(st.integers(0, 9)), "question": texts}), max_size=2)
+            ),
+        },
+    )
+)
+musique_prediction = _maybe(
+    st.fixed_dictionaries(
+        {
+            "id": _maybe(st.sampled_from(["m1", "m2", 7, 2**70])),
+            "predicted_answer": _maybe(texts),
+            "predicted_support_idxs": _maybe(st.lists(_maybe(st.integers(0, 3)), max_size=3)),
+        },
+        optional={"predicted_answerable": _maybe(st.booleans())},
+    )
+)
+
 LOADERS = {
-    "gold": (fever.load_gold, gold_line),
-    "predictions": (fever.load_predictions, prediction_line),
-    "predictions, evidence optional": (
+    "fever gold": (fever.load_gold, gold_line),
+    "fever predictions": (fever.load_predictions, prediction_line),
+    "fever predictions, evidence optional": (
         lambda p: fever.load_predictions(p, require_evidence=False),
         prediction_line,
     ),
+    "musique gold": (official.load_musique_gold, musique_gold),
+    "musique predictions": (official.load_musique_predictions, musique_prediction),
 }
 
 
@@ -174,7 +225,8 @@ def test_invalid_utf8_anywhere_leaves_the_typed_path(tmp_path, monkeypatch):
 
 
 @HOSTILE
-def test_the_generated_files_reach_typed_lines_and_both_outcomes(monkeypatch):
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_the_generated_files_reach_typed_lines_and_both_outcomes(name, monkeypatch):
     """The strategies above reach lines read typed and lines declined, files read and files
     refused (not only one kind)."""
     seen = set()
@@ -192,10 +244,47 @@ def test_the_generated_files_reach_typed_lines_and_both_outcomes(monkeypatch):
 
     monkeypatch.setattr(reader, "_typed_lines", spy)
 
+    load, line = LOADERS[name]
+
     @settings(max_examples=200, deadline=None)
-    @given(st.lists(gold_line, max_size=3), st.lists(spellings, min_size=3, max_size=3))
+    @given(st.lists(line, max_size=3), st.lists(spellings, min_size=3, max_size=3))
     def look(lines, spelling):
-        seen.add(three_ways(fever.load_gold, lines, spelling)[0][0])
+        seen.add(three_ways(load, lines, spelling)[0][0])
 
     look()
     assert seen == {"typed", "declined", "read", "refused"}
+
+
+def test_well_formed_musique_lines_are_read_typed_alone(tmp_path, monkeypatch):
+    """A question and its unanswerable twin, and their predictions, read from typed lines only;
+    a third record of the id is refused naming its line, as the readers name it."""
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    record = {"id": "2hop_1", "answer": "อุบล", "answer_aliases": ["Ubon"], "question": "q",
+              "paragraphs": [{"idx": 0, "title": "T", "paragraph_text": "x", "is_supporting": True},
+                             {"idx": 1, "title": "U", "paragraph_text": "y"}],
+              "question_decomposition": [{"id": 5, "question": "a", "answer": "b",
+                                          "paragraph_support_idx": None}]}  # fmt: skip
+    lines = [record, {**record, "answerable": False}]
+    gold.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
+    pred.write_text(
+        json.dumps({"id": "2hop_1", "predicted_answer": "Ubon", "predicted_support_idxs": [0, 1]})
+        + "\n" + json.dumps({"id": "2hop_1", "predicted_answer": "", "predicted_support_idxs": [],
+                             "predicted_answerable": False}),
+        encoding="utf-8",
+    )  # fmt: skip
+    want = official.load_musique_gold(gold), official.load_musique_predictions(pred)
+    monkeypatch.setattr(reader, "TYPED_FROM", 0)
+
+    def refuse(*_a):
+        raise AssertionError("not the typed path")
+
+    for name in ("_musique_gold_fast", "_musique_gold_checked", "_musique_prediction_fast",
+                 "_musique_prediction_checked"):  # fmt: skip
+        monkeypatch.setattr(official, name, refuse)
+    got = official.load_musique_gold(gold), official.load_musique_predictions(pred)
+    assert got == want
+    assert [g.support for g in got[0]] == [frozenset({0})] * 2 and got[1][0].answerable is None
+    with gold.open("a", encoding="utf-8") as f:
+        f.write("\n" + json.dumps(record, ensure_ascii=False))
+    with pytest.raises(ClaimlabInputError, match=r"line 3 \(id 2hop_1\).*appears 3 times"):
+        official.load_musique_gold(gold)
