@@ -16,7 +16,15 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.vocab import FeverLabel, unknown
-from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
+from claimlab.io.reader import (
+    Record,
+    bulk_load,
+    describe,
+    int64,
+    iter_jsonl,
+    line_decoder,
+    where,
+)
 
 Sentence = tuple[str, int]
 
@@ -185,43 +193,38 @@ def _prediction_checked(obj: Any, source: str, n: int, require_evidence: bool) -
 
 
 @functools.cache
-def _line_types() -> dict[str, Any]:
-    """msgspec decoders of a well-formed gold line and prediction line (a large file's path).
+def _line_types() -> dict[object, Any]:
+    """Msgspec decoders of a well-formed gold line and prediction line (a large file's path).
 
     Strict where the readers above are: labels as written, a non-empty page, a line of 0 or
     more, no boolean for a number, every field named (the shared files' ``verifiable`` too),
     anything else refused, so such a line goes the readers' way and gets their verdict.
     """
-    import msgspec
     from msgspec import UNSET, Meta, UnsetType
 
     label = Literal[tuple(LABELS)]  # type: ignore[valid-type]
     page = Annotated[str, Meta(min_length=1)]
-    # orjson reads an integer beyond 64 bits as a float, which the readers refuse: the type
-    # takes the signed 64-bit range (msgspec's bounds), a line beyond it goes their way
-    line = Annotated[int, Meta(ge=0, le=2**63 - 1)]
-    number = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]
+    line, number = int64(ge=0), int64()
     ident = number | str | None
-    evidence = list[tuple[page, line]]
-    strict = {"gc": False, "forbid_unknown_fields": True}
-    gold = msgspec.defstruct(
-        "Gold",
-        [
-            ("id", number | str),
-            ("label", label),
-            ("evidence", list[list[tuple[ident, ident, page | None, line | None]]]),
-            ("claim", str, ""),
-            ("verifiable", str | UnsetType, UNSET),
-        ],
-        **strict,
-    )
+    evidence = list[tuple[page, line]]  # type: ignore[valid-type]
+    group = list[tuple[ident, ident, page | None, line | None]]  # type: ignore[valid-type]
     predicted = [("id", number | str), ("predicted_label", label)]
-    required = msgspec.defstruct("Predicted", [*predicted, ("predicted_evidence", evidence)], **strict)
-    optional = msgspec.defstruct(
-        "MaybePredicted", [*predicted, ("predicted_evidence", evidence | UnsetType, UNSET)], **strict
-    )
-    Decoder = msgspec.json.Decoder
-    return {"gold": Decoder(gold), True: Decoder(required), False: Decoder(optional)}
+    return {
+        "gold": line_decoder(
+            "Gold",
+            [
+                ("id", number | str),
+                ("label", label),
+                ("evidence", list[group]),
+                ("claim", str, ""),
+                ("verifiable", str | UnsetType, UNSET),
+            ],
+        ),
+        True: line_decoder("Predicted", [*predicted, ("predicted_evidence", evidence)]),
+        False: line_decoder(
+            "MaybePredicted", [*predicted, ("predicted_evidence", evidence | UnsetType, UNSET)]
+        ),
+    }
 
 
 def _gold_typed(line: Any) -> GoldClaim | None:
@@ -247,7 +250,9 @@ def _gold_typed(line: Any) -> GoldClaim | None:
 def _prediction_typed(line: Any) -> Prediction:
     """A typed prediction line as a record (its type said all there is to check)."""
     evidence = line.predicted_evidence
-    return Prediction(line.id, LABELS[line.predicted_label], () if not evidence else tuple(evidence))
+    return Prediction(
+        line.id, LABELS[line.predicted_label], () if not evidence else tuple(evidence)
+    )
 
 
 R = TypeVar("R", GoldClaim, Prediction)
@@ -271,7 +276,7 @@ def _load(
     lines = iter_jsonl(path, typed=(lambda: _line_types()[key], from_typed))
     with bulk_load():
         for n, obj in lines:
-            record = obj if type(obj) is GoldClaim or type(obj) is Prediction else fast(obj)
+            record: R | None = obj if type(obj) in (GoldClaim, Prediction) else fast(obj)
             if record is None:
                 record = checked(obj, source, n)
             if record.id in seen:

@@ -24,19 +24,32 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import freeze
 from claimlab.core.text import nfc
-from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, read_json, where
+from claimlab.io.reader import (
+    Record,
+    bulk_load,
+    describe,
+    int64,
+    iter_jsonl,
+    line_decoder,
+    read_json,
+    strict_struct,
+    where,
+)
 
 
 def _records(
     path: str | Path, typed: tuple[Callable[[], Any], Callable[[Any], Any]] | None = None
 ) -> list[tuple[str, Any]]:
-    """The file's records with where each is: a JSON list (or object), or JSON Lines (a large
-    file's well-formed lines decoded by ``typed``: see :func:`iter_jsonl`)."""
+    """The file's records with where each is: a JSON list (or object), or JSON Lines.
+
+    A large JSON Lines file's well-formed lines are decoded by ``typed`` (see
+    :func:`iter_jsonl`).
+    """
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
         return [(where(n), obj) for n, obj in iter_jsonl(p, typed=typed)]
@@ -405,42 +418,46 @@ def _musique_gold_checked(
 
 @functools.cache
 def _musique_lines() -> dict[str, Any]:
-    """msgspec decoders of a well-formed MuSiQue gold line and prediction line (a large JSON
-    Lines file's path; see :func:`claimlab.io.fever._line_types` for the rules they keep)."""
-    import msgspec
-    from msgspec import UNSET, Meta, UnsetType
+    """Msgspec decoders of a well-formed MuSiQue gold line and prediction line.
 
-    number = Annotated[int, Meta(ge=-(2**63), le=2**63 - 1)]  # beyond: orjson's float
-    strict = {"gc": False, "forbid_unknown_fields": True}
-    paragraph = msgspec.defstruct(
+    A large JSON Lines file's path (see :func:`claimlab.io.fever._line_types` for the rules
+    they keep): a line they refuse is read as before.
+    """
+    from msgspec import UNSET, UnsetType
+
+    number = int64()
+    par = strict_struct(
         "Paragraph",
-        [("idx", number), ("title", str, ""), ("paragraph_text", str, ""), ("is_supporting", bool, False)],
-        **strict,
-    )
-    gold = msgspec.defstruct(
-        "Gold",
         [
-            ("id", number | str),
-            ("answer", str),
-            ("paragraphs", list[paragraph]),  # type: ignore[valid-type]
-            ("answerable", bool, True),
-            ("answer_aliases", list[str], []),
-            ("question", str, ""),
-            ("question_decomposition", list[dict[str, str | number | None]], []),
+            ("idx", number),
+            ("title", str, ""),
+            ("paragraph_text", str, ""),
+            ("is_supporting", bool, False),
         ],
-        **strict,
     )
-    prediction = msgspec.defstruct(
-        "Predicted",
-        [
-            ("id", number | str),
-            ("predicted_answer", str),
-            ("predicted_support_idxs", list[number]),
-            ("predicted_answerable", bool | UnsetType, UNSET),
-        ],
-        **strict,
-    )
-    return {"gold": msgspec.json.Decoder(gold), "prediction": msgspec.json.Decoder(prediction)}
+    return {
+        "gold": line_decoder(
+            "Gold",
+            [
+                ("id", number | str),
+                ("answer", str),
+                ("paragraphs", list[par]),  # type: ignore[valid-type]
+                ("answerable", bool, True),
+                ("answer_aliases", list[str], []),
+                ("question", str, ""),
+                ("question_decomposition", list[dict[str, str | number | None]], []),  # type: ignore[valid-type]
+            ],
+        ),
+        "prediction": line_decoder(
+            "Predicted",
+            [
+                ("id", number | str),
+                ("predicted_answer", str),
+                ("predicted_support_idxs", list[number]),  # type: ignore[valid-type]
+                ("predicted_answerable", bool | UnsetType, UNSET),
+            ],
+        ),
+    }
 
 
 def _musique_gold_typed(line: Any) -> MusiqueGold:

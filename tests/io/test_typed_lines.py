@@ -20,7 +20,7 @@ from claimlab.io import fever, official, reader
 
 HOSTILE = pytest.mark.hostile
 
-texts = st.text(alphabet="aı ก가e\u0301\u00e9\x7f\"\\", max_size=3)
+texts = st.text(alphabet='aı ก가e\u0301\u00e9\x7f"\\', max_size=3)
 odd = st.sampled_from(
     [None, True, False, 1.5, 0, -1, 2**70, -(2**70), "x", "", [], {}, ["t"], [1, 2], 1e300]
 )
@@ -50,11 +50,19 @@ labels = _maybe(
 pages = _maybe(_mostly(texts.filter(bool), st.one_of(st.just(""), st.none())))
 numbers = _maybe(_mostly(st.integers(0, 3), st.one_of(st.just(-1), st.none())))
 gold_item = _maybe(
-    st.tuples(_maybe(st.integers(0, 9)), _maybe(st.one_of(st.none(), st.integers(0, 9))), pages, numbers).map(list)
+    st.tuples(
+        _maybe(st.integers(0, 9)), _maybe(st.one_of(st.none(), st.integers(0, 9))), pages, numbers
+    ).map(list)
 )
 gold_line = _maybe(
     st.fixed_dictionaries(
-        {"id": ids, "label": labels, "evidence": _maybe(st.lists(_maybe(st.lists(gold_item, min_size=1, max_size=3)), max_size=3))},
+        {
+            "id": ids,
+            "label": labels,
+            "evidence": _maybe(
+                st.lists(_maybe(st.lists(gold_item, min_size=1, max_size=3)), max_size=3)
+            ),
+        },
         optional={"claim": _maybe(texts), "verifiable": _maybe(texts)},
     )
 )
@@ -147,7 +155,10 @@ musique_gold = _maybe(
             "answerable": _maybe(st.booleans()),
             "question": _maybe(texts),
             "question_decomposition": _maybe(
-                st.lists(st.fixed_dictionaries({"id": _maybe(st.integers(0, 9)), "question": texts}), max_size=2)
+                st.lists(
+                    st.fixed_dictionaries({"id": _maybe(st.integers(0, 9)), "question": texts}),
+                    max_size=2,
+                )
             ),
         },
     )
@@ -219,7 +230,9 @@ def test_invalid_utf8_anywhere_leaves_the_typed_path(tmp_path, monkeypatch):
     other, and refused naming its line."""
     monkeypatch.setattr(reader, "TYPED_FROM", 0)
     path = tmp_path / "p.jsonl"
-    path.write_bytes(b'{"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["P\xff", 0]]}\n')
+    path.write_bytes(
+        b'{"id": 1, "predicted_label": "SUPPORTS", "predicted_evidence": [["P\xff", 0]]}\n'
+    )
     with pytest.raises(ClaimlabInputError, match="line 1"):
         fever.load_predictions(path)
 
