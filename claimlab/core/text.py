@@ -10,8 +10,10 @@ from __future__ import annotations
 import difflib
 import html
 import re
+import sys
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from typing import Any
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
@@ -177,3 +179,81 @@ def label_text(value: object) -> str:
     if isinstance(value, tuple):
         return ", ".join(map(str, value)) if value else "none"
     return str(value)
+
+
+_END = object()  # an exhausted container in repr_prefix
+
+
+def describe(value: Any) -> str:
+    """A short, one-line picture of a value for an error message: its ``repr``, cut at 60.
+
+    Only the characters shown are built (:func:`repr_prefix`), so a value nested as deep as
+    the parser allows, or a list of a million items, is shown at the cost of a short one.
+
+    Examples:
+        >>> describe([[1, "a"], {"k": None}]), describe(list(range(100)))[-8:]
+        ("[[1, 'a'], {'k': None}]", '5, 16...')
+    """
+    text = repr_prefix(value, 60)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def as_text(value: Any) -> str:
+    """A JSON value as text: a string as it is, any other value as ``str`` writes it.
+
+    For a JSON value ``str`` is ``repr``, written here without recursion (:func:`repr_prefix`),
+    so a free-text field given a list nested as deep as the parser allows still reads.
+
+    Examples:
+        >>> as_text("ก"), as_text([1, {"a": None}]), as_text(2.5)
+        ('ก', "[1, {'a': None}]", '2.5')
+    """
+    return value if isinstance(value, str) else repr_prefix(value, sys.maxsize)
+
+
+def repr_prefix(value: Any, limit: int) -> str:
+    """``repr(value)`` whole, or a prefix of it longer than ``limit`` characters.
+
+    Lists and dicts are written piece by piece with an explicit stack (no recursion, whatever
+    the depth), and the writing stops once more than ``limit`` characters are written; any
+    other value is its own ``repr``.
+    """
+    out: list[str] = []
+    size = 0
+    stack: list[tuple[Iterator[Any], str, bool]] = []  # open containers: rest, closing, dict
+    item, pending = value, True
+    while True:
+        if pending:
+            piece = _open(item, stack)
+            out.append(piece)
+            size += len(piece)
+        if size > limit or not stack:
+            return "".join(out)
+        rest, closing, is_dict = stack[-1]
+        nxt: Any = next(rest, _END)
+        if nxt is _END:
+            stack.pop()
+            out.append(closing)
+            size += 1
+            pending = False
+            continue
+        first = out[-1] in ("[", "{")
+        if is_dict:
+            key, item = nxt
+            sep = f"{'' if first else ', '}{key!r}: "
+        else:
+            item, sep = nxt, "" if first else ", "
+        out.append(sep)
+        size += len(sep)
+        pending = True
+
+
+def _open(item: Any, stack: list[tuple[Iterator[Any], str, bool]]) -> str:
+    """The first piece of ``item``'s repr: a container's bracket (its rest pushed), or all."""
+    if type(item) is list:
+        stack.append((iter(item), "]", False))
+        return "["
+    if type(item) is dict:
+        stack.append((iter(item.items()), "}", True))
+        return "{"
+    return repr(item)

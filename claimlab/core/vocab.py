@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Literal
 
+from claimlab.core.text import describe
+
 
 class Vocab(str, Enum):
     """A closed vocabulary: members compare, print and serialise as their value."""
@@ -114,9 +116,7 @@ def unknown(what: str, value: object, allowed: Iterable[str]) -> str:
         >>> unknown("label", "x" * 80, ["A"])
         "unknown label 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... (one of A)"
     """
-    shown = repr(value)
-    shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    return f"unknown {what} {shown} (one of {', '.join(str(a) for a in allowed)})"
+    return f"unknown {what} {describe(value)} (one of {', '.join(str(a) for a in allowed)})"
 
 
 class SufficiencyStatus(Vocab):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import as_text
 from claimlab.core.vocab import FeverLabel, unknown
 from claimlab.io.reader import (
     Record,
@@ -118,7 +119,7 @@ def _gold_fast(obj: Any) -> GoldClaim | None:
         if sents:
             groups.append(tuple(sents))
     claim = obj.get("claim", "")
-    return GoldClaim(cid, lab, claim if type(claim) is str else str(claim), tuple(groups))  # type: ignore[arg-type]
+    return GoldClaim(cid, lab, as_text(claim), tuple(groups))  # type: ignore[arg-type]
 
 
 def _gold_checked(obj: Any, source: str, n: int) -> GoldClaim:
@@ -147,7 +148,7 @@ def _gold_checked(obj: Any, source: str, n: int) -> GoldClaim:
             sents.append(_sentence(rec, item[2], item[3], f"{fi}[2]", f"{fi}[3]"))
         if sents:
             groups.append(tuple(sents))
-    return GoldClaim(rec.data["id"], label, str(obj.get("claim", "")), tuple(groups))
+    return GoldClaim(rec.data["id"], label, as_text(obj.get("claim", "")), tuple(groups))
 
 
 def _prediction_fast(obj: Any, require_evidence: bool) -> Prediction | None:

@@ -22,10 +22,14 @@ from typing import Annotated, Any, TypeVar
 import orjson
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
+
+# one picture of a value for every reader's errors (it lives in core: vocab's errors use it too)
+from claimlab.core.text import describe as describe
 from claimlab.core.text import nfc
 from claimlab.core.vocab import Vocab, unknown
 
 V = TypeVar("V", bound=Vocab)
+
 
 _MISSING = object()
 
@@ -156,23 +160,58 @@ def nfc_json(
 
 
 def _nfc_walk(value: Any, as_written: frozenset[str], file: str) -> Any:
+    """:func:`nfc_json`'s walk, depth first in file order, with an explicit stack.
+
+    No recursion: a value nested as deep as the parser allows (1,024 levels) is walked within
+    any interpreter's recursion limit. A container is placed in its parent before its own
+    items are walked, so the first name written twice is found where a recursive walk would.
+    """
+    root = _nfc_copy(value)
+    stack: list[tuple[Iterator[Any], Any]] = []
+    _push(stack, value, root)
+    while stack:
+        rest, out = stack[-1]
+        nxt: Any = next(rest, _MISSING)
+        if nxt is _MISSING:
+            stack.pop()
+            continue
+        if isinstance(out, list):
+            child = _nfc_copy(nxt)
+            out.append(child)
+        else:
+            key, nxt = nxt
+            name = nfc(key)
+            if name in out:
+                raise ClaimlabInputError(
+                    f"the name {name!r} is written twice (composed and decomposed): one spelling",
+                    file=file or None,
+                    field=name,
+                )
+            if key in as_written:
+                out[name] = nxt
+                continue
+            child = out[name] = _nfc_copy(nxt)
+        _push(stack, nxt, child)
+    return root
+
+
+def _push(stack: list[tuple[Iterator[Any], Any]], value: Any, copy: Any) -> None:
+    """A container's items onto the walk's stack, with the copy they fill."""
+    if isinstance(value, dict):
+        stack.append((iter(value.items()), copy))
+    elif isinstance(value, list):
+        stack.append((iter(value), copy))
+
+
+def _nfc_copy(value: Any) -> Any:
+    """A string composed, an empty list or dict to fill for a container, any other value as is."""
     if isinstance(value, str):
         return nfc(value)
     if isinstance(value, list):
-        return [_nfc_walk(v, as_written, file) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out: dict[str, Any] = {}
-    for key, v in value.items():
-        name = nfc(key)
-        if name in out:
-            raise ClaimlabInputError(
-                f"the name {name!r} is written twice (composed and decomposed): one spelling",
-                file=file or None,
-                field=name,
-            )
-        out[name] = v if key in as_written else _nfc_walk(v, as_written, file)
-    return out
+        return []
+    if isinstance(value, dict):
+        return {}
+    return value
 
 
 def read_text(path: str | Path) -> str:
@@ -331,12 +370,6 @@ def bulk_load(*, freeze: bool = False) -> Iterator[None]:
 def where(n: int, rec_id: Any = None) -> str:
     """``"line 12"`` or ``"line 12 (id 91198)"``."""
     return f"line {n}" if rec_id is None else f"line {n} (id {rec_id})"
-
-
-def describe(value: Any) -> str:
-    """A short, one-line picture of a value for an error message."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def is_number(value: Any) -> bool:

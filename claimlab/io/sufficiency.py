@@ -465,7 +465,7 @@ def _question(qr: Record, entry: QuestionEntry, name: str, ids: set[str]) -> Que
 def _chain(qr: Record, group: object, where: str, ids: set[str]) -> tuple[str, ...]:
     """One alternative: a non-empty list of known evidence ids, none twice."""
     if not isinstance(group, list):
-        raise qr.error(f"must be a list of evidence ids, got {group!r}", field=where)
+        raise qr.error(f"must be a list of evidence ids, got {describe(group)}", field=where)
     if not group:
         raise qr.error(
             "empty evidence group (it would count as complete with no evidence)", field=where

@@ -24,7 +24,11 @@ from tests.conftest import FIXTURES
 from tests.io.test_multihop import MUSIQUE_ROW
 from tests.scratch import scratch_dir
 
-DEEP = "[" * 3000 + "]" * 3000
+DEEP = "[" * 3000 + "]" * 3000  # beyond the parser's 1,024 levels
+# within them, and beyond Python's default recursion limit when walked, shown or written again
+NESTED = ["[" * n + "]" * n for n in (600, 1000, 1018)]
+NESTED_OBJECTS = '{"a":' * 1018 + "1" + "}" * 1018
+NESTED_TEXT = "[" * 1018 + '"e\\u0301"' + "]" * 1018  # a decomposed spelling to compose, deep
 BAD_VALUES = st.one_of(
     st.none(),
     st.booleans(),
@@ -36,6 +40,7 @@ BAD_VALUES = st.one_of(
     st.just([[]]),
     st.just({}),
     st.just("RAW:" + DEEP),
+    st.sampled_from(["RAW:" + x for x in (*NESTED, NESTED_OBJECTS, NESTED_TEXT)]),
     st.just("RAW:1" + "0" * 400),
     st.just("RAW:NaN"),
     st.just("RAW:-Infinity"),
@@ -608,3 +613,72 @@ def test_a_command_given_mixed_spellings_prints_what_it_prints_for_the_composed_
         assert code == 0, err
         outputs.append(json.loads(out))
     assert outputs[0] == outputs[1]
+
+
+# ------------------------------------------------------------------ nested as deep as read
+def _deep_values(depth):
+    """Values nested ``depth`` levels: lists, objects, and a list holding a decomposed text."""
+    return (
+        "[" * depth + "]" * depth,
+        '{"a":' * depth + "1" + "}" * depth,
+        "[" * depth + '"e\\u0301"' + "]" * depth,
+    )
+
+
+def _in_place(data, path, raw):
+    doc = _set(copy.deepcopy(data), path, RAW_MARK, False)
+    return json.dumps(doc, ensure_ascii=False).replace(json.dumps(RAW_MARK), raw, 1).encode()
+
+
+def _deep_runs(d):
+    """(loader, its base data, how to run it on a file's bytes): a command per reader."""
+    sent = _write(d, "sent.json", json.dumps(CHUNKS).encode())
+    other = FIXTURES / "annotations" / "reader-en.ben.json"
+    gold, pred = _write(d, "g.jsonl", _jsonl(GOLD)), _write(d, "p.jsonl", _jsonl(PRED))
+
+    def one(name, suffix, args, lines=False):
+        def run_on(data):
+            f = _write(_tmp(), name + suffix, _as_jsonl(data) if lines else data)
+            return assert_refused_or_fine([a if a != "{F}" else f for a in args], args[0], f)
+
+        return run_on
+
+    return {
+        "decomposition": (FX["ferry_lines.json"], one("d", ".json", ["decomposition", "{F}",
+                          "--mode", "faithful", "--select-core", "--by-entity", "--json"])),
+        "sufficiency": (FX["library_loans.json"], one("s", ".json", ["sufficiency", "{F}",
+                        "--question", "loan_period", "--context", "L1", "L2", "L3", "--json"])),
+        "pack": (CHUNKS, one("c", ".json", ["pack", "{F}", "--max-chunks", "4", "--show-prompt"])),
+        "citations": (SEED, one("a", ".json", ["citations", "{F}", "--context", sent, "--json"])),
+        "fever gold": (GOLD, one("g", ".jsonl", ["fever", "{F}", pred, "--json"], lines=True)),
+        "fever predictions": (PRED, one("p", ".jsonl", ["fever", gold, "{F}"], lines=True)),
+        "factscore": (FACTSCORE, one("ChatGPT", ".jsonl", ["factscore", "{F}"], lines=True)),
+        "ledger": (LEDGER, one("c", ".jsonl", ["ledger", "{F}", "--units",
+                   _write(d, "u.jsonl", _jsonl(UNITS)), "--json"], lines=True)),
+        "draft": (RAW_ANSWERS, one("raw", ".jsonl", ["draft", "{F}", "--out", d / "drafts"],
+                  lines=True)),
+        "agreement": (ANNOTATED, one("a", ".json", ["agreement", "{F}", other, "--json"])),
+        "rag": (_rag_doc(), one("checked", ".json", ["rag", "{F}", "--json", "--per-query"])),
+        "musique": (MUSIQUE, one("m", ".json", ["musique", "{F}",
+                    _write(d, "mp.json", json.dumps(MUSIQUE_PRED).encode()), "--json"])),
+        "convert hotpotqa": (HOTPOTQA, one("h", ".json", ["convert", "hotpotqa", "{F}", "--out",
+                             d / "out.json"])),
+        "meta-eval": (META_HUMAN, one("human", ".json", ["meta-eval", "{F}",
+                      _write(d, "scores.json", json.dumps(META_SCORES).encode()),
+                      "--bootstrap", "100", "--json"])),
+    }  # fmt: skip
+
+
+DEEP_LOADERS = sorted(_deep_runs(_tmp()))
+
+
+@pytest.mark.parametrize("loader", DEEP_LOADERS)
+def test_a_value_nested_as_deep_as_the_parser_reads_is_read_or_refused(loader, tmp_path):
+    """Invariant: a value nested up to the parser's depth (1,024 levels, orjson's), in any
+    place of any reader's file, is read or refused in one line; never a RecursionError (an
+    error message showing it, the composing walk or a text made of it, within Python's own
+    recursion limit of 1,000 frames). Each place of the file (the first 40) gets each value."""
+    data, run_on = _deep_runs(tmp_path)[loader]
+    for path in list(_paths(data))[:40]:
+        for raw in _deep_values(1018 - len(path)):
+            run_on(_in_place(data, path, raw))
