@@ -30,7 +30,6 @@ from claimlab.core.vocab import Vocab, unknown
 
 V = TypeVar("V", bound=Vocab)
 
-
 _MISSING = object()
 
 TYPE_NAMES = {
@@ -283,11 +282,11 @@ def iter_jsonl(
 def _typed_lines(
     data: bytes, typed: tuple[Callable[[], Any], Callable[[Any], Any]]
 ) -> Callable[[bytes], Any] | None:
-    """One line's record (None where the decoder or the conversion refuse it), or None.
+    """A function giving one line's record (None where the decoder or the conversion refuse it).
 
-    None for a small file (see :func:`iter_jsonl`). A typed decoder skips what the line type does not name without checking its bytes, so the
-    whole file is checked as UTF-8 first (once, in C), and unknown fields are left to the line
-    type to forbid.
+    None for a small file (see :func:`iter_jsonl`). A typed decoder skips what its line type
+    does not name without checking the bytes, so the whole file is checked as UTF-8 first (once,
+    in C), and unknown fields are left to the line type to forbid.
     """
     if len(data) < TYPED_FROM:
         return None
