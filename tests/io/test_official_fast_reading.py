@@ -66,16 +66,23 @@ hotpot_gold = st.one_of(
     ),
     odd,
 )
-musique_paragraph = _maybe(
-    st.fixed_dictionaries(
-        {"idx": _maybe(st.integers(0, 3))},
-        optional={
-            "is_supporting": _maybe(st.booleans()),
-            "title": _maybe(texts),
-            "paragraph_text": _maybe(texts),
-        },
+
+
+def musique_paragraphs(texts, maybe):
+    """A MuSiQue paragraph, each value now and then anything (``maybe``)."""
+    return maybe(
+        st.fixed_dictionaries(
+            {"idx": maybe(st.integers(0, 3))},
+            optional={
+                "is_supporting": maybe(st.booleans()),
+                "title": maybe(texts),
+                "paragraph_text": maybe(texts),
+            },
+        )
     )
-)
+
+
+musique_paragraph = musique_paragraphs(texts, _maybe)
 musique_gold = st.one_of(
     st.fixed_dictionaries(
         {

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.io import fever, official, reader
+from tests.io.test_official_fast_reading import musique_paragraphs
 
 HOSTILE = pytest.mark.hostile
 
@@ -133,16 +134,7 @@ def three_ways(load, lines, spelling, *, bom=False):
     return outcomes
 
 
-musique_paragraph = _maybe(
-    st.fixed_dictionaries(
-        {"idx": _maybe(st.integers(0, 3))},
-        optional={
-            "is_supporting": _maybe(st.booleans()),
-            "title": _maybe(texts),
-            "paragraph_text": _maybe(texts),
-        },
-    )
-)
+musique_paragraph = musique_paragraphs(texts, _maybe)
 musique_gold = _maybe(
     st.fixed_dictionaries(
         {
@@ -198,6 +190,17 @@ def test_a_file_read_typed_is_read_field_by_field(name, data):
     assert typed == fast == walked
 
 
+def typed_only(monkeypatch, module, *names):
+    """Typed lines from any size on, and the module's other ways of reading a line refusing."""
+    monkeypatch.setattr(reader, "TYPED_FROM", 0)
+
+    def refuse(*_a):
+        raise AssertionError("not the typed path")
+
+    for name in names:
+        monkeypatch.setattr(module, name, refuse)
+
+
 def test_well_formed_lines_are_read_typed_alone(tmp_path, monkeypatch):
     """With the size lowered, a well-formed file's records come from its typed lines only
     (the other two paths refuse everything here), and are the records the readers give."""
@@ -214,13 +217,8 @@ def test_well_formed_lines_are_read_typed_alone(tmp_path, monkeypatch):
         encoding="utf-8",
     )  # fmt: skip
     want = fever.load_gold(gold), fever.load_predictions(pred)
-    monkeypatch.setattr(reader, "TYPED_FROM", 0)
-
-    def refuse(*_a):
-        raise AssertionError("not the typed path")
-
-    for name in ("_gold_fast", "_gold_checked", "_prediction_fast", "_prediction_checked"):
-        monkeypatch.setattr(fever, name, refuse)
+    typed_only(monkeypatch, fever, "_gold_fast", "_gold_checked", "_prediction_fast",
+               "_prediction_checked")  # fmt: skip
     assert (fever.load_gold(gold), fever.load_predictions(pred)) == want
     assert want[0][0].groups == ((("P", 0), ("Q", 2)), (("R", 1),)) and want[0][1].groups == ()
 
@@ -286,14 +284,8 @@ def test_well_formed_musique_lines_are_read_typed_alone(tmp_path, monkeypatch):
         encoding="utf-8",
     )  # fmt: skip
     want = official.load_musique_gold(gold), official.load_musique_predictions(pred)
-    monkeypatch.setattr(reader, "TYPED_FROM", 0)
-
-    def refuse(*_a):
-        raise AssertionError("not the typed path")
-
-    for name in ("_musique_gold_fast", "_musique_gold_checked", "_musique_prediction_fast",
-                 "_musique_prediction_checked"):  # fmt: skip
-        monkeypatch.setattr(official, name, refuse)
+    typed_only(monkeypatch, official, "_musique_gold_fast", "_musique_gold_checked",
+               "_musique_prediction_fast", "_musique_prediction_checked")  # fmt: skip
     got = official.load_musique_gold(gold), official.load_musique_predictions(pred)
     assert got == want
     assert [g.support for g in got[0]] == [frozenset({0})] * 2 and got[1][0].answerable is None
