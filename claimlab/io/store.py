@@ -748,15 +748,39 @@ def _corrupted(source: str, run_id: object, where: str, problem: str) -> StoreEr
     return StoreError(f"corrupted store: {where} {problem}", file=source, record=f"run {run_id}")
 
 
+STORED_DEPTH = 32  # claimlab writes a run's argv and parameters a few levels deep at most
+
+
 def _json(source: str, run_id: object, column: str, raw: object, kind: type) -> Any:
-    """A JSON column read back, or the corruption named."""
+    """A JSON column read back, or the corruption named.
+
+    A value nested deeper than :data:`STORED_DEPTH` levels is no run claimlab wrote: it is
+    refused as corrupted (too deep to parse here, it would end the command; parsed, it would
+    end the first walk that shows it).
+    """
     try:
         value = json.loads(raw) if isinstance(raw, (str, bytes)) else None
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if not isinstance(value, kind):
         raise _corrupted(source, run_id, column, f"is not a JSON {kind.__name__} ({raw!r:.60})")
+    if _deeper_than(value, STORED_DEPTH):
+        raise _corrupted(source, run_id, column, f"is nested deeper than {STORED_DEPTH} levels")
     return value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects in ``value`` nest more than ``limit`` levels (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend(
+                (x, depth + 1) for x in (item.values() if isinstance(item, dict) else item)
+            )
+    return False
 
 
 def _figure(source: str, row: Sequence[Any]) -> Figure:

@@ -313,6 +313,11 @@ def test_reading_takes_no_lock_writes_nothing_and_never_migrates(tmp_path, monke
         ("UPDATE runs SET argv = '{not json'", r"run 1: corrupted store: runs.argv is not a JSON list"),
         ("UPDATE runs SET argv = '{\"a\": 1}'", r"run 1: corrupted store: runs.argv is not a JSON list"),
         ("UPDATE runs SET parameters = '[1]'", r"runs.parameters is not a JSON dict"),
+        # nested deeper than a run is written: too deep to parse, or to show once parsed
+        ("UPDATE runs SET argv = '" + "[" * 3000 + "]" * 3000 + "'", r"runs.argv is not a JSON list"),
+        ("UPDATE runs SET parameters = '" + '{"a":' * 900 + "1" + "}" * 900 + "'",
+         r"runs.parameters is nested deeper than 32 levels"),
+        ("UPDATE runs SET argv = '" + "[" * 33 + "]" * 33 + "'", r"runs.argv is nested deeper than 32"),
         ("UPDATE figures SET value = 'abc'", r"figures.value of 'f' is text \('abc'\), not a number"),
         ("UPDATE figures SET numerator = 1.5", r"figures.numerator of 'f' is float"),
         ("UPDATE figures SET low = x'00'", r"figures.low of 'f' is text"),
@@ -338,7 +343,9 @@ def test_a_store_whose_rows_break_the_schema_is_refused_in_one_line(tmp_path, br
         [("runs", "argv"), ("runs", "parameters"), ("figures", "value"), ("figures", "high"),
          ("figures", "denominator"), ("figures", "name"), ("figures", "method")]
     ),
-    junk=st.one_of(st.text(max_size=8), st.binary(max_size=4), st.floats(allow_nan=False)),
+    junk=st.one_of(st.text(max_size=8), st.binary(max_size=4), st.floats(allow_nan=False),
+                   st.sampled_from([x for n in (33, 999, 5000)  # nested deeper than a run is
+                                    for x in ("[" * n + "]" * n, '{"a":' * n + "1" + "}" * n)])),
 )  # fmt: skip
 def test_property_any_junk_in_a_column_is_read_or_refused_as_corrupted(
     tmp_path, table_column, junk
