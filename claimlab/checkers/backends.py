@@ -182,7 +182,7 @@ class _Answers:
             return None
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested too deep to read
             obj = None
         if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
             raise self.error(
@@ -334,7 +334,7 @@ def _reply_answer(body: bytes, item: Item, name: str) -> object:
         content = json.loads(body)["choices"][0]["message"]["content"]
         text = content.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
         answer = json.loads(text)
-    except (ValueError, KeyError, IndexError, TypeError, AttributeError) as err:
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError) as err:
         raise CheckerAnswerError(
             f"the reply is not a chat completion holding one JSON object ({err})",
             file=f"checker {name}",

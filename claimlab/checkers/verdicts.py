@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import describe
 from claimlab.core.vocab import CheckLabel, Status
 
 TO_RAGCHECKER: Mapping[Status, CheckLabel] = {
@@ -112,7 +113,7 @@ def _probability(answer: Mapping[str, Any], fail: Any) -> float | None:
     if p is None:
         return None
     if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1 or math.isnan(p):
-        raise fail(f"a probability is a number from 0 to 1, got {p!r}", "probability")
+        raise fail(f"a probability is a number from 0 to 1, got {describe(p)}", "probability")
     return float(p)
 
 
@@ -121,7 +122,7 @@ def _used(answer: Mapping[str, Any], passages: int, fail: Any) -> tuple[int, ...
     if not isinstance(used, list) or not all(
         isinstance(u, int) and not isinstance(u, bool) and 0 <= u < passages for u in used
     ):
-        raise fail(f"used lists passage positions 0..{passages - 1}, got {used!r}", "used")
+        raise fail(f"used lists passage positions 0..{passages - 1}, got {describe(used)}", "used")
     return tuple(used)
 
 
@@ -153,5 +154,5 @@ def parse_verdict(answer: object, item: Item, checker: str) -> Verdict:
         raise fail("no label given", "label")
     label = _WORDS.get(word) if isinstance(word, str) else None
     if label is None:
-        raise fail(f"unknown label {word!r} (one of {', '.join(_WORDS)})", "label")
+        raise fail(f"unknown label {describe(word)} (one of {', '.join(_WORDS)})", "label")
     return Verdict(label, _probability(body, fail), _used(body, len(item.passages), fail))

@@ -196,7 +196,7 @@ def parse_value(text: str) -> Any:
     """A ``-p NAME VALUE`` value: a JSON literal if it parses, else the plain string."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # not JSON (or nested too deep): the string
         return text
 
 

@@ -312,3 +312,33 @@ def test_the_timeout_is_said_to_apply_to_command_and_openai_checkers_not_python_
     assert "a python: checker runs in this process and is not stopped by it" in help_text
     guide = " ".join((ROOT / "docs" / "guide" / "rag.md").read_text(encoding="utf-8").split())
     assert "The timeout applies to `command:` and `openai:` checkers only" in guide
+
+
+DEEP_ANSWERS = """
+import json, sys
+depth, where = int(sys.argv[1]), sys.argv[2]
+for line in sys.stdin:
+    key = json.loads(line)["id"]
+    deep = "[" * depth + "]" * depth
+    body = {"extra": '"label": "SUPPORTED", "note": ', "label": '"label": ',
+            "used": '"label": "SUPPORTED", "used": '}[where]
+    sys.stdout.write('{"id": ' + json.dumps(key) + ", " + body + deep + "}\\n")
+"""
+
+
+@pytest.mark.parametrize("depth", [900, 1000, 3000])
+@pytest.mark.parametrize("where", ["extra", "label", "used"])
+def test_a_command_answering_values_nested_deep_is_read_or_refused_in_one_line(
+    tmp_path, capsys, where, depth
+):
+    """A judge's answer nested as deep as a JSON parser reads, or deeper: read (an unknown
+    field), or refused in one line naming the checker and the line or item, never a
+    RecursionError."""
+    script = tmp_path / "deep.py"
+    script.write_text(DEEP_ANSWERS, encoding="utf-8")
+    spec = f"command:{sys.executable} {script} {depth} {where}"
+    code = main(["check", str(ATLAS), "--out", str(tmp_path / "z.json"), "--checker", spec,
+                 "--no-cache"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code in (0, 2) and "Recursion" not in err, err[-300:]
+    assert code == 0 or (err.count("\n") == 1 and f"checker {spec}: " in err)
