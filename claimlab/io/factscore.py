@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import as_text
 from claimlab.core.vocab import FactLabel
 from claimlab.io.reader import Record, bulk_load, describe, iter_jsonl, where
 
@@ -70,9 +71,9 @@ def _sentence(rec: Record) -> LabelledSentence:
                 raise h.error(
                     f"label must be one of S, NS, IR, got {label!r}", field=h.field("label")
                 )
-            facts.append((str(h.data.get("text", "")), label))
+            facts.append((as_text(h.data.get("text", "")), label))
         human_facts = tuple(facts)
-    return LabelledSentence(str(text), relevant, tuple(model_texts), human_facts)
+    return LabelledSentence(as_text(text), relevant, tuple(model_texts), human_facts)
 
 
 @bulk_load()  # records without cycles: no collector pass over them

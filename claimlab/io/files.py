@@ -293,9 +293,20 @@ def json_text(doc: object) -> str:
         data = orjson.dumps(
             doc, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
         )
-    except TypeError:  # a value orjson does not know (a very large integer, say)
+    except TypeError:  # a value orjson does not know (a very large integer), or nested deep
+        from claimlab.io.reader import deep_place
+
+        if (place := deep_place(doc, WRITABLE_DEPTH)) is not None:  # kept from a user's file
+            raise ClaimlabInputError(
+                f"holds a value nested deeper than {WRITABLE_DEPTH} levels, which is not "
+                "written again",
+                field=place,
+            ) from None
         return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
     return data.decode("utf-8")
+
+
+WRITABLE_DEPTH = 200  # orjson writes 254 levels; the standard writer's recursion, about 900
 
 
 def write_json(path: str | os.PathLike[str], doc: object) -> None:

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from claimlab.core.errors import LedgerError
 from claimlab.core.text import nfc
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
-from claimlab.io.reader import describe, iter_jsonl
+from claimlab.io.reader import deeper_than, describe, iter_jsonl
 
 CANDIDATE_COLUMNS = (
     "answer_id",
@@ -116,11 +116,14 @@ def load_table(
             import pyarrow.json as pjson
 
             _check_first_object(p)
-            table = pjson.read_json(p)
-            try:
-                table.validate()
-            except pa.ArrowInvalid:  # the fast reader can build a broken list column
+            if _may_nest(p):  # pyarrow's reader recurses without a bound: a deep line ends it
                 table = _read_jsonl_rows(p)
+            else:
+                table = pjson.read_json(p)
+                try:
+                    table.validate()
+                except pa.ArrowInvalid:  # the fast reader can build a broken list column
+                    table = _read_jsonl_rows(p)
         _ = table.column_names  # a header that is not UTF-8 is only found when names are read
     except FileNotFoundError:
         raise LedgerError("file not found", file=str(p)) from None
@@ -201,8 +204,26 @@ def _read_jsonl_rows(p: Path) -> pa.Table:
                 file=str(p),
                 record=f"line {n}",
             )
+        if deeper_than(value, ROW_DEPTH):
+            raise LedgerError(
+                f"a ledger row holds texts, flags and lists of ids: a value here nests deeper "
+                f"than {ROW_DEPTH} levels",
+                file=str(p),
+                record=f"line {n}",
+            )
         rows.append(value)
     return pa.Table.from_pylist(rows)
+
+
+ROW_DEPTH = 32  # a ledger row's values are flat; deeper nesting is no ledger
+
+
+def _may_nest(p: Path) -> bool:
+    """Whether a line of the file opens more than :data:`ROW_DEPTH` lists or objects."""
+    data = p.read_bytes()
+    if data.count(b"[") + data.count(b"{") <= ROW_DEPTH:
+        return False
+    return max(line.count(b"[") + line.count(b"{") for line in data.split(b"\n")) > ROW_DEPTH
 
 
 def _check_first_object(p: Path) -> None:

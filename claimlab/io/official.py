@@ -259,7 +259,13 @@ def _refuse_repeated_key(top: Record, path: Path) -> None:
             repeated.append((next(k for i, k in enumerate(keys) if k in keys[:i]), obj))
         return obj
 
-    parsed = json.loads(raw, object_pairs_hook=pairs)
+    try:
+        parsed = json.loads(raw, object_pairs_hook=pairs)
+    except RecursionError:  # read by orjson, too deep for this second reading's recursion
+        raise top.error(
+            "is nested too deep to look for a question id written twice (answer and sp hold "
+            "texts and [title, index] pairs)"
+        ) from None
     if repeated:
         key, obj = nfc(repeated[0][0]), repeated[0][1]
         where = next((f for f in HOTPOT_KEYS if parsed.get(f) is obj), None)

@@ -194,6 +194,41 @@ def _nfc_walk(value: Any, as_written: frozenset[str], file: str) -> Any:
     return root
 
 
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects in ``value`` nest more than ``limit`` levels (no recursion).
+
+    Examples:
+        >>> deeper_than([[1]], 2), deeper_than([[[1]]], 2), deeper_than("[[[", 0)
+        (False, True, False)
+    """
+    return deep_place(value, limit) is not None
+
+
+def deep_place(value: Any, limit: int) -> str | None:
+    """The field path of the first list or object nested more than ``limit`` levels, or None.
+
+    Depth first in file order, without recursion; a path longer than 60 characters is cut.
+
+    Examples:
+        >>> deep_place({"a": [1, {"b": [[2]]}]}, 3), deep_place({"a": [1]}, 3)
+        ('a[1].b', None)
+    """
+    stack: list[tuple[Any, int, str]] = [(value, 1, "")]
+    while stack:
+        item, depth, place = stack.pop()
+        if not isinstance(item, (list, dict)):
+            continue
+        if depth > limit:  # its path, cut as a long value is shown (describe)
+            place = place or "(the whole value)"
+            return place if len(place) <= 60 else place[:57] + "..."
+        if isinstance(item, dict):
+            named = [(v, depth + 1, f"{place}.{k}" if place else str(k)) for k, v in item.items()]
+        else:
+            named = [(v, depth + 1, f"{place}[{i}]") for i, v in enumerate(item)]
+        stack.extend(reversed(named))
+    return None
+
+
 def _push(stack: list[tuple[Iterator[Any], Any]], value: Any, copy: Any) -> None:
     """A container's items onto the walk's stack, with the copy they fill."""
     if isinstance(value, dict):
@@ -223,15 +258,28 @@ def read_json(
     *,
     error: type[ClaimlabInputError] = FixtureError,
     as_written: frozenset[str] = frozenset(),
+    max_depth: int | None = None,
 ) -> Any:
     """Parse a JSON file, turning I/O, encoding and syntax errors into one line naming the file.
 
     Every string comes back in NFC but those under ``as_written`` (see :func:`nfc_json`).
+    ``max_depth``: for a document a command copies and writes again (its unknown fields
+    kept), lists and objects nested deeper are refused, naming the first such field.
     """
     source = str(path)
     text = decode_utf8(read_bytes(path, error=error), file=source, error=error)
     value = parse_json_text(text, file=source, error=error)
+    if max_depth is not None and (place := deep_place(value, max_depth)) is not None:
+        raise error(
+            f"nests lists or objects deeper than {max_depth} levels: a document this command "
+            "writes again holds no such value",
+            file=source,
+            field=place,
+        )
     return nfc_json(value, as_written=as_written, file=source, raw=text)
+
+
+WRITTEN_DEPTH = 100  # a document a command writes again (spans, check, sufficiency-cases)
 
 
 TYPED_FROM = 1 << 22  # 4 MiB: below it, importing msgspec costs more than typed lines save

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.reader import bulk_load
+from claimlab.io.reader import bulk_load, deeper_than
 
 SCHEMA_VERSION = 3
 LOCK_TIMEOUT = 60.0  # seconds a writer waits for another one's lock
@@ -764,23 +764,17 @@ def _json(source: str, run_id: object, column: str, raw: object, kind: type) -> 
         value = None
     if not isinstance(value, kind):
         raise _corrupted(source, run_id, column, f"is not a JSON {kind.__name__} ({raw!r:.60})")
-    if _deeper_than(value, STORED_DEPTH):
+    if deeper_than(value, STORED_DEPTH):
         raise _corrupted(source, run_id, column, f"is nested deeper than {STORED_DEPTH} levels")
     return value
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether lists and objects in ``value`` nest more than ``limit`` levels (no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return True
-            stack.extend(
-                (x, depth + 1) for x in (item.values() if isinstance(item, dict) else item)
-            )
-    return False
+def _spans(source: str, run_id: object, raw: object) -> list[Any]:
+    """A claim's stored source spans: a JSON list of span objects, or the corruption named."""
+    spans: list[Any] = _json(source, run_id, "claims.source_spans", raw, list)
+    if not all(isinstance(s, dict) for s in spans):
+        raise _corrupted(source, run_id, "claims.source_spans", "is not a list of span objects")
+    return spans
 
 
 def _figure(source: str, row: Sequence[Any]) -> Figure:
@@ -950,7 +944,7 @@ def trusted_claims(path: str | Path) -> list[dict[str, Any]]:
             continue
         out.append(
             {"answer_id": aid, "answer_version": version, "candidate_id": nfc(str(r["candidate_id"])),
-             "text": r["text"], "source_spans": _json(source, r["run_id"], "claims.source_spans", r["source_spans"], list),
+             "text": r["text"], "source_spans": _spans(source, r["run_id"], r["source_spans"]),
              "references": _json(source, r["run_id"], "claims.refs", r["refs"], list),
              "run_id": r["run_id"], "time": r["time"]}
         )  # fmt: skip

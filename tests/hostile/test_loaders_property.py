@@ -663,6 +663,14 @@ def _deep_runs(d):
                     _write(d, "mp.json", json.dumps(MUSIQUE_PRED).encode()), "--json"])),
         "convert hotpotqa": (HOTPOTQA, one("h", ".json", ["convert", "hotpotqa", "{F}", "--out",
                              d / "out.json"])),
+        "spans": (FX["atlas_nova.json"], one("d", ".json", ["spans", "{F}", "--out",
+                  d / "spans.json"])),
+        "sufficiency-cases": (FX["library_loans.json"], one("s", ".json", ["sufficiency-cases", "{F}",
+                              "--out", d / "cases.json"])),
+        "adjudicate": (ANNOTATED, one("a", ".json", ["adjudicate", "{F}", other, "--out",
+                       d / "gold.json"])),
+        "hotpotqa predictions": (HOTPOT_PRED, one("p", ".json", ["hotpotqa",
+                                 _write(d, "hg.json", json.dumps(HOTPOTQA).encode()), "{F}"])),
         "meta-eval": (META_HUMAN, one("human", ".json", ["meta-eval", "{F}",
                       _write(d, "scores.json", json.dumps(META_SCORES).encode()),
                       "--bootstrap", "100", "--json"])),
@@ -672,13 +680,30 @@ def _deep_runs(d):
 DEEP_LOADERS = sorted(_deep_runs(_tmp()))
 
 
+def test_a_ledger_line_nested_far_beyond_the_parser_is_refused_in_one_line(tmp_path):
+    """pyarrow's JSON reader recursed without a bound (a 100,000-level line ended the process
+    with SIGSEGV): such a file is read by the line reader, which refuses it naming the line.
+    Run as a process of its own, so a crash is seen as one."""
+    import subprocess
+    import sys
+
+    cand = _write(tmp_path, "c.jsonl", _jsonl(LEDGER).replace(b"}\n", b', "x": ' + b"[" * 100_000
+                  + b"]" * 100_000 + b"}\n", 1))  # fmt: skip
+    units = _write(tmp_path, "u.jsonl", _jsonl(UNITS))
+    code = "import sys; from claimlab.tooling.cli import main; sys.exit(main())"
+    proc = subprocess.run([sys.executable, "-c", code, "ledger", str(cand), "--units", str(units),
+                           "--json"], capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2, proc
+    assert proc.stderr.count("\n") == 1 and "c.jsonl: line 1: " in proc.stderr
+
+
 @pytest.mark.parametrize("loader", DEEP_LOADERS)
 def test_a_value_nested_as_deep_as_the_parser_reads_is_read_or_refused(loader, tmp_path):
     """Invariant: a value nested up to the parser's depth (1,024 levels, orjson's), in any
     place of any reader's file, is read or refused in one line; never a RecursionError (an
     error message showing it, the composing walk or a text made of it, within Python's own
-    recursion limit of 1,000 frames). Each place of the file (the first 40) gets each value."""
+    recursion limit of 1,000 frames). Each place of the file (the first 80) gets each value."""
     data, run_on = _deep_runs(tmp_path)[loader]
-    for path in list(_paths(data))[:40]:
+    for path in list(_paths(data))[:80]:
         for raw in _deep_values(1018 - len(path)):
             run_on(_in_place(data, path, raw))

@@ -153,6 +153,23 @@ def test_trusted_claims_keep_the_audits_verdict_of_the_latest_revision(tmp_path)
     assert json.dumps(trusted)
 
 
+@pytest.mark.parametrize(
+    ("spans", "problem"),
+    [("[[1]]", "is not a list of span objects"), ("[" * 40 + "]" * 40, "is nested deeper than 32"),
+     ("[" * 5000 + "]" * 5000, "is not a JSON list")],
+)  # fmt: skip
+def test_a_trusted_claim_whose_stored_spans_are_no_spans_is_refused_as_corrupted(
+    tmp_path, spans, problem
+):
+    store = tmp_path / "runs.sqlite"
+    record_run(store, command="decomposition", argv=[], inputs=[], parameters={}, figures=[],
+               claims=[claim("C1")])  # fmt: skip
+    with sqlite3.connect(store) as con:
+        con.execute("UPDATE claims SET source_spans = ?", (spans,))
+    with pytest.raises(StoreError, match="corrupted store: claims.source_spans " + problem):
+        trusted_claims(store)
+
+
 # --- the figures the command printed are the figures read back, intervals included ---------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

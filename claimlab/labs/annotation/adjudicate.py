@@ -34,7 +34,7 @@ from typing import Any, NamedTuple, cast
 
 import orjson
 
-from claimlab.core.errors import FixtureError
+from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
@@ -861,7 +861,13 @@ def adjudicate_sets(
                 owned=True,
                 prefer={**preferred.get("", {}), **preferred.get(key.label, {})},
             )
-            write(k, r.document)
+            try:
+                write(k, r.document)
+            except ClaimlabInputError as err:  # a value kept from the files, too deep to write
+                if err.file is not None:
+                    raise
+                sources = " / ".join(str(f.path) for _, f in given)
+                raise ClaimlabInputError(err.problem, file=sources, field=err.field) from None
             out.append(_answer_result(key, r))
         return out
 

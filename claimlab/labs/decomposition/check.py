@@ -21,7 +21,7 @@ from claimlab.checkers.options import add_checker_options, run_from_args
 from claimlab.checkers.verdicts import Item, Verdict
 from claimlab.core.text import terminal
 from claimlab.core.vocab import Status
-from claimlab.io.reader import read_json
+from claimlab.io.reader import WRITTEN_DEPTH, read_json
 from claimlab.notebook.terminal import (
     add_store_option,
     emit_json,
@@ -80,7 +80,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     run = run_from_args(args, candidate_items(fx), command="check")
     labels = run.final_labels()  # with repeats: the majority, the first ask's passages
     verdicts = [replace(row[0], label=lab) for row, lab in zip(run.verdicts, labels, strict=True)]
-    write_json(args.out, labelled_document(read_json(args.file), fx, verdicts, run.to_dict()))
+    doc = read_json(args.file, max_depth=WRITTEN_DEPTH)
+    write_json(args.out, labelled_document(doc, fx, verdicts, run.to_dict()))
     people = against_people(
         [v.label.value for v in verdicts], [c.evidence.status.value for c in fx.candidates]
     )

@@ -254,10 +254,10 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def cmd_spans(args: argparse.Namespace) -> int:
     """Run ``claimlab spans``; returns the exit code."""
     from claimlab.io.files import json_text, write_json
-    from claimlab.io.reader import read_json
+    from claimlab.io.reader import WRITTEN_DEPTH, read_json
     from claimlab.labs.decomposition.spans import fill_spans
 
-    result = fill_spans(read_json(args.file), file=args.file)
+    result = fill_spans(read_json(args.file, max_depth=WRITTEN_DEPTH), file=args.file)
     if args.out:
         write_json(args.out, dict(result.document))
     else:

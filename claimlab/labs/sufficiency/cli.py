@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from claimlab.io.reader import read_json, read_text
+from claimlab.io.reader import WRITTEN_DEPTH, read_json, read_text
 from claimlab.notebook.terminal import emit_json, output_path, say
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     from claimlab.io.files import write_json
     from claimlab.labs.sufficiency.cases import KINDS, build_cases, check_cases, trivial_scores
 
-    doc = read_json(args.file)
+    doc = read_json(args.file, max_depth=WRITTEN_DEPTH)
     cases = build_cases(doc, source=args.file)
     failures = check_cases(cases)
     trivial = trivial_scores(cases)
