@@ -115,11 +115,12 @@ def load_table(
         else:
             import pyarrow.json as pjson
 
-            _check_first_object(p)
-            if _may_nest(p):  # pyarrow's reader recurses without a bound: a deep line ends it
+            data = p.read_bytes()  # read once: checked here, then parsed from memory
+            _check_first_object(p, data)
+            if _may_nest(data):  # pyarrow's reader recurses without a bound: a deep line ends it
                 table = _read_jsonl_rows(p)
             else:
-                table = pjson.read_json(p)
+                table = pjson.read_json(pa.BufferReader(data))
                 try:
                     table.validate()
                 except pa.ArrowInvalid:  # the fast reader can build a broken list column
@@ -218,19 +219,16 @@ def _read_jsonl_rows(p: Path) -> pa.Table:
 ROW_DEPTH = 32  # a ledger row's values are flat; deeper nesting is no ledger
 
 
-def _may_nest(p: Path) -> bool:
+def _may_nest(data: bytes) -> bool:
     """Whether a line of the file opens more than :data:`ROW_DEPTH` lists or objects."""
-    data = p.read_bytes()
     if data.count(b"[") + data.count(b"{") <= ROW_DEPTH:
         return False
     return max(line.count(b"[") + line.count(b"{") for line in data.split(b"\n")) > ROW_DEPTH
 
 
-def _check_first_object(p: Path) -> None:
+def _check_first_object(p: Path, data: bytes) -> None:
     """A JSON Lines ledger starts with an object (pyarrow's reader crashes on a first ``null``)."""
-    with open(p, "rb") as f:
-        head = f.read(1 << 16)
-    text = head.lstrip(b"\xef\xbb\xbf")
+    text = data[: 1 << 16].lstrip(b"\xef\xbb\xbf")
     stripped = text.lstrip()
     if stripped and not stripped.startswith(b"{"):
         line = text[: len(text) - len(stripped)].count(b"\n") + 1
