@@ -257,10 +257,15 @@ class DecompositionFixture:
     language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
     _unit_span: Mapping[str, Span] = field(init=False, repr=False, compare=False)
+    # candidate id -> (the candidate, its counted units, its unbacked units): worked out once
+    _backing: dict[str, tuple[Candidate, tuple[str, ...], tuple[str, ...]]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.candidates}))
         object.__setattr__(self, "_unit_span", MappingProxyType({u.id: u.span for u in self.units}))
+        object.__setattr__(self, "_backing", {})
 
     def backs(self, c: Candidate, unit: str) -> bool:
         """Whether one of the candidate's source spans lies in the unit (it backs the unit).
@@ -278,11 +283,29 @@ class DecompositionFixture:
 
     def counted_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate preserves that its source spans back (the ones that count)."""
-        return tuple(u for u in c.preserves if self.backs(c, u))
+        return self._backed(c)[1]
 
     def unbacked_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate says it preserves but no source span of it backs."""
-        return tuple(u for u in c.preserves if not self.backs(c, u))
+        return self._backed(c)[2]
+
+    def _backed(self, c: Candidate) -> tuple[Candidate, tuple[str, ...], tuple[str, ...]]:
+        """``(c, counted units, unbacked units)``, in the order ``c`` preserves them.
+
+        Worked out once for each of the file's own candidates (every mode and view asks again:
+        seven times per candidate for ``--mode all``); a candidate made elsewhere, even with a
+        file's id, is worked out each time and not kept.
+        """
+        known = self._backing.get(c.id)
+        if known is not None and known[0] is c:
+            return known
+        flags = [self.backs(c, u) for u in c.preserves]
+        counted = tuple(u for u, backed in zip(c.preserves, flags, strict=True) if backed)
+        unbacked = tuple(u for u, backed in zip(c.preserves, flags, strict=True) if not backed)
+        found = (c, counted, unbacked)
+        if self._by_id.get(c.id) is c:
+            self._backing[c.id] = found
+        return found
 
     @property
     def unbacked_claims(self) -> dict[str, tuple[str, ...]]:
