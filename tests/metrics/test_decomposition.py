@@ -305,3 +305,18 @@ def test_toy_counts_are_the_four_ratios_counts_on_every_mode():
     assert toy_counts(fx, fx.mode("baseline")) == (5, 5, 5, 5, 3, 5, 3, 5)
     assert toy_counts(fx, fx.mode("duplicate")) == (5, 5, 5, 5, 3, 5, 4, 6)
     assert toy_counts(fx, []) == (0, 0, 0, 5, 0, 0, 0, 0)
+
+
+def test_backing_is_worked_out_once_per_candidate_of_the_file_and_never_shared(fixture):
+    """The file's own candidate gets the same answer every time; one made elsewhere with a
+    file's id (its spans moved out of every unit) gets its own, not the file's."""
+    import dataclasses
+
+    c = next(c for c in fixture.candidates if fixture.counted_units(c))
+    first = fixture.counted_units(c), fixture.unbacked_units(c)
+    assert (fixture.counted_units(c), fixture.unbacked_units(c)) == first
+    assert sorted(first[0] + first[1]) == sorted(c.preserves)
+    moved = dataclasses.replace(c, source_spans=())
+    assert fixture.counted_units(moved) == ()
+    assert fixture.unbacked_units(moved) == c.preserves
+    assert fixture.counted_units(c) == first[0]  # the file's candidate keeps its answer
