@@ -101,6 +101,25 @@ def one_line(text: object) -> str:
     return terminal(str(text).replace("\r\n", "\n").replace("\n", "\\n"))
 
 
+ERROR_WIDTH = 2000  # an error line's characters at most: a 10 MB id is not echoed whole
+
+
+def error_line(text: object) -> str:
+    r"""An error for one line of a terminal (:func:`one_line`), cut at :data:`ERROR_WIDTH`.
+
+    The file, record and field come first in every message, so what is cut is the tail of a
+    value the message quotes.
+
+    Examples:
+        >>> error_line("ids.txt: " + "x" * 5000)[-36:]
+        'xxxxx... (3,009 more characters cut)'
+    """
+    raw = str(text)
+    if len(raw) > ERROR_WIDTH:
+        raw = f"{raw[:ERROR_WIDTH]}... ({len(raw) - ERROR_WIDTH:,} more characters cut)"
+    return one_line(raw)
+
+
 def json_safe(serialised: str) -> str:
     r"""JSON text with C1 controls and bidirectional overrides written as ``\uXXXX`` escapes.
 

@@ -20,7 +20,7 @@ import pyarrow.compute as pc
 from claimlab.core.errors import LedgerError
 from claimlab.core.text import nfc
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
-from claimlab.io.reader import deeper_than, describe, iter_jsonl
+from claimlab.io.reader import deeper_than, describe, is_plain_file, iter_jsonl, read_bytes
 
 CANDIDATE_COLUMNS = (
     "answer_id",
@@ -99,33 +99,19 @@ def load_table(
     """
     p = Path(path)
     kind = table_kind(p)
+    # a regular file is read by path; anything else (a named pipe) through the reader that
+    # neither waits for a writer nor reads a device (:func:`claimlab.io.reader.read_bytes`)
+    where: Any = p if is_plain_file(p) or not p.exists() else None
     try:
-        if kind == "parquet":
-            import pyarrow.parquet as pq
-
-            names = set(pq.read_schema(p).names)
-            dict_cols = [
-                c for c in ("model", "answer_id", "candidate_id", "status", "unit_id") if c in names
-            ]
-            table = pq.read_table(
-                p, columns=list(columns) if columns else None, read_dictionary=dict_cols
-            )
-        elif kind == "csv":
-            table = _read_csv(p, text)
-        else:
-            import pyarrow.json as pjson
-
-            data = p.read_bytes()  # read once: checked here, then parsed from memory
-            _check_first_object(p, data)
-            if _may_nest(data):  # pyarrow's reader recurses without a bound: a deep line ends it
-                table = _read_jsonl_rows(p)
-            else:
-                table = pjson.read_json(pa.BufferReader(data))
-                try:
-                    table.validate()
-                except pa.ArrowInvalid:  # the fast reader can build a broken list column
-                    table = _read_jsonl_rows(p)
+        data = b""
+        if where is None:
+            data = read_bytes(p, error=LedgerError)
+            where = pa.BufferReader(data)
+        elif kind == "jsonl":
+            data = p.read_bytes()
+        table = _read_kind(p, kind, where, data, columns, text)
         _ = table.column_names  # a header that is not UTF-8 is only found when names are read
+        _check_text(table, kind, str(p))
     except FileNotFoundError:
         raise LedgerError("file not found", file=str(p)) from None
     except IsADirectoryError:
@@ -139,7 +125,72 @@ def load_table(
         first = (str(exc).splitlines() or [type(exc).__name__])[0]
         raise LedgerError(f"cannot read {kind}: {first}", file=str(p)) from None
     table = nfc_table(table)
+    _refuse_repeated_column(table, str(p))
     return table.append_column(ROW, pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)))
+
+
+def _read_kind(
+    p: Path, kind: str, where: Any, data: bytes, columns: Sequence[str] | None, text: Sequence[str]
+) -> pa.Table:
+    """The table as its kind's reader reads it (``where``: the path, or the bytes held)."""
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        names = set(pq.read_schema(where).names)
+        dict_cols = [
+            c for c in ("model", "answer_id", "candidate_id", "status", "unit_id") if c in names
+        ]
+        return pq.read_table(
+            where, columns=list(columns) if columns else None, read_dictionary=dict_cols
+        )
+    if kind == "csv":
+        return _read_csv(where, text)
+    import pyarrow.json as pjson
+
+    _check_first_object(p, data)  # read once: checked here, then parsed from memory
+    if _may_nest(data):  # pyarrow's reader recurses without a bound: a deep line ends it
+        return _read_jsonl_rows(p, data)
+    table = pjson.read_json(pa.BufferReader(data))
+    try:
+        table.validate()
+    except pa.ArrowInvalid:  # the fast reader can build a broken list column
+        table = _read_jsonl_rows(p, data)
+    return table
+
+
+def _check_text(table: pa.Table, kind: str, source: str) -> None:
+    """Every text of the table is UTF-8 (the CSV reader checks; the others do not).
+
+    The JSON and Parquet readers leave text bytes as they are, and a later step would fail on
+    them without naming the file.
+
+    Raises:
+        LedgerError: naming the file and the first column holding such a text.
+    """
+    if kind == "csv":
+        return
+    for name, col in zip(table.column_names, table.columns, strict=True):
+        try:
+            col.validate(full=True)
+        except pa.ArrowInvalid:
+            raise LedgerError(
+                "not UTF-8 text: a value holds bytes that are not UTF-8 (save the file as UTF-8)",
+                file=source,
+                field=name,
+            ) from None
+
+
+def _refuse_repeated_column(table: pa.Table, source: str) -> None:
+    """Refuse a column named twice (once its names are in NFC): which one is meant is unknown."""
+    seen: set[str] = set()
+    for name in table.column_names:
+        if name in seen:
+            raise LedgerError(
+                "this column is named twice in the header: which one holds the values is unknown",
+                file=source,
+                field=name,
+            )
+        seen.add(name)
 
 
 def nfc_table(table: pa.Table) -> pa.Table:
@@ -190,7 +241,7 @@ def _is_text(t: pa.DataType) -> bool:
     return bool(pa.types.is_string(t) or pa.types.is_large_string(t))
 
 
-def _read_jsonl_rows(p: Path) -> pa.Table:
+def _read_jsonl_rows(p: Path, data: bytes) -> pa.Table:
     """A JSON Lines ledger read line by line, for what the fast reader cannot build.
 
     pyarrow's JSON reader builds an invalid list column from a list that starts with null and
@@ -198,7 +249,7 @@ def _read_jsonl_rows(p: Path) -> pa.Table:
     reported with its line.
     """
     rows = []
-    for n, value in iter_jsonl(p):
+    for n, value in iter_jsonl(p, data=data):
         if not isinstance(value, dict):
             raise LedgerError(
                 f"must hold one JSON object per line, got {describe(value)}",
@@ -241,7 +292,7 @@ def _check_first_object(p: Path, data: bytes) -> None:
 TEXT_COLUMNS = ("answer_id", "candidate_id", "unit_id", "preserves", "fingerprint", "model")
 
 
-def _read_csv(p: Path, text: Sequence[str] = ()) -> pa.Table:
+def _read_csv(p: Any, text: Sequence[str] = ()) -> pa.Table:
     """Read a CSV ledger; quoted values may hold line breaks.
 
     The fast parser splits the file into blocks at line breaks, which breaks a quoted value
@@ -259,7 +310,8 @@ def _read_csv(p: Path, text: Sequence[str] = ()) -> pa.Table:
     try:
         return pcsv.read_csv(p, convert_options=convert)
     except pa.ArrowInvalid:
-        pass
+        if isinstance(p, pa.NativeFile):  # a pipe's bytes, held in memory: read them again
+            p.seek(0)
     return pcsv.read_csv(
         p, convert_options=convert, parse_options=pcsv.ParseOptions(newlines_in_values=True)
     )
@@ -287,11 +339,16 @@ def as_string(table: pa.Table, name: str, source: str) -> pa.ChunkedArray:
     col = table.column(name)
     if table.num_rows == 0 or pa.types.is_null(col.type):
         col = col.cast(pa.string()) if pa.types.is_null(col.type) else col
-    if pa.types.is_dictionary(col.type):  # as read from Parquet: codes come for free
-        if not pa.types.is_string(col.type.value_type):
+    try:
+        if pa.types.is_dictionary(col.type):  # as read from Parquet: codes come for free
+            if not pa.types.is_string(col.type.value_type):
+                col = col.cast(pa.string())
+        elif pa.types.is_integer(col.type) or pa.types.is_large_string(col.type):
             col = col.cast(pa.string())
-    elif pa.types.is_integer(col.type) or pa.types.is_large_string(col.type):
-        col = col.cast(pa.string())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):  # bytes that are no text, a list
+        raise LedgerError(
+            f"must hold strings, found {_type(col.type)}", file=source, field=name
+        ) from None
     if not (pa.types.is_string(col.type) or pa.types.is_dictionary(col.type)):
         raise LedgerError(f"must hold strings, found {_type(col.type)}", file=source, field=name)
     if col.null_count:
@@ -648,6 +705,46 @@ def _check_ratios(frame: Any, ratios: Sequence[tuple[str, str]], source: str) ->
             )
 
 
+MAX_COUNT = 2**53  # the largest count every reader holds exactly (a float's whole numbers)
+
+
+def _key_columns(table: pa.Table, keys: Sequence[str], source: str) -> pa.Table:
+    """The key columns as non-empty texts (a whole number read as its digits), or the error."""
+    for k in keys:
+        col = as_string(table, k, source)
+        empty = pc.equal(col.cast(pa.string()), "")
+        if table.num_rows and pc.any(empty).as_py():
+            row = int(pc.index(empty, True).as_py())
+            raise LedgerError(
+                "empty value", file=source, record=row_label(source, row + 1), field=k
+            )
+        table = table.set_column(table.column_names.index(k), k, col)
+    return table
+
+
+def _count_column(frame: Any, name: str, source: str) -> Any:
+    """A count column as int64: whole numbers from 0 to :data:`MAX_COUNT`, or the error.
+
+    Infinite, NaN, past 2**53 (2**70 would wrap to a negative count), negative, fractional or
+    not a number: refused, naming the first such row.
+    """
+    import pandas as pd
+
+    col = pd.to_numeric(frame[name], errors="coerce")
+    with np.errstate(invalid="ignore"):
+        bad = col.isna() | ~np.isfinite(col) | (col < 0) | (col > MAX_COUNT)
+        bad |= col != col.round()
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise LedgerError(
+            f"must be a whole number from 0 to 2**53, got {describe(frame[name].iloc[i])}",
+            file=source,
+            record=row_label(source, int(frame[ROW].iloc[i])),
+            field=name,
+        )
+    return col.astype("int64")
+
+
 def load_answers(
     path: str | Path,
     *,
@@ -667,26 +764,15 @@ def load_answers(
         LedgerError: a missing column, a count that is not a whole number of 0 or more, a
             numerator past its denominator, a key given twice; naming file, row and field.
     """
-    import pandas as pd
-
     source = str(path)
     table = load_table(path, text=keys)
     present = [c for c in optional if c in table.column_names]
     counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair), *present]))
     require_columns(table, [*keys, *counts], source)
+    table = _key_columns(table, keys, source)
     frame = table.select([*keys, *counts, ROW]).to_pandas()
     for name in counts:
-        col = pd.to_numeric(frame[name], errors="coerce")
-        bad = col.isna() | (col < 0) | (col != col.round())
-        if bad.any():
-            i = int(bad.to_numpy().nonzero()[0][0])
-            raise LedgerError(
-                f"must be a whole number of 0 or more, got {frame[name].iloc[i]!r}",
-                file=source,
-                record=row_label(source, int(frame[ROW].iloc[i])),
-                field=name,
-            )
-        frame[name] = col.astype("int64")
+        frame[name] = _count_column(frame, name, source)
     _check_ratios(frame, ratios, source)
     for k in keys:
         frame[k] = frame[k].astype(str)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import stat
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,10 +48,15 @@ def read_bytes(path: str | Path, *, error: type[ClaimlabInputError] = ClaimlabIn
     """The file's bytes, or a one-line error naming the file (missing, a folder, unreadable).
 
     Read with the operating system's calls, without a buffered file object: a folder of
-    100,000 small files is read a microsecond or two faster a file.
+    100,000 small files is read a microsecond or two faster a file. A named pipe is read as
+    a file (``<(...)`` of a shell), but never waited on for a writer that has not come: it is
+    opened without waiting, so a pipe nobody writes to reads as empty. A device (``/dev/zero``
+    never ends) or a socket is refused.
     """
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_readable(path)
+        if fd is None:
+            raise error("is a device or a socket, not a file", file=str(path))
         try:
             chunks = []
             while chunk := os.read(fd, 1 << 20):
@@ -62,6 +68,34 @@ def read_bytes(path: str | Path, *, error: type[ClaimlabInputError] = ClaimlabIn
         raise error("is a folder, not a file", file=str(path)) from None
     except OSError as exc:
         raise error(f"cannot read file ({exc.strerror or exc})", file=str(path)) from None
+
+
+def open_readable(path: str | Path) -> int | None:
+    """A descriptor to read ``path`` from, in blocking mode; None for a device or a socket.
+
+    Opened with ``O_NONBLOCK``, so that opening a named pipe does not wait for a writer (the
+    open of a pipe nobody writes to would never return, and a C reader waiting in it holds
+    off every signal); a pipe's reads then wait for data as usual, and end at once when no
+    writer has it open.
+
+    Raises:
+        OSError: as :func:`os.open` (a missing file, no permission).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+        os.close(fd)
+        return None
+    os.set_blocking(fd, True)
+    return fd
+
+
+def is_plain_file(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file (a C reader may be given the path itself)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def decode_utf8(
@@ -253,6 +287,22 @@ def read_text(path: str | Path) -> str:
     return nfc(decode_utf8(read_bytes(path), file=str(path)))
 
 
+def at_file(arg: str, *, option: str) -> tuple[str, list[str]] | None:
+    """An ``@FILE`` argument as ``(the file, its lines)``; None for any other argument.
+
+    Raises:
+        ClaimlabInputError: ``@`` alone (no file named), or the file cannot be read as text.
+    """
+    if not arg.startswith("@"):
+        return None
+    path = arg[1:]
+    if not path:
+        raise ClaimlabInputError(
+            "@ names no file: write @FILE (e.g. @ids.txt)", field=option or None
+        )
+    return path, read_text(path).splitlines()
+
+
 def read_json(
     path: str | Path,
     *,
@@ -290,6 +340,7 @@ def iter_jsonl(
     *,
     as_written: frozenset[str] = frozenset(),
     typed: tuple[Callable[[], Any], Callable[[Any], Any]] | None = None,
+    data: bytes | None = None,
 ) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, value)`` for every non-blank line of a JSON Lines file (from 1).
 
@@ -301,12 +352,13 @@ def iter_jsonl(
     file of :data:`TYPED_FROM` bytes or more, valid UTF-8 and spelt one way, a line decoded and
     converted is yielded as the record; a line either refuses is parsed as any other line, so
     the caller's own checks name what is wrong. A smaller file never imports msgspec.
+    ``data``: the file's bytes, when the caller has read them already (a pipe reads once).
 
     Raises:
         ClaimlabInputError: unreadable file, a line that is not UTF-8 or not JSON.
     """
     source = str(path)
-    data = read_bytes(path)
+    data = read_bytes(path) if data is None else data
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     # a file spelt one way has every line spelt one way (a line break composes with nothing,

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.io.reader import bulk_load, deeper_than
+from claimlab.io.reader import bulk_load, deeper_than, describe
 
 SCHEMA_VERSION = 3
 LOCK_TIMEOUT = 60.0  # seconds a writer waits for another one's lock
@@ -303,8 +303,8 @@ def _version(con: sqlite3.Connection, source: str, *, empty_ok: bool) -> int:
     if meta.get("application") != "claimlab":
         raise StoreError("not a claimlab store (another application's meta table)", file=source)
     raw = str(meta.get("schema_version", "0"))
-    if not raw.isdigit():
-        raise StoreError(f"corrupted store: schema_version is {raw!r}", file=source)
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:  # "²" is a digit; 5,000 of them
+        raise StoreError(f"corrupted store: schema_version is {describe(raw)}", file=source)
     version = int(raw)
     if version > SCHEMA_VERSION:
         raise StoreError(
@@ -758,8 +758,10 @@ def _json(source: str, run_id: object, column: str, raw: object, kind: type) -> 
     refused as corrupted (too deep to parse here, it would end the command; parsed, it would
     end the first walk that shows it).
     """
-    try:
-        value = json.loads(raw) if isinstance(raw, (str, bytes)) else None
+    try:  # NaN and Infinity are no JSON: claimlab never writes them
+        value = (
+            json.loads(raw, parse_constant=_no_constant) if isinstance(raw, (str, bytes)) else None
+        )
     except (ValueError, RecursionError):
         value = None
     if not isinstance(value, kind):
@@ -767,6 +769,10 @@ def _json(source: str, run_id: object, column: str, raw: object, kind: type) -> 
     if deeper_than(value, STORED_DEPTH):
         raise _corrupted(source, run_id, column, f"is nested deeper than {STORED_DEPTH} levels")
     return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _spans(source: str, run_id: object, raw: object) -> list[Any]:
@@ -787,7 +793,9 @@ def _figure(source: str, row: Sequence[Any]) -> Figure:
     for column in _COUNT_COLUMNS + _NUMBER_COLUMNS:
         v = fig[column]
         ok = v is None or (
-            isinstance(v, int) if column in _COUNT_COLUMNS else isinstance(v, (int, float))
+            isinstance(v, int) and v >= 0
+            if column in _COUNT_COLUMNS
+            else isinstance(v, (int, float)) and math.isfinite(v)
         )
         if not ok:
             what = "text" if isinstance(v, (str, bytes)) else type(v).__name__
@@ -795,7 +803,8 @@ def _figure(source: str, row: Sequence[Any]) -> Figure:
                 source,
                 run_id,
                 f"figures.{column} of {name!r}",
-                f"is {what} ({v!r:.40}), not a number",
+                f"is {what} ({v!r:.40}), not a number"
+                + (" of 0 or more" if column in _COUNT_COLUMNS else " (finite)"),
             )
     for column in _TEXT_COLUMNS:
         if fig[column] is not None and not isinstance(fig[column], str):

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.text import json_safe, terminal
-from claimlab.io.reader import read_text
+from claimlab.io.reader import at_file
 from claimlab.notebook.records import to_jsonable
 
 
@@ -130,9 +130,8 @@ share_or_zero.__name__ = "share"
 
 def id_list(text: str) -> list[str]:
     """Comma-separated ids, or ``@FILE``: the ids in a file, separated by commas or lines."""
-    if text.startswith("@"):
-        path = text[1:]
-        text = read_text(path).replace("\n", ",")
+    if (lines := at_file(text, option="")) is not None:
+        text = ",".join(lines[1])
     return [s.strip() for s in text.split(",") if s.strip()] if text else []
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import sqlite3
 import subprocess
 import sys
@@ -340,6 +341,15 @@ def test_reading_takes_no_lock_writes_nothing_and_never_migrates(tmp_path, monke
         ("UPDATE figures SET low = x'00'", r"figures.low of 'f' is text"),
         ("UPDATE runs SET time = x'00'", r"runs.time is bytes, not text"),
         ("UPDATE claimlab_meta SET value = 'two' WHERE key = 'schema_version'", "corrupted store: schema_version"),
+        # digits past Python's int-from-text limit, and a digit that is no ASCII digit
+        ("UPDATE claimlab_meta SET value = '" + "9" * 5000 + "' WHERE key = 'schema_version'",
+         "corrupted store: schema_version is '9999"),
+        ("UPDATE claimlab_meta SET value = '\u00b2' WHERE key = 'schema_version'", "corrupted store: schema_version"),
+        # NaN and Infinity: no JSON, and no figure claimlab writes
+        ("UPDATE runs SET parameters = '{\"a\": NaN}'", r"runs.parameters is not a JSON dict"),
+        ("UPDATE runs SET argv = '[Infinity]'", r"runs.argv is not a JSON list"),
+        ("UPDATE figures SET value = 9e999", r"figures.value of 'f' is float \(inf\), not a number \(finite\)"),
+        ("UPDATE figures SET denominator = -3", r"figures.denominator of 'f' is int \(-3\), not a number of 0"),
         ("UPDATE claimlab_meta SET value = '99' WHERE key = 'schema_version'", "newer store: written by a newer claimlab"),
         ("UPDATE claimlab_meta SET value = 'other' WHERE key = 'application'", "not a claimlab store"),
     ],
@@ -358,9 +368,12 @@ def test_a_store_whose_rows_break_the_schema_is_refused_in_one_line(tmp_path, br
 @given(
     table_column=st.sampled_from(
         [("runs", "argv"), ("runs", "parameters"), ("figures", "value"), ("figures", "high"),
-         ("figures", "denominator"), ("figures", "name"), ("figures", "method")]
+         ("figures", "denominator"), ("figures", "numerator"), ("figures", "name"),
+         ("figures", "method")]
     ),
-    junk=st.one_of(st.text(max_size=8), st.binary(max_size=4), st.floats(allow_nan=False),
+    junk=st.one_of(st.text(max_size=8), st.binary(max_size=4), st.floats(),
+                   st.integers(min_value=-(2**63), max_value=2**63 - 1),
+                   st.sampled_from(["NaN", '{"a": NaN}', "[Infinity]", '{"b": [-Infinity]}']),
                    st.sampled_from([x for n in (33, 999, 5000)  # nested deeper than a run is
                                     for x in ("[" * n + "]" * n, '{"a":' * n + "1" + "}" * n)])),
 )  # fmt: skip
@@ -379,7 +392,8 @@ def test_property_any_junk_in_a_column_is_read_or_refused_as_corrupted(
     else:  # what was read is what the schema says
         f = runs[0].figures[0]
         assert isinstance(f.name, str) and isinstance(f.method, str)
-        assert all(isinstance(v, float) or v is None for v in (f.value, f.low, f.high))
+        assert all(v is None or math.isfinite(v) for v in (f.value, f.low, f.high))
+        assert all(v is None or v >= 0 for v in (f.numerator, f.denominator))
         assert isinstance(runs[0].argv, tuple) and isinstance(runs[0].parameters, dict)
 
 

@@ -301,13 +301,29 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
 
 
 def _decisions(text: str) -> list[str]:
-    """A ``--decide`` value, or ``@FILE``: one decision a line (blank lines and ``#`` comments left out)."""
-    if not text.startswith("@"):
-        return [text]
-    from claimlab.io.reader import read_text
+    """A ``--decide`` value, or ``@FILE``: one decision a line.
 
-    lines = read_text(text[1:]).splitlines()
-    return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
+    Blank lines and ``#`` comments are left out; each decision is read here, so that one that
+    cannot be read is named by its file and line.
+    """
+    from claimlab.io.reader import at_file
+
+    if (found := at_file(text, option="--decide")) is None:
+        return [text]
+    from claimlab.labs.annotation.adjudicate import parse_decision
+
+    path, out = found[0], []
+    for n, line in enumerate(found[1], 1):
+        decision = line.strip()
+        if not decision or decision.startswith("#"):
+            continue
+        try:
+            parse_decision(decision)
+        except ClaimlabInputError as exc:
+            at = f"line {n}" + (f" ({exc.record})" if exc.record else "")
+            raise type(exc)(exc.problem, file=path, record=at, field=exc.field) from None
+        out.append(decision)
+    return out
 
 
 def _say_units(results: list[Result]) -> None:

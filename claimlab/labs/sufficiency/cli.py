@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from claimlab.io.reader import WRITTEN_DEPTH, read_json, read_text
+from claimlab.io.reader import WRITTEN_DEPTH, at_file, read_json
 from claimlab.notebook.terminal import emit_json, output_path, say
 
 if TYPE_CHECKING:
@@ -27,10 +27,8 @@ def context_ids(given: Sequence[str], known: Callable[[str], bool]) -> list[str]
     """
     out: list[str] = []
     for arg in given:
-        if arg.startswith("@"):
-            path = arg[1:]
-            lines = read_text(path).splitlines()
-            out += [ln.strip() for ln in lines if ln.strip()]
+        if (lines := at_file(arg, option="--context")) is not None:
+            out += [ln.strip() for ln in lines[1] if ln.strip()]
             continue
         if known(arg.strip()) or "," not in arg:
             out += [arg.strip()] if arg.strip() else []

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.text import did_you_mean, one_line, terminal
+from claimlab.core.text import did_you_mean, error_line, terminal
 from claimlab.labs.registry import command_adders, command_refs, load
 from claimlab.notebook.terminal import (
     check_outputs,
@@ -53,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
         if choice:  # a command, or an option's value, that is not one of the choices
             message += did_you_mean(choice[1], _CHOICE.findall(choice[2]))
         self.exit(
-            2, f"{terminal(self.prog)}: error: {one_line(message)} (see {self.prog} --help)\n"
+            2, f"{terminal(self.prog)}: error: {error_line(message)} (see {self.prog} --help)\n"
         )
 
     def options(self) -> list[str]:
@@ -263,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = _handle(args)
         return code
     except ClaimlabInputError as exc:
-        say(f"claimlab {args.command}: error: {one_line(exc)}", file=sys.stderr)
+        say(f"claimlab {args.command}: error: {error_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         say(f"claimlab {args.command}: interrupted", file=sys.stderr)
@@ -276,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         where = f"{exc.filename}: " if exc.filename else ""
         say(
-            f"claimlab {args.command}: error: {one_line(where)}{exc.strerror or exc}",
+            f"claimlab {args.command}: error: {error_line(f'{where}{exc.strerror or exc}')}",
             file=sys.stderr,
         )
         return 2
@@ -284,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("CLAIMLAB_DEBUG"):
             raise
         say(
-            f"claimlab {args.command}: error: {type(exc).__name__}: {one_line(exc)}",
+            f"claimlab {args.command}: error: {type(exc).__name__}: {error_line(exc)}",
             file=sys.stderr,
         )
         return 1
