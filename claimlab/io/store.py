@@ -273,6 +273,10 @@ def _connect(path: str | Path) -> sqlite3.Connection:
         )
     if Path(path).is_dir():
         raise StoreError("not a claimlab store (a folder)", file=source)
+    if Path(path).exists() and not Path(path).is_file():
+        raise StoreError(
+            "not a claimlab store (a pipe, a device or a socket: not a file)", file=source
+        )
     folder_ok = os.access(Path(path).parent, os.W_OK)  # the journal lives beside the file
     if not folder_ok or (Path(path).exists() and not os.access(path, os.W_OK)):
         raise StoreError(
@@ -364,7 +368,8 @@ def _open_read(path: str | Path) -> tuple[sqlite3.Connection, int]:
             "missing store: no store here (record a run with --store first)", file=source
         )
     if not p.is_file():
-        raise StoreError("not a claimlab store (a folder)", file=source)
+        what = "a folder" if p.is_dir() else "a pipe, a device or a socket: not a file"
+        raise StoreError(f"not a claimlab store ({what})", file=source)
     uri = p.absolute().as_uri()
     for query in ("?mode=ro", "?mode=ro&immutable=1"):
         con = None

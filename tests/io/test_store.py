@@ -601,3 +601,14 @@ def test_a_rag_claims_row_that_breaks_the_schema_is_refused_as_corrupted(tmp_pat
         con.execute("UPDATE rag_claims SET chunks = 'not json' WHERE kind = 'response'")
     with pytest.raises(StoreError, match="corrupted store: rag_claims.chunks"):
         run_rag_queries(store, rid)
+
+
+def test_a_store_that_is_a_named_pipe_is_refused_for_reading_and_writing(tmp_path):
+    import os
+
+    pipe = tmp_path / "runs.sqlite"
+    os.mkfifo(pipe)  # opened by SQLite, it would wait for a writer that never comes
+    with pytest.raises(StoreError, match="a pipe, a device or a socket: not a file"):
+        load_runs(pipe)
+    with pytest.raises(StoreError, match="a pipe, a device or a socket: not a file"):
+        one_run(pipe)
