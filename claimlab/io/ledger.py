@@ -709,16 +709,14 @@ MAX_COUNT = 2**53  # the largest count every reader holds exactly (a float's who
 
 
 def _key_columns(table: pa.Table, keys: Sequence[str], source: str) -> pa.Table:
-    """The key columns as non-empty texts (a whole number read as its digits), or the error."""
+    """The key columns as texts (a whole number read as its digits), or the error.
+
+    A missing id, a list or bytes that are not UTF-8 are refused (:func:`as_string`); an
+    empty text is an id as the commands' own inputs allow it, so a table a command wrote is
+    always read back.
+    """
     for k in keys:
-        col = as_string(table, k, source)
-        empty = pc.equal(col.cast(pa.string()), "")
-        if table.num_rows and pc.any(empty).as_py():
-            row = int(pc.index(empty, True).as_py())
-            raise LedgerError(
-                "empty value", file=source, record=row_label(source, row + 1), field=k
-            )
-        table = table.set_column(table.column_names.index(k), k, col)
+        table = table.set_column(table.column_names.index(k), k, as_string(table, k, source))
     return table
 
 

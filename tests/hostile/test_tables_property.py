@@ -3,7 +3,7 @@
 Each case starts from the table a command wrote itself (``--out``: CSV, JSON Lines or Parquet),
 breaks one value the way a hand, a spreadsheet or another tool could (a count that is not a
 whole number from 0 to 2**53: infinite, NaN, 10**5000, 2**63, 2**70, negative, a fraction, a
-word; an id that is missing, empty, a list or bytes that are not UTF-8; a column named twice)
+word; an id that is missing, a list or bytes that are not UTF-8; a column named twice)
 and gives it back as the baseline of the command that wrote it, and to ``claimlab diff``. The
 rule: refused, exit 2, in one line naming the file; never exit 1, a traceback, a silent
 reading (2**70 wrapped to a negative count) or a gate verdict over it. A named pipe as the
@@ -29,7 +29,7 @@ from tests.labs.test_factscore_fever_gate import factscore_rows, fever_files, js
 # a count written in a table's text, each no whole number from 0 to 2**53
 BAD_COUNTS = ("Infinity", "-Infinity", "NaN", "1e400", "1" + "0" * 5000, str(2**63), str(2**70),
               "-1", "0.5", '"three"', str(2**53 + 2))  # fmt: skip
-BAD_IDS = ("null", '""', '["a", "b"]', "RAWBYTES")
+BAD_IDS = ("null", '["a", "b"]', "RAWBYTES")  # "" is an id where the inputs allow it
 
 
 def _inputs(d: Path) -> dict[str, list[str]]:
@@ -112,8 +112,8 @@ def test_a_table_with_a_broken_count_or_id_is_refused_in_one_line(written, name,
     columns = _count_columns(rows[0]) if count else _id_columns(rows[0])
     column = data.draw(st.sampled_from(columns))
     raw = data.draw(st.sampled_from(BAD_COUNTS if count else BAD_IDS))
-    if form == "csv" and raw == "null" and not count:
-        raw = '""'  # a CSV cell has no null: the empty cell is the missing id
+    if form == "csv" and not count:
+        raw = "RAWBYTES"  # a CSV cell is text: no null (the empty cell is ""), no list
     build = _jsonl_with if form == "jsonl" else _csv_with
     bad = d / f"bad-{name}.{form}"
     bad.write_bytes(build(rows, column, raw))
@@ -185,3 +185,17 @@ def test_a_named_pipe_with_no_writer_is_read_as_empty_not_waited_on(written):
     assert code == 2 and fifo.name in err, err
     code, _, err = run(["diff", fifo, d / "rag.jsonl"])
     assert code == 2 and fifo.name in err, err
+
+
+@pytest.mark.parametrize("form", ["csv", "jsonl", "parquet"])
+def test_a_table_a_command_wrote_is_read_back_even_with_an_empty_id(tmp_path, form):
+    """The refusals above never refuse what a command writes: an empty query id is an id."""
+    doc = json.loads((FIXTURES / "rag_greenhouse.json").read_text(encoding="utf-8"))
+    doc["results"][0]["query_id"] = ""
+    source = tmp_path / "rag.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    table = tmp_path / f"queries.{form}"
+    assert run(["rag", source, "--out", table])[0] == 0
+    code, out, err = run(["rag", source, "--baseline", table])
+    assert code == 0 and "PASS" in out, err
+    assert run(["diff", table, table])[0] == 0
