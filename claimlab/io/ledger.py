@@ -734,8 +734,10 @@ def _count_column(frame: Any, name: str, source: str) -> Any:
         bad |= col != col.round()
     if bad.any():
         i = int(bad.to_numpy().nonzero()[0][0])
+        got = frame[name].iloc[i]
+        got = got.item() if isinstance(got, np.generic) else got  # inf, not np.float64(inf)
         raise LedgerError(
-            f"must be a whole number from 0 to 2**53, got {describe(frame[name].iloc[i])}",
+            f"must be a whole number from 0 to 2**53, got {describe(got)}",
             file=source,
             record=row_label(source, int(frame[ROW].iloc[i])),
             field=name,
