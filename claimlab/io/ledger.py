@@ -70,6 +70,34 @@ def table_kind(path: Path) -> str:
     raise LedgerError("unknown file type (use .csv, .jsonl or .parquet)", file=str(path))
 
 
+_PIPED: dict[str, bytes] = {}  # a pipe's bytes, by its name: a pipe reads once
+
+
+def _piped(path: Path) -> bytes:
+    """The bytes of a file that is no regular file (a pipe), read once in this process.
+
+    A command may read a table twice (its kind, then its rows): a pipe gives its bytes once.
+    """
+    key = str(path)
+    if key not in _PIPED:
+        _PIPED[key] = read_bytes(path, error=LedgerError)
+    return _PIPED[key]
+
+
+def _kind_of_bytes(path: Path, data: bytes) -> str:
+    """A pipe's table kind: by its name when it has one, else by its bytes.
+
+    (``<(...)`` of a shell is ``/dev/fd/63``): Parquet's magic, a JSON object first, or CSV.
+    """
+    try:
+        return table_kind(path)
+    except LedgerError:
+        pass
+    if data.startswith(b"PAR1"):
+        return "parquet"
+    return "jsonl" if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{") else "csv"
+
+
 def row_label(path: str | Path, row: int) -> str:
     """How a row is named in messages: CSV rows carry their line, JSONL lines are lines.
 
@@ -98,14 +126,13 @@ def load_table(
         LedgerError: unreadable file.
     """
     p = Path(path)
-    kind = table_kind(p)
     # a regular file is read by path; anything else (a named pipe) through the reader that
     # neither waits for a writer nor reads a device (:func:`claimlab.io.reader.read_bytes`)
     where: Any = p if is_plain_file(p) or not p.exists() else None
+    data = b"" if where is not None else _piped(p)
+    kind = table_kind(p) if where is not None else _kind_of_bytes(p, data)
     try:
-        data = b""
         if where is None:
-            data = read_bytes(p, error=LedgerError)
             where = pa.BufferReader(data)
         elif kind == "jsonl":
             data = p.read_bytes()
@@ -150,7 +177,13 @@ def _read_kind(
     _check_first_object(p, data)  # read once: checked here, then parsed from memory
     if _may_nest(data):  # pyarrow's reader recurses without a bound: a deep line ends it
         return _read_jsonl_rows(p, data)
-    table = pjson.read_json(pa.BufferReader(data))
+    try:
+        table = pjson.read_json(pa.BufferReader(data))
+    except pa.ArrowInvalid as exc:  # a line longer than a block (1 MiB): the file as one block
+        if "straddl" not in str(exc):
+            raise
+        whole = pjson.ReadOptions(block_size=len(data) + 1)
+        table = pjson.read_json(pa.BufferReader(data), read_options=whole)
     try:
         table.validate()
     except pa.ArrowInvalid:  # the fast reader can build a broken list column
@@ -159,18 +192,20 @@ def _read_kind(
 
 
 def _check_text(table: pa.Table, kind: str, source: str) -> None:
-    """Every text of the table is UTF-8 (the CSV reader checks; the others do not).
+    """Every text of the table is UTF-8.
 
     The JSON and Parquet readers leave text bytes as they are, and a later step would fail on
-    them without naming the file.
+    them without naming the file; the CSV reader reads a column of such bytes as bytes.
 
     Raises:
         LedgerError: naming the file and the first column holding such a text.
     """
-    if kind == "csv":
-        return
     for name, col in zip(table.column_names, table.columns, strict=True):
         try:
+            if kind == "csv":  # text that is not UTF-8 is read as bytes: CSV has no others
+                if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):
+                    raise pa.ArrowInvalid(name)
+                continue
             col.validate(full=True)
         except pa.ArrowInvalid:
             raise LedgerError(
@@ -298,8 +333,8 @@ def _read_csv(p: Any, text: Sequence[str] = ()) -> pa.Table:
     The fast parser splits the file into blocks at line breaks, which breaks a quoted value
     holding one: depending on where the block ends, the parser reports "CSV parser got out of
     sync" or a row with too few columns. A file the fast parser refuses is therefore read again
-    with line breaks allowed inside values (slower, but correct); only what that second reading
-    refuses is an error of the file.
+    with line breaks allowed inside values, as one block (slower, but correct: a value longer
+    than a block straddles two); only what that second reading refuses is an error of the file.
     """
     import pyarrow.csv as pcsv
 
@@ -312,8 +347,12 @@ def _read_csv(p: Any, text: Sequence[str] = ()) -> pa.Table:
     except pa.ArrowInvalid:
         if isinstance(p, pa.NativeFile):  # a pipe's bytes, held in memory: read them again
             p.seek(0)
+    size = p.size() if isinstance(p, pa.NativeFile) else Path(p).stat().st_size
     return pcsv.read_csv(
-        p, convert_options=convert, parse_options=pcsv.ParseOptions(newlines_in_values=True)
+        p,
+        read_options=pcsv.ReadOptions(block_size=min(max(size + 1, 1 << 20), 2**31 - 1)),
+        convert_options=convert,
+        parse_options=pcsv.ParseOptions(newlines_in_values=True),
     )
 
 
@@ -706,6 +745,17 @@ def _check_ratios(frame: Any, ratios: Sequence[tuple[str, str]], source: str) ->
 
 
 MAX_COUNT = 2**53  # the largest count every reader holds exactly (a float's whole numbers)
+DECIMAL = r"\+?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # a count written as text
+
+
+def _empty_columns(table: pa.Table, keys: Sequence[str], counts: Sequence[str]) -> pa.Table:
+    """The columns asked for, empty, in a table of no rows and no columns.
+
+    What ``--out`` writes as JSON Lines for a run of no items: read back as the empty run it is.
+    """
+    for name in dict.fromkeys([*keys, *counts]):
+        table = table.append_column(name, pa.array([], pa.string() if name in keys else pa.int64()))
+    return table
 
 
 def _key_columns(table: pa.Table, keys: Sequence[str], source: str) -> pa.Table:
@@ -728,7 +778,13 @@ def _count_column(frame: Any, name: str, source: str) -> Any:
     """
     import pandas as pd
 
-    col = pd.to_numeric(frame[name], errors="coerce")
+    raw = frame[name]
+    if raw.dtype == bool:  # true/false is no count
+        raw = pd.Series("", index=raw.index, dtype=object)
+    elif raw.dtype == object:  # text: decimal digits only (not 0x10, 1_000, full-width 1)
+        text = raw.astype(str).str.strip()
+        raw = raw.where(text.str.fullmatch(DECIMAL, na=False), "")
+    col = pd.to_numeric(raw, errors="coerce")
     with np.errstate(invalid="ignore"):
         bad = col.isna() | ~np.isfinite(col) | (col < 0) | (col > MAX_COUNT)
         bad |= col != col.round()
@@ -765,7 +821,11 @@ def load_answers(
             numerator past its denominator, a key given twice; naming file, row and field.
     """
     source = str(path)
-    table = load_table(path, text=keys)
+    wanted = [*counts, *(c for pair in ratios for c in pair)]
+    # a CSV's counts read as written (its reader takes 0x10 for 16), then checked as decimals
+    table = load_table(path, text=[*keys, *wanted, *optional])
+    if not table.num_rows and table.column_names == [ROW]:  # an empty JSON Lines file
+        table = _empty_columns(table, keys, wanted)
     present = [c for c in optional if c in table.column_names]
     counts = list(dict.fromkeys([*counts, *(c for pair in ratios for c in pair), *present]))
     require_columns(table, [*keys, *counts], source)

@@ -100,3 +100,11 @@ def test_a_named_pipe_with_a_writer_is_read_as_its_file(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert '"coverage"' in proc.stdout
+
+
+def test_a_decision_naming_a_candidate_the_files_lack_is_named_by_its_file_and_line(tmp_path):
+    decisions = tmp_path / "decisions.txt"
+    decisions.write_text("S1.faithful=true\nS99.atomic=true\n", encoding="utf-8")
+    code, _, err = run([*AT_OPTIONS["adjudicate --decide"], f"@{decisions}",
+                        "--out", tmp_path / "gold.json"])  # fmt: skip
+    assert code == 2 and f"{decisions}: line 2 (S99): --decide: unknown candidate id" in err, err

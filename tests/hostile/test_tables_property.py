@@ -28,7 +28,7 @@ from tests.labs.test_factscore_fever_gate import factscore_rows, fever_files, js
 
 # a count written in a table's text, each no whole number from 0 to 2**53
 BAD_COUNTS = ("Infinity", "-Infinity", "NaN", "1e400", "1" + "0" * 5000, str(2**63), str(2**70),
-              "-1", "0.5", '"three"', str(2**53 + 2))  # fmt: skip
+              "-1", "0.5", '"three"', str(2**53 + 2), "0x10", "1_000", "\uff11")  # fmt: skip
 BAD_IDS = ("null", '["a", "b"]', "RAWBYTES")  # "" is an id where the inputs allow it
 
 
@@ -147,6 +147,7 @@ def test_parquet_tables_with_counts_past_int64_ids_as_bytes_or_lists_are_refused
     key = _id_columns(rows[0])[0]
     cases = {
         "uint64": (count, pa.array([2**64 - 1] * n, type=pa.uint64())),
+        "bool": (count, pa.array([True] * n)),
         "inf": (count, pa.array([float("inf")] * n)),
         "bytes": (key, pa.array([b"\xff%d" % i for i in range(n)], type=pa.binary())),
         "list": (key, pa.array([[f"x{i}"] for i in range(n)])),
@@ -199,3 +200,44 @@ def test_a_table_a_command_wrote_is_read_back_even_with_an_empty_id(tmp_path, fo
     code, out, err = run(["rag", source, "--baseline", table])
     assert code == 0 and "PASS" in out, err
     assert run(["diff", table, table])[0] == 0
+
+
+def test_a_csv_with_bytes_not_utf8_in_any_column_is_refused(written):
+    d, tables = written
+    args, rows = tables["rag"]
+    shown = next(k for k, v in rows[0].items() if isinstance(v, float))  # a figure, not read
+    bad = d / "bytes.csv"
+    bad.write_bytes(_csv_with(rows, shown, "RAWBYTES"))
+    code, _, err = run([*args, "--baseline", bad])
+    assert code == 2 and "not UTF-8" in err and shown in err, err
+
+
+@pytest.mark.parametrize("form", ["csv", "jsonl", "parquet"])
+def test_a_table_given_through_a_pipe_with_a_writer_is_read_as_its_file(written, form):
+    """``--baseline <(cat TABLE)``: the pipe has no suffix; its bytes tell its kind."""
+    import subprocess
+    import sys
+
+    d, tables = written
+    args, _ = tables["rag"]
+    table = d / f"piped.{form}"
+    assert run([*args, "--out", table])[0] == 0
+    root = Path(__file__).resolve().parents[2]
+    code = "import sys; from claimlab.tooling.cli import main; sys.exit(main())"
+    proc = subprocess.run(
+        ["bash", "-c", f'{sys.executable} -c "{code}" {" ".join(args)} --baseline <(cat {table})'],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stderr
+
+
+@pytest.mark.parametrize("form", ["csv", "jsonl"])
+def test_a_table_with_an_id_longer_than_a_read_block_is_read_back(tmp_path, form):
+    doc = json.loads((FIXTURES / "rag_greenhouse.json").read_text(encoding="utf-8"))
+    doc["results"][0]["query_id"] = "kimlik-" + "ş" * 1_500_000  # past the readers' 1 MiB blocks
+    source = tmp_path / "rag.json"
+    source.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    table = tmp_path / f"queries.{form}"
+    assert run(["rag", source, "--out", table])[0] == 0
+    code, out, err = run(["rag", source, "--baseline", table])
+    assert code == 0 and "PASS" in out, err[:300]

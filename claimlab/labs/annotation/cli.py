@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
-from claimlab.core.text import plural
+from claimlab.core.text import nfc, plural
 from claimlab.io.files import Staging
 from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, output_path, say
 
@@ -281,15 +281,24 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     from claimlab.labs.annotation.adjudicate import adjudicate_paths
 
     steps = Steps("adjudicate", enabled=args.progress or None)
-    decisions = [d for text in args.decide or [] for d in _decisions(text)]
-    results, targets = adjudicate_paths(
-        args.paths_in,
-        args.out,
-        decisions=decisions,
-        by=args.by,
-        progress=steps.step,
-        prefer=args.prefer or (),
-    )
+    origin: dict[str, str] = {}  # candidate id -> the @FILE and line that decided it first
+    decisions = [d for text in args.decide or [] for d in _decisions(text, origin)]
+    try:
+        results, targets = adjudicate_paths(
+            args.paths_in,
+            args.out,
+            decisions=decisions,
+            by=args.by,
+            progress=steps.step,
+            prefer=args.prefer or (),
+        )
+    except ClaimlabInputError as exc:  # a decision naming what the files lack: its line
+        if exc.field != "--decide" or exc.file or not (at := origin.get(str(exc.record))):
+            raise
+        path, line = at.split("\0")
+        raise type(exc)(
+            exc.problem, file=path, record=f"{line} ({exc.record})", field=exc.field
+        ) from None
     steps.close()
     if args.decisions_template:
         from claimlab.io.files import atomic_write
@@ -300,11 +309,12 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _decisions(text: str) -> list[str]:
+def _decisions(text: str, origin: dict[str, str]) -> list[str]:
     """A ``--decide`` value, or ``@FILE``: one decision a line.
 
     Blank lines and ``#`` comments are left out; each decision is read here, so that one that
-    cannot be read is named by its file and line.
+    cannot be read is named by its file and line, and ``origin`` learns which file and line
+    decided each candidate first (for what the annotators' files show to be wrong later).
     """
     from claimlab.io.reader import at_file
 
@@ -318,10 +328,12 @@ def _decisions(text: str) -> list[str]:
         if not decision or decision.startswith("#"):
             continue
         try:
-            parse_decision(decision)
+            cid = parse_decision(decision)[0]
         except ClaimlabInputError as exc:
             at = f"line {n}" + (f" ({exc.record})" if exc.record else "")
             raise type(exc)(exc.problem, file=path, record=at, field=exc.field) from None
+        for key in (cid, cid.rpartition(":")[2]):  # ANSWER:CID names CID in the answer
+            origin.setdefault(nfc(key), f"{path}\0line {n}")
         out.append(decision)
     return out
 
