@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
@@ -257,15 +258,10 @@ class DecompositionFixture:
     language: str = ""  # the file's ``language`` (BCP 47, e.g. "tr"); "" when not stated
     _by_id: Mapping[str, Candidate] = field(init=False, repr=False, compare=False)
     _unit_span: Mapping[str, Span] = field(init=False, repr=False, compare=False)
-    # candidate id -> (the candidate, its counted units, its unbacked units): worked out once
-    _backing: dict[str, tuple[Candidate, tuple[str, ...], tuple[str, ...]]] = field(
-        init=False, repr=False, compare=False
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({c.id: c for c in self.candidates}))
         object.__setattr__(self, "_unit_span", MappingProxyType({u.id: u.span for u in self.units}))
-        object.__setattr__(self, "_backing", {})
 
     def backs(self, c: Candidate, unit: str) -> bool:
         """Whether one of the candidate's source spans lies in the unit (it backs the unit).
@@ -288,6 +284,14 @@ class DecompositionFixture:
     def unbacked_units(self, c: Candidate) -> tuple[str, ...]:
         """The units a candidate says it preserves but no source span of it backs."""
         return self._backed(c)[2]
+
+    @cached_property
+    def _backing(self) -> dict[str, tuple[Candidate, tuple[str, ...], tuple[str, ...]]]:
+        """Candidate id -> (the candidate, its counted units, its unbacked units), as asked.
+
+        A memo beside the record, not one of its fields: what it holds follows from them.
+        """
+        return {}
 
     def _backed(self, c: Candidate) -> tuple[Candidate, tuple[str, ...], tuple[str, ...]]:
         """``(c, counted units, unbacked units)``, in the order ``c`` preserves them.
