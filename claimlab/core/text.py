@@ -203,6 +203,16 @@ def label_text(value: object) -> str:
 _END = object()  # an exhausted container in repr_prefix
 
 
+def clip(text: str, width: int = 60) -> str:
+    """``text``, or its first ``width - 3`` characters and ``...`` when it is longer.
+
+    Examples:
+        >>> clip("short"), clip("x" * 70)[-5:], len(clip("x" * 70))
+        ('short', 'xx...', 60)
+    """
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def describe(value: Any) -> str:
     """A short, one-line picture of a value for an error message: its ``repr``, cut at 60.
 
@@ -213,8 +223,7 @@ def describe(value: Any) -> str:
         >>> describe([[1, "a"], {"k": None}]), describe(list(range(100)))[-8:]
         ("[[1, 'a'], {'k': None}]", '5, 16...')
     """
-    text = repr_prefix(value, 60)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clip(repr_prefix(value, 60))
 
 
 def as_text(value: Any) -> str:

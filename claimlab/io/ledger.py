@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from claimlab.core.errors import LedgerError
-from claimlab.core.text import nfc
+from claimlab.core.text import clip, nfc
 from claimlab.io.decomposition import DecompositionFixture, load_decomposition
 from claimlab.io.reader import deeper_than, describe, is_plain_file, iter_jsonl, read_bytes
 
@@ -358,8 +358,7 @@ def _read_csv(p: Any, text: Sequence[str] = ()) -> pa.Table:
 
 def _type(t: pa.DataType) -> str:
     """A column type for a message, shortened (a deeply nested list names itself at length)."""
-    text = str(t)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return clip(str(t))
 
 
 def require_columns(table: pa.Table, names: Sequence[str], source: str) -> None:

@@ -23,10 +23,10 @@ from typing import Annotated, Any, TypeVar
 import orjson
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
+from claimlab.core.text import clip, nfc
 
 # one picture of a value for every reader's errors (it lives in core: vocab's errors use it too)
 from claimlab.core.text import describe as describe
-from claimlab.core.text import nfc
 from claimlab.core.vocab import Vocab, unknown
 
 V = TypeVar("V", bound=Vocab)
@@ -253,8 +253,7 @@ def deep_place(value: Any, limit: int) -> str | None:
         if not isinstance(item, (list, dict)):
             continue
         if depth > limit:  # its path, cut as a long value is shown (describe)
-            place = place or "(the whole value)"
-            return place if len(place) <= 60 else place[:57] + "..."
+            return clip(place or "(the whole value)")
         if isinstance(item, dict):
             named = [(v, depth + 1, f"{place}.{k}" if place else str(k)) for k, v in item.items()]
         else:

@@ -281,7 +281,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     from claimlab.labs.annotation.adjudicate import adjudicate_paths
 
     steps = Steps("adjudicate", enabled=args.progress or None)
-    origin: dict[str, str] = {}  # candidate id -> the @FILE and line that decided it first
+    origin: dict[str, tuple[str, int]] = {}  # candidate id -> the @FILE and line deciding it
     decisions = [d for text in args.decide or [] for d in _decisions(text, origin)]
     try:
         results, targets = adjudicate_paths(
@@ -295,9 +295,8 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     except ClaimlabInputError as exc:  # a decision naming what the files lack: its line
         if exc.field != "--decide" or exc.file or not (at := origin.get(str(exc.record))):
             raise
-        path, line = at.split("\0")
         raise type(exc)(
-            exc.problem, file=path, record=f"{line} ({exc.record})", field=exc.field
+            exc.problem, file=at[0], record=f"line {at[1]} ({exc.record})", field=exc.field
         ) from None
     steps.close()
     if args.decisions_template:
@@ -309,7 +308,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _decisions(text: str, origin: dict[str, str]) -> list[str]:
+def _decisions(text: str, origin: dict[str, tuple[str, int]]) -> list[str]:
     """A ``--decide`` value, or ``@FILE``: one decision a line.
 
     Blank lines and ``#`` comments are left out; each decision is read here, so that one that
@@ -333,7 +332,7 @@ def _decisions(text: str, origin: dict[str, str]) -> list[str]:
             at = f"line {n}" + (f" ({exc.record})" if exc.record else "")
             raise type(exc)(exc.problem, file=path, record=at, field=exc.field) from None
         for key in (cid, cid.rpartition(":")[2]):  # ANSWER:CID names CID in the answer
-            origin.setdefault(nfc(key), f"{path}\0line {n}")
+            origin.setdefault(nfc(key), (path, n))
         out.append(decision)
     return out
 
