@@ -155,3 +155,37 @@ def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
     folder = os.path.dirname(info["ip"])
     assert os.path.basename(folder).startswith("claimlab-kernel-")
     assert not os.path.exists(folder)
+
+
+def test_a_kernel_that_will_not_end_after_its_run_is_ended_and_the_run_kept(tmp_path):
+    """ipykernel 7 now and then blocks its own shutdown (its control thread waits on a socket
+    the closing IOPub thread no longer reads): the runner's kernel manager waits
+    ``KERNEL_SHUTDOWN_WAIT`` seconds in all, not jupyter_client's five, then terminates and
+    kills it. A kernel that ignores both the shutdown request and SIGTERM is ended all the
+    same, and the notebook and its records are written whole."""
+    import json
+
+    import nbformat
+
+    from claimlab.tooling.runner import KERNEL_SHUTDOWN_WAIT, _kernel_sockets, run_notebook
+
+    with _kernel_sockets() as config:
+        assert config.KernelManager.shutdown_wait_time == KERNEL_SHUTDOWN_WAIT < 5
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Py"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("N = 1", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell(
+            "import signal, threading\n"
+            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            "threading.Thread(target=threading.Event().wait).start()  # never ends, not daemon"
+        ),
+        nbformat.v4.new_code_cell(
+            "from claimlab.notebook.records import record\nrecord('n', N + 1)"
+        ),
+    ]
+    path = tmp_path / "stubborn.ipynb"
+    nbformat.write(nb, path)
+    result = run_notebook(path, parameters={"N": 41}, output_dir=tmp_path / "out")
+    assert result.records == {"n": 42}
+    assert json.loads(result.records_path.read_text(encoding="utf-8"))["records"] == {"n": 42}
