@@ -94,9 +94,10 @@ def hostile_runs(hostile_files, tmp_path_factory):
 
 # the long groups (each runs on one worker, start to end, longest first) are handed out first,
 # then the other slow tests, so that the short tests fill the end of the run on both workers
-# instead of one worker idling while the other finishes a long group; "browser" keeps the
-# JupyterLab tests on one worker: one lab server and one chromium, not one per worker
-LONG_GROUPS = ("browser", "hostile", "print", "faults")  # "print" holds the install tests
+# instead of one worker idling while the other finishes a long group; "browser" keeps every
+# test of a real chromium or JupyterLab on one worker, the hostile corpus's too: one lab
+# server, one chromium and one first load of JupyterLab's page (about 8 s), not one per worker
+LONG_GROUPS = ("browser", "print", "faults")  # "print" holds the install tests
 HOSTILE_DIR = ROOT / "tests" / "hostile"  # the hostile level (marker `hostile`)
 
 

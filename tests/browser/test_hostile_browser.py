@@ -13,7 +13,7 @@ from tests.browser.test_lab_and_voila import open_and_run_all
 from tests.conftest import ROOT
 from tests.hostile.corpus import RAN
 
-pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("hostile")]
+pytestmark = [pytest.mark.browser, pytest.mark.notebook, pytest.mark.xdist_group("browser")]
 NB01 = ROOT / "notebooks" / "01_decomposition_pitfalls.ipynb"
 HOSTILE_TEXT = "<img src=x onerror=\"document.title='pwned-img'\">"
 HOSTILE_REF = "<script>document.title='pwned-script'</script>"

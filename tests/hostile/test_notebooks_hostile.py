@@ -6,7 +6,7 @@ import pytest
 
 from tests.hostile.checks import notebook_problems
 
-pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("hostile")]
+pytestmark = [pytest.mark.notebook, pytest.mark.xdist_group("browser")]
 STEMS = [
     "01_decomposition_pitfalls",
     "02_evidence_sufficiency",

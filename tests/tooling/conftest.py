@@ -42,8 +42,10 @@ def run_ok(args, *, cwd, env, timeout=300):
 
 def _user_env() -> dict[str, str]:
     """The environment without the checkout's paths, data or the suite's own kernels
-    (tests/forkkernel.py): the wheel's run starts its own."""
+    (tests/forkkernel.py): the wheel's run starts its own. Bytecode is written (as a user's
+    Python does unless told not to): each module is compiled the first time it is imported."""
     drop = (
+        "PYTHONDONTWRITEBYTECODE",
         "PYTHONPATH",
         "CLAIMLAB_DATA",
         "VIRTUAL_ENV",
@@ -69,12 +71,13 @@ def installed(tmp_path_factory):
     (wheel,) = dist.glob("claimlab-*.whl")
     venv = base / "venv"
     run_ok([*uv(), "venv", "--quiet", "--python", sys.executable, str(venv)], cwd=base, env=env)
-    # bytecode compiled at install, as pip does by default (uv does not): with
-    # PYTHONDONTWRITEBYTECODE set, every kernel would otherwise compile pandas and matplotlib
-    # again (about 4 s a notebook here)
+    # no bytecode compiled at install (uv's default; pip compiles): the modules a run imports are
+    # compiled as it first imports them (about 2 s of CPU), not every module of every
+    # dependency (8 s); PYTHONDONTWRITEBYTECODE is left out of the environment (_user_env), or
+    # every kernel would compile pandas and matplotlib again (about 4 s a notebook here)
     python = str(venv / "bin" / "python")
-    run_ok([*uv(), "pip", "install", "--quiet", "--compile-bytecode", "--python", python,
-            str(wheel)], cwd=base, env=env)  # fmt: skip
+    run_ok([*uv(), "pip", "install", "--quiet", "--python", python, str(wheel)],
+           cwd=base, env=env)  # fmt: skip
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     work = base / "work"
     work.mkdir()
