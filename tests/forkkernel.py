@@ -116,6 +116,16 @@ def _wait(conn, pid):
 # ------------------------------------------------------------------------------- the zygote
 
 
+_ENDED: list[int] = []  # the zygote's self-pipe: SIGCHLD writes to it (signal.set_wakeup_fd)
+
+
+def _drain(fd):
+    try:
+        return os.read(fd, 512)
+    except BlockingIOError:
+        return b""
+
+
 def _preload():
     global _LAUNCHER
     import importlib.util
@@ -133,6 +143,10 @@ def _preload():
 def _child(listener, conns, request, fds):
     """In the forked child: become the kernel the launcher asked for."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
+    for fd in _ENDED:
+        os.close(fd)
     listener.close()
     for c in conns:
         c.close()
@@ -231,6 +245,13 @@ def serve(path):
     forkable = _preload()
     conns, kids = [], {}
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # a kernel's end wakes the loop at once (a byte on this pipe), so its launcher and the
+    # kernel manager polling it hear of it then, not at the loop's next 0.2 s timeout
+    _ENDED[:] = os.pipe()
+    for fd in _ENDED:
+        os.set_blocking(fd, False)
+    signal.set_wakeup_fd(_ENDED[1])
+    signal.signal(signal.SIGCHLD, lambda *_: None)
     try:
         _loop(listener, conns, kids, forkable, zygote_env, parent)
     finally:
@@ -247,11 +268,15 @@ def _loop(listener, conns, kids, forkable, zygote_env, parent):
     while os.getppid() == parent:
         sel = selectors.DefaultSelector()
         sel.register(listener, selectors.EVENT_READ)
+        sel.register(_ENDED[0], selectors.EVENT_READ)
         for c in conns:
             sel.register(c, selectors.EVENT_READ)
         for key, _ in sel.select(timeout=0.2):
             if key.fileobj is listener:
                 _accept(listener, conns, kids, forkable, zygote_env)
+            elif key.fileobj == _ENDED[0]:
+                while _drain(_ENDED[0]):
+                    pass
             elif key.fileobj in kids:  # a launcher closed: it was killed, so is its kernel
                 if not key.fileobj.recv(64):
                     try:
