@@ -452,6 +452,45 @@ def _kernel_sockets() -> Iterator[Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+_MANAGER: list[type] = []  # the kernel manager class, made once (it imports jupyter_client)
+
+
+def _run_kernel_manager() -> type:
+    """jupyter_client's kernel manager, ending what is left of the kernel's process group.
+
+    The kernel runs in a process group of its own; once it has ended, a process it started
+    in that group and left running (a fork that ignores SIGTERM) is killed, so a run leaves
+    nothing behind and the standard output it shares is closed. A process that left the group
+    (a new session) is not reached.
+    """
+    if not _MANAGER:
+        from jupyter_client.manager import AsyncKernelManager
+
+        class RunKernelManager(AsyncKernelManager):
+            async def shutdown_kernel(  # type: ignore[override]  # async, as its base
+                self, now: bool = False, restart: bool = False
+            ) -> None:
+                group = getattr(self.provisioner, "pgid", None)
+                await super().shutdown_kernel(now=now, restart=restart)
+                if group and not restart:
+                    end_group(group)
+
+        _MANAGER.append(RunKernelManager)
+    return _MANAGER[0]
+
+
+def end_group(group: int) -> None:
+    """Kill the processes left in ``group`` (never this process's own group)."""
+    import signal
+
+    if not hasattr(os, "killpg") or group == os.getpgrp():
+        return
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # nothing left, or not ours
+        pass
+
+
 @contextmanager
 def _kernels_stderr_aside() -> Iterator[None]:
     """The kernels started inside write their standard error to a file, shown only on failure.
@@ -530,6 +569,7 @@ def _execute_once(
         # figures (1-2 MB) after each of 40 cells cost about 0.8 s of the run's own time
         request_save_on_cell_execute=False,
         config=config,  # the kernel's transport (passed on to nbclient's kernel manager)
+        kernel_manager_class=_run_kernel_manager(),
         # the kernel's own log (a warning about unencrypted local TCP; an error when the
         # interrupt the client sends before every shutdown lands inside a message
         # handler) would break the one-line-per-notebook progress; cell errors come

@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from claimlab.core.errors import ClaimlabInputError
@@ -189,3 +191,57 @@ def test_a_kernel_that_will_not_end_after_its_run_is_ended_and_the_run_kept(tmp_
     result = run_notebook(path, parameters={"N": 41}, output_dir=tmp_path / "out")
     assert result.records == {"n": 42}
     assert json.loads(result.records_path.read_text(encoding="utf-8"))["records"] == {"n": 42}
+
+
+def _gone(pid: int) -> bool:
+    """Whether a process has ended (absent, or a zombie nobody reaped yet)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def test_a_process_the_kernel_left_in_its_group_is_ended_with_the_run(tmp_path, user_kernels):
+    """A notebook that forks a child ignoring SIGINT and SIGTERM and leaves it running: once
+    the kernel has ended, what is left of its process group is killed, so the run leaves no
+    process behind holding the standard output it shares (a pipe into ``tee`` stayed open for
+    the child's whole life). A cold kernel, as a user's: the suite's forked kernels are in
+    a session of their own."""
+    import json
+    import time
+
+    import nbformat
+
+    from claimlab.tooling.runner import run_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Py"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("LABEL = 'x'", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell(
+            "import os, signal, time\n"
+            "from claimlab.notebook.records import record\n"
+            "child = os.fork()\n"
+            "if child == 0:\n"
+            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            "    time.sleep(300)\n"
+            "    os._exit(0)\n"
+            "record('child', child)\nrecord('label', LABEL)"
+        ),
+    ]
+    path = tmp_path / "forks.ipynb"
+    nbformat.write(nb, path)
+    result = run_notebook(path, parameters={"LABEL": "çatal"}, output_dir=tmp_path / "out")
+    child = result.records["child"]
+    try:
+        deadline = time.monotonic() + 10  # a killed process ends a moment after the signal
+        while not _gone(child) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert result.records["label"] == "çatal" and _gone(child)
+        saved = json.loads(result.records_path.read_text(encoding="utf-8"))["records"]
+        assert saved["label"] == "çatal"
+    finally:
+        if not _gone(child):
+            os.kill(child, 9)
