@@ -429,9 +429,10 @@ KERNEL_SHUTDOWN_WAIT = 1.0
 def _kernel_sockets() -> Iterator[Any]:
     """The kernel manager's configuration: IPC sockets in a private temporary folder.
 
-    A kernel is given :data:`KERNEL_SHUTDOWN_WAIT` seconds to end. Nothing else on the machine can take a path in a folder made for this run, so the
+    Nothing else on the machine can take a path in a folder made for this run, so the
     kernel's start cannot race another process for its addresses. Where Unix sockets are
     missing (Windows) or the temporary folder's path is too long for them, TCP is kept.
+    Either way a kernel is given :data:`KERNEL_SHUTDOWN_WAIT` seconds to end.
     """
     import shutil
     import tempfile
