@@ -441,16 +441,43 @@ def _mark_body(match: re.Match[str], variant: str = "student") -> str:
 
 
 def _kill_group(proc: subprocess.Popen[Any]) -> None:
-    """Kill a process and everything it started (its own process group)."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+    """Kill a process and everything it started (its own group); return once none of them runs.
+
+    The group is killed even when its first process has ended: chromium's main process ends
+    as soon as its DevTools pipe closes, while its renderers may still be ending; a command
+    that returned then left them running for a moment (a test caught two after Ctrl-C).
+    """
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # no such group (left, or never made)
+        if proc.poll() is None:
             proc.kill()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
         pass
+    deadline = time.monotonic() + 10
+    while _group_runs(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def _group_runs(group: int) -> bool:
+    """Whether a process of ``group`` still runs (not a zombie), as /proc tells (else False)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return False
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                state, _parent, pgrp = f.read().rsplit(b")", 1)[1].split()[:3]
+        except (OSError, ValueError):
+            continue
+        if int(pgrp) == group and state not in (b"Z", b"X"):
+            return True
+    return False
 
 
 def _die_with_parent() -> None:

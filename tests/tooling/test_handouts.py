@@ -150,3 +150,23 @@ def _runs(pid, exe):
             return exe.encode() in f.read()
     except OSError:
         return False
+
+
+def test_killing_the_printers_group_ends_what_its_first_process_left_running():
+    """Chromium's main process ends as soon as its DevTools pipe closes, its renderers a moment
+    later: ending the printer kills its whole group even when the first process has ended,
+    and returns only once none of it runs (a Ctrl-C test once found two still running)."""
+    import subprocess
+
+    from claimlab.tooling.handouts import _group_runs, _kill_group
+
+    proc = subprocess.Popen(
+        ["sh", "-c", "sleep 300 & echo started; exit 0"],
+        stdout=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    assert proc.stdout.readline() == b"started\n"
+    proc.wait()  # the first process has ended; its child sleeps on in the group
+    assert _group_runs(proc.pid)
+    _kill_group(proc)
+    assert not _group_runs(proc.pid)
+    proc.stdout.close()
