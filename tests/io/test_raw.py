@@ -12,7 +12,7 @@ import json
 
 import jsonschema
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from claimlab.core.errors import FixtureError
@@ -100,17 +100,19 @@ given_labels = st.fixed_dictionaries(
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.one_of(st.none(), given_labels), min_size=2, max_size=2), st.booleans())
+@example([None, {"entity": "\U0002f800", "qualifiers": ["\U0002f800"]}], False)  # NFC: 丽
 def test_null_is_absent_and_a_label_keeps_what_it_gives(tmp_path_factory, labels, units_null):
-    """Invariant: a label holds exactly its non-null fields (lists as tuples); a null field, a
-    null label and null units read as if they were left out."""
+    """Invariant: a label holds exactly its non-null fields (lists as tuples, texts in their
+    one spelling, NFC); a null field, a null label and null units read as if they were left out."""
+    from claimlab.core.text import nfc
+
+    def spelt(v):  # a CJK compatibility ideograph reads as its unified form, say
+        return nfc(v) if isinstance(v, str) else tuple(map(spelt, v)) if isinstance(v, list) else v
+
     line = {**LINE, "labels": labels, **({"units": None} if units_null else {})}
     (a,) = _load(tmp_path_factory.mktemp("raw"), line)
     for got, given_label in zip(a.labels, labels, strict=True):
-        expected = {
-            k: tuple(v) if isinstance(v, list) else v
-            for k, v in (given_label or {}).items()
-            if v is not None
-        }
+        expected = {k: spelt(v) for k, v in (given_label or {}).items() if v is not None}
         assert dict(got) == expected
     assert a.units is None
 
