@@ -30,7 +30,7 @@ from claimlab.core.errors import ClaimlabInputError
 from claimlab.io.files import atomic_write, replacing, temp_dir
 from claimlab.notebook.records import records_from_notebook
 from claimlab.notebook.words import WORDS, say
-from claimlab.tooling.runner import load_notebook
+from claimlab.tooling.runner import end_group, load_notebook
 
 Variant = Literal["student", "instructor"]
 VARIANTS: tuple[Variant, ...] = ("student", "instructor")
@@ -447,11 +447,9 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
     as soon as its DevTools pipe closes, while its renderers may still be ending; a command
     that returned then left them running for a moment (a test caught two after Ctrl-C).
     """
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # no such group (left, or never made)
-        if proc.poll() is None:
-            proc.kill()
+    end_group(proc.pid)  # its own group: started in a session of its own
+    if proc.poll() is None:  # no such group (never made): the process itself
+        proc.kill()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL

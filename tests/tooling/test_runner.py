@@ -128,6 +128,20 @@ def test_a_kernels_own_stderr_is_shown_only_when_the_run_fails(capfd, fails):
     assert ("kernel noise" in err) == fails and err.endswith("after\n")
 
 
+def _notebook(path, parameters, *cells):
+    """A notebook at ``path``: a ``parameters`` cell, then the code ``cells``."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Py"}
+    nb.cells = [
+        nbformat.v4.new_code_cell(parameters, metadata={"tags": ["parameters"]}),
+        *map(nbformat.v4.new_code_cell, cells),
+    ]
+    nbformat.write(nb, path)
+    return path
+
+
 def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
     """A kernel given TCP ports picked free a moment before it binds them can lose one to any
     other process (a make test once waited 60 s on a kernel that could not bind its port and
@@ -140,16 +154,12 @@ def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
 
     from claimlab.tooling.runner import run_notebook
 
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_code_cell("WHERE = 1", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell(
-            "import ipykernel, json\ninfo = ipykernel.get_connection_info(unpack=True)\n"
-            'print(json.dumps({k: info[k] for k in ("transport", "ip")}))'
-        ),
-    ]
-    path = tmp_path / "where.ipynb"
-    nbformat.write(nb, path)
+    path = _notebook(
+        tmp_path / "where.ipynb",
+        "WHERE = 1",
+        "import ipykernel, json\ninfo = ipykernel.get_connection_info(unpack=True)\n"
+        'print(json.dumps({k: info[k] for k in ("transport", "ip")}))',
+    )
     result = run_notebook(path, output_dir=tmp_path / "out")
     printed = nbformat.read(result.notebook, as_version=4).cells[-1].outputs[0].text
     info = json.loads(printed)
@@ -167,27 +177,18 @@ def test_a_kernel_that_will_not_end_after_its_run_is_ended_and_the_run_kept(tmp_
     same, and the notebook and its records are written whole."""
     import json
 
-    import nbformat
-
     from claimlab.tooling.runner import KERNEL_SHUTDOWN_WAIT, _kernel_sockets, run_notebook
 
     with _kernel_sockets() as config:
         assert config.KernelManager.shutdown_wait_time == KERNEL_SHUTDOWN_WAIT < 5
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Py"}
-    nb.cells = [
-        nbformat.v4.new_code_cell("N = 1", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell(
-            "import signal, threading\n"
-            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "threading.Thread(target=threading.Event().wait).start()  # never ends, not daemon"
-        ),
-        nbformat.v4.new_code_cell(
-            "from claimlab.notebook.records import record\nrecord('n', N + 1)"
-        ),
-    ]
-    path = tmp_path / "stubborn.ipynb"
-    nbformat.write(nb, path)
+    path = _notebook(
+        tmp_path / "stubborn.ipynb",
+        "N = 1",
+        "import signal, threading\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "threading.Thread(target=threading.Event().wait).start()  # never ends, not daemon",
+        "from claimlab.notebook.records import record\nrecord('n', N + 1)",
+    )
     result = run_notebook(path, parameters={"N": 41}, output_dir=tmp_path / "out")
     assert result.records == {"n": 42}
     assert json.loads(result.records_path.read_text(encoding="utf-8"))["records"] == {"n": 42}
@@ -211,28 +212,21 @@ def test_a_process_the_kernel_left_in_its_group_is_ended_with_the_run(tmp_path, 
     import json
     import time
 
-    import nbformat
-
     from claimlab.tooling.runner import run_notebook
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Py"}
-    nb.cells = [
-        nbformat.v4.new_code_cell("LABEL = 'x'", metadata={"tags": ["parameters"]}),
-        nbformat.v4.new_code_cell(
-            "import os, signal, time\n"
-            "from claimlab.notebook.records import record\n"
-            "child = os.fork()\n"
-            "if child == 0:\n"
-            "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-            "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "    time.sleep(300)\n"
-            "    os._exit(0)\n"
-            "record('child', child)\nrecord('label', LABEL)"
-        ),
-    ]
-    path = tmp_path / "forks.ipynb"
-    nbformat.write(nb, path)
+    path = _notebook(
+        tmp_path / "forks.ipynb",
+        "LABEL = 'x'",
+        "import os, signal, time\n"
+        "from claimlab.notebook.records import record\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "    time.sleep(300)\n"
+        "    os._exit(0)\n"
+        "record('child', child)\nrecord('label', LABEL)",
+    )
     result = run_notebook(path, parameters={"LABEL": "çatal"}, output_dir=tmp_path / "out")
     child = result.records["child"]
     try:
