@@ -214,6 +214,20 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()  # the group is gone already (or not ours): the program itself, if alive
 
 
+def _end_with_program(proc: subprocess.Popen[bytes]) -> None:
+    """Once the program has ended, kill what it left in its group.
+
+    A child still holding its output would keep the answers from ending; one that does not
+    would be left behind. The program is awaited without being reaped, so its id still names the group when it is
+    killed; what the program wrote before it ended stays in the pipe to be read.
+    """
+    try:
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+    except ChildProcessError:  # reaped already: the run kills the group itself
+        return
+    _kill_group(proc)
+
+
 def _feed(pipe: Any, text: bytes) -> None:
     """Write the items to the program and close its input (a program that stops early is fine)."""
     try:
@@ -277,6 +291,7 @@ class CommandChecker:
                 if place is not None:
                     on_answer(place, answers.found[items[place].id])
             code = proc.wait()
+            _kill_group(proc)  # what it left in its group, had its end not been heard first
         except BaseException:
             _kill_group(proc)
             proc.wait()
@@ -310,6 +325,7 @@ class CommandChecker:
             ) from err
         data = text.encode("utf-8", "replace")  # a lone surrogate from a file: as before
         threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True).start()
+        threading.Thread(target=_end_with_program, args=(proc,), daemon=True).start()
         return proc
 
 

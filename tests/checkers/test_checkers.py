@@ -404,6 +404,53 @@ def test_a_timeout_kills_the_commands_children_and_does_not_wait_for_them(tmp_pa
     assert time.monotonic() - started < sleep / 2  # an order check: the child's sleep not awaited
 
 
+LEFT_BEHIND = """
+import json, os, signal, sys, time
+for line in sys.stdin:
+    item = json.loads(line)
+    print(json.dumps({{"id": item["id"], "label": "SUPPORTED"}}), flush=True)
+if os.fork() == 0:  # a child in the program's group, ignoring SIGTERM, left running
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if sys.argv[1] == "closed":
+        os.close(1)
+        os.close(2)
+    with open(sys.argv[2], "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep({sleep})
+    os._exit(0)
+while not (os.path.exists(sys.argv[2]) and os.path.getsize(sys.argv[2])):
+    time.sleep(0.01)  # the child has started and written its id
+"""
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (a zombie counts as ended: it runs nothing)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state == "Z"
+
+
+@pytest.mark.parametrize("output", ["held", "closed"])
+def test_a_command_that_ends_leaving_a_child_is_answered_and_its_child_is_killed(tmp_path, output):
+    """Its answers count as it ends; a child left in its group, holding the output or not, is
+    killed (the program's end is not awaited through the child's sleep)."""
+    sleep = 60
+    script, pid_file = tmp_path / "leaves.py", tmp_path / "child.pid"
+    script.write_text(LEFT_BEHIND.format(sleep=sleep), encoding="utf-8")
+    checker = checker_from_spec(f"command:{sys.executable} {script} {output} {pid_file}")
+    started = time.monotonic()
+    run = run_checker(SAME[:2], checker, options=RunOptions(timeout=sleep, retries=0))
+    assert time.monotonic() - started < sleep / 2  # an order check: the child not awaited
+    assert [v[0].label.value for v in run.verdicts] == ["SUPPORTED", "SUPPORTED"]
+    child = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while not _gone(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(child)
+
+
 LATIN1 = """
 import json, sys
 for line in sys.stdin:
