@@ -26,14 +26,16 @@ import importlib
 import inspect
 import json
 import os
+import selectors
 import shlex
 import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from claimlab.checkers.lexical import LexicalChecker
@@ -214,18 +216,55 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()  # the group is gone already (or not ours): the program itself, if alive
 
 
-def _end_with_program(proc: subprocess.Popen[bytes]) -> None:
-    """Once the program has ended, kill what it left in its group.
+class _Late(Exception):
+    """The program's time ran out before it ended."""
 
-    A child still holding its output would keep the answers from ending; one that does not
-    would be left behind. The program is awaited without being reaped, so its id still names the group when it is
-    killed; what the program wrote before it ended stays in the pipe to be read.
+
+def _output_lines(
+    proc: subprocess.Popen[bytes], deadline: float, errors: list[bytes]
+) -> Iterator[bytes]:
+    """The program's output lines as they come, until it has ended; its error output gathered.
+
+    Once the program has ended, what it wrote is read to the end of what is there and no more:
+    a process it left (in its group, killed after; or in a session of its own, out of reach)
+    that still holds the output keeps nothing waiting. Raises :class:`_Late` at the deadline,
+    whoever holds the pipes. A last line without its newline is given as it is.
     """
+    pipes = {proc.stdout.fileno(): True, proc.stderr.fileno(): False}  # type: ignore[union-attr]
+    pending, ended = b"", False
+    with selectors.DefaultSelector() as sel:
+        for fd in pipes:
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0 and not ended:
+                raise _Late
+            ready = sel.select(timeout=0 if ended else min(left, 0.05))
+            if ended and (not ready or left <= 0):
+                break
+            for key, _ in ready:
+                chunk = _read_some(key.fd)
+                if chunk is None:
+                    continue
+                if not chunk:
+                    sel.unregister(key.fd)
+                elif not pipes[key.fd]:
+                    errors.append(chunk)
+                else:
+                    *lines, pending = (pending + chunk).split(b"\n")
+                    yield from (line + b"\n" for line in lines)
+            ended = ended or proc.poll() is not None
+    if pending:
+        yield pending
+
+
+def _read_some(fd: int) -> bytes | None:
+    """What a ready pipe holds (b"" at its end; None when nothing after all)."""
     try:
-        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-    except ChildProcessError:  # reaped already: the run kills the group itself
-        return
-    _kill_group(proc)
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return None
 
 
 def _feed(pipe: Any, text: bytes) -> None:
@@ -269,40 +308,24 @@ class CommandChecker:
     ) -> list[object]:
         """Like :meth:`check`, calling ``on_answer(place, answer)`` for each line as it comes."""
         proc = self._start(items)
-        late: list[bool] = []
-
-        def expire() -> None:
-            late.append(True)
-            _kill_group(proc)
-
-        timer = threading.Timer(timeout, expire)
-        errors: list[str] = []
-        stderr, stdout = proc.stderr, proc.stdout
-        assert stderr is not None and stdout is not None  # both piped by _start
-        reader = threading.Thread(
-            target=lambda: errors.append(stderr.read().decode("utf-8", "replace")), daemon=True
-        )
-        reader.start()
-        timer.start()
+        errors: list[bytes] = []
         answers = _Answers(items, self.name)
         try:
-            for n, line in enumerate(stdout, 1):
+            for n, line in enumerate(_output_lines(proc, time.monotonic() + timeout, errors), 1):
                 place = answers.take(n, line)
                 if place is not None:
                     on_answer(place, answers.found[items[place].id])
-            code = proc.wait()
-            _kill_group(proc)  # what it left in its group, had its end not been heard first
-        except BaseException:
-            _kill_group(proc)
-            proc.wait()
-            raise
+        except _Late:
+            raise CheckerUnavailable(f"no answer within {timeout:g} s") from None
         finally:
-            timer.cancel()
-            reader.join(timeout=5)
-        if late:
-            raise CheckerUnavailable(f"no answer within {timeout:g} s")
+            _kill_group(proc)  # what the program left in its group, and the program if alive
+            code = proc.wait()
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
         if code != 0:
-            raise CheckerUnavailable(f"exit {code}: {''.join(errors).strip()[-200:]}")
+            text = b"".join(errors).decode("utf-8", "replace")
+            raise CheckerUnavailable(f"exit {code}: {text.strip()[-200:]}")
         return answers.in_order()
 
     def _start(self, items: Sequence[Item]) -> subprocess.Popen[bytes]:
@@ -325,7 +348,6 @@ class CommandChecker:
             ) from err
         data = text.encode("utf-8", "replace")  # a lone surrogate from a file: as before
         threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True).start()
-        threading.Thread(target=_end_with_program, args=(proc,), daemon=True).start()
         return proc
 
 

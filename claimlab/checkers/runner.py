@@ -95,6 +95,9 @@ def _call(
 ) -> list[Verdict]:
     """One batch, retried with backoff (only what is still unanswered); its verdicts stored.
 
+    A try that fails once every item has its answer (a program that answered all, then exited
+    with an error or outlived its time) leaves nothing to ask again: the batch is answered.
+
     A checker that streams (a command: :meth:`~claimlab.checkers.backends.CommandChecker.stream`)
     has each answer read as a verdict and stored as it arrives; any other's answers are read in
     full, every one as a verdict, before any is stored.
@@ -112,6 +115,9 @@ def _call(
                     checker.name, batch, todo, got, store))  # fmt: skip
             break
         except CheckerUnavailable as err:
+            if len(got) == len(batch):  # every answer came before the try failed: none to ask
+                todo, answers = [], []
+                break
             if attempt == options.retries:
                 raise CheckerFailed(
                     f"no answer after {options.retries + 1} tries: {err}",

@@ -8,8 +8,10 @@ that applies the same rule to the prompt it receives.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -406,20 +408,27 @@ def test_a_timeout_kills_the_commands_children_and_does_not_wait_for_them(tmp_pa
 
 LEFT_BEHIND = """
 import json, os, signal, sys, time
+how, pid_file, end = sys.argv[1:]
 for line in sys.stdin:
     item = json.loads(line)
-    print(json.dumps({{"id": item["id"], "label": "SUPPORTED"}}), flush=True)
-if os.fork() == 0:  # a child in the program's group, ignoring SIGTERM, left running
+    if item["id"] != "unanswered":
+        print(json.dumps({{"id": item["id"], "label": "SUPPORTED"}}), flush=True)
+if os.fork() == 0:  # a child left running, ignoring SIGTERM, holding the output or not
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if sys.argv[1] == "closed":
+    if how == "own session":
+        os.setsid()  # out of the group's reach
+    if how == "closed":
         os.close(1)
         os.close(2)
-    with open(sys.argv[2], "w") as f:
+    with open(pid_file, "w") as f:
         f.write(str(os.getpid()))
     time.sleep({sleep})
     os._exit(0)
-while not (os.path.exists(sys.argv[2]) and os.path.getsize(sys.argv[2])):
+while not (os.path.exists(pid_file) and os.path.getsize(pid_file)):
     time.sleep(0.01)  # the child has started and written its id
+if end == "hang":
+    time.sleep({sleep})
+sys.exit(int(end))
 """
 
 
@@ -432,23 +441,59 @@ def _gone(pid: int) -> bool:
     return state == "Z"
 
 
-@pytest.mark.parametrize("output", ["held", "closed"])
-def test_a_command_that_ends_leaving_a_child_is_answered_and_its_child_is_killed(tmp_path, output):
-    """Its answers count as it ends; a child left in its group, holding the output or not, is
-    killed (the program's end is not awaited through the child's sleep)."""
-    sleep = 60
+def _leaving(tmp_path, how, end, sleep):
+    """A checker answering SUPPORTED to all, leaving a child (``how``), then ending (``end``)."""
     script, pid_file = tmp_path / "leaves.py", tmp_path / "child.pid"
     script.write_text(LEFT_BEHIND.format(sleep=sleep), encoding="utf-8")
-    checker = checker_from_spec(f"command:{sys.executable} {script} {output} {pid_file}")
+    return checker_from_spec(
+        f"command:{sys.executable} {script} '{how}' {pid_file} {end}"
+    ), pid_file
+
+
+@pytest.mark.parametrize("how", ["held", "closed", "own session"])
+def test_a_command_that_ends_leaving_a_child_is_answered_at_its_end(tmp_path, how):
+    """Its answers count as it ends, whoever holds its output then; a child left in its group
+    is killed (one in a session of its own is out of reach: it is only not awaited)."""
+    sleep = 60
+    checker, pid_file = _leaving(tmp_path, how, "0", sleep)
     started = time.monotonic()
     run = run_checker(SAME[:2], checker, options=RunOptions(timeout=sleep, retries=0))
     assert time.monotonic() - started < sleep / 2  # an order check: the child not awaited
     assert [v[0].label.value for v in run.verdicts] == ["SUPPORTED", "SUPPORTED"]
     child = int(pid_file.read_text())
+    if how == "own session":
+        os.kill(child, signal.SIGKILL)
+        return
     deadline = time.monotonic() + 10
     while not _gone(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(child)
+
+
+@pytest.mark.parametrize("retries", [0, 2])
+@pytest.mark.parametrize("end", ["3", "hang"])
+def test_a_try_that_fails_after_every_answer_came_leaves_the_batch_answered(tmp_path, end, retries):
+    """Every answer is kept as it arrives: a program that answered all, then exited with an
+    error or ran out of time, has nothing left to be asked again (asking for nothing ended the
+    run with an IndexError)."""
+    checker, pid_file = _leaving(tmp_path, "held", end, 60)
+    waits = []
+    options = RunOptions(timeout=2, retries=retries, sleep=waits.append)
+    run = run_checker(SAME[:3], checker, options=options)
+    assert [v[0].label.value for v in run.verdicts] == ["SUPPORTED"] * 3
+    assert waits == []  # not tried again
+
+
+def test_a_timeout_ends_the_wait_even_for_a_child_in_a_session_of_its_own(tmp_path):
+    """The error comes at the timeout though a process out of the group's reach holds the
+    output (it waited until that process ended)."""
+    checker, pid_file = _leaving(tmp_path, "own session", "hang", 60)
+    started = time.monotonic()
+    with pytest.raises(CheckerFailed, match=r"no answer after 1 tries: no answer within 2 s"):
+        run_checker([*SAME[:2], Item("unanswered", "c", ())], checker,
+                    options=RunOptions(timeout=2, retries=0))  # fmt: skip
+    assert time.monotonic() - started < 30  # an order check: the child's minute not awaited
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)
 
 
 LATIN1 = """
