@@ -92,7 +92,9 @@ bench: setup
 	$(VENV)/bin/python benchmarks/bench_uncertainty.py
 	$(VENV)/bin/python benchmarks/bench_gold.py
 	$(VENV)/bin/python benchmarks/bench_parse.py
-	$(VENV)/bin/python benchmarks/bench_official.py $(if $(FEVER_SCORER),--fever-scorer $(FEVER_SCORER))
+	$(VENV)/bin/python benchmarks/bench_official.py $(if $(FEVER_SCORER),--fever-scorer $(FEVER_SCORER)) \
+	  $(if $(RAGCHECKER),--ragchecker $(RAGCHECKER)) \
+	  $(if $(RAGCHECKER_PYTHON),--ragchecker-python $(RAGCHECKER_PYTHON))
 	$(if $(BEFORE),$(VENV)/bin/python benchmarks/bench_outputs.py --before $(BEFORE))
 
 # no update checks, news feeds or extension searches: the lab reaches nothing outside this

@@ -1,18 +1,23 @@
 """claimlab against an official scorer: whole process against whole process, on the same input.
 
-    .venv/bin/python benchmarks/bench_official.py --fever-scorer DIR [--sizes 0 100000] [--runs 3]
+    .venv/bin/python benchmarks/bench_official.py --fever-scorer DIR \
+        [--ragchecker DIR --ragchecker-python PY] [--sizes 0 100000] [--runs 3]
 
 The official code is not part of claimlab and is not restated here: give the folder that holds
 it. For FEVER that is the ``src`` folder of the ``fever-scorer`` source distribution (PyPI), the
 one holding ``fever/scorer.py``; the official process reads both files with ``json.loads`` per
-line, as its README shows, and calls ``fever_score(predictions, actual)``. A scorer not given is
-reported absent, nothing is measured for it.
+line, as its README shows, and calls ``fever_score(predictions, actual)``. For RAGChecker it is
+the folder holding ``ragchecker/evaluator.py`` (the ``ragchecker`` wheel, PyPI, unpacked), run
+by a Python that has RAGChecker's own needs (numpy, dataclasses-json, loguru); the process
+scores the file as RAGChecker's command line does (``RAGResults.from_json``, then
+``evaluate(results, "all_metrics")``). A scorer not given is reported absent, nothing is
+measured for it.
 
-Sizes: 0 is the shared real file itself (``paper_dev.jsonl`` and its baseline predictions);
-another size repeats the real lines with fresh ids up to that many claims. For each size both
-processes run ``--runs`` times, alternating; printed: the median CPU seconds (user + system of
-the whole process) and wall seconds of each, the ratio claimlab / official, and whether the four
-figures agree. Asserts nothing.
+Sizes: 0 is the shared real file itself (FEVER's ``paper_dev.jsonl`` and its baseline
+predictions; RAGChecker's ``checking_outputs.json``); another size repeats the real records with
+fresh ids up to that many. For each size both processes run ``--runs`` times, alternating;
+printed: the median CPU seconds (user + system of the whole process) and wall seconds of each,
+the ratio claimlab / official, and whether the figures agree. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -41,6 +46,28 @@ with open(sys.argv[2], encoding="utf-8") as f:
     actual = [json.loads(line) for line in f]
 strict, accuracy, precision, recall, f1 = fever_score(predictions, actual, max_evidence=5)
 print(json.dumps([strict, accuracy, precision, recall]))
+"""
+
+# RAGChecker's own scoring, as its command line scores a file (``ragchecker/cli.py``: the results
+# read with ``RAGResults.from_json``, then ``RAGChecker.evaluate(results, metrics)``). evaluate()
+# calls the claim extractor and the checker (refchecker, an LLM) only for a check missing from
+# the file; a checking output has every check, so they are never called: their names are given
+# stand-ins so the module imports without the LLM stack, and the instance is made without its
+# constructor (which would start them). Every line of scoring is RAGChecker's own.
+OFFICIAL_RAG = """
+import json, sys, types
+sys.path.insert(0, sys.argv[1])
+for name in ("refchecker", "refchecker.extractor", "refchecker.checker"):
+    sys.modules[name] = types.ModuleType(name)
+sys.modules["refchecker.extractor"].LLMExtractor = None
+for name in ("LLMChecker", "NLIChecker", "AlignScoreChecker"):
+    setattr(sys.modules["refchecker.checker"], name, None)
+from ragchecker.container import RAGResults
+from ragchecker.evaluator import RAGChecker
+with open(sys.argv[2], encoding="utf-8") as f:
+    results = RAGResults.from_json(f.read())
+RAGChecker.__new__(RAGChecker).evaluate(results, metrics="all_metrics")
+print(json.dumps(results.metrics))
 """
 
 
@@ -99,32 +126,113 @@ def fever_row(
     )
 
 
+def rag_file(data: Path, size: int, folder: Path) -> tuple[Path, int]:
+    """The shared checking output (size 0), or its results repeated with fresh query ids.
+
+    Both sides read the same file, written without the stored metrics: the shared file's
+    overall ones are grouped under names an older RAGChecker wrote (``overall``, not 0.1.9's
+    ``overall_metrics``, which evaluate() cannot add to), and a result's stored metric would be
+    taken as it is instead of computed.
+    """
+    real = json.loads((data / "ragchecker" / "checking_outputs.json").read_text("utf-8"))
+    rows = [{k: v for k, v in r.items() if k != "metrics"} for r in real["results"]]
+    n = size or len(rows)
+    results = []
+    for i in range(n):
+        copy, k = divmod(i, len(rows))
+        qid = rows[k]["query_id"] if size == 0 else f"{rows[k]['query_id']}#{copy}"
+        results.append({**rows[k], "query_id": qid})
+    path = folder / f"rag-{n}.json"
+    path.write_text(json.dumps({"results": results}, ensure_ascii=False), encoding="utf-8")
+    return path, n
+
+
+def rag_row(
+    package: Path, python: str, path: Path, runs: int
+) -> tuple[float, float, float, float, bool]:
+    """Both processes ``runs`` times, alternating; medians, ratio and whether the eleven
+    figures agree (RAGChecker prints each as a percentage rounded to one decimal)."""
+    ours, theirs = [], []
+    for _ in range(runs):
+        ours.append(timed([CLAIMLAB, "rag", str(path), "--json"]))
+        theirs.append(timed([python, "-c", OFFICIAL_RAG, str(package), str(path)]))
+    mine = json.loads(ours[-1][2])["macro"]
+    official = json.loads(theirs[-1][2])
+    same = all(
+        mine[k]["value"] is not None and round(mine[k]["value"] * 100, 1) == v
+        for group in official.values()
+        for k, v in group.items()
+    )
+    return (
+        statistics.median(c for c, _, _ in ours),
+        statistics.median(c for c, _, _ in theirs),
+        statistics.median(w for _, w, _ in ours),
+        statistics.median(w for _, w, _ in theirs),
+        same,
+    )
+
+
+def fever_rows(args: argparse.Namespace) -> None:
+    """claimlab fever against the official FEVER scorer at each size, or why not."""
+    if args.fever_scorer is None or not (args.fever_scorer / "fever" / "scorer.py").is_file():
+        print("  fever: official scorer absent (give --fever-scorer DIR holding fever/scorer.py)")
+        return
+    if not (args.data / "fever" / "paper_dev.jsonl").is_file():
+        print(f"  fever: data absent under {args.data} (give --data)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            gold, pred, n = fever_files(args.data, size, Path(tmp))
+            ours, theirs, w_ours, w_theirs, same = fever_row(
+                args.fever_scorer, gold, pred, args.runs
+            )
+            print(
+                f"  fever, {n:>9,} claims: claimlab {ours:6.2f} s, official {theirs:6.2f} s"
+                f" -> {ours / theirs:.2f}x  (wall {w_ours:.2f} s / {w_theirs:.2f} s)"
+                f"  same four figures: {same}",
+                flush=True,
+            )
+
+
+def rag_rows(args: argparse.Namespace) -> None:
+    """claimlab rag against RAGChecker's own scoring at each size, or why not."""
+    if args.ragchecker is None or not (args.ragchecker / "ragchecker" / "evaluator.py").is_file():
+        print("  rag: RAGChecker absent (give --ragchecker DIR holding ragchecker/evaluator.py)")
+        return
+    if not (args.data / "ragchecker" / "checking_outputs.json").is_file():
+        print(f"  rag: data absent under {args.data} (give --data)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in args.sizes:
+            path, n = rag_file(args.data, size, Path(tmp))
+            ours, theirs, w_ours, w_theirs, same = rag_row(
+                args.ragchecker, args.ragchecker_python, path, args.runs
+            )
+            print(
+                f"  rag, {n:>9,} queries: claimlab {ours:6.2f} s, RAGChecker {theirs:6.2f} s"
+                f" -> {ours / theirs:.2f}x  (wall {w_ours:.2f} s / {w_theirs:.2f} s)"
+                f"  same eleven figures: {same}",
+                flush=True,
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fever-scorer", type=Path, help="folder holding fever/scorer.py")
+    ap.add_argument("--ragchecker", type=Path, help="folder holding ragchecker/evaluator.py")
+    ap.add_argument(
+        "--ragchecker-python",
+        default=sys.executable,
+        help="a Python with RAGChecker's own needs: numpy, dataclasses-json, loguru",
+    )
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--sizes", type=int, nargs="+", default=[0, 100_000])
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     print("claimlab against the official scorer, whole processes, CPU seconds (median):")
-    if args.fever_scorer is None or not (args.fever_scorer / "fever" / "scorer.py").is_file():
-        print("  fever: official scorer absent (give --fever-scorer DIR holding fever/scorer.py)")
-    elif not (args.data / "fever" / "paper_dev.jsonl").is_file():
-        print(f"  fever: data absent under {args.data} (give --data)")
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            for size in args.sizes:
-                gold, pred, n = fever_files(args.data, size, Path(tmp))
-                ours, theirs, w_ours, w_theirs, same = fever_row(
-                    args.fever_scorer, gold, pred, args.runs
-                )
-                print(
-                    f"  fever, {n:>9,} claims: claimlab {ours:6.2f} s, official {theirs:6.2f} s"
-                    f" -> {ours / theirs:.2f}x  (wall {w_ours:.2f} s / {w_theirs:.2f} s)"
-                    f"  same four figures: {same}",
-                    flush=True,
-                )
-    for name in ("hotpotqa", "musique", "rag", "meta-eval"):
+    fever_rows(args)
+    rag_rows(args)
+    for name in ("hotpotqa", "musique", "meta-eval"):
         print(f"  {name}: official script absent (not on a package registry; not measured)")
     print(f"  load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 

@@ -1,6 +1,8 @@
 """Plots that show counts and N/A: every bar is labelled n/d; an undefined ratio is a hatched bar.
 
-Imported lazily (never by the metric modules), so ``import claimlab`` stays light.
+Never imported by the metric modules, and matplotlib is imported only when a figure is drawn: a
+module of views decorated with :func:`styled` imports light, so a command printing its terminal
+lines (``claimlab rag``, ``meta-eval``) loads no figure library.
 """
 
 from __future__ import annotations
@@ -8,14 +10,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, ParamSpec, TypeVar
-
-import matplotlib.pyplot as plt
-from matplotlib.axes import Axes
-from matplotlib.patches import Patch
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from claimlab.core.ratio import Ratio
 from claimlab.core.text import terminal
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 NA_STYLE: dict[str, Any] = {
     "facecolor": "white",
@@ -159,6 +160,8 @@ HOUSE_STYLE: dict[str, Any] = {
 @contextmanager
 def house_style() -> Iterator[None]:
     """Deterministic, readable defaults for the figures made inside (nothing changed outside)."""
+    import matplotlib.pyplot as plt
+
     rc: dict[str, Any] = {**HOUSE_STYLE, "font.family": list(font_families())}
     with plt.rc_context(rc):  # type: ignore[arg-type]
         yield
@@ -216,6 +219,8 @@ def styled(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        from matplotlib.axes import Axes
+
         with house_style():
             ax = fn(*args, **kwargs)
             if isinstance(ax, Axes):
@@ -265,6 +270,9 @@ def plot_ratios(
     Returns:
         The Axes drawn on.
     """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
     if ax is None:
         _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 2.9))
     names = list(ratios)
@@ -317,6 +325,8 @@ def plot_grouped_values(
     series with a horizontal bar per group, so the figure keeps the page's width and every
     label stays at 8 pt or more. Returns the (first) Axes.
     """
+    import matplotlib.pyplot as plt
+
     row_names = list(rows)
     series: Sequence[str] = list(next(iter(rows.values()))) if rows else []
     colors = {s: COLORS.get(s, PALETTE[j % len(PALETTE)]) for j, s in enumerate(series)}
@@ -329,14 +339,12 @@ def plot_grouped_values(
         _, ax = plt.subplots(figsize=(PRINT_WIDTH_IN, 4.2))
     above = _column_bars(ax, rows, row_names, series, colors, na_label, errors)
     ax.set_xticks(range(len(row_names)))
-    # texts are made visible before _make_room_above measures them (a glyph-less control
-    # character would be measured, and warned about, first)
+    # made visible before _make_room_above measures them (a glyph-less control character: warned)
     ticks = [label(f"{r}\n{notes.get(r, '')}".strip()) for r in row_names]
     ax.set_xticklabels(ticks, fontsize=8)
     ax.set_ylim(0, 1.05)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0], ["0%", "25%", "50%", "75%", "100%"], fontsize=8)
-    handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
-    handles.append(Patch(**NA_STYLE, label=na_label))
+    handles = _legend_handles(series, colors, series_labels, na_label)
     ax.legend(  # above the axes, so no bar or label can run into it
         handles=handles,
         loc="lower center",
@@ -353,6 +361,19 @@ def plot_grouped_values(
     if ylabel:
         ax.set_ylabel(ylabel, fontsize=9)
     return ax
+
+
+def _legend_handles(
+    series: Sequence[str],
+    colors: Mapping[str, str],
+    series_labels: Mapping[str, str] | None,
+    na_label: str,
+) -> list[Any]:
+    """One legend entry per series in its colour, then the N/A bar's."""
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=colors[s], label=label((series_labels or {}).get(s, s))) for s in series]
+    return [*handles, Patch(**NA_STYLE, label=na_label)]
 
 
 def _column_bars(
@@ -416,6 +437,8 @@ def _panels(
     errors: Any = None,
 ) -> Axes:
     """One panel per series, a horizontal bar per group, its label beside the bar."""
+    import matplotlib.pyplot as plt
+
     cols = min(len(series), 4)  # one row of panels sharing the group labels
     nrows = (len(series) + cols - 1) // cols
     panel_h = (0.36 if notes else 0.26) * len(row_names) + 0.7

@@ -64,6 +64,31 @@ def test_a_one_record_command_imports_none_of_them(command, tmp_path):
     assert imported(*args) == [0, []]
 
 
+def _meta_files(folder):
+    """Two responses to each of two queries, judged by people and scored by a checker."""
+    labels = ("correctness_label", "completeness_label", "overall_label")
+    human = [{"instance_id": i // 2, "dataset": "d", "query": "q", **dict.fromkeys(labels, 1)}
+             for i in range(4)]  # fmt: skip
+    scores = [{"instance_id": i, "model1": {"ragchecker": dict.fromkeys(labels, 0.1 * i)},
+               "model2": {"ragchecker": dict.fromkeys(labels, 0.5)}} for i in range(2)]  # fmt: skip
+    (folder / "human.json").write_text(json.dumps(human), encoding="utf-8")
+    (folder / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
+    return folder / "human.json", folder / "scores.json"
+
+
+@pytest.mark.parametrize("output", [[], ["--json"], ["--per-query"]])
+def test_rag_and_meta_eval_print_their_figures_without_a_figure_library(output, tmp_path):
+    """Their terminal lines live beside the lab's plots: the plots' library is imported when a
+    plot is drawn, never for a command that prints (it was half a second of a small file's run)."""
+    rag = imported("rag", FIXTURES / "rag_greenhouse.json", *output)
+    human, scores = _meta_files(tmp_path)
+    json_only = [o for o in output if o == "--json"]
+    meta = imported("meta-eval", human, scores, "--bootstrap", "100", *json_only)
+    for code, found in (rag, meta):
+        assert code == 0
+        assert "matplotlib" not in found
+
+
 def test_a_small_fever_file_never_imports_msgspec(tmp_path):
     """msgspec's typed lines are a large file's path: importing it would cost a small file more
     than they save."""

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from matplotlib.axes import Axes
-
 from claimlab.core.ratio import percent
 from claimlab.metrics.rag import (
     ARROWS,
@@ -25,6 +23,7 @@ from claimlab.notebook.style import plot_grouped_values, styled
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
     from claimlab.io.ragchecker import JudgedPair, RagQuery
     from claimlab.labs.rag.study import CheckerStudy, MetaStudy, RagStudy
