@@ -7,6 +7,7 @@ counts weighted by how often each was drawn: one matrix product per block of res
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -67,16 +68,41 @@ def pick_blocks(
         done += b
 
 
+KEEP_CELLS = 64_000_000  # draws kept in a process, as one-byte counts: at most 64 MB
+_KEPT: OrderedDict[tuple[int, int, int, int], list[NDArray[np.uint8]]] = OrderedDict()
+
+
 def weight_blocks(n: int, resamples: int, seed: int) -> Iterator[NDArray[np.float64]]:
     """Blocks of bootstrap weights: how often each of ``n`` answers is drawn, per resample.
 
-    The draws of :func:`pick_blocks`, counted per answer.
+    The draws of :func:`pick_blocks`, counted per answer. The counts of a seed are kept once
+    drawn (one byte each, up to :data:`KEEP_CELLS` in all, the oldest let go first): the
+    figures a command resamples with one seed (a comparison's nine) share one draw, and the
+    weights are the same numbers as drawn again.
     """
+    key = (n, resamples, seed, BLOCK_CELLS)  # the blocks as drawn: their size is part of them
+    if key in _KEPT:
+        _KEPT.move_to_end(key)
+        for small in _KEPT[key]:
+            yield small.astype(np.float64)
+        return
+    keep: list[NDArray[np.uint8]] | None = [] if n * resamples <= KEEP_CELLS else None
     for draws in pick_blocks(n, resamples, seed):
         b = len(draws)
         offsets = (np.arange(b, dtype=np.int64) * n)[:, None]
         counts = np.bincount((draws + offsets).ravel(), minlength=b * n).reshape(b, n)
+        if keep is not None:
+            keep = keep + [counts.astype(np.uint8)] if counts.max(initial=0) < 256 else None
         yield counts.astype(np.float64)
+    if keep is not None:
+        _keep(key, keep)
+
+
+def _keep(key: tuple[int, int, int, int], blocks: list[NDArray[np.uint8]]) -> None:
+    """Keep a seed's counts, letting the oldest go while all kept exceed :data:`KEEP_CELLS`."""
+    _KEPT[key] = blocks
+    while sum(k[0] * k[1] for k in _KEPT) > KEEP_CELLS:
+        _KEPT.popitem(last=False)
 
 
 def macro_parts(num: Floats, den: Floats) -> tuple[Floats, Floats]:

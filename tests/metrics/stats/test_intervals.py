@@ -10,6 +10,8 @@ from statistics import NormalDist
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.metrics.stats.intervals import (
     Interval,
@@ -300,6 +302,31 @@ def test_weights_draw_each_answer_n_times_in_all_and_blocks_do_not_change_them()
     assert (np.vstack(small) == w).all()
     assert not (np.vstack(list(weight_blocks(7, 50, seed=4))) == w).all()
     assert list(weight_blocks(7, 0, seed=3)) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 60), st.integers(0, 40), st.integers(0, 2**32 - 1), st.integers(1, 200))
+def test_weights_kept_from_a_draw_are_the_weights_drawn_again(n, resamples, seed, block):
+    """The counts a seed's draw leaves are kept; the weights given again are the same numbers,
+    block for block, as a draw made anew (nothing kept), and the kept stay within budget."""
+    import claimlab.metrics.stats.resampling as rs
+
+    saved = rs.BLOCK_CELLS, rs.KEEP_CELLS
+    try:
+        rs.BLOCK_CELLS, rs.KEEP_CELLS = block, 500
+        first = list(weight_blocks(n, resamples, seed))
+        again = list(weight_blocks(n, resamples, seed))
+        rs._KEPT.clear()
+        anew = list(weight_blocks(n, resamples, seed))
+        assert sum(k[0] * k[1] for k in rs._KEPT) <= rs.KEEP_CELLS
+    finally:
+        rs.BLOCK_CELLS, rs.KEEP_CELLS = saved
+        rs._KEPT.clear()
+    for blocks in (again, anew):
+        assert [b.shape for b in blocks] == [b.shape for b in first]
+        assert all(
+            b.dtype == np.float64 and (b == a).all() for a, b in zip(first, blocks, strict=True)
+        )
 
 
 def test_resampled_sums_are_the_weights_times_the_columns():
