@@ -227,11 +227,12 @@ def _output_lines(
 
     Once the program has ended, what it wrote is read to the end of what is there and no more:
     a process it left (in its group, killed after; or in a session of its own, out of reach)
-    that still holds the output keeps nothing waiting. Raises :class:`_Late` at the deadline,
-    whoever holds the pipes. A last line without its newline is given as it is.
+    that still holds the output keeps nothing waiting. A program that closed its output is
+    awaited until the deadline. Raises :class:`_Late` at the deadline, whoever holds the pipes.
+    A last line without its newline is given as it is.
     """
     pipes = {proc.stdout.fileno(): True, proc.stderr.fileno(): False}  # type: ignore[union-attr]
-    pending, ended = b"", False
+    lines, ended = _Lines(), False
     with selectors.DefaultSelector() as sel:
         for fd in pipes:
             os.set_blocking(fd, False)
@@ -245,18 +246,37 @@ def _output_lines(
                 break
             for key, _ in ready:
                 chunk = _read_some(key.fd)
-                if chunk is None:
-                    continue
-                if not chunk:
+                if chunk == b"":
                     sel.unregister(key.fd)
-                elif not pipes[key.fd]:
+                elif chunk is not None and not pipes[key.fd]:
                     errors.append(chunk)
-                else:
-                    *lines, pending = (pending + chunk).split(b"\n")
-                    yield from (line + b"\n" for line in lines)
+                elif chunk is not None:
+                    yield from lines.feed(chunk)
             ended = ended or proc.poll() is not None
-    if pending:
-        yield pending
+    if lines.parts:
+        yield b"".join(lines.parts)
+    try:
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        raise _Late from None
+
+
+class _Lines:
+    """Bytes as they come, given back as whole lines (a line's parts joined once it ends)."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The lines this chunk ends, each with its newline; the rest kept for the next."""
+        if b"\n" not in chunk:
+            self.parts.append(chunk)
+            return []
+        head, *rest = chunk.split(b"\n")
+        tail = rest.pop()
+        ended = [b"".join([*self.parts, head]), *rest]
+        self.parts = [tail] if tail else []
+        return [line + b"\n" for line in ended]
 
 
 def _read_some(fd: int) -> bytes | None:

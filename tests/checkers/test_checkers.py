@@ -496,6 +496,22 @@ def test_a_timeout_ends_the_wait_even_for_a_child_in_a_session_of_its_own(tmp_pa
     os.kill(int(pid_file.read_text()), signal.SIGKILL)
 
 
+@FEW
+@given(st.binary(max_size=60), st.lists(st.integers(0, 60), max_size=8))
+def test_output_read_in_any_pieces_gives_the_lines_of_the_whole(data, cuts):
+    """However the pipe hands the output over, the lines are those of the output read whole:
+    each with its newline, a last one without it as it is."""
+    from claimlab.checkers.backends import _Lines
+
+    lines, got = _Lines(), []
+    edges = [0, *sorted(c for c in cuts if c <= len(data)), len(data)]
+    for a, b in zip(edges, edges[1:], strict=False):
+        got += lines.feed(data[a:b]) if b > a else []
+    got += [b"".join(lines.parts)] if lines.parts else []
+    *whole, last = data.split(b"\n")
+    assert got == [line + b"\n" for line in whole] + ([last] if last else [])
+
+
 LATIN1 = """
 import json, sys
 for line in sys.stdin:
