@@ -47,6 +47,7 @@ from claimlab.checkers.verdicts import (
     items_named,
 )
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.processes import end_session
 
 KEY_VARIABLE = "CLAIMLAB_CHECKER_KEY"
 PROMPT_VERSION = "claimlab-check-v1"
@@ -209,23 +210,31 @@ class _Answers:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the program and every process it started in its group (they may hold its output)."""
+    """Kill the program and every process it started in its group or its session.
+
+    They may hold its output; one that made a session of its own is out of reach.
+    """
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # its own group: started in a session of its own
     except (ProcessLookupError, PermissionError):
         proc.kill()  # the group is gone already (or not ours): the program itself, if alive
+    end_session(proc.pid)  # a group of its own inside the session (a shell's job control)
 
 
 class _Late(Exception):
     """The program's time ran out before it ended."""
 
 
-def _output_lines(
-    proc: subprocess.Popen[bytes], deadline: float, errors: list[bytes]
-) -> Iterator[bytes]:
-    """The program's output lines as they come, until it has ended; its error output gathered.
+ERRORS_KEPT = 1 << 16  # the end of a program's error output kept for its message (64 KiB)
 
-    Once the program has ended, what it wrote is read to the end of what is there and no more:
+
+def _output_lines(
+    proc: subprocess.Popen[bytes], deadline: float, errors: bytearray
+) -> Iterator[bytes]:
+    """The program's output lines as they come, until it has ended.
+
+    The end of its error output is kept in ``errors`` (its last :data:`ERRORS_KEPT` bytes,
+    however much it writes). Once the program has ended, what it wrote is read to the end of what is there and no more:
     a process it left (in its group, killed after; or in a session of its own, out of reach)
     that still holds the output keeps nothing waiting. A program that closed its output is
     awaited until the deadline. Raises :class:`_Late` at the deadline, whoever holds the pipes.
@@ -249,7 +258,8 @@ def _output_lines(
                 if chunk == b"":
                     sel.unregister(key.fd)
                 elif chunk is not None and not pipes[key.fd]:
-                    errors.append(chunk)
+                    errors += chunk
+                    del errors[:-ERRORS_KEPT]
                 elif chunk is not None:
                     yield from lines.feed(chunk)
             ended = ended or proc.poll() is not None
@@ -328,7 +338,7 @@ class CommandChecker:
     ) -> list[object]:
         """Like :meth:`check`, calling ``on_answer(place, answer)`` for each line as it comes."""
         proc = self._start(items)
-        errors: list[bytes] = []
+        errors = bytearray()
         answers = _Answers(items, self.name)
         try:
             for n, line in enumerate(_output_lines(proc, time.monotonic() + timeout, errors), 1):
@@ -344,7 +354,7 @@ class CommandChecker:
                 if pipe is not None:
                     pipe.close()
         if code != 0:
-            text = b"".join(errors).decode("utf-8", "replace")
+            text = errors.decode("utf-8", "replace")
             raise CheckerUnavailable(f"exit {code}: {text.strip()[-200:]}")
         return answers.in_order()
 

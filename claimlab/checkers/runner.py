@@ -170,7 +170,21 @@ def _storer(
 
 
 def _batches(jobs: Sequence[tuple[int, Item]], size: int) -> list[list[tuple[int, Item]]]:
-    return [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+    """Batches of at most ``size`` jobs, never holding one id twice.
+
+    An answer names its item by id alone, so an item's repeats go to different batches (every
+    first repeat before the second, each repeat's items in their order).
+    """
+    out: list[list[tuple[int, Item]]] = []
+    current: list[tuple[int, Item]] = []
+    ids: set[str] = set()
+    for job in sorted(jobs, key=lambda job: job[1].repeat):
+        if len(current) == size or job[1].id in ids:
+            out.append(current)
+            current, ids = [], set()
+        current.append(job)
+        ids.add(job[1].id)
+    return [*out, current] if current else out
 
 
 def _ask(

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.processes import running
 from claimlab.io.files import atomic_write, replacing, temp_dir
 from claimlab.notebook.records import records_from_notebook
 from claimlab.notebook.words import WORDS, say
@@ -461,21 +462,7 @@ def _kill_group(proc: subprocess.Popen[Any]) -> None:
 
 def _group_runs(group: int) -> bool:
     """Whether a process of ``group`` still runs (not a zombie), as /proc tells (else False)."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return False
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                state, _parent, pgrp = f.read().rsplit(b")", 1)[1].split()[:3]
-        except (OSError, ValueError):
-            continue
-        if int(pgrp) == group and state not in (b"Z", b"X"):
-            return True
-    return False
+    return bool(running(group=group))
 
 
 def _die_with_parent() -> None:

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -416,7 +417,9 @@ for line in sys.stdin:
 if os.fork() == 0:  # a child left running, ignoring SIGTERM, holding the output or not
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if how == "own session":
-        os.setsid()  # out of the group's reach
+        os.setsid()  # out of reach
+    if how == "own group":
+        os.setpgid(0, 0)  # a group of its own in the program's session (a shell's job control)
     if how == "closed":
         os.close(1)
         os.close(2)
@@ -450,10 +453,11 @@ def _leaving(tmp_path, how, end, sleep):
     ), pid_file
 
 
-@pytest.mark.parametrize("how", ["held", "closed", "own session"])
+@pytest.mark.parametrize("how", ["held", "closed", "own group", "own session"])
 def test_a_command_that_ends_leaving_a_child_is_answered_at_its_end(tmp_path, how):
     """Its answers count as it ends, whoever holds its output then; a child left in its group
-    is killed (one in a session of its own is out of reach: it is only not awaited)."""
+    or its session is killed (one in a session of its own is out of reach: it is only not
+    awaited)."""
     sleep = 60
     checker, pid_file = _leaving(tmp_path, how, "0", sleep)
     started = time.monotonic()
@@ -510,6 +514,65 @@ def test_output_read_in_any_pieces_gives_the_lines_of_the_whole(data, cuts):
     got += [b"".join(lines.parts)] if lines.parts else []
     *whole, last = data.split(b"\n")
     assert got == [line + b"\n" for line in whole] + ([last] if last else [])
+
+
+ECHO = """
+import json, sys
+for line in sys.stdin:
+    item = json.loads(line)
+    label = ["SUPPORTED", "CONTRADICTED", "NOT_IN_REFERENCE"][(len(item["claim"]) + item["repeat"]) % 3]
+    print(json.dumps({"id": item["id"], "label": label}), flush=True)
+"""
+
+
+def test_a_command_answers_each_repeat_of_an_item_in_a_batch_of_its_own(tmp_path):
+    """An answer names its item by id alone: two repeats of one item in a batch read as one item
+    answered twice (every ``--repeats 2`` run of a command checker was refused)."""
+    script = tmp_path / "echo.py"
+    script.write_text(ECHO, encoding="utf-8")
+    run = run_checker(SAME, checker_from_spec(f"command:{sys.executable} {script}"), repeats=3)
+    labels = ["SUPPORTED", "CONTRADICTED", "NOT_IN_REFERENCE"]
+    want = [[labels[(len(i.claim) + r) % 3] for r in range(3)] for i in SAME]
+    assert [[v.label.value for v in item] for item in run.verdicts] == want
+    assert run.calls == 3 * len(SAME)
+
+
+@FEW
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 3)), max_size=30),
+       st.integers(1, 7))  # fmt: skip
+def test_batches_hold_each_job_once_and_no_id_twice(asks, size):
+    from claimlab.checkers.runner import _batches
+
+    jobs = [(n, Item(i, "c", (), repeat=r)) for n, (i, r) in enumerate(dict.fromkeys(asks))]
+    batches = _batches(jobs, size)
+    assert sorted(n for b in batches for n, _ in b) == [n for n, _ in jobs]
+    assert all(0 < len(b) <= size and len({i.id for _, i in b}) == len(b) for b in batches)
+
+
+FLOOD = """
+import sys
+for _ in range(64):
+    sys.stderr.buffer.write(b"x" * (1 << 20))
+sys.stderr.write("the last words")
+sys.exit(3)
+"""
+
+
+def test_a_program_flooding_its_error_output_is_held_to_the_end_of_it(tmp_path):
+    """Only the end of a program's error output is kept (it ends the message): a program
+    writing without end cannot fill the memory."""
+    from claimlab.checkers.backends import ERRORS_KEPT, _output_lines
+
+    script = tmp_path / "flood.py"
+    script.write_text(FLOOD, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    errors = bytearray()
+    assert list(_output_lines(proc, time.monotonic() + 60, errors)) == []
+    proc.stdout.close()
+    proc.stderr.close()
+    assert proc.returncode == 3
+    assert len(errors) <= ERRORS_KEPT and errors.endswith(b"xthe last words")
 
 
 LATIN1 = """
