@@ -50,7 +50,8 @@ def add_checker_options(p: argparse.ArgumentParser, *, default: str | None = "le
         type=count_type(1, 64),
         default=4,
         metavar="N",
-        help="calls at once (default 4)",
+        help="calls at once, at most (default 4; a command: checker runs at most 2 programs "
+        "at once, a python: checker one batch at a time)",
     )
     g.add_argument(
         "--timeout",
