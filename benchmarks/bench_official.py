@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMLAB = str(Path(sys.executable).parent / "claimlab")
@@ -104,26 +105,32 @@ def fever_files(data: Path, size: int, folder: Path) -> tuple[Path, Path, int]:
     return g_file, p_file, size
 
 
-def fever_row(
-    scorer: Path, gold: Path, pred: Path, runs: int
-) -> tuple[float, float, float, float, bool]:
-    """Both processes ``runs`` times, alternating; medians, ratio and whether they agree."""
-    ours, theirs = [], []
+def side_by_side(ours: list[str], theirs: list[str], runs: int, name: str, n: str) -> Any:
+    """Both processes ``runs`` times, alternating; their medians and ratio printed in one line
+    (``name`` the official side, ``n`` the size); returns the last output of each, parsed."""
+    mine, official = [], []
     for _ in range(runs):
-        ours.append(timed([CLAIMLAB, "fever", str(gold), str(pred), "--json"]))
-        theirs.append(
-            timed([sys.executable, "-c", OFFICIAL_FEVER, str(scorer), str(gold), str(pred)])
-        )
-    mine = json.loads(ours[-1][2])
-    official = json.loads(theirs[-1][2])
-    same = all(abs(mine[k] - v) < 1e-12 for k, v in zip(FIGURES, official, strict=True))
-    return (
-        statistics.median(c for c, _, _ in ours),
-        statistics.median(c for c, _, _ in theirs),
-        statistics.median(w for _, w, _ in ours),
-        statistics.median(w for _, w, _ in theirs),
-        same,
+        mine.append(timed(ours))
+        official.append(timed(theirs))
+    cpu = [statistics.median(c for c, _, _ in side) for side in (mine, official)]
+    wall = [statistics.median(w for _, w, _ in side) for side in (mine, official)]
+    print(
+        f"  {n}: claimlab {cpu[0]:6.2f} s, {name} {cpu[1]:6.2f} s -> {cpu[0] / cpu[1]:.2f}x"
+        f"  (wall {wall[0]:.2f} s / {wall[1]:.2f} s)",
+        end="",
     )
+    return json.loads(mine[-1][2]), json.loads(official[-1][2])
+
+
+def fever_row(scorer: Path, gold: Path, pred: Path, runs: int, n: int) -> None:
+    """claimlab fever and the official scorer on the same files; whether the figures agree."""
+    mine, official = side_by_side(
+        [CLAIMLAB, "fever", str(gold), str(pred), "--json"],
+        [sys.executable, "-c", OFFICIAL_FEVER, str(scorer), str(gold), str(pred)],
+        runs, "official", f"fever, {n:>9,} claims",
+    )  # fmt: skip
+    same = all(abs(mine[k] - v) < 1e-12 for k, v in zip(FIGURES, official, strict=True))
+    print(f"  same four figures: {same}", flush=True)
 
 
 def rag_file(data: Path, size: int, folder: Path) -> tuple[Path, int]:
@@ -147,29 +154,20 @@ def rag_file(data: Path, size: int, folder: Path) -> tuple[Path, int]:
     return path, n
 
 
-def rag_row(
-    package: Path, python: str, path: Path, runs: int
-) -> tuple[float, float, float, float, bool]:
-    """Both processes ``runs`` times, alternating; medians, ratio and whether the eleven
-    figures agree (RAGChecker prints each as a percentage rounded to one decimal)."""
-    ours, theirs = [], []
-    for _ in range(runs):
-        ours.append(timed([CLAIMLAB, "rag", str(path), "--json"]))
-        theirs.append(timed([python, "-c", OFFICIAL_RAG, str(package), str(path)]))
-    mine = json.loads(ours[-1][2])["macro"]
-    official = json.loads(theirs[-1][2])
+def rag_row(package: Path, python: str, path: Path, runs: int, n: int) -> None:
+    """claimlab rag and RAGChecker's scoring on the same file; whether the eleven figures agree
+    (RAGChecker gives each as a percentage rounded to one decimal)."""
+    mine, official = side_by_side(
+        [CLAIMLAB, "rag", str(path), "--json"],
+        [python, "-c", OFFICIAL_RAG, str(package), str(path)],
+        runs, "RAGChecker", f"rag, {n:>9,} queries",
+    )  # fmt: skip
     same = all(
-        mine[k]["value"] is not None and round(mine[k]["value"] * 100, 1) == v
+        mine["macro"][k]["value"] is not None and round(mine["macro"][k]["value"] * 100, 1) == v
         for group in official.values()
         for k, v in group.items()
     )
-    return (
-        statistics.median(c for c, _, _ in ours),
-        statistics.median(c for c, _, _ in theirs),
-        statistics.median(w for _, w, _ in ours),
-        statistics.median(w for _, w, _ in theirs),
-        same,
-    )
+    print(f"  same eleven figures: {same}", flush=True)
 
 
 def fever_rows(args: argparse.Namespace) -> None:
@@ -183,15 +181,7 @@ def fever_rows(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             gold, pred, n = fever_files(args.data, size, Path(tmp))
-            ours, theirs, w_ours, w_theirs, same = fever_row(
-                args.fever_scorer, gold, pred, args.runs
-            )
-            print(
-                f"  fever, {n:>9,} claims: claimlab {ours:6.2f} s, official {theirs:6.2f} s"
-                f" -> {ours / theirs:.2f}x  (wall {w_ours:.2f} s / {w_theirs:.2f} s)"
-                f"  same four figures: {same}",
-                flush=True,
-            )
+            fever_row(args.fever_scorer, gold, pred, args.runs, n)
 
 
 def rag_rows(args: argparse.Namespace) -> None:
@@ -205,15 +195,7 @@ def rag_rows(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             path, n = rag_file(args.data, size, Path(tmp))
-            ours, theirs, w_ours, w_theirs, same = rag_row(
-                args.ragchecker, args.ragchecker_python, path, args.runs
-            )
-            print(
-                f"  rag, {n:>9,} queries: claimlab {ours:6.2f} s, RAGChecker {theirs:6.2f} s"
-                f" -> {ours / theirs:.2f}x  (wall {w_ours:.2f} s / {w_theirs:.2f} s)"
-                f"  same eleven figures: {same}",
-                flush=True,
-            )
+            rag_row(args.ragchecker, args.ragchecker_python, path, args.runs, n)
 
 
 def main() -> None:
