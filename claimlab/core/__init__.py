@@ -1,4 +1,4 @@
-"""The ground floor: values every other floor speaks in, with no I/O and no third-party imports.
+"""The ground floor: values every other floor speaks in, with no file I/O and no third-party imports.
 
 ``ratio`` (Ratio: a value that never hides its counts; macro and micro aggregation), ``errors``
 (the one error type, naming file, record and field), ``vocab`` (statuses, verdicts, problem
@@ -7,6 +7,7 @@ splitter for English, Turkish and Thai), ``content`` (what a sentence states: co
 and numbers compared as values), ``polarity`` (negation, scope words, clauses and clause
 labels a claim must carry), ``text`` (escaping a file's text for Markdown and the terminal),
 ``frozen`` (read-only mappings in frozen records; ``Plain``, a result's JSON form of JSON values
-only), ``parallel`` (independent work split over the cores, results in order) and ``faces`` (a
-package's public names, loaded on first use). Imports only the standard library.
+only), ``parallel`` (independent work split over the cores, results in order), ``processes``
+(what still runs in a process group or a session, as /proc tells, and ending a session) and
+``faces`` (a package's public names, loaded on first use). Imports only the standard library.
 """
