@@ -107,6 +107,10 @@ def generated_cases(
         args, _ = bench_parse.CASES[name][1](folder, size)
         out = Path(args[args.index("--out") + 1]) if "--out" in args else None
         cases.append((f"{name} ({size:,} generated)", args, out))
+        if name == "ledger":  # and resampled: intervals and a paired comparison, one seed
+            ci = ["--ci", "0.95", "--compare", "A", "B", "--bootstrap", "200",
+                  "--permutations", "200"]  # fmt: skip
+            cases.append((f"ledger --ci --compare ({size:,} generated)", [*args, *ci], None))
     return cases
 
 
