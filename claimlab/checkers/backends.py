@@ -234,11 +234,11 @@ def _output_lines(
     """The program's output lines as they come, until it has ended.
 
     The end of its error output is kept in ``errors`` (its last :data:`ERRORS_KEPT` bytes,
-    however much it writes). Once the program has ended, what it wrote is read to the end of what is there and no more:
-    a process it left (in its group, killed after; or in a session of its own, out of reach)
-    that still holds the output keeps nothing waiting. A program that closed its output is
-    awaited until the deadline. Raises :class:`_Late` at the deadline, whoever holds the pipes.
-    A last line without its newline is given as it is.
+    however much it writes). Once the program has ended, what it wrote is read to the end of
+    what is there and no more: a process it left (in its group or session, killed after; or in
+    a session of its own, out of reach) that still holds the output keeps nothing waiting. A
+    program that closed its output is awaited until the deadline. Raises :class:`_Late` at the
+    deadline, whoever holds the pipes. A last line without its newline is given as it is.
     """
     pipes = {proc.stdout.fileno(): True, proc.stderr.fileno(): False}  # type: ignore[union-attr]
     lines, ended = _Lines(), False
