@@ -544,7 +544,8 @@ def _rag_rows(q: Any) -> list[tuple[Any, ...]]:
 def run_ids(path: str | Path) -> list[int]:
     """Every run's id in time order (read-only)."""
     with reading(path) as (con, _):
-        return [int(r[0]) for r in con.execute("SELECT id FROM runs ORDER BY time, id")]
+        ids = con.execute("SELECT id FROM runs ORDER BY time, id").fetchall()
+    return [_whole(str(path), r[0], "runs.id") for r in ids]
 
 
 def run_claims(path: str | Path, run_id: int) -> list[dict[str, Any]]:
@@ -753,6 +754,13 @@ def _corrupted(source: str, run_id: object, where: str, problem: str) -> StoreEr
     return StoreError(f"corrupted store: {where} {problem}", file=source, record=f"run {run_id}")
 
 
+def _whole(source: str, run_id: object, where: str) -> int:
+    """A run's id read back, or the corruption named (a clobbered schema can make it NULL)."""
+    if isinstance(run_id, bool) or not isinstance(run_id, int):
+        raise _corrupted(source, run_id, where, f"is {type(run_id).__name__}, not a whole number")
+    return run_id
+
+
 STORED_DEPTH = 32  # claimlab writes a run's argv and parameters a few levels deep at most
 
 
@@ -828,10 +836,11 @@ def _run(
     for column, v in (("time", time), ("version", version), ("command", command)):
         if not isinstance(v, str):
             raise _corrupted(source, rid, f"runs.{column}", f"is {type(v).__name__}, not text")
+    run_id = _whole(source, rid, "runs.id")
     args = _json(source, rid, "runs.argv", argv, list)
     params = _json(source, rid, "runs.parameters", parameters, dict)
     return Run(
-        int(rid), time, version, command, tuple(map(str, args)), params, tuple(inputs), tuple(figs)
+        run_id, time, version, command, tuple(map(str, args)), params, tuple(inputs), tuple(figs)
     )
 
 
@@ -949,6 +958,8 @@ def trusted_claims(path: str | Path) -> list[dict[str, Any]]:
             query + " FROM claims JOIN runs r ON r.id = claims.run_id ORDER BY claims.rowid"
         ).fetchall()
     records = [dict(zip(("time", *_TRUST_COLUMNS), row, strict=True)) for row in rows]
+    for r in records:
+        r["run_id"] = _whole(source, r["run_id"], "claims.run_id")
     latest = latest_audits(records)
     out = []
     for r in records:

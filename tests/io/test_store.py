@@ -19,6 +19,7 @@ from claimlab.io.store import (
     figures_of,
     load_runs,
     record_run,
+    run_ids,
     trusted_claims,
 )
 from tests.conftest import FIXTURES
@@ -438,6 +439,23 @@ def test_property_a_clobbered_store_is_read_or_refused_never_a_bare_exception(
             read(bad)
         except StoreError as err:
             assert "\n" not in str(err)
+
+
+def test_a_run_whose_id_reads_as_null_is_refused_as_corrupted(tmp_path):
+    """A clobbered schema can turn the id column into a plain one, whose stored value is NULL
+    (hypothesis found it: junk written over the table's declaration): refused, naming the
+    column, never a TypeError."""
+    store = tmp_path / "runs.sqlite"
+    one_run(store)
+    with sqlite3.connect(store) as con:
+        con.execute("PRAGMA writable_schema = ON")
+        con.execute("UPDATE sqlite_master SET sql = replace(sql, 'id INTEGER PRIMARY KEY "
+                    "AUTOINCREMENT', 'id INTEGER') WHERE name = 'runs'")  # fmt: skip
+    with sqlite3.connect(store) as con:
+        assert con.execute("SELECT id FROM runs").fetchall() == [(None,)]
+    for read in (load_runs, run_ids):
+        with pytest.raises(StoreError, match=r"corrupted store: runs.id is NoneType, not a whole"):
+            read(store)
 
 
 def test_missing_store_and_missing_folder_say_so(tmp_path):
