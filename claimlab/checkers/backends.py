@@ -28,7 +28,6 @@ import json
 import os
 import selectors
 import shlex
-import signal
 import subprocess
 import sys
 import threading
@@ -47,7 +46,7 @@ from claimlab.checkers.verdicts import (
     items_named,
 )
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.processes import end_session
+from claimlab.core.processes import end_group, end_session
 
 KEY_VARIABLE = "CLAIMLAB_CHECKER_KEY"
 PROMPT_VERSION = "claimlab-check-v1"
@@ -214,11 +213,10 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
     They may hold its output; one that made a session of its own is out of reach.
     """
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)  # its own group: started in a session of its own
-    except (ProcessLookupError, PermissionError):
-        proc.kill()  # the group is gone already (or not ours): the program itself, if alive
+    end_group(proc.pid)  # its own group: started in a session of its own
     end_session(proc.pid)  # a group of its own inside the session (a shell's job control)
+    if proc.poll() is None:  # no such group (never made): the program itself
+        proc.kill()
 
 
 class _Late(Exception):

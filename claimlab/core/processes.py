@@ -1,9 +1,10 @@
-"""What still runs in a process group or a session, as Linux's ``/proc`` tells, and ending it.
+"""What still runs in a process group or a session, as Linux's ``/proc`` tells, and ending them.
 
 A program started in a session of its own (``start_new_session``) leads a session and a group
 whose ids are its own process id. Its children stay in its group unless they make one of their
 own (a shell's job control, ``setpgid``), and in its session unless they make a new one
-(``setsid``, out of reach). Standard library only; where ``/proc`` is absent nothing is found.
+(``setsid``, out of reach). Standard library only; where ``/proc`` is absent nothing is found
+by it (a group is still killed as a group).
 """
 
 from __future__ import annotations
@@ -34,6 +35,16 @@ def running(*, group: int | None = None, session: int | None = None) -> list[int
         ):
             found.append(int(name))
     return found
+
+
+def end_group(group: int) -> None:
+    """Kill the processes left in ``group`` (never this process's own group)."""
+    if not hasattr(os, "killpg") or group == os.getpgrp():
+        return
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # nothing left, or not ours
+        pass
 
 
 def end_session(session: int) -> None:

@@ -27,11 +27,11 @@ from typing import Any, Literal
 
 from claimlab import __version__
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.processes import running
+from claimlab.core.processes import end_group, running
 from claimlab.io.files import atomic_write, replacing, temp_dir
 from claimlab.notebook.records import records_from_notebook
 from claimlab.notebook.words import WORDS, say
-from claimlab.tooling.runner import end_group, load_notebook
+from claimlab.tooling.runner import load_notebook
 
 Variant = Literal["student", "instructor"]
 VARIANTS: tuple[Variant, ...] = ("student", "instructor")

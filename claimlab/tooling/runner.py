@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.processes import end_group
 from claimlab.io.files import replacing_all
 from claimlab.notebook.records import records_from_notebook
 from claimlab.tooling.paths import labs_notebooks
@@ -478,18 +479,6 @@ def _run_kernel_manager() -> type:
 
         _MANAGER.append(RunKernelManager)
     return _MANAGER[0]
-
-
-def end_group(group: int) -> None:
-    """Kill the processes left in ``group`` (never this process's own group)."""
-    import signal
-
-    if not hasattr(os, "killpg") or group == os.getpgrp():
-        return
-    try:
-        os.killpg(group, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # nothing left, or not ours
-        pass
 
 
 @contextmanager
