@@ -34,8 +34,11 @@ from pathlib import Path
 from typing import Any
 
 import tornado.web
-from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Integer
+from jupyter_server.services.kernels.kernelmanager import (
+    AsyncMappingKernelManager,
+    ServerKernelManager,
+)
+from traitlets import Integer, default
 from voila.tornado.handler import TornadoVoilaHandler
 
 from claimlab.core.errors import ClaimlabInputError
@@ -69,6 +72,20 @@ def _note_page_kernel(kernel_id: str) -> None:
         page.kernel_id = kernel_id
 
 
+class ClassroomKernel(ServerKernelManager):
+    """A game's kernel: one that has not yet said it is idle or busy is stopped unsignalled.
+
+    Stopping a kernel interrupts it first (SIGINT), to end a cell that still runs; a kernel
+    still starting has no cell, and the signal would end its imports with a KeyboardInterrupt
+    traceback in the server's log (the server stopped, or a page closed, as a pool refills).
+    """
+
+    async def _async_interrupt_kernel(self) -> None:
+        if self.shutting_down and self.execution_state in (None, "starting"):
+            return  # nothing runs to interrupt: the stop that follows ends it
+        await super()._async_interrupt_kernel()
+
+
 class ClassroomKernelManager(AsyncMappingKernelManager):
     """Voila's kernel manager with a cap on the number of kernels running at once.
 
@@ -88,6 +105,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         config=True,
         help="Seconds a closed page's kernel waits for the page to come back before it stops.",
     )
+
+    @default("kernel_manager_class")
+    def _classroom_kernel(self) -> str:
+        return f"{__name__}.ClassroomKernel"
 
     def notify_disconnect(self, kernel_id: str) -> None:
         """A page's connection closed; when it was the kernel's last, the kernel is freed.
@@ -282,7 +303,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                     return
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
+        """Stop a kernel; the room it leaves refills the warm pools (not while stopping all).
+
+        While all stop, a kernel still starting is stopped once started, and one another stop
+        has ended already is left alone (it is not an error to report).
+        """
+        if getattr(self, "_stopping", False):
+            pending = self._pending_kernels.get(kernel_id)
+            if kernel_id not in self and pending is not None:
+                await asyncio.wait([pending])
+            if kernel_id not in self:
+                return None
         result = await super().shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
         fill: Any = getattr(self, "fill_if_needed", None)  # Voila's, when pages are warmed
         if fill is not None and not getattr(self, "_refill_paused", False):

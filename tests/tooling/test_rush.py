@@ -106,6 +106,24 @@ def test_a_warm_page_whose_kernel_ended_is_never_handed_to_a_student(tmp_path):
     assert server_tracebacks(log.read_text(errors="replace")) == []
 
 
+@pytest.mark.parametrize("after", [0.0, 0.7])
+def test_a_server_stopped_while_its_pool_starts_ends_quietly(tmp_path, after):
+    """SIGTERM while the warm pool's kernels are still starting (some importing, some not yet
+    registered): every kernel ends, and the log holds no traceback (a kernel still starting is
+    stopped without the interrupt that would end its imports with a KeyboardInterrupt, and one
+    not yet registered is stopped once it is, not reported as unknown)."""
+    import time
+
+    log = tmp_path / "serve.log"
+    proc = start_server(
+        ["--max-kernels", "6", "--warm", "2", "--cull-idle", "600"], free_port(), log
+    )
+    time.sleep(after)
+    left = stop_server(proc)
+    assert left == []
+    assert server_tracebacks(log.read_text(errors="replace")) == []
+
+
 def _until(condition, timeout=15.0):
     import time
 
