@@ -303,17 +303,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                     return
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Stop a kernel; the room it leaves refills the warm pools (not while stopping all).
-
-        While all stop, a kernel still starting is stopped once started, and one another stop
-        has ended already is left alone (it is not an error to report).
-        """
-        if getattr(self, "_stopping", False):
-            pending = self._pending_kernels.get(kernel_id)
-            if kernel_id not in self and pending is not None:
-                await asyncio.wait([pending])
-            if kernel_id not in self:
-                return None
+        """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
+        if await self._gone_as_all_stop(kernel_id):
+            return None
         result = await super().shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
         fill: Any = getattr(self, "fill_if_needed", None)  # Voila's, when pages are warmed
         if fill is not None and not getattr(self, "_refill_paused", False):
@@ -321,6 +313,26 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 for name in list(self._warm_pools()):
                     fill(notebook_name=name)
         return result
+
+    async def _async_shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
+        """The stop each kernel is given when all stop (the libraries call it by this name)."""
+        if await self._gone_as_all_stop(kernel_id):
+            return None
+        return await super()._async_shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    async def _gone_as_all_stop(self, kernel_id: str) -> bool:
+        """While all stop, whether a kernel is gone once a start or stop under way has ended.
+
+        The list of kernels to stop is taken once; a kernel still starting is stopped once
+        started, and one that another stop (a closed page, an ended warm page) has ended
+        meanwhile is left alone: it is not an unknown kernel to report.
+        """
+        if not getattr(self, "_stopping", False):
+            return False
+        under_way = self._pending_kernels.get(kernel_id)
+        if under_way is not None:
+            await asyncio.wait([under_way])
+        return kernel_id not in self
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Stop every kernel, warm ones included, and refill nothing."""

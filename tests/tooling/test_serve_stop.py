@@ -1,0 +1,82 @@
+"""The classroom's kernel manager stopping every kernel while another stop is under way.
+
+A real kernel under :class:`claimlab.tooling.serve.ClassroomKernelManager` (no Voila): one stop
+begun (a closed page's) as the server stops all must not make the stop of all fail on a kernel
+that is gone meanwhile ("Kernel does not exist"), and every kernel ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from claimlab.tooling.serve import ClassroomKernelManager
+
+pytestmark = pytest.mark.usefixtures("user_kernels")
+
+
+async def _stop_all_while_one_stops(tmp_path) -> tuple[list[str], list[object]]:
+    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=3)
+    ids = [await manager.start_kernel(kernel_name="python3") for _ in range(2)]
+    processes = [manager.get_kernel(k).provisioner.process for k in ids]
+    one = asyncio.ensure_future(manager.shutdown_kernel(ids[0], now=True))  # a page closed
+    await manager.shutdown_all(now=True)  # the server stops as that kernel stops
+    await one
+    return manager.list_kernel_ids(), [p.poll() for p in processes]
+
+
+def test_stopping_all_while_one_kernel_stops_ends_every_kernel_without_error(tmp_path):
+    left, codes = asyncio.run(_stop_all_while_one_stops(tmp_path))
+    assert left == []
+    assert None not in codes  # every kernel process has ended
+
+
+async def _stop_all_as_one_starts(tmp_path) -> list[str]:
+    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=3)
+    await manager.start_kernel(kernel_name="python3")
+    warm = {"VOILA_PREHEAT": "True"}  # a warm page's start, as the pool refills
+    starting = asyncio.ensure_future(manager.start_kernel(kernel_name="python3", env=warm))
+    while not manager._pending_kernels:  # its start is under way, the kernel not yet listed
+        await asyncio.sleep(0.001)
+    await manager.shutdown_all(now=True)
+    await starting
+    return manager.list_kernel_ids()
+
+
+def test_stopping_all_as_a_kernel_starts_stops_it_once_started(tmp_path):
+    import psutil
+
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    assert asyncio.run(_stop_all_as_one_starts(tmp_path)) == []
+    kernels = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
+    _, running = psutil.wait_procs(kernels, timeout=10)
+    assert running == []  # both kernels ended, the one that was starting included
+
+
+async def _signals_of_a_stop(tmp_path, *, warm: bool) -> list[int]:
+    """The signals one kernel is sent as it is stopped at once after its start returned."""
+    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=2)
+    env = {"VOILA_PREHEAT": "True"} if warm else {}  # a warm page's start: not waited on
+    kernel_id = await manager.start_kernel(kernel_name="python3", env=env)
+    provisioner = manager.get_kernel(kernel_id).provisioner
+    send, sent = provisioner.send_signal, []
+
+    async def noted(signum: int) -> None:
+        sent.append(signum)
+        await send(signum)
+
+    provisioner.send_signal = noted
+    await manager.shutdown_kernel(kernel_id, now=True)
+    return sent
+
+
+def test_a_kernel_still_starting_is_stopped_without_an_interrupt(tmp_path):
+    """A warm page's kernel stopped before it said it is idle or busy is sent no SIGINT (which
+    would end its imports with a KeyboardInterrupt traceback in the server's log); a page's
+    kernel, which has answered, is interrupted first, as the libraries do, to end a cell still
+    running."""
+    import signal
+
+    assert signal.SIGINT not in asyncio.run(_signals_of_a_stop(tmp_path, warm=True))
+    assert signal.SIGINT in asyncio.run(_signals_of_a_stop(tmp_path, warm=False))
