@@ -16,6 +16,15 @@ from claimlab.tooling.serve import ClassroomKernelManager
 pytestmark = pytest.mark.usefixtures("user_kernels")
 
 
+def _run(coroutine):
+    """Run a coroutine on an event loop of its own thread (a browser test's session may keep
+    one running in this thread)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 async def _stop_all_while_one_stops(tmp_path) -> tuple[list[str], list[object]]:
     manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=3)
     ids = [await manager.start_kernel(kernel_name="python3") for _ in range(2)]
@@ -27,7 +36,7 @@ async def _stop_all_while_one_stops(tmp_path) -> tuple[list[str], list[object]]:
 
 
 def test_stopping_all_while_one_kernel_stops_ends_every_kernel_without_error(tmp_path):
-    left, codes = asyncio.run(_stop_all_while_one_stops(tmp_path))
+    left, codes = _run(_stop_all_while_one_stops(tmp_path))
     assert left == []
     assert None not in codes  # every kernel process has ended
 
@@ -48,7 +57,7 @@ def test_stopping_all_as_a_kernel_starts_stops_it_once_started(tmp_path):
     import psutil
 
     before = {p.pid for p in psutil.Process().children(recursive=True)}
-    assert asyncio.run(_stop_all_as_one_starts(tmp_path)) == []
+    assert _run(_stop_all_as_one_starts(tmp_path)) == []
     kernels = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
     _, running = psutil.wait_procs(kernels, timeout=10)
     assert running == []  # both kernels ended, the one that was starting included
@@ -78,5 +87,5 @@ def test_a_kernel_still_starting_is_stopped_without_an_interrupt(tmp_path):
     running."""
     import signal
 
-    assert signal.SIGINT not in asyncio.run(_signals_of_a_stop(tmp_path, warm=True))
-    assert signal.SIGINT in asyncio.run(_signals_of_a_stop(tmp_path, warm=False))
+    assert signal.SIGINT not in _run(_signals_of_a_stop(tmp_path, warm=True))
+    assert signal.SIGINT in _run(_signals_of_a_stop(tmp_path, warm=False))
