@@ -16,6 +16,27 @@ from claimlab.tooling.serve import ClassroomKernelManager
 pytestmark = pytest.mark.usefixtures("user_kernels")
 
 
+@pytest.fixture
+def folder():
+    """A short folder for the kernels' sockets (a socket's path holds 107 bytes at most)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    made = Path(tempfile.mkdtemp(prefix="ck-"))
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
+
+
+def _manager(folder, most: int) -> ClassroomKernelManager:
+    """The classroom's manager as ``claimlab serve`` sets it up: kernels over IPC sockets."""
+    from traitlets.config import Config
+
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    return ClassroomKernelManager(config=config, connection_dir=str(folder), max_kernels=most)
+
+
 def _run(coroutine):
     """Run a coroutine on an event loop of its own thread (a browser test's session may keep
     one running in this thread)."""
@@ -25,8 +46,8 @@ def _run(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
-async def _stop_all_while_one_stops(tmp_path) -> tuple[list[str], list[object]]:
-    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=3)
+async def _stop_all_while_one_stops(folder) -> tuple[list[str], list[object]]:
+    manager = _manager(folder, 3)
     ids = [await manager.start_kernel(kernel_name="python3") for _ in range(2)]
     processes = [manager.get_kernel(k).provisioner.process for k in ids]
     one = asyncio.ensure_future(manager.shutdown_kernel(ids[0], now=True))  # a page closed
@@ -35,14 +56,14 @@ async def _stop_all_while_one_stops(tmp_path) -> tuple[list[str], list[object]]:
     return manager.list_kernel_ids(), [p.poll() for p in processes]
 
 
-def test_stopping_all_while_one_kernel_stops_ends_every_kernel_without_error(tmp_path):
-    left, codes = _run(_stop_all_while_one_stops(tmp_path))
+def test_stopping_all_while_one_kernel_stops_ends_every_kernel_without_error(folder):
+    left, codes = _run(_stop_all_while_one_stops(folder))
     assert left == []
     assert None not in codes  # every kernel process has ended
 
 
-async def _stop_all_as_one_starts(tmp_path) -> list[str]:
-    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=3)
+async def _stop_all_as_one_starts(folder) -> list[str]:
+    manager = _manager(folder, 3)
     await manager.start_kernel(kernel_name="python3")
     warm = {"VOILA_PREHEAT": "True"}  # a warm page's start, as the pool refills
     starting = asyncio.ensure_future(manager.start_kernel(kernel_name="python3", env=warm))
@@ -53,19 +74,19 @@ async def _stop_all_as_one_starts(tmp_path) -> list[str]:
     return manager.list_kernel_ids()
 
 
-def test_stopping_all_as_a_kernel_starts_stops_it_once_started(tmp_path):
+def test_stopping_all_as_a_kernel_starts_stops_it_once_started(folder):
     import psutil
 
     before = {p.pid for p in psutil.Process().children(recursive=True)}
-    assert _run(_stop_all_as_one_starts(tmp_path)) == []
+    assert _run(_stop_all_as_one_starts(folder)) == []
     kernels = [p for p in psutil.Process().children(recursive=True) if p.pid not in before]
     _, running = psutil.wait_procs(kernels, timeout=10)
     assert running == []  # both kernels ended, the one that was starting included
 
 
-async def _signals_of_a_stop(tmp_path, *, warm: bool) -> list[int]:
+async def _signals_of_a_stop(folder, *, warm: bool) -> list[int]:
     """The signals one kernel is sent as it is stopped at once after its start returned."""
-    manager = ClassroomKernelManager(connection_dir=str(tmp_path), max_kernels=2)
+    manager = _manager(folder, 2)
     env = {"VOILA_PREHEAT": "True"} if warm else {}  # a warm page's start: not waited on
     kernel_id = await manager.start_kernel(kernel_name="python3", env=env)
     provisioner = manager.get_kernel(kernel_id).provisioner
@@ -80,12 +101,12 @@ async def _signals_of_a_stop(tmp_path, *, warm: bool) -> list[int]:
     return sent
 
 
-def test_a_kernel_still_starting_is_stopped_without_an_interrupt(tmp_path):
+def test_a_kernel_still_starting_is_stopped_without_an_interrupt(folder):
     """A warm page's kernel stopped before it said it is idle or busy is sent no SIGINT (which
     would end its imports with a KeyboardInterrupt traceback in the server's log); a page's
     kernel, which has answered, is interrupted first, as the libraries do, to end a cell still
     running."""
     import signal
 
-    assert signal.SIGINT not in _run(_signals_of_a_stop(tmp_path, warm=True))
-    assert signal.SIGINT in _run(_signals_of_a_stop(tmp_path, warm=False))
+    assert signal.SIGINT not in _run(_signals_of_a_stop(folder, warm=True))
+    assert signal.SIGINT in _run(_signals_of_a_stop(folder, warm=False))
