@@ -17,7 +17,8 @@ that ends while its page is being made ends the page with the classroom's error 
 second or two (never a page that keeps loading, never Voila's developer message), and kernels are
 not restarted (a restarted kernel has lost its page). The address
 printed is the one the server listens on: a port that is taken or out of range is an error
-before anything starts.
+before anything starts. Ctrl-C or SIGTERM stops every kernel on the server's own event loop (a
+warm page being made is finished first); a second Ctrl-C, or 30 s, kills what is left.
 """
 
 from __future__ import annotations
@@ -335,8 +336,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         return kernel_id not in self
 
     async def shutdown_all(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
-        """Stop every kernel, warm ones included, and refill nothing."""
+        """Stop every kernel, warm ones included, and refill nothing.
+
+        A warm page being made is finished first (at most one is made at a time; stopped
+        midway, its kernel's end would log an error for each of its cells), and no page is
+        begun from now on.
+        """
         self._stopping = True
+        making = [t for pool in self._warm_pools().values() for t in pool if not t.done()]
+        if making:
+            await asyncio.wait(making)
+        self._warm_pools()  # a page that failed or was interrupted is not waited for again
         return await super().shutdown_all(*args, **kwargs)
 
 
@@ -466,8 +476,47 @@ def run_voila() -> None:
     import voila.notebook_renderer
 
     voila.app.TornadoVoilaHandler = ClassroomPageHandler
+    voila.app.Voila.stop = stop_on_the_servers_loop
     voila.notebook_renderer.VoilaExporter = ClassroomExporter  # templates compiled once
     voila.app.main()
+
+
+STOP_SECONDS = 30  # the most a stop waits for the kernels to end before it kills what is left
+
+
+def stop_on_the_servers_loop(app: Any) -> None:
+    """Voila's stop: every kernel stopped on the server's own event loop, then its folder removed.
+
+    Voila's own stop runs on a new event loop, where the starts and stops still under way on
+    the server's loop (a warm page starting, a closed page's kernel stopping) never end: the
+    stop of all reported their kernels as unknown, or waited for them for ever; and it removed
+    the folder of the kernels' sockets before stopping them. Here they end on their loop; what
+    still runs after :data:`STOP_SECONDS`, or when Ctrl-C comes again, is killed.
+    """
+    import shutil
+
+    loop = app.ioloop.asyncio_loop
+    try:
+        loop.run_until_complete(asyncio.wait_for(app.kernel_manager.shutdown_all(), STOP_SECONDS))
+    except (TimeoutError, asyncio.TimeoutError):
+        app.log.warning("kernels still stopping after %s s: killed", STOP_SECONDS)
+        _kill_kernels(app.kernel_manager)
+    except KeyboardInterrupt:  # Ctrl-C again while stopping: at once
+        app.log.warning("stopped at once: the kernels are killed")
+        _kill_kernels(app.kernel_manager)
+    finally:
+        shutil.rmtree(app.connection_dir, ignore_errors=True)
+
+
+def _kill_kernels(manager: Any) -> None:
+    """Kill every kernel process the manager knows that still runs.
+
+    A kernel whose start is not through yet ends by itself: a kernel ends when its parent has.
+    """
+    for kernel in list(manager._kernels.values()):
+        process = getattr(getattr(kernel, "provisioner", None), "process", None)
+        if process is not None and process.poll() is None:
+            process.kill()
 
 
 WARM_DEFAULT_MOST = 8

@@ -106,22 +106,107 @@ def test_a_warm_page_whose_kernel_ended_is_never_handed_to_a_student(tmp_path):
     assert server_tracebacks(log.read_text(errors="replace")) == []
 
 
-@pytest.mark.parametrize("after", [0.0, 0.7])
-def test_a_server_stopped_while_its_pool_starts_ends_quietly(tmp_path, after):
-    """SIGTERM while the warm pool's kernels are still starting (some importing, some not yet
-    registered): every kernel ends, and the log holds no traceback (a kernel still starting is
-    stopped without the interrupt that would end its imports with a KeyboardInterrupt, and one
-    not yet registered is stopped once it is, not reported as unknown)."""
+def _serving(args, log, *, answered: bool):
+    """``claimlab serve`` with ``args``, returned once its port takes a connection (before it
+    has answered a request) or, with ``answered``, once it answers; SIGINT as a terminal's."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    port = free_port()
+    if answered:
+        return start_server([*args, "--cull-idle", "600"], port, log), port
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).parent / "claimlab"), "serve", "--port", str(port), *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            env=os.environ.copy(),
+        )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.02)
+    raise AssertionError(log.read_text(errors="replace"))
+
+
+def _page_status(url: str) -> int:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=120) as page:
+        page.read()
+        return int(page.status)
+
+
+def _stopped(proc, signals, log) -> list[int]:
+    """Send the signals (0.5 s apart); the server must end within 40 s by itself; returns the
+    kernels left running a few seconds later (none)."""
+    import subprocess
     import time
 
+    kernels = [k.pid for k in kernels_of(proc.pid, forks=True)]
+    for i, sig in enumerate(signals):
+        time.sleep(0.5 if i else 0)
+        proc.send_signal(sig)
+    try:
+        proc.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        tail = log.read_text(errors="replace")[-3000:]
+        raise AssertionError(f"the server did not end: {tail}") from None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(k) for k in kernels):
+        time.sleep(0.2)
+    return [k for k in kernels if alive(k)]
+
+
+@pytest.mark.parametrize(
+    "signals, answered",
+    [(("TERM",), False), (("INT",), False), (("INT", "INT"), False), (("TERM",), True)],
+    ids=["sigterm-at-the-port", "ctrl-c-at-the-port", "ctrl-c-twice", "sigterm-as-pages-start"],
+)
+def test_a_server_stopped_while_its_pool_starts_ends_quietly(tmp_path, signals, answered):
+    """SIGTERM or Ctrl-C (once, or twice: at once) while the warm pool's kernels are still
+    starting, from the moment the port takes connections: the server ends by itself, every
+    kernel ends, and the log holds no traceback (a kernel still starting is stopped without
+    the interrupt that would end its imports with a KeyboardInterrupt; the starts and stops
+    under way end on the server's own loop, where a stop of all used to wait for ever)."""
+    import signal
+
     log = tmp_path / "serve.log"
-    proc = start_server(
-        ["--max-kernels", "6", "--warm", "2", "--cull-idle", "600"], free_port(), log
-    )
-    time.sleep(after)
-    left = stop_server(proc)
+    proc, _ = _serving(["--max-kernels", "12", "--warm", "5"], log, answered=answered)
+    left = _stopped(proc, [getattr(signal, f"SIG{s}") for s in signals], log)
     assert left == []
     assert server_tracebacks(log.read_text(errors="replace")) == []
+
+
+def test_a_server_stopped_as_a_closed_pages_kernel_stops_ends_quietly(tmp_path):
+    """Two pages served and never connected, culled after 1 s: SIGTERM as their kernels stop
+    ends the server by itself (its stop of all used to wait for ever on the stops under way),
+    with every kernel ended and no traceback from the stop."""
+    import signal
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    log = tmp_path / "serve.log"
+    proc, port = _serving(["--warm", "0", "--cull-idle", "1"], log, answered=True)
+    base = f"http://127.0.0.1:{port}/voila/render"
+    games = [f"{base}/{g}.ipynb" for g in ("06_decomposition_game", "07_sufficiency_game")]
+    with ThreadPoolExecutor(2) as pool:  # each page read whole, its socket then closed
+        assert list(pool.map(_page_status, games)) == [200, 200]
+    time.sleep(1.2)
+    before = log.read_text(errors="replace")
+    assert _stopped(proc, [signal.SIGTERM], log) == []
+    after = log.read_text(errors="replace")[len(before) :]
+    assert server_tracebacks(after) == []
 
 
 def _until(condition, timeout=15.0):

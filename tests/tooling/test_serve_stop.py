@@ -19,13 +19,9 @@ pytestmark = pytest.mark.usefixtures("user_kernels")
 @pytest.fixture
 def folder():
     """A short folder for the kernels' sockets (a socket's path holds 107 bytes at most)."""
-    import shutil
-    import tempfile
-    from pathlib import Path
+    from tests.scratch import scratch_dir
 
-    made = Path(tempfile.mkdtemp(prefix="ck-"))
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
+    return scratch_dir(prefix="ck-")
 
 
 def _manager(folder, most: int) -> ClassroomKernelManager:
