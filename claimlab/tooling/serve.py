@@ -56,7 +56,7 @@ PAGE_STOPPED = (
 WATCH_SECONDS = 1.0  # how often a page being made checks that its kernel still runs
 
 
-@dataclass
+@dataclass(eq=False)  # one page view each: compared as itself
 class PageKernel:
     """The kernel of one page view, once the page has one (a page's working note, not a record)."""
 
@@ -178,6 +178,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self.lulls = Lulls()
+        self.pages_being_made: list[PageKernel] = []  # page views being served (their kernels)
         self._stopping_ended: set[asyncio.Future[Any]] = set()
         rendered = getattr(self, "get_rendered_notebook", None)  # Voila's, when pages are warmed
         if rendered is not None:
@@ -303,6 +304,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                         self._refill_paused = False
                     return
 
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """The culling of idle kernels, never of one whose page is still being made.
+
+        Between two cells of a page being made its kernel is idle with no connection: with a
+        short ``--cull-idle`` it was stopped midway (the page cut short, an error logged for
+        each cell left).
+        """
+        if any(page.kernel_id == kernel_id for page in self.pages_being_made):
+            return
+        await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]
+
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
         if await self._gone_as_all_stop(kernel_id):
@@ -366,12 +378,15 @@ class ClassroomPageHandler(TornadoVoilaHandler):
         page = PageKernel()
         token = PAGE.set(page)
         lulls = getattr(self.kernel_manager, "lulls", None)
+        making: list[PageKernel] = getattr(self.kernel_manager, "pages_being_made", [])
+        making.append(page)
         if lulls is not None:
             lulls.began()
         try:
             await watch_page(self, self.get_generator(path=path), page)
         finally:
             PAGE.reset(token)
+            making.remove(page)
             if lulls is not None:
                 lulls.ended()
 

@@ -1,8 +1,9 @@
-"""The classroom's kernel manager stopping every kernel while another stop is under way.
+"""The classroom's kernel manager stopping and culling its kernels.
 
-A real kernel under :class:`claimlab.tooling.serve.ClassroomKernelManager` (no Voila): one stop
+Real kernels under :class:`claimlab.tooling.serve.ClassroomKernelManager` (no Voila): one stop
 begun (a closed page's) as the server stops all must not make the stop of all fail on a kernel
-that is gone meanwhile ("Kernel does not exist"), and every kernel ends.
+that is gone meanwhile ("Kernel does not exist"), and every kernel ends; a kernel still starting
+is stopped without an interrupt; a kernel whose page is being made is never culled.
 """
 
 from __future__ import annotations
@@ -106,3 +107,27 @@ def test_a_kernel_still_starting_is_stopped_without_an_interrupt(folder):
 
     assert signal.SIGINT not in _run(_signals_of_a_stop(folder, warm=True))
     assert signal.SIGINT in _run(_signals_of_a_stop(folder, warm=False))
+
+
+async def _culled_while_and_after_its_page(folder) -> tuple[bool, bool]:
+    from claimlab.tooling.serve import PageKernel
+
+    manager = _manager(folder, 2)
+    manager.cull_idle_timeout = 0  # every kernel with no connection is idle at once
+    kernel_id = await manager.start_kernel(kernel_name="python3")
+    page = PageKernel(kernel_id)
+    manager.pages_being_made.append(page)  # its page view is being served
+    await asyncio.sleep(0.05)
+    await manager.cull_kernel_if_idle(kernel_id)
+    kept = kernel_id in manager
+    manager.pages_being_made.remove(page)  # the page is made
+    await manager.cull_kernel_if_idle(kernel_id)
+    return kept, kernel_id in manager
+
+
+def test_a_kernel_whose_page_is_being_made_is_never_culled(folder):
+    """Between two cells of a page being made its kernel is idle with no connection: the
+    culling leaves it (a short --cull-idle cut pages short), and culls it once the page is
+    made and it is idle."""
+    kept_while_made, kept_after = _run(_culled_while_and_after_its_page(folder))
+    assert kept_while_made and not kept_after
