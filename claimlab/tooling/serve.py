@@ -17,8 +17,9 @@ that ends while its page is being made ends the page with the classroom's error 
 second or two (never a page that keeps loading, never Voila's developer message), and kernels are
 not restarted (a restarted kernel has lost its page). The address
 printed is the one the server listens on: a port that is taken or out of range is an error
-before anything starts. Ctrl-C or SIGTERM stops every kernel on the server's own event loop (a
-warm page being made is finished first); a second Ctrl-C, or 30 s, kills what is left.
+before anything starts. Ctrl-C or SIGTERM, from the moment the server starts, stops every kernel
+on the server's own event loop (a warm page being made is finished first); a second one, or
+30 s, kills what is left.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import signal
 import socket
 import sys
 from collections.abc import AsyncIterator, Mapping
@@ -492,11 +494,30 @@ def run_voila() -> None:
 
     voila.app.TornadoVoilaHandler = ClassroomPageHandler
     voila.app.Voila.stop = stop_on_the_servers_loop
+    voila.app.Voila._handle_signal_stop = stop_on_signal
+    signal.signal(signal.SIGINT, lambda sig, frame: stop_on_signal(None, sig, frame))
     voila.notebook_renderer.VoilaExporter = ClassroomExporter  # templates compiled once
     voila.app.main()
 
 
 STOP_SECONDS = 30  # the most a stop waits for the kernels to end before it kills what is left
+_STOPPING: list[int] = []  # the stop signals heard so far
+
+
+def stop_on_signal(app: Any, sig: int, frame: Any) -> None:
+    """SIGTERM and Ctrl-C, from the moment the server starts: its loop is asked to stop.
+
+    Asked of the loop (which stops at once if it is not running yet), never raised where the
+    signal lands: a Ctrl-C as the server bound its port ended it in a KeyboardInterrupt. A
+    second signal while it stops is one (:func:`stop_on_the_servers_loop` kills the kernels).
+    """
+    import tornado.ioloop
+
+    if _STOPPING:
+        raise KeyboardInterrupt
+    _STOPPING.append(sig)
+    loop = tornado.ioloop.IOLoop.current()
+    loop.asyncio_loop.call_soon_threadsafe(loop.stop)  # type: ignore[attr-defined]
 
 
 def stop_on_the_servers_loop(app: Any) -> None:

@@ -131,3 +131,38 @@ def test_a_kernel_whose_page_is_being_made_is_never_culled(folder):
     made and it is idle."""
     kept_while_made, kept_after = _run(_culled_while_and_after_its_page(folder))
     assert kept_while_made and not kept_after
+
+
+def test_a_stop_signal_before_the_loop_runs_stops_it_as_it_starts_and_a_second_is_at_once(
+    monkeypatch,
+):
+    """SIGTERM or Ctrl-C as the server binds its port (its loop not running yet) asks the loop
+    to stop, which it does as soon as it runs (no KeyboardInterrupt where the signal landed);
+    a second signal while it stops is a KeyboardInterrupt (the kernels are then killed)."""
+    import signal
+    from concurrent.futures import ThreadPoolExecutor
+
+    from claimlab.tooling import serve
+
+    monkeypatch.setattr(serve, "_STOPPING", [])
+
+    def in_a_thread() -> tuple[bool, bool]:
+        import tornado.ioloop
+
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        ioloop = tornado.ioloop.IOLoop.current()
+        serve.stop_on_signal(None, signal.SIGINT, None)  # before the loop runs
+        ran_late = loop.call_later(30, loop.stop)  # a stop that did not come
+        ioloop.start()  # returns once the asked stop is done
+        stopped_at_once = not ran_late.cancelled() and ran_late.when() > loop.time()
+        try:
+            serve.stop_on_signal(None, signal.SIGTERM, None)
+            second_raised = False
+        except KeyboardInterrupt:
+            second_raised = True
+        ioloop.close(all_fds=False)
+        return stopped_at_once, second_raised
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(in_a_thread).result(timeout=20) == (True, True)
