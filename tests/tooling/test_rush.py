@@ -182,7 +182,7 @@ def test_a_server_stopped_while_its_pool_starts_ends_quietly(tmp_path, signals, 
     import signal
 
     log = tmp_path / "serve.log"
-    proc, _ = _serving(["--max-kernels", "12", "--warm", "5"], log, answered=answered)
+    proc, _ = _serving(["--max-kernels", "6", "--warm", "2"], log, answered=answered)
     left = _stopped(proc, [getattr(signal, f"SIG{s}") for s in signals], log)
     assert left == []
     assert server_tracebacks(log.read_text(errors="replace")) == []
