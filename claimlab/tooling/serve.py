@@ -527,7 +527,7 @@ def stop_on_the_servers_loop(app: Any) -> None:
     the server's loop (a warm page starting, a closed page's kernel stopping) never end: the
     stop of all reported their kernels as unknown, or waited for them for ever; and it removed
     the folder of the kernels' sockets before stopping them. Here they end on their loop; what
-    still runs after :data:`STOP_SECONDS`, or when Ctrl-C comes again, is killed.
+    still runs after :data:`STOP_SECONDS`, or when a second stop signal comes, is killed.
     """
     import shutil
 
@@ -537,7 +537,7 @@ def stop_on_the_servers_loop(app: Any) -> None:
     except (TimeoutError, asyncio.TimeoutError):
         app.log.warning("kernels still stopping after %s s: killed", STOP_SECONDS)
         _kill_kernels(app.kernel_manager)
-    except KeyboardInterrupt:  # Ctrl-C again while stopping: at once
+    except KeyboardInterrupt:  # a second stop signal while stopping: at once
         app.log.warning("stopped at once: the kernels are killed")
         _kill_kernels(app.kernel_manager)
     finally:
