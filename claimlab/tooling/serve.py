@@ -319,9 +319,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """Stop a kernel; the room it leaves refills the warm pools (not while stopping all)."""
-        if await self._gone_as_all_stop(kernel_id):
-            return None
-        result = await super().shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
+        result = await self._async_shutdown_kernel(kernel_id, *args, **kwargs)
         fill: Any = getattr(self, "fill_if_needed", None)  # Voila's, when pages are warmed
         if fill is not None and not getattr(self, "_refill_paused", False):
             if not getattr(self, "_stopping", False):
@@ -330,7 +328,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         return result
 
     async def _async_shutdown_kernel(self, kernel_id: str, *args: Any, **kwargs: Any) -> Any:
-        """The stop each kernel is given when all stop (the libraries call it by this name)."""
+        """Every stop of one kernel: this one and the stop of all's (which calls it by name)."""
         if await self._gone_as_all_stop(kernel_id):
             return None
         return await super()._async_shutdown_kernel(kernel_id, *args, **kwargs)  # type: ignore[no-untyped-call]
