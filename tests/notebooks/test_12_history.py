@@ -10,8 +10,12 @@ NB = ROOT / "notebooks" / "12_release_history.ipynb"
 pytestmark = pytest.mark.notebook
 
 
-def test_the_simulated_history_regresses_on_coverage_only(tmp_path):
+def test_the_simulated_history_regresses_on_coverage_only(tmp_path, monkeypatch):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # the kernel's temporary folder
     run = run_notebook(NB, output_dir=tmp_path)
+    assert list(scratch.iterdir()) == []  # the SIMULATED store went with the kernel
     assert [r["command"] for r in run.records["runs"]] == ["ledger"] * 4
     assert [r["release"] for r in run.records["runs"]] == ["1", "2", "3", "4"]
     figures = [r["corpus.micro.coverage"][0] for r in run.records["runs"]]

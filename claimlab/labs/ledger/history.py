@@ -79,11 +79,32 @@ def _with_intervals(result: LedgerResult, *, seed: int) -> dict[str, Any]:
     return data
 
 
-def load_history(store: str | Path, folder: str | Path) -> History:
-    """The user's store, or (``store`` empty) the SIMULATED demo made in ``folder``."""
+def load_history(store: str | Path, folder: str | Path | None = None) -> History:
+    """The user's store, or (``store`` empty) the SIMULATED demo made in ``folder``.
+
+    Without ``folder`` the demo is made in a temporary folder of its own, removed once the
+    history returned is no longer held (or as the process ends), so a notebook run over and
+    over leaves nothing behind.
+    """
     simulated = not str(store).strip()
-    path = demo_history(folder) if simulated else str(store)
-    return History(path, tuple(load_runs(path)), simulated)
+    if not simulated:
+        return History(str(store), tuple(load_runs(str(store))), simulated=False)
+    if folder is not None:
+        path = demo_history(folder)
+        return History(path, tuple(load_runs(path)), simulated=True)
+    import shutil
+    import tempfile
+    import weakref
+
+    scratch = tempfile.mkdtemp(prefix="claimlab-history-")
+    try:
+        path = demo_history(scratch)
+        history = History(path, tuple(load_runs(path)), simulated=True)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    weakref.finalize(history, shutil.rmtree, scratch, ignore_errors=True)
+    return history
 
 
 def pick(runs: tuple[Run, ...], run_id: int, *, last: bool) -> Run | None:

@@ -67,3 +67,18 @@ def test_trend_ticks_are_runs_labelled_by_release_and_intervals_are_error_bars(t
     assert table.loc[3, name] == "60.0% (6/10) no interval: only 1 answer"
     with pytest.raises(ClaimlabInputError, match="known names: by_group"):
         views.runs_table(runs, "precision")
+
+
+def test_the_simulated_history_of_no_folder_is_removed_once_let_go(tmp_path, monkeypatch):
+    import gc
+    import tempfile
+    from pathlib import Path
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    history = load_history("")
+    store = Path(history.store)
+    assert history.simulated and store.parent.parent == tmp_path and store.is_file()
+    assert len(load_runs(history.store)) == 4
+    del history
+    gc.collect()
+    assert list(tmp_path.iterdir()) == []
