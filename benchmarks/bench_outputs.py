@@ -160,6 +160,14 @@ def shipped_cases() -> list[tuple[str, list[str], Path | None]]:
                       ["fever", str(fever / "paper_dev.jsonl"),
                        str(fever / "fever_scorer_tests_baseline_predictions.jsonl"), "--json"],
                       None))  # fmt: skip
+    fs = DATA / "factscore"
+    if fs.is_dir():
+        subjects = [str(f) for f in sorted(fs.glob("*.jsonl"))]
+        cases.append(("factscore (the three human-labelled systems)",
+                      ["factscore", *subjects, "--json"], None))  # fmt: skip
+        cases.append(("factscore --ci --compare all (the same)",
+                      ["factscore", *subjects, "--json", "--ci", "0.95", "--bootstrap", "200",
+                       "--compare", "all", "--permutations", "200"], None))  # fmt: skip
     return cases
 
 

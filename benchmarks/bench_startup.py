@@ -5,8 +5,9 @@
 Each command runs in a fresh process, interleaved with the reference (so both see the same
 load), ``--runs`` times; the script prints each one's median wall time and the ratio of the
 medians (the aim: within 2x of the reference). The one-record inputs are written to a
-temporary folder: a FEVER gold line and its prediction, and the shipped context-lab fixture's
-seed answer for ``citations``. Prints figures; asserts nothing. What each command imports:
+temporary folder: a FEVER gold line and its prediction, the shipped context-lab fixture's
+seed answer for ``citations``, and each case of ``bench_parse.py`` generated at two items (its
+outputs removed before each run). Prints figures; asserts nothing. What each command imports:
 ``python -X importtime .venv/bin/claimlab --help``.
 """
 
@@ -15,12 +16,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_parse  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -40,6 +45,9 @@ def fever_files(folder: Path) -> tuple[Path, Path]:
 
 
 def wall(command: list[str]) -> float:
+    if "--out" in command:  # a writing command starts from no output, as its first run
+        out = Path(command[command.index("--out") + 1])
+        shutil.rmtree(out) if out.is_dir() else out.unlink(missing_ok=True)
     started = time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - started
@@ -67,6 +75,11 @@ def main() -> None:
                 "--json",
             ],  # fmt: skip
         }
+        for name, (_, make) in bench_parse.CASES.items():
+            folder = Path(tmp) / name.replace(" ", "_")
+            folder.mkdir()
+            words, _ = make(folder, 2)  # two: a MuSiQue question and its unanswerable twin
+            commands[f"claimlab {name} (two items)"] = [claimlab, *words]
         for command in commands.values():  # warm the file cache once
             wall(command)
         times: dict[str, list[float]] = {name: [] for name in ["reference", *commands]}

@@ -11,10 +11,8 @@ Standard library only.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -27,6 +25,16 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def _can_fork() -> bool:
+    """Whether worker processes can be forked here.
+
+    Asked only when there are chunks to share: a small input never loads multiprocessing.
+    """
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def _call(start: int, stop: int) -> Any:
@@ -52,7 +60,7 @@ def chunked(
     global _WORK
     bounds = [(a, min(a + chunk, n)) for a in range(0, n, chunk)]
     procs = min(workers if workers is not None else cores(), len(bounds))
-    if procs < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if procs < 2 or not _can_fork():
         for a, b in bounds:
             was = gc.isenabled()
             gc.disable()
@@ -63,6 +71,9 @@ def chunked(
                     gc.enable()
             yield part
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     _WORK = work
     try:
         context = multiprocessing.get_context("fork")

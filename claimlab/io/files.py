@@ -3,6 +3,7 @@
 A temporary name carries the writing process's pid (``.<name>.<pid>-<token>.claimlab-tmp``),
 so a later run can tell a killed run's leftovers (their process is gone) from a write still in
 progress, and removes them. Files that belong together are renamed only when all are written.
+One file per answer (drafts, adjudicated gold) is named by :func:`file_names`.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
+from claimlab.core.text import cap_bytes
 
 TEMP_MARK = ".claimlab-tmp"
 
@@ -312,3 +314,27 @@ WRITABLE_DEPTH = 200  # orjson writes 254 levels; the standard writer's recursio
 def write_json(path: str | os.PathLike[str], doc: object) -> None:
     """Write a JSON document atomically (see :func:`json_text` and :func:`atomic_write`)."""
     atomic_write(Path(path), json_text(doc))
+
+
+_UNSAFE = re.compile(r"[^\w.-]+")
+
+
+def file_names(ids: Sequence[str]) -> list[str]:
+    """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
+
+    Letters of any script are kept; separators, dots at the ends and controls are not.
+
+    Examples:
+        >>> file_names(["answer-7", "../x", "q 7", "müze/tr"])
+        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json']
+    """
+    out: list[str] = []
+    taken: set[str] = set()
+    for rid in ids:
+        stem = cap_bytes(_UNSAFE.sub("_", rid).strip("._-"), 80) or "answer"
+        name, k = f"{stem}.json", 2
+        while name.lower() in taken:
+            name, k = f"{stem}-{k}.json", k + 1
+        taken.add(name.lower())
+        out.append(name)
+    return out

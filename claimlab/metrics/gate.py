@@ -27,12 +27,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.text import plural
 from claimlab.core.vocab import NO_FILE, TOY_METRICS, Vocab
-from claimlab.metrics.stats.comparisons import pair_items, paired_comparison
-from claimlab.metrics.stats.resampling import MIN_CLUSTERS, Aggregate
+from claimlab.metrics.stats import MIN_CLUSTERS
+
+if TYPE_CHECKING:  # the comparisons (numpy) load when a gate is computed, not with its figures
+    from claimlab.metrics.stats.resampling import Aggregate
 
 
 class Verdict(Vocab):
@@ -235,6 +237,8 @@ def gate_row(
     min_shared: int = MIN_CLUSTERS,
 ) -> GateRow:
     """One figure of ``now`` gated against ``baseline`` (frames indexed by item id)."""
+    from claimlab.metrics.stats.comparisons import pair_items, paired_comparison
+
     p = pair_items(baseline, now, figure.numerator, figure.denominator)
     values = (_ratio(p.a, aggregate), _ratio(p.b, aggregate))
     kw: dict[str, Any] = dict(aggregate=aggregate, margin=margin, pairs=p.shared,

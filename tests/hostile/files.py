@@ -122,7 +122,15 @@ def _multihop_files(d):
     ]
     (d / "musique.json").write_text(json.dumps(musique, ensure_ascii=False), encoding="utf-8")
     (d / "hotpotqa.json").write_text(json.dumps(hotpot, ensure_ascii=False), encoding="utf-8")
-    return {"musique": d / "musique.json", "hotpotqa": d / "hotpotqa.json"}
+    lines = "".join(
+        json.dumps({**r, "answerable": True}, ensure_ascii=False) + "\n" for r in musique
+    )
+    (d / "musique.jsonl").write_text(lines, encoding="utf-8")
+    return {
+        "musique": d / "musique.json",
+        "hotpotqa": d / "hotpotqa.json",
+        "musique_lines": d / "musique.jsonl",
+    }
 
 
 def write_hostile_files(d):
@@ -274,3 +282,60 @@ def run_hostile_notebooks(hostile_files, out):
         except Exception as exc:  # reported by the test, not here
             results[stem] = exc
     return results
+
+
+def command_lines(files, out):
+    """Each command that reads files and ends, on the hostile corpus: [(name, its arguments)].
+
+    ``files`` is :func:`write_hostile_files`'s, ``out`` a folder for what the commands write
+    (and for the predictions the multi-hop scorers read: their gold is the corpus's)."""
+    suff = json.loads(files["sufficiency"].read_text("utf-8"))
+    question = next(iter(suff["questions"]))
+    context = ",".join(suff["questions"][question]["alternatives"][1])
+    lab = json.loads(files["context_tr"].read_text("utf-8"))
+    chunks = corpus.write_json(out / "chunks.json", lab["chunks"])
+    answer = corpus.write_json(out / "answer.json", next(iter(lab["answers"].values())))
+    mode = next(iter(json.loads(files["decomposition"].read_text("utf-8"))["modes"]))
+    return [
+        ("decomposition", [files["decomposition"], "--mode", mode]),
+        ("sufficiency", [files["sufficiency"], "--question", question, "--context", context]),
+        ("pack", [chunks, "--max-chunks", "7", "--max-tokens", "900", "--show-prompt",
+                  "--question", corpus.hostile(7)]),
+        ("citations", [answer, "--context", chunks]),
+        ("fever", [files["gold"], files["predictions"]]),
+        ("ledger", [files["candidates"], "--units", files["units"], "--by", "model"]),
+        ("factscore", [files["factscore"] / "ChatGPT.jsonl"]),
+        ("ledger", [files["candidates"], "--units", files["units"], "--by", "model",
+                    "--ci", "0.9", "--bootstrap", "100", "--compare", "all", "--permutations", "100"]),
+        ("factscore", [files["factscore"] / "ChatGPT.jsonl", "--ci", "0.9", "--bootstrap", "100"]),
+        ("draft", [files["raw"], "--out", out / "drafts", "--force"]),
+        ("agreement", [files["annotator_0"], files["annotator_1"]]),
+        ("adjudicate", [files["annotator_0"], files["annotator_1"], "--out", out / "gold.json"]),
+        ("convert", ["musique", files["musique"], "--out", out / "m.json"]),
+        ("convert", ["hotpotqa", files["hotpotqa"], "--out", out / "h.json"]),
+        ("sufficiency-cases", [files["sufficiency"], "--out", out / "cases.json"]),
+        ("hotpotqa", [files["hotpotqa"], _hotpot_predictions(files["hotpotqa"], out)]),
+        ("musique", [files["musique_lines"], _musique_predictions(files["musique_lines"], out)]),
+        ("rag", [files["rag_checking"]]),
+        ("meta-eval", [files["rag_human"], files["rag_scores"], "--bootstrap", "100"]),
+        ("history", ["--store", files["history_store"]]),
+    ]  # fmt: skip
+
+
+def _hotpot_predictions(gold, out):
+    """Each HotpotQA question answered with its own answer and first supporting fact."""
+    rows = json.loads(gold.read_text("utf-8"))
+    pred = {"answer": {r["_id"]: r["answer"] for r in rows},
+            "sp": {r["_id"]: r["supporting_facts"][:1] for r in rows}}  # fmt: skip
+    return corpus.write_json(out / "hotpot_pred.json", pred)
+
+
+def _musique_predictions(gold, out):
+    """Each MuSiQue question answered with its own answer, its supporting paragraphs cited."""
+    lines = [json.loads(line) for line in gold.read_text("utf-8").splitlines()]
+    pred = [{"id": r["id"], "predicted_answer": r["answer"], "predicted_answerable": True,
+             "predicted_support_idxs": [p["idx"] for p in r["paragraphs"] if p["is_supporting"]]}
+            for r in lines]  # fmt: skip
+    path = out / "musique_pred.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in pred), "utf-8")
+    return path

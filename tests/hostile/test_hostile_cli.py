@@ -14,6 +14,7 @@ from claimlab.io.context_lab import Chunk, load_chunks
 from claimlab.metrics.context_budget import pack
 from tests.conftest import FIXTURES, run_cli
 from tests.hostile import corpus
+from tests.hostile.files import command_lines
 
 C1_OR_ESC = [chr(c) for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))]
 
@@ -27,34 +28,10 @@ def assert_terminal_safe(text: str) -> None:
 
 
 def test_every_command_shows_hostile_text_with_visible_escapes(hostile_files, tmp_path):
-    suff = json.loads(hostile_files["sufficiency"].read_text("utf-8"))
-    question = next(iter(suff["questions"]))
-    context = ",".join(suff["questions"][question]["alternatives"][1])
     hard = json.loads(hostile_files["sufficiency_hard"].read_text("utf-8"))
-    lab = json.loads(hostile_files["context_tr"].read_text("utf-8"))
-    chunks = corpus.write_json(tmp_path / "chunks.json", lab["chunks"])
-    answer = corpus.write_json(tmp_path / "answer.json", next(iter(lab["answers"].values())))
-    decomposition = json.loads(hostile_files["decomposition"].read_text("utf-8"))
-    mode = next(iter(decomposition["modes"]))
     commands = [
-        ["decomposition", hostile_files["decomposition"], "--mode", mode],
-        ["sufficiency", hostile_files["sufficiency"], "--question", question, "--context", context],
-        ["pack", chunks, "--max-chunks", "7", "--max-tokens", "900", "--show-prompt",
-         "--question", corpus.hostile(7)],
-        ["citations", answer, "--context", chunks],
-        ["fever", hostile_files["gold"], hostile_files["predictions"]],
-        ["ledger", hostile_files["candidates"], "--units", hostile_files["units"], "--by", "model"],
-        ["factscore", hostile_files["factscore"] / "ChatGPT.jsonl"],
-        ["ledger", hostile_files["candidates"], "--units", hostile_files["units"], "--by", "model",
-         "--ci", "0.9", "--bootstrap", "100", "--compare", "all", "--permutations", "100"],
-        ["factscore", hostile_files["factscore"] / "ChatGPT.jsonl", "--ci", "0.9", "--bootstrap", "100"],
-        ["draft", hostile_files["raw"], "--out", tmp_path / "drafts", "--force"],
-        ["agreement", hostile_files["annotator_0"], hostile_files["annotator_1"]],
-        ["adjudicate", hostile_files["annotator_0"], hostile_files["annotator_1"], "--out",
-         tmp_path / "gold.json"],
-        ["convert", "musique", hostile_files["musique"], "--out", tmp_path / "m.json"],
-        ["convert", "hotpotqa", hostile_files["hotpotqa"], "--out", tmp_path / "h.json"],
-        ["sufficiency-cases", hostile_files["sufficiency"], "--out", tmp_path / "cases.json"],
+        [name, *args] for name, args in command_lines(hostile_files, tmp_path)
+    ] + [
         # a conflict, a condition unmet, per-item answers and the next search, all hostile
         *(["sufficiency", hostile_files["sufficiency_hard"], "--question", sc["question"],
            "--context", *sc["context"]] for sc in hard["scenarios"].values()),

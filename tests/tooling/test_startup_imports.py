@@ -26,10 +26,10 @@ print(json.dumps([code, sorted(m for m in json.loads(sys.argv[1]) if m in sys.mo
 """
 
 
-def imported(*args):
-    """The exit code of ``claimlab ARGS`` in a fresh process and which of HEAVY it imported."""
+def imported(*args, heavy=HEAVY):
+    """The exit code of ``claimlab ARGS`` in a fresh process and which of ``heavy`` it imported."""
     proc = subprocess.run(
-        [sys.executable, "-c", PROGRAM, json.dumps(HEAVY), *map(str, args)],
+        [sys.executable, "-c", PROGRAM, json.dumps(heavy), *map(str, args)],
         capture_output=True,
         text=True,
         check=True,
@@ -62,6 +62,37 @@ def test_a_one_record_command_imports_none_of_them(command, tmp_path):
         fixture = FIXTURES / "leave_policy_en.json"
         args = ["citations", fixture, "--name", "seed", "--context", fixture, "--json"]
     assert imported(*args) == [0, []]
+
+
+# the libraries a command on a few records may load, beyond the standard library and its
+# readers (orjson, msgspec): what it computes with, never what another command needs
+NEEDS = {
+    "ledger": {"pyarrow", "pandas", "numpy", "multiprocessing"},  # tables; tqdm's lock
+    "draft": {"numpy"},  # rapidfuzz's word matrix (cdist) is an array
+    "agreement": {"numpy"},  # the coefficients are counted in arrays
+    "meta-eval": {"numpy"},  # correlations and their bootstrap
+}
+SMALL = ("pandas", "numpy", "matplotlib", "scipy", "pyarrow", "multiprocessing")
+
+
+def test_every_command_on_a_few_records_imports_only_what_it_computes_with(hostile_files, tmp_path):
+    """Each command that reads and ends, on the hostile corpus's few records: none of the
+    table, array, figure or Parquet libraries, nor worker processes, unless it computes with
+    them (:data:`NEEDS`; statistics asked for with ``--ci`` or ``--bootstrap`` load numpy).
+    A gate's figures, a pool of workers for one chunk, FActScore without intervals: loaded
+    nothing they did not use."""
+    from tests.hostile.files import command_lines
+
+    found = {}
+    for name, args in command_lines(hostile_files, tmp_path):
+        code, loaded = imported(name, *args, heavy=SMALL)
+        needs = NEEDS.get(name, set()) | (
+            {"numpy"} if {"--ci", "--bootstrap"} & set(args) else set()
+        )
+        assert code == 0, name
+        if set(loaded) - needs:
+            found[" ".join(map(str, [name, *args[:1]]))] = sorted(set(loaded) - needs)
+    assert found == {}
 
 
 def _meta_files(folder):

@@ -898,7 +898,7 @@ def gold_targets(out: str | Path, keys: Sequence[AnswerKey]) -> list[str]:
     Raises:
         FixtureError: a ``.json`` file named for several answers.
     """
-    from claimlab.labs.annotation.draft import file_names
+    from claimlab.io.files import file_names
 
     out = os.fspath(out)
     if Path(out).suffix == ".json" and not os.path.isdir(out):

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 def cmd_draft(args: argparse.Namespace) -> int:
     """Run ``claimlab draft``; returns the exit code."""
+    from claimlab.io.files import file_names
     from claimlab.io.raw import load_raw_answers
-    from claimlab.labs.annotation.draft import check_units_choice, draft_files, file_names
+    from claimlab.labs.annotation.draft import check_units_choice, draft_files
 
     check_units_choice(args.units)
     steps = Steps("draft", enabled=args.progress or None)

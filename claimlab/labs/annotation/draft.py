@@ -48,10 +48,9 @@ from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
 from claimlab.core.spans import span_backs, utf16_offsets, utf16_slice
-from claimlab.core.text import cap_bytes
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
-from claimlab.io.files import Staging, json_text, write_json
+from claimlab.io.files import Staging, file_names, json_text, write_json
 from claimlab.io.raw import RawAnswer, load_raw_answers
 
 UNIT_CHOICES = ("sentences", "none")
@@ -658,30 +657,6 @@ def draft_files(
 
     for part in chunked(work, len(answers), chunk=1000):
         yield from part
-
-
-_UNSAFE = re.compile(r"[^\w.-]+")
-
-
-def file_names(ids: Sequence[str]) -> list[str]:
-    """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
-
-    Letters of any script are kept; separators, dots at the ends and controls are not.
-
-    Examples:
-        >>> file_names(["answer-7", "../x", "q 7", "müze/tr"])
-        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json']
-    """
-    out: list[str] = []
-    taken: set[str] = set()
-    for rid in ids:
-        stem = cap_bytes(_UNSAFE.sub("_", rid).strip("._-"), 80) or "answer"
-        name, k = f"{stem}.json", 2
-        while name.lower() in taken:
-            name, k = f"{stem}-{k}.json", k + 1
-        taken.add(name.lower())
-        out.append(name)
-    return out
 
 
 def check_units_choice(units: str) -> None:

@@ -176,6 +176,8 @@ def _factscore_uncertainty(
     args: argparse.Namespace, results: list[tuple[str, FactscoreResult]]
 ) -> tuple[dict[str, dict[str, Interval | NoInterval | None]], list[Comparison], Ranking | None]:
     """Intervals per subject, comparisons and the ranking's stability, as the options ask."""
+    if args.ci is None and not args.compare:  # none asked: the statistics (numpy) stay unloaded
+        return {}, [], None
     from claimlab.metrics.uncertainty import (
         factscore_comparisons,
         factscore_intervals,

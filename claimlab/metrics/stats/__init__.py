@@ -6,3 +6,5 @@ permutation tests, Holm, ranking stability) and ``prediction_powered`` (a few pe
 correcting many autorated ones). See :mod:`claimlab.metrics.uncertainty` for the metric card and
 the figures of the ledger and of FActScore built on them.
 """
+
+MIN_CLUSTERS = 2  # one answer cannot show how answers vary (here: a gate reads it without numpy)

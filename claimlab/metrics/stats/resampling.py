@@ -16,6 +16,8 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from claimlab.metrics.stats import MIN_CLUSTERS as MIN_CLUSTERS
+
 Method = Literal["percentile", "bca"]
 
 
@@ -158,9 +160,6 @@ def quantile_pair(values: Floats, lo: float, hi: float) -> tuple[float, float]:
 
 
 MIN_RESAMPLES = 100  # fewer resamples cannot place a 2.5 % quantile: no interval is claimed
-
-
-MIN_CLUSTERS = 2  # one answer cannot show how answers vary
 
 
 def ratio_parts(num: Any, den: Any, aggregate: Aggregate) -> tuple[Floats, Floats]:
