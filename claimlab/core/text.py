@@ -7,8 +7,6 @@ literally where it lands; views and the command line call them at the point of d
 
 from __future__ import annotations
 
-import difflib
-import html
 import re
 import sys
 import unicodedata
@@ -36,6 +34,8 @@ def md_text(text: object) -> str:
         >>> md_text("it's")
         'it&#x27;s'
     """
+    import html
+
     body = " ".join(str(text).splitlines())
     # Markdown first, entities second: escaping the "#" of an entity (&#x27;) would show it
     return html.escape(_MD_SPECIAL.sub(r"\\\1", body), quote=True)
@@ -163,6 +163,8 @@ def did_you_mean(word: str, choices: Collection[str]) -> str:
         >>> did_you_mean("zzz", ["FIXTURE"])
         ''
     """
+    import difflib
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
 

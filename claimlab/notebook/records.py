@@ -7,7 +7,6 @@ JupyterLab and in handouts, survives in the executed ``.ipynb``, and ``load_reco
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -110,6 +109,8 @@ def records_from_notebook(nb: Mapping[str, Any]) -> dict[str, Any]:
             if MIME in data:
                 payload = data[MIME]
                 if isinstance(payload, str):
+                    import json
+
                     payload = json.loads(payload)
                 out[payload["name"]] = payload["value"]
     return out
@@ -117,6 +118,8 @@ def records_from_notebook(nb: Mapping[str, Any]) -> dict[str, Any]:
 
 def load_records(path: str | Path) -> dict[str, Any]:
     """Read recorded values from an executed notebook or a ``.records.json`` file."""
+    import json
+
     p = Path(path)
     data = json.loads(p.read_text(encoding="utf-8"))
     if p.suffix == ".json" and "cells" not in data:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -32,8 +31,12 @@ def emit_json(data: Any) -> None:
     try:
         text = orjson.dumps(plain, option=orjson.OPT_INDENT_2).decode("utf-8")
     except (TypeError, orjson.JSONEncodeError):
+        import json
+
         text = json.dumps(plain, ensure_ascii=False, indent=2)
     if not text.isascii() and not _encodes(sys.stdout, text):
+        import json
+
         text = json.dumps(plain, ensure_ascii=True, indent=2)  # every character an escape
     sys.stdout.write(json_safe(text) + "\n")
 
