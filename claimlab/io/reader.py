@@ -263,11 +263,18 @@ def deep_place(value: Any, limit: int) -> str | None:
 
 
 def _push(stack: list[tuple[Iterator[Any], Any]], value: Any, copy: Any) -> None:
-    """A container's items onto the walk's stack, with the copy they fill."""
+    """A container's items onto the walk's stack, with the copy they fill.
+
+    A list holding no list or object (a FEVER sentence, a span's bounds) is filled at once:
+    nothing in it is walked further, and it holds no name that could be written twice.
+    """
     if isinstance(value, dict):
         stack.append((iter(value.items()), copy))
     elif isinstance(value, list):
-        stack.append((iter(value), copy))
+        if any(isinstance(item, (list, dict)) for item in value):
+            stack.append((iter(value), copy))
+        else:
+            copy.extend([nfc(item) if isinstance(item, str) else item for item in value])
 
 
 def _nfc_copy(value: Any) -> Any:

@@ -293,3 +293,27 @@ def test_well_formed_musique_lines_are_read_typed_alone(tmp_path, monkeypatch):
         f.write("\n" + json.dumps(record, ensure_ascii=False))
     with pytest.raises(ClaimlabInputError, match=r"line 3 \(id 2hop_1\).*appears 3 times"):
         official.load_musique_gold(gold)
+
+
+def test_records_read_fast_are_the_frozen_records_the_class_makes(tmp_path):
+    """The fast paths fill a record's slots without its __init__: the record is the one the
+    class makes (equal, same hash and repr), and as frozen."""
+    import dataclasses
+
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    evidence = [[[1, 2, "Pàgina", 0], [1, 3, "Other", 4]]]
+    gold.write_text(json.dumps({"id": 7, "label": "SUPPORTS", "claim": "c", "evidence": evidence}))
+    pred.write_text(
+        json.dumps({"id": 7, "predicted_label": "REFUTES", "predicted_evidence": [["P", 1]]})
+    )
+    (g,), (p,) = fever.load_gold(gold), fever.load_predictions(pred)
+    made = (
+        fever.GoldClaim(7, fever.LABELS["SUPPORTS"], "c", ((("Pàgina", 0), ("Other", 4)),)),
+        fever.Prediction(7, fever.LABELS["REFUTES"], (("P", 1),)),
+    )
+    for record, want in zip((g, p), made, strict=True):
+        assert type(record) is type(want) and record == want
+        assert hash(record) == hash(want) and repr(record) == repr(want)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.id = 8
+        assert not hasattr(record, "__dict__")
