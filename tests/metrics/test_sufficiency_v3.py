@@ -5,6 +5,8 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claimlab.io.sufficiency import load_sufficiency, read_sufficiency
 from claimlab.labs.play import play_script
@@ -366,3 +368,28 @@ def test_a_conditional_witness_wins_nothing_in_the_game(tmp_path):
     result = game.submit(["L4", "L5"], {"period": "3 days"})
     assert not result.won and "CONDITIONS_UNMET" in [r.code for r in result.reasons]
     assert all(not w.witness == ("L4", "L5") for w in sufficiency_wins(fx, "saturday_rule"))
+
+
+SUFFICIENCY_FIXTURES = sorted(
+    p.name
+    for p in FIXTURES.glob("*.json")
+    if '"claimlab/sufficiency@1"' in p.read_text("utf-8")[:200]
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SUFFICIENCY_FIXTURES), st.data())
+def test_every_case_built_from_any_file_behaves_as_stated(source, data):
+    """The builder's expectations follow the file's own rules: on a file whose questions say
+    at random that their alternatives are not complete, every case built behaves as stated (a context short of every alternative: UNKNOWN, not
+    INSUFFICIENT, for a question whose alternatives are not complete)."""
+    doc = json.loads((FIXTURES / source).read_text("utf-8"))
+    for name, q in doc["questions"].items():
+        q["alternatives_complete"] = data.draw(st.booleans(), label=f"{name} complete")
+    cases = build_cases(doc, source=source)
+    assert check_cases(cases) == []
+    incomplete = {n for n, q in doc["questions"].items() if not q["alternatives_complete"]}
+    short = [c for c in cases["cases"] if c["expect"]["status"] in ("INSUFFICIENT", "UNKNOWN")]
+    for c in short:
+        want = "UNKNOWN" if c["question"].split("~")[0] in incomplete else "INSUFFICIENT"
+        assert c["expect"]["status"] == want, c["name"]

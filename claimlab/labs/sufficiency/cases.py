@@ -1,6 +1,8 @@
 """Test cases cut from every complete witness of a sufficiency file (``claimlab sufficiency-cases``).
 
-For each question and each alternative that is a complete witness on its own:
+For each question and each alternative that is a complete witness on its own (where a case
+below says INSUFFICIENT, a question whose file says ``alternatives_complete: false`` expects
+UNKNOWN: another set of texts, not listed, might answer it):
 
 * ``whole``: the witness alone: SUFFICIENT (CONDITIONAL where it holds unmet conditions).
 * ``with-distractors``: the witness and every item that is in no alternative of the question
@@ -108,16 +110,26 @@ class _Builder:
         ]
 
 
+def lacking(q: Question) -> str:
+    """What a context holding no alternative of ``q`` gets.
+
+    INSUFFICIENT, or UNKNOWN where the file says the question's alternatives are not complete
+    (another set of texts, not listed, might answer it).
+    """
+    return "INSUFFICIENT" if q.alternatives_complete else "UNKNOWN"
+
+
 def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
     """Cut, look-alike (and its chain), wrong relation and stale for one premise."""
     alt = q.alternatives[i]
     rest = [x for x in alt if x != m]
+    short = lacking(q)
     if not any(set(a) <= set(rest) for a in q.alternatives):
-        b.case("cut", q.name, rest, status="INSUFFICIENT", alternative=i, missing=[m])
+        b.case("cut", q.name, rest, status=short, alternative=i, missing=[m])
     item = b.by_id[m]
     look = b.add_copy(m, "look-alike", object=f"{item['object']} (a different one)")
     swapped = [look if x == m else x for x in alt]
-    b.case("look-alike", q.name, swapped, status="INSUFFICIENT", alternative=i, missing=[m],
+    b.case("look-alike", q.name, swapped, status=short, alternative=i, missing=[m],
            rejected={look: "not a premise"})  # fmt: skip
     if _successors(q, i, m):
         links = b.out["questions"][q.name].get("links")
@@ -128,12 +140,12 @@ def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
                 None if pairs is None else [[look if x == m else x for x in p] for p in pairs]
             ]
         name = b.add_question(q, f"look-alike~{m}", **changes)
-        b.case("look-alike-chain", name, swapped, status="INSUFFICIENT", link_error_from=look)
+        b.case("look-alike-chain", name, swapped, status=short, link_error_from=look)
     other = b.add_copy(m, "wrong-relation", relation=f"{item['relation']} (another relation)")
-    b.case("wrong-relation", q.name, [other if x == m else x for x in alt], status="INSUFFICIENT",
+    b.case("wrong-relation", q.name, [other if x == m else x for x in alt], status=short,
            alternative=i, missing=[m], rejected={other: "not a premise"})  # fmt: skip
     stale = b.add_copy(m, "stale", current=False)
-    b.case("stale", q.name, [stale if x == m else x for x in alt], status="INSUFFICIENT",
+    b.case("stale", q.name, [stale if x == m else x for x in alt], status=short,
            alternative=i, missing=[m], rejected={stale: "metadata"})  # fmt: skip
 
 
@@ -169,7 +181,7 @@ def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Questio
     k = questions.index(q)
     for other_q in [*questions[k + 1 :], *questions[:k]]:
         if not any(set(a) <= set(alt) for a in other_q.alternatives):
-            b.case("changed-question", other_q.name, alt, status="INSUFFICIENT")
+            b.case("changed-question", other_q.name, alt, status=lacking(other_q))
             break
 
 
