@@ -267,8 +267,12 @@ def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str
     for qid, members in groups.items():
         answerable = [(g, p) for g, p in members if g.answerable]
         if len(members) != 2 or len(answerable) != 1:
-            raise ClaimlabInputError(
-                f"question {qid!r}: the grouped figures need it twice, answerable and unanswerable",
+            raise MusiqueGoldError(
+                f"question {qid!r} is there {_times(len(members))}, {len(answerable)} of them "
+                "answerable: a gold file with unanswerable twins holds every question twice, "
+                "answerable and unanswerable (MuSiQue's full set); answerable records alone "
+                "are scored without the grouped figures",
+                record=f"id {qid}",
                 field="answerable",
             )
         right = [p.answerable for _, p in members] == [g.answerable for g, _ in members]
@@ -279,6 +283,14 @@ def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str
         "group_answer_sufficiency_f1": Mean(answer, len(groups)),
         "group_support_sufficiency_f1": Mean(support, len(groups)),
     }
+
+
+class MusiqueGoldError(ClaimlabInputError):
+    """The gold file alone is at fault (a question not twinned where others are)."""
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _support_f1(predicted: frozenset[int], gold: frozenset[int]) -> float:

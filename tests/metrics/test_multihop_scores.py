@@ -284,23 +284,46 @@ def test_musique_grouped_figures_are_not_symmetric_in_right_and_wrong():
 
 
 @pytest.mark.parametrize(
-    ("gold", "preds", "message"),
+    ("gold", "preds", "message", "field"),
     [
         ([mg("a", "x", {1}), mg("b", "y", {2})], [mp("a", "x", {1})],
-         "gold record 'b' has no prediction (every record needs one)"),
+         "gold record 'b' has no prediction (every record needs one)", "id"),
         ([mg("a", "x", {1})], [mp("a", "x", {1}), mp("z", "x", {1}), mp("y", "x", {1})],
-         "prediction 'z' has no gold record"),
+         "prediction 'z' has no gold record", "id"),
         ([mg("a", "x", {1}), mg("a", "x", {1}), mg("b", "y", {2}, answerable=False)],
          [mp("a", "x", {1}), mp("a", "x", {1}), mp("b", "y", {2})],
-         "question 'a': the grouped figures need it twice, answerable and unanswerable"),
+         "question 'a' is there twice, 2 of them answerable: a gold file with unanswerable "
+         "twins holds every question twice", "answerable"),
+        # one question alone among twinned ones (a mixed file)
+        ([mg("a", "x", {1}), mg("b", "y", {2}), mg("b", "y", set(), answerable=False)],
+         [mp("a", "x", {1}, True), mp("b", "y", {2}, True), mp("b", "", set(), False)],
+         "question 'a' is there once, 1 of them answerable: a gold file with unanswerable "
+         "twins holds every question twice", "answerable"),
     ],
-    ids=["no-prediction", "no-gold", "twice-answerable"],
+    ids=["no-prediction", "no-gold", "twice-answerable", "once-among-twins"],
 )  # fmt: skip
-def test_musique_pairing_errors_name_the_record_and_the_field(gold, preds, message):
+def test_musique_pairing_errors_name_the_record_and_the_field(gold, preds, message, field):
     with pytest.raises(ClaimlabInputError) as err:
         score_musique(gold, preds)
-    assert err.value.problem == message
-    assert err.value.field == ("answerable" if "grouped" in message else "id")
+    assert err.value.problem.startswith(message)
+    assert err.value.field == field
+
+
+def test_a_gold_file_not_twinned_throughout_is_named_not_the_predictions(tmp_path):
+    """A question once where the gold file has unanswerable twins is the gold file's fault:
+    the error names it (and the question), not the predictions file."""
+    rows = [("q1", True), ("q2", True), ("q2", False)]
+    gold = [{"id": q, "answer": "x", "answer_aliases": [], "answerable": a,
+             "paragraphs": [{"idx": 0, "is_supporting": a}]} for q, a in rows]  # fmt: skip
+    pred = [{"id": q, "predicted_answer": "x" if a else "", "predicted_answerable": a,
+             "predicted_support_idxs": [0] if a else []} for q, a in rows]  # fmt: skip
+    g, p = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    g.write_text("".join(json.dumps(r) + "\n" for r in gold), encoding="utf-8")
+    p.write_text("".join(json.dumps(r) + "\n" for r in pred), encoding="utf-8")
+    proc = run_cli("musique", g, p)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert f"{g}: id q1: answerable: question 'q1' is there once" in proc.stderr
+    assert str(p) not in proc.stderr
 
 
 # --- official edges: ids and keys the official scripts would not match --------------------------

@@ -99,11 +99,15 @@ def cmd_hotpotqa(args: argparse.Namespace) -> int:
 def cmd_musique(args: argparse.Namespace) -> int:
     """Run ``claimlab musique``; returns the exit code."""
     from claimlab.io.official import load_musique_gold, load_musique_predictions
-    from claimlab.metrics.multihop_scores import score_musique
+    from claimlab.metrics.multihop_scores import MusiqueGoldError, score_musique
 
     gold, preds = load_musique_gold(args.gold), load_musique_predictions(args.pred)
     try:
         scores = score_musique(gold, preds)
+    except MusiqueGoldError as err:  # the gold file's own fault: it alone is named
+        raise ClaimlabInputError(
+            err.problem, file=args.gold, record=err.record, field=err.field
+        ) from None
     except ClaimlabInputError as err:  # pairing problems: between the two files, both named
         problem = f"{err.problem}; the gold file is {args.gold}"
         raise ClaimlabInputError(
