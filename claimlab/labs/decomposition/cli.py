@@ -31,7 +31,13 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
 
     fx = load_decomposition(args.file)
     args = argparse.Namespace(**{**vars(args), "mode": chosen_mode(fx, args.mode, args.select)})
-    selection = fx.mode(args.mode) if args.mode is not None else id_list(args.select)
+    selection: Sequence[str]
+    if args.mode is not None:
+        selection = fx.mode(args.mode)
+    elif args.select is None:  # a file naming no mode: every candidate, in file order
+        selection = list(fx.candidate_ids)
+    else:
+        selection = id_list(args.select)
     core = core_select(fx, selection)
     if args.select_core:
         selection = core.kept  # the figures below are those of what Core-style selection keeps
@@ -67,19 +73,22 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
 def chosen_mode(fx: DecompositionFixture, mode: str | None, select: str | None) -> str | None:
     """The mode scored: the one asked for; with neither --mode nor --select, the file's only one.
 
+    None for a selection by ids, and for a file that names no mode (modes are optional): then
+    every candidate is scored, in file order, as the notebooks do
+    (:func:`claimlab.metrics.decomposition.named_selections`).
+
     Raises:
-        ClaimlabInputError: neither was given and the file has no mode, or several (named).
+        ClaimlabInputError: neither was given and the file has several modes (named).
     """
     if mode is not None or select is not None:
         return mode
     names = list(fx.modes)
-    if len(names) == 1:
-        return str(names[0])
+    if len(names) <= 1:
+        return str(names[0]) if names else None
     from claimlab.core.errors import ClaimlabInputError
 
-    has = f"it has {len(names)}: {', '.join(names)}" if names else "it has none"
     raise ClaimlabInputError(
-        f"give --mode NAME or --select IDS: the file's only mode is taken when it has one ({has})",
+        f"give --mode NAME or --select IDS: the file has {len(names)} modes: {', '.join(names)}",
         file=str(fx.source),
         field="--mode",
     )
@@ -126,7 +135,13 @@ def _say_figures(
     """The four ratios, the cited methods and the ids behind the counts."""
     from claimlab.metrics.decomposition import METRIC_LABELS, METRICS
 
-    label = f"mode {args.mode}" if args.mode is not None else "selection"
+    label = (
+        f"mode {args.mode}"
+        if args.mode is not None
+        else "selection"
+        if args.select is not None
+        else "all candidates (the file names no mode)"
+    )
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
     if not result.gold:
         say(
@@ -230,7 +245,9 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     g = p.add_mutually_exclusive_group()
     g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
     g.add_argument(
-        "--mode", help="a named selection from the file's modes (default: its only one, if one)"
+        "--mode",
+        help="a named selection from the file's modes (default: its only one; every candidate in a file "
+        "that names none)",
     )
     p.add_argument(
         "--record",

@@ -26,7 +26,7 @@ def test_a_file_with_several_modes_still_asks_naming_them():
 @pytest.mark.parametrize(
     ("modes", "mode", "select", "expected"),
     [(["only"], None, None, "only"), (["a", "b"], "b", None, "b"),
-     (["only"], None, "C1", None), (["a", "b"], None, "C1", None)],
+     (["only"], None, "C1", None), (["a", "b"], None, "C1", None), ([], None, None, None)],
 )  # fmt: skip
 def test_chosen_mode(modes, mode, select, expected):
     class Fx:
@@ -36,9 +36,33 @@ def test_chosen_mode(modes, mode, select, expected):
     assert chosen_mode(Fx, mode, select) == expected
 
 
-def test_no_mode_at_all_is_refused():
+def test_several_modes_and_none_given_is_refused_naming_them():
     from claimlab.core.errors import ClaimlabInputError
 
     fx = load_decomposition(FIXTURES / "atlas_nova.json")
-    with pytest.raises(ClaimlabInputError, match="it has"):
+    with pytest.raises(ClaimlabInputError, match="the file has 9 modes: baseline, "):
         chosen_mode(fx, None, None)
+
+
+@pytest.mark.parametrize("name", ["ferry_lines.json", "not_uygulamalari_tr.json"])
+def test_a_file_naming_no_mode_is_scored_on_every_candidate_as_the_notebooks_do(name, tmp_path):
+    """Modes are optional: with none, and neither --mode nor --select, every candidate is
+    scored in file order (the notebooks' "all candidates"), the same figures as selecting
+    every id by hand."""
+    from claimlab.metrics.decomposition import named_selections, score_decomposition
+
+    doc = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    doc.pop("modes", None)
+    path = tmp_path / name
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    ids = [c["id"] for c in doc["candidates"]]
+    alone = run_cli("decomposition", path, "--json")
+    assert alone.returncode == 0, alone.stderr
+    by_hand = run_cli("decomposition", path, "--select", ",".join(ids), "--json", check=True)
+    got, want = json.loads(alone.stdout), json.loads(by_hand.stdout)
+    assert got == want and got["selection"] == ids
+    fx = load_decomposition(path)
+    (notebooks,) = named_selections(fx).values()
+    assert score_decomposition(fx, notebooks).to_dict()["selection"] == ids
+    said = run_cli("decomposition", path, check=True).stdout
+    assert "all candidates (the file names no mode)" in said
