@@ -405,14 +405,17 @@ def query_counts(q: QueryFigures) -> dict[str, Ratio]:
     return {m: out[m] for m in RAG_METRICS}
 
 
-def per_query_table(report: RagReport) -> Any:
-    """The per-query table ``rag --out`` writes: per metric its numerator, denominator, value.
+PER_QUERY_COLUMNS = ("query_id",) + tuple(
+    f"{m}{s}" for m in RAG_METRICS for s in ("_numerator", "_denominator", "")
+)
+
+
+def per_query_rows(report: RagReport) -> list[dict[str, Any]]:
+    """The per-query rows (:data:`PER_QUERY_COLUMNS`), without a table library.
 
     One row per query, in the file's order: ``query_id``, then for every metric
-    ``METRIC_numerator``, ``METRIC_denominator`` and ``METRIC`` (empty where N/A).
+    ``METRIC_numerator``, ``METRIC_denominator`` and ``METRIC`` (None where N/A).
     """
-    import pandas as pd
-
     rows = []
     for q in report.per_query:
         row: dict[str, Any] = {"query_id": q.query_id}
@@ -423,10 +426,17 @@ def per_query_table(report: RagReport) -> Any:
                 r.value,
             )
         rows.append(row)
-    columns = ["query_id"] + [
-        f"{m}{s}" for m in RAG_METRICS for s in ("_numerator", "_denominator", "")
-    ]
-    return pd.DataFrame(rows, columns=columns)
+    return rows
+
+
+def per_query_table(report: RagReport) -> Any:
+    """The per-query table ``rag --out`` writes.
+
+    :func:`per_query_rows` as a pandas frame (a value empty where N/A).
+    """
+    import pandas as pd
+
+    return pd.DataFrame(per_query_rows(report), columns=list(PER_QUERY_COLUMNS))
 
 
 def _keys(names: Sequence[str]) -> list[str]:

@@ -84,14 +84,16 @@ def test_every_command_on_a_few_records_imports_only_what_it_computes_with(hosti
     from tests.hostile.files import command_lines
 
     found = {}
-    for name, args in command_lines(hostile_files, tmp_path):
+    printed = [("rag", [hostile_files["rag_checking"], "--per-query", "--format", shape])
+               for shape in ("lines", "table", "csv")]  # fmt: skip
+    for name, args in [*command_lines(hostile_files, tmp_path), *printed]:
         code, loaded = imported(name, *args, heavy=SMALL)
         needs = NEEDS.get(name, set()) | (
             {"numpy"} if {"--ci", "--bootstrap"} & set(args) else set()
         )
         assert code == 0, name
         if set(loaded) - needs:
-            found[" ".join(map(str, [name, *args[:1]]))] = sorted(set(loaded) - needs)
+            found[" ".join(map(str, [name, *args[:1], *args[-2:]]))] = sorted(set(loaded) - needs)
     assert found == {}
 
 

@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 def cmd_rag(args: argparse.Namespace) -> int:
     """Run ``claimlab rag``; returns the exit code (the gate's, with ``--baseline``)."""
     from claimlab.io.ragchecker import load_checking
-    from claimlab.labs.rag.views import report_lines
-    from claimlab.metrics.rag import per_query_table, score_rag
+    from claimlab.labs.rag.views import per_query_csv, report_lines
+    from claimlab.metrics.rag import per_query_rows, per_query_table, score_rag
 
     check_gate_options(args)
     if args.format and not args.per_query:
@@ -53,8 +53,9 @@ def cmd_rag(args: argparse.Namespace) -> int:
     checked = _check(args) if args.check else {}
     checking = load_checking(args.check or args.file)
     report = score_rag(checking, noise=args.noise_sensitivity)
-    wanted = args.out or args.baseline or args.store or args.format
-    table = per_query_table(report) if wanted else None
+    # the table (pandas) for what writes or compares it; the rows alone for what prints them
+    table = per_query_table(report) if args.out or args.baseline or args.store else None
+    rows = per_query_rows(report) if args.format in ("table", "csv") else None
     if args.check:
         checked["corrected_with_file_labels"] = _corrected(args, report)
     if args.out:
@@ -66,12 +67,12 @@ def cmd_rag(args: argparse.Namespace) -> int:
             **({"changes": changes.to_dict()} if changes is not None else {})}  # fmt: skip
     kept = {k: v for k, v in data.items() if k not in ("per_query", "changes")}
     remember(args, "rag", kept, rag_queries=checking.queries)
-    if args.format == "csv" and table is not None:  # the table alone, to pipe into a file
-        say(table.to_csv(index=False), end="")
+    if args.format == "csv" and rows is not None:  # the table alone, to pipe into a file
+        say(per_query_csv(rows), end="")
     elif args.json:
         emit_json(data)
     else:
-        shaped = table if args.format == "table" else None
+        shaped = rows if args.format == "table" else None
         for line in report_lines(report, per_query=args.per_query, table=shaped):
             say(line)
         for line in _check_lines(checked):

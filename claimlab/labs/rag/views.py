@@ -7,8 +7,8 @@ table only as cell text (escaped by the display floor) and a plot only through
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from claimlab.core.ratio import percent
 from claimlab.metrics.rag import (
@@ -34,7 +34,10 @@ PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
 
 
 def report_lines(
-    report: RagReport, *, per_query: bool = False, table: pd.DataFrame | None = None
+    report: RagReport,
+    *,
+    per_query: bool = False,
+    table: pd.DataFrame | Sequence[Mapping[str, Any]] | None = None,
 ) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
 
@@ -79,20 +82,40 @@ def _cell(num: int, den: int) -> str:
     return f"{'N/A' if den == 0 else f'{100 * num / den:.1f}%'} {num}/{den}"
 
 
-def query_table_lines(table: pd.DataFrame) -> Iterator[str]:
-    """The per-query table (:func:`claimlab.metrics.rag.per_query_table`) as aligned lines.
+def query_table_lines(table: pd.DataFrame | Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """The per-query table as aligned lines.
 
-    One row per query, a column per metric headed by RAGChecker's abbreviation and its better
+    The table is :func:`claimlab.metrics.rag.per_query_table`'s, or its rows
+    (:func:`~claimlab.metrics.rag.per_query_rows`). One row per query, a column per metric headed by RAGChecker's abbreviation and its better
     side; each cell the figure with its counts (F1 as its whole-number ratio); a legend first.
     """
     yield "per query (" + "; ".join(f"{a} {ARROWS[m]} {m}" for m, a in ABBREVIATIONS.items()) + "):"
+    records = table.to_dict("records") if hasattr(table, "to_dict") else table
     rows = [[str(r["query_id"])] + [_cell(int(r[f"{m}_numerator"]), int(r[f"{m}_denominator"]))
-             for m in RAG_METRICS] for r in table.to_dict("records")]  # fmt: skip
+             for m in RAG_METRICS] for r in records]  # fmt: skip
     head = ["query"] + [f"{ABBREVIATIONS[m]} {ARROWS[m]}" for m in RAG_METRICS]
     widths = [max(len(c) for c in column) for column in zip(head, *rows, strict=True)]
     for row in [head, *rows]:
         yield "  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                                for i, (c, w) in enumerate(zip(row, widths, strict=True)))  # fmt: skip
+
+
+def per_query_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The per-query rows as CSV text, without loading a table library for it.
+
+    The rows are :func:`claimlab.metrics.rag.per_query_rows`'s; the text is the one the table
+    writes (a header, one line per query, an N/A value empty).
+    """
+    import csv
+    import io
+
+    from claimlab.metrics.rag import PER_QUERY_COLUMNS
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(PER_QUERY_COLUMNS)
+    writer.writerows(["" if row[c] is None else row[c] for c in PER_QUERY_COLUMNS] for row in rows)
+    return out.getvalue()
 
 
 METRIC_COLUMNS = (

@@ -2,9 +2,13 @@
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from claimlab.tooling.cli import main
 from tests.conftest import FIXTURES
 from tests.labs.rag.test_rag_gate import greenhouse, write
+from tests.scratch import scratch_dir
 
 EXAMPLE = FIXTURES / "rag_greenhouse.json"
 
@@ -65,3 +69,33 @@ def test_a_query_with_no_claim_shows_na_with_its_zero_counts():
     empty = RagQuery("q0", "", (), (), (), (), (), (), (), {})
     lines = list(query_table_lines(per_query_table(score_rag(RagChecking("f", (empty,), {})))))
     assert lines[-1].split() == ["q0", *["N/A", "0/0"] * 11]
+
+
+_ids = st.text(
+    alphabet=st.sampled_from(list("ab,\"\n\r ;x'\\é่한") + ["\x1b", "\u2028"]), max_size=6
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 10**6), st.lists(_ids, min_size=7, max_size=7), st.data())
+def test_the_csv_printed_without_a_table_library_is_the_tables_own(n, seed, ids, data):
+    """``--format csv`` writes the rows with the standard library: the very text pandas
+    writes for the per-query table, whatever the ids hold (commas, quotes, line breaks) and
+    whatever is N/A (a query with no claim of a kind)."""
+    import dataclasses
+
+    from claimlab.io.ragchecker import RagChecking, RagQuery, load_checking
+    from claimlab.labs.rag.views import per_query_csv, query_table_lines
+    from claimlab.metrics.rag import per_query_rows, per_query_table, score_rag
+
+    doc, _ = greenhouse(n=n, seed=seed)
+    checking = load_checking(write(scratch_dir("rag-csv-") / "h.json", doc))
+    queries = [
+        dataclasses.replace(q, query_id=f"{ids[k]}{k}") for k, q in enumerate(checking.queries)
+    ]
+    if data.draw(st.booleans()):  # a query with no claim at all: every figure N/A
+        queries.append(RagQuery(ids[-1] + "-empty", "", (), (), (), (), (), (), (), {}))
+    report = score_rag(RagChecking("f", tuple(queries), {}))
+    rows = per_query_rows(report)
+    assert per_query_csv(rows) == per_query_table(report).to_csv(index=False)
+    assert list(query_table_lines(rows)) == list(query_table_lines(per_query_table(report)))
