@@ -410,7 +410,10 @@ PER_QUERY_COLUMNS = ("query_id",) + tuple(
 )
 
 
-def per_query_rows(report: RagReport) -> list[dict[str, Any]]:
+PerQueryRow = dict[str, str | int | float | None]  # a row of :data:`PER_QUERY_COLUMNS`
+
+
+def per_query_rows(report: RagReport) -> list[PerQueryRow]:
     """The per-query rows (:data:`PER_QUERY_COLUMNS`), without a table library.
 
     One row per query, in the file's order: ``query_id``, then for every metric
@@ -418,7 +421,7 @@ def per_query_rows(report: RagReport) -> list[dict[str, Any]]:
     """
     rows = []
     for q in report.per_query:
-        row: dict[str, Any] = {"query_id": q.query_id}
+        row: PerQueryRow = {"query_id": q.query_id}
         for m, r in query_counts(q).items():
             row[f"{m}_numerator"], row[f"{m}_denominator"], row[m] = (
                 r.numerator,

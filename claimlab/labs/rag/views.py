@@ -7,8 +7,8 @@ table only as cell text (escaped by the display floor) and a plot only through
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, cast
 
 from claimlab.core.ratio import percent
 from claimlab.metrics.rag import (
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from claimlab.io.ragchecker import JudgedPair, RagQuery
     from claimlab.labs.rag.study import CheckerStudy, MetaStudy, RagStudy
     from claimlab.metrics.meta_eval import LabelAgreement, MetaEvaluation
-    from claimlab.metrics.rag import RagReport
+    from claimlab.metrics.rag import PerQueryRow, RagReport
 
 PARTS = {"overall": OVERALL, "retriever": RETRIEVER, "generator": GENERATOR}
 
@@ -37,7 +37,7 @@ def report_lines(
     report: RagReport,
     *,
     per_query: bool = False,
-    table: pd.DataFrame | Sequence[Mapping[str, Any]] | None = None,
+    table: pd.DataFrame | Sequence[PerQueryRow] | None = None,
 ) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
 
@@ -82,17 +82,19 @@ def _cell(num: int, den: int) -> str:
     return f"{'N/A' if den == 0 else f'{100 * num / den:.1f}%'} {num}/{den}"
 
 
-def query_table_lines(table: pd.DataFrame | Sequence[Mapping[str, Any]]) -> Iterator[str]:
+def query_table_lines(table: pd.DataFrame | Sequence[PerQueryRow]) -> Iterator[str]:
     """The per-query table as aligned lines.
 
     The table is :func:`claimlab.metrics.rag.per_query_table`'s, or its rows
-    (:func:`~claimlab.metrics.rag.per_query_rows`). One row per query, a column per metric headed by RAGChecker's abbreviation and its better
-    side; each cell the figure with its counts (F1 as its whole-number ratio); a legend first.
+    (:func:`~claimlab.metrics.rag.per_query_rows`). One row per query, a column per metric
+    headed by RAGChecker's abbreviation and its better side; each cell the figure with its
+    counts (F1 as its whole-number ratio); a legend first.
     """
     yield "per query (" + "; ".join(f"{a} {ARROWS[m]} {m}" for m, a in ABBREVIATIONS.items()) + "):"
     records = table.to_dict("records") if hasattr(table, "to_dict") else table
-    rows = [[str(r["query_id"])] + [_cell(int(r[f"{m}_numerator"]), int(r[f"{m}_denominator"]))
-             for m in RAG_METRICS] for r in records]  # fmt: skip
+    rows = [[str(r["query_id"])]
+            + [_cell(_count(r[f"{m}_numerator"]), _count(r[f"{m}_denominator"])) for m in RAG_METRICS]
+            for r in records]  # fmt: skip
     head = ["query"] + [f"{ABBREVIATIONS[m]} {ARROWS[m]}" for m in RAG_METRICS]
     widths = [max(len(c) for c in column) for column in zip(head, *rows, strict=True)]
     for row in [head, *rows]:
@@ -100,7 +102,12 @@ def query_table_lines(table: pd.DataFrame | Sequence[Mapping[str, Any]]) -> Iter
                                for i, (c, w) in enumerate(zip(row, widths, strict=True)))  # fmt: skip
 
 
-def per_query_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+def _count(value: object) -> int:
+    """A row's count as an integer (a frame's column may hold it as a float)."""
+    return int(cast("int | float", value))
+
+
+def per_query_csv(rows: Sequence[PerQueryRow]) -> str:
     """The per-query rows as CSV text, without loading a table library for it.
 
     The rows are :func:`claimlab.metrics.rag.per_query_rows`'s; the text is the one the table
