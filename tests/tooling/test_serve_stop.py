@@ -86,7 +86,12 @@ async def _signals_of_a_stop(folder, *, warm: bool) -> list[int]:
     manager = _manager(folder, 2)
     env = {"VOILA_PREHEAT": "True"} if warm else {}  # a warm page's start: not waited on
     kernel_id = await manager.start_kernel(kernel_name="python3", env=env)
-    provisioner = manager.get_kernel(kernel_id).provisioner
+    kernel = manager.get_kernel(kernel_id)
+    for _ in range(3000 if not warm else 0):  # a page's kernel: stopped once it has answered
+        if kernel.execution_state in ("idle", "busy"):  # (its status can lag its start)
+            break
+        await asyncio.sleep(0.01)
+    provisioner = kernel.provisioner
     send, sent = provisioner.send_signal, []
 
     async def noted(signum: int) -> None:
