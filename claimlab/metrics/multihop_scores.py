@@ -264,17 +264,11 @@ def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str
     for g, p in pairs:
         groups.setdefault(g.id, []).append((g, p))
     answer = support = 0.0
-    for qid, members in groups.items():
+    fault = _twin_fault({q: [g.answerable for g, _ in m] for q, m in groups.items()})
+    if fault is not None:
+        raise fault
+    for members in groups.values():  # each a question and its unanswerable twin
         answerable = [(g, p) for g, p in members if g.answerable]
-        if len(members) != 2 or len(answerable) != 1:
-            raise MusiqueGoldError(
-                f"question {qid!r} is there {_times(len(members))}, {len(answerable)} of them "
-                "answerable: a gold file with unanswerable twins holds every question twice, "
-                "answerable and unanswerable (MuSiQue's full set); answerable records alone "
-                "are scored without the grouped figures",
-                record=f"id {qid}",
-                field="answerable",
-            )
         right = [p.answerable for _, p in members] == [g.answerable for g, _ in members]
         g, p = answerable[0]
         answer += max(squad2_f1(p.answer, a) for a in g.answers) if right else 0.0
@@ -287,6 +281,42 @@ def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str
 
 class MusiqueGoldError(ClaimlabInputError):
     """The gold file alone is at fault (a question not twinned where others are)."""
+
+
+def check_twins(gold: Sequence[MusiqueGold]) -> None:
+    """Refuse a gold file holding unanswerable records unless every question is there twice.
+
+    Answerable and unanswerable (MuSiQue's full set). :func:`score_musique` checks it before
+    naming a pairing problem, so the gold file's own fault is named as its own.
+
+    Raises:
+        MusiqueGoldError: naming the first question that is not so (see :func:`_twin_fault`).
+    """
+    groups: dict[str, list[bool]] = {}
+    for g in gold:
+        groups.setdefault(g.id, []).append(g.answerable)
+    fault = _twin_fault(groups) if not all(map(all, groups.values())) else None
+    if fault is not None:
+        raise fault
+
+
+def _twin_fault(groups: Mapping[str, Sequence[bool]]) -> MusiqueGoldError | None:
+    """The first question (its records' answerability) not twinned, as an error; None if none.
+
+    One holding an unanswerable record is named first: it is why every question is twinned.
+    """
+    wrong = [(q, f) for q, f in groups.items() if len(f) != 2 or sum(f) != 1]
+    if not wrong:
+        return None
+    qid, flags = next(((q, f) for q, f in wrong if not all(f)), wrong[0])
+    return MusiqueGoldError(
+        f"question {qid!r} is there {_times(len(flags))}, {sum(flags)} of them answerable: a "
+        "gold file holding unanswerable records holds every question twice, answerable and "
+        "unanswerable (MuSiQue's full set); answerable records alone are scored without the "
+        "grouped figures",
+        record=f"id {qid}",
+        field="answerable",
+    )
 
 
 def _times(n: int) -> str:
@@ -308,7 +338,11 @@ def score_musique(
             more often than the gold has it); with unanswerable records, a question that is
             not there exactly twice, or a prediction without ``predicted_answerable``.
     """
-    pairs = _pair_musique(gold, preds)
+    try:
+        pairs = _pair_musique(gold, preds)
+    except ClaimlabInputError:
+        check_twins(gold)  # a gold file not twinned throughout: its own fault, named first
+        raise
     answerable = [(g, p) for g, p in pairs if g.answerable]
     ems, f1s = [], []
     for g, p in answerable:  # each text normalised once, for EM and F1 both

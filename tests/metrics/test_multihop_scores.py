@@ -290,17 +290,22 @@ def test_musique_grouped_figures_are_not_symmetric_in_right_and_wrong():
          "gold record 'b' has no prediction (every record needs one)", "id"),
         ([mg("a", "x", {1})], [mp("a", "x", {1}), mp("z", "x", {1}), mp("y", "x", {1})],
          "prediction 'z' has no gold record", "id"),
-        ([mg("a", "x", {1}), mg("a", "x", {1}), mg("b", "y", {2}, answerable=False)],
-         [mp("a", "x", {1}), mp("a", "x", {1}), mp("b", "y", {2})],
-         "question 'a' is there twice, 2 of them answerable: a gold file with unanswerable "
-         "twins holds every question twice", "answerable"),
+        ([mg("a", "x", {1}), mg("a", "x", {1}), mg("b", "y", {2}),
+          mg("b", "y", {2}, answerable=False)],
+         [mp("a", "x", {1}), mp("a", "x", {1}), mp("b", "y", {2}), mp("b", "y", {2})],
+         "question 'a' is there twice, 2 of them answerable: a gold file holding unanswerable "
+         "records holds every question twice", "answerable"),
         # one question alone among twinned ones (a mixed file)
         ([mg("a", "x", {1}), mg("b", "y", {2}), mg("b", "y", set(), answerable=False)],
          [mp("a", "x", {1}, True), mp("b", "y", {2}, True), mp("b", "", set(), False)],
-         "question 'a' is there once, 1 of them answerable: a gold file with unanswerable "
-         "twins holds every question twice", "answerable"),
+         "question 'a' is there once, 1 of them answerable: a gold file holding unanswerable "
+         "records holds every question twice", "answerable"),
+        # no twin at all, one record unanswerable: that record's question is named
+        ([mg("a", "x", {1}), mg("b", "y", set(), answerable=False)],
+         [mp("a", "x", {1}, True), mp("b", "", set(), False)],
+         "question 'b' is there once, 0 of them answerable", "answerable"),
     ],
-    ids=["no-prediction", "no-gold", "twice-answerable", "once-among-twins"],
+    ids=["no-prediction", "no-gold", "twice-answerable", "once-among-twins", "lone-unanswerable"],
 )  # fmt: skip
 def test_musique_pairing_errors_name_the_record_and_the_field(gold, preds, message, field):
     with pytest.raises(ClaimlabInputError) as err:
@@ -324,6 +329,11 @@ def test_a_gold_file_not_twinned_throughout_is_named_not_the_predictions(tmp_pat
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert f"{g}: id q1: answerable: question 'q1' is there once" in proc.stderr
     assert str(p) not in proc.stderr
+    # predictions made for a well-twinned set (q1 twice) still see the gold file named first
+    twinned = [pred[0], {**pred[0], "predicted_answerable": False}, *pred[1:]]
+    p.write_text("".join(json.dumps(r) + "\n" for r in twinned), encoding="utf-8")
+    proc = run_cli("musique", g, p)
+    assert proc.returncode == 2 and f"{g}: id q1: answerable: question 'q1'" in proc.stderr
 
 
 # --- official edges: ids and keys the official scripts would not match --------------------------

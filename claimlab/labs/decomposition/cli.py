@@ -30,14 +30,9 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
     from claimlab.metrics.selection import core_select, entity_groups
 
     fx = load_decomposition(args.file)
-    args = argparse.Namespace(**{**vars(args), "mode": chosen_mode(fx, args.mode, args.select)})
-    selection: Sequence[str]
-    if args.mode is not None:
-        selection = fx.mode(args.mode)
-    elif args.select is None:  # a file naming no mode: every candidate, in file order
-        selection = list(fx.candidate_ids)
-    else:
-        selection = id_list(args.select)
+    mode = chosen_mode(fx, args.mode, args.select)
+    args = argparse.Namespace(**{**vars(args), "mode": mode, "asked_mode": args.mode})
+    selection = _selection(fx, mode, args.select)
     core = core_select(fx, selection)
     if args.select_core:
         selection = core.kept  # the figures below are those of what Core-style selection keeps
@@ -49,6 +44,7 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         "mode": args.mode,
         **result.to_dict(),
         "scored": "core selection" if args.select_core else "selection as given",
+        **({"selected": EVERY_CANDIDATE} if mode is None and args.select is None else {}),
         "core_selection": core.to_dict(),
         **({"entity_groups": [g.to_dict() for g in groups]} if groups is not None else {}),
         **({"versions": record["versions"]} if record and record["versions"] else {}),
@@ -68,6 +64,34 @@ def cmd_decomposition(args: argparse.Namespace) -> int:
         say(f"  audit record written to {args.record}")
     _say_audit(result)
     return 0
+
+
+EVERY_CANDIDATE = "every candidate, in file order (the file names no mode)"
+
+
+def _selection(fx: DecompositionFixture, mode: str | None, select: str | None) -> Sequence[str]:
+    """The candidate ids scored: the mode's, the ids given, or (no mode named) every one."""
+    if mode is not None:
+        return fx.mode(mode)
+    return list(fx.candidate_ids) if select is None else id_list(select)
+
+
+def _earlier_selection(
+    before: DecompositionFixture, args: argparse.Namespace, selection: Sequence[str]
+) -> Sequence[str]:
+    """What ``--earlier`` is scored on.
+
+    The mode asked for; the ids given (the selection); with neither, the mode taken by default
+    when the earlier file has it, else the earlier file's own default (its only mode, or every
+    candidate when it names none).
+    """
+    if args.asked_mode is not None:
+        return before.mode(args.asked_mode)
+    if args.select is not None:
+        return selection
+    if args.mode is not None and args.mode in before.modes:
+        return before.mode(args.mode)
+    return _selection(before, chosen_mode(before, None, None), None)
 
 
 def chosen_mode(fx: DecompositionFixture, mode: str | None, select: str | None) -> str | None:
@@ -120,7 +144,7 @@ def _audit(
     previous = None
     if args.earlier:
         before = load_decomposition(args.earlier)
-        previous = (before, before.mode(args.mode) if args.mode is not None else selection)
+        previous = (before, _earlier_selection(before, args, selection))
     record = audit_record(fx, selection, previous=previous)
     if args.record:
         from claimlab.io.files import write_json

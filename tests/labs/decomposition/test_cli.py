@@ -60,9 +60,40 @@ def test_a_file_naming_no_mode_is_scored_on_every_candidate_as_the_notebooks_do(
     assert alone.returncode == 0, alone.stderr
     by_hand = run_cli("decomposition", path, "--select", ",".join(ids), "--json", check=True)
     got, want = json.loads(alone.stdout), json.loads(by_hand.stdout)
+    assert got.pop("selected") == "every candidate, in file order (the file names no mode)"
     assert got == want and got["selection"] == ids
     fx = load_decomposition(path)
     (notebooks,) = named_selections(fx).values()
     assert score_decomposition(fx, notebooks).to_dict()["selection"] == ids
     said = run_cli("decomposition", path, check=True).stdout
     assert "all candidates (the file names no mode)" in said
+
+
+def test_earlier_versions_are_scored_as_each_would_be_alone(tmp_path):
+    """``--earlier`` with neither --mode nor --select: each version on its own default (its
+    only mode, or every candidate when it names none), whatever ids the other holds; the
+    figures side by side are those of each file scored alone."""
+    doc = json.loads((FIXTURES / "ferry_lines.json").read_text(encoding="utf-8"))
+    doc.pop("modes", None)
+    doc.pop("game", None)  # its puzzles name candidate ids the earlier version renames
+    earlier = json.loads(json.dumps(doc))
+    earlier["candidates"] = earlier["candidates"][:3]  # fewer candidates, other coverage
+    for c in earlier["candidates"]:
+        c["id"] = f"old-{c['id']}"
+    one_mode = dict(doc, modes={"only": [c["id"] for c in doc["candidates"][:2]]})
+    paths = {}
+    for name, d in (("now", doc), ("earlier", earlier), ("one", one_mode)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(d, ensure_ascii=False), encoding="utf-8")
+
+    def alone(name):
+        return json.loads(run_cli("decomposition", paths[name], "--json", check=True).stdout)
+
+    for now, before in (("now", "earlier"), ("earlier", "now"), ("one", "earlier")):
+        both = run_cli("decomposition", paths[now], "--earlier", paths[before], "--json")
+        assert both.returncode == 0, (now, before, both.stderr)
+        old, new = json.loads(both.stdout)["versions"]
+        for side, name in ((old, before), (new, now)):
+            assert side["coverage"]["display"] == alone(name)["coverage"]["display"], (now, side)
+    assert alone("now")["selected"].startswith("every candidate")
+    assert "selected" not in alone("one")
