@@ -270,8 +270,8 @@ def add_decomposition(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     g.add_argument("--select", help="candidate ids, comma-separated (duplicates kept), or @FILE")
     g.add_argument(
         "--mode",
-        help="a named selection from the file's modes (default: its only one; every candidate in a file "
-        "that names none)",
+        help="a named selection from the file's modes (default: its only one; every candidate "
+        "in a file that names none)",
     )
     p.add_argument(
         "--record",
