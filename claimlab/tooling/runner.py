@@ -431,21 +431,26 @@ def _kernel_sockets() -> Iterator[Any]:
     """The kernel manager's configuration: IPC sockets in a private temporary folder.
 
     Nothing else on the machine can take a path in a folder made for this run, so the
-    kernel's start cannot race another process for its addresses. Where Unix sockets are
-    missing (Windows) or the temporary folder's path is too long for them, TCP is kept.
-    Either way a kernel is given :data:`KERNEL_SHUTDOWN_WAIT` seconds to end.
+    kernel's start cannot race another process for its addresses; the folder carries this
+    process's pid (:func:`claimlab.io.files.temp_dir`), so a run killed before it could remove
+    it leaves it to the next run to remove. Where Unix sockets are missing (Windows) or the
+    temporary folder's path is too long for them, TCP is kept. Either way a kernel is given
+    :data:`KERNEL_SHUTDOWN_WAIT` seconds to end.
     """
     import shutil
     import tempfile
 
     from traitlets.config import Config
 
+    from claimlab.io.files import temp_dir
+
     config = Config()
     config.KernelManager.shutdown_wait_time = KERNEL_SHUTDOWN_WAIT
-    if os.name != "posix" or len(tempfile.gettempdir()) + 40 > SOCKET_PATH_MAX:
+    # the folder's name (".claimlab-kernel.<pid>-<8 hex>.claimlab-tmp") and "/k-<n>" after it
+    if os.name != "posix" or len(tempfile.gettempdir()) + 60 > SOCKET_PATH_MAX:
         yield config
         return
-    folder = tempfile.mkdtemp(prefix="claimlab-kernel-")
+    folder = str(temp_dir("kernel"))
     try:
         config.KernelManager.transport = "ipc"
         config.KernelManager.ip = os.path.join(folder, "k")

@@ -71,16 +71,25 @@ def dead_pid() -> int:
 
 
 def test_kill_9_during_a_run_keeps_the_good_output_and_the_next_run_clears_the_leftover(tmp_path):
-    subprocess.run([EXE, "run", "01", "--output", tmp_path], check=True, capture_output=True)
+    """The output and the kernel's socket folder (in the system's temporary folder) that a
+    killed run leaves are removed by the next run; the good output is kept."""
+    from tests.scratch import scratch_dir
+
+    system_tmp = scratch_dir(prefix="k9-")  # short: the kernel's socket paths fit in it
+    env = {**os.environ, "TMPDIR": str(system_tmp)}
+    run = [EXE, "run", "01", "--output", tmp_path]
+    subprocess.run(run, check=True, capture_output=True, env=env)
     good = (tmp_path / "01_decomposition_pitfalls.ipynb").read_bytes()
-    proc = start("run", "01", "--output", tmp_path)
+    assert list(system_tmp.iterdir()) == []  # a run that ends leaves nothing there
+    proc = start("run", "01", "--output", tmp_path, env=env)
     wait_for(lambda: temps(tmp_path), what="the run's temporary notebook")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert temps(tmp_path), "kill -9 leaves the temporary file (nothing can remove it then)"
+    assert [p.name.split(".")[1] for p in temps(system_tmp)] == ["claimlab-kernel"]
     assert (tmp_path / "01_decomposition_pitfalls.ipynb").read_bytes() == good
-    subprocess.run([EXE, "run", "01", "--output", tmp_path], check=True, capture_output=True)
-    assert temps(tmp_path) == []
+    subprocess.run(run, check=True, capture_output=True, env=env)
+    assert temps(tmp_path) == [] and list(system_tmp.iterdir()) == []
 
 
 def test_sigterm_during_a_run_is_handled_like_ctrl_c(tmp_path):

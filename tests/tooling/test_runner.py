@@ -165,7 +165,7 @@ def test_a_runs_kernel_talks_over_sockets_in_a_folder_of_its_own(tmp_path):
     info = json.loads(printed)
     assert info["transport"] == "ipc"
     folder = os.path.dirname(info["ip"])
-    assert os.path.basename(folder).startswith("claimlab-kernel-")
+    assert os.path.basename(folder).startswith(f".claimlab-kernel.{os.getpid()}-")
     assert not os.path.exists(folder)
 
 

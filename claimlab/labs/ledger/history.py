@@ -84,7 +84,8 @@ def load_history(store: str | Path, folder: str | Path | None = None) -> History
 
     Without ``folder`` the demo is made in a temporary folder of its own, removed once the
     history returned is no longer held (or as the process ends), so a notebook run over and
-    over leaves nothing behind.
+    over leaves nothing behind (a kernel killed first leaves it to the next demo to remove:
+    :func:`claimlab.io.files.temp_dir`).
     """
     simulated = not str(store).strip()
     if not simulated:
@@ -93,10 +94,11 @@ def load_history(store: str | Path, folder: str | Path | None = None) -> History
         path = demo_history(folder)
         return History(path, tuple(load_runs(path)), simulated=True)
     import shutil
-    import tempfile
     import weakref
 
-    scratch = tempfile.mkdtemp(prefix="claimlab-history-")
+    from claimlab.io.files import temp_dir
+
+    scratch = str(temp_dir("history"))
     try:
         path = demo_history(scratch)
         history = History(path, tuple(load_runs(path)), simulated=True)
