@@ -380,9 +380,12 @@ SUFFICIENCY_FIXTURES = sorted(
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(SUFFICIENCY_FIXTURES), st.data())
 def test_every_case_built_from_any_file_behaves_as_stated(source, data):
-    """The builder's expectations follow the file's own rules: on a file whose questions say
-    at random that their alternatives are not complete, every case built behaves as stated (a context short of every alternative: UNKNOWN, not
-    INSUFFICIENT, for a question whose alternatives are not complete)."""
+    """The builder's expectations follow the file's own rules.
+
+    On a file whose questions say at random that their alternatives are not complete, every
+    case built behaves as stated (a context short of every alternative: UNKNOWN, not
+    INSUFFICIENT, for a question whose alternatives are not complete).
+    """
     doc = json.loads((FIXTURES / source).read_text("utf-8"))
     for name, q in doc["questions"].items():
         q["alternatives_complete"] = data.draw(st.booleans(), label=f"{name} complete")
