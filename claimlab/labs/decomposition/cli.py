@@ -70,10 +70,19 @@ EVERY_CANDIDATE = "every candidate, in file order (the file names no mode)"
 
 
 def _selection(fx: DecompositionFixture, mode: str | None, select: str | None) -> Sequence[str]:
-    """The candidate ids scored: the mode's, the ids given, or (no mode named) every one."""
+    """The candidate ids scored: the mode's, the ids given, or the file's one named selection.
+
+    A file naming no mode has one, every candidate in file order, as the notebooks walk it
+    (:func:`claimlab.metrics.decomposition.named_selections`).
+    """
+    from claimlab.metrics.decomposition import named_selections
+
     if mode is not None:
         return fx.mode(mode)
-    return list(fx.candidate_ids) if select is None else id_list(select)
+    if select is not None:
+        return id_list(select)
+    (every,) = named_selections(fx).values()
+    return every
 
 
 def _earlier_selection(
@@ -98,8 +107,7 @@ def chosen_mode(fx: DecompositionFixture, mode: str | None, select: str | None) 
     """The mode scored: the one asked for; with neither --mode nor --select, the file's only one.
 
     None for a selection by ids, and for a file that names no mode (modes are optional): then
-    every candidate is scored, in file order, as the notebooks do
-    (:func:`claimlab.metrics.decomposition.named_selections`).
+    every candidate is scored, in file order, as the notebooks do (:func:`_selection`).
 
     Raises:
         ClaimlabInputError: neither was given and the file has several modes (named).
@@ -157,14 +165,14 @@ def _say_figures(
     args: argparse.Namespace, fx: DecompositionFixture, result: DecompositionResult
 ) -> None:
     """The four ratios, the cited methods and the ids behind the counts."""
-    from claimlab.metrics.decomposition import METRIC_LABELS, METRICS
+    from claimlab.metrics.decomposition import ALL_CANDIDATES, METRIC_LABELS, METRICS
 
     label = (
         f"mode {args.mode}"
         if args.mode is not None
         else "selection"
         if args.select is not None
-        else "all candidates (the file names no mode)"
+        else f"{ALL_CANDIDATES} (the file names no mode)"
     )
     say(f"{args.file}: {label}: {', '.join(result.selection) or '(empty)'}")
     if not result.gold:
