@@ -7,4 +7,4 @@ correcting many autorated ones). See :mod:`claimlab.metrics.uncertainty` for the
 the figures of the ledger and of FActScore built on them.
 """
 
-MIN_CLUSTERS = 2  # one answer cannot show how answers vary (here: a gate reads it without numpy)
+MIN_CLUSTERS = 2  # one answer cannot show how answers vary (read here without numpy: a gate's)

@@ -23,10 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from claimlab.core.frozen import freeze
+from claimlab.metrics.stats import MIN_CLUSTERS
 from claimlab.metrics.stats.intervals import no_spread
 from claimlab.metrics.stats.resampling import (
     BLOCK_CELLS,
-    MIN_CLUSTERS,
     MIN_RESAMPLES,
     Aggregate,
     Floats,

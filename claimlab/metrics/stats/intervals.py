@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from claimlab.metrics.stats import MIN_CLUSTERS
 from claimlab.metrics.stats.resampling import (
     METHODS,
-    MIN_CLUSTERS,
     MIN_RESAMPLES,
     Floats,
     Method,

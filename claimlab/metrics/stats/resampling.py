@@ -16,8 +16,6 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from claimlab.metrics.stats import MIN_CLUSTERS as MIN_CLUSTERS
-
 Method = Literal["percentile", "bca"]
 
 
