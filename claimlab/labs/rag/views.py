@@ -37,7 +37,7 @@ def report_lines(
     report: RagReport,
     *,
     per_query: bool = False,
-    table: pd.DataFrame | Sequence[PerQueryRow] | None = None,
+    table: Sequence[PerQueryRow] | None = None,
 ) -> Iterator[str]:
     """What ``claimlab rag`` prints: each part's figures, macro and micro, with counts.
 
@@ -82,16 +82,13 @@ def _cell(num: int, den: int) -> str:
     return f"{'N/A' if den == 0 else f'{100 * num / den:.1f}%'} {num}/{den}"
 
 
-def query_table_lines(table: pd.DataFrame | Sequence[PerQueryRow]) -> Iterator[str]:
-    """The per-query table as aligned lines.
+def query_table_lines(records: Sequence[PerQueryRow]) -> Iterator[str]:
+    """The per-query rows (:func:`claimlab.metrics.rag.per_query_rows`) as aligned lines.
 
-    The table is :func:`claimlab.metrics.rag.per_query_table`'s, or its rows
-    (:func:`~claimlab.metrics.rag.per_query_rows`). One row per query, a column per metric
-    headed by RAGChecker's abbreviation and its better side; each cell the figure with its
-    counts (F1 as its whole-number ratio); a legend first.
+    One row per query, a column per metric headed by RAGChecker's abbreviation and its better
+    side; each cell the figure with its counts (F1 as its whole-number ratio); a legend first.
     """
     yield "per query (" + "; ".join(f"{a} {ARROWS[m]} {m}" for m, a in ABBREVIATIONS.items()) + "):"
-    records = table.to_dict("records") if hasattr(table, "to_dict") else table
     rows = [[str(r["query_id"])]
             + [_cell(_count(r[f"{m}_numerator"]), _count(r[f"{m}_denominator"])) for m in RAG_METRICS]
             for r in records]  # fmt: skip
@@ -103,8 +100,8 @@ def query_table_lines(table: pd.DataFrame | Sequence[PerQueryRow]) -> Iterator[s
 
 
 def _count(value: object) -> int:
-    """A row's count as an integer (a frame's column may hold it as a float)."""
-    return int(cast("int | float", value))
+    """A row's count (a row's values are typed together)."""
+    return cast(int, value)
 
 
 def per_query_csv(rows: Sequence[PerQueryRow]) -> str:

@@ -64,10 +64,10 @@ def test_a_query_id_with_control_characters_is_shown_not_obeyed(capsys, tmp_path
 def test_a_query_with_no_claim_shows_na_with_its_zero_counts():
     from claimlab.io.ragchecker import RagChecking, RagQuery
     from claimlab.labs.rag.views import query_table_lines
-    from claimlab.metrics.rag import per_query_table, score_rag
+    from claimlab.metrics.rag import per_query_rows, score_rag
 
     empty = RagQuery("q0", "", (), (), (), (), (), (), (), {})
-    lines = list(query_table_lines(per_query_table(score_rag(RagChecking("f", (empty,), {})))))
+    lines = list(query_table_lines(per_query_rows(score_rag(RagChecking("f", (empty,), {})))))
     assert lines[-1].split() == ["q0", *["N/A", "0/0"] * 11]
 
 
@@ -98,4 +98,5 @@ def test_the_csv_printed_without_a_table_library_is_the_tables_own(n, seed, ids,
     report = score_rag(RagChecking("f", tuple(queries), {}))
     rows = per_query_rows(report)
     assert per_query_csv(rows) == per_query_table(report).to_csv(index=False)
-    assert list(query_table_lines(rows)) == list(query_table_lines(per_query_table(report)))
+    table_rows = per_query_table(report).to_dict("records")
+    assert list(query_table_lines(rows)) == list(query_table_lines(table_rows))
