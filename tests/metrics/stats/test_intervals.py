@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claimlab.metrics.stats import MIN_CLUSTERS
 from claimlab.metrics.stats.intervals import (
     Interval,
     NoInterval,
@@ -25,7 +26,6 @@ from claimlab.metrics.stats.intervals import (
     wilson,
 )
 from claimlab.metrics.stats.resampling import (
-    MIN_CLUSTERS,
     MIN_RESAMPLES,
     macro_parts,
     quantile_pair,
