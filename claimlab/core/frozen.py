@@ -10,8 +10,11 @@ keeps as it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def freeze(record: Any, *names: str) -> None:
@@ -69,3 +72,34 @@ class Plain(dict[str, Any]):
     walked again value by value (``tests/notebook/test_records.py`` holds its users to it:
     their walk gives the same, and every float is finite).
     """
+
+
+def slot_filler(cls: type[T]) -> Callable[..., T]:
+    """A maker of ``cls(*values)`` that fills a slotted frozen dataclass's slots directly.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``; a reader
+    making 100,000 records saves half of that time by setting the slots itself (every field
+    given, in order; for a class without ``__post_init__``, whose fields all go to ``__init__``).
+
+    Examples:
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True, slots=True)
+        ... class Pair:
+        ...     left: str
+        ...     right: int = 0
+        >>> slot_filler(Pair)("a", 1) == Pair("a", 1)
+        True
+    """
+    names = list(getattr(cls, "__dataclass_fields__", {}))
+    if hasattr(cls, "__post_init__") or not names or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__name__}: a slotted dataclass without __post_init__ is needed")
+    setters = tuple(cls.__dict__[name].__set__ for name in names)
+    new = object.__new__
+
+    def make(*values: Any) -> T:
+        record: T = new(cls)
+        for set_slot, value in zip(setters, values, strict=True):
+            set_slot(record, value)
+        return record
+
+    return make

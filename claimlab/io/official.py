@@ -24,10 +24,10 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.frozen import freeze
+from claimlab.core.frozen import freeze, slot_filler
 from claimlab.core.text import nfc
 from claimlab.io.reader import (
     Record,
@@ -36,27 +36,41 @@ from claimlab.io.reader import (
     int64,
     iter_jsonl,
     line_decoder,
+    read_bytes,
     read_json,
     strict_struct,
+    typed_document,
+    typed_list,
     where,
 )
 
+Place = int  # a record's place: its line (JSON Lines), its index in a JSON list, or -1 (whole)
+
 
 def _records(
-    path: str | Path, typed: tuple[Callable[[], Any], Callable[[Any], Any]] | None = None
-) -> list[tuple[str, Any]]:
-    """The file's records with where each is: a JSON list (or object), or JSON Lines.
+    path: str | Path,
+    typed: tuple[Callable[[], Any], Callable[[Any], Any]] | None = None,
+    data: bytes | None = None,
+) -> tuple[list[tuple[Place, Any]], Callable[[Place], str]]:
+    """The file's records, each with its place, and how a place is named in an error.
 
-    A large JSON Lines file's well-formed lines are decoded by ``typed`` (see
-    :func:`iter_jsonl`).
+    A JSON list (or object), or JSON Lines. A large file's well-formed records are decoded by
+    ``typed`` (see :func:`iter_jsonl` and :func:`typed_list`). Places are named only when an
+    error needs them. ``data``: the file's bytes, when the caller has read them (a pipe reads once).
     """
     p = Path(path)
     if p.suffix.lower() == ".jsonl":
-        return [(where(n), obj) for n, obj in iter_jsonl(p, typed=typed)]
-    data = read_json(p, error=ClaimlabInputError)
-    if isinstance(data, list):
-        return [(f"[{i}]", obj) for i, obj in enumerate(data)]
-    return [("", data)]
+        return list(iter_jsonl(p, typed=typed, data=data)), where
+    data = read_bytes(p) if data is None else data
+    if typed is not None and (items := typed_list(data, typed)) is not None:
+        return list(enumerate(items)), _list_place
+    value = read_json(p, error=ClaimlabInputError, data=data)
+    return (list(enumerate(value)) if isinstance(value, list) else [(-1, value)]), _list_place
+
+
+def _list_place(i: Place) -> str:
+    """A record's place in a JSON list, ``[3]`` (``""``: the document itself)."""
+    return "" if i < 0 else f"[{i}]"
 
 
 def _record(obj: Any, source: str, at: str, id_field: str) -> Record:
@@ -104,7 +118,7 @@ def _facts(rec: Record, value: Any, field: str) -> frozenset[tuple[str, int]]:
     return frozenset(_fact(rec, v, f"{field}[{i}]") for i, v in enumerate(value))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HotpotGold:
     """One HotpotQA question: its answer and supporting facts."""
 
@@ -113,6 +127,10 @@ class HotpotGold:
     facts: frozenset[tuple[str, int]]
     question: str = ""
     paragraphs: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (title, sentences)
+
+
+# a large file's typed records are made without the frozen dataclass's __init__ (see slot_filler)
+_hotpot_gold = slot_filler(HotpotGold)
 
 
 def _context_fast(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
@@ -199,7 +217,7 @@ def _hotpot_gold_fast(obj: Any) -> HotpotGold | None:
     paragraphs = _context_fast(obj.get("context", []))
     if facts is None or paragraphs is None:
         return None
-    return HotpotGold(qid, answer, facts, question, paragraphs)
+    return _hotpot_gold(qid, answer, facts, question, paragraphs)
 
 
 def _hotpot_gold_checked(obj: Any, source: str, at: str, seen: set[str]) -> HotpotGold:
@@ -214,6 +232,47 @@ def _hotpot_gold_checked(obj: Any, source: str, at: str, seen: set[str]) -> Hotp
     )
 
 
+@functools.cache
+def _hotpot_lines() -> dict[str, Any]:
+    """Msgspec decoders of a well-formed HotpotQA gold record and prediction document.
+
+    A large file's path (see :func:`claimlab.io.fever._line_types` for the rules they keep):
+    every field the released files hold is named, anything else refused, and a file they
+    refuse is read as before. An id of predictions is a non-empty key.
+    """
+    from msgspec import Meta
+
+    index = int64()
+    fact = tuple[str, index]  # type: ignore[valid-type]
+    key = Annotated[str, Meta(min_length=1)]
+    return {
+        "gold": line_decoder(
+            "HotpotGoldLine",
+            [
+                ("id", str),
+                ("answer", str),
+                ("supporting_facts", list[fact]),
+                ("question", str, ""),
+                ("context", tuple[tuple[str, tuple[str, ...]], ...], ()),
+                ("type", str, ""),
+                ("level", str, ""),
+            ],
+            rename={"id": "_id"},
+        ),
+        "predictions": line_decoder(
+            "HotpotPredicted",
+            [("answer", dict[key, str]), ("sp", dict[key, list[fact]])],
+        ),
+    }
+
+
+def _hotpot_gold_typed(line: Any) -> HotpotGold:
+    """A typed gold record as the reader's record."""
+    return _hotpot_gold(
+        line.id, line.answer, frozenset(line.supporting_facts), line.question, line.context
+    )
+
+
 @bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """HotpotQA gold records (the released JSON list, or JSON Lines).
@@ -223,12 +282,19 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     """
     source, out = str(path), []
     seen: set[str] = set()
-    for at, obj in _records(path):
-        gold = _hotpot_gold_fast(obj)
+    rows, name = _records(path, (lambda: _hotpot_lines()["gold"], _hotpot_gold_typed))
+    for place, obj in rows:
+        gold = obj if type(obj) is HotpotGold else _hotpot_gold_fast(obj)
         if gold is None:
-            gold = _hotpot_gold_checked(obj, source, at, seen)
+            gold = _hotpot_gold_checked(obj, source, name(place), seen)
         elif gold.id in seen:
-            raise _record(obj, source, at, "_id").error("this _id appears twice", field="_id")
+            at = name(place)
+            raise ClaimlabInputError(
+                "this _id appears twice",
+                file=source,
+                record=f"{at} (id {gold.id})" if at else None,
+                field="_id",
+            )
         seen.add(gold.id)
         out.append(gold)
     if not out:
@@ -236,20 +302,28 @@ def load_hotpot_gold(path: str | Path) -> list[HotpotGold]:
     return out
 
 
-def _refuse_repeated_key(top: Record, path: Path) -> None:
-    """Refuse a question id written twice in ``answer`` or ``sp`` (a JSON parser keeps the last).
+def _keys_written_once(raw: bytes, keys: int) -> bool:
+    """Whether no key of a JSON document can be written twice, ``keys`` being how many it has.
 
     Every key of a JSON object ends with a quote and a colon: when the file has no more of
-    those than the parsed objects have keys, no key is written twice. Otherwise the file is read
-    again by the standard library's parser, which hands each object's pairs over as written. A
-    JSON Lines file's repeated ``_id`` is refused where it is read.
+    those than the parsed objects have keys, no key is written twice.
     """
-    import json
     import re
 
-    raw = path.read_bytes()
+    return len(re.findall(rb'"[ \t\r\n]*:', raw)) <= keys
+
+
+def _refuse_repeated_key(top: Record, raw: bytes) -> None:
+    """Refuse a question id written twice in ``answer`` or ``sp`` (a JSON parser keeps the last).
+
+    When a key may be written twice (:func:`_keys_written_once`), the file is read again by the
+    standard library's parser, which hands each object's pairs over as written. A JSON Lines
+    file's repeated ``_id`` is refused where it is read.
+    """
+    import json
+
     keys = len(top.data) + sum(len(v) for v in top.data.values() if isinstance(v, dict))
-    if len(re.findall(rb'"[ \t\r\n]*:', raw)) <= keys:  # every key ends so: none twice
+    if _keys_written_once(raw, keys):
         return
     repeated: list[tuple[str, dict[str, Any]]] = []  # the first key written twice, its object
 
@@ -275,6 +349,17 @@ def _refuse_repeated_key(top: Record, path: Path) -> None:
         )
 
 
+def _hotpot_predictions_typed(data: bytes) -> HotpotPredictions | None:
+    """A large, well-formed predictions object through its typed decoder; None on any doubt.
+
+    A key that may be written twice is doubt: the file is then read as before, which names it.
+    """
+    top = typed_document(data, (lambda: _hotpot_lines()["predictions"], lambda top: top))
+    if top is None or not _keys_written_once(data, 2 + len(top.answer) + len(top.sp)):
+        return None
+    return HotpotPredictions(top.answer, {k: frozenset(v) for k, v in top.sp.items()})
+
+
 @bulk_load()  # the file and its records: acyclic, no collector pass over them
 def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     """Predictions: ``{"answer": {...}, "sp": {...}}``, or JSON Lines of ``{_id, answer, sp}``.
@@ -283,27 +368,52 @@ def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
         ClaimlabInputError: naming file, question id and field.
     """
     source = str(path)
+    data = None if Path(path).suffix.lower() == ".jsonl" else read_bytes(path)
+    if data is not None and (typed := _hotpot_predictions_typed(data)) is not None:
+        return typed
+    rows, name = _records(path, data=data)
+    if len(rows) == 1 and rows[0][0] == -1 and data is not None:  # one document, not a list
+        top = rows[0][1]
+        if not isinstance(top, dict):
+            raise ClaimlabInputError(
+                f'must be {{"answer": {{...}}, "sp": {{...}}}}, got {describe(top)}', file=source
+            )
+        if "_id" not in top:
+            return _hotpot_prediction_object(_record(top, source, "", "_id"), data)
+    return _hotpot_prediction_records(rows, name, source)
+
+
+def _hotpot_prediction_object(top: Record, data: bytes) -> HotpotPredictions:
+    """The predictions object read field by field; the first problem is an error naming it."""
     answers: dict[str, str] = {}
     facts: dict[str, frozenset[tuple[str, int]]] = {}
-    rows = _records(path)
-    if len(rows) == 1 and rows[0][0] == "" and not isinstance(rows[0][1], dict):
-        raise ClaimlabInputError(
-            f'must be {{"answer": {{...}}, "sp": {{...}}}}, got {describe(rows[0][1])}', file=source
-        )
-    if len(rows) == 1 and rows[0][0] == "" and "_id" not in rows[0][1]:
-        top = _record(rows[0][1], source, "", "_id")
-        _check_hotpot_keys(top, HOTPOT_KEYS)
-        _refuse_repeated_key(top, Path(path))
-        for qid, text in top.mapping("answer"):
-            if not isinstance(text, str):
-                raise top.error(f"must be a string, got {describe(text)}", field=f"answer.{qid}")
-            answers[qid] = text
-        for qid, value in top.mapping("sp"):
-            facts[qid] = _facts(top, value, f"sp.{qid}")
-        return HotpotPredictions(answers, facts)
+    _check_hotpot_keys(top, HOTPOT_KEYS)
+    _refuse_repeated_key(top, data)
+    said, given = top.data["answer"], top.data["sp"]
+    if type(said) is dict and type(given) is dict and "" not in said and "" not in given:
+        # the answers checked at once; each question's facts by type tests, else named below
+        if all(type(text) is str for text in said.values()):
+            facts = {qid: f for qid, v in given.items() if (f := _facts_fast(v)) is not None}
+            if len(facts) == len(given):
+                return HotpotPredictions(dict(said), facts)
+    for qid, text in top.mapping("answer"):
+        if not isinstance(text, str):
+            raise top.error(f"must be a string, got {describe(text)}", field=f"answer.{qid}")
+        answers[qid] = text
+    for qid, value in top.mapping("sp"):
+        facts[qid] = _facts(top, value, f"sp.{qid}")
+    return HotpotPredictions(answers, facts)
+
+
+def _hotpot_prediction_records(
+    rows: list[tuple[Place, Any]], name: Callable[[Place], str], source: str
+) -> HotpotPredictions:
+    """Records of ``{_id, answer, sp}`` (JSON Lines, or a list), one question each."""
+    answers: dict[str, str] = {}
+    facts: dict[str, frozenset[tuple[str, int]]] = {}
     seen: set[str] = set()
-    for at, obj in rows:
-        rec = _record(obj, source, at, "_id")
+    for place, obj in rows:
+        rec = _record(obj, source, name(place), "_id")
         qid = _hotpot_id(rec)
         if qid in seen:
             raise rec.error(f"_id {qid!r} appears twice (one prediction per question)", field="_id")
@@ -314,7 +424,7 @@ def load_hotpot_predictions(path: str | Path) -> HotpotPredictions:
     return HotpotPredictions(answers, facts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MusiqueGold:
     """One MuSiQue record: answers (with aliases), supporting paragraphs, answerable or not."""
 
@@ -326,7 +436,7 @@ class MusiqueGold:
     paragraphs: tuple[tuple[int, str, str], ...] = ()  # (idx, title, text)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MusiquePrediction:
     """One MuSiQue prediction."""
 
@@ -334,6 +444,10 @@ class MusiquePrediction:
     answer: str
     support: frozenset[int]
     answerable: bool | None  # None: the file gave no ``predicted_answerable``
+
+
+# the fast paths' and typed lines' records are made without __init__ (see slot_filler)
+_musique_gold, _musique_prediction = slot_filler(MusiqueGold), slot_filler(MusiquePrediction)
 
 
 def _index(rec: Record, value: Any, field: str) -> int:
@@ -395,7 +509,7 @@ def _musique_gold_fast(obj: Any, seen: dict[str, list[bool]]) -> MusiqueGold | N
             support.add(idx)
         paragraphs.append((idx, title, text))
     seen.setdefault(str(rid), []).append(answerable)
-    return MusiqueGold(
+    return _musique_gold(
         str(rid), (answer, *aliases), frozenset(support), answerable, question, tuple(paragraphs)
     )
 
@@ -469,7 +583,7 @@ def _musique_lines() -> dict[str, Any]:
 def _musique_gold_typed(line: Any) -> MusiqueGold:
     """A typed gold line as a record (its twin is checked by the caller, in file order)."""
     pars = line.paragraphs
-    return MusiqueGold(
+    return _musique_gold(
         str(line.id),
         (line.answer, *line.answer_aliases),
         frozenset([p.idx for p in pars if p.is_supporting]),
@@ -479,19 +593,27 @@ def _musique_gold_typed(line: Any) -> MusiqueGold:
     )
 
 
-def _typed_twin(gold: MusiqueGold, seen: dict[str, list[bool]], source: str, at: str) -> None:
-    """:func:`_check_twin` for a typed line, naming the record as :func:`_record` does."""
+def _typed_twin(
+    gold: MusiqueGold,
+    seen: dict[str, list[bool]],
+    source: str,
+    name: Callable[[Place], str],
+    place: Place,
+) -> None:
+    """:func:`_check_twin` for a typed record, naming it as :func:`_record` does."""
     if gold.id not in seen:
         seen[gold.id] = [gold.answerable]
         return
-    error = functools.partial(ClaimlabInputError, file=source, record=f"{at} (id {gold.id})")
+    at = name(place)
+    record = f"{at} (id {gold.id})" if at else None
+    error = functools.partial(ClaimlabInputError, file=source, record=record)
     _add_twin(gold.id, gold.answerable, seen, error)
 
 
 def _musique_prediction_typed(line: Any) -> MusiquePrediction:
     """A typed prediction line as a record."""
     answerable = line.predicted_answerable
-    return MusiquePrediction(
+    return _musique_prediction(
         str(line.id),
         line.predicted_answer,
         frozenset(line.predicted_support_idxs),
@@ -508,13 +630,16 @@ def load_musique_gold(path: str | Path) -> list[MusiqueGold]:
     """
     source, out = str(path), []
     seen: dict[str, list[bool]] = {}
-    for at, obj in _records(path, (lambda: _musique_lines()["gold"], _musique_gold_typed)):
+    rows, name = _records(path, (lambda: _musique_lines()["gold"], _musique_gold_typed))
+    for place, obj in rows:
         if type(obj) is MusiqueGold:  # a typed line: its twin checked here, in file order
-            _typed_twin(obj, seen, source, at)
+            _typed_twin(obj, seen, source, name, place)
             out.append(obj)
             continue
         gold = _musique_gold_fast(obj, seen)
-        out.append(gold if gold is not None else _musique_gold_checked(obj, source, at, seen))
+        if gold is None:
+            gold = _musique_gold_checked(obj, source, name(place), seen)
+        out.append(gold)
     if not out:
         raise ClaimlabInputError("no gold record in the file", file=source)
     return out
@@ -529,10 +654,11 @@ def load_musique_predictions(path: str | Path) -> list[MusiquePrediction]:
     """
     source, out = str(path), []
     typed = (lambda: _musique_lines()["prediction"], _musique_prediction_typed)
-    for at, obj in _records(path, typed):
+    rows, name = _records(path, typed)
+    for place, obj in rows:
         prediction = obj if type(obj) is MusiquePrediction else _musique_prediction_fast(obj)
         if prediction is None:
-            prediction = _musique_prediction_checked(obj, source, at)
+            prediction = _musique_prediction_checked(obj, source, name(place))
         out.append(prediction)
     return out
 
@@ -550,7 +676,7 @@ def _musique_prediction_fast(obj: Any) -> MusiquePrediction | None:
     for v in idxs:
         if type(v) is not int:
             return None
-    return MusiquePrediction(str(rid), answer, frozenset(idxs), answerable)
+    return _musique_prediction(str(rid), answer, frozenset(idxs), answerable)
 
 
 def _musique_prediction_checked(obj: Any, source: str, at: str) -> MusiquePrediction:

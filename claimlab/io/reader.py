@@ -315,15 +315,18 @@ def read_json(
     error: type[ClaimlabInputError] = FixtureError,
     as_written: frozenset[str] = frozenset(),
     max_depth: int | None = None,
+    data: bytes | None = None,
 ) -> Any:
     """Parse a JSON file, turning I/O, encoding and syntax errors into one line naming the file.
 
     Every string comes back in NFC but those under ``as_written`` (see :func:`nfc_json`).
     ``max_depth``: for a document a command copies and writes again (its unknown fields
     kept), lists and objects nested deeper are refused, naming the first such field.
+    ``data``: the file's bytes, when the caller has read them already (a pipe reads once).
     """
     source = str(path)
-    text = decode_utf8(read_bytes(path, error=error), file=source, error=error)
+    data = read_bytes(path, error=error) if data is None else data
+    text = decode_utf8(data, file=source, error=error)
     value = parse_json_text(text, file=source, error=error)
     if max_depth is not None and (place := deep_place(value, max_depth)) is not None:
         raise error(
@@ -422,23 +425,71 @@ def _typed_lines(
     return decode
 
 
-def strict_struct(name: str, fields: list[tuple[Any, ...]]) -> Any:
+def typed_document(
+    data: bytes, typed: tuple[Callable[[], Any], Callable[[Any], Any]]
+) -> Any | None:
+    """A large JSON document through ``typed``: a decoder of the whole and its conversion.
+
+    As :func:`iter_jsonl` reads a line: the converted document, or None for a file below
+    :data:`TYPED_FROM` bytes, not spelt one way, not UTF-8, or one the decoder or the
+    conversion refuse; the caller then reads the file as before, so its own checks name what is
+    wrong.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if len(data) < TYPED_FROM or not _spelt_one_way(data):
+        return None
+    decode = _typed_lines(data, typed)
+    return None if decode is None else decode(data)
+
+
+def typed_list(
+    data: bytes, typed: tuple[Callable[[], Any], Callable[[Any], Any]]
+) -> list[Any] | None:
+    """A large JSON list's records through ``typed``, the decoder and conversion of one record.
+
+    ``typed`` as :func:`iter_jsonl` takes it (a line's decoder serves as an item's): the
+    records, or None where :func:`typed_document` gives None, for a document that is not a
+    list, and where any record is refused.
+    """
+    if not data[:64].lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["):
+        return None
+    item, convert = typed
+
+    def decoder() -> Any:
+        import msgspec
+
+        return msgspec.json.Decoder(list[item().type])  # type: ignore[misc]
+
+    def convert_all(items: list[Any]) -> list[Any] | None:
+        out = [convert(x) for x in items]
+        return None if any(x is None for x in out) else out
+
+    return typed_document(data, (decoder, convert_all))
+
+
+def strict_struct(
+    name: str, fields: list[tuple[Any, ...]], rename: dict[str, str] | None = None
+) -> Any:
     """A msgspec struct of a well-formed JSON object (a line, or an object inside one).
 
     ``fields`` as :func:`msgspec.defstruct` takes them; every field the object may hold is named
     (an unknown one is refused, so the line goes its reader's way), and the records are left
-    out of the garbage collector's view (acyclic). Imports msgspec: call it for a large file.
+    out of the garbage collector's view (acyclic). ``rename``: a field's name in the file where
+    it differs (``{"id": "_id"}``). Imports msgspec: call it for a large file.
     """
     import msgspec
 
-    return msgspec.defstruct(name, fields, gc=False, forbid_unknown_fields=True)
+    return msgspec.defstruct(name, fields, gc=False, forbid_unknown_fields=True, rename=rename)
 
 
-def line_decoder(name: str, fields: list[tuple[Any, ...]]) -> Any:
+def line_decoder(
+    name: str, fields: list[tuple[Any, ...]], rename: dict[str, str] | None = None
+) -> Any:
     """A msgspec decoder of a well-formed JSON Lines line (for :func:`iter_jsonl`'s ``typed``)."""
     import msgspec
 
-    return msgspec.json.Decoder(strict_struct(name, fields))
+    return msgspec.json.Decoder(strict_struct(name, fields, rename))
 
 
 def int64(ge: int = -(2**63)) -> Any:

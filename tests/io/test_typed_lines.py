@@ -113,16 +113,23 @@ FAST = {
     official: {
         "_musique_gold_fast": lambda _obj, _seen: None,
         "_musique_prediction_fast": lambda _obj: None,
+        "_hotpot_gold_fast": lambda _obj: None,
+        "_facts_fast": lambda _value: None,
     },
 }
 
 
 def three_ways(load, lines, spelling, *, bom=False):
     """The reader's outcome typed, by its fast path only, and walked field by field."""
+    text = "".join(_written(v, s) for v, s in zip(lines, spelling, strict=False))
+    return _three_outcomes(load, "file.jsonl", (b"\xef\xbb\xbf" if bom else b"") + text.encode())
+
+
+def _three_outcomes(load, name, content):
+    """``load``'s outcome on a file of ``content``: typed, by its fast path only, and walked."""
     with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "file.jsonl"
-        text = "".join(_written(v, s) for v, s in zip(lines, spelling, strict=False))
-        path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+        path = Path(d) / name
+        path.write_bytes(content)
         outcomes = []
         for typed_from, walk in ((0, False), (1 << 60, False), (1 << 60, True)):
             with pytest.MonkeyPatch.context() as m:
@@ -317,3 +324,141 @@ def test_records_read_fast_are_the_frozen_records_the_class_makes(tmp_path):
         with pytest.raises(dataclasses.FrozenInstanceError):
             record.id = 8
         assert not hasattr(record, "__dict__")
+
+
+# ------------------------------------------------------------------ whole JSON documents
+# A large JSON list (HotpotQA's gold as released, MuSiQue's in a list) is decoded typed as a
+# whole, and HotpotQA's predictions object too: read as the records' fast path and the walk
+# read them, or declined as a whole (one record refused is the whole file read as before).
+facts = _maybe(st.lists(_maybe(st.tuples(texts, _maybe(st.integers(-1, 3))).map(list)), max_size=3))
+hotpot_gold = _maybe(
+    st.fixed_dictionaries(
+        {
+            "_id": _maybe(_mostly(st.sampled_from(["h1", "h2", "h3", "e\u0301"]), texts)),
+            "answer": _maybe(texts),
+            "supporting_facts": facts,
+        },
+        optional={
+            "question": _maybe(texts),
+            "context": _maybe(
+                st.lists(_maybe(st.tuples(texts, _maybe(st.lists(texts, max_size=2))).map(list)))
+            ),
+            "type": _maybe(st.sampled_from(["bridge", "comparison"])),
+            "level": _maybe(st.sampled_from(["easy", "hard"])),
+        },
+    )
+)
+keys = st.sampled_from(["h1", "h2", "", "e\u0301", "é", 'q"'])
+hotpot_predictions = _maybe(
+    st.fixed_dictionaries(
+        {
+            "answer": _maybe(st.dictionaries(keys, _maybe(texts), max_size=3)),
+            "sp": _maybe(st.dictionaries(keys, facts, max_size=3)),
+        }
+    )
+)
+document_spellings = st.sampled_from(
+    ["plain", "ascii", "indented", "a field more", "bom", "space before", "a key twice"]
+)
+
+
+def _written_document(value, spelling):
+    """A JSON document as written: with or without escapes, indented, a field more, a byte
+    order mark, white space before it, or a question id written twice in its first object."""
+    if spelling == "a field more" and isinstance(value, list) and value:
+        value = (
+            [*value[:-1], {"note": [1e300, None]} | value[-1]]
+            if isinstance(value[-1], dict)
+            else value
+        )
+    if spelling == "a field more" and isinstance(value, dict):
+        value = {**value, "note": 1}
+    text = json.dumps(
+        value, ensure_ascii=spelling == "ascii", indent=1 if spelling == "indented" else None
+    )
+    if spelling == "a key twice":  # a question id in the answers, or a record's answer
+        twice = '"h9": "x", "h9": "y"'
+        text = text.replace('"answer": {}', f'"answer": {{{twice}}}', 1)
+        text = text.replace('"answer": {"', f'"answer": {{{twice}, "', 1)
+        text = text.replace('[{"', '[{"answer": "x", "', 1)
+    if spelling == "space before":
+        text = " \n\t" + text
+    return (b"\xef\xbb\xbf" if spelling == "bom" else b"") + text.encode("utf-8")
+
+
+DOCUMENTS = {
+    "hotpot gold": (official.load_hotpot_gold, st.lists(hotpot_gold, max_size=4)),
+    "hotpot predictions": (official.load_hotpot_predictions, hotpot_predictions),
+    "musique gold, a list": (official.load_musique_gold, st.lists(musique_gold, max_size=4)),
+    "musique predictions, a list": (
+        official.load_musique_predictions,
+        st.lists(musique_prediction, max_size=4),
+    ),
+}
+
+
+@HOSTILE
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_a_document_read_typed_is_read_field_by_field(name, data):
+    """Invariant: a JSON document read typed, by the fast paths only and walked field by field
+    gives the same records, or the same error (file, record, field and words)."""
+    load, document = DOCUMENTS[name]
+    content = _written_document(data.draw(document), data.draw(document_spellings))
+    typed, fast, walked = _three_outcomes(load, "file.json", content)
+    assert typed == fast == walked
+
+
+@HOSTILE
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_the_generated_documents_reach_typed_reading_and_both_outcomes(name, monkeypatch):
+    """The strategies above reach documents read typed and declined, files read and refused."""
+    seen = set()
+    typed_lines = reader._typed_lines
+
+    def spy(data, typed):
+        decode = typed_lines(data, typed)
+
+        def counted(raw):
+            record = decode(raw)
+            seen.add("typed" if record is not None else "declined")
+            return record
+
+        return counted if decode is not None else None
+
+    monkeypatch.setattr(reader, "_typed_lines", spy)
+    load, document = DOCUMENTS[name]
+
+    @settings(max_examples=200, deadline=None)
+    @given(document, document_spellings)
+    def look(value, spelling):
+        seen.add(_three_outcomes(load, "file.json", _written_document(value, spelling))[0][0])
+
+    look()
+    assert seen == {"typed", "declined", "read", "refused"}
+
+
+def test_hotpot_records_read_typed_are_the_records_the_class_makes(tmp_path, monkeypatch):
+    """A HotpotQA gold list and predictions object, and MuSiQue's records, read from the typed
+    path alone (the others refuse), are the class's own records: equal, same hash and repr,
+    frozen and slotted."""
+    import dataclasses
+
+    gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
+    gold.write_text(json.dumps([{"_id": "q", "answer": "อุบล", "supporting_facts": [["T", 1]],
+                                 "question": "ที่ไหน", "context": [["T", ["a", "b"]]],
+                                 "type": "bridge", "level": "hard"}], ensure_ascii=False),
+                    encoding="utf-8")  # fmt: skip
+    pred.write_text(json.dumps({"answer": {"q": "Ubon"}, "sp": {"q": [["T", 1], ["U", 0]]}}))
+    want_gold = official.HotpotGold("q", "อุบล", frozenset({("T", 1)}), "ที่ไหน", (("T", ("a", "b")),))
+    want_pred = official.HotpotPredictions({"q": "Ubon"}, {"q": frozenset({("T", 1), ("U", 0)})})
+    typed_only(monkeypatch, official, "_hotpot_gold_fast", "_hotpot_gold_checked", "_facts",
+               "_facts_fast", "_hotpot_prediction_object")  # fmt: skip
+    (record,) = official.load_hotpot_gold(gold)
+    assert official.load_hotpot_predictions(pred) == want_pred
+    assert type(record) is official.HotpotGold and record == want_gold
+    assert hash(record) == hash(want_gold) and repr(record) == repr(want_gold)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.id = "r"
+    assert not hasattr(record, "__dict__")
