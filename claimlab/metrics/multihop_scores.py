@@ -26,6 +26,7 @@ import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from operator import add
 from typing import Any
 
@@ -54,6 +55,33 @@ def official_normalise(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", lowered).split())
 
 
+# over many texts at once: the texts joined by a character that is neither a word character
+# (for the articles' word boundaries), punctuation, white space, nor changed by lower case
+_BETWEEN = "\x00"
+_NO_PUNCT = str.maketrans("", "", string.punctuation)
+# an article as a whole word, as _ARTICLES finds it; looked for only where an "a" or a "t" is
+_ARTICLE_AT = re.compile(r"[at](?<!\w[at])(?:(?<=a)n?|(?<=t)he)(?!\w)")
+
+
+def official_normalise_all(texts: Sequence[str]) -> list[str]:
+    """:func:`official_normalise` of each text, done over all of them at once (faster by half).
+
+    The texts are joined by a character none of them holds (else each is normalised alone):
+    lower case, punctuation and articles are then taken out of the whole, which is cut again.
+
+    Examples:
+        >>> official_normalise_all(["The  U.S.-born  Hall!", "an apple", ""])
+        ['usborn hall', 'apple', '']
+    """
+    joined = _BETWEEN.join(texts)
+    if not texts or joined.count(_BETWEEN) != len(texts) - 1:
+        return [official_normalise(t) for t in texts]
+    lowered = joined.lower()
+    # str.translate is the regular expression's work at a tenth of the cost on ASCII text
+    kept = lowered.translate(_NO_PUNCT) if lowered.isascii() else _PUNCT.sub("", lowered)
+    return [" ".join(t.split()) for t in _ARTICLE_AT.sub(" ", kept).split(_BETWEEN)]
+
+
 def token_prf(prediction: str, gold: str, *, yes_no: bool = True) -> tuple[float, float, float]:
     """(F1, precision, recall) of the normalised tokens, the HotpotQA way.
 
@@ -64,7 +92,9 @@ def token_prf(prediction: str, gold: str, *, yes_no: bool = True) -> tuple[float
 
 def _normalised_prf(p: str, g: str, yes_no: bool) -> tuple[float, float, float]:
     """:func:`token_prf` of two texts already normalised."""
-    if yes_no and (p in YES_NO or g in YES_NO) and p != g:
+    if p == g:  # an exact match: every token shared (none: 0)
+        return (1.0, 1.0, 1.0) if p else (0.0, 0.0, 0.0)
+    if yes_no and (p in YES_NO or g in YES_NO):
         return 0.0, 0.0, 0.0
     pt, gt = p.split(), g.split()
     same = shared_tokens(pt, gt)
@@ -103,6 +133,8 @@ def squad2_f1(prediction: str, gold: str) -> float:
 
 def _normalised_squad2_f1(p: str, g: str) -> float:
     """:func:`squad2_f1` of two texts already normalised."""
+    if p == g:  # an exact match: every token shared (none on both sides: 1 too)
+        return 1.0
     pt, gt = p.split(), g.split()
     if not pt or not gt:
         return float(pt == gt)
@@ -117,7 +149,8 @@ def set_prf(predicted: Iterable[Any], gold: Iterable[Any]) -> tuple[float, float
     """(F1, precision, recall, EM) of two sets, the HotpotQA supporting-fact way."""
     pred = predicted if isinstance(predicted, (set, frozenset)) else set(predicted)
     ref = gold if isinstance(gold, (set, frozenset)) else set(gold)
-    tp, fp, fn = len(pred & ref), len(pred - ref), len(ref - pred)
+    tp = len(pred & ref)
+    fp, fn = len(pred) - tp, len(ref) - tp
     prec = tp / (tp + fp) if tp + fp else 0.0
     rec = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
@@ -172,21 +205,20 @@ class OfficialScores:
 
 
 def _hotpot_row(
-    g: HotpotGold, answer: str | None, facts: frozenset[tuple[str, int]] | None
+    g: HotpotGold, said: str | None, gold: str, facts: frozenset[tuple[str, int]] | None
 ) -> tuple[float, ...]:
     """One question's twelve scores in the order of :data:`HOTPOT_METRICS`.
 
-    Given its predicted answer and facts (None: not predicted; 0 for that part, and for the
-    joint ones then).
+    Given its predicted answer and the gold's, both normalised, and the predicted facts (None:
+    not predicted; 0 for that part, and for the joint ones then).
     """
     em = f1 = prec = rec = sp_em = sp_f1 = sp_prec = sp_rec = 0.0
-    if answer is not None:
-        said, gold = official_normalise(answer), official_normalise(g.answer)
+    if said is not None:
         f1, prec, rec = _normalised_prf(said, gold, True)
         em = float(said == gold)
     if facts is not None:
         sp_f1, sp_prec, sp_rec, sp_em = set_prf(facts, g.facts)
-    if answer is None or facts is None:
+    if said is None or facts is None:
         return (em, f1, prec, rec, sp_em, sp_f1, sp_prec, sp_rec, 0.0, 0.0, 0.0, 0.0)
     jp, jr = prec * sp_prec, rec * sp_rec
     jf1 = 2 * jp * jr / (jp + jr) if jp + jr > 0 else 0.0
@@ -197,9 +229,16 @@ def _hotpot_row(
 def score_hotpotqa(gold: Sequence[HotpotGold], preds: HotpotPredictions) -> OfficialScores:
     """HotpotQA's twelve figures over every gold question (see the module's definitions)."""
     answers, facts = dict(preds.answers), dict(preds.facts)
-    totals = [0.0] * len(HOTPOT_METRICS)
-    for g in gold:  # each figure summed question by question, in the gold's order
-        totals = list(map(add, totals, _hotpot_row(g, answers.get(g.id), facts.get(g.id))))
+    said = [answers.get(g.id) for g in gold]
+    normal = official_normalise_all([g.answer for g in gold] + [s for s in said if s is not None])
+    gold_normal, said_normal = normal[: len(gold)], iter(normal[len(gold) :])
+    rows = [
+        _hotpot_row(g, None if s is None else next(said_normal), n, facts.get(g.id))
+        for g, s, n in zip(gold, said, gold_normal, strict=True)
+    ]
+    # each figure summed question by question, in the gold's order, from 0.0 (as the script)
+    columns = zip(*rows, strict=True)
+    totals = [reduce(add, column, 0.0) for column in columns] or [0.0] * len(HOTPOT_METRICS)
     ids = {g.id for g in gold}
     answered = sum(g.id in answers for g in gold)
     with_facts = sum(g.id in facts for g in gold)
@@ -258,8 +297,14 @@ def _check_answerable_given(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction
             )
 
 
-def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str, Mean]:
-    """The answer+sufficiency and support+sufficiency means over questions (twins grouped)."""
+def _grouped(
+    pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]],
+    scored: Mapping[int, tuple[float, float]],
+) -> dict[str, Mean]:
+    """The answer+sufficiency and support+sufficiency means over questions (twins grouped).
+
+    ``scored``: each answerable record's answer F1 and support F1, by the gold record's ``id()``.
+    """
     groups: dict[str, list[tuple[MusiqueGold, MusiquePrediction]]] = {}
     for g, p in pairs:
         groups.setdefault(g.id, []).append((g, p))
@@ -270,9 +315,9 @@ def _grouped(pairs: Sequence[tuple[MusiqueGold, MusiquePrediction]]) -> dict[str
     for members in groups.values():  # each a question and its unanswerable twin
         answerable = [(g, p) for g, p in members if g.answerable]
         right = [p.answerable for _, p in members] == [g.answerable for g, _ in members]
-        g, p = answerable[0]
-        answer += max(squad2_f1(p.answer, a) for a in g.answers) if right else 0.0
-        support += _support_f1(p.support, g.support) if right else 0.0
+        answer_f1, support_f1 = scored[id(answerable[0][0])]
+        answer += answer_f1 if right else 0.0
+        support += support_f1 if right else 0.0
     return {
         "group_answer_sufficiency_f1": Mean(answer, len(groups)),
         "group_support_sufficiency_f1": Mean(support, len(groups)),
@@ -345,12 +390,15 @@ def score_musique(
         raise
     answerable = [(g, p) for g, p in pairs if g.answerable]
     ems, f1s = [], []
-    for g, p in answerable:  # each text normalised once, for EM and F1 both
-        said, golds = official_normalise(p.answer), [official_normalise(a) for a in g.answers]
+    normal = iter(
+        official_normalise_all([t for g, p in answerable for t in (p.answer, *g.answers)])
+    )
+    for g, _ in answerable:  # each text normalised once, for EM and F1 both
+        said, golds = next(normal), [next(normal) for _ in g.answers]
         ems.append(max(float(said == a) for a in golds))
         f1s.append(max(_normalised_squad2_f1(said, a) for a in golds))
-    em, f1 = sum(ems), sum(f1s)
-    sp = sum(_support_f1(p.support, g.support) for g, p in answerable)
+    sps = [_support_f1(p.support, g.support) for g, p in answerable]
+    em, f1, sp = sum(ems), sum(f1s), sum(sps)
     n = len(answerable)
     figures: dict[str, Mean] = {
         "answer_f1": Mean(f1, n),
@@ -359,6 +407,7 @@ def score_musique(
     }
     if len(answerable) < len(pairs):
         _check_answerable_given(pairs)
-        figures.update(_grouped(pairs))
+        scored = {id(g): (f, s) for (g, _), f, s in zip(answerable, f1s, sps, strict=True)}
+        figures.update(_grouped(pairs, scored))
     counts = {"records": len(pairs), "answerable": n, "unanswerable": len(pairs) - n}
     return OfficialScores(figures, counts)

@@ -582,3 +582,24 @@ def test_the_normalisation_drops_each_ascii_punctuation_mark_as_the_official_scr
     lowered = "".join(ch for ch in text.lower() if ch not in set(string.punctuation))
     want = " ".join(re.sub(r"\b(a|an|the)\b", " ", lowered).split())
     assert official_normalise(text) == want
+
+
+# texts that stress what the normalisation of many texts at once could get wrong: the joining
+# character inside a text, articles at a text's edges, case that changes with its neighbours
+# (a final sigma, a dotted capital I), word characters of other scripts beside an article
+EDGES = "ΣσİIıa nthe\x00_.-'é\u0301ก가 \t\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=EDGES, max_size=12) | st.text(alphabet=st.characters(), max_size=8),
+        max_size=6,
+    )
+)
+def test_normalising_many_texts_at_once_is_normalising_each(texts):
+    """Invariant: official_normalise_all(texts) == [official_normalise(t) for t in texts], for
+    any texts (ASCII or not, holding the joining character or not, none at all)."""
+    from claimlab.metrics.multihop_scores import official_normalise_all
+
+    assert official_normalise_all(texts) == [official_normalise(t) for t in texts]
