@@ -262,17 +262,6 @@ def test_musique_answer_figures_are_the_definitions_float_for_float(rows):
     for n, (answer, aliases, said, support) in enumerate(rows):
         gold.append(official.MusiqueGold(f"m{n}", (answer, *aliases), frozenset({0}), True))
         preds.append(official.MusiquePrediction(f"m{n}", said, support, True))
-
-    def f1(p, g):
-        pt, gt = official_normalise(p).split(), official_normalise(g).split()
-        if not pt or not gt:
-            return float(pt == gt)
-        same = sum((Counter(pt) & Counter(gt)).values())
-        if same == 0:
-            return 0.0
-        prec, rec = same / len(pt), same / len(gt)
-        return 2 * prec * rec / (prec + rec)
-
     figures = score_musique(gold, preds).figures
     em = sum(
         max(float(official_normalise(p.answer) == official_normalise(a)) for a in g.answers)
@@ -280,8 +269,64 @@ def test_musique_answer_figures_are_the_definitions_float_for_float(rows):
     )
     assert figures["answer_em"].total == em
     assert figures["answer_f1"].total == sum(
-        max(f1(p.answer, a) for a in g.answers) for g, p in zip(gold, preds, strict=True)
+        max(_squad2_f1(p.answer, a) for a in g.answers) for g, p in zip(gold, preds, strict=True)
     )
+
+
+def _squad2_f1(p, g):
+    """SQuAD 2.0's token F1 (MuSiQue's), restated plainly."""
+    pt, gt = official_normalise(p).split(), official_normalise(g).split()
+    if not pt or not gt:
+        return float(pt == gt)
+    same = sum((Counter(pt) & Counter(gt)).values())
+    if same == 0:
+        return 0.0
+    prec, rec = same / len(pt), same / len(gt)
+    return 2 * prec * rec / (prec + rec)
+
+
+def _support_f1(predicted, gold):
+    if not predicted and not gold:
+        return 1.0
+    tp = len(predicted & gold)
+    prec = tp / len(predicted) if predicted else 0.0
+    rec = tp / len(gold) if gold else 0.0
+    return 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.tuples(answers, st.lists(answers, max_size=2), st.frozensets(st.integers(0, 3))),
+            st.tuples(answers, st.frozensets(st.integers(0, 3)), st.booleans()),
+            st.tuples(answers, st.frozensets(st.integers(0, 3)), st.booleans()),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_musique_grouped_figures_are_the_definitions_float_for_float(questions):
+    """Each question twice (answerable, then its unanswerable twin, in either order): the grouped
+    figures are, per question, the answerable record's answer (support) F1 when both
+    predictions say answerable rightly, else 0, summed in the questions' order."""
+    gold, preds, answer, support = [], [], 0.0, 0.0
+    for n, ((text, aliases, sup), (said, got, yes), (_, twin_got, twin_yes), first) in enumerate(
+        questions
+    ):
+        g = official.MusiqueGold(f"m{n}", (text, *aliases), sup, True)
+        twin = official.MusiqueGold(f"m{n}", (text, *aliases), frozenset(), False)
+        p = official.MusiquePrediction(f"m{n}", said, got, yes)
+        q = official.MusiquePrediction(f"m{n}", "", twin_got, twin_yes)
+        gold += [g, twin] if first else [twin, g]
+        preds += [p, q] if first else [q, p]
+        right = yes is True and twin_yes is False
+        answer += max(_squad2_f1(said, a) for a in g.answers) if right else 0.0
+        support += _support_f1(got, sup) if right else 0.0
+    figures = score_musique(gold, preds).figures
+    assert figures["group_answer_sufficiency_f1"].total == answer
+    assert figures["group_support_sufficiency_f1"].total == support
 
 
 @pytest.mark.parametrize("name", sorted(READERS))
