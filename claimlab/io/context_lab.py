@@ -413,7 +413,7 @@ def load_context_lab(path: str | Path) -> ContextLab:
         ClaimlabInputError: naming the file, the record and the field.
     """
     source = str(path)
-    top = Record(read_json(path), file=source)
+    top = Record(read_json(path), file=source, nulls_absent=True)
     fmt = top.get("format", str)
     if fmt != CONTEXT_LAB_FORMAT:
         raise top.error(f"expected {CONTEXT_LAB_FORMAT!r}, got {fmt!r}", field="format")

@@ -21,8 +21,8 @@ vocabulary (a :class:`~claimlab.core.vocab.Vocab`), a nested declared record (or
 ``tuple[X, ...]`` of any of those or of ``Any`` (``tuple[X | None, ...]``: an item may be null),
 and ``Mapping[str, X]`` of a record (an object keyed by name, each value's errors naming its key).
 Items of a list of records with an ``id`` field are named by it in errors; a record id is a
-non-empty string; a number is finite; for an optional field (``X | None``) null is the same as
-absent.
+non-empty string; a number is finite; for a field with a default, and for an optional field
+(``X | None``), null is the same as absent (a required ``X | None`` field may be null: None).
 """
 
 from __future__ import annotations
@@ -162,7 +162,10 @@ def check_record(cls: type[T], rec: Record) -> T:
     """One record of the declaration, read field by field in order (the first problem raised)."""
     values = {}
     for f in _fields(cls):
-        if f.optional and rec.data.get(f.name) is None:
+        if rec.data.get(f.name) is None and f.default is not _REQUIRED:
+            # null is the same as absent for a field with a default (a copy of a mapping's)
+            values[f.name] = dict(f.default) if f.keyed else f.default
+        elif f.optional and rec.data.get(f.name) is None:
             values[f.name] = None if f.name in rec.data else _default_of(rec, f)
         elif f.keyed:
             values[f.name] = _read_keyed(rec, f)
@@ -171,6 +174,20 @@ def check_record(cls: type[T], rec: Record) -> T:
         else:
             values[f.name] = _read_one(rec, f)
     return cls(**values)
+
+
+def without_nulls(cls: type[Any], data: Any) -> Any:
+    """``data`` without the fields of ``cls`` that have a default and are written null.
+
+    For a reader whose rules between fields read the object again (``modes``, ``game``): null
+    is then the same as absent there too, as :func:`check_record` reads it. Anything but an
+    object, or an object with no such field, is given back as it is.
+    """
+    if not isinstance(data, dict):
+        return data
+    nulls = [f.name for f in _fields(cls) if f.default is not _REQUIRED and f.name in data]
+    nulls = [name for name in nulls if data[name] is None]
+    return {k: v for k, v in data.items() if k not in nulls} if nulls else data
 
 
 def _default_of(rec: Record, f: _Field) -> Any:
@@ -461,9 +478,29 @@ def described(schema: dict[str, Any]) -> msgspec.Meta:
 
 
 def declared_schema(cls: type[Any]) -> dict[str, Any]:
-    """The JSON Schema of one declared record (``msgspec`` reads the same dataclass)."""
+    """The JSON Schema of one declared record (``msgspec`` reads the same dataclass).
+
+    A field with a default may be null (the reader reads null as absent), as an optional one.
+    """
     schema: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(msgspec.json.schema(cls)))
-    return schema  # as JSON has it (a default of () is the list [])
+    for record in schema.get("$defs", {}).values():  # as JSON has it (a default of () is [])
+        required = set(record.get("required", ()))
+        properties = record.get("properties", {})
+        for name, value in properties.items():
+            if name not in required and not _takes_null(value):
+                rest = {k: v for k, v in value.items() if k != "default"}
+                nullable: dict[str, Any] = {"anyOf": [rest, {"type": "null"}]}
+                properties[name] = nullable | (
+                    {"default": value["default"]} if rest != value else {}
+                )
+    return schema
+
+
+def _takes_null(schema: dict[str, Any]) -> bool:
+    """Whether a property's schema lets null through (any value, or null among its choices)."""
+    if not {"type", "anyOf", "$ref", "enum", "const"} & set(schema):
+        return True
+    return schema.get("type") == "null" or any(_takes_null(a) for a in schema.get("anyOf", ()))
 
 
 def written(record: Any) -> Any:

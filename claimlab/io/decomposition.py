@@ -36,7 +36,7 @@ from claimlab.core.vocab import (
     Status,
     unknown,
 )
-from claimlab.io.declared import read_declared
+from claimlab.io.declared import read_declared, without_nulls
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, nfc_json, read_json
 
@@ -540,8 +540,8 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
     whose presence, type or bound it refuses; then the rules between fields are checked on
     the records, in file order.
     """
-    doc = nfc_json(data, as_written=AS_WRITTEN, file=source)
-    top = Record(doc, file=source)
+    doc = without_nulls(DecompositionDocument, nfc_json(data, as_written=AS_WRITTEN, file=source))
+    top = Record(doc, file=source, nulls_absent=True)
     fmt = top.get("format", str)
     if fmt != DECOMPOSITION_FORMAT:
         raise top.error(f"expected {DECOMPOSITION_FORMAT!r}, got {fmt!r}", field="format")
@@ -693,13 +693,14 @@ def _entails_problem(
 
 def _game(top: Record, cand_set: set[str]) -> DecompositionRules:
     """``game``: ``{"slots": 7, "puzzles": {NAME: {"start": [ids], "title": str, "note": str}}}``."""
-    if "game" not in top.data:
+    if top.data.get("game") is None:
         return DecompositionRules()
     g = top.sub("game")
     slots = g.number("slots", minimum=1, maximum=10_000, integer=True, default=DEFAULT_SLOTS)
     puzzles: dict[str, Puzzle] = {}
     for name, raw in g.mapping("puzzles", {}):
-        p = Record(raw, file=g.file, record=name, path=g.field(f"puzzles.{name}"))
+        where = g.field(f"puzzles.{name}")
+        p = Record(raw, file=g.file, record=name, path=where, nulls_absent=g.nulls_absent)
         start = p.str_list("start", ())
         for j, cid in enumerate(start):
             if cid not in cand_set:

@@ -18,7 +18,8 @@ otherwise be lost without a word).
 The format is declared once, :class:`RawLine` (with :class:`RawReference` and
 :class:`RawLabel`): from it come the types, the defaults, the first problem's file, record and
 field (:mod:`claimlab.io.declared`) and the JSON Schema of a line; the reader adds the checks
-that span fields. As in every declared format, null for an optional field is the same as absent.
+that span fields. As in every format of claimlab's, null for an optional field is the same as
+absent.
 """
 
 from __future__ import annotations

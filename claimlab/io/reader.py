@@ -550,11 +550,15 @@ class Record:
         record: str | None = None,
         path: str = "",
         error: type[ClaimlabInputError] = FixtureError,
+        nulls_absent: bool = False,
     ) -> None:
         self.file = file
         self.record = record
         self.path = path
         self.error_type = error
+        # claimlab's own formats: a field read with a default reads null as absent (the objects
+        # this one hands out keep the rule); formats read as others define them do not
+        self.nulls_absent = nulls_absent
         if not isinstance(data, dict):
             raise self.error(f"must be an object, got {describe(data)}", field=path or None)
         self.data: dict[str, Any] = data
@@ -580,7 +584,7 @@ class Record:
         Numbers must be finite; ``true``/``false`` are never integers. ``want`` names the
         expected value in the error (``"a list of groups"``) instead of the type names.
         """
-        if name not in self.data:
+        if name not in self.data or self._null_as_absent(name, default):
             if default is _MISSING:
                 raise self.error("missing required field", field=self.field(name))
             return default
@@ -599,6 +603,10 @@ class Record:
         if isinstance(value, float) and not math.isfinite(value):
             raise self.error(f"must be a finite number, got {value!r}", field=self.field(name))
         return value
+
+    def _null_as_absent(self, name: str, default: Any) -> bool:
+        """Whether the field is written null and read as absent (see ``nulls_absent``)."""
+        return self.nulls_absent and default is not _MISSING and self.data.get(name, 0) is None
 
     def choice(
         self,
@@ -637,7 +645,9 @@ class Record:
     ) -> Any:
         """Read a finite number (an integer when ``integer``) within the given bounds."""
         kinds: tuple[type, ...] = (int,) if integer else (int, float)
-        if default is not _MISSING and name not in self.data:
+        if default is not _MISSING and (
+            name not in self.data or self._null_as_absent(name, default)
+        ):
             return default
         value = self.get(name, kinds)
         if integer and isinstance(value, float):  # pragma: no cover - get() refuses it
@@ -679,6 +689,7 @@ class Record:
             record=self.record,
             path=self.field(name),
             error=self.error_type,
+            nulls_absent=self.nulls_absent,
         )
 
     def records(self, name: str, *, id_field: str | None = "id") -> Iterator[tuple[int, Record]]:
@@ -705,6 +716,7 @@ class Record:
                     record=self.record,
                     path=f"{self.field(name)}[{i}]",
                     error=self.error_type,
+                    nulls_absent=self.nulls_absent,
                 ),
             )
 

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.io.declared import described, read_declared
+from claimlab.io.declared import described, read_declared, without_nulls
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
@@ -396,7 +396,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     The declaration (:class:`SufficiencyDocument`) gives the records, or the first field whose
     presence, type or bound it refuses; then the rules between fields, in file order.
     """
-    top = Record(data, file=source)
+    top = Record(without_nulls(SufficiencyDocument, data), file=source, nulls_absent=True)
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
@@ -430,8 +430,13 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
 
 
 def _part(raw: dict[str, Any], where: str, name: str, source: str) -> Record:
-    """The object ``raw[where][name]`` (a question, a scenario) named by ``name`` in errors."""
-    return Record(raw[where][name], file=source, record=name, path=f"{where}.{name}")
+    """The object ``raw[where][name]`` (a question, a scenario) named by ``name`` in errors.
+
+    Its fields written null that have a default are left out, as the declaration reads them.
+    """
+    kind = QuestionEntry if where == "questions" else ScenarioEntry
+    part = without_nulls(kind, raw[where][name])
+    return Record(part, file=source, record=name, path=f"{where}.{name}", nulls_absent=True)
 
 
 def _question(qr: Record, entry: QuestionEntry, name: str, ids: set[str]) -> Question:

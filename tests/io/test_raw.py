@@ -40,6 +40,8 @@ def test_a_line_reads_with_its_defaults(tmp_path):
     assert a.references[0].title == "" and a.references[0].version == ""
     assert dict(a.labels[0]) == {"status": "SUPPORTED", "references": ("D1",)}
     assert dict(a.labels[1]) == {}
+    (written_null,) = _load(tmp_path, {**LINE, "version": None})  # null: as left out
+    assert written_null.version == "draft"
 
 
 @pytest.mark.parametrize(
@@ -62,7 +64,7 @@ def test_a_line_reads_with_its_defaults(tmp_path):
         ({"units": ["Fern Hall closes"]}, "fern-1", "units[0]", "does not occur in the answer"),
         ({"units": [{"start": 5, "end": 2}]}, "fern-1", "units[0].start", "is not inside"),
         ({"units": 7}, "fern-1", "units", "must be a list"),
-        ({"version": None}, "fern-1", "version", "must be a string"),
+        ({"version": 3}, "fern-1", "version", "must be a string"),
     ],
 )
 def test_each_refusal_names_the_file_record_and_field(tmp_path, change, record, fld, words):

@@ -458,7 +458,7 @@ BAD_GAMES = [
         "game.scenarios[0]",
         "unknown scenario",
     ),
-    ("s", lambda g: g.__setitem__("copy_cost", None), "game.copy_cost", "must be an integer"),
+    ("s", lambda g: g.__setitem__("copy_cost", "one"), "game.copy_cost", "must be an integer"),
 ]
 
 
