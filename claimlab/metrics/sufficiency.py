@@ -15,8 +15,9 @@ Metric card:
     path each chain takes (the conflict is shown with every value and its ids; no text wins
     for where it stands), and CONDITIONAL, when every complete witness holds an item whose
     conditions ("only on Saturdays") the question's circumstances do not name. A question
-    marked unanswerable is never SUFFICIENT either; one whose list of alternatives the file
-    calls incomplete (``alternatives_complete: false``) is UNKNOWN, not INSUFFICIENT, when the
+    marked unanswerable is INSUFFICIENT whatever the context holds (its list of alternatives
+    complete or not: nothing answers it); one whose list of alternatives the file calls
+    incomplete (``alternatives_complete: false``) is UNKNOWN, not INSUFFICIENT, when the
     context completes none of them.
     Values come from the documents: a witness derives each asked item's value from its own
     texts, read off the end of its chain (the last asked item is what the chain ends in, the

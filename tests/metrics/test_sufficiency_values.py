@@ -236,6 +236,21 @@ def test_a_list_of_alternatives_the_file_calls_incomplete(lang, complete, contex
         assert "may be incomplete" in r.explanation and "UNKNOWN, not INSUFFICIENT" in r.explanation
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("complete", [True, False])
+@pytest.mark.parametrize("context", [[], ["r-a"], ["r-c"], ["r-a", "r-b"], ["r-a", "r-b", "r-c"]])
+def test_a_question_marked_unanswerable_is_insufficient_whatever_its_list_says(
+    lang, complete, context
+):
+    """Unanswerable wins: nothing answers the question, so no set left off an incomplete list
+    could either (never UNKNOWN, never SUFFICIENT, never CONFLICT)."""
+    L = RENTAL[lang]
+    doc = rental_doc(lang, answerable=False, alternatives_complete=complete)
+    r = _check(doc, L["question"], context)
+    assert (r.status, r.unanswerable, r.witnesses) == ("INSUFFICIENT", True, ())
+    assert "marked unanswerable" in r.explanation
+
+
 def test_the_command_line_shows_the_conflict_of_two_witnesses(tmp_path, capsys):
     f = tmp_path / "own.json"
     f.write_text(json.dumps(rental_doc("tr"), ensure_ascii=False), encoding="utf-8")
