@@ -242,11 +242,8 @@ def test_invalid_utf8_anywhere_leaves_the_typed_path(tmp_path, monkeypatch):
         fever.load_predictions(path)
 
 
-@HOSTILE
-@pytest.mark.parametrize("name", sorted(LOADERS))
-def test_the_generated_files_reach_typed_lines_and_both_outcomes(name, monkeypatch):
-    """The strategies above reach lines read typed and lines declined, files read and files
-    refused (not only one kind)."""
+def _spy_on_typed_reading(monkeypatch):
+    """A set that gathers "typed" or "declined" for each line (or document) decoded typed."""
     seen = set()
     typed_lines = reader._typed_lines
 
@@ -261,6 +258,15 @@ def test_the_generated_files_reach_typed_lines_and_both_outcomes(name, monkeypat
         return counted if decode is not None else None
 
     monkeypatch.setattr(reader, "_typed_lines", spy)
+    return seen
+
+
+@HOSTILE
+@pytest.mark.parametrize("name", sorted(LOADERS))
+def test_the_generated_files_reach_typed_lines_and_both_outcomes(name, monkeypatch):
+    """The strategies above reach lines read typed and lines declined, files read and files
+    refused (not only one kind)."""
+    seen = _spy_on_typed_reading(monkeypatch)
 
     load, line = LOADERS[name]
 
@@ -414,20 +420,7 @@ def test_a_document_read_typed_is_read_field_by_field(name, data):
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
 def test_the_generated_documents_reach_typed_reading_and_both_outcomes(name, monkeypatch):
     """The strategies above reach documents read typed and declined, files read and refused."""
-    seen = set()
-    typed_lines = reader._typed_lines
-
-    def spy(data, typed):
-        decode = typed_lines(data, typed)
-
-        def counted(raw):
-            record = decode(raw)
-            seen.add("typed" if record is not None else "declined")
-            return record
-
-        return counted if decode is not None else None
-
-    monkeypatch.setattr(reader, "_typed_lines", spy)
+    seen = _spy_on_typed_reading(monkeypatch)
     load, document = DOCUMENTS[name]
 
     @settings(max_examples=200, deadline=None)
