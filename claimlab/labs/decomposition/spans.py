@@ -90,8 +90,9 @@ def _text_of(doc: object, *path: str, file: str) -> str:
 
 
 def _records(doc: dict[str, Any], key: str, *, file: str) -> list[tuple[str, dict[str, Any]]]:
-    """``(id, record)`` pairs of a list section (missing: none)."""
-    items = doc.get(key, [])
+    """``(id, record)`` pairs of a list section (missing or null: none)."""
+    items = doc.get(key)
+    items = [] if items is None else items
     if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
         raise FixtureError("must be a list of objects", file=file, field=key)
     return [(str(x.get("id", f"{key}[{i}]")), x) for i, x in enumerate(items)]
@@ -122,8 +123,9 @@ def _spans(doc: dict[str, Any], *, file: str) -> Iterator[tuple[object, str, str
 
 
 def _list(node: object, key: str, *, file: str, record: str, where: str = "") -> list[object]:
-    """A list field of a record (missing: empty)."""
-    value = node.get(key, []) if isinstance(node, dict) else []
+    """A list field of a record (missing or null: empty, as the file's reader reads it)."""
+    value = node.get(key) if isinstance(node, dict) else None
+    value = [] if value is None else value
     if not isinstance(value, list):
         raise FixtureError("must be a list", file=file, record=record, field=f"{where}{key}")
     return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given, settings
@@ -137,3 +138,37 @@ def test_spans_command_writes_a_file_that_loads(tmp_path):
     proc = run_cli("spans", bad)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "U1: span.text: 'Defne Not 3.2' occurs" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "place",
+    [("candidates", 0, "evidence", "spans"), ("candidates", 0, "source_spans"), ("references",)],
+)
+def test_a_list_written_null_is_filled_as_the_list_left_out(place):
+    """As the file's reader reads it: null for a list that may be left out is the list left
+    out (the filled copy keeps the field as the file wrote it; the rest is the same)."""
+    doc = json.loads((FIXTURES / "atlas_nova.json").read_text(encoding="utf-8"))
+    null, absent = _at(doc, place, None), _at(doc, place, ...)
+    got, want = _plain(fill_spans(null).document), _plain(fill_spans(absent).document)
+    assert _at(got, place, ...) == want
+
+
+def _plain(value):
+    """A read-only document as plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return [_plain(v) for v in value] if isinstance(value, (list, tuple)) else value
+
+
+def _at(doc, place, value):
+    """A copy of ``doc`` with the field at ``place`` set to ``value`` (``...``: left out)."""
+    out = copy.deepcopy(doc)
+    *path, last = place
+    holder = out
+    for step in path:
+        holder = holder.setdefault(step, {}) if isinstance(step, str) else holder[step]
+    if value is ...:
+        holder.pop(last, None)
+    else:
+        holder[last] = value
+    return out
