@@ -603,3 +603,31 @@ def test_normalising_many_texts_at_once_is_normalising_each(texts):
     from claimlab.metrics.multihop_scores import official_normalise_all
 
     assert official_normalise_all(texts) == [official_normalise(t) for t in texts]
+
+
+def test_hotpot_predictions_from_a_pipe_are_read_once(tmp_path):
+    """A pipe gives its bytes once: the predictions object is read once, so a question id written
+    twice is still refused, and nothing waits for a second writer that never comes (the reading
+    once hung on a named pipe and let a key written twice through ``<(...)``)."""
+    import os
+    import subprocess
+    import sys
+
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"_id": "a", "answer": "x", "supporting_facts": []}]), "utf-8")
+    pipe = tmp_path / "pred.pipe"
+    os.mkfifo(pipe)
+    keep_open = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # lets the writer open at once
+    try:
+        writer = os.open(pipe, os.O_WRONLY)
+        os.write(writer, b'{"answer": {"a": "x", "a": "y"}, "sp": {"a": []}}')
+        os.close(writer)  # the bytes wait in the pipe; its reader then sees the end
+        code = "import sys; from claimlab.tooling.cli import main; sys.exit(main())"
+        proc = subprocess.run(
+            [sys.executable, "-c", code, "hotpotqa", str(gold), str(pipe), "--json"],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )  # fmt: skip
+    finally:
+        os.close(keep_open)
+    assert proc.returncode == 2 and "'a' is written twice" in proc.stderr, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
