@@ -474,6 +474,21 @@ def _run_kernel_manager() -> type:
         from jupyter_client.manager import AsyncKernelManager
 
         class RunKernelManager(AsyncKernelManager):
+            def write_connection_file(self, **kwargs: Any) -> None:
+                """The connection file in the run's kernel folder, with its IPC sockets.
+
+                Not loose in the system's temporary folder: a run killed before it could
+                remove the file leaves it to the next run, which removes the folder (TCP: as
+                jupyter_client does).
+                """
+                if not self.connection_file and self.transport == "ipc":
+                    import tempfile
+
+                    folder = os.path.dirname(self.ip)
+                    fd, self.connection_file = tempfile.mkstemp(".json", "kernel-", folder)
+                    os.close(fd)
+                super().write_connection_file(**kwargs)
+
             async def shutdown_kernel(  # type: ignore[override]  # async, as its base
                 self, now: bool = False, restart: bool = False
             ) -> None:

@@ -71,8 +71,10 @@ def dead_pid() -> int:
 
 
 def test_kill_9_during_a_run_keeps_the_good_output_and_the_next_run_clears_the_leftover(tmp_path):
-    """The output and the kernel's socket folder (in the system's temporary folder) that a
-    killed run leaves are removed by the next run; the good output is kept."""
+    """The output and the kernel's folder (its sockets and connection file, in the system's
+    temporary folder) that a killed run leaves are removed by the next run; the good output is
+    kept. Killed once the kernel has started: its connection file is in that folder, not loose
+    in the temporary folder where no run would know it as its own."""
     from tests.scratch import scratch_dir
 
     system_tmp = scratch_dir(prefix="k9-")  # short: the kernel's socket paths fit in it
@@ -83,10 +85,12 @@ def test_kill_9_during_a_run_keeps_the_good_output_and_the_next_run_clears_the_l
     assert list(system_tmp.iterdir()) == []  # a run that ends leaves nothing there
     proc = start("run", "01", "--output", tmp_path, env=env)
     wait_for(lambda: temps(tmp_path), what="the run's temporary notebook")
+    connection = "*.claimlab-kernel.*/kernel-*.json"
+    wait_for(lambda: list(system_tmp.glob(connection)), what="the kernel's connection file")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert temps(tmp_path), "kill -9 leaves the temporary file (nothing can remove it then)"
-    assert [p.name.split(".")[1] for p in temps(system_tmp)] == ["claimlab-kernel"]
+    assert [p.name.split(".")[1] for p in system_tmp.iterdir()] == ["claimlab-kernel"]
     assert (tmp_path / "01_decomposition_pitfalls.ipynb").read_bytes() == good
     subprocess.run(run, check=True, capture_output=True, env=env)
     assert temps(tmp_path) == [] and list(system_tmp.iterdir()) == []
