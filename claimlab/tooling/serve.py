@@ -508,14 +508,15 @@ def stop_on_signal(app: Any, sig: int, frame: Any) -> None:
     Asked of the loop (which stops at once if it is not running yet), never raised where the
     signal lands: a Ctrl-C as the server bound its port ended it in a KeyboardInterrupt. A
     second signal while it stops is one (:func:`stop_on_the_servers_loop` kills the kernels).
+    The asyncio loop is asked directly, not through tornado's ``IOLoop.current()``: a signal
+    landing while tornado makes its loop (as the port is bound) would make a second one, and
+    the server then ended in a RuntimeError ("already associated with asyncio loop").
     """
-    import tornado.ioloop
-
     if _STOPPING:
         raise KeyboardInterrupt
     _STOPPING.append(sig)
-    loop = tornado.ioloop.IOLoop.current()
-    loop.asyncio_loop.call_soon_threadsafe(loop.stop)  # type: ignore[attr-defined]
+    loop = asyncio.get_event_loop_policy().get_event_loop()  # the main thread's: made once
+    loop.call_soon_threadsafe(loop.stop)
 
 
 def stop_on_the_servers_loop(app: Any) -> None:
