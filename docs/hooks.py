@@ -133,11 +133,10 @@ def format_schema(fmt: str) -> dict[str, Any] | None:
     ref = FORMATS[fmt].declaration
     if not ref:
         return None
-    import msgspec
+    from claimlab.io.declared import declared_schema
 
     module, name = ref.split(":")
-    schema: dict[str, Any] = msgspec.json.schema(getattr(importlib.import_module(module), name))
-    return schema
+    return declared_schema(getattr(importlib.import_module(module), name))
 
 
 def slug(name: str) -> str:

@@ -152,6 +152,9 @@ Costs = Annotated[
     described(
         {
             "type": "object",
+            "properties": {  # null: left out, the default cost
+                "default": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]}
+            },
             "additionalProperties": {"type": "integer", "minimum": 0},
         }
     ),
@@ -551,6 +554,8 @@ def _game(
     default_cost = DEFAULT_COST
     costs: dict[str, int] = {}
     for key, value in g.mapping("search_cost") if game.search_cost is not None else ():
+        if key == "default" and value is None:  # null: left out, the default cost (1)
+            continue
         where = g.field(f"search_cost.{key}")
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise g.error(

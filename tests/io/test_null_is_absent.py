@@ -83,9 +83,13 @@ OWN_RULES = {
         ],
     ],
     "claimlab/sufficiency@1": lambda data: [
-        ("exercises", j, "solution")
-        for j, x in enumerate(data.get("exercises", []))
-        if "solution" in x
+        *[
+            ("exercises", j, "solution")
+            for j, x in enumerate(data.get("exercises", []))
+            if "solution" in x
+        ],
+        *[("game", "search_cost", "default")]
+        * ("default" in (data.get("game") or {}).get("search_cost", {})),
     ],
     "claimlab/context-lab@1": lambda data: [],
 }
@@ -156,3 +160,15 @@ def test_a_raw_lines_field_written_null_reads_as_the_field_left_out():
             assert null == absent, (n, place)
             checked += 1
     assert checked
+
+
+def test_each_formats_page_schema_takes_a_null_optional_field():
+    """The schema the reference pages show (docs/hooks.py) is the one that allows it."""
+    import importlib.util
+
+    hooks_path = FIXTURES.parent / "docs" / "hooks.py"
+    spec = importlib.util.spec_from_file_location("docs_hooks", hooks_path)
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    for fmt, (cls, _) in READERS.items():
+        assert hooks.format_schema(fmt) == declared.declared_schema(cls), fmt
