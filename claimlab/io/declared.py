@@ -176,20 +176,6 @@ def check_record(cls: type[T], rec: Record) -> T:
     return cls(**values)
 
 
-def without_nulls(cls: type[Any], data: Any) -> Any:
-    """``data`` without the fields of ``cls`` that have a default and are written null.
-
-    For a reader whose rules between fields read the object again (``modes``, ``game``): null
-    is then the same as absent there too, as :func:`check_record` reads it. Anything but an
-    object, or an object with no such field, is given back as it is.
-    """
-    if not isinstance(data, dict):
-        return data
-    nulls = [f.name for f in _fields(cls) if f.default is not _REQUIRED and f.name in data]
-    nulls = [name for name in nulls if data[name] is None]
-    return {k: v for k, v in data.items() if k not in nulls} if nulls else data
-
-
 def _default_of(rec: Record, f: _Field) -> Any:
     if f.default is _REQUIRED:
         raise rec.error("missing required field", field=rec.field(f.name))

@@ -36,7 +36,7 @@ from claimlab.core.vocab import (
     Status,
     unknown,
 )
-from claimlab.io.declared import read_declared, without_nulls
+from claimlab.io.declared import read_declared
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, nfc_json, read_json
 
@@ -540,7 +540,7 @@ def read_decomposition(data: Any, *, source: str) -> DecompositionFixture:
     whose presence, type or bound it refuses; then the rules between fields are checked on
     the records, in file order.
     """
-    doc = without_nulls(DecompositionDocument, nfc_json(data, as_written=AS_WRITTEN, file=source))
+    doc = nfc_json(data, as_written=AS_WRITTEN, file=source)
     top = Record(doc, file=source, nulls_absent=True)
     fmt = top.get("format", str)
     if fmt != DECOMPOSITION_FORMAT:

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from claimlab.core.errors import FixtureError
-from claimlab.io.declared import described, read_declared, without_nulls
+from claimlab.io.declared import described, read_declared
 from claimlab.io.lesson import Exercise, read_exercises
 from claimlab.io.reader import Record, bulk_load, check_unique, describe, read_json
 
@@ -399,7 +399,7 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
     The declaration (:class:`SufficiencyDocument`) gives the records, or the first field whose
     presence, type or bound it refuses; then the rules between fields, in file order.
     """
-    top = Record(without_nulls(SufficiencyDocument, data), file=source, nulls_absent=True)
+    top = Record(data, file=source, nulls_absent=True)
     fmt = top.get("format", str)
     if fmt != SUFFICIENCY_FORMAT:
         raise top.error(f"expected {SUFFICIENCY_FORMAT!r}, got {fmt!r}", field="format")
@@ -435,10 +435,9 @@ def read_sufficiency(data: object, *, source: str) -> SufficiencyFixture:
 def _part(raw: dict[str, Any], where: str, name: str, source: str) -> Record:
     """The object ``raw[where][name]`` (a question, a scenario) named by ``name`` in errors.
 
-    Its fields written null that have a default are left out, as the declaration reads them.
+    A field written null that is read with a default reads as left out (the declaration too).
     """
-    kind = QuestionEntry if where == "questions" else ScenarioEntry
-    part = without_nulls(kind, raw[where][name])
+    part = raw[where][name]
     return Record(part, file=source, record=name, path=f"{where}.{name}", nulls_absent=True)
 
 
