@@ -319,19 +319,40 @@ def write_json(path: str | os.PathLike[str], doc: object) -> None:
 _UNSAFE = re.compile(r"[^\w.-]+")
 
 
-def file_names(ids: Sequence[str]) -> list[str]:
+def _kept_marks(run: re.Match[str]) -> str:
+    """A run of unsafe characters as ``_``, but the combining marks in it kept in place.
+
+    A mark (category M: Thai tone marks and vowel signs, Devanagari's vowel signs, a combining
+    accent) is part of the letter before it, though a word pattern does not match it: ``รถเมล์``
+    keeps its last sign.
+    """
+    import unicodedata
+
+    out: list[str] = []
+    for ch in run.group():
+        if unicodedata.category(ch)[0] == "M":
+            out.append(ch)
+        elif not out or out[-1] != "_":
+            out.append("_")
+    return "".join(out)
+
+
+def file_names(ids: Sequence[str], *, marks: bool = True) -> list[str]:
     """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
 
-    Letters of any script are kept; separators, dots at the ends and controls are not.
+    Letters of any script are kept, with their combining marks; separators, dots at the ends
+    and controls are not. ``marks=False`` gives the names written before marks were kept (a
+    combining mark read as a separator), for finding a draft made then.
 
     Examples:
-        >>> file_names(["answer-7", "../x", "q 7", "müze/tr"])
-        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json']
+        >>> file_names(["answer-7", "../x", "q 7", "müze/tr", "รถเมล์-8"])
+        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json', 'รถเมล์-8.json']
     """
+    repl = _kept_marks if marks else "_"
     out: list[str] = []
     taken: set[str] = set()
     for rid in ids:
-        stem = cap_bytes(_UNSAFE.sub("_", rid).strip("._-"), 80) or "answer"
+        stem = cap_bytes(_UNSAFE.sub(repl, rid).strip("._-"), 80) or "answer"
         name, k = f"{stem}.json", 2
         while name.lower() in taken:
             name, k = f"{stem}-{k}.json", k + 1

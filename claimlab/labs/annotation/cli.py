@@ -77,13 +77,16 @@ def _refuse_draft_targets(
         )
     if args.force or not out.is_dir():
         return
+    from claimlab.io.files import file_names
+
     existing = {p.name for p in out.iterdir()}
-    for t, a in zip(targets, answers, strict=True):
-        if t.name in existing:
+    older = file_names([a.id for a in answers], marks=False)  # before combining marks were kept
+    for t, old, a in zip(targets, older, answers, strict=True):
+        if t.name in existing or old in existing:
             raise ClaimlabInputError(
                 "exists: a draft may already be annotated; choose another --out or give "
                 "--force to replace it",
-                file=str(t),
+                file=str(t if t.name in existing else out / old),
                 record=a.id,
             )
 

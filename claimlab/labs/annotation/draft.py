@@ -695,6 +695,9 @@ def ensure_draft(
     target = Path(work_dir) / file_names(ids)[k]
     if target.exists():
         return target, None
+    older = Path(work_dir) / file_names(ids, marks=False)[k]  # combining marks not yet kept
+    if older.exists():
+        return older, None
     doc, summary = draft_document(
         answers[k], units=units, threshold=threshold, source=str(raw_path)
     )
