@@ -396,3 +396,90 @@ def test_every_case_built_from_any_file_behaves_as_stated(source, data):
     for c in short:
         want = "UNKNOWN" if c["question"].split("~")[0] in incomplete else "INSUFFICIENT"
         assert c["expect"]["status"] == want, c["name"]
+
+
+def _relations(doc):
+    return sorted({e["relation"] for e in doc["evidence"]})
+
+
+def _conditions(doc):
+    return sorted({c for e in doc["evidence"] for c in e.get("conditions") or []})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SUFFICIENCY_FIXTURES), st.data())
+def test_every_case_behaves_as_stated_whatever_the_files_rules_and_circumstances(source, data):
+    """The builder's expectations hold under any rules a file may state.
+
+    Any relations single-valued, current texts required or not, any circumstances per
+    question: every case built behaves as stated (the cases never contradict the file, so
+    ``sufficiency-cases`` exits 0 on every valid file).
+    """
+    doc = json.loads((FIXTURES / source).read_text("utf-8"))
+    doc["rules"]["require_current"] = data.draw(st.booleans(), label="require_current")
+    doc["rules"]["single_valued"] = data.draw(
+        st.lists(st.sampled_from(_relations(doc)), unique=True), label="single_valued"
+    )
+    for name, q in doc["questions"].items():
+        if _conditions(doc):
+            q["circumstances"] = data.draw(
+                st.lists(st.sampled_from(_conditions(doc)), unique=True), label=f"{name} holds"
+            )
+    cases = build_cases(doc, source=source)
+    assert check_cases(cases) == []
+    if not doc["rules"]["require_current"]:
+        assert not [c for c in cases["cases"] if c["kind"] == "stale"]
+
+
+# a ferry timetable: the second question asks on a holiday, and a harbour sign states the
+# weekday pier outright; a stale leaflet gives a third pier
+FERRY = {
+    "format": "claimlab/sufficiency@1",
+    "language": "en",
+    "evidence": [
+        {"id": "F1", "text": "The island ferry is line 4.", "subject": "island ferry",
+         "relation": "is line", "object": "4", "status": "OK", "current": True, "topic": "ferry"},
+        {"id": "F2", "text": "Line 4 sails from Pier 2.", "subject": "4", "relation": "sails from",
+         "object": "Pier 2", "status": "OK", "current": True, "topic": "ferry"},
+        {"id": "F3", "text": "On holidays line 4 sails from Pier 6.", "subject": "4",
+         "relation": "sails from", "object": "Pier 6", "status": "OK", "current": True,
+         "topic": "ferry", "conditions": ["on a holiday"]},
+        {"id": "F4", "text": "Old leaflet: line 4 sails from Pier 1.", "subject": "4",
+         "relation": "sails from", "object": "Pier 1", "status": "OK", "current": False,
+         "topic": "ferry"},
+        {"id": "F5", "text": "Harbour sign: the island ferry boards at Pier 2.",
+         "subject": "island ferry", "relation": "boards at", "object": "Pier 2", "status": "OK",
+         "current": True, "topic": "ferry"},
+        {"id": "F6", "text": "A return costs 9 euros.", "subject": "return", "relation": "costs",
+         "object": "9 euros", "status": "OK", "current": True, "topic": "fares"},
+    ],
+    "rules": {"required_status": "OK", "require_current": True, "single_valued": ["sails from"]},
+    "questions": {
+        "pier": {"text": "Which pier?", "asks": ["pier"], "topic": "ferry",
+                 "alternatives": [["F5"], ["F1", "F2"], ["F1", "F3"]]},
+        "holiday_pier": {"text": "Which pier on a holiday?", "asks": ["line", "pier"],
+                         "topic": "ferry", "alternatives": [["F1", "F3"]],
+                         "circumstances": ["on a holiday"]},
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("require_current", [True, False])
+def test_distractors_are_texts_the_rules_keep_out_and_no_case_contradicts_the_file(
+    require_current,
+):
+    doc = copy.deepcopy(FERRY)
+    doc["rules"]["require_current"] = require_current
+    cases = build_cases(doc)
+    assert check_cases(cases) == []
+    noisy = {c["question"]: c["context"] for c in cases["cases"] if c["kind"] == "with-distractors"}
+    # the off-topic fare always; the stale leaflet only where the rules keep it out; never the
+    # harbour sign, which states the weekday pier itself
+    kept_out = ["F4", "F6"] if require_current else ["F6"]
+    assert noisy["holiday_pier"] == ["F1", "F3", *kept_out]
+    assert [c["kind"] for c in cases["cases"]].count("stale") == (
+        7 if require_current else 0
+    )  # 5 + 2 premises
+    # the conditioned copies hold the one witness they test
+    fixture = cases["fixture"]["questions"]
+    assert fixture["pier~condition-met~2"]["alternatives"] == [["F1", "F3"]]

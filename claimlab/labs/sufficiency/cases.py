@@ -5,8 +5,10 @@ below says INSUFFICIENT, a question whose file says ``alternatives_complete: fal
 UNKNOWN: another set of texts, not listed, might answer it):
 
 * ``whole``: the witness alone: SUFFICIENT (CONDITIONAL where it holds unmet conditions).
-* ``with-distractors``: the witness and every item that is in no alternative of the question
-  (off-topic, stale, other premises' look-alikes; none of a single-valued relation): the same.
+* ``with-distractors``: the witness and every item the question's rules keep out (off its
+  topic, or failing the metadata rules: a draft, a stale leaflet giving another value): the
+  same. A usable text on the topic is no distractor: it may state an asked item itself (a
+  station map giving the bus another platform), which the checker rightly reads.
 * ``cut``: each premise removed. Must be INSUFFICIENT with exactly that premise missing from
   that alternative (a cut that another alternative survives is not made).
 * ``look-alike``: each premise swapped for a copy with the same name (subject, inputs, text)
@@ -19,14 +21,16 @@ UNKNOWN: another set of texts, not listed, might answer it):
   another relation: not a premise, INSUFFICIENT, the premise missing (the words match, the
   relation does not).
 * ``stale``: each premise swapped for a copy that is no longer CURRENT: rejected for its
-  metadata, INSUFFICIENT, the premise missing.
+  metadata, INSUFFICIENT, the premise missing. Made only where the file's rules require
+  current items (``rules.require_current``): otherwise a stale copy is merely another text.
 * ``duplicate``: the first premise given twice: the whole witness's status (SUFFICIENT, or
   CONDITIONAL on unmet conditions), one more raw item, the same unique count.
 * ``conflict`` (premises of a single-valued relation): the witness with a copy of the premise
   giving another object: CONFLICT, both values with their ids.
 * ``dropped-condition`` and ``condition-met`` (witnesses holding conditions): the question
   with its circumstances dropped: CONDITIONAL, those members unmet; with circumstances that
-  name every condition: SUFFICIENT.
+  name every condition: SUFFICIENT. Each is a copy of the question holding that one witness
+  (a copy holding every alternative would make the others witnesses for its circumstances).
 * ``changed-question``: the same context with the next question of the file none of whose
   alternatives it holds: INSUFFICIENT (a context is enough for a question, not in general).
 
@@ -144,9 +148,20 @@ def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
     other = b.add_copy(m, "wrong-relation", relation=f"{item['relation']} (another relation)")
     b.case("wrong-relation", q.name, [other if x == m else x for x in alt], status=short,
            alternative=i, missing=[m], rejected={other: "not a premise"})  # fmt: skip
+    if not b.fixture.rules.require_current:
+        return
     stale = b.add_copy(m, "stale", current=False)
     b.case("stale", q.name, [stale if x == m else x for x in alt], status=short,
            alternative=i, missing=[m], rejected={stale: "metadata"})  # fmt: skip
+
+
+def _one_witness(b: _Builder, q: Question, i: int) -> dict[str, Any]:
+    """The changes that leave a copy of ``q`` with its alternative ``i`` alone (and its links)."""
+    changes: dict[str, Any] = {"alternatives": [list(q.alternatives[i])]}
+    links = b.out["questions"][q.name].get("links")
+    if links is not None:
+        changes["links"] = [links[i]]
+    return changes
 
 
 def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Question]) -> None:
@@ -156,10 +171,16 @@ def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Questio
     whole = "CONDITIONAL" if unmet else "SUFFICIENT"
     b.case("whole", q.name, alt, status=whole)
     premises = {m for a in q.alternatives for m in a}
+    rules = b.fixture.rules
     noise = [
         e.id
         for e in b.fixture.evidence
-        if e.id not in premises and normalise_value(e.relation) not in b.single
+        if e.id not in premises
+        and (
+            e.topic != q.topic
+            or e.status != rules.required_status
+            or (rules.require_current and not e.current)
+        )
     ]
     if noise:
         b.case("with-distractors", q.name, [*alt, *noise], status=whole)
@@ -173,10 +194,13 @@ def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Questio
             b.case("conflict", q.name, [*alt, other], status="CONFLICT", conflict_values=values)
     conditions = [c for m in alt for c in b.fixture._by_id[m].conditions]
     if conditions:
-        dropped = b.add_question(q, f"dropped-condition~{i}", circumstances=[])
+        one = _one_witness(b, q, i)
+        dropped = b.add_question(q, f"dropped-condition~{i}", circumstances=[], **one)
         b.case("dropped-condition", dropped, alt, status="CONDITIONAL",
                conditions_unmet=b.unmet(alt, []))  # fmt: skip
-        met = b.add_question(q, f"condition-met~{i}", circumstances=list(dict.fromkeys(conditions)))
+        met = b.add_question(
+            q, f"condition-met~{i}", circumstances=list(dict.fromkeys(conditions)), **one
+        )
         b.case("condition-met", met, alt, status="SUFFICIENT")
     k = questions.index(q)
     for other_q in [*questions[k + 1 :], *questions[:k]]:

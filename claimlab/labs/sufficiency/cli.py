@@ -170,6 +170,8 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     say(f"{args.out}: {len(cases['cases'])} cases from {args.file} ({shown})")
     if not counts["conflict"]:
         say("  no conflict case: the file names no single-valued relation (rules.single_valued)")
+    if counts["whole"] and not counts["stale"]:
+        say("  no stale case: the file's rules accept texts that are not current (require_current)")
     if not counts["dropped-condition"]:
         say("  no condition case: no witness of the file holds an item with conditions")
     say(
