@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
@@ -89,6 +89,44 @@ def terminal(text: object) -> str:
         'Ürün ร้าน'
     """
     return _TERMINAL_UNSAFE.sub(_visible, str(text))
+
+
+JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner: part of Indic and Persian spelling
+
+
+def is_mark(ch: str) -> bool:
+    r"""Whether a character belongs to the letter before it: a combining mark, or a joiner.
+
+    A word pattern (``\w``) leaves them out, though ``รถเมล์`` without its last sign, or
+    ``ข้าว`` (rice) without its tone mark (``ข่าว``, news), is another word.
+
+    Examples:
+        >>> [is_mark(c) for c in "ร์\u0301a-\u200d"]
+        [False, True, True, False, False, True]
+    """
+    return ch in JOINERS or unicodedata.category(ch)[0] == "M"
+
+
+def marks_kept(sep: str) -> Callable[[re.Match[str]], str]:
+    r"""A replacement for runs of non-word characters: ``sep`` once per stretch, marks kept.
+
+    Examples:
+        >>> re.sub(r"[\W_]+", marks_kept(" "), "ร้านนี้ ขาย, ข้าว")
+        'ร้านนี้ ขาย ข้าว'
+        >>> re.sub(r"[^\w.-]+", marks_kept("_"), "a /b")
+        'a_b'
+    """
+
+    def replace(run: re.Match[str]) -> str:
+        out: list[str] = []
+        for ch in run.group():
+            if is_mark(ch):
+                out.append(ch)
+            elif not out or out[-1] != sep:
+                out.append(sep)
+        return "".join(out)
+
+    return replace
 
 
 def one_line(text: object) -> str:

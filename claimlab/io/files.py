@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.text import cap_bytes
+from claimlab.core.text import cap_bytes, marks_kept
 
 TEMP_MARK = ".claimlab-tmp"
 
@@ -317,42 +317,49 @@ def write_json(path: str | os.PathLike[str], doc: object) -> None:
 
 
 _UNSAFE = re.compile(r"[^\w.-]+")
+_SEPARATOR = marks_kept("_")
 
 
-def _kept_marks(run: re.Match[str]) -> str:
-    """A run of unsafe characters as ``_``, but the combining marks in it kept in place.
-
-    A mark (category M: Thai tone marks and vowel signs, Devanagari's vowel signs, a combining
-    accent) is part of the letter before it, though a word pattern does not match it: ``รถเมล์``
-    keeps its last sign.
-    """
-    import unicodedata
-
-    out: list[str] = []
-    for ch in run.group():
-        if unicodedata.category(ch)[0] == "M":
-            out.append(ch)
-        elif not out or out[-1] != "_":
-            out.append("_")
-    return "".join(out)
+STEM_BYTES = 80  # a file name's stem at most, in UTF-8 bytes (most file systems allow 255)
+# names Windows keeps for devices, whatever follows the dot
+_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL"] + [f"{p}{k}" for p in ("COM", "LPT") for k in range(1, 10)]
+)
 
 
-def file_names(ids: Sequence[str], *, marks: bool = True) -> list[str]:
+def _stem(rid: str, older: bool) -> str:
+    """An id as a safe file stem (see :func:`file_names`)."""
+    if older:
+        return cap_bytes(_UNSAFE.sub("_", rid).strip("._-"), STEM_BYTES) or "answer"
+    stem = _UNSAFE.sub(_SEPARATOR, rid).strip("._-") or "answer"
+    if len(stem.encode("utf-8")) > STEM_BYTES:  # cut, and told apart by the whole id's hash
+        import hashlib
+
+        digest = hashlib.sha256(rid.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        stem = f"{cap_bytes(stem, STEM_BYTES - 9).rstrip('._-')}-{digest}"
+    if stem.split(".")[0].upper() in _DEVICES:
+        stem += "_"
+    return stem
+
+
+def file_names(ids: Sequence[str], *, older: bool = False) -> list[str]:
     """A safe, distinct file name for each answer id (``a/b`` and ``a_b`` do not collide).
 
-    Letters of any script are kept, with their combining marks; separators, dots at the ends
-    and controls are not. ``marks=False`` gives the names written before marks were kept (a
-    combining mark read as a separator), for finding a draft made then.
+    Letters of any script are kept, with their combining marks and joiners; separators, dots
+    at the ends and controls are not. A stem longer than 80 bytes is cut and ends in a hash of
+    the whole id, so two long ids sharing a beginning get their own names in any run; a name
+    Windows keeps for a device (``CON``, ``LPT1``) gets a ``_``. ``older=True`` gives the names
+    written before (a mark read as a separator, a long id cut without its hash), for finding
+    a draft made then.
 
     Examples:
-        >>> file_names(["answer-7", "../x", "q 7", "müze/tr", "รถเมล์-8"])
-        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json', 'รถเมล์-8.json']
+        >>> file_names(["answer-7", "../x", "q 7", "müze/tr", "รถเมล์-8", "con"])
+        ['answer-7.json', 'x.json', 'q_7.json', 'müze_tr.json', 'รถเมล์-8.json', 'con_.json']
     """
-    repl = _kept_marks if marks else "_"
     out: list[str] = []
     taken: set[str] = set()
     for rid in ids:
-        stem = cap_bytes(_UNSAFE.sub(repl, rid).strip("._-"), 80) or "answer"
+        stem = _stem(rid, older)
         name, k = f"{stem}.json", 2
         while name.lower() in taken:
             name, k = f"{stem}-{k}.json", k + 1

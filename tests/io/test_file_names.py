@@ -3,7 +3,10 @@
 Invariants, on generated ids in the seeds' scripts (Thai, Korean, Turkish) with separators:
 * every letter, mark and digit of an id stays in its file name, in order (ids under the cap);
 * no name holds a separator, a control or a leading dot; names differ ignoring case;
-* for an id without combining marks the name is the one written before marks were kept.
+* for an id without combining marks the name is the one written before marks were kept;
+* a name never depends on another run: a long id keeps a hash of itself, and ``draft`` into a
+  folder holding another answer's file under the same name (ignoring case and Unicode form)
+  takes another name, and one holding this answer's draft is refused without ``--force``.
 """
 
 import json
@@ -12,8 +15,9 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
+from claimlab.core.text import is_mark
 from claimlab.io.files import file_names
-from claimlab.labs.annotation.draft import ensure_draft
+from claimlab.labs.annotation.draft import ensure_draft, fingerprint
 from tests.conftest import run_cli
 
 # letters with their marks (Thai tone marks and vowels, Turkish dotless/dotted i, Hangul),
@@ -30,7 +34,7 @@ IDS = st.lists(PIECES, min_size=1, max_size=12).map("".join)
 
 
 def _kept(text: str) -> list[str]:
-    return [c for c in text if unicodedata.category(c)[0] in "LMN"]
+    return [c for c in text if unicodedata.category(c)[0] in "LMN" or is_mark(c)]
 
 
 @given(IDS)
@@ -48,9 +52,9 @@ def test_names_are_safe_and_distinct_ignoring_case(ids):
         assert not any(c in n for c in "/\\\x00\n:* ") and n.isprintable()
 
 
-@given(st.lists(IDS.filter(lambda r: not any(unicodedata.category(c)[0] == "M" for c in r))))
+@given(st.lists(IDS.filter(lambda r: not any(is_mark(c) for c in r))))
 def test_ids_without_marks_keep_the_names_written_before(ids):
-    assert file_names(ids) == file_names(ids, marks=False)
+    assert file_names(ids) == file_names(ids, older=True)
 
 
 def test_a_thai_bus_line_keeps_its_tone_mark():
@@ -59,7 +63,7 @@ def test_a_thai_bus_line_keeps_its_tone_mark():
         "ก่อน_หลัง.json",
         "cafe\u0301.json",
     ]
-    assert file_names(["รถเมล์-8"], marks=False) == ["รถเมล_-8.json"]
+    assert file_names(["รถเมล์-8"], older=True) == ["รถเมล_-8.json"]
 
 
 def _raw(tmp_path):
@@ -69,10 +73,17 @@ def _raw(tmp_path):
     return path
 
 
+def _older_draft(tmp_path, raw):
+    """A folder holding the answer's draft under the name written before marks were kept."""
+    out = tmp_path / "drafts"
+    run_cli("draft", raw, "--out", out, check=True)
+    (out / "รถเมล์-8.json").rename(out / "รถเมล_-8.json")
+    return out
+
+
 def test_a_draft_written_under_the_older_name_is_refused_without_force(tmp_path):
-    raw, out = _raw(tmp_path), tmp_path / "drafts"
-    out.mkdir()
-    (out / "รถเมล_-8.json").write_text("{}", encoding="utf-8")
+    raw = _raw(tmp_path)
+    out = _older_draft(tmp_path, raw)
     proc = run_cli("draft", raw, "--out", out)
     assert proc.returncode == 2 and "may already be annotated" in proc.stderr
     assert "รถเมล_-8.json" in proc.stderr
@@ -80,12 +91,73 @@ def test_a_draft_written_under_the_older_name_is_refused_without_force(tmp_path)
 
 
 def test_the_annotator_resumes_a_draft_written_under_the_older_name(tmp_path):
-    raw, work = _raw(tmp_path), tmp_path / "work"
-    work.mkdir()
-    (work / "รถเมล_-8.json").write_text("{}", encoding="utf-8")
+    raw = _raw(tmp_path)
+    work = _older_draft(tmp_path, raw)
     path, summary = ensure_draft(raw, work)
     assert path.name == "รถเมล_-8.json" and summary is None
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     path, summary = ensure_draft(raw, fresh)
     assert path.name == "รถเมล์-8.json" and summary is not None
+
+
+@given(st.text(min_size=1, max_size=30), st.text(min_size=1, max_size=30))
+def test_long_ids_sharing_a_beginning_get_their_own_names_in_any_run(tail_a, tail_b):
+    start = "क्षयरोग-उपचार-दिशानिर्देश-संस्करण-" * 3
+    a, b = start + tail_a, start + tail_b
+    (name_a,), (name_b,) = file_names([a]), file_names([b])
+    assert (name_a == name_b) == (a == b)
+    assert len(name_a[: -len(".json")].encode()) <= 80
+
+
+def test_device_names_and_joiners():
+    assert file_names(["CON", "lpt1.x", "क्\u200dष"]) == [
+        "CON_.json",
+        "lpt1.x_.json",
+        "क्\u200dष.json",
+    ]
+
+
+def test_fingerprints_keep_marks_in_one_spelling():
+    assert fingerprint("ร้านนี้ขายข้าว") != fingerprint("ร้านนี้ขายข่าว")  # rice, news
+    assert fingerprint("दवा की खुराक।") == fingerprint("दवा  की खुराक")
+    assert fingerprint("Vie\u0302\u0323t Nam") == fingerprint("Việt nam")
+
+
+def _raw_ids(tmp_path, ids):
+    path = tmp_path / "raw.jsonl"
+    lines = [{"id": i, "answer": "Phở là món ăn.", "subclaims": ["Phở là món ăn."]} for i in ids]
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), "utf-8")
+    return path
+
+
+def _ids_in(folder):
+    return sorted(json.loads(p.read_text("utf-8"))["original"]["id"] for p in folder.iterdir())
+
+
+def test_another_answers_draft_keeps_its_name_across_runs_and_one_answer_has_one_file(tmp_path):
+    out = tmp_path / "drafts"
+    run_cli("draft", _raw_ids(tmp_path, ["hà-nội"]), "--out", out, check=True)
+    # another answer whose name differs only by case: a second name, never the first file
+    run_cli("draft", _raw_ids(tmp_path, ["Hà-Nội"]), "--out", out, check=True)
+    assert sorted(p.name for p in out.iterdir()) == ["Hà-Nội-2.json", "hà-nội.json"]
+    # both again: each answer's draft is found (refused without --force), whatever its name
+    proc = run_cli("draft", _raw_ids(tmp_path, ["Hà-Nội", "hà-nội"]), "--out", out)
+    assert proc.returncode == 2 and "Hà-Nội-2.json" in proc.stderr and "exists" in proc.stderr
+    run_cli("draft", _raw_ids(tmp_path, ["Hà-Nội", "hà-nội"]), "--out", out, "--force", check=True)
+    assert _ids_in(out) == ["Hà-Nội", "hà-nội"] and len(list(out.iterdir())) == 2
+
+
+def test_a_draft_under_another_spelling_of_its_name_is_replaced_in_place(tmp_path):
+    out = tmp_path / "drafts"
+    run_cli("draft", _raw_ids(tmp_path, ["김치", "รถเมล์-8"]), "--out", out, check=True)
+    (out / "김치.json").rename(out / unicodedata.normalize("NFD", "김치.json"))  # as macOS stores
+    (out / "รถเมล์-8.json").rename(out / "รถเมล_-8.json")  # as written before marks were kept
+    assert run_cli("draft", _raw_ids(tmp_path, ["김치"]), "--out", out).returncode == 2
+    run_cli("draft", _raw_ids(tmp_path, ["김치", "รถเมล์-8"]), "--out", out, "--force", check=True)
+    assert len(list(out.iterdir())) == 2 and _ids_in(out) == sorted(["김치", "รถเมล์-8"])
+
+
+def test_draft_shows_an_id_with_a_line_break_on_one_line(tmp_path):
+    proc = run_cli("draft", _raw_ids(tmp_path, ["kanun\n7"]), "--out", tmp_path / "d", check=True)
+    assert "kanun\\n7 -> " in proc.stdout

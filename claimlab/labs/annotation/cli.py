@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
-from claimlab.core.text import nfc, plural
+from claimlab.core.text import nfc, one_line, plural
 from claimlab.io.files import Staging
 from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, output_path, say
 
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 def cmd_draft(args: argparse.Namespace) -> int:
     """Run ``claimlab draft``; returns the exit code."""
-    from claimlab.io.files import file_names
     from claimlab.io.raw import load_raw_answers
     from claimlab.labs.annotation.draft import check_units_choice, draft_files
 
@@ -33,9 +32,7 @@ def cmd_draft(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise ClaimlabInputError("is a file; --out names a folder for the drafts", file=str(out))
-    names = file_names([a.id for a in answers])
-    targets = [out / n for n in names]
-    _refuse_draft_targets(args, out, names, targets, answers)
+    targets = _draft_targets(args, out, answers)
     advance = steps.step("drafting", len(answers), "answer")
     staging = Staging(targets)
     try:
@@ -59,14 +56,19 @@ def cmd_draft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_draft_targets(
-    args: argparse.Namespace,
-    out: Path,
-    names: list[str],
-    targets: list[Path],
-    answers: list[RawAnswer],
-) -> None:
-    """Refuse a draft that would replace the input, or (without --force) an existing draft."""
+def _draft_targets(args: argparse.Namespace, out: Path, answers: list[RawAnswer]) -> list[Path]:
+    """Where each answer's draft goes in ``out``, refusing to replace an input or a draft.
+
+    An answer's name is its id's (:func:`file_names`), or the next free one (``-2``, ``-3``)
+    where another answer's file holds it; names are compared as a file system may (without
+    case, in one Unicode form). A file under the answer's name, a numbered one or the name
+    written before that is that answer's draft (read: ``original.id``) is refused without
+    ``--force`` and replaced in place with it; another answer's file is never touched.
+    """
+    from claimlab.io.files import file_names
+
+    ids = [a.id for a in answers]
+    names = file_names(ids)
     src = Path(args.input)
     if out.is_dir() and src.parent.resolve() == out.resolve() and src.name in names:
         raise ClaimlabInputError(
@@ -75,20 +77,54 @@ def _refuse_draft_targets(
             file=str(src),
             field="--out",
         )
-    if args.force or not out.is_dir():
-        return
-    from claimlab.io.files import file_names
-
-    existing = {p.name for p in out.iterdir()}
-    older = file_names([a.id for a in answers], marks=False)  # before combining marks were kept
-    for t, old, a in zip(targets, older, answers, strict=True):
-        if t.name in existing or old in existing:
+    if not out.is_dir():
+        return [out / n for n in names]
+    existing = {_folded(p.name): p.name for p in out.iterdir()}
+    taken: set[str] = set()
+    targets = []
+    for a, old in zip(answers, file_names(ids, older=True), strict=True):
+        stem = file_names([a.id])[0][: -len(".json")]
+        mine = _own_draft(out, existing, a.id, stem, old)
+        if mine is not None and not args.force:
             raise ClaimlabInputError(
                 "exists: a draft may already be annotated; choose another --out or give "
                 "--force to replace it",
-                file=str(t if t.name in existing else out / old),
+                file=str(out / mine),
                 record=a.id,
             )
+        name, k = mine or f"{stem}.json", 2
+        while mine is None and (_folded(name) in existing or _folded(name) in taken):
+            name, k = f"{stem}-{k}.json", k + 1
+        taken.add(_folded(name))
+        targets.append(out / name)
+    return targets
+
+
+def _folded(name: str) -> str:
+    """A file name as a file system may compare it: without case, in one Unicode form."""
+    return nfc(name).casefold()
+
+
+def _own_draft(out: Path, existing: dict[str, str], answer: str, stem: str, old: str) -> str | None:
+    """The name of ``answer``'s draft in ``out``: ``STEM.json``, ``STEM-2.json``, ... or ``old``.
+
+    A file under the answer's own name that cannot be read as a draft (not JSON, no
+    ``original.id``) counts as the answer's: it is never replaced without ``--force``.
+    """
+    from claimlab.labs.annotation.draft import draft_owner
+
+    first = existing.get(_folded(f"{stem}.json"))
+    if first is not None and draft_owner(out / first) in (None, answer):
+        return first
+    k = 2
+    while (found := existing.get(_folded(f"{stem}-{k}.json"))) is not None:
+        if draft_owner(out / found) == answer:
+            return found
+        k += 1
+    found = existing.get(_folded(old))
+    if found is not None and draft_owner(out / found) == answer:
+        return found
+    return None
 
 
 def _say_drafts(
@@ -108,10 +144,10 @@ def _say_drafts(
         return
     shown = targets if len(targets) <= args.show else targets[: args.show]
     for t, s in zip(shown, summaries, strict=False):
-        nowhere = f"; matched nowhere (no span, proposed as introduced): {', '.join(s.unmatched)}"
+        nowhere = f"; matched nowhere (no span, proposed as introduced): {one_line(', '.join(s.unmatched))}"
         unbacked = unbacked_line(dict(s.unbacked), show=args.show)
         say(
-            f"{s.id} -> {t}: {plural(s.units, 'unit')} ({s.units_from}), "
+            f"{one_line(s.id)} -> {one_line(t)}: {plural(s.units, 'unit')} ({s.units_from}), "
             f"{plural(s.candidates, 'candidate')}, {plural(s.spans, 'span')} proposed"
             + (nowhere if s.unmatched else "")
             + (f"; {unbacked}" if unbacked else "")

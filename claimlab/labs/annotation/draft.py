@@ -48,6 +48,7 @@ from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
 from claimlab.core.spans import span_backs, utf16_offsets, utf16_slice
+from claimlab.core.text import marks_kept
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
 from claimlab.io.files import Staging, file_names, json_text, write_json
@@ -62,6 +63,7 @@ ALIGN_METHOD = (
 )
 _AND = re.compile(r"(?:\s(?:and|ve)\s|และ)", re.IGNORECASE)
 _FOLD = re.compile(r"[\W_]+", re.UNICODE)
+_SPACE_MARKS_KEPT = marks_kept(" ")
 
 
 @dataclass(frozen=True)
@@ -416,11 +418,16 @@ def align(subclaim: str, answer: str, *, threshold: float = DEFAULT_THRESHOLD) -
 def fingerprint(text: str) -> str:
     """A subclaim's text folded: case, punctuation and runs of spaces do not count.
 
+    Combining marks count (a Thai tone mark tells rice from news), in one Unicode spelling.
+
     Examples:
         >>> fingerprint("It reads PDF.") == fingerprint("it  reads pdf")
         True
+        >>> fingerprint("ร้านนี้ขายข้าว") == fingerprint("ร้านนี้ขายข่าว")
+        False
     """
-    return " ".join(_FOLD.sub(" ", text.casefold()).split())
+    folded = unicodedata.normalize("NFC", text).casefold()
+    return " ".join(_FOLD.sub(_SPACE_MARKS_KEPT, folded).split())
 
 
 def looks_compound(text: str) -> bool:
@@ -665,6 +672,19 @@ def check_units_choice(units: str) -> None:
         raise ClaimlabInputError(f"--units must be one of {', '.join(UNIT_CHOICES)}, got {units!r}")
 
 
+def draft_owner(path: Path) -> str | None:
+    """The answer id a draft file names (``original.id``), or None where it names none."""
+    import orjson
+
+    from claimlab.core.text import nfc
+
+    try:
+        owner = orjson.loads(path.read_bytes())["original"]["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return nfc(owner) if isinstance(owner, str) else None
+
+
 def ensure_draft(
     raw_path: str | Path,
     work_dir: str | Path,
@@ -695,8 +715,8 @@ def ensure_draft(
     target = Path(work_dir) / file_names(ids)[k]
     if target.exists():
         return target, None
-    older = Path(work_dir) / file_names(ids, marks=False)[k]  # combining marks not yet kept
-    if older.exists():
+    older = Path(work_dir) / file_names(ids, older=True)[k]  # combining marks not yet kept
+    if older.exists() and draft_owner(older) == ids[k]:
         return older, None
     doc, summary = draft_document(
         answers[k], units=units, threshold=threshold, source=str(raw_path)
