@@ -118,8 +118,11 @@ def marks_kept(sep: str) -> Callable[[re.Match[str]], str]:
     """
 
     def replace(run: re.Match[str]) -> str:
+        text = run.group()
+        if text.isascii():  # no mark: the common run of spaces and punctuation
+            return sep
         out: list[str] = []
-        for ch in run.group():
+        for ch in text:
             if is_mark(ch):
                 out.append(ch)
             elif not out or out[-1] != sep:

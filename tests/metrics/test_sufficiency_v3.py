@@ -412,7 +412,7 @@ def test_every_case_behaves_as_stated_whatever_the_files_rules_and_circumstances
     """The builder's expectations hold under any rules a file may state.
 
     Any relations single-valued, current texts required or not, any circumstances per
-    question: every case built behaves as stated (the cases never contradict the file, so
+    question, alternatives widened by a text or written twice: every case built behaves as stated (the cases never contradict the file, so
     ``sufficiency-cases`` exits 0 on every valid file).
     """
     doc = json.loads((FIXTURES / source).read_text("utf-8"))
@@ -420,11 +420,19 @@ def test_every_case_behaves_as_stated_whatever_the_files_rules_and_circumstances
     doc["rules"]["single_valued"] = data.draw(
         st.lists(st.sampled_from(_relations(doc)), unique=True), label="single_valued"
     )
+    ids = [e["id"] for e in doc["evidence"]]
     for name, q in doc["questions"].items():
         if _conditions(doc):
             q["circumstances"] = data.draw(
                 st.lists(st.sampled_from(_conditions(doc)), unique=True), label=f"{name} holds"
             )
+        for alt in list(q["alternatives"]):  # a wider alternative, or one written twice
+            more = data.draw(st.sampled_from([None, [], *ids]), label=f"{name} widened")
+            if more is None or more in alt:
+                continue
+            q["alternatives"].append([*alt, more] if more else list(alt))
+            if q.get("links") is not None:
+                q["links"].append(None)
     cases = build_cases(doc, source=source)
     assert check_cases(cases) == []
     if not doc["rules"]["require_current"]:
@@ -483,3 +491,37 @@ def test_distractors_are_texts_the_rules_keep_out_and_no_case_contradicts_the_fi
     # the conditioned copies hold the one witness they test
     fixture = cases["fixture"]["questions"]
     assert fixture["pier~condition-met~2"]["alternatives"] == [["F1", "F3"]]
+
+
+def test_only_minimal_witnesses_that_agree_with_themselves_give_cases():
+    """A wider alternative ({platform sign, route} beside {platform sign}) and a witness whose
+    two texts give one single-valued fact two values are no witnesses to cut from."""
+    doc = copy.deepcopy(FERRY)
+    pier = doc["questions"]["pier"]
+    pier["alternatives"] += [["F5", "F1"], ["F5"]]
+    doc["evidence"].append(dict(doc["evidence"][1], id="F7", object="Pier 8"))
+    doc["questions"]["twice"] = {
+        "text": "Which pier, twice?", "asks": ["line", "pier"], "topic": "ferry",
+        "alternatives": [["F1", "F2", "F7"]], "links": [[["F1", "F2"], ["F1", "F7"]]],
+    }  # fmt: skip
+    cases = build_cases(doc)
+    assert check_cases(cases) == []
+    wholes = [(c["question"], c["context"]) for c in cases["cases"] if c["kind"] == "whole"]
+    assert ("pier", ["F5"]) in wholes and ("pier", ["F5", "F1"]) not in wholes
+    assert wholes.count(("pier", ["F5"])) == 1 and not [w for w in wholes if w[0] == "twice"]
+
+
+def test_the_notes_say_why_a_kind_is_missing_in_both_outputs(tmp_path):
+    doc = copy.deepcopy(FERRY)
+    doc["rules"]["require_current"] = False
+    doc["rules"]["single_valued"] = ["costs"]
+    path = tmp_path / "ferry.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    proc = run_cli("sufficiency-cases", path, "--out", tmp_path / "c.json", "--json", check=True)
+    notes = json.loads(proc.stdout)["notes"]
+    assert notes == [
+        "no conflict case: no premise of a witness has a single-valued relation",
+        "no stale case: the file's rules accept texts that are not current (require_current)",
+    ]
+    proc = run_cli("sufficiency-cases", path, "--out", tmp_path / "c.json", check=True)
+    assert all(n in proc.stdout for n in notes)

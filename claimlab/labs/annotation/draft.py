@@ -426,6 +426,8 @@ def fingerprint(text: str) -> str:
         >>> fingerprint("ร้านนี้ขายข้าว") == fingerprint("ร้านนี้ขายข่าว")
         False
     """
+    if text.isascii():
+        return " ".join(_FOLD.sub(" ", text.casefold()).split())
     folded = unicodedata.normalize("NFC", text).casefold()
     return " ".join(_FOLD.sub(_SPACE_MARKS_KEPT, folded).split())
 

@@ -1,14 +1,17 @@
 """Test cases cut from every complete witness of a sufficiency file (``claimlab sufficiency-cases``).
 
-For each question and each alternative that is a complete witness on its own (where a case
-below says INSUFFICIENT, a question whose file says ``alternatives_complete: false`` expects
-UNKNOWN: another set of texts, not listed, might answer it):
+For each question and each alternative that is a complete witness on its own, holds no other
+alternative (a premise cut from ``{A, B}`` may leave ``{B}``, also listed) and whose texts do
+not disagree among themselves (a CONFLICT, not a witness); where a case below says
+INSUFFICIENT, a question whose file says ``alternatives_complete: false`` expects UNKNOWN
+(another set of texts, not listed, might answer it):
 
 * ``whole``: the witness alone: SUFFICIENT (CONDITIONAL where it holds unmet conditions).
 * ``with-distractors``: the witness and every item the question's rules keep out (off its
-  topic, or failing the metadata rules: a draft, a stale leaflet giving another value): the
-  same. A usable text on the topic is no distractor: it may state an asked item itself (a
-  station map giving the bus another platform), which the checker rightly reads.
+  topic, or failing the metadata rules: a draft, a stale leaflet giving another value), but
+  the question's own premises: the same. A usable text on the topic is no distractor: it may
+  state an asked item itself (a station map giving the bus another platform), which the
+  checker rightly reads.
 * ``cut``: each premise removed. Must be INSUFFICIENT with exactly that premise missing from
   that alternative (a cut that another alternative survives is not made).
 * ``look-alike``: each premise swapped for a copy with the same name (subject, inputs, text)
@@ -31,8 +34,8 @@ UNKNOWN: another set of texts, not listed, might answer it):
   with its circumstances dropped: CONDITIONAL, those members unmet; with circumstances that
   name every condition: SUFFICIENT. Each is a copy of the question holding that one witness
   (a copy holding every alternative would make the others witnesses for its circumstances).
-* ``changed-question``: the same context with the next question of the file none of whose
-  alternatives it holds: INSUFFICIENT (a context is enough for a question, not in general).
+* ``changed-question``: the same context with the next answerable question of the file none
+  of whose alternatives it holds: INSUFFICIENT (a context is enough for a question, not in general).
 
 Every expectation follows from how the case is made, never from running the checker. The
 report says how a checker that always answers SUFFICIENT, and one that always answers
@@ -155,9 +158,9 @@ def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
            alternative=i, missing=[m], rejected={stale: "metadata"})  # fmt: skip
 
 
-def _one_witness(b: _Builder, q: Question, i: int) -> dict[str, Any]:
+def _one_witness(b: _Builder, q: Question, i: int) -> dict[str, object]:
     """The changes that leave a copy of ``q`` with its alternative ``i`` alone (and its links)."""
-    changes: dict[str, Any] = {"alternatives": [list(q.alternatives[i])]}
+    changes: dict[str, object] = {"alternatives": [list(q.alternatives[i])]}
     links = b.out["questions"][q.name].get("links")
     if links is not None:
         changes["links"] = [links[i]]
@@ -209,6 +212,53 @@ def _witness_cases(b: _Builder, q: Question, i: int, questions: Sequence[Questio
             break
 
 
+def _minimal(q: Question, i: int) -> bool:
+    """Whether alternative ``i`` holds no other alternative (nor repeats an earlier one)."""
+    mine = set(q.alternatives[i])
+    return not any(
+        set(a) < mine or (j < i and set(a) == mine) for j, a in enumerate(q.alternatives) if j != i
+    )
+
+
+def _says_twice(b: _Builder, alt: Sequence[str]) -> bool:
+    """Whether two members state one single-valued fact (a subject and relation) twice.
+
+    A copy of one of them giving another value would disagree with the other: no case of
+    such a witness could say what it must give without the checker.
+    """
+    keys = [
+        (normalise_value(b.by_id[m]["subject"]), rel)
+        for m in alt
+        if (rel := normalise_value(b.by_id[m]["relation"])) in b.single
+    ]
+    return len(set(keys)) < len(keys)
+
+
+def case_notes(cases: dict[str, Any], counts: dict[str, int]) -> list[str]:
+    """Why a kind of case is missing from a built set (for the terminal and ``--json``)."""
+    rules = read_sufficiency(cases["fixture"], source="cases").rules
+    notes = []
+    if not counts["whole"]:
+        notes.append("no case: no alternative is a complete witness on its own")
+        return notes
+    if not counts["conflict"]:
+        notes.append(
+            "no conflict case: "
+            + (
+                "no premise of a witness has a single-valued relation"
+                if rules.single_valued
+                else "the file names no single-valued relation (rules.single_valued)"
+            )
+        )
+    if not rules.require_current:
+        notes.append(
+            "no stale case: the file's rules accept texts that are not current (require_current)"
+        )
+    if not counts["dropped-condition"]:
+        notes.append("no condition case: no witness of the file holds an item with conditions")
+    return notes
+
+
 def build_cases(doc: dict[str, Any], *, source: str = "sufficiency file") -> dict[str, Any]:
     """The cases of every complete witness of a sufficiency document (see the module).
 
@@ -220,9 +270,11 @@ def build_cases(doc: dict[str, Any], *, source: str = "sufficiency file") -> dic
     questions = [q for q in fixture.questions.values() if q.answerable]
     for q in questions:
         for i, alt in enumerate(q.alternatives):
+            if not _minimal(q, i):
+                continue  # it holds another alternative: cutting a premise may leave that one
             whole = score_fixture_sufficiency(fixture, q.name, list(alt))
-            if not whole.branches[i].complete:
-                continue  # not a complete witness on its own (its metadata fails, say)
+            if not whole.branches[i].complete or whole.conflicts or _says_twice(b, alt):
+                continue  # not a witness on its own (its metadata fails), or it disagrees
             for m in alt:
                 _premise_cases(b, q, i, m)
             _witness_cases(b, q, i, questions)

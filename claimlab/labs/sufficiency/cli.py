@@ -150,7 +150,13 @@ def add_sufficiency(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     """Run ``claimlab sufficiency-cases``; returns the exit code."""
     from claimlab.io.files import write_json
-    from claimlab.labs.sufficiency.cases import KINDS, build_cases, check_cases, trivial_scores
+    from claimlab.labs.sufficiency.cases import (
+        KINDS,
+        build_cases,
+        case_notes,
+        check_cases,
+        trivial_scores,
+    )
 
     doc = read_json(args.file, max_depth=WRITTEN_DEPTH)
     cases = build_cases(doc, source=args.file)
@@ -160,20 +166,17 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(KINDS, 0)
     for c in cases["cases"]:
         counts[c["kind"]] += 1
+    notes = case_notes(cases, counts)
     if args.json:
         emit_json(
-            {"file": args.file, "out": args.out, "cases": counts, "failed": failures,
-             "trivial_checkers": trivial.to_dict()}
+            {"file": args.file, "out": args.out, "cases": counts, "notes": notes,
+             "failed": failures, "trivial_checkers": trivial.to_dict()}
         )  # fmt: skip
         return 0 if not failures else 1
     shown = ", ".join(f"{k} {n}" for k, n in counts.items())
     say(f"{args.out}: {len(cases['cases'])} cases from {args.file} ({shown})")
-    if not counts["conflict"]:
-        say("  no conflict case: the file names no single-valued relation (rules.single_valued)")
-    if counts["whole"] and not counts["stale"]:
-        say("  no stale case: the file's rules accept texts that are not current (require_current)")
-    if not counts["dropped-condition"]:
-        say("  no condition case: no witness of the file holds an item with conditions")
+    for note in notes:
+        say(f"  {note}")
     say(
         f"  a checker that always says SUFFICIENT gets {trivial.always_sufficient.display}; "
         f"one that always says INSUFFICIENT {trivial.always_insufficient.display}"
