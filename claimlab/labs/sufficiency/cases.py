@@ -49,7 +49,7 @@ with the copies and questions added (``fixture``) and the cases with what each m
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -234,9 +234,9 @@ def _says_twice(b: _Builder, alt: Sequence[str]) -> bool:
     return len(set(keys)) < len(keys)
 
 
-def case_notes(cases: dict[str, Any], counts: dict[str, int]) -> list[str]:
-    """Why a kind of case is missing from a built set (for the terminal and ``--json``)."""
-    rules = read_sufficiency(cases["fixture"], source="cases").rules
+def case_notes(fixture: object, counts: Mapping[str, int]) -> list[str]:
+    """Why a kind of case is missing from a set built on ``fixture`` (its ``fixture`` field)."""
+    rules = read_sufficiency(fixture, source="cases").rules
     notes = []
     if not counts["whole"]:
         notes.append("no case: no alternative is a complete witness on its own")

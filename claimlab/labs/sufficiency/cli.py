@@ -166,7 +166,7 @@ def cmd_sufficiency_cases(args: argparse.Namespace) -> int:
     counts = dict.fromkeys(KINDS, 0)
     for c in cases["cases"]:
         counts[c["kind"]] += 1
-    notes = case_notes(cases, counts)
+    notes = case_notes(cases["fixture"], counts)
     if args.json:
         emit_json(
             {"file": args.file, "out": args.out, "cases": counts, "notes": notes,
