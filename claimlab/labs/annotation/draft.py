@@ -290,15 +290,7 @@ class _WordIndex:
         letters that is 60 % of the shorter word (inflections: reaches, reaching); a word with
         a digit matches only itself.
         """
-        from rapidfuzz import fuzz, process
-
-        sim = process.cdist(
-            list(claim), self.unique, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY
-        )
-        similar: list[list[str]] = [[] for _ in claim]
-        rows, cols = sim.nonzero()
-        for k, j in zip(rows.tolist(), cols.tolist(), strict=True):
-            similar[k].append(self.unique[j])
+        similar = similar_words(claim, self.unique)
         out: dict[int, int] = {}
         for k, w in enumerate(claim):
             if _DIGIT.search(w):
@@ -311,6 +303,27 @@ class _WordIndex:
                 for pos in self.positions[v]:
                     out[pos] = out.get(pos, 0) | bit
         return out
+
+
+def similar_words(words: Sequence[str], choices: Sequence[str]) -> list[list[str]]:
+    """Per word, the choices at a ``rapidfuzz`` ratio of ``WORD_SIMILARITY`` or more, in order.
+
+    One ``extract`` per word (its matrix form, ``cdist``, would import numpy for an answer of
+    a few words: a third of ``draft``'s start-up).
+
+    Examples:
+        >>> similar_words(["reaches", "x"], ["reach", "reaching", "reaches"])
+        [['reach', 'reaches'], []]
+    """
+    from rapidfuzz import fuzz, process
+
+    out = []
+    for w in words:
+        found = process.extract(
+            w, choices, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY, limit=None
+        )
+        out.append([choices[j] for j in sorted(j for _, _, j in found)])
+    return out
 
 
 def _prefix_key(word: str) -> str:

@@ -399,3 +399,21 @@ def test_the_first_run_of_a_subclaims_words_is_the_one_a_scan_finds(words, claim
     n = len(claim)
     first = next((i for i in range(len(words) - n + 1) if n and words[i : i + n] == claim), None)
     assert _WordIndex(words).find_run(claim) == first
+
+
+WORDS = st.text(alphabet="abcdeiklnorstuçğışöü가나다รถเมล์", min_size=1, max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=6), st.lists(WORDS, min_size=1, max_size=30))
+def test_similar_words_are_the_matrix_of_ratios_at_the_threshold(words, choices):
+    """One ``extract`` per word finds what the ratio matrix finds, near the threshold too."""
+    from rapidfuzz import fuzz, process
+
+    from claimlab.labs.annotation.draft import WORD_SIMILARITY, similar_words
+
+    sim = process.cdist(words, choices, scorer=fuzz.ratio, score_cutoff=WORD_SIMILARITY)
+    want: list[list[str]] = [[] for _ in words]
+    for k, j in zip(*sim.nonzero(), strict=True):
+        want[k].append(choices[j])
+    assert similar_words(words, choices) == want
