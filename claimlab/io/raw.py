@@ -148,6 +148,12 @@ def _units(rec: Record, line: RawLine) -> tuple[tuple[int, int], ...] | None:
                 raise rec.error(f"{describe(item)} does not occur in the answer", field=where)
             start, end = utf16_offset(answer, i), utf16_offset(answer, i + len(item))
             after = i + len(item)
+        elif not isinstance(item, dict):  # neither form: say both
+            raise rec.error(
+                f'must be a text found in the answer or {{"start", "end"}} offsets, got '
+                f"{describe(item)}",
+                field=where,
+            )
         else:
             u = Record(item, file=rec.file, record=rec.record, path=where)
             start = u.get("start", int)

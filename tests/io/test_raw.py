@@ -64,6 +64,8 @@ def test_a_line_reads_with_its_defaults(tmp_path):
         ({"units": ["Fern Hall closes"]}, "fern-1", "units[0]", "does not occur in the answer"),
         ({"units": [{"start": 5, "end": 2}]}, "fern-1", "units[0].start", "is not inside"),
         ({"units": 7}, "fern-1", "units", "must be a list"),
+        ({"units": [None]}, "fern-1", "units[0]", 'a text found in the answer or {"start", "end"}'),
+        ({"units": [[0, 4]]}, "fern-1", "units[0]", "offsets, got"),
         ({"version": 3}, "fern-1", "version", "must be a string"),
     ],
 )
