@@ -266,3 +266,52 @@ def test_coverage_pairs_by_hand(a_rows, b_rows, shared, undefined, difference):
     assert (cov.shared, cov.undefined) == (shared, undefined)
     assert cov.difference.value == pytest.approx(difference)
     check_paired_difference(cov, table)
+
+
+# ------------------------------------------------------------------------------ names and rows
+
+NAMES = st.sampled_from(
+    ["q", "Q", "ответ", "คำตอบ", "답변", "İzmir", "izmir", "ı", "NA", "001", "1"]
+)
+
+
+def _renamed(table: Any, names: list[str], order: list[int]) -> Any:
+    """The per-answer table with its answers renamed (one new name each) and its rows shuffled."""
+    ids = list(dict.fromkeys(table["answer_id"]))
+    new = {old: f"{names[k % len(names)]}-{k}" for k, old in enumerate(ids)}
+    out = table.assign(answer_id=table["answer_id"].map(new))
+    return out.iloc[[i % len(out) for i in order]].drop_duplicates().reset_index(drop=True)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers(n_min=3, n_max=8), st.lists(NAMES, min_size=1, max_size=5), st.randoms())
+def test_renaming_or_reordering_answers_changes_no_interval_p_value_ranking_or_verdict(
+    answer_list, names, rnd
+):
+    """Intervals, p-values, rankings and the gate read what the answers hold, not their names
+    or the order of the file's rows (a seed draws answers by their values)."""
+    from claimlab.metrics.uncertainty import ledger_group_intervals, ledger_rankings
+
+    table = score(both_decomposers(answer_list)).counts.table
+    rows = list(range(len(table)))
+    rnd.shuffle(rows)
+    other = _renamed(table, names, rows)
+    assert len(other) == len(table)
+    for t in (table, other):
+        t.attrs.clear()
+    quick = {"resamples": 200, "seed": 3}
+    assert ledger_group_intervals(table, by_group=True, **quick) == ledger_group_intervals(
+        other, by_group=True, **quick
+    )
+    assert ledger_comparisons(table, [("A", "B")], **QUICK) == ledger_comparisons(
+        other, [("A", "B")], **QUICK
+    )
+    assert ledger_rankings(table, **quick) == ledger_rankings(other, **quick)
+    a, b = table[table["model"] == "A"], table[table["model"] == "B"]
+    a2, b2 = other[other["model"] == "A"], other[other["model"] == "B"]
+    # B's release gated against A's as baseline, the answers renamed alike on both sides
+    gate, gate2 = (
+        release_gate(x, y, margin=0.05, resamples=200, seed=1) for x, y in ((a, b), (a2, b2))
+    )
+    assert (gate.verdict, gate.exit_code) == (gate2.verdict, gate2.exit_code)
+    assert gate.rows == gate2.rows and gate.shared == gate2.shared

@@ -31,6 +31,7 @@ from claimlab.metrics.stats.resampling import (
     Aggregate,
     Floats,
     check_level,
+    columns_in_content_order,
     quantile_pair,
     ratio_or_nan,
     ratio_parts,
@@ -241,7 +242,7 @@ def paired_comparisons(
     for (an, ad), (bn, bd) in figures.values():
         if an.size != bn.size:
             raise ValueError("A and B must give counts for the same answers, in the same order")
-        cols += [an, ad, bn, bd]
+        cols += columns_in_content_order(an, ad, bn, bd)  # by values, not ids or rows
     n = cols[0].size if cols else 0
     common: dict[str, Any] = dict(
         a=names[0],
@@ -404,8 +405,8 @@ def unpaired_difference(
 ) -> Difference:
     """A - B with A's and B's answers resampled independently (ignores that they are shared)."""
     level = check_level(level)
-    an, ad = ratio_parts(*a, aggregate)
-    bn, bd = ratio_parts(*b, aggregate)
+    an, ad = columns_in_content_order(*ratio_parts(*a, aggregate))
+    bn, bd = columns_in_content_order(*ratio_parts(*b, aggregate))
     if ad.sum() <= 0 or bd.sum() <= 0:
         return Difference(None, None, None)
     sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)
@@ -524,10 +525,11 @@ def rankings_stability(
 ) -> dict[str, Ranking]:
     """:func:`ranking_stability` of several figures over the same answers, in one resampling."""
     cols: list[tuple[Floats, Floats]] = []
-    for figures in by_figure.values():
-        cols += [
-            (np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()
-        ]
+    for figures in by_figure.values():  # a figure's groups' answers together, by their values
+        flat = columns_in_content_order(
+            *(np.asarray(x, np.float64) for pair in figures.values() for x in pair)
+        )
+        cols += [(flat[2 * k], flat[2 * k + 1]) for k in range(len(figures))]
     n = cols[0][0].size if cols else 0
     sums = resampled_sums(stack_pairs(cols), resamples, seed) if n and resamples else None
     out, at = {}, 0

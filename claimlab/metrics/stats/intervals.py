@@ -20,6 +20,7 @@ from claimlab.metrics.stats.resampling import (
     Floats,
     Method,
     check_level,
+    columns_in_content_order,
     quantile_pair,
     ratio_or_nan,
     resampled_sums,
@@ -261,7 +262,10 @@ def bootstrap_intervals(
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
     names = list(figures)
-    pairs = [(np.asarray(a, np.float64), np.asarray(b, np.float64)) for a, b in figures.values()]
+    pairs: list[tuple[Floats, Floats]] = []
+    for a, b in figures.values():  # each figure's answers by their values: ids and rows aside
+        ordered = columns_in_content_order(np.asarray(a, np.float64), np.asarray(b, np.float64))
+        pairs.append((ordered[0], ordered[1]))
     if not pairs or pairs[0][0].size == 0:
         return {name: NoInterval("no answer: the figure is N/A") for name in names}
     if resamples < MIN_RESAMPLES or pairs[0][0].size < MIN_CLUSTERS:

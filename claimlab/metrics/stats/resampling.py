@@ -133,8 +133,42 @@ def reporting(progress: Callable[[int], None] | None) -> Iterator[None]:
         RESAMPLED.reset(token)
 
 
+def in_content_order(rows: Floats) -> Floats:
+    """The rows (one per answer) sorted by their values, first column first.
+
+    A seed draws answers by their place in this order, so a figure's interval, p-value and
+    ranking depend on what the answers hold, never on their ids or the file's row order:
+    renaming or reordering answers changes nothing. Rows holding the same values may come in
+    any order: swapping them changes no draw's sums.
+
+    Examples:
+        >>> import numpy as np
+        >>> in_content_order(np.array([[2.0, 1], [1, 5], [2, 0]])).tolist()
+        [[1.0, 5.0], [2.0, 0.0], [2.0, 1.0]]
+    """
+    if rows.shape[0] < 2 or rows.shape[1] == 0:
+        return rows
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def columns_in_content_order(*columns: Floats) -> tuple[Floats, ...]:
+    """Per-answer columns of one figure, their answers put in :func:`in_content_order` together.
+
+    What every resampling reads: a figure's intervals, p-value and ranking are functions of
+    its answers' values alone (its sums too, to the last bit: the same values are added in
+    the same order).
+    """
+    if not columns or columns[0].size < 2:
+        return columns
+    ordered = in_content_order(np.column_stack(columns))
+    return tuple(np.ascontiguousarray(ordered[:, k]) for k in range(len(columns)))
+
+
 def resampled_sums(columns: Floats, resamples: int, seed: int) -> Floats:
-    """(resamples x columns) weighted column sums: the bootstrap of every figure at once."""
+    """(resamples x columns) weighted column sums: the bootstrap of every figure at once.
+
+    Callers pass each figure's columns in :func:`columns_in_content_order`.
+    """
     n = columns.shape[0]
     report = RESAMPLED.get()
     out = []

@@ -22,7 +22,7 @@ from claimlab.metrics.stats.comparisons import (
     unpaired_difference,
     with_holm,
 )
-from claimlab.metrics.stats.resampling import resampled_sums
+from claimlab.metrics.stats.resampling import in_content_order, resampled_sums
 
 
 def _a(*values):
@@ -77,8 +77,11 @@ def test_the_json_contract_of_a_comparison():
 
 
 def _by_hand(a, b, resamples, permutations, seed, level):
-    """The difference, its percentile interval and permutation p-value from the definitions."""
-    (an, ad), (bn, bd) = a, b
+    """The difference, its percentile interval and permutation p-value from the definitions.
+
+    The answers are drawn in content order (the same draws whatever their ids or order).
+    """
+    an, ad, bn, bd = in_content_order(np.column_stack([*a, *b])).T
     obs = an.sum() / ad.sum() - bn.sum() / bd.sum()
     sums = resampled_sums(np.column_stack([an, ad, bn, bd]), resamples, seed)
     diffs = [
@@ -222,8 +225,8 @@ def test_sides_of_different_lengths_are_refused():
 def test_the_unpaired_difference_resamples_each_side_on_its_own():
     (an, ad), (bn, bd) = PAIRS[0]
     got = unpaired_difference((an, ad), (bn, bd), level=0.9, resamples=300, seed=4)
-    sa = resampled_sums(np.column_stack([an, ad]), 300, 4)
-    sb = resampled_sums(np.column_stack([bn, bd]), 300, 4 + 7919)
+    sa = resampled_sums(in_content_order(np.column_stack([an, ad])), 300, 4)
+    sb = resampled_sums(in_content_order(np.column_stack([bn, bd])), 300, 4 + 7919)
     diffs = [
         x[0] / x[1] - y[0] / y[1] for x, y in zip(sa, sb, strict=True) if x[1] > 0 and y[1] > 0
     ]
@@ -275,7 +278,7 @@ def test_holm_leaves_none_out_of_the_count_and_caps_at_one():
 
 def _ranking_by_hand(figures, resamples, seed):
     names = list(figures)
-    cols = np.column_stack([x for a, b in figures.values() for x in (a, b)])
+    cols = in_content_order(np.column_stack([x for a, b in figures.values() for x in (a, b)]))
     sums = resampled_sums(cols, resamples, seed)
     values = {n: _ratio(a.sum(), b.sum()) for n, (a, b) in figures.items()}
     order = sorted((n for n in names if values[n] is not None), key=lambda n: -values[n])
@@ -396,6 +399,7 @@ def test_many_answers_draw_the_swaps_in_blocks():
     c = paired_comparison((an, ad), (bn, bd), resamples=100, permutations=permutations, seed=10)
     per_block = BLOCK_CELLS // n
     assert per_block < permutations  # more than one block
+    an, ad, bn, bd = in_content_order(np.column_stack([an, ad, bn, bd])).T  # drawn by values
     draw = np.random.default_rng(11)
     sizes = [per_block] * (permutations // per_block) + [permutations % per_block]
     swaps = np.vstack([draw.integers(0, 2, size=(k, n), dtype=np.int8) for k in sizes if k])

@@ -27,6 +27,7 @@ from claimlab.metrics.stats.intervals import (
 )
 from claimlab.metrics.stats.resampling import (
     MIN_RESAMPLES,
+    columns_in_content_order,
     macro_parts,
     quantile_pair,
     ratio_or_nan,
@@ -249,10 +250,11 @@ def test_bootstrap_intervals_equal_interval_from_on_the_same_resamples():
     r, d = macro_parts(num, den)
     figures = {"micro": (num, den), "macro": (r, d)}
     got = bootstrap_intervals(figures, level=0.9, resamples=300, seed=4, method="bca")
-    sums = resampled_sums(stack_pairs([(num, den), (r, d)]), 300, 4)
+    ordered = [columns_in_content_order(a, b) for a, b in figures.values()]  # each by its values
+    sums = resampled_sums(stack_pairs(ordered), 300, 4)
     for k, name in enumerate(figures):
         stars = ratio_or_nan(sums[:, 2 * k], sums[:, 2 * k + 1])
-        a, b = figures[name]
+        a, b = ordered[k]
         assert got[name] == interval_from(a, b, stars, level=0.9, method="bca")
     assert list(got) == ["micro", "macro"]
 
