@@ -660,6 +660,9 @@ def _checks(fixture: SufficiencyFixture, q: Question) -> _Checks:
         ea, eb = items[a], items[b]
         if ea.object in eb.takes:
             return None
+        value = normalise_value(ea.object)  # as every value is compared: case, spaces aside
+        if any(normalise_value(t) == value for t in eb.takes):
+            return None
         return LinkError(a, b, ea.object, " | ".join(eb.takes))
 
     return _Checks(reject, unsafe, link, metadata_problem)

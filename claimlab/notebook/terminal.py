@@ -9,14 +9,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from claimlab.core.text import json_safe, terminal
+from claimlab.core.text import json_safe, one_line, terminal
 from claimlab.io.reader import at_file
 from claimlab.notebook.records import to_jsonable
 
 
-def say(*parts: object, file: Any = None, end: str = "\n", flush: bool = False) -> None:
-    """Print for a person: every control character from a file's text is shown, not obeyed."""
-    print(terminal(" ".join(str(p) for p in parts)), file=file, end=end, flush=flush)
+def say(
+    *parts: object, file: Any = None, end: str = "\n", flush: bool = False, block: bool = False
+) -> None:
+    r"""Print one line for a person: every control character from a file's text is shown.
+
+    A line break inside (from an id, a question, a document name) is shown as ``\n``: no
+    file's text can start a line of its own (a forged ``status: SUFFICIENT``). ``block=True``
+    prints a text of several lines made to be read as such (a CSV, a prompt, a JSON file).
+    """
+    text = " ".join(str(p) for p in parts)
+    print(terminal(text) if block else one_line(text), file=file, end=end, flush=flush)
 
 
 def emit_json(data: Any) -> None:

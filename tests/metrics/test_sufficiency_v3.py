@@ -525,3 +525,37 @@ def test_the_notes_say_why_a_kind_is_missing_in_both_outputs(tmp_path):
     ]
     proc = run_cli("sufficiency-cases", path, "--out", tmp_path / "c.json", check=True)
     assert all(n in proc.stdout for n in notes)
+
+
+def _respelled(text, how):
+    """The same subject written another way: case changed, spaces doubled or added at an end."""
+    if how == "upper":
+        return text.upper()
+    if how == "lower":
+        return text.lower()
+    if how == "spaces":
+        return "  ".join(text.split()) + " "
+    return text
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SUFFICIENCY_FIXTURES), st.data())
+def test_a_subject_spelled_another_way_changes_no_verdict(source, data):
+    """A chain links through a value as values are compared (case and spaces aside): writing a
+    subject or an input ``Solar Route``, ``solar route`` or ``Solar  Route`` changes no status,
+    for every question and every context made of its alternatives and other items."""
+    doc = json.loads((FIXTURES / source).read_text("utf-8"))
+    other = copy.deepcopy(doc)
+    for e in other["evidence"]:
+        how = data.draw(st.sampled_from(["same", "upper", "lower", "spaces"]), label=e["id"])
+        e["subject"] = _respelled(e["subject"], how)
+        e["inputs"] = [_respelled(x, how) for x in e.get("inputs") or []] or None
+    before = read_sufficiency(doc, source=source)
+    after = read_sufficiency(other, source=source)
+    ids = [e["id"] for e in doc["evidence"]]
+    for name, q in before.questions.items():
+        contexts = [list(a) for a in q.alternatives]
+        contexts.append(data.draw(st.lists(st.sampled_from(ids), max_size=6), label=name))
+        for context in contexts:
+            was = score_fixture_sufficiency(before, name, context).status
+            assert score_fixture_sufficiency(after, name, context).status == was, (name, context)

@@ -49,7 +49,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         say(f"  dropped #{d.rank} {d.id}: {d.reason}")
     if args.show_prompt:
         say()
-        say(result.prompt)
+        say(result.prompt, block=True)
     return 0
 
 

@@ -310,7 +310,7 @@ def cmd_spans(args: argparse.Namespace) -> int:
     if args.out:
         write_json(args.out, dict(result.document))
     else:
-        say(json_text(dict(result.document)), end="")
+        say(json_text(dict(result.document)), end="", block=True)
     if args.json:
         emit_json({"file": args.file, "out": args.out, **result.to_dict()})
     elif args.out:

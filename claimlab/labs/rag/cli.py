@@ -68,7 +68,7 @@ def cmd_rag(args: argparse.Namespace) -> int:
     kept = {k: v for k, v in data.items() if k not in ("per_query", "changes")}
     remember(args, "rag", kept, rag_queries=checking.queries)
     if args.format == "csv" and rows is not None:  # the table alone, to pipe into a file
-        say(per_query_csv(rows), end="")
+        say(per_query_csv(rows), end="", block=True)
     elif args.json:
         emit_json(data)
     else:
