@@ -9,8 +9,9 @@ pure rule, so that every check (sentence against claims, claim against quote) re
   ``ancak``, ``veya``, ...), each piece with its own words;
 * **marks**: whether a clause is negated (English ``not``, ``n't``, ``no``, ``never``,
   ``nothing``; Turkish ``değil``, ``yok``, ``hiç``, ``asla`` and the negative verb suffixes
-  ``-mez``/``-maz``, ``-mıyor``, ``-medi``, ``-meyecek``, ``-memiş``, ...; Thai ``ไม่``;
-  Korean ``않``, ``안``, ``못``, ``없``, ``아니``, but not ``없이``, "without", which negates
+  ``-mez``/``-maz``, ``-mıyor``, ``-medi``, ``-meyecek``, ``-memiş``, ...; Thai ``ไม่``
+  and the formal ``มิได้``, ``มิใช่``, ``มิอาจ``; Korean ``않``, ``안``, ``못`` (alone or joined
+  to 하다: ``못한다``, ``못합니다``), ``없``, ``아니`` (``아닙니다`` too), but not ``없이``, "without", which negates
   no verb: "처방전 없이 살 수 있다" is affirmative; Thai and Korean negations are also counted,
   as a clause there can hold two, "내지 않고 ... 내지 않는다", where English or Turkish is
   split in two at "and"/"ve") and which scope words it holds, by kind
@@ -100,6 +101,9 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("ไม่เกิน", "at most"),
     ("อย่างน้อย", "at least"),
     ("ไม่", "not"),
+    ("มิได้", "not"),  # formal: มิ before ได้, ใช่, อาจ (มิถุนายน, June, holds no negation)
+    ("มิใช่", "not"),
+    ("มิอาจ", "not"),
     ("ทุก", "all"),
     ("ทั้งหมด", "all"),
     ("เสมอ", "all"),
@@ -110,6 +114,7 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("없이", ""),  # "without" (처방전 없이, 끊임없이): no negation of the verb
     ("없", "not"),
     ("아니", "not"),
+    ("아닙", "not"),  # 아닙니다, the formal 아니다
     ("아닌", "not"),
     ("모든", "all"),
     ("모두", "all"),
@@ -124,6 +129,9 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("오직", "only"),
 )
 _KO_WORDS = {"안": "not", "못": "not"}
+# 못 joined to 하다 (들어가지 못한다, 못합니다, 못해요, 못했다); 잘못 ("wrongly") starts otherwise
+_KO_MOT = re.compile("^못[하한합해했할함]")
+_THAI_NOT = ("ไม่", "มิได้", "มิใช่", "มิอาจ")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 # a Turkish negative verb: the stem (2 letters at least), -me/-ma and a tense or person
 _TR_NEGATIVE = re.compile(
@@ -216,6 +224,8 @@ def _word_kind(word: str, language: str) -> str | None:
         return kind
     if word not in _TR_NOT_NEGATIVE and _TR_NEGATIVE.search(word):
         return "not"
+    if _KO_MOT.match(word):
+        return "not"
     return None
 
 
@@ -268,7 +278,7 @@ def _unspaced(word: str) -> bool:
 
 def _word_negations(word: str) -> list[str]:
     """The negations one Thai or Korean word holds (Korean 안, 못 alone; marks inside it)."""
-    if _KO_WORDS.get(word) == "not":
+    if _KO_WORDS.get(word) == "not" or _KO_MOT.match(word):
         return ["not"]
     return [k for k in _inside_kinds(word) if k == "not"]
 
@@ -293,7 +303,9 @@ def without_negations(text: str) -> str:
         if not _unspaced(word) or not _word_negations(word):
             out.append(word)
         elif not _HANGUL.search(word):
-            out.append(word.replace("ไม่", ""))  # joined: the run reads as without it
+            for mark in _THAI_NOT:  # joined: the run reads as without it
+                word = word.replace(mark, "")
+            out.append(word)
         elif out and out[-1].endswith("지"):  # 내지 않는다: the verb goes with it (낸다, 내고)
             out.pop()
     return " ".join(out)

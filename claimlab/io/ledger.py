@@ -469,8 +469,8 @@ def as_bool(table: pa.Table, name: str, source: str) -> np.ndarray:
 def preserves_column(table: pa.Table, source: str) -> pa.ChunkedArray:
     """The ``preserves`` column as lists of NFC unit ids (``;``-separated strings split)."""
     col = table.column("preserves")
-    if pa.types.is_null(col.type):
-        col = col.cast(pa.list_(pa.string())) if table.num_rows == 0 else col
+    if pa.types.is_null(col.type):  # every row null: none preserves a unit, as null reads
+        col = col.cast(pa.list_(pa.string()))
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         filled = pc.fill_null(col.cast(pa.string()), "")
         lists = pc.split_pattern(filled, ";")
@@ -494,6 +494,8 @@ def preserves_column(table: pa.Table, source: str) -> pa.ChunkedArray:
         value_type = col.type.value_type
         if pa.types.is_dictionary(value_type):
             value_type = value_type.value_type
+        if pa.types.is_null(value_type):  # every list empty (a decomposer of introduced claims)
+            col, value_type = col.cast(pa.list_(pa.string())), pa.string()
         if not (pa.types.is_string(value_type) or pa.types.is_large_string(value_type)):
             raise LedgerError(
                 f"must be a list of unit ids, found {_type(col.type)}",

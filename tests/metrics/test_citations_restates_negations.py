@@ -169,3 +169,30 @@ def test_a_declared_restatement_that_negates_or_widens_never_keeps_accept(s, neg
     other = negated if neg else wide
     codes, _ = _check(language, f"{other}.", f"{base}.", f"{base}.", restates=f"{other}.")
     assert codes == ["POLARITY_MISMATCH" if neg else "SCOPE_MISMATCH"]
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "quote"),
+    [
+        ("ko", "아이들은 체육관에 들어간다.", "아이들은 체육관에 들어가지 못한다."),
+        ("ko", "아이들은 체육관에 들어갑니다.", "아이들은 체육관에 들어가지 못합니다."),
+        ("ko", "아이들은 체육관에 들어가요.", "아이들은 체육관에 들어가지 못해요."),
+        ("ko", "아이들은 체육관에 들어갔다.", "아이들은 체육관에 들어가지 못했다."),
+        ("ko", "이것은 무료 카드입니다.", "이것은 무료 카드가 아닙니다."),
+        ("th", "เด็กเข้ายิมได้", "เด็กมิได้เข้ายิม"),
+        ("th", "ร้านนี้เป็นร้านของรัฐ", "ร้านนี้มิใช่ร้านของรัฐ"),
+        ("th", "ผู้เยาว์ซื้อบัตรได้", "ผู้เยาว์มิอาจซื้อบัตร"),
+    ],
+)  # fmt: skip
+def test_formal_and_joined_negations_are_negations(language, claim, quote):
+    assert marks(quote, language).negated and not marks(claim, language).negated
+    got, rep = _check(language, claim, claim, quote)
+    assert "POLARITY_MISMATCH" in got, [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [("ko", "그는 잘못한 일을 고쳤다."), ("ko", "잘못했다고 말한다."), ("th", "เปิดเดือนมิถุนายน")],
+)
+def test_words_that_only_look_negated_are_not(language, text):
+    assert not marks(text, language).negated

@@ -207,6 +207,29 @@ def test_formats_give_identical_results(tmp_path, ext):
     )
 
 
+INTRODUCED_ONLY = [  # a decomposer that wrote only introduced claims: no list names a unit
+    {**r, "preserves": [], "faithful": False} for r in ROWS
+] + [{**ROWS[0], "answer_id": "a2", "candidate_id": "C9", "preserves": None, "faithful": False}]
+
+
+@pytest.mark.parametrize("written", ["jsonl", "parquet-by-pandas", "csv"])
+def test_a_ledger_whose_lists_are_all_empty_reads_in_every_format(tmp_path, written):
+    """JSON Lines of ``[]`` only, or Parquet written by pandas from them, hold lists of no
+    type (``list<null>``): they read as lists of no unit, as the same rows in CSV do."""
+    write_all(tmp_path, [{**r, "preserves": r["preserves"] or []} for r in INTRODUCED_ONLY], UNITS)
+    path = tmp_path / "c.csv"
+    if written == "jsonl":  # null too, as every format reads it: no unit
+        path = tmp_path / "c.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in INTRODUCED_ONLY), "utf-8")
+    elif written == "parquet-by-pandas":
+        path = tmp_path / "c.parquet"
+        pd.DataFrame(INTRODUCED_ONLY).to_parquet(path)
+    r = score_ledger(path, tmp_path / "u.csv", by="model")
+    assert r.groups["m1"].micro["coverage"].counts == "0/5"
+    assert r.groups["m1"].micro["preservation"].counts == "0/3"
+    assert r.corpus.pairs == 4
+
+
 BAD = [
     (
         "status",
