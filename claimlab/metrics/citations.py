@@ -418,13 +418,18 @@ def disagreement(
     parts = clauses(target) or [target]
     units = [content_units(p) for p in parts]
     for ours_text in clauses(claim) or [claim]:
-        at = stated_clause(units, set(content_units(ours_text)))
+        claim_units = set(content_units(ours_text))
+        at = stated_clause(units, claim_units)
         theirs, ours = marks(parts[at], language), marks(ours_text, language)
         if theirs.negated != ours.negated or (
             theirs.negations != ours.negations
             and _drops_a_negation(parts[at], ours_text, theirs.negations > ours.negations)
         ):
             return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[at], ours_text, theirs, ours)
+        for j in fully_stated(units, claim_units):  # "..., but not on Sundays": Sundays said
+            if marks(parts[j], language).negated != ours.negated:
+                other = marks(parts[j], language)
+                return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[j], ours_text, other, ours)
         same = theirs.same_scope_kinds(ours) if declared else theirs.same_scope(ours)
         if not same:
             return Disagreement(ProblemCode.SCOPE_MISMATCH, parts[at], ours_text, theirs, ours)
@@ -467,6 +472,55 @@ def stated_clause(parts: Sequence[list[str]], claim: set[str]) -> int:
         left = len(own) - got if got else 0
         keys.append((got > 0, -left, got, len(carried(units, claim)), -i))
     return keys.index(max(keys))
+
+
+def fully_stated(parts: Sequence[list[str]], claim: set[str]) -> list[int]:
+    """The clauses (by their content units) all of whose own words a claim clause carries.
+
+    Such a clause is stated by the claim too, beside the one :func:`stated_clause` picks: a
+    claim "members park there on Sundays" states both "members park there" and "but not on
+    Sundays". A clause without words of its own is stated by none.
+
+    Examples:
+        >>> fully_stated([["members", "park", "garage"], ["sundays"]],
+        ...              {"members", "park", "garage", "sundays"})
+        [0, 1]
+        >>> fully_stated([["students", "exam", "weeks"], ["summer"]], {"students", "summer"})
+        [1]
+    """
+    out = []
+    for i, units in enumerate(parts):
+        others = {u for j, p in enumerate(parts) if j != i for u in p}
+        # its own words, but its negation: "not on Sundays" is stated by "on Sundays"
+        own = [u for u in units if not carried([u], others) and not marks(u).negated]
+        if own and len(carried(own, claim)) == len(own):
+            out.append(i)
+    return out
+
+
+def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
+    """The numbers of each claim clause that no clause of ``context`` it states holds.
+
+    ``context`` is the quote read in its clauses (:func:`quote_context`). A number the quote
+    holds in a clause the claim does not state is not the claim's: "loans last 7 days" is
+    not backed by "loans last 14 days; fines start after 7 days".
+
+    Examples:
+        >>> quote = "Loans last 14 days; fines start after 7 days"
+        >>> clause_lost_numbers("Loans last 7 days.", quote, "en")
+        ['7']
+        >>> clause_lost_numbers("Adults pay 5, children 2.", "Adults pay 5; children pay 2", "en")
+        []
+    """
+    parts = clauses(context) or [context]
+    units = [content_units(p) for p in parts]
+    lost: set[str] = set()
+    for ours in clauses(claim) or [claim]:
+        claim_units = set(content_units(ours))
+        stated = {stated_clause(units, claim_units), *fully_stated(units, claim_units)}
+        held = set().union(*(numbers(without_head_label(parts[k]), language) for k in stated))
+        lost |= numbers(ours, language) - held
+    return sorted(lost, key=_sort_key)
 
 
 @dataclass(frozen=True)
@@ -807,6 +861,9 @@ def _claim_problem(
             quote=_q(claim.quote), chunk=_q(chunk.id)
         )
     lost = lost_numbers(claim.text, claim.quote, language)
+    context = quote_context(claim.quote or "", index.texts[i])
+    if not lost and context is not None:
+        lost = clause_lost_numbers(claim.text, context, language)
     if lost:
         why = f"claim {n} states {', '.join(lost)}, which its quote from {chunk.id} does not"
         return Problem(n, ProblemCode.NUMBER_MISMATCH, why), m["number"].format(

@@ -1051,8 +1051,22 @@ def _items(
 
 
 def normalise_value(value: str) -> str:
-    """An answer value as compared: whitespace collapsed, case folded."""
-    return " ".join(value.split()).casefold()
+    """An answer value as compared: whitespace collapsed, case folded, Turkish i's as one.
+
+    Turkish writes ``ı``/``I`` and ``i``/``İ``: ``KAPI`` is ``kapı`` and ``İZMİR`` is
+    ``izmir``, which case folding alone does not see (``I`` folds to ``i``, ``İ`` to ``i``
+    with a dot above); every ``i`` is read alike.
+
+    Examples:
+        >>> normalise_value("KUZEY  KAPI") == normalise_value("kuzey kapı")
+        True
+        >>> normalise_value("İZMİR Şubesi") == normalise_value("izmir şubesi")
+        True
+    """
+    folded = " ".join(value.split()).casefold()
+    if folded.isascii():
+        return folded
+    return folded.replace("i\u0307", "i").replace("ı", "i")
 
 
 def item_answers(

@@ -196,3 +196,31 @@ def test_formal_and_joined_negations_are_negations(language, claim, quote):
 )
 def test_words_that_only_look_negated_are_not(language, text):
     assert not marks(text, language).negated
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "quote", "codes"),
+    [
+        # the claim states the negated clause too (all its own words): never accepted
+        ("en", "Members can park in the north garage on Sundays.",
+         "Members can park in the north garage, but not on Sundays.", ["POLARITY_MISMATCH"]),
+        ("en", "Members can park in the north garage on Sundays.",
+         "Members can park in the north garage; not on Sundays.", ["POLARITY_MISMATCH"]),
+        ("tr", "Üyeler pazar günleri otoparkı kullanır.",
+         "Üyeler otoparkı kullanır ama pazar günleri kullanamaz.", ["POLARITY_MISMATCH"]),
+        # a number the quote holds only in a clause the claim does not state
+        ("en", "Loans last 7 days.", "Loans last 14 days; fines start after 7 days.",
+         ["NUMBER_MISMATCH"]),
+        ("tr", "Ödünç süresi 7 gündür.", "Ödünç süresi 14 gündür; ceza 7 gün sonra başlar.",
+         ["NUMBER_MISMATCH"]),
+        # what the claim states agrees: accepted as before
+        ("en", "Members can park in the north garage.",
+         "Members can park in the north garage, but not on Sundays.", []),
+        ("en", "Adults pay 5 and children pay 2.", "Adults pay 5; children pay 2.", []),
+        ("en", "Students pay during the summer term.",
+         "Students do not pay during exam weeks, but they pay during the summer term.", []),
+    ],
+)  # fmt: skip
+def test_a_claim_agrees_with_every_clause_it_states(language, claim, quote, codes):
+    got, rep = _check(language, claim, claim, quote)
+    assert got == codes, [p.explanation for p in rep.problems]
