@@ -116,15 +116,53 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
         ['21', '200']
         >>> numbers("๙ สัปดาห์") == numbers("9 weeks") == numbers("nine weeks")
         True
+        >>> sorted(numbers("−18 or eksi 4, not 5-18")), sorted(numbers("7 pm, 오전 7시"))
+        (['-18', '-4', '18', '5'], ['07:00', '19:00', '7'])
     """
     plain = _digits(unicodedata.normalize("NFC", text))
     found: set[str] = set()
     for m in _NUMBER.finditer(plain):
-        found.update(_values(m.group()))
+        values = _values(m.group())
+        if len(values) == 1 and _negative(plain, m.start()):
+            values = [f"-{values[0]}"]
+        found.update(values)
+    found.update(_clock_times(plain))
     words = NUMBER_WORDS.get(language, {})
     if words:
         found.update(_word_numbers(_WORD.findall(plain.casefold()), words, language))
     return frozenset(found)
+
+
+_MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
+_SIGN_WORD = re.compile(r"(?:\bminus|\beksi|영하)\s*$", re.IGNORECASE)
+_AM_PM = re.compile(r"(?<![\d:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+_KO_CLOCK = re.compile(r"(오전|오후)\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분)?")
+
+
+def _negative(plain: str, start: int) -> bool:
+    """Whether the number at ``start`` is signed negative.
+
+    "-18", "−18", "minus 18", "eksi 18", "영하 18" are; the dash of a range or a date ("5-18",
+    "2026-03-01") is not.
+    """
+    before = plain[start - 1] if start else ""
+    if before in _MINUS:
+        return start < 2 or not (plain[start - 2].isalnum() or plain[start - 2] in ".,")
+    return bool(_SIGN_WORD.search(plain[max(0, start - 12) : start]))
+
+
+def _clock_times(plain: str) -> list[str]:
+    """12-hour clock times as 24-hour ones ("7 pm", "오후 7시": "19:00"): 7 am is not 7 pm."""
+    out = []
+    for m in _AM_PM.finditer(plain):
+        hour, minute, half = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower()
+        if 1 <= hour <= 12 and minute < 60:
+            out.append(f"{hour % 12 + (12 if half == 'p' else 0):02d}:{minute:02d}")
+    for m in _KO_CLOCK.finditer(plain):
+        hour, minute = int(m.group(2)), int(m.group(3) or 0)
+        if 1 <= hour <= 12 and minute < 60:
+            out.append(f"{hour % 12 + (12 if m.group(1) == '오후' else 0):02d}:{minute:02d}")
+    return out
 
 
 def _word_numbers(tokens: list[str], words: dict[str, int], language: str) -> list[str]:

@@ -132,6 +132,9 @@ _KO_WORDS = {"안": "not", "못": "not"}
 # 못 joined to 하다 (들어가지 못한다, 못합니다, 못해요, 못했다); 잘못 ("wrongly") starts otherwise
 _KO_MOT = re.compile("^못[하한합해했할함]")
 _THAI_NOT = ("ไม่", "มิได้", "มิใช่", "มิอาจ")
+# "it is not (true) that ...": a negation over a clause, so one inside it nests (Korean
+# 열지 않는 것은 아니다, Thai ไม่จริงที่...ไม่เปิด), not a second statement beside it
+_NESTING = ("것은 아니", "것이 아니", "건 아니", "게 아니", "ไม่จริงที่", "ไม่จริงว่า", "ไม่ใช่ว่า")
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 # a Turkish negative verb: the stem (2 letters at least), -me/-ma and a tense or person
 _TR_NEGATIVE = re.compile(
@@ -173,6 +176,9 @@ class Marks:
     scoped: tuple[tuple[str, str], ...] = field(default=(), compare=False)
     keys: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     negations: int = field(default=0, compare=False, repr=False)  # Thai and Korean, counted
+    # negation words of spaced scripts (English, Turkish): two in one clause nest ("it is not
+    # true that it does not open"), as "and"/"ve" split two negated statements apart
+    spaced_negations: int = field(default=0, compare=False, repr=False)
 
     def describe(self) -> str:
         """``negated; at least (7), only (adults)`` or ``affirmative; no scope word``.
@@ -258,17 +264,33 @@ def marks(text: str, language: str = "en") -> Marks:
         False
     """
     words = _tokens(text)
+    found = _found(words, language)
+    kinds = [k for k, _ in found]
+    scoped = tuple((k, w) for k, w in found if k not in ("not", "free"))
+    keys = tuple(sorted((k, _key(w, language)) for k, w in scoped))
+    counted = sum(len(_word_negations(w)) for w in words if _unspaced(w))
+    spaced = _spaced_negations(found)
+    if spaced > 1:  # a comma lists statements ("ödemez, ... ödemez"): one piece nests them
+        spaced = max(_spaced_negations(_found(_tokens(p), language)) for p in text.split(","))
+    if counted > 1 and any(n in fold(text) for n in _NESTING):  # "it is not that ... not"
+        spaced = max(spaced, counted)
+    return Marks("not" in kinds, frozenset(k for k, _ in scoped), scoped, keys, counted, spaced)
+
+
+def _found(words: list[str], language: str) -> list[tuple[str, str]]:
+    """Every mark of a run of words, as (kind, the word it scopes; "" inside a word)."""
     found: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
         used, here = _marks_at(words, i, language)
         found += here
         i += used
-    kinds = [k for k, _ in found]
-    scoped = tuple((k, w) for k, w in found if k not in ("not", "free"))
-    keys = tuple(sorted((k, _key(w, language)) for k, w in scoped))
-    counted = sum(len(_word_negations(w)) for w in words if _unspaced(w))
-    return Marks("not" in kinds, frozenset(k for k, _ in scoped), scoped, keys, counted)
+    return found
+
+
+def _spaced_negations(found: list[tuple[str, str]]) -> int:
+    """The negation words of spaced scripts among marks (one inside a word scopes "")."""
+    return sum(1 for k, w in found if k == "not" and w)
 
 
 def _unspaced(word: str) -> bool:

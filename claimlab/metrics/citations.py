@@ -421,9 +421,13 @@ def disagreement(
         claim_units = set(content_units(ours_text))
         at = stated_clause(units, claim_units)
         theirs, ours = marks(parts[at], language), marks(ours_text, language)
-        if theirs.negated != ours.negated or (
-            theirs.negations != ours.negations
-            and _drops_a_negation(parts[at], ours_text, theirs.negations > ours.negations)
+        if (
+            theirs.negated != ours.negated
+            or (
+                theirs.negations != ours.negations
+                and _drops_a_negation(parts[at], ours_text, theirs.negations > ours.negations)
+            )
+            or _nested_negations_differ(theirs, ours)
         ):
             return Disagreement(ProblemCode.POLARITY_MISMATCH, parts[at], ours_text, theirs, ours)
         for j in fully_stated(units, claim_units):  # "..., but not on Sundays": Sundays said
@@ -472,6 +476,16 @@ def stated_clause(parts: Sequence[list[str]], claim: set[str]) -> int:
         left = len(own) - got if got else 0
         keys.append((got > 0, -left, got, len(carried(units, claim)), -i))
     return keys.index(max(keys))
+
+
+def _nested_negations_differ(theirs: Marks, ours: Marks) -> bool:
+    """Whether one side nests negations and the other holds another number of them.
+
+    Two negations in a clause of English or Turkish nest: "it is not true that it does not
+    open" is no ground for "it does not open". In doubt, never agreement.
+    """
+    a, b = theirs.spaced_negations, ours.spaced_negations
+    return a != b and max(a, b) >= 2
 
 
 def fully_stated(parts: Sequence[list[str]], claim: set[str]) -> list[int]:

@@ -224,3 +224,21 @@ def test_words_that_only_look_negated_are_not(language, text):
 def test_a_claim_agrees_with_every_clause_it_states(language, claim, quote, codes):
     got, rep = _check(language, claim, claim, quote)
     assert got == codes, [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "quote"),
+    [
+        ("en", "The museum does not open on Mondays.",
+         "It is not true that the museum does not open on Mondays."),
+        ("tr", "Müze pazartesi günleri açılmaz.", "Müzenin pazartesi günleri açılmadığı doğru değil."),
+        ("ko", "박물관은 월요일에 문을 열지 않는다.", "박물관이 월요일에 문을 열지 않는 것은 아니다."),
+        ("th", "ห้องสมุดไม่เปิดวันจันทร์", "ไม่จริงที่ห้องสมุดไม่เปิดวันจันทร์"),
+    ],
+)  # fmt: skip
+def test_a_nested_negation_is_never_ground_for_a_single_one(language, claim, quote):
+    """In doubt, never agreement: a negation over a negated clause is not that clause."""
+    got, rep = _check(language, claim, claim, quote)
+    assert "POLARITY_MISMATCH" in got, [p.explanation for p in rep.problems]
+    got, rep = _check(language, quote, quote, quote)  # the whole sentence restated: agreed
+    assert got == [], [p.explanation for p in rep.problems]
