@@ -16,7 +16,9 @@ from typing import Any
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~$-])")  # ">" becomes &gt; below
 # C0 controls but tab and line feed, DEL, C1 controls, and the bidirectional overrides and
 # isolates that reorder what a terminal shows (the "Trojan source" characters)
-_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_TERMINAL_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)  # and the line and paragraph separators, which end a line for many readers
 _JSON_UNSAFE = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
@@ -139,7 +141,7 @@ def one_line(text: object) -> str:
         >>> one_line("a\nb\tc")
         'a\\nb\tc'
     """
-    return terminal(str(text).replace("\r\n", "\n").replace("\n", "\\n"))
+    return terminal(str(text).replace("\n", "\\n"))  # "\r\n" shows its "\r": not "\n"
 
 
 ERROR_WIDTH = 2000  # an error line's characters at most: a 10 MB id is not echoed whole

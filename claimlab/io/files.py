@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.text import cap_bytes, marks_kept
+from claimlab.core.text import cap_bytes, is_mark, marks_kept
 
 TEMP_MARK = ".claimlab-tmp"
 
@@ -323,7 +323,8 @@ _SEPARATOR = marks_kept("_")
 STEM_BYTES = 80  # a file name's stem at most, in UTF-8 bytes (most file systems allow 255)
 # names Windows keeps for devices, whatever follows the dot
 _DEVICES = frozenset(
-    ["CON", "PRN", "AUX", "NUL"] + [f"{p}{k}" for p in ("COM", "LPT") for k in range(1, 10)]
+    ["CON", "PRN", "AUX", "NUL"]
+    + [f"{p}{k}" for p in ("COM", "LPT") for k in [*range(1, 10), "¹", "²", "³"]]
 )
 
 
@@ -336,7 +337,10 @@ def _stem(rid: str, older: bool) -> str:
         import hashlib
 
         digest = hashlib.sha256(rid.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        stem = f"{cap_bytes(stem, STEM_BYTES - 9).rstrip('._-')}-{digest}"
+        cut = len(cap_bytes(stem, STEM_BYTES - 9))
+        while 0 < cut < len(stem) and is_mark(stem[cut]):  # a letter goes with its marks
+            cut -= 1
+        stem = f"{stem[:cut].rstrip('._-')}-{digest}"
     if stem.split(".")[0].upper() in _DEVICES:
         stem += "_"
     return stem

@@ -161,3 +161,29 @@ def test_a_draft_under_another_spelling_of_its_name_is_replaced_in_place(tmp_pat
 def test_draft_shows_an_id_with_a_line_break_on_one_line(tmp_path):
     proc = run_cli("draft", _raw_ids(tmp_path, ["kanun\n7"]), "--out", tmp_path / "d", check=True)
     assert "kanun\\n7 -> " in proc.stdout
+
+
+def test_a_draft_under_its_older_name_is_found_whichever_id_comes_first(tmp_path):
+    """The older name of an answer is its own, not what the run's other ids make of it."""
+    src, out = tmp_path / "src", tmp_path / "drafts"
+    run_cli("draft", _raw_ids(tmp_path, ["รถเมล์-8"]), "--out", src, check=True)
+    out.mkdir()
+    (src / "รถเมล์-8.json").rename(out / "รถเมล_-8.json")  # written before marks were kept
+    both = _raw_ids(tmp_path, ["รถเมล_-8", "รถเมล์-8"])  # the other id's own name is that one
+    proc = run_cli("draft", both, "--out", out)
+    assert proc.returncode == 2 and "รถเมล_-8.json" in proc.stderr
+    run_cli("draft", both, "--out", out, "--force", check=True)
+    assert _ids_in(out) == sorted(["รถเมล_-8", "รถเมล์-8"]) and len(list(out.iterdir())) == 2
+
+
+@given(st.text(alphabet="aeข้ิ่\u0301\u0302", min_size=60, max_size=120))
+def test_a_long_id_is_cut_between_letters_never_inside_one(rid):
+    stem = file_names([rid])[0][: -len(".json")]
+    if len(rid.encode()) <= 80 or not any(c.isalpha() for c in rid):
+        return
+    kept = stem.rsplit("-", 1)[0]
+    assert rid.startswith(kept) and not (len(kept) < len(rid) and is_mark(rid[len(kept)]))
+
+
+def test_every_windows_device_name_gets_its_underscore():
+    assert file_names(["COM¹", "lpt³.txt", "COM0"]) == ["COM¹_.json", "lpt³.txt_.json", "COM0.json"]

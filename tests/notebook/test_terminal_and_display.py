@@ -285,3 +285,23 @@ def test_escape_unencodable_changes_only_an_output_that_cannot_write_every_chara
     monkeypatch.setattr(sys, "stdout", utf8_out)
     terminal.escape_unencodable()
     assert utf8_out.errors == "strict"  # left as it was
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("x\ny", "x\\ny"),
+        ("x\r\ny", "x\\x0d\\ny"),  # not shown as "x\ny": another id
+        ("x\u2028y\u2029z", "x\\u2028y\\u2029z"),  # separators that end a line for many readers
+        ("x\ty", "x\ty"),
+    ],
+)
+def test_one_line_shows_every_line_break_and_tells_them_apart(text, shown, capsys):
+    from claimlab.core.text import one_line
+    from claimlab.notebook.terminal import say
+
+    assert one_line(text) == shown
+    say("id", text)
+    assert capsys.readouterr().out == f"id {shown}\n"
+    say("a\nb", block=True)  # a text of several lines, printed as such
+    assert capsys.readouterr().out == "a\nb\n"

@@ -82,8 +82,9 @@ def _draft_targets(args: argparse.Namespace, out: Path, answers: list[RawAnswer]
     existing = {_folded(p.name): p.name for p in out.iterdir()}
     taken: set[str] = set()
     targets = []
-    for a, old in zip(answers, file_names(ids, older=True), strict=True):
+    for a in answers:
         stem = file_names([a.id])[0][: -len(".json")]
+        old = file_names([a.id], older=True)[0][: -len(".json")]  # its own, whatever the run
         mine = _own_draft(out, existing, a.id, stem, old)
         if mine is not None and not args.force:
             raise ClaimlabInputError(
@@ -106,9 +107,10 @@ def _folded(name: str) -> str:
 
 
 def _own_draft(out: Path, existing: dict[str, str], answer: str, stem: str, old: str) -> str | None:
-    """The name of ``answer``'s draft in ``out``: ``STEM.json``, ``STEM-2.json``, ... or ``old``.
+    """The name of ``answer``'s draft in ``out``, or None.
 
-    A file under the answer's own name that cannot be read as a draft (not JSON, no
+    Looked for under ``STEM.json``, ``STEM-2.json``, ... and the same under the stem written
+    before (``old``). A file under the answer's own name that cannot be read as a draft (not JSON, no
     ``original.id``) counts as the answer's: it is never replaced without ``--force``.
     """
     from claimlab.labs.annotation.draft import draft_owner
@@ -116,14 +118,13 @@ def _own_draft(out: Path, existing: dict[str, str], answer: str, stem: str, old:
     first = existing.get(_folded(f"{stem}.json"))
     if first is not None and draft_owner(out / first) in (None, answer):
         return first
-    k = 2
-    while (found := existing.get(_folded(f"{stem}-{k}.json"))) is not None:
-        if draft_owner(out / found) == answer:
-            return found
-        k += 1
-    found = existing.get(_folded(old))
-    if found is not None and draft_owner(out / found) == answer:
-        return found
+    for base in dict.fromkeys((stem, old)):
+        names = (f"{base}.json" if k == 1 else f"{base}-{k}.json" for k in range(1, 10**9))
+        for name in names:
+            if (found := existing.get(_folded(name))) is None:
+                break
+            if draft_owner(out / found) == answer:
+                return found
     return None
 
 

@@ -730,7 +730,7 @@ def ensure_draft(
     target = Path(work_dir) / file_names(ids)[k]
     if target.exists():
         return target, None
-    older = Path(work_dir) / file_names(ids, older=True)[k]  # combining marks not yet kept
+    older = Path(work_dir) / file_names([ids[k]], older=True)[0]  # marks not yet kept
     if older.exists() and draft_owner(older) == ids[k]:
         return older, None
     doc, summary = draft_document(
