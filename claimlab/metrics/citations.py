@@ -516,13 +516,13 @@ def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
     """The numbers of each claim clause that no clause of ``context`` it states holds.
 
     ``context`` is the quote read in its clauses (:func:`quote_context`). A number the quote
-    holds in a clause the claim does not state is not the claim's: "loans last 7 days" is
-    not backed by "loans last 14 days; fines start after 7 days".
+    holds in a clause the claim does not state is not the claim's: "the kiln fires for 35
+    hours" is not backed by "the kiln fires for 85 hours; it cools for 35 hours".
 
     Examples:
-        >>> quote = "Loans last 14 days; fines start after 7 days"
-        >>> clause_lost_numbers("Loans last 7 days.", quote, "en")
-        ['7']
+        >>> quote = "The kiln fires for 85 hours; it cools for 35 hours"
+        >>> clause_lost_numbers("The kiln fires for 35 hours.", quote, "en")
+        ['35']
         >>> clause_lost_numbers("Adults pay 5, children 2.", "Adults pay 5; children pay 2", "en")
         []
     """
