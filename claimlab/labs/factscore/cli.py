@@ -167,7 +167,7 @@ def _say_factscore(
     if ranking is not None and ranking.same_order is not None:
         say(
             f"ranking by FActScore {' > '.join(ranking.order)} holds in "
-            f"{100 * ranking.same_order:.1f}% of {ranking.resamples} resamples of "
+            f"{ranking.held} resamples of "
             f"{ranking.about['prompts']} shared prompts"
         )
 

@@ -294,7 +294,7 @@ def _say_uncertainty(
                 about = rk.about
                 say(
                     f"  ranking by {about['metric']} ({about['aggregate']}): {shown}"
-                    f" holds in {100 * rk.same_order:.1f}% of {rk.resamples} resamples of "
+                    f" holds in {rk.held} resamples of "
                     f"{about['answers']} answers every decomposer was given"
                 )
     if powered:

@@ -484,6 +484,15 @@ class Ranking:
     def __post_init__(self) -> None:
         freeze(self, *(["values"] if self.values is not None else []), "about")
 
+    @property
+    def held(self) -> str:
+        """In how many resamples the order held, with its share: ``66.5% (133/200)``."""
+        if self.same_order is None:
+            return f"N/A (0/{self.resamples})"
+        from claimlab.core.ratio import Ratio
+
+        return Ratio(round(self.same_order * self.resamples), self.resamples).display
+
     def with_about(self, **about: Any) -> Ranking:
         """The same ranking, saying more about what it ranks."""
         return replace(self, about={**self.about, **about})

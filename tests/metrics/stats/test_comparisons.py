@@ -483,3 +483,8 @@ def test_a_ranking_over_two_answers_with_a_denominator_of_one():
     with pytest.raises(TypeError):
         r.values["a"] = 0.0  # type: ignore[index]
     assert r.to_dict()["same_order"] == r.same_order
+
+
+def test_a_ranking_says_how_many_resamples_it_held_in_not_only_its_share():
+    assert Ranking(("a", "b"), 0.665, (), 200).held == "66.5% (133/200)"
+    assert Ranking(("a",), None, (), 0).held == "N/A (0/0)"
