@@ -559,3 +559,12 @@ def test_a_subject_spelled_another_way_changes_no_verdict(source, data):
         for context in contexts:
             was = score_fixture_sufficiency(before, name, context).status
             assert score_fixture_sufficiency(after, name, context).status == was, (name, context)
+
+
+def test_an_id_the_file_lacks_is_said_beside_a_complete_witness(capsys):
+    q = next(iter(load_sufficiency(FIXTURES / "aurora.json").questions.values()))
+    context = [*q.alternatives[0], "E99-typo"]
+    assert main(["sufficiency", str(FIXTURES / "aurora.json"), "--question", q.name,
+                 "--context", *context]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "status: SUFFICIENT" in out and "not in the file, left out: E99-typo" in out

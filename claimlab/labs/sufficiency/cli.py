@@ -88,6 +88,8 @@ def _say_sufficiency(
     )
     say(f"  status: {result.status}")
     say(f"  {result.explanation}")
+    if result.unknown and result.witnesses:  # a typo beside a complete witness: said, not lost
+        say(f"  not in the file, left out: {', '.join(result.unknown)}")
     say(
         "  per asked item: "
         + " · ".join(
