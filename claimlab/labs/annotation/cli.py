@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.spans import unbacked_line
-from claimlab.core.text import nfc, one_line, plural
+from claimlab.core.text import nfc, plural
 from claimlab.io.files import Staging
 from claimlab.notebook.terminal import Steps, count_type, emit_json, output_folder, output_path, say
 
@@ -110,8 +111,8 @@ def _own_draft(out: Path, existing: dict[str, str], answer: str, stem: str, old:
     """The name of ``answer``'s draft in ``out``, or None.
 
     Looked for under ``STEM.json``, ``STEM-2.json``, ... and the same under the stem written
-    before (``old``). A file under the answer's own name that cannot be read as a draft (not JSON, no
-    ``original.id``) counts as the answer's: it is never replaced without ``--force``.
+    before (``old``). A file under the answer's own name that cannot be read as a draft (not
+    JSON, no ``original.id``) counts as the answer's: never replaced without ``--force``.
     """
     from claimlab.labs.annotation.draft import draft_owner
 
@@ -119,9 +120,9 @@ def _own_draft(out: Path, existing: dict[str, str], answer: str, stem: str, old:
     if first is not None and draft_owner(out / first) in (None, answer):
         return first
     for base in dict.fromkeys((stem, old)):
-        names = (f"{base}.json" if k == 1 else f"{base}-{k}.json" for k in range(1, 10**9))
-        for name in names:
-            if (found := existing.get(_folded(name))) is None:
+        for k in itertools.count(1):  # STEM.json, STEM-2.json, ... while they are there
+            found = existing.get(_folded(f"{base}.json" if k == 1 else f"{base}-{k}.json"))
+            if found is None:
                 break
             if draft_owner(out / found) == answer:
                 return found
@@ -145,10 +146,10 @@ def _say_drafts(
         return
     shown = targets if len(targets) <= args.show else targets[: args.show]
     for t, s in zip(shown, summaries, strict=False):
-        nowhere = f"; matched nowhere (no span, proposed as introduced): {one_line(', '.join(s.unmatched))}"
+        nowhere = f"; matched nowhere (no span, proposed as introduced): {', '.join(s.unmatched)}"
         unbacked = unbacked_line(dict(s.unbacked), show=args.show)
         say(
-            f"{one_line(s.id)} -> {one_line(t)}: {plural(s.units, 'unit')} ({s.units_from}), "
+            f"{s.id} -> {t}: {plural(s.units, 'unit')} ({s.units_from}), "
             f"{plural(s.candidates, 'candidate')}, {plural(s.spans, 'span')} proposed"
             + (nowhere if s.unmatched else "")
             + (f"; {unbacked}" if unbacked else "")
