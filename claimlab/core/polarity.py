@@ -423,6 +423,36 @@ def without_head_label(quote: str) -> str:
     return quote[m.end() :].lstrip() if m else quote
 
 
+# a label inside a text: "rule 7", "Article 12b", "§ 4", "7. maddesine", "제7조", "ข้อ 7"
+_INNER_LABEL = re.compile(
+    rf"\b(?:{_LABEL_WORD}|rule|paragraph|chapter|kural)\s*({_LABEL_NUMBER})\b"
+    rf"|\b({_LABEL_NUMBER})\.\s*(?:madde|bölüm|fıkra|kural)\w*"
+    r"|제\s*(\d+)\s*조|(?:ข้อ|มาตรา)\s*(\d+)",
+    re.IGNORECASE,
+)
+
+
+def split_labels(text: str) -> tuple[str, frozenset[str]]:
+    """The text with its clause labels taken out, and the labels ("rule 7" as ``§7``).
+
+    A label names a rule, not a quantity: "under rule 7, loans last 14 days" says nothing
+    about 7 days. Labels are compared as labels (``§7`` is not ``§8``).
+
+    Examples:
+        >>> split_labels("Under rule 7, loans last 14 days.")
+        ('Under  , loans last 14 days.', frozenset({'§7'}))
+        >>> split_labels("Yönetmeliğin 7. maddesine göre 14 gün")[1]
+        frozenset({'§7'})
+    """
+    labels: set[str] = set()
+
+    def take(m: re.Match[str]) -> str:
+        labels.add("§" + next(g for g in m.groups() if g).casefold())
+        return " "
+
+    return _INNER_LABEL.sub(take, text), frozenset(labels)
+
+
 def apply_synonyms(text: str, groups: tuple[tuple[str, ...], ...]) -> str:
     """The text folded, each declared synonym written as the first phrase of its group.
 

@@ -52,6 +52,7 @@ from claimlab.core.polarity import (
     clause_spans,
     clauses,
     marks,
+    split_labels,
     without_head_label,
     without_negations,
 )
@@ -532,8 +533,7 @@ def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
     for ours in clauses(claim) or [claim]:
         claim_units = set(content_units(ours))
         stated = {stated_clause(units, claim_units), *fully_stated(units, claim_units)}
-        held = set().union(*(numbers(without_head_label(parts[k]), language) for k in stated))
-        lost |= numbers(ours, language) - held
+        lost |= _lost(ours, [without_head_label(parts[k]) for k in sorted(stated)], language)
     return sorted(lost, key=_sort_key)
 
 
@@ -705,8 +705,17 @@ def lost_numbers(claim: str, quote: str, language: str) -> list[str]:
         >>> lost_numbers("Talep en az yedi gün önce iletilir.", "en az 7 gün önce ...", "tr")
         []
     """
-    held = numbers(without_head_label(normalise(quote)), language)
-    return sorted(numbers(claim, language) - held, key=_sort_key)
+    return sorted(_lost(claim, [without_head_label(normalise(quote))], language), key=_sort_key)
+
+
+def _lost(claim: str, held_in: Sequence[str], language: str) -> frozenset[str]:
+    """The claim's numbers and clause labels none of ``held_in`` holds (labels as labels)."""
+    text, labels = split_labels(claim)
+    held: set[str] = set()
+    for part in held_in:
+        part_text, part_labels = split_labels(part)
+        held |= numbers(part_text, language) | part_labels
+    return (numbers(text, language) | labels) - held
 
 
 def _sort_key(value: str) -> tuple[int, str]:
