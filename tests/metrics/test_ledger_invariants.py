@@ -315,3 +315,29 @@ def test_renaming_or_reordering_answers_changes_no_interval_p_value_ranking_or_v
     )
     assert (gate.verdict, gate.exit_code) == (gate2.verdict, gate2.exit_code)
     assert gate.rows == gate2.rows and gate.shared == gate2.shared
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers(n_min=3, n_max=8))
+def test_renaming_the_decomposers_changes_no_comparison_or_ranking(answer_list):
+    """Names sort the other way round (A -> zz, B -> aa): the same bounds, p-values, shares."""
+    from claimlab.metrics.uncertainty import ledger_rankings
+
+    table = score(both_decomposers(answer_list)).counts.table
+    renamed = table.assign(model=table["model"].map({"A": "zz", "B": "aa"}))
+    for t in (table, renamed):
+        t.attrs.clear()
+
+    # "--compare all" takes the names in order: aa - zz, the same pair the other way round
+    for ab, ba in zip(
+        ledger_comparisons(table, [("A", "B")], **QUICK),
+        ledger_comparisons(renamed, [("aa", "zz")], **QUICK),
+        strict=True,
+    ):
+        assert (ab.p_value, ab.shared, ab.undefined) == (ba.p_value, ba.shared, ba.undefined)
+        d, e = ab.difference, ba.difference
+        for x, y in ((d.value, e.value), (d.low, e.high), (d.high, e.low)):
+            assert (x is None and y is None) or x == pytest.approx(-y, abs=1e-12)
+    got = ledger_rankings(table, resamples=200, seed=3)
+    again = ledger_rankings(renamed, resamples=200, seed=3)
+    assert [r.same_order for r in got] == [r.same_order for r in again]

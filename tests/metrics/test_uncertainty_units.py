@@ -513,4 +513,4 @@ def test_rankings_draw_the_answers_by_their_values_not_their_ids_or_rows():
              for g in ("A", "B")}  # fmt: skip
     want = rankings_stability({"coverage": parts}, resamples=R, seed=4)["coverage"]
     assert got == [want.with_about(metric="coverage", aggregate="macro", answers=30)]
-    assert got[0].same_order == 0.71  # 0.675 with the answers in sorted order, 0.63 in rows
+    assert got[0].same_order == 0.665  # 0.675 in sorted order of ids, 0.63 in rows

@@ -242,7 +242,7 @@ def paired_comparisons(
     for (an, ad), (bn, bd) in figures.values():
         if an.size != bn.size:
             raise ValueError("A and B must give counts for the same answers, in the same order")
-        cols += columns_in_content_order(an, ad, bn, bd)  # by values, not ids or rows
+        cols += pair_in_content_order(an, ad, bn, bd)  # by values, not ids, rows or names
     n = cols[0].size if cols else 0
     common: dict[str, Any] = dict(
         a=names[0],
@@ -274,6 +274,25 @@ def paired_comparisons(
             )
         )  # fmt: skip
     return out
+
+
+def side_first(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
+    """Whether side ``a`` orders a pair's answers (by values, not by name).
+
+    A side whose per-answer parts, sorted, come first orders the answers (then the other's
+    break ties): a comparison of A and B and one of B and A draw the same answers in the same
+    order, so the one is the other mirrored (the same p-value, the bounds negated), whatever
+    the sides are called.
+    """
+    return _side_parts(a) <= _side_parts(b)
+
+
+def pair_in_content_order(an: Floats, ad: Floats, bn: Floats, bd: Floats) -> tuple[Floats, ...]:
+    """A pair's four columns (A's parts, B's), their answers in the order side_first says."""
+    if side_first((an, ad), (bn, bd)):
+        return columns_in_content_order(an, ad, bn, bd)
+    b_n, b_d, a_n, a_d = columns_in_content_order(bn, bd, an, ad)
+    return a_n, a_d, b_n, b_d
 
 
 def _p_values(
@@ -409,8 +428,10 @@ def unpaired_difference(
     bn, bd = columns_in_content_order(*ratio_parts(*b, aggregate))
     if ad.sum() <= 0 or bd.sum() <= 0:
         return Difference(None, None, None)
-    sa = resampled_sums(np.column_stack([an, ad]), resamples, seed)
-    sb = resampled_sums(np.column_stack([bn, bd]), resamples, seed + 7919)
+    # the side first by values draws with the seed, the other with the next: B - A mirrors A - B
+    first, second = (seed, seed + 7919) if side_first((an, ad), (bn, bd)) else (seed + 7919, seed)
+    sa = resampled_sums(np.column_stack([an, ad]), resamples, first)
+    sb = resampled_sums(np.column_stack([bn, bd]), resamples, second)
     diffs = ratio_or_nan(sa[:, 0], sa[:, 1]) - ratio_or_nan(sb[:, 0], sb[:, 1])
     ok = diffs[~np.isnan(diffs)]
     value = float(an.sum() / ad.sum() - bn.sum() / bd.sum())
@@ -534,20 +555,28 @@ def rankings_stability(
 ) -> dict[str, Ranking]:
     """:func:`ranking_stability` of several figures over the same answers, in one resampling."""
     cols: list[tuple[Floats, Floats]] = []
-    for figures in by_figure.values():  # a figure's groups' answers together, by their values
+    ordered: dict[str, list[str]] = {}
+    for name, figures in by_figure.items():  # groups by their values, then their answers
+        groups = sorted(figures, key=lambda g: (_side_parts(figures[g]), g))
         flat = columns_in_content_order(
-            *(np.asarray(x, np.float64) for pair in figures.values() for x in pair)
+            *(np.asarray(x, np.float64) for g in groups for x in figures[g])
         )
-        cols += [(flat[2 * k], flat[2 * k + 1]) for k in range(len(figures))]
+        cols += [(flat[2 * k], flat[2 * k + 1]) for k in range(len(groups))]
+        ordered[name] = groups
     n = cols[0][0].size if cols else 0
     sums = resampled_sums(stack_pairs(cols), resamples, seed) if n and resamples else None
     out, at = {}, 0
-    for name, figures in by_figure.items():
-        pairs = cols[at : at + len(figures)]
-        part = None if sums is None else sums[:, 2 * at : 2 * (at + len(figures))]
-        out[name] = _ranking(list(figures), pairs, part, resamples)
-        at += len(figures)
+    for name, groups in ordered.items():
+        pairs = cols[at : at + len(groups)]
+        part = None if sums is None else sums[:, 2 * at : 2 * (at + len(groups))]
+        out[name] = _ranking(groups, pairs, part, resamples)
+        at += len(groups)
     return out
+
+
+def _side_parts(side: tuple[Any, Any]) -> list[tuple[float, float]]:
+    """A side's per-answer parts, sorted: what it holds, whatever its name or answer order."""
+    return sorted(zip(np.asarray(side[0]).tolist(), np.asarray(side[1]).tolist(), strict=True))
 
 
 def _ranking(
