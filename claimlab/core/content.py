@@ -118,15 +118,22 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
         True
         >>> sorted(numbers("−18 or eksi 4, not 5-18")), sorted(numbers("7 pm, 오전 7시"))
         (['-18', '-4', '18', '5'], ['07:00', '19:00', '7'])
+        >>> numbers("12 March 2024") == numbers("2024-03-12") == numbers("12 Mart 2024", "tr")
+        True
+        >>> numbers("2만 원"), sorted(numbers("5 degrees below zero")), numbers("we may park")
+        (frozenset({'20000'}), ['-5', '0'], frozenset())
     """
     plain = _digits(unicodedata.normalize("NFC", text))
     found: set[str] = set()
     for m in _NUMBER.finditer(plain):
         values = _values(m.group())
-        if len(values) == 1 and _negative(plain, m.start()):
+        if len(values) == 1 and plain[m.end() : m.end() + 1] in _KO_SCALE:  # 2만 원: 20000
+            values = [_canonical(str(int(float(values[0]) * _KO_SCALE[plain[m.end()]])))]
+        if len(values) == 1 and _negative(plain, m.start(), m.end()):
             values = [f"-{values[0]}"]
         found.update(values)
     found.update(_clock_times(plain))
+    found.update(_months(plain))
     words = NUMBER_WORDS.get(language, {})
     if words:
         found.update(_word_numbers(_WORD.findall(plain.casefold()), words, language))
@@ -134,21 +141,49 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
 
 
 _MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
-_SIGN_WORD = re.compile(r"(?:\bminus|\beksi|영하)\s*$", re.IGNORECASE)
+_SIGN_WORD = re.compile(r"(?:\bminus|\beksi|영하|마이너스|ติดลบ|ลบ)\s*$", re.IGNORECASE)
+_BELOW_ZERO = re.compile(
+    r"\s*(?:°\s*[cf]?\s*|degrees?\s*(?:celsius\s*|fahrenheit\s*)?|derece\s*)?"
+    r"(?:below\s+zero|sıfırın\s+altında)",
+    re.IGNORECASE,
+)
+_KO_SCALE = {"천": 1_000, "만": 10_000, "억": 100_000_000}
+_MONTH_NAMES = (
+    "january february march april may june july august september october november december",
+    "jan feb mar apr may jun jul aug sep oct nov dec",
+    "ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık",
+    "มกราคม กุมภาพันธ์ มีนาคม เมษายน พฤษภาคม มิถุนายน กรกฎาคม สิงหาคม กันยายน ตุลาคม พฤศจิกายน ธันวาคม",
+)
+_MONTH = {name: k for names in _MONTH_NAMES for k, name in enumerate(names.split(), 1)}
+_MONTH_WORD = "|".join(sorted(map(re.escape, _MONTH), key=len, reverse=True))
+# a month named beside a day or a year ("12 March", "March 12", "12 Mart'ta"), not "may" alone
+_MONTH_DATE = re.compile(
+    rf"(?<!\w)\d{{1,4}}\.?\s*({_MONTH_WORD})|(?<!\w)({_MONTH_WORD})\.?\s*\d{{1,4}}(?!\d)",
+    re.IGNORECASE,
+)
+_TR_CLOCK = re.compile(r"\b(sabah|öğleden\s+sonra|akşam|gece)\s+(\d{1,2})(?:[:.](\d{2}))?", re.I)
+_TH_CLOCK = re.compile(r"(\d{1,2})\s*โมง\s*(เช้า|เย็น)|บ่าย\s*(\d{1,2})\s*โมง")
 _AM_PM = re.compile(r"(?<![\d:.])(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _KO_CLOCK = re.compile(r"(오전|오후)\s*(\d{1,2})\s*시(?:\s*(\d{1,2})\s*분)?")
 
 
-def _negative(plain: str, start: int) -> bool:
-    """Whether the number at ``start`` is signed negative.
+def _negative(plain: str, start: int, end: int) -> bool:
+    """Whether the number at ``start:end`` is signed negative.
 
-    "-18", "−18", "minus 18", "eksi 18", "영하 18" are; the dash of a range or a date ("5-18",
-    "2026-03-01") is not.
+    "-18", "−18", "minus 18", "eksi 18", "영하 18", "ลบ 18", "18 degrees below zero" are; the
+    dash of a range or a date ("5-18", "2026-03-01") is not.
     """
     before = plain[start - 1] if start else ""
     if before in _MINUS:
         return start < 2 or not (plain[start - 2].isalnum() or plain[start - 2] in ".,")
+    if _BELOW_ZERO.match(plain, end):
+        return True
     return bool(_SIGN_WORD.search(plain[max(0, start - 12) : start]))
+
+
+def _months(plain: str) -> list[str]:
+    """The month of each date written with its name, as its number ("12 March": "3")."""
+    return [str(_MONTH[(m.group(1) or m.group(2)).casefold()]) for m in _MONTH_DATE.finditer(plain)]
 
 
 def _clock_times(plain: str) -> list[str]:
@@ -162,6 +197,15 @@ def _clock_times(plain: str) -> list[str]:
         hour, minute = int(m.group(2)), int(m.group(3) or 0)
         if 1 <= hour <= 12 and minute < 60:
             out.append(f"{hour % 12 + (12 if m.group(1) == '오후' else 0):02d}:{minute:02d}")
+    for m in _TR_CLOCK.finditer(plain):  # sabah 7 is 07:00, akşam 7 19:00, gece 11 23:00
+        part, hour, minute = m.group(1).casefold(), int(m.group(2)), int(m.group(3) or 0)
+        later = part != "sabah" and not (part == "gece" and hour < 6)
+        if 1 <= hour <= 12 and minute < 60:
+            out.append(f"{hour % 12 + (12 if later else 0):02d}:{minute:02d}")
+    for m in _TH_CLOCK.finditer(plain):  # 6 โมงเช้า 06:00, 6 โมงเย็น 18:00, บ่าย 3 โมง 15:00
+        hour = int(m.group(1) or m.group(3))
+        if 1 <= hour <= 12:
+            out.append(f"{hour % 12 + (0 if m.group(2) == 'เช้า' else 12):02d}:00")
     return out
 
 

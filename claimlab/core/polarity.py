@@ -101,6 +101,7 @@ _INSIDE: tuple[tuple[str, str], ...] = (
     ("ไม่เกิน", "at most"),
     ("อย่างน้อย", "at least"),
     ("ไม่", "not"),
+    ("ห้าม", "not"),  # "forbidden": ห้ามนำสุนัขเข้า says dogs may not come in
     ("มิได้", "not"),  # formal: มิ before ได้, ใช่, อาจ (มิถุนายน, June, holds no negation)
     ("มิใช่", "not"),
     ("มิอาจ", "not"),
@@ -144,6 +145,8 @@ _TR_NEGATIVE = re.compile(
 )
 _TR_NOT_NEGATIVE = frozenset({"namaz", "komedi", "komedisi"})
 _APOSTROPHE_NOT = re.compile(r"n['’]t\b")
+_IRREGULAR_NOT = re.compile(r"\b(wo|ca|sha)n['’]t\b", re.IGNORECASE)  # won't, can't, shan't
+_IRREGULAR = {"wo": "will", "ca": "can", "sha": "shall"}
 _WORD = re.compile(r"[\w\u0e00-\u0e7f]+")  # Thai vowel and tone marks are not \w
 _CLAUSE_BREAK = re.compile(
     r"\s*[;:](?=\s)\s*|,?\s+\b(?:and|but|or|while|whereas|although|though|because|unless"
@@ -219,8 +222,23 @@ def fold(text: str) -> str:
     )
 
 
+def expand_not(text: str) -> str:
+    """English contractions of "not" written out: "doesn't" is "does not", "won't" "will not".
+
+    Examples:
+        >>> expand_not("It doesn't stop, won't wait and can’t park.")
+        'It does not stop, will not wait and can not park.'
+    """
+    text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1).lower()] + "n't", text)
+    return _APOSTROPHE_NOT.sub(" not", text)
+
+
+# Korean -지 말다 forbids (피우지 마세요: do not smoke), read as the -지 않다 it means
+_KO_PROHIBIT = re.compile(r"지\s+(?=마세요|마십시오|마라|마요|말아|말고|말자|맙시다|말라|맙니다)")
+
+
 def _tokens(text: str) -> list[str]:
-    return _WORD.findall(_APOSTROPHE_NOT.sub(" not", fold(text)))
+    return _WORD.findall(_KO_PROHIBIT.sub("지 않", expand_not(fold(text))))
 
 
 def _word_kind(word: str, language: str) -> str | None:

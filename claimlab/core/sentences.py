@@ -74,6 +74,8 @@ def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
         return False  # an initial: "J. Smith"
     if before.isdigit() and text[at].islower():
         return False  # a Turkish ordinal: "7. madde"
+    if before.lower() in ("a.m", "p.m") and text[at].islower():
+        return False  # "opens at 7 a.m. on weekdays" (a capital after it starts a sentence)
     return True
 
 

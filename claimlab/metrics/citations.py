@@ -51,6 +51,7 @@ from claimlab.core.polarity import (
     apply_synonyms,
     clause_spans,
     clauses,
+    expand_not,
     marks,
     split_labels,
     without_head_label,
@@ -417,9 +418,9 @@ def disagreement(
         'SCOPE_MISMATCH'
     """
     parts = clauses(target) or [target]
-    units = [content_units(p) for p in parts]
+    units = [content_units(expand_not(p)) for p in parts]  # "doesn't" as "does not"
     for ours_text in clauses(claim) or [claim]:
-        claim_units = set(content_units(ours_text))
+        claim_units = set(content_units(expand_not(ours_text)))
         at = stated_clause(units, claim_units)
         theirs, ours = marks(parts[at], language), marks(ours_text, language)
         if (
@@ -513,6 +514,25 @@ def fully_stated(parts: Sequence[list[str]], claim: set[str]) -> list[int]:
     return out
 
 
+# where a number's statement ends besides a clause: a comma ("adults pay 10, children 5"),
+# Korean -고 / -지만 ("성인은 10,000원을 내고 어린이는 5,000원을"), Thai และ / แต่
+_PIECE_BREAK = re.compile(r",\s+|(?<=[\uac00-\ud7a3]고)\s+|(?<=지만)\s+|\s*(?:และ|แต่)\s*")
+
+
+def _number_pieces(context: str) -> list[str]:
+    """The pieces of a quote's context a number belongs to: sentences, clauses, then pieces."""
+    thai = any("\u0e00" <= c <= "\u0e7f" for c in context)  # a space there parts phrases
+    sentences = [context] if thai else [s.text for s in split_sentences(context)]
+    out = [
+        piece
+        for sentence in sentences
+        for clause in clauses(sentence) or [sentence]
+        for piece in _PIECE_BREAK.split(clause)
+        if piece.strip()
+    ]
+    return out or [context]
+
+
 def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
     """The numbers of each claim clause that no clause of ``context`` it states holds.
 
@@ -527,8 +547,8 @@ def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
         >>> clause_lost_numbers("Adults pay 5, children 2.", "Adults pay 5; children pay 2", "en")
         []
     """
-    parts = clauses(context) or [context]
-    units = [content_units(p) for p in parts]
+    parts = _number_pieces(context)
+    units = [content_units(expand_not(p)) for p in parts]
     lost: set[str] = set()
     for ours in clauses(claim) or [claim]:
         claim_units = set(content_units(ours))

@@ -242,3 +242,57 @@ def test_a_nested_negation_is_never_ground_for_a_single_one(language, claim, quo
     assert "POLARITY_MISMATCH" in got, [p.explanation for p in rep.problems]
     got, rep = _check(language, quote, quote, quote)  # the whole sentence restated: agreed
     assert got == [], [p.explanation for p in rep.problems]
+
+
+@pytest.mark.parametrize(
+    ("language", "claim", "quote", "codes"),
+    [
+        # contractions after "but" are negations of the clause the claim states
+        ("en", "The bus stops at the village on public holidays.",
+         "The bus stops at the village on weekdays, but it doesn't stop there on public holidays.",
+         ["POLARITY_MISMATCH"]),
+        ("en", "The bus stops at the village on public holidays.",
+         "The bus stops at the village on weekdays, but it won't stop there on public holidays.",
+         ["POLARITY_MISMATCH"]),
+        # a month named in a date is a number; a date written two ways is one date
+        ("en", "The exam is on 12 May.", "The exam is on 12 March.", ["NUMBER_MISMATCH"]),
+        ("tr", "Sınav 12 Nisan'da.", "Sınav 12 Mart'ta.", ["NUMBER_MISMATCH"]),
+        ("th", "สอบวันที่ 12 เมษายน", "สอบวันที่ 12 มีนาคม", ["NUMBER_MISMATCH"]),
+        ("en", "The exam is on 2024-03-12.", "The exam is on 12 March 2024.", []),
+        ("tr", "Sınav 12.03.2024 tarihinde.", "Sınav 12 Mart 2024 tarihinde.", []),
+        # signs in words, halves of the day in words, Korean scales
+        ("en", "It was 18 degrees at night.", "It was 18 degrees below zero at night.",
+         ["NUMBER_MISMATCH"]),
+        ("ko", "밤에는 18도였다.", "밤에는 마이너스 18도였다.", ["NUMBER_MISMATCH"]),
+        ("th", "อุณหภูมิ 5 องศา", "อุณหภูมิติดลบ 5 องศา", ["NUMBER_MISMATCH"]),
+        ("tr", "Ofis akşam 7'de açılır.", "Ofis sabah 7'de açılır.", ["NUMBER_MISMATCH"]),
+        ("th", "สำนักงานเปิด 6 โมงเย็น", "สำนักงานเปิด 6 โมงเช้า", ["NUMBER_MISMATCH"]),
+        ("ko", "박물관 입장료는 성인 2천 원이다.", "박물관 입장료는 성인 2만 원이다.", ["NUMBER_MISMATCH"]),
+        ("th", "สำนักงานเปิดเวลา 7 โมงเช้าในวันธรรมดา", "สำนักงานเปิดเวลา ๗ โมงเช้าในวันธรรมดา", []),
+        # a number of another piece of the quote is not the claim's
+        ("en", "Children pay 10 euros per visit.",
+         "Adults pay 10 euros per visit, children 5 euros per visit.", ["NUMBER_MISMATCH"]),
+        ("ko", "어린이는 10,000원을 냅니다.", "성인은 10,000원을 내고 어린이는 5,000원을 냅니다.",
+         ["NUMBER_MISMATCH"]),
+        ("ko", "어린이는 10,000원을 냅니다.", "성인은 10,000원을 냅니다. 어린이는 5,000원을 냅니다.",
+         ["NUMBER_MISMATCH"]),
+        ("th", "เด็กจ่าย 100 บาท", "ผู้ใหญ่จ่าย 100 บาท แต่เด็กจ่าย 50 บาท", ["NUMBER_MISMATCH"]),
+        ("en", "Adults pay 10 euros per visit.",
+         "Adults pay 10 euros per visit, children 5 euros per visit.", []),
+        # prohibitions
+        ("ko", "실내에서 담배를 피우세요.", "실내에서 담배를 피우지 마세요.", ["POLARITY_MISMATCH"]),
+        ("th", "นำสุนัขเข้าอาคารได้", "ห้ามนำสุนัขเข้าอาคาร", ["POLARITY_MISMATCH"]),
+    ],
+)  # fmt: skip
+def test_numbers_dates_and_negations_written_other_ways(language, claim, quote, codes):
+    got, rep = _check(language, claim, claim, quote)
+    assert got == codes, [p.explanation for p in rep.problems]
+
+
+def test_a_clock_time_with_dots_does_not_end_the_sentence():
+    from claimlab.core.sentences import split_sentences
+
+    text = "The office opens at 7 a.m. on weekdays. It closes at 5 p.m. Entry is free."
+    assert [s.text for s in split_sentences(text)] == [
+        "The office opens at 7 a.m. on weekdays.", "It closes at 5 p.m.", "Entry is free."
+    ]  # fmt: skip
