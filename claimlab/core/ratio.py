@@ -165,17 +165,17 @@ def micro_sum(ratios: Iterable[Ratio]) -> Ratio:
 
 def macro_mean(ratios: Iterable[Ratio]) -> MeanOfDefined:
     """Mean of the defined ratios' values; undefined ones are counted, not averaged in."""
-    total = 0.0
-    defined = undefined = 0
+    values: list[float] = []
+    undefined = 0
     for r in ratios:
         v = r.value
         if v is None:
             undefined += 1
         else:
-            total += v
-            defined += 1
-    value = math.fsum([total]) / defined if defined else None
-    return MeanOfDefined(value, defined, undefined)
+            values.append(v)
+    # fsum: exact, so the mean's last digit does not depend on the order of the items
+    value = math.fsum(values) / len(values) if values else None
+    return MeanOfDefined(value, len(values), undefined)
 
 
 def percent(value: float | None, unit: str = "") -> str:

@@ -19,6 +19,7 @@ defined), with the number of undefined answers stated.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -308,8 +309,10 @@ def corpus_figures(table: Any, *, group: str) -> CorpusFigures:
         dens = table[den].to_numpy()
         defined = dens > 0
         vals = table[num].to_numpy()[defined] / dens[defined]
-        macro[name] = MeanOfDefined(
-            float(vals.mean()) if defined.any() else None, int(defined.sum()), int((~defined).sum())
+        macro[name] = MeanOfDefined(  # fsum: the same last digit whatever the answers' order
+            math.fsum(vals.tolist()) / len(vals) if defined.any() else None,
+            int(defined.sum()),
+            int((~defined).sum()),
         )
     return CorpusFigures(
         group=group,

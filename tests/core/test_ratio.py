@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from claimlab.core.ratio import Ratio, macro_mean, micro_sum
 
@@ -133,3 +135,11 @@ def test_impossible_counts_are_named(n, d, error, message):
 
 def test_a_ratio_of_equal_counts_is_allowed():
     assert Ratio(2, 2).value == 1.0 and Ratio(0, 0).value is None
+
+
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=40), st.randoms())
+def test_a_macro_mean_is_the_same_to_the_last_digit_in_any_order(pairs, rnd):
+    ratios = [Ratio(min(n, d), d) for n, d in pairs]
+    shuffled = list(ratios)
+    rnd.shuffle(shuffled)
+    assert macro_mean(shuffled) == macro_mean(ratios)

@@ -341,3 +341,16 @@ def test_renaming_the_decomposers_changes_no_comparison_or_ranking(answer_list):
     got = ledger_rankings(table, resamples=200, seed=3)
     again = ledger_rankings(renamed, resamples=200, seed=3)
     assert [r.same_order for r in got] == [r.same_order for r in again]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers(n_min=2, n_max=10), st.randoms())
+def test_the_figures_are_the_same_to_the_last_digit_in_any_row_order(answer_list, rnd):
+    table = score(both_decomposers(answer_list)).counts.table
+    rows = list(range(len(table)))
+    rnd.shuffle(rows)
+    shuffled = table.iloc[rows].reset_index(drop=True)
+    assert (
+        corpus_figures(shuffled, group="all").to_dict()
+        == corpus_figures(table, group="all").to_dict()
+    )
