@@ -453,12 +453,12 @@ _INNER_LABEL = re.compile(
 def split_labels(text: str) -> tuple[str, frozenset[str]]:
     """The text with its clause labels taken out, and the labels ("rule 7" as ``§7``).
 
-    A label names a rule, not a quantity: "under rule 7, loans last 14 days" says nothing
-    about 7 days. Labels are compared as labels (``§7`` is not ``§8``).
+    A label names a rule, not a quantity: "under rule 9, kilns cool for 30 hours" says nothing
+    about 9 hours. Labels are compared as labels (``§9`` is not ``§8``).
 
     Examples:
-        >>> split_labels("Under rule 7, loans last 14 days.")
-        ('Under  , loans last 14 days.', frozenset({'§7'}))
+        >>> split_labels("Under rule 9, kilns cool for 30 hours.")
+        ('Under  , kilns cool for 30 hours.', frozenset({'§9'}))
         >>> split_labels("Yönetmeliğin 7. maddesine göre 14 gün")[1]
         frozenset({'§7'})
     """
