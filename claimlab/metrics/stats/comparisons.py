@@ -284,7 +284,21 @@ def side_first(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
     order, so the one is the other mirrored (the same p-value, the bounds negated), whatever
     the sides are called.
     """
-    return _side_parts(a) <= _side_parts(b)
+    ra, rb = _sorted_rows(a), _sorted_rows(b)
+    if ra.shape != rb.shape:
+        return _side_parts(a) <= _side_parts(b)
+    differ = np.flatnonzero((ra != rb).any(axis=1))
+    if not differ.size:
+        return True
+    here: list[float] = ra[differ[0]].tolist()
+    there: list[float] = rb[differ[0]].tolist()
+    return here <= there
+
+
+def _sorted_rows(side: tuple[Any, Any]) -> Floats:
+    """A side's (numerator, denominator) rows sorted, numerator first (as _side_parts)."""
+    rows = np.column_stack([np.asarray(side[0], np.float64), np.asarray(side[1], np.float64)])
+    return rows[np.lexsort((rows[:, 1], rows[:, 0]))] if len(rows) else rows
 
 
 def pair_in_content_order(an: Floats, ad: Floats, bn: Floats, bd: Floats) -> tuple[Floats, ...]:

@@ -522,3 +522,12 @@ def test_a_comparison_of_b_and_a_mirrors_that_of_a_and_b(rows, data):
     one = ranking_stability({"zeta": a, "alpha": b}, resamples=200, seed=5)
     two = ranking_stability({"b": b, "a": a}, resamples=200, seed=5)
     assert one.same_order == two.same_order
+
+
+@given(_COUNTS, _COUNTS)
+def test_the_side_first_is_the_one_whose_sorted_parts_come_first(a_rows, b_rows):
+    n = min(len(a_rows), len(b_rows))
+    a = (_a(*[x for x, _ in a_rows[:n]]), _a(*[y for _, y in a_rows[:n]]))
+    b = (_a(*[x for x, _ in b_rows[:n]]), _a(*[y for _, y in b_rows[:n]]))
+    parts = [sorted(zip(side[0].tolist(), side[1].tolist(), strict=True)) for side in (a, b)]
+    assert side_first(a, b) == (parts[0] <= parts[1])
