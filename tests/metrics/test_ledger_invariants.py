@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from claimlab.metrics.gate import FAIL, PASS, release_gate
 from claimlab.metrics.ledger import RATIO_DEFS, corpus_figures, group_records, score_tables
+from claimlab.metrics.stats.comparisons import pair_items, side_first
+from claimlab.metrics.stats.resampling import ratio_parts
 from claimlab.metrics.uncertainty import ledger_comparisons
 
 QUICK = {"resamples": 100, "permutations": 100, "seed": 0}
@@ -317,7 +319,7 @@ def test_renaming_or_reordering_answers_changes_no_interval_p_value_ranking_or_v
     assert gate.rows == gate2.rows and gate.shared == gate2.shared
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(answers(n_min=3, n_max=8))
 def test_renaming_the_decomposers_changes_no_comparison_or_ranking(answer_list):
     """Names sort the other way round (A -> zz, B -> aa): the same bounds, p-values, shares."""
@@ -329,18 +331,25 @@ def test_renaming_the_decomposers_changes_no_comparison_or_ranking(answer_list):
         t.attrs.clear()
 
     # "--compare all" takes the names in order: aa - zz, the same pair the other way round
+    groups = group_records(table)
     for ab, ba in zip(
         ledger_comparisons(table, [("A", "B")], **QUICK),
         ledger_comparisons(renamed, [("aa", "zz")], **QUICK),
         strict=True,
     ):
+        pairing = pair_items(groups["A"], groups["B"], *RATIO_DEFS[ab.metric])
+        a, b = ratio_parts(*pairing.a, ab.aggregate), ratio_parts(*pairing.b, ab.aggregate)
+        if side_first(a, b) and side_first(b, a):
+            continue  # both sides hold the same values: A's order them (docs/guide/uncertainty.md)
         assert (ab.p_value, ab.shared, ab.undefined) == (ba.p_value, ba.shared, ba.undefined)
         d, e = ab.difference, ba.difference
         for x, y in ((d.value, e.value), (d.low, e.high), (d.high, e.low)):
             assert (x is None and y is None) or x == pytest.approx(-y, abs=1e-12)
     got = ledger_rankings(table, resamples=200, seed=3)
     again = ledger_rankings(renamed, resamples=200, seed=3)
-    assert [r.same_order for r in got] == [r.same_order for r in again]
+    for r, r2 in zip(got, again, strict=True):  # two groups of the same values: ranked by name
+        if r.values is None or len(set(r.values.values())) == len(r.values):
+            assert r.same_order == r2.same_order
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -302,7 +302,12 @@ def _sorted_rows(side: tuple[Any, Any]) -> Floats:
 
 
 def pair_in_content_order(an: Floats, ad: Floats, bn: Floats, bd: Floats) -> tuple[Floats, ...]:
-    """A pair's four columns (A's parts, B's), their answers in the order side_first says."""
+    """A pair's four columns (A's parts, B's), their answers in the order side_first says.
+
+    Where both sides hold the same values (on other answers), A's order them: the comparison
+    does not depend on the answers' ids or order, but B - A is then not exactly A - B mirrored
+    (no order of such answers can be both).
+    """
     if side_first((an, ad), (bn, bd)):
         return columns_in_content_order(an, ad, bn, bd)
     b_n, b_d, a_n, a_d = columns_in_content_order(bn, bd, an, ad)

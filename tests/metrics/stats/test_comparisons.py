@@ -506,6 +506,8 @@ def test_a_comparison_of_b_and_a_mirrors_that_of_a_and_b(rows, data):
     a = (_a(*[min(n, d) for n, d in rows]), _a(*[d for _, d in rows]))
     other = data.draw(st.lists(st.integers(0, 5), min_size=len(rows), max_size=len(rows)))
     b = (_a(*[min(n, d) for n, (_, d) in zip(other, rows, strict=True)]), a[1])
+    if side_first(a, b) and side_first(b, a):
+        return  # both sides hold the same values: A's order them, no exact mirror (the guide)
     ab = paired_comparison(a, b, resamples=200, permutations=200, seed=2)
     ba = paired_comparison(b, a, resamples=200, permutations=200, seed=2)
     assert ab.p_value == ba.p_value and ab.reason.replace("-", "+") == ba.reason.replace("-", "+")
