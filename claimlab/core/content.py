@@ -120,8 +120,8 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
         (['-18', '-4', '18', '5'], ['07:00', '19:00', '7'])
         >>> numbers("12 March 2024") == numbers("2024-03-12") == numbers("12 Mart 2024", "tr")
         True
-        >>> numbers("2만 원"), sorted(numbers("5 degrees below zero")), numbers("we may park")
-        (frozenset({'20000'}), ['-5', '0'], frozenset())
+        >>> numbers("2만 원"), sorted(numbers("5 degrees below zero")), numbers("2 may enter")
+        (frozenset({'20000'}), ['-5', '0'], frozenset({'2'}))
     """
     plain = _digits(unicodedata.normalize("NFC", text))
     found: set[str] = set()
@@ -182,8 +182,16 @@ def _negative(plain: str, start: int, end: int) -> bool:
 
 
 def _months(plain: str) -> list[str]:
-    """The month of each date written with its name, as its number ("12 March": "3")."""
-    return [str(_MONTH[(m.group(1) or m.group(2)).casefold()]) for m in _MONTH_DATE.finditer(plain)]
+    """The month of each date written with its name, as its number ("12 March": "3").
+
+    An English name counts written with its capital: "2 may enter" holds no month.
+    """
+    out = []
+    for m in _MONTH_DATE.finditer(plain):
+        name = m.group(1) or m.group(2)
+        if not name.isascii() or name[0].isupper():
+            out.append(str(_MONTH[name.casefold()]))
+    return out
 
 
 def _clock_times(plain: str) -> list[str]:

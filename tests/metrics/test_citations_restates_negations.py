@@ -260,6 +260,8 @@ def test_a_nested_negation_is_never_ground_for_a_single_one(language, claim, quo
         ("th", "สอบวันที่ 12 เมษายน", "สอบวันที่ 12 มีนาคม", ["NUMBER_MISMATCH"]),
         ("en", "The exam is on 2024-03-12.", "The exam is on 12 March 2024.", []),
         ("tr", "Sınav 12.03.2024 tarihinde.", "Sınav 12 Mart 2024 tarihinde.", []),
+        ("en", "Up to 2 guests may enter the pool.", "Up to 2 guests may enter the pool.", []),
+        ("en", "Up to 2 guests may enter the pool.", "At most 2 guests may enter the pool.", []),
         # signs in words, halves of the day in words, Korean scales
         ("en", "It was 18 degrees at night.", "It was 18 degrees below zero at night.",
          ["NUMBER_MISMATCH"]),
