@@ -134,6 +134,21 @@ def marks_kept(sep: str) -> Callable[[re.Match[str]], str]:
     return replace
 
 
+def fold_is(folded: str) -> str:
+    """A case-folded text with Turkish i's read alike (``KAPI``, ``kapı``; ``İZMİR``, ``izmir``).
+
+    Case folding alone gives ``I`` as ``i`` (Turkish: ``ı``) and ``İ`` as ``i`` with a dot
+    above; every one of them is ``i`` here.
+
+    Examples:
+        >>> fold_is("BİSİKLET KAPI".casefold()) == fold_is("bisiklet kapı".casefold())
+        True
+    """
+    if folded.isascii():
+        return folded
+    return folded.replace("i\u0307", "i").replace("ı", "i")
+
+
 def one_line(text: object) -> str:
     r"""Terminal-safe text on one line: line breaks shown as ``\n``.
 

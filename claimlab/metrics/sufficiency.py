@@ -45,6 +45,7 @@ from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
 from claimlab.core.frozen import Picklable, Plain, freeze
+from claimlab.core.text import fold_is
 from claimlab.core.vocab import (
     ItemState,
     MetadataProblem,
@@ -1063,10 +1064,7 @@ def normalise_value(value: str) -> str:
         >>> normalise_value("İZMİR Şubesi") == normalise_value("izmir şubesi")
         True
     """
-    folded = " ".join(value.split()).casefold()
-    if folded.isascii():
-        return folded
-    return folded.replace("i\u0307", "i").replace("ı", "i")
+    return fold_is(" ".join(value.split()).casefold())
 
 
 def item_answers(

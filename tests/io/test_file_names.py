@@ -12,6 +12,7 @@ Invariants, on generated ids in the seeds' scripts (Thai, Korean, Turkish) with 
 import json
 import unicodedata
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -187,3 +188,22 @@ def test_a_long_id_is_cut_between_letters_never_inside_one(rid):
 
 def test_every_windows_device_name_gets_its_underscore():
     assert file_names(["COM¹", "lpt³.txt", "COM0"]) == ["COM¹_.json", "lpt³.txt_.json", "COM0.json"]
+
+
+@pytest.mark.parametrize(
+    ("copy", "original"),
+    [
+        ("BİSİKLET PARK YERİ ÜCRETSİZDİR", "Bisiklet park yeri ücretsizdir"),
+        ("İSTASYON SABAH ALTIDA AÇILIR", "İstasyon sabah altıda açılır"),
+        ("istasyon sabah altıda açılır", "İstasyon sabah altıda açılır"),
+        ("KAPI KAPALI", "kapı kapalı"),
+    ],
+)
+def test_a_turkish_copy_in_capitals_is_the_same_claim(copy, original):
+    """Turkish i's read alike: a copy in capitals is a duplicate, and it aligns in full."""
+    from claimlab.labs.annotation.draft import align
+
+    assert fingerprint(copy) == fingerprint(original)
+    answer = f"{original}. Başka bir cümle."
+    found = align(copy, answer)
+    assert found is not None and answer[found.start : found.end].rstrip(".") == original

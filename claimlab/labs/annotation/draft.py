@@ -48,7 +48,7 @@ from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
 from claimlab.core.sentences import split_sentences
 from claimlab.core.spans import span_backs, utf16_offsets, utf16_slice
-from claimlab.core.text import marks_kept
+from claimlab.core.text import fold_is, marks_kept
 from claimlab.core.vocab import REVIEW_FIELDS, ErrorKind, Status
 from claimlab.io.decomposition import DECOMPOSITION_FORMAT, read_decomposition
 from claimlab.io.files import Staging, file_names, json_text, write_json
@@ -75,8 +75,15 @@ class Alignment:
     score: float
 
 
+_TURKISH_IS = str.maketrans({"İ": "i", "ı": "i"})  # BİSİKLET, bisiklet, KAPI, kapı: one word
+
+
 def _fold_same_length(text: str) -> str:
-    """Lower case, character by character, only where that keeps one character one character."""
+    """Lower case, character by character, only where that keeps one character one character.
+
+    Turkish i's are read alike (``İ`` and ``ı`` as ``i``), as values and fingerprints read them.
+    """
+    text = text.translate(_TURKISH_IS)
     low = text.lower()
     if len(low) == len(text):
         return low
@@ -441,7 +448,7 @@ def fingerprint(text: str) -> str:
     """
     if text.isascii():
         return " ".join(_FOLD.sub(" ", text.casefold()).split())
-    folded = unicodedata.normalize("NFC", text).casefold()
+    folded = fold_is(unicodedata.normalize("NFC", text).casefold())  # BİSİKLET: bisiklet
     return " ".join(_FOLD.sub(_SPACE_MARKS_KEPT, folded).split())
 
 
