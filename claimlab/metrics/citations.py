@@ -471,9 +471,7 @@ def stated_clause(parts: Sequence[list[str]], claim: set[str]) -> int:
         0
     """
     keys = []
-    for i, units in enumerate(parts):
-        others = {u for j, p in enumerate(parts) if j != i for u in p}
-        own = [u for u in units if not carried([u], others)]
+    for i, (units, own) in enumerate(zip(parts, own_units(parts), strict=True)):
         got = len(carried(own, claim))
         left = len(own) - got if got else 0
         keys.append((got > 0, -left, got, len(carried(units, claim)), -i))
@@ -505,12 +503,25 @@ def fully_stated(parts: Sequence[list[str]], claim: set[str]) -> list[int]:
         [1]
     """
     out = []
-    for i, units in enumerate(parts):
-        others = {u for j, p in enumerate(parts) if j != i for u in p}
+    for i, own_words in enumerate(own_units(parts)):
         # its own words, but its negation: "not on Sundays" is stated by "on Sundays"
-        own = [u for u in units if not carried([u], others) and not marks(u).negated]
+        own = [u for u in own_words if not marks(u).negated]
         if own and len(carried(own, claim)) == len(own):
             out.append(i)
+    return out
+
+
+def own_units(parts: Sequence[list[str]]) -> list[list[str]]:
+    """Each clause's own words (by content units): those no other clause of the text has.
+
+    Examples:
+        >>> own_units([["adults", "pay"], ["children", "pay"]])
+        [['adults'], ['children']]
+    """
+    out = []
+    for i, units in enumerate(parts):
+        others = {u for j, p in enumerate(parts) if j != i for u in p}
+        out.append([u for u in units if not carried([u], others)])
     return out
 
 

@@ -131,22 +131,14 @@ def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
     alt = q.alternatives[i]
     rest = [x for x in alt if x != m]
     short = lacking(q)
-    if not any(set(a) <= set(rest) for a in q.alternatives):
-        b.case("cut", q.name, rest, status=short, alternative=i, missing=[m])
+    b.case("cut", q.name, rest, status=short, alternative=i, missing=[m])  # i is minimal
     item = b.by_id[m]
     look = b.add_copy(m, "look-alike", object=f"{item['object']} (a different one)")
     swapped = [look if x == m else x for x in alt]
     b.case("look-alike", q.name, swapped, status=short, alternative=i, missing=[m],
            rejected={look: "not a premise"})  # fmt: skip
     if _successors(q, i, m):
-        links = b.out["questions"][q.name].get("links")
-        changes: dict[str, Any] = {"alternatives": [swapped]}
-        if links is not None:
-            pairs = links[i]
-            changes["links"] = [
-                None if pairs is None else [[look if x == m else x for x in p] for p in pairs]
-            ]
-        name = b.add_question(q, f"look-alike~{m}", **changes)
+        name = b.add_question(q, f"look-alike~{m}", **_one_witness(b, q, i, {m: look}))
         b.case("look-alike-chain", name, swapped, status=short, link_error_from=look)
     other = b.add_copy(m, "wrong-relation", relation=f"{item['relation']} (another relation)")
     b.case("wrong-relation", q.name, [other if x == m else x for x in alt], status=short,
@@ -158,12 +150,19 @@ def _premise_cases(b: _Builder, q: Question, i: int, m: str) -> None:
            alternative=i, missing=[m], rejected={stale: "metadata"})  # fmt: skip
 
 
-def _one_witness(b: _Builder, q: Question, i: int) -> dict[str, object]:
-    """The changes that leave a copy of ``q`` with its alternative ``i`` alone (and its links)."""
-    changes: dict[str, object] = {"alternatives": [list(q.alternatives[i])]}
+def _one_witness(
+    b: _Builder, q: Question, i: int, swap: Mapping[str, str] | None = None
+) -> dict[str, object]:
+    """The changes that leave a copy of ``q`` with its alternative ``i`` alone (and its links).
+
+    Each member named in ``swap`` is replaced there by its copy (a look-alike's chain).
+    """
+    swap = swap or {}
+    changes: dict[str, object] = {"alternatives": [[swap.get(x, x) for x in q.alternatives[i]]]}
     links = b.out["questions"][q.name].get("links")
     if links is not None:
-        changes["links"] = [links[i]]
+        pairs = links[i]
+        changes["links"] = [None if pairs is None else [[swap.get(x, x) for x in p] for p in pairs]]
     return changes
 
 
