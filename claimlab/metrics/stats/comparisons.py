@@ -285,8 +285,8 @@ def side_first(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
     the sides are called.
     """
     ra, rb = _sorted_rows(a), _sorted_rows(b)
-    if ra.shape != rb.shape:
-        return _side_parts(a) <= _side_parts(b)
+    if ra.shape != rb.shape:  # an unpaired comparison: sides of their own answers
+        return bool(ra.tolist() <= rb.tolist())
     differ = np.flatnonzero((ra != rb).any(axis=1))
     if not differ.size:
         return True
@@ -296,7 +296,10 @@ def side_first(a: tuple[Any, Any], b: tuple[Any, Any]) -> bool:
 
 
 def _sorted_rows(side: tuple[Any, Any]) -> Floats:
-    """A side's (numerator, denominator) rows sorted, numerator first (as _side_parts)."""
+    """A side's (numerator, denominator) rows sorted, numerator first.
+
+    What the side holds, whatever its name or the order of its answers.
+    """
     rows = np.column_stack([np.asarray(side[0], np.float64), np.asarray(side[1], np.float64)])
     return rows[np.lexsort((rows[:, 1], rows[:, 0]))] if len(rows) else rows
 
@@ -576,7 +579,7 @@ def rankings_stability(
     cols: list[tuple[Floats, Floats]] = []
     ordered: dict[str, list[str]] = {}
     for name, figures in by_figure.items():  # groups by their values, then their answers
-        groups = sorted(figures, key=lambda g: (_side_parts(figures[g]), g))
+        groups = sorted(figures, key=lambda g: (_sorted_rows(figures[g]).tolist(), g))
         flat = columns_in_content_order(
             *(np.asarray(x, np.float64) for g in groups for x in figures[g])
         )
@@ -591,11 +594,6 @@ def rankings_stability(
         out[name] = _ranking(groups, pairs, part, resamples)
         at += len(groups)
     return out
-
-
-def _side_parts(side: tuple[Any, Any]) -> list[tuple[float, float]]:
-    """A side's per-answer parts, sorted: what it holds, whatever its name or answer order."""
-    return sorted(zip(np.asarray(side[0]).tolist(), np.asarray(side[1]).tolist(), strict=True))
 
 
 def _ranking(
