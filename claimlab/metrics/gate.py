@@ -9,9 +9,11 @@ defined on both sides) and the *drop* is the baseline's figure minus this run's 
 (the other way round for a figure where lower is better), micro (summed counts) by default.
 Its one-sided lower bound at ``level`` is the lower end of the paired bootstrap's two-sided
 interval at ``2 * level - 1``. A figure is REGRESSED when that bound lies above ``margin``,
-UNDECIDED when fewer than ``min_shared`` items pair, else PASS. A figure with no interval
-(every resample gives the same drop: never shown as a zero-width interval) is never REGRESSED
-by a bound: it PASSes when its drop is 0 or below (an identical release passes) and is
+UNDECIDED when fewer than ``min_shared`` items pair, else PASS. When every resample
+gives the same drop (every paired item's figure moved alike: never shown as a zero-width
+interval) the drop is that value on any resample: REGRESSED when it lies above ``margin``
+(a release that lost a third of every answer's units, or all of them, FAILs), else PASS.
+With too few resamples for an interval the figure PASSes when its drop is 0 or below and is
 UNDECIDED otherwise.
 
 The gate as a whole (:attr:`Gate.verdict`) FAILs when a figure regressed or when more items of
@@ -194,19 +196,27 @@ def _without_interval(
     values: tuple[float | None, float | None],
     drop: float | None,
     reason: str,
+    *,
+    flat: bool,
     **kw: Any,
 ) -> GateRow:
-    """A figure with no interval: never REGRESSED by a bound; PASS only when nothing dropped.
+    """A figure with no interval: decided by its drop when every resample gives that drop.
 
-    With no interval (every resample gives the same drop, or too few resamples) the figure
-    PASSes when its drop is 0 or below (this run no worse on its pairs, as an identical
-    release) and is UNDECIDED otherwise.
+    ``flat`` (every resample gives the same drop): REGRESSED when the drop lies above the
+    margin, else PASS. Otherwise (too few resamples) PASS when the drop is 0 or below (this
+    run no worse on its pairs, as an identical release), else UNDECIDED.
     """
     why = reason or "no interval could be drawn"
-    if drop is None or drop > 0:
+    margin = kw["margin"]
+    if drop is not None and flat and drop > margin:
+        said = f"{why}; the drop is above the margin on every resample"
+        return GateRow(figure.name, baseline=values[0], now=values[1], difference=drop, low=None,
+                       high=None, verdict=REGRESSED, decided=True, reason=said, **kw)  # fmt: skip
+    if drop is None or (drop > 0 and not flat):
         return _undecided(figure, values, why, **kw)
+    said = f"{why}; no drop" if drop <= 0 else f"{why}; the drop is within the margin"
     return GateRow(figure.name, baseline=values[0], now=values[1], difference=drop, low=None,
-                   high=None, verdict=PASS, decided=True, reason=f"{why}; no drop", **kw)  # fmt: skip
+                   high=None, verdict=PASS, decided=True, reason=said, **kw)  # fmt: skip
 
 
 def _counts(parts: tuple[Any, Any], aggregate: str) -> str:
@@ -238,6 +248,7 @@ def gate_row(
 ) -> GateRow:
     """One figure of ``now`` gated against ``baseline`` (frames indexed by item id)."""
     from claimlab.metrics.stats.comparisons import pair_items, paired_comparison
+    from claimlab.metrics.stats.resampling import MIN_RESAMPLES
 
     p = pair_items(baseline, now, figure.numerator, figure.denominator)
     values = (_ratio(p.a, aggregate), _ratio(p.b, aggregate))
@@ -256,8 +267,9 @@ def gate_row(
         permutations=100, seed=seed, metric=figure.name,
     )  # fmt: skip
     d = c.difference
-    if d.low is None:
-        return _without_interval(figure, values, d.value, c.reason, **kw)
+    if d.low is None:  # with enough resamples, none: every resample gives the same drop
+        flat = resamples >= MIN_RESAMPLES
+        return _without_interval(figure, values, d.value, c.reason, flat=flat, **kw)
     verdict = REGRESSED if d.low > margin else PASS
     return GateRow(figure.name, baseline=values[0], now=values[1], difference=d.value, low=d.low,
                    high=d.high, verdict=verdict, decided=True, reason=c.reason, **kw)  # fmt: skip

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimlab.metrics.gate import FAIL, PASS, release_gate
+from claimlab.metrics.gate import FAIL, PASS, REGRESSED, release_gate
 from claimlab.metrics.ledger import RATIO_DEFS, corpus_figures, group_records, score_tables
 from claimlab.metrics.stats.comparisons import pair_items, side_first
 from claimlab.metrics.stats.resampling import ratio_parts
@@ -240,6 +240,24 @@ def test_removing_answers_from_a_release_never_lets_the_gate_pass(rows, data, al
     check_gate_keeps_answers(gate, removed, allow)
     if removed:
         assert release_gate(base, now, resamples=100, seed=0).verdict == FAIL
+
+
+@SETTINGS
+@given(
+    st.lists(counts().filter(lambda r: r[0] > 0), min_size=2, max_size=30),
+    st.data(),
+    st.sampled_from(["micro", "macro"]),
+)
+def test_a_release_whose_every_answer_covers_less_never_passes(rows, data, aggregate):
+    """Every answer of the release covers fewer of its units (units kept): coverage REGRESSED at
+    margin 0 and the gate FAILs, whether the answers lost alike (all their candidates, the
+    same share: every resample gives one drop) or not."""
+    lost = [data.draw(st.integers(1, c)) for c, *_ in rows]
+    now = per_answer([(c - k, u, f, n) for (c, u, f, n), k in zip(rows, lost, strict=True)])
+    gate = release_gate(per_answer(rows), now, aggregate=aggregate, resamples=100, seed=0)
+    row = next(r for r in gate.rows if r.metric == "coverage")
+    assert (row.verdict, row.decided) == (REGRESSED, True), row.reason
+    assert gate.verdict == FAIL and gate.exit_code == 1
 
 
 # ------------------------------------------------------------------------------ named cases

@@ -1,9 +1,9 @@
 """Never a zero-width interval presented as a 95 % one (SPEC section 7), in comparisons and gates.
 
 When every resample gives the same value, the interval is null and the reason says so (the
-shared :func:`claimlab.metrics.stats.intervals.no_spread`). A gated figure without an interval
-is never REGRESSED by a bound: it PASSes when its drop is 0 or below (an identical release
-passes) and is UNDECIDED otherwise.
+shared :func:`claimlab.metrics.stats.intervals.no_spread`). A gated figure whose every resample
+gives the same drop is decided by that drop: REGRESSED above the margin, else PASS (an identical
+release passes; a release whose every answer lost the same share fails).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claimlab.metrics.gate import PASS, REGRESSED, UNDECIDED, release_gate
+from claimlab.metrics.gate import PASS, REGRESSED, release_gate
 from claimlab.metrics.stats.comparisons import paired_comparison, unpaired_difference
 from claimlab.metrics.uncertainty import ledger_comparisons
 from tests.labs.ledger.test_empty_selections import ledger, write_folders
@@ -68,7 +68,7 @@ def test_every_resample_the_same_gives_no_interval_and_says_why(a, b, value, sho
     [
         ([(1, 2, 1, 1)] * 4, PASS, True),  # identical: no drop on any resample
         ([(2, 2, 1, 1)] * 4, PASS, True),  # one more unit covered everywhere: no drop
-        ([(0, 2, 1, 1)] * 4, UNDECIDED, False),  # one less everywhere: no bound, not REGRESSED
+        ([(0, 2, 1, 1)] * 4, REGRESSED, True),  # one less everywhere: 50 points on every resample
     ],
     ids=["identical", "better-everywhere", "worse-everywhere"],
 )
