@@ -175,6 +175,8 @@ def _read_kind(
     import pyarrow.json as pjson
 
     _check_first_object(p, data)  # read once: checked here, then parsed from memory
+    if not data.lstrip(b"\xef\xbb\xbf \t\r\n"):  # no line at all: the empty table
+        return pa.table({})
     if _may_nest(data):  # pyarrow's reader recurses without a bound: a deep line ends it
         return _read_jsonl_rows(p, data)
     try:
@@ -747,6 +749,22 @@ def _check_ratios(frame: Any, ratios: Sequence[tuple[str, str]], source: str) ->
 
 MAX_COUNT = 2**53  # the largest count every reader holds exactly (a float's whole numbers)
 DECIMAL = r"\+?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"  # a count written as text
+
+
+def columns_of_empty(table: pa.Table, schema: pa.Schema, *texts: str) -> pa.Table:
+    """A table of no rows and no columns (an empty JSON Lines file) given the schema's columns.
+
+    Such a file is the empty table: a release whose every answer lost all its candidates,
+    written as JSON Lines, names no column to read. ``texts``: more text columns to give it
+    (the ``--by`` column). Any other table is returned as it is.
+    """
+    if table.num_rows or [c for c in table.column_names if c != ROW]:
+        return table
+    for field in schema:
+        table = table.append_column(field, pa.array([], field.type))
+    for name in texts:
+        table = table.append_column(name, pa.array([], pa.string()))
+    return table
 
 
 def _empty_columns(table: pa.Table, keys: Sequence[str], counts: Sequence[str]) -> pa.Table:

@@ -23,11 +23,14 @@ from claimlab.core.vocab import STATUSES, unknown
 from claimlab.io.arrays import codes_in, decoded, dictionary_codes, repeats, unique_values
 from claimlab.io.ledger import (
     CANDIDATE_COLUMNS,
+    CANDIDATE_SCHEMA,
     ROW,
     UNIT_COLUMNS,
+    UNIT_SCHEMA,
     as_bool,
     as_id,
     as_string,
+    columns_of_empty,
     preserves_column,
     require_columns,
     row_label,
@@ -86,6 +89,8 @@ def coerce_columns(
         LedgerError: a missing column, a value of the wrong type, an empty value.
     """
     src_c, src_u = candidates_file, units_file
+    candidates = columns_of_empty(candidates, CANDIDATE_SCHEMA, *([by] if by else []))
+    units = columns_of_empty(units, UNIT_SCHEMA)
     require_columns(candidates, CANDIDATE_COLUMNS, src_c)
     require_columns(units, UNIT_COLUMNS, src_u)
     if by is not None and by not in candidates.column_names:

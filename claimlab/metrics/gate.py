@@ -27,7 +27,7 @@ Items only in this run are counted and shown, never paired.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,11 +89,19 @@ class GateRow:
     undefined: int = 0  # items both runs hold, left out: the figure is N/A (0/0) on one side
     baseline_counts: str = ""  # what ``baseline`` is of, over the pairs: "3/6" or "mean of 4"
     now_counts: str = ""
+    group: str | None = None  # the --by group gated (None: every item pooled)
+
+    @property
+    def title(self) -> str:
+        """The figure as shown: ``coverage (micro)``, ``coverage of M2 (micro)`` for a group."""
+        of = "" if self.group is None else f" of {self.group}"
+        return f"{self.metric}{of} ({self.aggregate})"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``gate`` (SPEC section 7)."""
         return {
             "metric": self.metric,
+            **({"group": self.group} if self.group is not None else {}),
             "aggregate": self.aggregate,
             "baseline": self.baseline,
             "now": self.now,
@@ -180,6 +188,19 @@ class Gate:
         }
 
 
+def _above(value: float, margin: float) -> bool:
+    """Whether a drop (or its bound) lies above the margin beyond the rounding of its sums.
+
+    A drop of 3 units of 10 is ``0.30000000000000004`` in floating point: at a margin of 0.3
+    it lies on the margin, not above it.
+
+    Examples:
+        >>> _above(1 - 0.7, 0.3), _above(0.31, 0.3)
+        (False, True)
+    """
+    return value > margin + 1e-12 * max(1.0, abs(margin))
+
+
 def _undecided(
     figure: GateFigure, values: tuple[float | None, float | None], reason: str, **kw: Any
 ) -> GateRow:
@@ -208,7 +229,7 @@ def _without_interval(
     """
     why = reason or "no interval could be drawn"
     margin = kw["margin"]
-    if drop is not None and flat and drop > margin:
+    if drop is not None and flat and _above(drop, margin):
         said = f"{why}; the drop is above the margin on every resample"
         return GateRow(figure.name, baseline=values[0], now=values[1], difference=drop, low=None,
                        high=None, verdict=REGRESSED, decided=True, reason=said, **kw)  # fmt: skip
@@ -270,7 +291,7 @@ def gate_row(
     if d.low is None:  # with enough resamples, none: every resample gives the same drop
         flat = resamples >= MIN_RESAMPLES
         return _without_interval(figure, values, d.value, c.reason, flat=flat, **kw)
-    verdict = REGRESSED if d.low > margin else PASS
+    verdict = REGRESSED if _above(d.low, margin) else PASS
     return GateRow(figure.name, baseline=values[0], now=values[1], difference=d.value, low=d.low,
                    high=d.high, verdict=verdict, decided=True, reason=c.reason, **kw)  # fmt: skip
 
@@ -289,11 +310,14 @@ def release_gate(
     seed: int = 0,
     allow_missing: int = 0,
     min_shared: int = MIN_CLUSTERS,
+    by: str | None = None,
 ) -> Gate:
     """Gate ``now`` against ``baseline``: pandas per-item tables with the figures' counts.
 
     ``figures`` are the figures gated (default: the ledger's ``metrics``); ``keys`` the columns
-    naming an item. A key given twice counts once (its first row).
+    naming an item. A key given twice counts once (its first row). ``by`` (one of ``keys``):
+    each group both runs hold is gated on its own, so one decomposer's loss is never hidden by
+    another's gain; items are paired, counted and missed as without it.
     """
     key = list(keys)
     b_all = baseline.drop_duplicates(key).set_index(key)
@@ -304,7 +328,11 @@ def release_gate(
     options: dict[str, Any] = dict(aggregate=aggregate, margin=margin, level=level,
                                    resamples=resamples, seed=seed, min_shared=min_shared)  # fmt: skip
     gated = figures if figures is not None else ledger_figures(metrics)
-    rows = tuple(gate_row(f, b_all, n_all, **options) for f in gated)
+    rows = tuple(
+        replace(gate_row(f, b_all[mine], n_all[theirs], **options), group=group)
+        for group, mine, theirs in _groups(b_all, n_all, by)
+        for f in gated
+    )
     return Gate(
         rows,
         len(shared),
@@ -316,6 +344,22 @@ def release_gate(
         missing_ids=tuple(_item_name(k) for k in gone.append(lost)[:MISSING_LISTED]),
         lost_files=len(lost),
     )
+
+
+def _groups(baseline: Any, now: Any, by: str | None) -> list[tuple[str | None, Any, Any]]:
+    """Each group both tables hold (by its value, in sorted order) with its rows' masks.
+
+    Without ``by``: one group of every row (None). A group only one run holds is gated nowhere:
+    its items are missing from this run (the gate fails on them) or new in it.
+    """
+    if by is None:
+        return [(None, slice(None), slice(None))]
+    import numpy as np
+
+    mine = baseline.index.get_level_values(by).astype(str)
+    theirs = now.index.get_level_values(by).astype(str)
+    both = sorted(set(mine) & set(theirs))
+    return [(g, np.asarray(mine == g), np.asarray(theirs == g)) for g in both]
 
 
 def lost_files(baseline: Any, now: Any, shared: Any) -> Any:

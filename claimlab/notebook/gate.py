@@ -228,9 +228,7 @@ def gate_junit(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
     suite = ET.Element("testsuite", name="claimlab release gate", errors="0")
     failures = skipped = 0
     for r in gate.rows:
-        case = ET.SubElement(
-            suite, "testcase", classname="claimlab.gate", name=f"{r.metric} ({r.aggregate})"
-        )
+        case = ET.SubElement(suite, "testcase", classname="claimlab.gate", name=terminal(r.title))
         text = terminal(gate_line(r))  # no control character reaches the XML (ill-formed there)
         if r.verdict == "REGRESSED":
             failures += 1
@@ -275,10 +273,18 @@ def gate_line(r: Any) -> str:
     why = f"; {r.reason}" if r.reason else ""
     left = f", {r.undefined} N/A on one side" if r.undefined else ""
     return (
-        f"{r.metric} ({r.aggregate}): {_with_counts(r.baseline, r.baseline_counts)} -> "
+        f"{r.title}: {_with_counts(r.baseline, r.baseline_counts)} -> "
         f"{_with_counts(r.now, r.now_counts)}, drop {_points(r.difference)} "
         f"points{bounds} on {r.pairs} answers{left}, margin {100 * r.margin:.1f}: {r.verdict}{why}"
     )
+
+
+def _md_title(r: Any) -> str:
+    """A gated figure's name in Markdown: the group named by a file escaped, the rest as is."""
+    from claimlab.core.text import md_text, terminal
+
+    of = "" if r.group is None else f" of {md_text(terminal(r.group))}"
+    return f"{r.metric}{of} ({r.aggregate})"
 
 
 def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
@@ -301,7 +307,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
             verdict += f" (not decided: {md_text(terminal(r.reason))})"
         left = f" ({r.undefined} N/A on one side)" if r.undefined else ""
         lines.append(
-            f"| {r.metric} ({r.aggregate}) | {_with_counts(r.baseline, r.baseline_counts)} | "
+            f"| {_md_title(r)} | {_with_counts(r.baseline, r.baseline_counts)} | "
             f"{_with_counts(r.now, r.now_counts)} | "
             f"{_points(r.difference)}{interval} | {r.pairs}{left} | {100 * r.margin:.1f} | {verdict} |"
         )

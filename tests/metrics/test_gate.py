@@ -204,3 +204,17 @@ def test_a_repeated_answer_counts_once_and_answers_pair_in_the_baselines_order()
     (row,) = gate.rows
     assert (gate.shared, gate.only_baseline, gate.only_now) == (3, 0, 0)
     assert (row.baseline, row.now) == (5 / 6, 3 / 6)  # q2's first row (1 of 2) is kept
+
+
+@pytest.mark.parametrize(
+    ("margin", "verdict"), [(0.3, PASS), (0.29, REGRESSED)], ids=["on-the-margin", "above-it"]
+)
+def test_a_drop_on_the_margin_is_not_above_it_whatever_the_rounding(margin, verdict):
+    """3 units of 10 lost everywhere: the drop is 0.30000000000000004 in floating point."""
+    base = table([(f"q{i}", 10, 10) for i in range(5)])
+    now = table([(f"q{i}", 7, 10) for i in range(5)])
+    for aggregate in ("micro", "macro"):
+        (row,) = release_gate(
+            base, now, metrics=["coverage"], margin=margin, aggregate=aggregate, resamples=200
+        ).rows
+        assert row.verdict == verdict, row.reason

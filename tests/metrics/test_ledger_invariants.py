@@ -260,6 +260,25 @@ def test_a_release_whose_every_answer_covers_less_never_passes(rows, data, aggre
     assert gate.verdict == FAIL and gate.exit_code == 1
 
 
+@SETTINGS
+@given(st.lists(counts().filter(lambda r: r[0] > 0), min_size=2, max_size=20), st.data())
+def test_one_groups_loss_is_never_hidden_by_another_groups_gain(rows, data):
+    """--by model: decomposer B covers fewer units on every answer while A covers more; the
+    gate of the groups pooled may see no drop, the gate by group FAILs on B and passes A."""
+    lost = [data.draw(st.integers(1, c)) for c, *_ in rows]
+    a_before = per_answer([(c - k, u, f, n) for (c, u, f, n), k in zip(rows, lost, strict=True)])
+    b_after = per_answer([(c - k, u, f, n) for (c, u, f, n), k in zip(rows, lost, strict=True)])
+    a_after, b_before = per_answer(rows), per_answer(rows)
+    base = pd.concat([a_before.assign(model="A"), b_before.assign(model="B")])
+    now = pd.concat([a_after.assign(model="A"), b_after.assign(model="B")])
+    gate = release_gate(
+        base, now, keys=["model", "answer_id"], by="model", metrics=["coverage"], resamples=100
+    )
+    verdicts = {r.group: r.verdict for r in gate.rows}
+    assert verdicts == {"A": PASS, "B": REGRESSED}
+    assert gate.verdict == FAIL and gate.shared == 2 * len(rows)
+
+
 # ------------------------------------------------------------------------------ named cases
 
 

@@ -91,7 +91,7 @@ def _gate(args: argparse.Namespace, result: LedgerResult) -> tuple[Gate, RunDiff
     if args.by is not None:
         now = now.rename(columns={"model": args.by})
     figures = ledger_figures(args.gate_figures or TOY_METRICS)
-    gate = gate_file(args.baseline, now, figures, keys=keys, **gate_options(args))
+    gate = gate_file(args.baseline, now, figures, keys=keys, by=args.by, **gate_options(args))
     before = table_side(args.baseline, by=args.by)
     changes = compare(
         before, table_run(now, item="answer", keys=keys), figure=gate_figure(gate, before.figures)

@@ -141,3 +141,20 @@ def test_a_units_csv_with_a_repeated_row_is_one_line_naming_the_row(tmp_path):
     proc = run_cli("ledger", c, "--units", u)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "u.csv" in proc.stderr and "unit_id" in proc.stderr and "listed twice" in proc.stderr
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "\ufeff\n"], ids=["no-byte", "blank-lines", "bom"])
+def test_a_release_that_lost_every_candidate_written_as_json_lines_fails(
+    baseline, tmp_path, content
+):
+    """An empty JSON Lines candidates file is the empty table, as a header-only CSV is."""
+    units = pd.read_csv(baseline / "base" / "u.csv", dtype=str)
+    (tmp_path / "u.jsonl").write_text(units.to_json(orient="records", lines=True), encoding="utf-8")
+    (tmp_path / "c.jsonl").write_text(content, encoding="utf-8")
+    proc = run_cli(
+        "ledger", tmp_path / "c.jsonl", "--units", tmp_path / "u.jsonl",
+        "--baseline", baseline / "answers.csv", "--json",
+    )  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    rows = {g["metric"]: g for g in json.loads(proc.stdout)["gate"]}
+    assert rows["coverage"]["verdict"] == "REGRESSED" and rows["coverage"]["now"] == 0.0
