@@ -8,7 +8,9 @@ letters. Two things are read from a text:
   exactly three digits as thousands (``1,000`` = ``1.000`` = ``1000``), a date or time as its
   parts (``2026-03-01`` is 2026, 3 and 1; ``18:45`` is 18 and 45), and the number words of the
   text's language (English ``seven``, Turkish ``yedi``; ``one`` and ``bir`` are left out, being
-  also the article). ``7`` ≠ ``14`` however alike they look.
+  also the article), ordinals (``third``, ``üçüncü``; not ``first`` or ``second``) and Korean
+  native numbers (``다섯``). ``7`` ≠ ``14`` however alike they look. A range (``5-7``,
+  :func:`range_ends`) is read apart, for a check that wants a value stated alone.
 * **content words**: the words after Unicode NFC and case folding, short function words of
   English and Turkish left out (``the``, ``of``, ``ve``, ``ile``, ...; negations and
   quantifiers such as ``not``, ``no``, ``least``, ``az`` stay: they change what is said). Two
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 STOPWORDS = frozenset(
     """
@@ -52,8 +55,40 @@ NUMBER_WORDS = {
         [0, *range(2, 11), 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000, 1_000_000], strict=True,
     )),
 }  # fmt: skip
-
-ONE = {"en": "one", "tr": "bir"}
+# ordinals as their values ("the third floor" is the 3rd); English "first" and "second" are
+# left out, being also "at first" and a unit of time
+ORDINAL_WORDS = {
+    "en": dict(zip(
+        "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth "
+        "fortieth fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth".split(),
+        [*range(3, 21), 30, 40, 50, 60, 70, 80, 90, 100, 1000], strict=True,
+    )),
+    "tr": dict(zip(
+        "birinci ikinci üçüncü dördüncü beşinci altıncı yedinci sekizinci dokuzuncu onuncu "
+        "yirminci otuzuncu kırkıncı ellinci altmışıncı yetmişinci sekseninci doksanıncı "
+        "yüzüncü bininci".split(),
+        [*range(1, 11), 20, 30, 40, 50, 60, 70, 80, 90, 100, 1000], strict=True,
+    )),
+}  # fmt: skip
+WORDS = {
+    language: {**NUMBER_WORDS[language], **ORDINAL_WORDS[language]} for language in NUMBER_WORDS
+}
+# Korean native numbers, read in a text of any language (Hangul is no other language's word):
+# a tens word, a units word or both ("스물두"), alone ("다섯 시간") or before a counter ("세 명",
+# "열 살", "다섯명"); 하나, 한, 세, 네 and 열 also mean "but", "one/a", "tax", "yes", "heat":
+# read only before a counter. Counters that glue into other words ("세대", "한층") are left out.
+_KO_UNIT = dict(zip("하나 한 둘 두 셋 세 넷 네 다섯 여섯 일곱 여덟 아홉".split(),
+                    [1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 9], strict=True))  # fmt: skip
+_KO_TEN = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50}
+_KO_ONLY_COUNTED = frozenset({"하나", "한", "세", "네", "열"})
+_KO_COUNTER = "명|사람|살|시간|개|번|잔|권|마리|곳|가지|시|병|장|켤레|그릇|개월|달|주일"
+_KO_NUMBER = re.compile(
+    rf"(?<![가-힣])({'|'.join(_KO_TEN)})?({'|'.join(sorted(_KO_UNIT, key=len, reverse=True))})?"
+    rf"(?:\s*({_KO_COUNTER})|(?![가-힣]))"
+)
+# English "first" and "second" count only inside a run ("twenty-first"), as "one" and "bir"
+IN_RUN = {"en": {"one": 1, "first": 1, "second": 2}, "tr": {"bir": 1}}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"\w+")
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff]+")
@@ -134,10 +169,25 @@ def numbers(text: str, language: str = "en") -> frozenset[str]:
         found.update(values)
     found.update(_clock_times(plain))
     found.update(_months(plain))
-    words = NUMBER_WORDS.get(language, {})
+    words = WORDS.get(language)
     if words:
         found.update(_word_numbers(_WORD.findall(plain.casefold()), words, language))
+    if _HANGUL.search(plain):
+        found.update(_korean_numbers(plain))
     return frozenset(found)
+
+
+def _korean_numbers(plain: str) -> list[str]:
+    """Korean native numbers as values ("다섯 시간" 5, "스물두 살" 22, "세 명" 3)."""
+    out = []
+    for m in _KO_NUMBER.finditer(plain):
+        ten, unit, counter = m.groups()
+        if not (ten or unit):
+            continue
+        if counter is None and (ten or unit) in _KO_ONLY_COUNTED and not (ten and unit):
+            continue
+        out.append(str(_KO_TEN.get(ten or "", 0) + _KO_UNIT.get(unit or "", 0)))
+    return out
 
 
 _MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
@@ -217,17 +267,171 @@ def _clock_times(plain: str) -> list[str]:
     return out
 
 
+_CUR = r"[$€£¥₩₺฿₹]?"
+_NUM = rf"{_CUR}(\d+(?:[.,]\d+)*)(?!\d|[:./\-]\d)"  # a high end: no clock time or date
+_SIGNED = r"((?:(?<![\w.,])[-−])?\d+(?:[.,]\d+)*)"  # a low end may be negative: -5 to 3
+_LOW = rf"(?<![\d.,:/])(?<!\d[-−]){_SIGNED}(?:\s*[%°]|\s*[^\W\d_]\S*)?"  # and its unit
+_DASH = rf"\s*[-–—~〜～]\s*{_CUR}"
+_UNIT = r"(?!(?i:[ap]\.?m)\b)(?P<unit>[^\W\d_]{1,5})"  # a unit after both ends: 5km-7km, 5일~7일
+_RANGES = (  # written only as a range
+    rf"(?<![\d.,:/\-−]){_SIGNED}%?{_DASH}{_NUM}(?![-/]\d)",  # 5-7, 5–7, 5~7, $20–$35
+    rf"(?<![\d.,:/\-−]){_SIGNED}\s*{_UNIT}{_DASH}{_NUM}\s*(?P=unit)(?!\w)",
+    rf"\b(?:between|entre)\s+{_CUR}{_LOW}\s+(?:and|y|et|e)\s+{_NUM}",
+    rf"{_LOW}\s+ile\s+{_NUM}\s*\w*\s+ara(?:sı|sında|lığında)",
+    rf"{_LOW}\s+(?:ila|bis|đến|से)\s+{_NUM}",  # 2 ila 4, 5 bis 7, 5 से 7
+    rf"\b(?:de|từ)\s+{_LOW}\s+(?:a|à|đến)\s+{_NUM}|من\s+{_LOW}\s+[إا]لى\s+{_NUM}",
+    rf"(?<![\d.,]){_SIGNED}\s*ถึง\s*{_NUM}",
+)
+# may also say a change ("rose from 5 to 7", "5에서 7로 늘었다"): a range unless a change is said
+_CHANGEABLE = (
+    rf"{_LOW}\s+(?:to|through|thru)\s+{_NUM}",
+    rf"(?<![\d.,]){_SIGNED}[^\W\d_]{{0,2}}\s*(?:에서|부터)\s*{_NUM}",
+)
+_CHANGE = re.compile(
+    r"(?:\b(?:ris|rose|increas|rais|grow|grew|fell|fall|drop|decreas|cut|reduc|lower|chang|"
+    r"mov|went|gone|go|up|down|extend|shorten|jump|climb|doubl|halv|shift|went)\w*"
+    r"\s+(?:\w+\s+){0,2}(?:from\s+)?$)",
+    re.IGNORECASE,
+)
+_CHANGE_AFTER = re.compile(r"[^\W\d_]{0,2}\s*(?:으로|로)")
+_STRICT_RANGE = re.compile("|".join(_RANGES), re.IGNORECASE)
+_CHANGEABLE_RANGE = re.compile("|".join(_CHANGEABLE), re.IGNORECASE)
+_LOOSE_RANGE = re.compile(  # a claim's range: any of them, change or not
+    "|".join(
+        (
+            *_RANGES,
+            *_CHANGEABLE,
+            rf"{_LOW}\s+(?:until|till|ile|or|a|à|y)\s+{_NUM}",
+            rf"(?<![\d.,:]){_SIGNED}\s*\S*?\s*(?:에서|부터)\s*{_NUM}",
+        )
+    ),
+    re.IGNORECASE,
+)
+_CLOCK_LIKE = re.compile(r"(?:0\d|1\d|2[0-4]|\d)[.]([0-5]\d)")
+
+
+def range_ends(
+    text: str, *, loose: bool = False, language: str = "en"
+) -> tuple[frozenset[str], str]:
+    """The values written as an end of a range, and the text with its ranges blanked out.
+
+    A range is two numbers, the first the smaller: joined by a dash or a tilde (``5-7``,
+    ``5–7 gün``, ``5~7일``, ``$20–$35``, ``5km-7km``), "between/entre ... and/y/et", "5 to 7",
+    "5 through 7", Turkish "... ile ... arası" and "ila", German "bis", Vietnamese "đến", Hindi
+    "से", Arabic "من ... إلى", Korean "에서/부터", Thai ถึง. Dates (``2026-03-01``) and clock
+    times (``9:00-17:00``, ``09.00-18.00``) are none, nor a change ("rose from 5 to 7",
+    "5에서 7로"). ``loose`` reads a change as a range too ("5 or 7" and "until" as well): a
+    claim written so states its range.
+
+    Examples:
+        >>> range_ends("delivery in 5-7 working days, not 2026-03-01")[0] == {"5", "7"}
+        True
+        >>> sorted(range_ends("5 ile 7 gün arasında")[0]), range_ends("rose from 5 to 7 %")[0]
+        (['5', '7'], frozenset())
+        >>> sorted(range_ends("between -5 and 3 °C")[0]), range_ends("won 3-2")[0]
+        (['-5', '3'], frozenset())
+    """
+    ends: set[str] = set()
+
+    def take(low: str, high: str) -> str:
+        ends.update((low, high))
+        return " "
+
+    rest = _each_range(text, take, loose=loose, language=language)
+    return frozenset(ends), rest
+
+
+def dashed_ranges(text: str, *, loose: bool = False, language: str = "en") -> str:
+    """The text with each range (see :func:`range_ends`) written ``low-high``.
+
+    A range said in words ("between 5 and 7") is then one piece of a clause, not two.
+
+    Examples:
+        >>> dashed_ranges("between 5 and 8 weeks, and 9 to 12 more", loose=True)
+        '5-8 weeks, and 9-12 more'
+    """
+    return _each_range(text, lambda low, high: f"{low}-{high}", loose=loose, language=language)
+
+
+def _each_range(text: str, write: Callable[[str, str], str], *, loose: bool, language: str) -> str:
+    """The text with each range replaced by ``write(low, high)``, else the text as given.
+
+    A text with a range comes back with its digits in ASCII, in NFC and its number words in
+    digits ("five to seven" is 5 to 7).
+    """
+    plain = _words_as_digits(_digits(unicodedata.normalize("NFC", text)), language)
+
+    def one(m: re.Match[str]) -> str:
+        ends = _ends(m)
+        return m.group() if ends is None else write(*ends)
+
+    def unchanged(m: re.Match[str]) -> str:
+        said = m.string
+        if _CHANGE.search(said, max(0, m.start() - 40), m.start()) or _CHANGE_AFTER.match(
+            said, m.end()
+        ):
+            return m.group()
+        return one(m)
+
+    if loose:
+        out = _LOOSE_RANGE.sub(one, plain)
+    else:
+        out = _CHANGEABLE_RANGE.sub(unchanged, _STRICT_RANGE.sub(one, plain))
+    return text if out == plain else out
+
+
+_WORD_RUNS: dict[str, re.Pattern[str]] = {}
+
+
+def _words_as_digits(plain: str, language: str) -> str:
+    """Each run of a language's number words written in digits, when it is one value."""
+    words = WORDS.get(language)
+    if not words:
+        return plain
+    run = _WORD_RUNS.get(language)
+    if run is None:
+        one = "|".join(sorted(map(re.escape, [*words, *IN_RUN.get(language, {})]), key=len)[::-1])
+        run = _WORD_RUNS[language] = re.compile(
+            rf"(?<!\w)(?:{one})(?:[\s-]+(?:{one}))*(?!\w)", re.IGNORECASE
+        )
+
+    def digits(m: re.Match[str]) -> str:
+        values = _word_numbers(_WORD.findall(m.group().casefold()), words, language)
+        return values[0] if len(values) == 1 else m.group()
+
+    return run.sub(digits, plain)
+
+
+def _ends(m: re.Match[str]) -> tuple[str, str] | None:
+    """A matched range's two ends as values (None: not a range, or clock times "09.00-18.00")."""
+    if _MONTH_DATE.search(m.group()):  # "from 1 May to 30 September": two dates
+        return None
+    low_text, high_text = [g for g in m.groups() if g is not None and g[-1].isdigit()][:2]
+    sign = "-" if low_text[0] in "-−" else ""
+    low, high = _values(low_text.lstrip("-−")), _values(high_text)
+    clock = all(_CLOCK_LIKE.fullmatch(t.lstrip("-−")) for t in (low_text, high_text))
+    if clock and any(
+        t.endswith(("00", "15", "30", "45")) or t[0] == "0" for t in (low_text, high_text)
+    ):
+        return None
+    if len(low) != 1 or len(high) != 1:
+        return None
+    low_value = f"{sign}{low[0]}" if sign and low[0] != "0" else low[0]
+    return (low_value, high[0]) if float(low_value) < float(high[0]) else None
+
+
 def _word_numbers(tokens: list[str], words: dict[str, int], language: str) -> list[str]:
     """Runs of number words as values: "on dört" is 14, "two hundred" 200, "yirmi bir" 21.
 
-    ``one`` and ``bir`` count only inside a run: alone they are also the article.
+    ``one``, ``bir``, ``first`` and ``second`` count only inside a run (:data:`IN_RUN`): alone
+    they are also the article, "at first" and a unit of time ("twenty-first" is 21).
     """
-    unit = ONE[language]
+    in_run = IN_RUN.get(language, {})
     out: list[str] = []
     run: list[int] = []
     for w in [*tokens, ""]:
-        if w in words or (w == unit and run):
-            run.append(words.get(w, 1))
+        if w in words or (w in in_run and run):
+            run.append(words[w] if w in words else in_run[w])
             continue
         if run:
             out.append(str(_combine(run)))

@@ -10,7 +10,7 @@ How a sentence ends:
     * after ``。``, ``！``, ``？`` (no space needed), and at every line break;
     * Thai writes no full stop: a space between two Thai characters ends a sentence (Thai uses
       the space where other scripts use a full stop or a comma), a space next to Latin text or
-      digits does not; a dot right after a Thai letter marks an abbreviation (``น.`` for
+      digits (``๕`` as ``5``) does not; a dot right after a Thai letter marks an abbreviation (``น.`` for
       นาฬิกา, "o'clock"; ``พ.ศ.``) and ends nothing.
 
 It is a rule-based splitter, not a trained one: good enough to propose units for a person
@@ -36,7 +36,7 @@ ABBREVIATIONS = frozenset(
 )  # fmt: skip
 _END = re.compile(r"[.!?…]+[\"'”’»)\]]*")
 _WIDE_END = re.compile(r"[。！？]+")
-_THAI = "\u0e00-\u0e7f"
+_THAI = "\u0e00-\u0e4f\u0e5a-\u0e7f"  # Thai letters and marks; Thai digits are digits
 _THAI_BREAK = re.compile(rf"(?<=[{_THAI}])[ \u00a0]+(?=[{_THAI}])")
 _WORD_BEFORE = re.compile(r"([\w.]+)$")
 _SPACES = re.compile(r"\s+")  # the white space str.isspace() knows (the same table)

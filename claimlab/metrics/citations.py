@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from claimlab.core.content import carried, content_units, numbers
+from claimlab.core.content import carried, content_units, dashed_ranges, numbers, range_ends
 from claimlab.core.frozen import freeze
 from claimlab.core.polarity import (
     Marks,
@@ -558,9 +558,10 @@ def clause_lost_numbers(claim: str, context: str, language: str) -> list[str]:
         >>> clause_lost_numbers("Adults pay 5, children 2.", "Adults pay 5; children pay 2", "en")
         []
     """
-    parts = _number_pieces(context)
+    parts = _number_pieces(dashed_ranges(context, language=language))  # "between 5 and 7": one
     units = [content_units(expand_not(p)) for p in parts]
     lost: set[str] = set()
+    claim = dashed_ranges(claim, loose=True, language=language)
     for ours in clauses(claim) or [claim]:
         claim_units = set(content_units(ours))
         stated = {stated_clause(units, claim_units), *fully_stated(units, claim_units)}
@@ -599,6 +600,7 @@ class Matching:
     texts: tuple[str, ...]  # the claims with the file's synonyms applied
     declared: tuple[int | None, ...]
     matched: Mapping[int, tuple[int, ...]]  # sentence (0-based) -> claims (0-based)
+    written: frozenset[tuple[int, int]] = frozenset()  # (claim, sentence): written out whole
 
     def __post_init__(self) -> None:
         freeze(self, "matched")
@@ -616,17 +618,59 @@ def match_claims(answer: Answer) -> Matching:
     declared = _declared(answer, sentences)
     best = best_matches(texts, words, language=answer.language)
     matched: dict[int, list[int]] = {}
+    written: set[tuple[int, int]] = set()
+    folded: list[str] = []
+
+    def pieces() -> list[str]:  # the sentences as compared, made once per answer
+        if not folded:
+            folded.extend(normalise(w).casefold().rstrip(".!?…。！？ ") for w in words)
+        return folded
+
     for k, (d, b) in enumerate(zip(declared, best, strict=True)):
         to = d if d is not None else b
-        if to is not None:
-            matched.setdefault(to, []).append(k)
+        if to is None:
+            continue
+        spanned = [to] if d is not None else _written_out(texts[k], pieces(), to)
+        for i in spanned:
+            matched.setdefault(i, []).append(k)
+        written.update((k, i) for i in spanned if len(spanned) > 1)
     return Matching(
         tuple(sentences),
         tuple(words),
         tuple(texts),
         tuple(declared),
         {i: tuple(ks) for i, ks in matched.items()},
+        frozenset(written),
     )
+
+
+_BETWEEN = re.compile(r"[\s.,;:!?…。！？、]*")
+
+
+def _written_out(claim: str, pieces: Sequence[str], at: int) -> list[int]:
+    """The sentences a claim writes out one after another from ``at``, else ``[at]`` alone.
+
+    A claim made of two or more neighbouring sentences of the answer, word for word, with
+    nothing but spaces and stops between them, states each (a Thai answer's sentences end at a
+    space: "ค่าเข้าชม 300 บาท ต่อคน" is two). ``pieces``: the sentences in NFC, case folded,
+    white space as one, without their final stop; the claim is compared so.
+    """
+    whole = normalise(claim).casefold()
+    if not pieces[at] or pieces[at] not in whole or len(whole) <= len(pieces[at]) + 1:
+        return [at]  # a claim that writes out its sentence and another holds it, and more
+    for low in range(at, max(-1, at - len(whole)), -1):  # the first sentence the claim opens with
+        if not (pieces[low] and whole.startswith(pieces[low])):
+            continue
+        end, high = len(pieces[low]), low
+        while True:
+            end = _BETWEEN.match(whole, end).end()  # type: ignore[union-attr]
+            if end == len(whole):
+                return list(range(low, high + 1)) if low <= at <= high and high > low else [at]
+            nxt = high + 1
+            if nxt >= len(pieces) or not pieces[nxt] or not whole.startswith(pieces[nxt], end):
+                break
+            end, high = end + len(pieces[nxt]), nxt
+    return [at]
 
 
 def covered_pairs(answer: Answer) -> list[tuple[int, int]]:
@@ -661,6 +705,8 @@ def check_sentences(answer: Answer) -> SentenceChecks:
             uncovered.append(Uncovered(i + 1, m.sentences[i], reason))
             continue
         for k in ks:
+            if (k, i) in m.written:  # the claim is this sentence and its neighbours, word for word
+                continue
             found = disagreement(s, m.texts[k], answer.language, declared=m.declared[k] == i)
             if found is not None:
                 disagreeing.append((k + 1, i + 1, found))
@@ -740,13 +786,30 @@ def lost_numbers(claim: str, quote: str, language: str) -> list[str]:
 
 
 def _lost(claim: str, held_in: Sequence[str], language: str) -> frozenset[str]:
-    """The claim's numbers and clause labels none of ``held_in`` holds (labels as labels)."""
+    """The claim's numbers and clause labels none of ``held_in`` holds (labels as labels).
+
+    A value ``held_in`` gives only as an end of a range is not held for a claim that states
+    it alone: "delivery takes 5 weeks" is not backed by "delivery takes 5-8 weeks".
+    """
     text, labels = split_labels(claim)
     held: set[str] = set()
+    ends: set[str] = set()  # values held only as an end of a range ("5-7" holds no 5 alone)
     for part in held_in:
         part_text, part_labels = split_labels(part)
+        part_ends, rest = range_ends(part_text, language=language)
         held |= numbers(part_text, language) | part_labels
-    return (numbers(text, language) | labels) - held
+        ends |= part_ends - numbers(rest, language) if part_ends else set()
+    ours = numbers(text, language) | labels
+    if ours & ends:
+        ours_ends = range_ends(text, loose=True, language=language)[0]
+        return ours - held | (ours & ends) - ours_ends
+    return ours - held
+
+
+def _as_range_end(lost: Sequence[str], quote: str, language: str) -> str:
+    """Said after a lost number the quote holds only as an end of a range ("" if none is)."""
+    ends = [v for v in lost if v in range_ends(quote, language=language)[0]]
+    return f" (it gives {', '.join(ends)} only as an end of a range)" if ends else ""
 
 
 def _sort_key(value: str) -> tuple[int, str]:
@@ -920,6 +983,7 @@ def _claim_problem(
         lost = clause_lost_numbers(claim.text, context, language)
     if lost:
         why = f"claim {n} states {', '.join(lost)}, which its quote from {chunk.id} does not"
+        why += _as_range_end(lost, claim.quote, language)
         return Problem(n, ProblemCode.NUMBER_MISMATCH, why), m["number"].format(
             numbers=", ".join(lost), claim=short, chunk=_q(chunk.id)
         )

@@ -271,6 +271,23 @@ def test_a_nested_negation_is_never_ground_for_a_single_one(language, claim, quo
         ("th", "สำนักงานเปิด 6 โมงเย็น", "สำนักงานเปิด 6 โมงเช้า", ["NUMBER_MISMATCH"]),
         ("ko", "박물관 입장료는 성인 2천 원이다.", "박물관 입장료는 성인 2만 원이다.", ["NUMBER_MISMATCH"]),
         ("th", "สำนักงานเปิดเวลา 7 โมงเช้าในวันธรรมดา", "สำนักงานเปิดเวลา ๗ โมงเช้าในวันธรรมดา", []),
+        # ordinals and Korean number words are numbers
+        ("en", "The office is on the 3rd floor.", "The office is on the third floor.", []),
+        ("en", "The office is on the fourth floor.", "The office is on the 3rd floor.",
+         ["NUMBER_MISMATCH"]),
+        ("en", "The office is on the twenty-third floor.", "The office is on the 23rd floor.", []),
+        ("tr", "Ofis üçüncü kattadır.", "Ofis 3. kattadır.", []),
+        ("tr", "Ofis dördüncü kattadır.", "Ofis 3. kattadır.", ["NUMBER_MISMATCH"]),
+        ("ko", "수리는 다섯 시간 걸립니다.", "수리는 5시간 걸립니다.", []),
+        ("ko", "수리는 일곱 시간 걸립니다.", "수리는 5시간 걸립니다.", ["NUMBER_MISMATCH"]),
+        ("en", "The first bus leaves at 6.", "The first bus leaves at 6.", []),
+        ("en", "The hospital ranked 21st.", "The hospital ranked twenty-first.", []),
+        ("ko", "회의실은 5명이 사용합니다.", "회의실은 다섯명이 사용합니다.", []),
+        ("ko", "이 방은 3명이 사용합니다.", "이 방은 세 명이 사용합니다.", []),
+        ("ko", "이 과정은 10살 어린이를 위한 것입니다.", "이 과정은 열 살 어린이를 위한 것입니다.", []),
+        ("ko", "이 과정은 12살 어린이를 위한 것입니다.", "이 과정은 열 살 어린이를 위한 것입니다.",
+         ["NUMBER_MISMATCH"]),
+        ("ko", "세대마다 주차 공간이 있습니다.", "세대마다 주차 공간이 있습니다.", []),  # no number
         # a number of another piece of the quote is not the claim's
         ("en", "Children pay 10 euros per visit.",
          "Adults pay 10 euros per visit, children 5 euros per visit.", ["NUMBER_MISMATCH"]),
