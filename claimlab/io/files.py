@@ -328,6 +328,13 @@ _DEVICES = frozenset(
 )
 
 
+def _joins_next(ch: str) -> bool:
+    """A virama (Hindi ``्``, Thai ``ฺ``) or a zero-width joiner: it joins the next letter to its own."""
+    import unicodedata
+
+    return ch == "\u200d" or unicodedata.combining(ch) == 9
+
+
 def _stem(rid: str, older: bool) -> str:
     """An id as a safe file stem (see :func:`file_names`)."""
     if older:
@@ -338,8 +345,8 @@ def _stem(rid: str, older: bool) -> str:
 
         digest = hashlib.sha256(rid.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         cut = len(cap_bytes(stem, STEM_BYTES - 9))
-        while 0 < cut < len(stem) and is_mark(stem[cut]):  # a letter goes with its marks
-            cut -= 1
+        while 0 < cut < len(stem) and (is_mark(stem[cut]) or _joins_next(stem[cut - 1])):
+            cut -= 1  # a letter goes with its marks, a conjunct (क्ष) with its letters
         stem = f"{stem[:cut].rstrip('._-')}-{digest}"
     if stem.split(".")[0].upper() in _DEVICES:
         stem += "_"
