@@ -36,6 +36,7 @@ cannot tell what a clause is about. The Turkish ``-me``/``-ma`` alone is also th
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -264,6 +265,7 @@ def _inside_kinds(word: str) -> list[str]:
     return found
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a clause or word is read again for every claim on it
 def marks(text: str, language: str = "en") -> Marks:
     """Whether a text is negated and which scope words it holds (see the module note).
 

@@ -7,6 +7,7 @@ literally where it lands; views and the command line call them at the point of d
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 import unicodedata
@@ -147,6 +148,25 @@ def fold_is(folded: str) -> str:
     if folded.isascii():
         return folded
     return folded.replace("i\u0307", "i").replace("ı", "i")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def same_claim_key(fingerprint: str) -> str:
+    """A fingerprint as repeats are found: ``Library|OPENS|9`` repeats ``library|opens|9``.
+
+    In NFC, white space as one space, case folded, Turkish i's alike (:func:`fold_is`).
+
+    Examples:
+        >>> same_claim_key(" İSTANBUL|Eczane ") == same_claim_key("istanbul|eczane")
+        True
+    """
+    if fingerprint.isascii() and not _ODD_SPACE.search(fingerprint):
+        return fingerprint.lower()
+    one = " ".join(unicodedata.normalize("NFC", fingerprint).split())
+    return fold_is(one.casefold())
+
+
+_ODD_SPACE = re.compile(r"^\s|\s$|\s\s|[^\S ]")
 
 
 def one_line(text: object) -> str:

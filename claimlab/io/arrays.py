@@ -86,6 +86,29 @@ def string_hash(arr: pa.Array) -> np.ndarray:
     return h
 
 
+def claim_keys(fingerprints: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Fingerprints as repeats are found (:func:`~claimlab.core.text.same_claim_key`).
+
+    A column already so (lower-case ASCII, single spaces: what tools usually write) is
+    returned as it is; otherwise each distinct value is read once.
+    """
+    from claimlab.core.text import same_claim_key
+
+    if not len(fingerprints):
+        return fingerprints
+    if pa.types.is_dictionary(fingerprints.type):
+        fingerprints = decoded(fingerprints)
+    plain = (
+        pc.all(pc.string_is_ascii(fingerprints)).as_py()
+        and pc.all(pc.equal(fingerprints, pc.utf8_lower(fingerprints))).as_py()
+    )
+    if plain and not pc.any(pc.match_substring_regex(fingerprints, r"^\s|\s$|\s\s|[^\S ]")).as_py():
+        return fingerprints
+    codes, dictionary = dictionary_codes(fingerprints)
+    keys = pa.array([same_claim_key(v) for v in dictionary.to_pylist()], pa.string())
+    return pa.chunked_array([keys.take(pa.array(codes))])
+
+
 def repeats_within(group: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
     """True for every row whose value already occurred earlier in the same group (exact).
 

@@ -40,6 +40,7 @@ from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import Plain, freeze
 from claimlab.core.ratio import Ratio
 from claimlab.core.spans import backing_rule
+from claimlab.core.text import same_claim_key
 from claimlab.core.vocab import (
     ERROR_KINDS,
     STATUSES,
@@ -224,14 +225,18 @@ def _spans_text(c: Candidate) -> str:
 
 
 def _unique(chosen: Sequence[Candidate]) -> tuple[list[Candidate], list[str | None]]:
-    """D* (first occurrence of each fingerprint kept) and, for each of D, what it repeats."""
+    """D* (first occurrence of each fingerprint kept) and, for each of D, what it repeats.
+
+    Fingerprints compare as :func:`~claimlab.core.text.same_claim_key` reads them.
+    """
     first_by_fp: dict[str, str] = {}
     unique: list[Candidate] = []
     dup_of: list[str | None] = []
     for c in chosen:
-        first = first_by_fp.get(c.fingerprint)
+        key = same_claim_key(c.fingerprint)
+        first = first_by_fp.get(key)
         if first is None:
-            first_by_fp[c.fingerprint] = c.id
+            first_by_fp[key] = c.id
             unique.append(c)
         dup_of.append(first)
     return unique, dup_of

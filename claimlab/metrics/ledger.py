@@ -33,7 +33,7 @@ import pyarrow as pa
 from claimlab.core.frozen import freeze
 from claimlab.core.ratio import MeanOfDefined, Ratio
 from claimlab.core.vocab import NO_FILE, STATUSES, TOY_METRICS
-from claimlab.io.arrays import repeats_within
+from claimlab.io.arrays import claim_keys, repeats_within
 from claimlab.io.decomposition import (
     Candidate,
     DecompositionFixture,
@@ -177,8 +177,9 @@ def count_ledger(
         candidates, units, candidates_file=candidates_file, units_file=units_file, by=by
     )
     codes = encode(cols, models=models)
+    keys = claim_keys(cols.fingerprint)  # Library|OPENS|9 repeats library|opens|9
     with ThreadPoolExecutor(max_workers=1) as pool:  # joined even when a check raises
-        pending = pool.submit(repeats_within, codes.group, cols.fingerprint)
+        pending = pool.submit(repeats_within, codes.group, keys)
         kept = apply_on_error(cols, check_rows(cols, codes, by=by), on_error=on_error)
         duplicate = pending.result()
     left_out = None if cols.left_out is None else kept.keep & cols.left_out
@@ -188,7 +189,7 @@ def count_ledger(
         # rows that do not count are never the first occurrence of a fingerprint either
         duplicate = np.zeros(len(kept.keep), dtype=bool)
         duplicate[kept.keep] = repeats_within(
-            codes.group[kept.keep], cols.fingerprint.filter(pa.array(kept.keep))
+            codes.group[kept.keep], keys.filter(pa.array(kept.keep))
         )
     df = count_rows(cols, codes, kept, duplicate, left_out)
     return LedgerCounts(df, kept.issues, kept.skipped, int((df["raw"] == 0).sum()), kept.unlisted)

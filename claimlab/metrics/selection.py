@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimlab.core.ratio import Ratio
+from claimlab.core.text import same_claim_key
 from claimlab.io.decomposition import Candidate, DecompositionFixture
 from claimlab.io.reader import bulk_load
 from claimlab.metrics.decomposition import score_decomposition, toy_ratios
@@ -84,13 +85,14 @@ def entailed_claims(candidates: Sequence[Candidate]) -> dict[str, set[str]]:
     edge that the file (or its checker) wrote on one copy holds for every copy, and it reaches
     every copy of the entailed one. An edge between two copies of one claim is no entailment.
     """
-    fingerprint_of = {c.id: c.fingerprint for c in candidates}
+    fingerprint_of = {c.id: same_claim_key(c.fingerprint) for c in candidates}
     out: dict[str, set[str]] = {}
     for c in candidates:
+        mine = same_claim_key(c.fingerprint)
         for other in c.entails:
             fp = fingerprint_of.get(other)
-            if fp is not None and fp != c.fingerprint:
-                out.setdefault(c.fingerprint, set()).add(fp)
+            if fp is not None and fp != mine:
+                out.setdefault(mine, set()).add(fp)
     return out
 
 
@@ -107,7 +109,7 @@ def conflicts(
     """
     groups: dict[str, list[int]] = {}
     for i, c in enumerate(chosen):
-        groups.setdefault(c.fingerprint, []).append(i)
+        groups.setdefault(same_claim_key(c.fingerprint), []).append(i)
     entailed = entailed_claims(chosen if every is None else every)
     pairs: set[tuple[int, int]] = set()
     for fp, members in groups.items():
@@ -366,7 +368,7 @@ def _kept_index(
 ) -> _Kept:
     first_of: dict[str, int] = {}
     for k in sorted(kept):
-        first_of.setdefault(chosen[k].fingerprint, k)
+        first_of.setdefault(same_claim_key(chosen[k].fingerprint), k)
     near: dict[int, list[int]] = {}
     for i, j in pairs:
         if j in kept:
@@ -379,14 +381,17 @@ def _kept_index(
 def _why_dropped(i: int, chosen: Sequence[Candidate], weights: Sequence[float], idx: _Kept) -> str:
     """The reason one live candidate was not kept, naming the kept ones it conflicts with."""
     c = chosen[i]
-    first = idx.first_of.get(c.fingerprint)
+    key = same_claim_key(c.fingerprint)
+    first = idx.first_of.get(key)
     if first is not None:
         keeper = chosen[first].id
         again = " (the same id again)" if keeper == c.id else ""
         return f"repeats {keeper}{again} (the same fingerprint)"
     near = sorted(set(idx.near.get(i, ())))
     by = [
-        chosen[k].id for k in near if c.fingerprint in idx.entailed.get(chosen[k].fingerprint, ())
+        chosen[k].id
+        for k in near
+        if key in idx.entailed.get(same_claim_key(chosen[k].fingerprint), ())
     ]
     if by:
         return f"entailed by {', '.join(by)} (it says nothing the kept one does not)"

@@ -277,3 +277,19 @@ def check_one_character_never_backs(doc: dict[str, Any], unit: str) -> None:
     assert not fx.backs(fx.candidate("X"), unit)
     assert fx.unbacked_claims == {"X": (unit,)}
     assert coverage_everywhere(doc)[0] == 0
+
+
+FINGERPRINTS = ["kapı|açık", "istanbul|eczane", "library|opens|9", "รถเมล์|สาย 8", "버스|8번"]
+
+
+def respelled_fingerprint(fp: str, how: int) -> str:
+    """One fingerprint written another way: capitals, spaces, decomposed, Turkish capitals."""
+    import unicodedata
+
+    return [
+        fp.upper(),
+        f" {fp} ".replace(" ", "  "),
+        unicodedata.normalize("NFD", fp),
+        fp.replace("i", "İ").replace("ı", "I").upper(),
+        fp,
+    ][how % 5]

@@ -27,6 +27,7 @@ from claimlab.metrics.ledger import RATIO_DEFS, corpus_figures, group_records, s
 from claimlab.metrics.stats.comparisons import pair_items, side_first
 from claimlab.metrics.stats.resampling import ratio_parts
 from claimlab.metrics.uncertainty import ledger_comparisons
+from tests.metrics.decomposition_invariants import FINGERPRINTS, respelled_fingerprint
 
 QUICK = {"resamples": 100, "permutations": 100, "seed": 0}
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -400,3 +401,23 @@ def test_the_figures_are_the_same_to_the_last_digit_in_any_row_order(answer_list
         corpus_figures(shuffled, group="all").to_dict()
         == corpus_figures(table, group="all").to_dict()
     )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers(n_min=1, n_max=6), st.data())
+def test_a_fingerprint_respelled_is_the_same_claim(answer_list, data):
+    """Capitals, extra spaces, NFD and Turkish capitals in a fingerprint change no count: a
+    respelled copy is a repeat (it was counted as a claim of its own)."""
+    for ans in answer_list:
+        for cands in ans["sides"].values():
+            for c in cands:
+                c["fingerprint"] = FINGERPRINTS[int(c["fingerprint"][1:] or 0) % 5]
+    before = score(answer_list).counts.table
+    for ans in answer_list:
+        for cands in ans["sides"].values():
+            for c in cands:
+                c["fingerprint"] = respelled_fingerprint(
+                    c["fingerprint"], data.draw(st.integers(0, 4))
+                )
+    after = score(answer_list).counts.table
+    pd.testing.assert_frame_equal(before, after)

@@ -11,13 +11,15 @@ import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from claimlab.io.decomposition import load_decomposition, read_decomposition
 from claimlab.io.ledger import tables_from_decompositions
-from claimlab.metrics.decomposition import score_decomposition
+from claimlab.metrics.decomposition import score_decomposition, toy_counts
 from claimlab.metrics.ledger import score_tables
 from tests.conftest import run_cli
 from tests.metrics.decomposition_invariants import (
+    FINGERPRINTS,
     answer_doc,
     candidate,
     check_empty_file_is_read,
@@ -26,6 +28,7 @@ from tests.metrics.decomposition_invariants import (
     coverage_everywhere,
     decomposition_docs,
     one_character_overlaps,
+    respelled_fingerprint,
     sentence_ranges,
     splits,
 )
@@ -247,4 +250,35 @@ def test_the_annotator_names_them_at_confirm(tmp_path):
     assert "S1 confirmed by Min; saved." in a.message.value
     assert "1 claim preserves units its source spans do not back (not counted): S1 (U2)" in (
         a.message.value
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(decomposition_docs(), st.lists(st.integers(0, 4), min_size=4, max_size=4), st.data())
+def test_a_respelled_fingerprint_is_the_same_claim_in_the_file_the_game_and_the_ledger(
+    doc, kinds, data
+):
+    """Candidates sharing a fingerprint, each copy written another way (capitals, spaces, NFD,
+    Turkish capitals), score as the copies written alike: in the scorer, the game's counts and
+    ``ledger --from-decompositions``."""
+    for c, k in zip(doc["candidates"], kinds, strict=False):
+        c["fingerprint"] = FINGERPRINTS[k % 2]  # two claims: repeats among the candidates
+    alike = read_decomposition(doc, source="generated.json")
+    for c in doc["candidates"]:
+        c["fingerprint"] = respelled_fingerprint(c["fingerprint"], data.draw(st.integers(0, 4)))
+    respelled = read_decomposition(doc, source="generated.json")
+    ids = alike.candidate_ids
+    for kind in ("preservation", "coverage", "confirmed_support", "raw_support"):
+        a = getattr(score_decomposition(alike, ids), kind)
+        b = getattr(score_decomposition(respelled, ids), kind)
+        assert (a.numerator, a.denominator) == (b.numerator, b.denominator), kind
+    assert toy_counts(alike, ids) == toy_counts(respelled, ids)
+    table = [
+        score_tables(*tables_from_decompositions([d]), by=None).counts.table
+        for d in (alike, respelled)
+    ]
+    assert (
+        table[0]
+        .drop(columns=["file"], errors="ignore")
+        .equals(table[1].drop(columns=["file"], errors="ignore"))
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from claimlab.core.text import plural
+from claimlab.core.text import plural, same_claim_key
 from claimlab.core.vocab import ERROR_KINDS, STATUSES, unknown
 from claimlab.io.decomposition import DecompositionFixture, Puzzle, load_decomposition
 from claimlab.labs.play import Action, Reason
@@ -223,9 +223,9 @@ def solve_decomposition(
     fingerprints: set[str] = set()
     for cid in game.selection:
         c = fixture.candidate(cid)
-        if c in good and c.fingerprint not in fingerprints:
+        if c in good and same_claim_key(c.fingerprint) not in fingerprints:
             keep.append(cid)
-            fingerprints.add(c.fingerprint)
+            fingerprints.add(same_claim_key(c.fingerprint))
     counted = {c.id: set(fixture.counted_units(c)) for c in good}
     covered = {u for cid in keep for u in counted[cid]}
     added: list[str] = []
@@ -233,13 +233,15 @@ def solve_decomposition(
         options = [
             c
             for c in good
-            if c.id not in keep and c.id not in added and c.fingerprint not in fingerprints
+            if c.id not in keep
+            and c.id not in added
+            and same_claim_key(c.fingerprint) not in fingerprints
         ]
         best = max(options, key=lambda c: len(counted[c.id] & set(missing)), default=None)
         if best is None or not counted[best.id] & set(missing):
             return []
         added.append(best.id)
-        fingerprints.add(best.fingerprint)
+        fingerprints.add(same_claim_key(best.fingerprint))
         covered |= counted[best.id]
     final = keep + added
     if not final or len(final) > game.slots:
