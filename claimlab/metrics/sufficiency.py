@@ -228,8 +228,10 @@ class Derivation:
     """A linked run of usable texts that gives an asked item its value, in their own words.
 
     ``by``: the chain's linked part (its texts from the start, each present, usable and
-    linked), which reaches the text that names the value; ``relation``: that text's relation; ``subject``: where the chain starts. ``value`` is None when that text
-    names no object (the answer is inside its sentence: the answer key alone can grade it).
+    linked), which reaches the text that names the value; ``relation``: that text's relation;
+    ``subject``: where the chain starts; ``named``: the text that names the value ("": the
+    last of ``by``). ``value`` is None when that text names no object (the answer is inside
+    its sentence: the answer key alone can grade it).
     """
 
     item: str
@@ -237,6 +239,15 @@ class Derivation:
     by: tuple[str, ...]
     relation: str
     subject: str
+    named: str = ""
+
+    @property
+    def reached_by(self) -> tuple[str, ...]:
+        """The texts the value rests on: ``by`` up to the one that names it.
+
+        A conflict on the platform a route leads to leaves the route itself undisputed.
+        """
+        return self.by[: self.by.index(self.named) + 1] if self.named in self.by else self.by
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -906,7 +917,9 @@ def _derive(
                 continue
             seen.add((item, part))
             e, start = fixture._by_id[alt[p]], fixture._by_id[alt[0]]
-            out[item].append(Derivation(item, e.object or None, part, e.relation, start.subject))
+            out[item].append(
+                Derivation(item, e.object or None, part, e.relation, start.subject, alt[p])
+            )
     for d in _stated(fixture, q, good):
         if (d.item, d.by) not in seen:
             seen.add((d.item, d.by))
@@ -1028,7 +1041,8 @@ def _items(
     """Per asked item: CONFIRMED with the value its texts derive, CONFLICT, or UNKNOWN.
 
     CONFLICT when its witnesses derive different values of a single-valued item, or one of
-    them holds a text of a conflict; else CONFIRMED by the first witness that names a value
+    them reaches its value through a text of a conflict (a conflict on a later step leaves it
+    undisputed); else CONFIRMED by the first witness that names a value
     (a witness whose text names no object confirms it with no value); else UNKNOWN.
     """
     if not q.answerable:
@@ -1041,11 +1055,11 @@ def _items(
         if item in by_item:
             ids = dict.fromkeys(i for v in by_item[item].values.values() for i in v)
             out[item] = ItemAnswer(ItemState.CONFLICT, None, tuple(ids))
-        elif any(texts.intersection(d.by) for d in ds):
+        elif any(texts.intersection(d.reached_by) for d in ds):
             out[item] = ItemAnswer(ItemState.CONFLICT, None, tuple(sorted(texts)))
         elif ds:
             d = next((d for d in ds if d.value is not None), ds[0])
-            out[item] = ItemAnswer(ItemState.CONFIRMED, d.value, d.by)
+            out[item] = ItemAnswer(ItemState.CONFIRMED, d.value, d.reached_by)
         else:
             out[item] = ItemAnswer(ItemState.UNKNOWN)
     return out

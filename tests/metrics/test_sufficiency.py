@@ -368,7 +368,7 @@ def test_check_alternatives_names_the_degenerate_group(alternatives, chains, mes
                                     "room": ("UNKNOWN", None)}, {"route": ("E1",), "room": ()}),
         ("route_and_room", ["E1", "E2"], {"route": ("CONFIRMED", "Solar Route"),
                                           "room": ("CONFIRMED", "Room A3")},
-         {"route": ("E1", "E2"), "room": ("E1", "E2")}),
+         {"route": ("E1",), "room": ("E1", "E2")}),  # the route rests on E1 alone
         # E5 is no chain of this question, but the approved map states the room: the room
         # question takes it as a whole answer; the route stays open
         ("route_and_room", ["E5"], {"route": ("UNKNOWN", None), "room": ("CONFIRMED", "Room A3")},
@@ -386,6 +386,37 @@ def test_items_answered_by_the_linked_part_of_a_chain(question, context, answers
     r = score_fixture_sufficiency(aurora, question, context)
     assert item_answers(aurora, question, r) == answers
     assert {k: v.by for k, v in r.items.items()} == by
+
+
+def test_a_conflict_on_a_later_step_leaves_the_items_before_it_confirmed():
+    """A chain shuttle -> Route 7 -> platform whose last step two texts give two values: the
+    platform is in CONFLICT, the route each text of the chain reaches alike is CONFIRMED."""
+    doc = {
+        "format": "claimlab/sufficiency@1",
+        "evidence": [
+            {"id": "T1", "text": "The shuttle is Route 7.", "subject": "shuttle", "relation": "is",
+             "object": "Route 7", "status": "APPROVED", "current": True, "topic": "t"},
+            {"id": "T2", "text": "Route 7 leaves from Platform 3.", "subject": "Route 7",
+             "relation": "leaves from", "object": "Platform 3", "status": "APPROVED",
+             "current": True, "topic": "t"},
+            {"id": "T3", "text": "Route 7 leaves from Platform 5.", "subject": "route 7",
+             "relation": "leaves from", "object": "Platform 5", "status": "APPROVED",
+             "current": True, "topic": "t"},
+        ],
+        "rules": {"required_status": "APPROVED", "require_current": True,
+                  "single_valued": ["leaves from"]},
+        "questions": {"platform": {"text": "Which platform?", "asks": ["route", "platform"],
+                                   "topic": "t", "alternatives": [["T1", "T2"]]}},
+    }  # fmt: skip
+    from claimlab.io.sufficiency import read_sufficiency
+
+    fx = read_sufficiency(doc, source="generated.json")
+    r = score_fixture_sufficiency(fx, "platform", ["T1", "T2", "T3"])
+    assert str(r.status) == "CONFLICT"
+    assert {k: (str(v.status), v.value, v.by) for k, v in r.items.items()} == {
+        "route": ("CONFIRMED", "Route 7", ("T1",)),
+        "platform": ("CONFLICT", None, ("T2", "T3")),
+    }
 
 
 def test_item_answers_of_a_conflict_and_of_a_bare_result():
