@@ -138,7 +138,7 @@ def _values(token: str) -> list[str]:
     return [_canonical(p) for p in parts]
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a sentence or quote is read again for every claim on it
+@functools.lru_cache(maxsize=1 << 18)  # a sentence or quote is read again for every claim on it
 def numbers(text: str, language: str = "en") -> frozenset[str]:
     """The numbers of a text as values, each written canonically (digits, dates, number words).
 

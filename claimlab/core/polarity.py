@@ -265,7 +265,7 @@ def _inside_kinds(word: str) -> list[str]:
     return found
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a clause or word is read again for every claim on it
+@functools.lru_cache(maxsize=1 << 18)  # a clause or word is read again for every claim on it
 def marks(text: str, language: str = "en") -> Marks:
     """Whether a text is negated and which scope words it holds (see the module note).
 
