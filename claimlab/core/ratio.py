@@ -186,3 +186,18 @@ def percent(value: float | None, unit: str = "") -> str:
         ('76.4', 'N/A', '50.0%')
     """
     return "N/A" if value is None else f"{100 * value:.1f}{unit}"
+
+
+def points(value: float | None) -> str:
+    """A difference of shares in signed percentage points, one decimal; ``"N/A"`` undefined.
+
+    A difference that rounds to zero is ``+0.0`` whatever its sign (never ``-0.0``).
+
+    Examples:
+        >>> points(0.0833), points(-1e-17), points(None)
+        ('+8.3', '+0.0', 'N/A')
+    """
+    if value is None:
+        return "N/A"
+    shown = f"{100 * value:+.1f}"
+    return "+0.0" if shown == "-0.0" else shown

@@ -26,6 +26,7 @@ Items only in this run are counted and shown, never paired.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -252,7 +253,7 @@ def _ratio(parts: tuple[Any, Any], aggregate: str) -> float | None:
     num, den = parts
     if aggregate == "micro":
         return float(num.sum() / den.sum()) if den.sum() > 0 else None
-    return float((num / den).mean()) if len(den) else None
+    return math.fsum((num / den).tolist()) / len(den) if len(den) else None  # any row order
 
 
 def gate_row(

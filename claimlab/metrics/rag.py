@@ -33,6 +33,7 @@ also when G is empty, so a wrong claim it entails counts as irrelevant noise.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
@@ -289,7 +290,7 @@ class RagReport:
 
 def _macro_f1(figures: Sequence[QueryFigures]) -> MeanOfDefined:
     values = [v for v in (f.f1.value for f in figures) if v is not None]
-    mean = sum(values) / len(values) if values else None
+    mean = math.fsum(values) / len(values) if values else None  # the same in any query order
     return MeanOfDefined(mean, len(values), len(figures) - len(values))
 
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from claimlab.core.ratio import points
 from claimlab.core.text import label_text, md_text, plural, terminal
 from claimlab.metrics.diff import RunDiff
 
 TOP = 5  # groups shown in a gate's reports and by default in the terminal
 EXAMPLES = 3  # changes shown under each group
-
-
-def _points(value: float | None) -> str:
-    return "N/A" if value is None else f"{100 * value:+.1f}"
 
 
 def _label_move(c: Any) -> str:
@@ -32,7 +29,8 @@ def _label_move(c: Any) -> str:
 
 def example_line(c: Any) -> str:
     """One change in a line (unescaped: escape it where it is shown)."""
-    return f"{c.item}: {_short(c.text)}: {_label_move(c)}"
+    said = "" if c.text in ("", c.item) else f"{_short(c.text)}: "  # an answer is its id
+    return f"{c.item}: {said}{_label_move(c)}"
 
 
 def heading(diff: RunDiff) -> str:
@@ -41,7 +39,7 @@ def heading(diff: RunDiff) -> str:
         f"{plural(diff.changed, 'change')} in {plural(len(diff.groups), 'group')} "
         f"({diff.matched} units in both runs, {diff.units[0]} in run A, {diff.units[1]} in run B); "
         f"weighed on {diff.figure} ({diff.before.display} -> {diff.after.display}, drop "
-        f"{_points(diff.drop)} points)"
+        f"{points(diff.drop)} points)"
     )
 
 
@@ -51,7 +49,7 @@ def diff_lines(diff: RunDiff, *, top: int | None = TOP, examples: int = EXAMPLES
     for g in diff.groups[:top]:
         lines.append(
             f"  {g.count:>5}  {terminal(g.name)}  ({plural(g.items, 'item')}; effect "
-            f"{_points(g.effect)} points)"
+            f"{points(g.effect)} points)"
         )
         for c in g.changes[:examples]:
             lines.append(f"         {terminal(example_line(c))}")
@@ -75,7 +73,7 @@ def diff_markdown(diff: RunDiff, *, top: int = TOP, examples: int = EXAMPLES) ->
     for g in diff.groups[:top]:
         shown = "<br>".join(md_text(terminal(example_line(c))) for c in g.changes[:examples])
         more = f" (and {g.count - examples} more)" if g.count > examples else ""
-        lines.append(f"| {g.count} | {md_text(terminal(g.name))} | {g.items} | {_points(g.effect)} | "
+        lines.append(f"| {g.count} | {md_text(terminal(g.name))} | {g.items} | {points(g.effect)} | "
                      f"{shown}{more} |")  # fmt: skip
     if len(diff.groups) > top:
         lines.append("")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from claimlab.core.errors import ClaimlabInputError
-from claimlab.core.ratio import percent
+from claimlab.core.ratio import percent, points
 from claimlab.notebook.terminal import count_type, level_type, output_path, say, share_or_zero
 
 GATE_ONLY = ("margin", "allow_missing", "junit", "summary", "gate_figures")
@@ -199,10 +199,6 @@ def say_gate(
     say(f"{gate.verdict}: exit {gate.exit_code}" if gate.exit_code else str(gate.verdict))
 
 
-def _points(value: float | None) -> str:
-    return "N/A" if value is None else f"{100 * value:+.1f}"
-
-
 def _missing_text(gate: Any) -> str:
     """How many answers of the baseline this run lost, and the first of their ids."""
     more = gate.missing - len(gate.missing_ids)
@@ -266,15 +262,13 @@ def _with_counts(value: float | None, counts: str) -> str:
 def gate_line(r: Any) -> str:
     """One figure's verdict in words: before, now, the drop with its bounds, the margin."""
     bounds = (
-        ""
-        if r.low is None
-        else f" (one-sided lower bound {_points(r.low)}, upper {_points(r.high)})"
+        "" if r.low is None else f" (one-sided lower bound {points(r.low)}, upper {points(r.high)})"
     )
     why = f"; {r.reason}" if r.reason else ""
     left = f", {r.undefined} N/A on one side" if r.undefined else ""
     return (
         f"{r.title}: {_with_counts(r.baseline, r.baseline_counts)} -> "
-        f"{_with_counts(r.now, r.now_counts)}, drop {_points(r.difference)} "
+        f"{_with_counts(r.now, r.now_counts)}, drop {points(r.difference)} "
         f"points{bounds} on {r.pairs} answers{left}, margin {100 * r.margin:.1f}: {r.verdict}{why}"
     )
 
@@ -301,7 +295,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         "|---|---|---|---|---|---|---|",
     ]
     for r in gate.rows:
-        interval = "" if r.low is None else f" [{_points(r.low)}, {_points(r.high)}]"
+        interval = "" if r.low is None else f" [{points(r.low)}, {points(r.high)}]"
         verdict = f"**{r.verdict}**" if r.verdict == "REGRESSED" else str(r.verdict)
         if not r.decided:
             verdict += f" (not decided: {md_text(terminal(r.reason))})"
@@ -309,7 +303,7 @@ def gate_summary(gate: Any, path: str | Path, *, changes: Any = None) -> Path:
         lines.append(
             f"| {_md_title(r)} | {_with_counts(r.baseline, r.baseline_counts)} | "
             f"{_with_counts(r.now, r.now_counts)} | "
-            f"{_points(r.difference)}{interval} | {r.pairs}{left} | {100 * r.margin:.1f} | {verdict} |"
+            f"{points(r.difference)}{interval} | {r.pairs}{left} | {100 * r.margin:.1f} | {verdict} |"
         )
     lines.append("")
     lines.append(

@@ -337,3 +337,17 @@ def test_the_counted_totals_are_the_sums_of_the_per_claim_flags(tmp_path_factory
         num, den = term_counts(flags, m)
         assert term_totals(flags, m) == (sum(num), sum(den)), m
         assert all(type(x) is int for x in term_totals(flags, m))
+
+
+@settings(max_examples=60, deadline=None)
+@given(queries=st.lists(label_sets(), min_size=8, max_size=25), rnd=st.randoms())
+def test_the_figures_are_the_same_to_the_last_digit_in_any_query_order(
+    tmp_path_factory, queries, rnd
+):
+    """Macro means are summed exactly: the order of the file's queries changes no digit."""
+    tmp = tmp_path_factory.mktemp("rag")
+    doc = checked(queries)
+    before = score_rag(load(tmp, doc)).to_dict()
+    rnd.shuffle(doc["results"])
+    after = score_rag(load(tmp, doc, "shuffled.json")).to_dict()
+    assert before["macro"] == after["macro"] and before["micro"] == after["micro"]
