@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from matplotlib.axes import Axes
 
+from claimlab.core.ratio import points
 from claimlab.io.store import select_metric
 from claimlab.notebook.display import pandas
 from claimlab.notebook.style import PRINT_WIDTH_IN, label, styled
@@ -97,10 +98,10 @@ def gate_table(gate: Any) -> pd.DataFrame:
     pd = pandas()
     rows = [
         {
-            "figure": f"{r.metric} ({r.aggregate})",
+            "figure": r.title,
             "before": "N/A" if r.baseline is None else f"{100 * r.baseline:.1f}%",
             "now": "N/A" if r.now is None else f"{100 * r.now:.1f}%",
-            "drop (points)": "N/A" if r.difference is None else f"{100 * r.difference:+.1f}",
+            "drop (points)": points(r.difference),
             "interval": "-" if r.low is None else f"[{100 * r.low:+.1f}, {100 * r.high:+.1f}]",
             "margin": f"{100 * r.margin:.1f}",
             "verdict": r.verdict if r.decided else f"{r.verdict} (not decided: {r.reason})",
