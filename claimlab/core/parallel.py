@@ -4,7 +4,7 @@
 yields each chunk's list of results in order. With more than one chunk and more than one core
 the chunks run in worker processes forked from this one: they see this process's memory as it
 was (the items already read), so only the chunk bounds travel to them and only the results come
-back. Elsewhere (one core, a platform without ``fork``, or few items) the chunks run here.
+back; a worker ends with the process that forked it, even one killed with SIGKILL. Elsewhere (one core, a platform without ``fork``, or few items) the chunks run here.
 Standard library only.
 """
 
@@ -35,6 +35,25 @@ def _can_fork() -> bool:
     import multiprocessing
 
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _die_with(parent: int) -> None:
+    """In a worker: end when the process that forked it ends, even killed with SIGKILL.
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies (``PR_SET_PDEATHSIG``);
+    a parent already gone when the worker starts is seen by its parent id. Elsewhere a
+    worker ends as the pool shuts down.
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:  # the parent ended before the request was made
+        os._exit(1)
 
 
 def _call(start: int, stop: int) -> Any:
@@ -77,7 +96,9 @@ def chunked(
     _WORK = work
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=procs, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=procs, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
+        ) as pool:
             futures = [pool.submit(_call, a, b) for a, b in bounds]
             try:
                 for f in futures:

@@ -238,3 +238,34 @@ def test_the_serve_folder_holds_the_games_only(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(GAME_NOTEBOOKS)
     assert all(p.exists() for p in copies)
     assert FIXTURES.exists()
+
+
+def test_a_killed_adjudicate_takes_its_worker_processes_with_it(tmp_path):
+    """kill -9 of the command alone (not its group): the workers it forked end with it, at
+    once, instead of running on under init (SIGTERM did not stop them either)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scale_inputs import annotator_folders
+
+    ana, ben = annotator_folders(tmp_path, 12_000)  # six chunks: the work is shared out
+    proc = start("adjudicate", ana, ben, "--out", tmp_path / "gold")
+
+    def workers() -> list[int]:
+        out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+    forked = wait_for(workers, timeout=120, what="adjudicate's worker processes")
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    try:
+        wait_for(lambda: not any(map(_running, forked)), timeout=10, what="the workers' end")
+    finally:
+        for pid in filter(_running, forked):  # never left running by a failing run
+            os.kill(pid, signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process is alive and not a zombie awaiting its reaper."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
