@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError
@@ -168,6 +169,7 @@ def _score(
     ]
     labels = {
         "folders": {name: len(files) for name, files in named},
+        "without_file": _without_file(named),
         "files": len(fixtures),
         "draft_files": len(drafts),
         "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
@@ -258,6 +260,24 @@ def _say_result(
             )
 
 
+def _without_file(named: Sequence[tuple[str, Sequence[Any]]]) -> dict[str, dict[str, Any]]:
+    """Per folder, the answers another folder holds a file for and it does not.
+
+    Their count and the first 20 ids in order: scored as empty selections, and named.
+    """
+    held = {name: {nfc(fx.original.id) for fx in files} for name, files in named}
+    every = sorted(set().union(*held.values())) if held else []
+    out = {}
+    for name, ids in held.items():
+        lacking = [a for a in every if a not in ids]
+        if lacking:
+            out[name] = {"count": len(lacking), "ids": lacking[:MISSING_SHOWN]}
+    return out
+
+
+MISSING_SHOWN = 20
+
+
 def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
     where = ", ".join(f"{n} ({plural(k, 'file')})" for n, k in labels["folders"].items())
     say(
@@ -271,6 +291,13 @@ def _say_labels(args: argparse.Namespace, labels: dict[str, Any]) -> None:
             else "; every label confirmed by a person"
         )
     )
+    for name, lost in labels["without_file"].items():
+        more = lost["count"] - len(lost["ids"])
+        say(
+            f"  {name} has no file for {plural(lost['count'], 'answer')} another folder holds "
+            f"(scored as empty selections): {', '.join(lost['ids'])}"
+            + (f" and {more} more" if more else "")
+        )
     n = labels["claims_with_unbacked_preserves"]
     if n:
         say(f"  {unbacked_line(labels['unbacked_preserves'], total=n)}")

@@ -131,3 +131,18 @@ def test_removing_any_answer_file_never_lets_the_gate_pass(capsys, case):
     gone = {a for a in {a for _, a in lost} if all((n, a) in lost for n in base)}
     assert data["missing"] == len(lost)
     assert data["missing_files"] == len(lost) - 2 * len(gone)
+
+
+def test_an_answer_a_folder_has_no_file_for_is_named_in_the_summary_and_the_json(tmp_path, capsys):
+    """Counted was not enough: the summary and the JSON name the answer a folder lacks."""
+    release = folders(tmp_path / "rel", BASE, [("B", "farmacia_4"), ("B", "farmacia_1")])
+    code, text, err = ledger(capsys, "--from-decompositions", *release, "--by", "model")
+    assert code == 0, err
+    assert (
+        "  B has no file for 2 answers another folder holds (scored as empty selections): "
+        "farmacia_1, farmacia_4" in text.splitlines()
+    )
+    code, text, err = ledger(capsys, "--from-decompositions", *release, "--by", "model", "--json")
+    assert json.loads(text)["labels"]["without_file"] == {
+        "B": {"count": 2, "ids": ["farmacia_1", "farmacia_4"]}
+    }
