@@ -5,7 +5,7 @@ Rules:
       depends on the order they were given in; the candidates are the union over the files;
     * a **unit** (by its UTF-16 span; a span one file lists twice counts once) is kept when
       more than half of the files mark it; at a tie it is kept but proposed again (``review:
-      ["span"]``) for the adjudicator; a unit every file still proposes (under ``review`` in
+      ["span"]``): a tie like a label's, settled by ``U2.unit=keep`` or ``U2.unit=drop``; a unit every file still proposes (under ``review`` in
       each) stays proposed: adjudication never makes gold of what no annotator confirmed;
     * each **label** of a candidate is the majority of the annotators who confirmed that
       candidate (``faithful``, ``atomic``, ``errors`` as a set, ``evidence`` as status and
@@ -160,7 +160,8 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
     """A decision ``CID.LABEL=VALUE`` as ``(candidate, label, value)`` (see :data:`LABEL_VALUES`).
 
     ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.errors=none``,
-    ``S3.evidence=SUPPORTED:R9``, ``S3.preserves=U10,U11``, ``S3.source_spans=12..40``.
+    ``S3.evidence=SUPPORTED:R9``, ``S3.preserves=U10,U11``, ``S3.source_spans=12..40``;
+    a unit tie: ``U2.unit=keep`` or ``U2.unit=drop``.
 
     Raises:
         FixtureError: naming the decision that cannot be read.
@@ -171,9 +172,15 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
         raise FixtureError(
             f"a decision reads CANDIDATE.LABEL=VALUE, got {text!r}", field="--decide"
         )
+    if label == "unit":  # a unit marked by half of the annotators: kept or dropped
+        if value not in UNIT_CHOICES:
+            raise FixtureError(
+                f"a unit is decided keep or drop, got {value!r}", record=cid, field="--decide"
+            )
+        return cid, label, value
     if label not in LABEL_VALUES:
         raise FixtureError(
-            f"unknown label {label!r} (decide {', '.join(LABEL_VALUES)})",
+            f"unknown label {label!r} (decide {', '.join(LABEL_VALUES)}, or unit)",
             record=cid,
             field="--decide",
         )
@@ -224,42 +231,82 @@ def _ordered(
     )
 
 
+UNIT_CHOICES = ("keep", "drop")
+
+
 def _merge_units(
     documents: Sequence[Mapping[str, Any]],
-) -> tuple[list[dict[str, Any]], list[str], dict[tuple[int, int], str]]:
-    """Units kept by more than half of the files (at half: kept, proposed again).
+    names: Sequence[str] = (),
+    decided: Mapping[str, str] | None = None,
+    prefer: str = "",
+) -> tuple[list[dict[str, Any]], list[Tie], dict[tuple[int, int], str], list[str]]:
+    """Units kept by more than half of the files (at half: a tie, kept and proposed again).
 
+    ``decided`` (``keep`` or ``drop`` by the unit's id as the ties name it) settles a tie or
+    drops a kept unit; a ``prefer``-red annotator's marking settles a tie no decision settles.
     A kept unit that no file confirmed (each file lists it still under ``review``) stays
     proposed (``review: ["span"]``): adjudication never makes gold of what nobody confirmed.
+    Returns the kept units, the ties, the kept spans' ids and the units settled.
     """
-    votes: Counter[tuple[int, int]] = Counter()
-    confirmed: Counter[tuple[int, int]] = Counter()
-    unit_doc: dict[tuple[int, int], dict[str, Any]] = {}
-    for doc in documents:
-        spans = {(u["span"]["start"], u["span"]["end"]): u for u in reversed(doc["units"])}
-        for sp, u in spans.items():  # a span listed twice in one file votes once
-            votes[sp] += 1
-            unit_doc.setdefault(sp, {"id": u["id"], "span": dict(u["span"])})
-        confirmed.update(_confirmed_spans(doc["units"]))
+    votes, confirmed, unit_doc, marked = _unit_votes(documents)
+    left = dict(decided or {})
     half = len(documents) / 2
     kept: list[dict[str, Any]] = []
-    ties: list[str] = []
+    ties: list[Tie] = []
+    settled: list[str] = []
     used: set[str] = set()
-    for sp in sorted(votes):
-        if votes[sp] < half:
-            continue
+    for sp in sorted(sp for sp in votes if votes[sp] >= half):
         u = unit_doc[sp]  # a new dict of plain values, made above
         k = 1
         while u["id"] in used:
             u["id"], k = f"U{len(votes) + k}", k + 1
         used.add(u["id"])
-        if votes[sp] == half:
+        choice = left.pop(nfc(u["id"]), None)
+        who = {n: UNIT_CHOICES[sp not in marked[i]] for i, n in enumerate(names)}
+        if choice is not None:
+            settled.append(f"{u['id']}.unit")
+        elif votes[sp] == half and prefer in who:
+            choice = who[prefer]
+            settled.append(f"{u['id']}.unit ({prefer}'s)")
+        if choice == "drop":
+            continue
+        if choice is None and votes[sp] == half:
             u["review"] = ["span"]
-            ties.append(u["id"])
-        elif not confirmed[sp]:
+            ties.append(Tie(u["id"], "unit", who))
+        elif choice is None and not confirmed[sp]:
             u["review"] = ["span"]  # every file still proposes it
         kept.append(u)
-    return kept, ties, {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept}
+    if left:
+        raise FixtureError(
+            f"unknown unit id (half or more of the files mark: {', '.join(sorted(used)[:12])})",
+            record=next(iter(left)),
+            field="--decide",
+        )
+    return kept, ties, {(u["span"]["start"], u["span"]["end"]): u["id"] for u in kept}, settled
+
+
+def _unit_votes(
+    documents: Sequence[Mapping[str, Any]],
+) -> tuple[
+    Counter[tuple[int, int]], Counter[tuple[int, int]], dict[tuple[int, int], dict[str, Any]],
+    list[set[tuple[int, int]]],
+]:  # fmt: skip
+    """Per span: how many files mark it, how many confirm it, its first listing; each file's spans.
+
+    A span listed twice in one file votes once.
+    """
+    votes: Counter[tuple[int, int]] = Counter()
+    confirmed: Counter[tuple[int, int]] = Counter()
+    unit_doc: dict[tuple[int, int], dict[str, Any]] = {}
+    marked: list[set[tuple[int, int]]] = []
+    for doc in documents:
+        spans = {(u["span"]["start"], u["span"]["end"]): u for u in reversed(doc["units"])}
+        for sp, u in spans.items():
+            votes[sp] += 1
+            unit_doc.setdefault(sp, {"id": u["id"], "span": dict(u["span"])})
+        confirmed.update(_confirmed_spans(doc["units"]))
+        marked.append(set(spans))
+    return votes, confirmed, unit_doc, marked
 
 
 def _confirmed_spans(units: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
@@ -550,13 +597,17 @@ def merge_documents(
     by NFC candidate id, ``""`` for every candidate (a decision still comes first).
     """
     dup = _same if owned else _copy
-    kept_units, unit_ties, gold = _merge_units(documents)
+    on_units = {nfc(i): v for i, label, v in decisions if label == "unit"}
+    decisions = [d for d in decisions if d[1] != "unit"]
+    everyone = (prefer or {}).get("", "")
+    kept_units, unit_ties, gold, settled = _merge_units(documents, names, on_units, everyone)
+    unit_ties = [Tie(t.candidate, t.label, t.values, answer) for t in unit_ties]
     files = [_File.of(n, d) for n, d in zip(names, documents, strict=True)]
     bases = _candidate_union(documents, dup)
     text = documents[0]["original"]["text"]
     wanted = _decisions(decisions, [nfc(c["id"]) for c in bases], gold, text)
-    ties: list[Tie] = []
-    decided: list[str] = []
+    ties: list[Tie] = list(unit_ties)
+    decided: list[str] = settled
     same = _same_layout(documents, kept_units)
     for cand in bases:
         cid = nfc(cand["id"])
@@ -583,7 +634,7 @@ def merge_documents(
     back = _recheck(merged, plain=same and not wanted)
     ties += [Tie(c["id"], "faithful", c["provenance"]["faithful"]["votes"], answer) for c in back]
     _note(merged, names, by)
-    return Adjudication(merged, tuple(ties), tuple(decided), tuple(unit_ties))
+    return Adjudication(merged, tuple(ties), tuple(decided), tuple(t.candidate for t in unit_ties))
 
 
 def _document(

@@ -380,11 +380,9 @@ def _decisions(text: str, origin: dict[str, tuple[str, int]]) -> list[str]:
 
 
 def _say_units(results: list[Result]) -> None:
-    """The units left under review: ties, and units no annotator confirmed."""
+    """The units no annotator confirmed (a unit tie is a tie, printed with its ``--decide``)."""
     for r in results:
         at = f"{r.key.label}: " if len(results) > 1 else ""
-        for u in r.unit_ties:
-            say(f"  tie: {at}unit {u} (marked by half of the annotators; kept, proposed again)")
         for u in r.unconfirmed_units:
             say(f"  proposed: {at}unit {u} (no annotator confirmed it; kept, still proposed)")
 

@@ -132,10 +132,6 @@ def ties_table(
                 f"--decide {t.decide(v)}" for v in dict.fromkeys(t.values.values())
             )
             rows.append(row)
-        for u in r.unit_ties:
-            rows.append(
-                {"answer": answer, "candidate": "-", "label": f"unit {u} (half of the annotators)"}
-            )
     if not rows:
         rows = [{"answer": "-", "candidate": "-", "label": "no tie: every label settled"}]
     frame = pd.DataFrame(rows)

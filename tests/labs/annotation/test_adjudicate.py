@@ -120,6 +120,32 @@ def test_shipped_annotators_merge_with_unit_ties(tmp_path):
     result = _merge(SHIPPED)
     # one annotator kept a sentence whole, the other split it: each unit has half the votes
     assert len(result.unit_ties) == 3 and not result.gold
+    units = [t for t in result.ties if t.label == "unit"]
+    assert [t.candidate for t in units] == list(result.unit_ties)
+    assert all(sorted(t.values.values()) == ["drop", "keep"] for t in units)
+
+
+def test_every_unit_tie_is_settled_by_the_decide_it_prints(tmp_path):
+    """SPEC 7: every tie adjudicate names can be settled by the --decide it prints, units too.
+
+    The printed decisions (the first choice of each tie) make a gold set; ``--prefer`` does as
+    well; a unit decision naming no unit, or neither keep nor drop, is one line, exit 2."""
+    out = tmp_path / "gold.json"
+    proc = run_cli("adjudicate", *SHIPPED, "--out", out, "--json")
+    ties = json.loads(proc.stdout)["ties"]
+    unit_ties = [t for t in ties if t["label"] == "unit"]
+    assert len(unit_ties) == 3 and all(len(t["decide"]) == 2 for t in unit_ties)
+    chosen = [arg for t in ties for arg in ("--decide", t["decide"][0])]
+    proc = run_cli("adjudicate", *SHIPPED, "--out", out, *chosen, "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["gold"], proc.stdout
+    fx = load_decomposition(out)
+    assert not fx.is_draft and not any(u.review for u in fx.units)
+    names = sorted({load_decomposition(p).annotation.annotator for p in SHIPPED})
+    proc = run_cli("adjudicate", *SHIPPED, "--out", tmp_path / "p.json", "--prefer", names[0])
+    assert proc.returncode == 0 and "a gold set: every label settled" in proc.stdout
+    for bad in ("U99.unit=keep", f"{unit_ties[0]['candidate']}.unit=maybe"):
+        proc = run_cli("adjudicate", *SHIPPED, "--out", tmp_path / "x.json", "--decide", bad)
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
 
 
 def test_ledger_scores_a_folder_of_decompositions_and_flags_drafts(tmp_path):
