@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from claimlab.core.errors import FixtureError
 from claimlab.core.frozen import freeze
 from claimlab.core.spans import ASTRAL, Utf16Text
-from claimlab.core.text import nfc
+from claimlab.core.text import nfc, same_claim_key
 from claimlab.core.vocab import ERROR_KINDS, STATUSES
 from claimlab.io.annotations import AnswerKey
 from claimlab.io.decomposition import Candidate, DecompositionFixture
@@ -166,6 +166,7 @@ class FileItems(NamedTuple):
     proposed: int  # candidates with proposed labels
     layout: bytes  # a digest of what two files must share for their items to line up
     keeps: bytes | None = None  # per candidate a uint64: bit k = it keeps the k-th unit span
+    claims: tuple[str, ...] = ()  # each candidate's text as claims compare (same_claim_key)
 
     def keep_masks(self) -> NDArray[np.uint64] | None:
         """Per candidate (file order) the unit spans it keeps as bits, None past 64 spans."""
@@ -232,6 +233,7 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
             mask |= bit[sp]
         masks.append(mask)
     answer, text, proposed_units = nfc(fx.original.id), fx.original.text, bool(fx.proposed_units)
+    claims = tuple(same_claim_key(c.text) for c in fx.candidates)
     return FileItems(
         source=fx.source,
         answer=answer,
@@ -244,8 +246,11 @@ def file_items(fx: DecompositionFixture, *, selection: str | None = None) -> Fil
         counts=counts,
         selection=chosen,
         proposed=codes.count(None),
-        layout=hashlib.blake2b(repr((answer, text, cids, spans)).encode(), digest_size=16).digest(),
+        layout=hashlib.blake2b(
+            repr((answer, text, cids, spans, claims)).encode(), digest_size=16
+        ).digest(),
         keeps=struct.pack(f"<{len(masks)}Q", *masks) if len(spans) <= 64 else None,
+        claims=claims,
     )
 
 
@@ -363,8 +368,14 @@ def _with_bulk(
 
 
 def check_same_text(files: Sequence[FileItems]) -> None:
-    """Refuse files of one answer that hold different texts (or ids)."""
+    """Refuse files of one answer that hold different texts (or ids), or one id two claims.
+
+    Two texts of one candidate id differ as claims when they differ beyond spelling (case,
+    spaces, NFC, Turkish i's): the files annotate different drafts, or an added claim reused
+    an id.
+    """
     first = files[0]
+    claim_of = dict(zip(first.candidates, first.claims, strict=False))
     for f in files[1:]:
         if f.text != first.text or f.answer != first.answer:
             raise FixtureError(
@@ -373,6 +384,15 @@ def check_same_text(files: Sequence[FileItems]) -> None:
                 file=f.source,
                 field="original",
             )
+        for cid, claim in zip(f.candidates, f.claims, strict=False):
+            if claim_of.setdefault(cid, claim) != claim:
+                raise FixtureError(
+                    f"holds another claim under this id than {first.source} (one id, one "
+                    "claim: a claim an annotator added needs an id of its own)",
+                    file=f.source,
+                    record=f"{f.answer}:{cid}",
+                    field="text",
+                )
 
 
 def answer_items(key: AnswerKey, files: Sequence[FileItems | None]) -> AnswerItems:

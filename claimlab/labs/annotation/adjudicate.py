@@ -38,7 +38,7 @@ from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.frozen import Picklable, freeze
 from claimlab.core.parallel import chunked
 from claimlab.core.spans import utf16_slice
-from claimlab.core.text import nfc
+from claimlab.core.text import clip, nfc, same_claim_key
 from claimlab.core.vocab import EMPTY, ERROR_KINDS, LABEL_VALUES, REVIEW_FIELDS, STATUSES, unknown
 from claimlab.io.annotations import (
     AnnotatedFile,
@@ -315,13 +315,36 @@ def _confirmed_spans(units: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]
 
 
 def _candidate_union(
-    documents: Sequence[Mapping[str, Any]], dup: Callable[[Any], Any] = _copy
+    documents: Sequence[Mapping[str, Any]],
+    dup: Callable[[Any], Any] = _copy,
+    names: Sequence[str] = (),
+    answer: str = "",
+    sources: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
-    """Every candidate of any file, each once (by NFC id), its text from the first file holding it."""
+    """Every candidate of any file, each once (by NFC id), its text from the first file holding it.
+
+    Raises:
+        FixtureError: one id holding two claims: its text differs between two files beyond
+            spelling (case, spaces, NFC, Turkish i's), so the files annotate different drafts
+            or a claim one annotator added reuses an id.
+    """
     seen: dict[str, dict[str, Any]] = {}
-    for doc in documents:
+    whose: dict[str, int] = {}
+    for k, doc in enumerate(documents):
         for c in doc["candidates"]:
-            seen.setdefault(nfc(c["id"]), c)
+            cid = nfc(c["id"])
+            first = seen.setdefault(cid, c)
+            whose.setdefault(cid, k)
+            if first is not c and same_claim_key(first["text"]) != same_claim_key(c["text"]):
+                a, b = (names[i] if i < len(names) else f"file {i + 1}" for i in (whose[cid], k))
+                raise FixtureError(
+                    f"{a}'s file reads {clip(first['text'], 60)!r} and {b}'s "
+                    f"{clip(c['text'], 60)!r} under one id: one id, one claim (a claim an "
+                    "annotator added needs an id of its own)",
+                    file=sources[k] if k < len(sources) else None,
+                    record=f"{answer}:{c['id']}" if answer else c["id"],
+                    field="text",
+                )
     return [dup(c) for c in seen.values()]
 
 
@@ -603,7 +626,7 @@ def merge_documents(
     kept_units, unit_ties, gold, settled = _merge_units(documents, names, on_units, everyone)
     unit_ties = [Tie(t.candidate, t.label, t.values, answer) for t in unit_ties]
     files = [_File.of(n, d) for n, d in zip(names, documents, strict=True)]
-    bases = _candidate_union(documents, dup)
+    bases = _candidate_union(documents, dup, names, answer, sources)
     text = documents[0]["original"]["text"]
     wanted = _decisions(decisions, [nfc(c["id"]) for c in bases], gold, text)
     ties: list[Tie] = list(unit_ties)

@@ -386,3 +386,31 @@ def test_a_preference_settles_only_ties_and_never_overrules_a_majority(votes, pr
         assert merge.provenance["atomic"]["rule"] == "preferred"
     else:
         assert "atomic" in merge.review and len(merge.ties) == 1
+
+
+@pytest.mark.parametrize("command", ["agreement", "adjudicate"])
+def test_one_candidate_id_holding_two_claims_is_refused_naming_it(tmp_path, command):
+    """Two annotators' files where one id holds different claims (an added claim reusing an
+    id, or files of two drafts) were merged silently: the second claim was lost. A claim
+    respelled (case, spaces, NFD) is the same claim and is read as before."""
+    import unicodedata
+
+    a, b = (read_json(p) for p in SHIPPED)
+    first = a["candidates"][0]
+    twin = next(c for c in b["candidates"] if c["id"] == first["id"])
+    folder = tmp_path / command
+    for respelled, refused in ((unicodedata.normalize("NFD", first["text"].upper()), False),
+                               ("An altogether different claim about a ferry.", True)):  # fmt: skip
+        twin["text"] = respelled
+        paths = []
+        for k, doc in enumerate((a, b)):
+            path = folder / f"{k}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            paths.append(path)
+        extra = ["--out", folder / "gold.json"] if command == "adjudicate" else []
+        proc = run_cli(command, *paths, *extra)
+        assert (proc.returncode == 2) == refused, proc.stderr
+        if refused:
+            assert len(proc.stderr.splitlines()) == 1 and first["id"] in proc.stderr, proc.stderr
+            assert "text" in proc.stderr and "1.json" in proc.stderr
