@@ -78,11 +78,11 @@ class Ratio:
 
     @property
     def display(self) -> str:
-        """``"60.0% (3/5)"`` or ``"N/A (0/0)"``."""
+        """``"60.0% (3/5)"``, ``"99.95% (1999/2000)"`` or ``"N/A (0/0)"``."""
         v = self.value
         if v is None:
             return f"N/A ({self.counts})"
-        return f"{100 * v:.1f}% ({self.counts})"
+        return f"{share_shown(self.numerator, self.denominator)}% ({self.counts})"
 
     def __str__(self) -> str:
         return self.display
@@ -97,7 +97,10 @@ class Ratio:
         if d == 0:
             return Plain(numerator=n, denominator=d, value=None, display=f"N/A ({n}/{d})")
         v = n / d
-        return Plain(numerator=n, denominator=d, value=v, display=f"{100 * v:.1f}% ({n}/{d})")
+        shown = f"{100 * v:.1f}"
+        if shown in ("0.0", "100.0") and 0 < n < d:  # a part shown as none or all: more places
+            shown = share_shown(n, d)
+        return Plain(numerator=n, denominator=d, value=v, display=f"{shown}% ({n}/{d})")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ratio:
@@ -201,3 +204,21 @@ def points(value: float | None) -> str:
         return "N/A"
     shown = f"{100 * value:+.1f}"
     return "+0.0" if shown == "-0.0" else shown
+
+
+def share_shown(numerator: float, denominator: float) -> str:
+    """A share of counts in percent, one decimal: a share shown as 100.0% is all, 0.0% none.
+
+    More decimals where one would round a part to ``100.0`` or ``0.0``.
+
+    Examples:
+        >>> share_shown(3, 5), share_shown(1999, 2000), share_shown(1, 30000), share_shown(0, 9)
+        ('60.0', '99.95', '0.003', '0.0')
+    """
+    value = 100 * numerator / denominator
+    for places in range(1, 7):
+        shown = f"{value:.{places}f}"
+        if (0 < numerator < denominator) and float(shown) in (0.0, 100.0):
+            continue
+        return shown
+    return shown

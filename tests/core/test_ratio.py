@@ -143,3 +143,14 @@ def test_a_macro_mean_is_the_same_to_the_last_digit_in_any_order(pairs, rnd):
     shuffled = list(ratios)
     rnd.shuffle(shuffled)
     assert macro_mean(shuffled) == macro_mean(ratios)
+
+
+@given(st.integers(0, 10**7), st.integers(1, 10**7))
+def test_a_share_shown_as_all_or_none_is_all_or_none(n, d):
+    """100.0% is shown only for d of d, 0.0% only for 0 of d (1999/2000 is 99.95%, not 100.0%);
+    the display and the JSON form agree."""
+    n = min(n, d)
+    shown = Ratio(n, d).display
+    assert shown == Ratio(n, d).to_dict()["display"]
+    assert shown.startswith("100.0%") == (n == d)
+    assert shown.startswith("0.0%") == (n == 0)

@@ -265,7 +265,7 @@ def test_each_asked_item_is_confirmed_or_unknown_on_its_own(tmp_path):
     }
     text = run_cli("sufficiency", f, "--question", "route_and_room", "--context", "E1,E2").stdout
     assert (
-        "per asked item: route CONFIRMED (Solar Route, from E1, E2) · "
+        "per asked item: route CONFIRMED (Solar Route, from E1) · "
         "room CONFIRMED (Room A3, from E1, E2)" in text
     )
 

@@ -5,7 +5,7 @@ Rules:
       depends on the order they were given in; the candidates are the union over the files;
     * a **unit** (by its UTF-16 span; a span one file lists twice counts once) is kept when
       more than half of the files mark it; at a tie it is kept but proposed again (``review:
-      ["span"]``): a tie like a label's, settled by ``U2.unit=keep`` or ``U2.unit=drop``; a unit every file still proposes (under ``review`` in
+      ["span"]``): a tie like a label's, settled by ``UNIT.unit=keep`` or ``UNIT.unit=drop``; a unit every file still proposes (under ``review`` in
       each) stays proposed: adjudication never makes gold of what no annotator confirmed;
     * each **label** of a candidate is the majority of the annotators who confirmed that
       candidate (``faithful``, ``atomic``, ``errors`` as a set, ``evidence`` as status and
@@ -161,7 +161,7 @@ def parse_decision(text: str) -> tuple[str, str, Any]:
 
     ``S3.faithful=false``, ``S3.errors=qualifier,entity``, ``S3.errors=none``,
     ``S3.evidence=SUPPORTED:R9``, ``S3.preserves=U10,U11``, ``S3.source_spans=12..40``;
-    a unit tie: ``U2.unit=keep`` or ``U2.unit=drop``.
+    a unit tie: ``UNIT.unit=keep`` or ``UNIT.unit=drop``.
 
     Raises:
         FixtureError: naming the decision that cannot be read.

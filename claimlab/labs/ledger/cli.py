@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Mapping
 
+    from claimlab.io.decomposition import DecompositionFixture
     from claimlab.metrics.diff import RunDiff
     from claimlab.metrics.gate import Gate
     from claimlab.metrics.ledger import LedgerResult
@@ -260,14 +261,16 @@ def _say_result(
             )
 
 
-def _without_file(named: Sequence[tuple[str, Sequence[Any]]]) -> dict[str, dict[str, Any]]:
+def _without_file(
+    named: Sequence[tuple[str, Sequence[DecompositionFixture]]],
+) -> dict[str, dict[str, int | list[str]]]:
     """Per folder, the answers another folder holds a file for and it does not.
 
     Their count and the first 20 ids in order: scored as empty selections, and named.
     """
     held = {name: {nfc(fx.original.id) for fx in files} for name, files in named}
     every = sorted(set().union(*held.values())) if held else []
-    out = {}
+    out: dict[str, dict[str, int | list[str]]] = {}
     for name, ids in held.items():
         lacking = [a for a in every if a not in ids]
         if lacking:
