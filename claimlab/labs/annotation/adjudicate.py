@@ -880,15 +880,28 @@ def decisions_template(results: Sequence[AnswerResult]) -> str:
 def _check_two_annotators(
     groups: Sequence[tuple[AnswerKey, list[AnnotatedFile | None]]], names: Sequence[str]
 ) -> None:
-    """Refuse an answer only one annotator annotated (naming the answer and the file)."""
+    """Refuse answers only one annotator annotated, all of them named.
+
+    The first with its file, then how many more and the next ones (up to 10).
+    """
+    alone = []
     for key, files in groups:
         given = [(n, f) for n, f in zip(names, files, strict=True) if f is not None]
         if len(given) < 2:
-            raise FixtureError(
-                f"answer {key.label} is annotated by {given[0][0]} only: adjudication needs two "
-                "or more annotators for every answer (add the others' files, or leave it out)",
-                file=given[0][1].path,
-            )
+            alone.append((key, given[0]))
+    if alone:
+        (key, (who, first)), rest = alone[0], [k.label for k, _ in alone[1:]]
+        more = (
+            f"; {len(rest)} more answer{'s' if len(rest) > 1 else ''} too: {', '.join(rest[:10])}"
+            + (f" and {len(rest) - 10} more" if len(rest) > 10 else "")
+            if rest
+            else ""
+        )
+        raise FixtureError(
+            f"answer {key.label} is annotated by {who} only: adjudication needs two or more "
+            f"annotators for every answer (add the others' files, or leave it out){more}",
+            file=first.path,
+        )
 
 
 def adjudicate_sets(

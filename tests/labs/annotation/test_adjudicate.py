@@ -414,3 +414,20 @@ def test_one_candidate_id_holding_two_claims_is_refused_naming_it(tmp_path, comm
         if refused:
             assert len(proc.stderr.splitlines()) == 1 and first["id"] in proc.stderr, proc.stderr
             assert "text" in proc.stderr and "1.json" in proc.stderr
+
+
+def test_every_answer_one_annotator_alone_annotated_is_named(tmp_path):
+    """Two answers lack Ben's file: the one error line names both (it named the first only)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scale_inputs import annotator_folders
+
+    ana, ben = annotator_folders(tmp_path, 5)
+    gone = sorted(ben.iterdir())[1:3]
+    for f in gone:
+        f.unlink()
+    proc = run_cli("adjudicate", ana, ben, "--out", tmp_path / "gold")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "1 more answer too" in proc.stderr
+    assert all(f.stem in proc.stderr for f in gone), proc.stderr
