@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -267,6 +268,7 @@ def check_rows(cols: Columns, codes: Codes, *, by: str | None) -> list[RowCheck]
             ),
         )
     )
+    units_name = Path(cols.units_file).name
     unknown_units = np.zeros(len(codes.group), dtype=bool)
     unknown_units[codes.parent[~codes.preserved_known]] = True
     flat = pc.list_flatten(cols.preserves)
@@ -278,8 +280,8 @@ def check_rows(cols: Columns, codes: Codes, *, by: str | None) -> list[RowCheck]
             "preserves",
             unknown_units,
             lambda i: (
-                f"unit {first_unknown.get(i, '?')!r} is not in the units table for answer "
-                f"{ans[i].as_py()!r}"
+                f"unit {first_unknown.get(i, '?')!r} is not in the units table "
+                f"({units_name}) for answer {ans[i].as_py()!r}"
             ),
         )
     )

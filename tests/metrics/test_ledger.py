@@ -239,7 +239,7 @@ BAD = [
     (
         "unit",
         lambda rows, units: rows[1].update(preserves=["U9"]),
-        "row 2 (line 3): preserves: unit 'U9' is not in the units table for answer 'a1'",
+        "row 2 (line 3): preserves: unit 'U9' is not in the units table (u.{ext}) for answer 'a1'",
     ),
     (
         "duplicate id",
@@ -256,6 +256,7 @@ def test_bad_rows_stop_with_file_row_field_or_are_skipped(tmp_path, case, edit, 
     units = list(UNITS)
     edit(rows, units)
     write_all(tmp_path, rows, units)
+    message = message.replace("{ext}", ext)  # the units file is named
     if ext == "parquet":  # Parquet rows have no line of their own
         message = re.sub(r" \(line \d+\)", "", message)
     cand, unit_file = tmp_path / f"c.{ext}", tmp_path / f"u.{ext}"

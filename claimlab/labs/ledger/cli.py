@@ -311,8 +311,8 @@ def _say_uncertainty(
 ) -> None:
     if comparisons:
         say(
-            "paired comparisons (A - B on every answer both were given where the figure is "
-            "defined on both; Holm over all of them):"
+            "paired comparisons (the first named minus the second, on every answer both were "
+            "given where the figure is defined on both; Holm over all of them):"
         )
         for c in comparisons:
             say(f"  {c.a} - {c.b}  {c.metric:<18} {c.aggregate}  {c.display}")
