@@ -291,7 +291,7 @@ _CHANGEABLE = (
 )
 _CHANGE = re.compile(
     r"(?:\b(?:ris|rose|increas|rais|grow|grew|fell|fall|drop|decreas|cut|reduc|lower|chang|"
-    r"mov|went|gone|go|up|down|extend|shorten|jump|climb|doubl|halv|shift|went)\w*"
+    r"mov|went|gone|go|up|down|extend|shorten|jump|climb|doubl|halv|shift)\w*"
     r"\s+(?:\w+\s+){0,2}(?:from\s+)?$)",
     re.IGNORECASE,
 )

@@ -4,8 +4,9 @@
 yields each chunk's list of results in order. With more than one chunk and more than one core
 the chunks run in worker processes forked from this one: they see this process's memory as it
 was (the items already read), so only the chunk bounds travel to them and only the results come
-back; a worker ends with the process that forked it, even one killed with SIGKILL. Elsewhere (one core, a platform without ``fork``, or few items) the chunks run here.
-Standard library only.
+back; a worker ends with the process that forked it, even one killed with SIGKILL. Elsewhere
+(one core, a platform without ``fork``, or few items) the chunks run here. Standard library
+only.
 """
 
 from __future__ import annotations
