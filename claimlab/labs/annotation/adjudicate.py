@@ -793,6 +793,11 @@ def split_decision(text: str, answers: Sequence[str]) -> tuple[str, str]:
     if len(answers) == 1:
         return answers[0], text
     shown = ", ".join(list(answers)[:8]) + (", ..." if len(answers) > 8 else "")
+    named = head.rpartition(".")[0].rpartition(":")[0]
+    if named:  # an answer was named, but none of these
+        raise FixtureError(
+            f"no answer {named!r} among those adjudicated (answers: {shown})", field="--decide"
+        )
     raise FixtureError(
         f"name the answer: ANSWER:CANDIDATE.LABEL=VALUE (answers: {shown}), got {text!r}",
         field="--decide",

@@ -431,3 +431,17 @@ def test_every_answer_one_annotator_alone_annotated_is_named(tmp_path):
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert "1 more answer too" in proc.stderr
     assert all(f.stem in proc.stderr for f in gone), proc.stderr
+
+
+def test_a_decision_for_an_answer_not_adjudicated_names_that_answer(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from scale_inputs import annotator_folders
+
+    ana, ben = annotator_folders(tmp_path, 3)
+    out = tmp_path / "gold"
+    proc = run_cli("adjudicate", ana, ben, "--out", out, "--decide", "nowhere:S1.atomic=true")
+    assert proc.returncode == 2 and "no answer 'nowhere' among those adjudicated" in proc.stderr
+    proc = run_cli("adjudicate", ana, ben, "--out", out, "--decide", "S1.atomic=true")
+    assert proc.returncode == 2 and "name the answer" in proc.stderr
