@@ -10,8 +10,8 @@ How a sentence ends:
     * after ``。``, ``！``, ``？`` (no space needed), and at every line break;
     * Thai writes no full stop: a space between two Thai characters ends a sentence (Thai uses
       the space where other scripts use a full stop or a comma), a space next to Latin text or
-      digits (``๕`` as ``5``) does not; a dot right after a Thai letter marks an abbreviation (``น.`` for
-      นาฬิกา, "o'clock"; ``พ.ศ.``) and ends nothing.
+      digits (``๕`` as ``5``) does not; a dot right after a Thai letter marks an
+      abbreviation (``น.`` for นาฬิกา, "o'clock"; ``พ.ศ.``) and ends nothing.
 
 It is a rule-based splitter, not a trained one: good enough to propose units for a person
 to confirm (``claimlab draft``) and to check that every sentence of an answer is covered by a

@@ -329,7 +329,7 @@ _DEVICES = frozenset(
 
 
 def _joins_next(ch: str) -> bool:
-    """A virama (Hindi ``्``, Thai ``ฺ``) or a zero-width joiner: it joins the next letter to its own."""
+    """A virama (Hindi ``्``, Thai ``ฺ``) or a zero-width joiner: it joins the next letter on."""
     import unicodedata
 
     return ch == "\u200d" or unicodedata.combining(ch) == 9

@@ -5,8 +5,9 @@ Rules:
       depends on the order they were given in; the candidates are the union over the files;
     * a **unit** (by its UTF-16 span; a span one file lists twice counts once) is kept when
       more than half of the files mark it; at a tie it is kept but proposed again (``review:
-      ["span"]``): a tie like a label's, settled by ``UNIT.unit=keep`` or ``UNIT.unit=drop``; a unit every file still proposes (under ``review`` in
-      each) stays proposed: adjudication never makes gold of what no annotator confirmed;
+      ["span"]``): a tie like a label's, settled by ``UNIT.unit=keep`` or ``UNIT.unit=drop``;
+      a unit every file still proposes (under ``review`` in each) stays proposed:
+      adjudication never makes gold of what no annotator confirmed;
     * each **label** of a candidate is the majority of the annotators who confirmed that
       candidate (``faithful``, ``atomic``, ``errors`` as a set, ``evidence`` as status and
       references, ``preserves`` unit by unit over the kept units, ``source_spans`` as spans);
@@ -243,7 +244,8 @@ def _merge_units(
     """Units kept by more than half of the files (at half: a tie, kept and proposed again).
 
     ``decided`` (``keep`` or ``drop`` by the unit's id as the ties name it) settles a tie or
-    drops a kept unit; a ``prefer``-red annotator's marking settles a tie no decision settles.
+    drops a kept unit; the marking of the annotator named by ``prefer`` settles a tie no
+    decision settles.
     A kept unit that no file confirmed (each file lists it still under ``review``) stays
     proposed (``review: ["span"]``): adjudication never makes gold of what nobody confirmed.
     Returns the kept units, the ties, the kept spans' ids and the units settled.
