@@ -339,8 +339,9 @@ def _candidate_union(
             whose.setdefault(cid, k)
             if first is not c and same_claim_key(first["text"]) != same_claim_key(c["text"]):
                 a, b = (names[i] if i < len(names) else f"file {i + 1}" for i in (whose[cid], k))
+                where = f" ({sources[whose[cid]]})" if whose[cid] < len(sources) else ""
                 raise FixtureError(
-                    f"{a}'s file reads {clip(first['text'], 60)!r} and {b}'s "
+                    f"{a}'s file{where} reads {clip(first['text'], 60)!r} and {b}'s "
                     f"{clip(c['text'], 60)!r} under one id: one id, one claim (a claim an "
                     "annotator added needs an id of its own)",
                     file=sources[k] if k < len(sources) else None,

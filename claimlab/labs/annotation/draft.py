@@ -42,7 +42,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from claimlab.core.errors import ClaimlabInputError, FixtureError
 from claimlab.core.parallel import chunked
@@ -101,6 +101,14 @@ def _wordy(ch: str) -> bool:
 
 def _is_mark(ch: str) -> bool:
     return unicodedata.category(ch).startswith("M")
+
+
+def _with_marks(text: str, hit: Alignment) -> Alignment:
+    """The alignment with the combining marks after its last word (a decomposed ``é``)."""
+    end = hit.end
+    while end < len(text) and _is_mark(text[end]):
+        end += 1
+    return hit if end == hit.end else Alignment(hit.start, end, hit.score)
 
 
 def _snap(text: str, start: int, end: int) -> tuple[int, int]:
@@ -180,6 +188,13 @@ class Aligner:
 
     def __init__(self, answer: str) -> None:
         self.answer = answer
+        # a subclaim is read in the answer's Unicode spelling: an NFD copy is the same text
+        self.form: Literal["NFC", "NFD"] = (
+            "NFD"
+            if not unicodedata.is_normalized("NFC", answer)
+            and unicodedata.is_normalized("NFD", answer)
+            else "NFC"
+        )
         self.spaced = _spaced(answer)
         self.words = _tokens(answer) if self.spaced else []
         self.folded = _fold_same_length(answer)
@@ -195,12 +210,14 @@ class Aligner:
         answer = self.answer
         if not subclaim.strip() or not answer.strip():
             return None
+        if not subclaim.isascii():
+            subclaim = unicodedata.normalize(self.form, subclaim)
         if self.spaced and _spaced(subclaim):
             claim = _words(subclaim)
             hit = self.verbatim(claim) or _align_words(claim, self.words, self.index)
             if hit is None or hit.score < threshold:
                 return None
-            return hit
+            return _with_marks(answer, hit)
         if self.ideographic:
             claim_chars = [w for *_, w in _characters(subclaim)]
             hit = self.verbatim(claim_chars, self.chars, self.char_index) or _align_words(

@@ -417,3 +417,30 @@ def test_similar_words_are_the_matrix_of_ratios_at_the_threshold(words, choices)
     for k, j in zip(*sim.nonzero(), strict=True):
         want[k].append(choices[j])
     assert similar_words(words, choices) == want
+
+
+_SENTENCES = [
+    "Mercimek çorbası için 7 su bardağı su kullanın.",
+    "진료는 오전 9시에 시작합니다.",
+    "Bảo tàng mở cửa lúc chín giờ sáng.",
+    "Le musée ouvre à neuf heures, même en été.",
+]
+
+
+@given(st.lists(st.sampled_from(_SENTENCES), min_size=2, max_size=4, unique=True), st.data())
+def test_a_subclaim_in_another_unicode_spelling_aligns_as_the_same_text(sentences, data):
+    """A subclaim decomposed (NFD) aligns to the span of its composed copy, and a composed
+    subclaim to a decomposed answer's span: one text in two spellings (was: no span)."""
+    import unicodedata
+
+    answer = " ".join(sentences)
+    pick = data.draw(st.sampled_from(sentences)).rstrip(".")
+    same = align(pick, answer)
+    assert same is not None and same.score == 100
+    got = align(unicodedata.normalize("NFD", pick), answer)
+    assert got is not None and (got.start, got.end, got.score) == (same.start, same.end, 100)
+    nfd_answer = unicodedata.normalize("NFD", answer)
+    back = align(pick, nfd_answer)
+    assert back is not None and nfd_answer[back.start : back.end] == unicodedata.normalize(
+        "NFD", answer[same.start : same.end]
+    )
