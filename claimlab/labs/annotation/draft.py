@@ -198,6 +198,8 @@ class Aligner:
         self.spaced = _spaced(answer)
         self.words = _tokens(answer) if self.spaced else []
         self.folded = _fold_same_length(answer)
+        kept = [i for i, ch in enumerate(self.folded) if not ch.isspace()]
+        self.unspaced = ("".join(self.folded[i] for i in kept), kept)  # and where each stood
         self.index = _WordIndex([w for *_, w in self.words])
         self.ideographic = _IDEOGRAPHIC.search(answer) is not None
         self.chars = _characters(answer) if self.ideographic else []
@@ -226,7 +228,11 @@ class Aligner:
             if hit is None or hit.score < threshold:
                 return None
             return hit
-        folded_claim, folded_answer = _fold_same_length(subclaim), self.folded
+        # white space does not count in a script written without it (Thai spaces vary)
+        folded_claim = "".join(_fold_same_length(subclaim).split())
+        folded_answer, at = self.unspaced
+        if not folded_claim or not folded_answer:
+            return None
         if len(folded_claim) >= len(folded_answer):
             score = fuzz.ratio(folded_claim, folded_answer)
             start, end = 0, len(answer)
@@ -234,7 +240,7 @@ class Aligner:
             found = fuzz.partial_ratio_alignment(folded_claim, folded_answer)
             if found is None:
                 return None
-            score, start, end = found.score, found.dest_start, found.dest_end
+            score, start, end = found.score, at[found.dest_start], at[found.dest_end - 1] + 1
         if score < threshold:
             return None
         start, end = _snap(answer, start, end)

@@ -136,3 +136,24 @@ def test_a_stretch_of_the_answer_is_placed_on_its_first_occurrence(answer, data)
         answer.index(answer[a:b]),
         answer.index(answer[a:b]) + b - a,
     )
+
+
+_THAI = ["รถเมล์สาย 8 ออกจากสถานีทุก 15 นาที", "ค่าโดยสาร 20 บาท", "รถคันสุดท้ายออกเวลา 22:00 น.",
+         "ร้านเปิดทุกวัน ยกเว้นวันจันทร์"]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_THAI), min_size=2, max_size=4, unique=True), st.data())
+def test_a_thai_subclaim_aligns_to_the_same_span_however_it_is_spaced(sentences, data):
+    """Spaces removed, doubled or added in a Thai subclaim change no span: the span was cut
+    short by as many characters as spaces were removed (ค่าโดยสาร 20 บา)."""
+    from claimlab.labs.annotation.draft import align
+
+    answer = " ".join(sentences)
+    pick = data.draw(st.sampled_from(sentences))
+    same = align(pick, answer)
+    assert same is not None and same.score == 100
+    spaced = data.draw(
+        st.sampled_from(["".join(pick.split()), pick.replace(" ", "  "), " ".join(pick)])
+    )
+    got = align(spaced, answer)
+    assert got is not None and (got.start, got.end) == (same.start, same.end), spaced
