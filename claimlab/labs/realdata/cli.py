@@ -88,12 +88,12 @@ def _say_fever(args: argparse.Namespace, result: FeverResult) -> None:
     """The five official figures with their counts, for a person."""
     c = result.to_dict()["counts"]
 
-    def fig(value: float | None) -> str:
-        return "N/A (no verifiable claim)" if value is None else repr(value)
+    def fig(value: float | None, over: str = "verifiable claim") -> str:
+        return f"N/A (no {over})" if value is None else repr(value)
 
     say(f"{args.predictions} against {args.gold} (max evidence {args.max_evidence}):")
-    say(f"  strict score     {fig(result.strict_score):<22} {result.strict}")
-    say(f"  label accuracy   {fig(result.label_accuracy):<22} {result.label}")
+    say(f"  strict score     {fig(result.strict_score, 'claim'):<22} {result.strict}")
+    say(f"  label accuracy   {fig(result.label_accuracy, 'claim'):<22} {result.label}")
     say(
         f"  precision        {fig(result.precision):<22} macro over {c['verifiable']} verifiable claims"
     )
