@@ -198,8 +198,7 @@ class Aligner:
         self.spaced = _spaced(answer)
         self.words = _tokens(answer) if self.spaced else []
         self.folded = _fold_same_length(answer)
-        kept = [i for i, ch in enumerate(self.folded) if not ch.isspace()]
-        self.unspaced = ("".join(self.folded[i] for i in kept), kept)  # and where each stood
+        self._unspaced: tuple[str, list[int]] | None = None  # made when first needed
         self.index = _WordIndex([w for *_, w in self.words])
         self.ideographic = _IDEOGRAPHIC.search(answer) is not None
         self.chars = _characters(answer) if self.ideographic else []
@@ -230,7 +229,7 @@ class Aligner:
             return hit
         # white space does not count in a script written without it (Thai spaces vary)
         folded_claim = "".join(_fold_same_length(subclaim).split())
-        folded_answer, at = self.unspaced
+        folded_answer, at = self.unspaced()
         if not folded_claim or not folded_answer:
             return None
         if len(folded_claim) >= len(folded_answer):
@@ -247,6 +246,13 @@ class Aligner:
         if end <= start:
             return None
         return Alignment(start, end, round(float(score), 1))
+
+    def unspaced(self) -> tuple[str, list[int]]:
+        """The folded answer without its white space, and where each character stood."""
+        if self._unspaced is None:
+            kept = [i for i, ch in enumerate(self.folded) if not ch.isspace()]
+            self._unspaced = ("".join(self.folded[i] for i in kept), kept)
+        return self._unspaced
 
     def verbatim(
         self,
