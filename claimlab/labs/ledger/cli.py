@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from claimlab.core.errors import ClaimlabInputError
@@ -28,7 +27,8 @@ if TYPE_CHECKING:
     import os
     from collections.abc import Mapping
 
-    from claimlab.io.decomposition import DecompositionFixture
+    import pandas as pd
+
     from claimlab.metrics.diff import RunDiff
     from claimlab.metrics.gate import Gate
     from claimlab.metrics.ledger import LedgerResult
@@ -170,7 +170,7 @@ def _score(
     ]
     labels = {
         "folders": {name: len(files) for name, files in named},
-        "without_file": _without_file(named),
+        "without_file": _without_file(result.counts.table) if models is not None else {},
         "files": len(fixtures),
         "draft_files": len(drafts),
         "candidates_with_proposed_labels": sum(len(fx.proposed) for fx in fixtures),
@@ -261,20 +261,18 @@ def _say_result(
             )
 
 
-def _without_file(
-    named: Sequence[tuple[str, Sequence[DecompositionFixture]]],
-) -> dict[str, dict[str, int | list[str]]]:
-    """Per folder, the answers another folder holds a file for and it does not.
+def _without_file(table: pd.DataFrame) -> dict[str, dict[str, int | list[str]]]:
+    """Per folder, the answers it held no file for: their count and the first 20 ids in order.
 
-    Their count and the first 20 ids in order: scored as empty selections, and named.
+    Read from the rows' ``no_file`` (set by :func:`claimlab.metrics.ledger.with_files`).
     """
-    held = {name: {nfc(fx.original.id) for fx in files} for name, files in named}
-    every = sorted(set().union(*held.values())) if held else []
+    from claimlab.core.vocab import NO_FILE
+
+    lost = table[table[NO_FILE] > 0]
     out: dict[str, dict[str, int | list[str]]] = {}
-    for name, ids in held.items():
-        lacking = [a for a in every if a not in ids]
-        if lacking:
-            out[name] = {"count": len(lacking), "ids": lacking[:MISSING_SHOWN]}
+    for name, rows in lost.groupby("model", sort=True):
+        ids = sorted(rows["answer_id"].astype(str))
+        out[str(name)] = {"count": len(ids), "ids": ids[:MISSING_SHOWN]}
     return out
 
 
